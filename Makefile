@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# ksymcheck: GNU make, no configure step. `make help` lists the targets.
+
+VERSION := 0.1.0
+CC ?= cc
+CLANG ?= clang
+PKG_CONFIG ?= pkg-config
+
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR ?= $(PREFIX)/share/man
+
+# SANITIZE=1 builds everything with ASan+UBSan into its own build folder.
+ifeq ($(SANITIZE),1)
+BUILD ?= build-san
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+BUILD ?= build
+SAN_FLAGS :=
+endif
+
+PKGS := libelf liblzma libzstd zlib json-c
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+WARN := -Wall -Wextra -Wmissing-prototypes -Wstrict-prototypes -Wshadow -Wformat=2 \
+	-Wvla -Wwrite-strings -Wno-unused-parameter
+ifeq ($(WERROR),1)
+WARN += -Werror
+endif
+OPT ?= -O2 -g
+CFLAGS ?=
+ALL_CFLAGS := -std=gnu11 $(OPT) $(WARN) $(SAN_FLAGS) -fvisibility=hidden -fPIC \
+	-I. -Ilib $(PKG_CFLAGS) $(CFLAGS) -D_GNU_SOURCE -DKSC_VERSION='"$(VERSION)"'
+ALL_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
+
+LIB_SRCS := $(wildcard lib/*.c) $(wildcard util/*.c)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+TOOL_SRCS := $(wildcard tools/*.c)
+TOOL_OBJS := $(TOOL_SRCS:%.c=$(BUILD)/%.o)
+UNIT_SRCS := $(wildcard tests/unit/test-*.c)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+HELPER_SRCS := $(wildcard tests/helpers/*.c)
+HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
+
+STATIC_LIB := $(BUILD)/libksymcheck.a
+TOOL := $(BUILD)/ksymcheck
+
+Q := @
+ifeq ($(V),1)
+Q :=
+endif
+
+.PHONY: all check check-real check-unit demo deps clean fuzz fuzz-run bench help fixtures
+
+all: deps-check $(TOOL)
+
+help:
+	@echo "make            build libksymcheck.a and the ksymcheck tool into $(BUILD)/"
+	@echo "make demo       install missing build dependencies, build, run the sample job"
+	@echo "make check      build fixtures and run the whole test suite (SANITIZE=1: ASan+UBSan)"
+	@echo "make check-real tests against Debian's real 6.1 kernel (fetched and cached)"
+	@echo "make fuzz       build the libFuzzer targets (clang); fuzz-run runs them"
+	@echo "make bench      benchmarks against the real tools"
+
+deps-check:
+	@missing=""; for p in $(PKGS) cmocka; do $(PKG_CONFIG) --exists $$p || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "missing build dependencies:$$missing (run 'make deps' or scripts/install-deps.sh)" >&2; exit 1; fi
+
+deps:
+	@scripts/install-deps.sh
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(STATIC_LIB): $(LIB_OBJS)
+	@echo "  AR      $@"
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(TOOL): $(TOOL_OBJS) $(STATIC_LIB)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(PKG_LIBS)
+
+$(BUILD)/tests/test-%: tests/unit/test-%.c $(STATIC_LIB) tests/unit/unit.h
+	@mkdir -p $(dir $@)
+	@echo "  CC      $@"
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(STATIC_LIB) $(PKG_LIBS) $(CMOCKA_LIBS)
+
+$(BUILD)/tests/helpers/%: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
+
+# Test fixtures: built from sources at test time, never committed.
+FIXTURE_DIR := $(BUILD)/fixtures
+include tests/fixtures/fixtures.mk
+
+check-unit: $(UNIT_BINS)
+
+check: deps-check $(TOOL) $(UNIT_BINS) $(HELPER_BINS) fixtures
+	@BUILD=$(BUILD) TOOL=$(TOOL) FIXTURES=$(FIXTURE_DIR) tests/run.sh
+
+check-real: deps-check $(TOOL)
+	@BUILD=$(BUILD) TOOL=$(TOOL) tests/run.sh --real
+
+demo: deps $(TOOL) fixtures
+	@BUILD=$(BUILD) TOOL=$(TOOL) FIXTURES=$(FIXTURE_DIR) scripts/demo.sh
+
+# libFuzzer targets: one per parser.
+FUZZ_SRCS := $(wildcard fuzz/fuzz-*.c)
+FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=build-fuzz/%)
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -I. -Ilib $(PKG_CFLAGS) -D_GNU_SOURCE
+fuzz: $(FUZZ_BINS)
+build-fuzz/fuzz-%: fuzz/fuzz-%.c $(LIB_SRCS) lib/ksymcheck.h lib/ksc-internal.h
+	@mkdir -p build-fuzz
+	@echo "  FUZZ    $@"
+	$(Q)$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) $(PKG_LIBS)
+fuzz-run: fuzz
+	@scripts/fuzz-run.sh $(FUZZ_RUNS)
+
+bench: $(TOOL)
+	@bench/read-tree.sh
+
+clean:
+	rm -rf build build-san build-fuzz
+
+-include $(LIB_OBJS:.o=.d) $(TOOL_OBJS:.o=.d)

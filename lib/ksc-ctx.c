@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* The library context: configuration and the log channel shared by every object. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ksc-internal.h"
+
+static void log_stderr(void *data, int priority, const char *msg)
+{
+	fprintf(stderr, "libksymcheck: %s\n", msg);
+}
+
+KSC_EXPORT struct ksc_ctx *ksc_new(void)
+{
+	struct ksc_ctx *ctx = calloc(1, sizeof(*ctx));
+
+	if (!ctx)
+		return NULL;
+	ctx->refcount = 1;
+	ctx->log_fn = log_stderr;
+	ctx->log_priority = KSC_LOG_ERR;
+	return ctx;
+}
+
+KSC_EXPORT struct ksc_ctx *ksc_ref(struct ksc_ctx *ctx)
+{
+	if (ctx)
+		ctx->refcount++;
+	return ctx;
+}
+
+KSC_EXPORT struct ksc_ctx *ksc_unref(struct ksc_ctx *ctx)
+{
+	if (!ctx || --ctx->refcount > 0)
+		return NULL;
+	free(ctx);
+	return NULL;
+}
+
+KSC_EXPORT void ksc_set_log_fn(struct ksc_ctx *ctx, ksc_log_fn fn, void *data)
+{
+	ctx->log_fn = fn;
+	ctx->log_data = data;
+}
+
+KSC_EXPORT void ksc_set_log_priority(struct ksc_ctx *ctx, int priority)
+{
+	ctx->log_priority = priority;
+}
+
+KSC_EXPORT int ksc_get_log_priority(const struct ksc_ctx *ctx)
+{
+	return ctx->log_priority;
+}
+
+void ksc_log(struct ksc_ctx *ctx, int priority, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	if (!ctx || !ctx->log_fn || priority > ctx->log_priority)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	ctx->log_fn(ctx->log_data, priority, buf);
+}
+
+KSC_EXPORT const char *ksc_get_features(void)
+{
+	return "+LIBELF +XZ +ZSTD +ZLIB";
+}
+
+const char *ksc_basename(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}

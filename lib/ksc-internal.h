@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/macro.h"
+#include "util/hash.h"
+#include "util/pool.h"
+
+#include "ksymcheck.h"
+
+#define KSC_EXPORT __attribute__((visibility("default")))
+
+/* ---- ctx (ksc-ctx.c) ---- */
+struct ksc_ctx {
+	int refcount;
+	ksc_log_fn log_fn;
+	void *log_data;
+	int log_priority;
+};
+
+void ksc_log(struct ksc_ctx *ctx, int priority, const char *fmt, ...) _printf_format_(3, 4);
+#define ksc_err(ctx, ...) ksc_log((ctx), KSC_LOG_ERR, __VA_ARGS__)
+#define ksc_warn(ctx, ...) ksc_log((ctx), KSC_LOG_WARNING, __VA_ARGS__)
+#define ksc_info(ctx, ...) ksc_log((ctx), KSC_LOG_INFO, __VA_ARGS__)
+#define ksc_dbg(ctx, ...) ksc_log((ctx), KSC_LOG_DEBUG, __VA_ARGS__)
+
+/* ---- files (ksc-file.c) ---- */
+
+/* A whole file in memory, decompressed. */
+struct ksc_blob {
+	unsigned char *data;
+	size_t size;
+	enum ksc_compression compression;
+};
+
+/*
+ * Read `path` (or take `data` when non-NULL), detect compression by magic and decompress.
+ * Errors are logged as "<path>: <reason>". 0 or -errno.
+ */
+int ksc_blob_load(struct ksc_ctx *ctx, const char *path, const void *data, size_t size,
+		  struct ksc_blob *out) _must_check_;
+void ksc_blob_free(struct ksc_blob *b);
+enum ksc_compression ksc_detect_compression(const unsigned char *p, size_t n);
+/* Length of the module without its appended signature ("~Module signature appended~\n"). */
+size_t ksc_signature_strip(const unsigned char *p, size_t n, size_t *sig_size);
+
+/* ---- module (ksc-module.c, ksc-elf.c) ---- */
+struct ksc_module {
+	int refcount;
+	struct ksc_ctx *ctx;
+	struct pool strings;
+	const char *path;
+	enum ksc_module_kind kind;
+	enum ksc_compression compression;
+	int elf_class;
+	bool big_endian;
+	unsigned int machine;
+	size_t size, sig_size;
+
+	const char *struct_name, *kmod_name, *modpost_name, *symvers_owner;
+
+	struct ksc_modinfo *modinfo;
+	size_t n_modinfo;
+
+	struct ksc_import *imports;
+	size_t n_imports;
+	struct hash import_index;
+
+	bool has_versions, has_ext_versions;
+	struct ksc_version *versions, *ext_versions;
+	size_t n_versions, n_ext_versions;
+
+	struct ksc_export *exports;
+	size_t n_exports;
+	struct hash export_index;
+	enum ksc_export_layout layout;
+	bool has_kflagstab;
+
+	const char **sections; /* names of the sections, for ksc_module_has_section */
+	size_t n_sections;
+};
+
+/* Parse the ELF image in `b` into `mod`. 0 or -errno (logged). */
+int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b) _must_check_;
+
+/* Helpers shared by readers. */
+const char *ksc_basename(const char *path);

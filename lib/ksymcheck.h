@@ -1,0 +1,319 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libksymcheck: read the kernel's own artifacts (modules, vmlinux, Module.symvers,
+ * System.map) and tell which exported symbols a module uses and whether Linux allows it.
+ *
+ * Conventions (the same everywhere in this header):
+ *  - Every public name starts with ksc_ / KSC_.
+ *  - Objects (struct ksc_ctx, struct ksc_module, struct ksc_symvers, struct ksc_sysmap) are
+ *    opaque and reference counted: _new starts at 1, _ref returns its argument, _unref
+ *    returns NULL once the last reference is gone. Every object holds a reference to its ctx.
+ *  - Functions returning int give 0 (or a count) on success and a negative errno on failure:
+ *      -ENOENT      the file does not exist
+ *      -EISDIR      a directory was given where a file was expected
+ *      -ENOEXEC     not an ELF file / not a kernel module or vmlinux
+ *      -EINVAL      malformed input (the log function was told what is wrong)
+ *      -EOPNOTSUPP  unsupported compression, ELF class or machine
+ *      -ENOMEM      out of memory
+ *    Every failure caused by a file is also reported through the ctx's log function as one
+ *    message of the form "<path>: <reason>".
+ *  - Strings and records returned by getters are owned by the object they came from and
+ *    stay valid until that object is freed; do not free them.
+ *  - The library never prints: messages go to the log function (default: errors to
+ *    stderr, prefixed "libksymcheck: ").
+ */
+#ifndef KSYMCHECK_H
+#define KSYMCHECK_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define KSC_VERSION_STRING "0.1.0"
+
+/* ---------------------------------------------------------------------------------- */
+/* Context                                                                            */
+
+struct ksc_ctx;
+
+enum ksc_log_priority {
+	KSC_LOG_ERR = 3,
+	KSC_LOG_WARNING = 4,
+	KSC_LOG_INFO = 6,
+	KSC_LOG_DEBUG = 7,
+};
+
+/*
+ * Log callback. `msg` is one complete message without a trailing newline, normally
+ * "<path>: <reason>". Called synchronously from the library function that hit the problem.
+ */
+typedef void (*ksc_log_fn)(void *data, int priority, const char *msg);
+
+/* Create a context. Returns NULL only when out of memory. */
+struct ksc_ctx *ksc_new(void);
+struct ksc_ctx *ksc_ref(struct ksc_ctx *ctx);
+struct ksc_ctx *ksc_unref(struct ksc_ctx *ctx);
+/* Replace the log function (fn NULL: discard every message). */
+void ksc_set_log_fn(struct ksc_ctx *ctx, ksc_log_fn fn, void *data);
+/* Messages with a priority numerically above `priority` are dropped (default KSC_LOG_ERR). */
+void ksc_set_log_priority(struct ksc_ctx *ctx, int priority);
+int ksc_get_log_priority(const struct ksc_ctx *ctx);
+
+/* Compiled-in features, e.g. "+XZ +ZSTD +ZLIB +LIBELF". Static string. */
+const char *ksc_get_features(void);
+
+/* ---------------------------------------------------------------------------------- */
+/* Modules and vmlinux images                                                         */
+
+struct ksc_module;
+
+enum ksc_compression {
+	KSC_COMPRESSION_NONE = 0,
+	KSC_COMPRESSION_GZIP,
+	KSC_COMPRESSION_XZ,
+	KSC_COMPRESSION_ZSTD,
+};
+/* "none", "gzip", "xz", "zstd". Static string. */
+const char *ksc_compression_name(enum ksc_compression c);
+
+enum ksc_module_kind {
+	KSC_KIND_MODULE = 1, /* ET_REL loadable module (.ko) */
+	KSC_KIND_VMLINUX,    /* ET_EXEC / ET_DYN kernel image */
+};
+
+/*
+ * How the export table is laid out (kernel-semantics.md 3.2). The reader detects this from
+ * relocation types (modules) or by validating every entry (vmlinux).
+ */
+enum ksc_export_layout {
+	KSC_LAYOUT_NONE = 0,      /* no __ksymtab* sections */
+	KSC_LAYOUT_PTR2,          /* absolute pointers {value, name} (<= 5.3) */
+	KSC_LAYOUT_PTR3,          /* absolute pointers {value, name, namespace} (5.4+) */
+	KSC_LAYOUT_PREL32_2,      /* 32-bit self-relative {value, name} (4.19 - 5.3) */
+	KSC_LAYOUT_PREL32_3,      /* 32-bit self-relative {value, name, namespace} (5.4+) */
+};
+/* "none", "ptr2", "ptr3", "prel32-2", "prel32-3". Static string. */
+const char *ksc_export_layout_name(enum ksc_export_layout l);
+
+/* One exported symbol. Owned by the module (or symvers) it came from. */
+struct ksc_export {
+	const char *name;
+	const char *ns;      /* namespace; "" when none. "module:..." for module-restricted */
+	bool gpl_only;       /* in __ksymtab_gpl (<= 7.0) or __kflagstab bit 0 (7.1+) */
+	bool has_crc;        /* a __kcrctab entry exists */
+	uint32_t crc;
+};
+
+enum ksc_bind {
+	KSC_BIND_GLOBAL = 1,
+	KSC_BIND_WEAK = 2,
+};
+
+/* One imported (undefined) symbol, in .symtab order as the loader walks them. */
+struct ksc_import {
+	const char *name;
+	enum ksc_bind bind;
+	bool has_crc;        /* listed in __versions */
+	uint32_t crc;        /* the 32-bit CRC from __versions */
+	bool crc_truncated;  /* the __versions entry's unsigned long does not fit in 32 bits */
+	bool has_ext_crc;    /* listed in __version_ext_crcs/__version_ext_names (6.14+) */
+	uint32_t ext_crc;
+};
+
+/* One entry of __versions or of the extended version tables. */
+struct ksc_version {
+	const char *name;
+	uint64_t crc;        /* the full unsigned long for __versions; u32 for extended */
+};
+
+/* One key=value of .modinfo, in file order. */
+struct ksc_modinfo {
+	const char *key;
+	const char *value;
+};
+
+/*
+ * Read a module or vmlinux from `path`. Compressed files (xz, zstd, gzip) are recognised by
+ * their magic bytes, whatever their name. An appended module signature is tolerated.
+ */
+int ksc_module_new_from_path(struct ksc_ctx *ctx, const char *path, struct ksc_module **out);
+/*
+ * The same from memory (copied). `name` is used in messages and as the file name for the
+ * names derived from a path (kmod's and modpost's), e.g. "kvm-amd.ko.zst".
+ */
+int ksc_module_new_from_memory(struct ksc_ctx *ctx, const char *name, const void *data,
+			       size_t size, struct ksc_module **out);
+struct ksc_module *ksc_module_ref(struct ksc_module *mod);
+struct ksc_module *ksc_module_unref(struct ksc_module *mod);
+
+const char *ksc_module_get_path(const struct ksc_module *mod);
+enum ksc_module_kind ksc_module_get_kind(const struct ksc_module *mod);
+enum ksc_compression ksc_module_get_compression(const struct ksc_module *mod);
+/* ELF identity: 32 or 64; true for big endian; e_machine. */
+int ksc_module_get_elf_class(const struct ksc_module *mod);
+bool ksc_module_is_big_endian(const struct ksc_module *mod);
+unsigned int ksc_module_get_machine(const struct ksc_module *mod);
+/* Size of the uncompressed file, and of the appended signature block (0 if none). */
+size_t ksc_module_get_size(const struct ksc_module *mod);
+size_t ksc_module_get_signature_size(const struct ksc_module *mod);
+
+/*
+ * Names (kernel-semantics.md R4-R6):
+ *  _get_name:          the name the loader matches: struct module.name from
+ *                      .gnu.linkonce.this_module, else modinfo name=, else the kmod name.
+ *  _get_struct_name:   struct module.name, or NULL when the section is absent/unreadable.
+ *  _get_modinfo_name:  modinfo name=, or NULL.
+ *  _get_kmod_name:     basename cut at the first '.', '-' -> '_' (R6).
+ *  _get_modpost_name:  file basename without .ko and compression suffix, '-' kept (R5).
+ *  _get_symvers_owner: the module column of Module.symvers: "vmlinux" for a kernel image,
+ *                      else the path without ".ko[.gz|.xz|.zst]", relative to the
+ *                      lib/modules/<release>/kernel/ folder when the path has one.
+ */
+const char *ksc_module_get_name(const struct ksc_module *mod);
+const char *ksc_module_get_struct_name(const struct ksc_module *mod);
+const char *ksc_module_get_modinfo_name(const struct ksc_module *mod);
+const char *ksc_module_get_kmod_name(const struct ksc_module *mod);
+const char *ksc_module_get_modpost_name(const struct ksc_module *mod);
+const char *ksc_module_get_symvers_owner(const struct ksc_module *mod);
+/* Override the Module.symvers owner (copied). 0 or -ENOMEM. */
+int ksc_module_set_symvers_owner(struct ksc_module *mod, const char *owner);
+
+/* .modinfo: every entry in file order, repeated keys included. */
+size_t ksc_module_get_modinfo_count(const struct ksc_module *mod);
+const struct ksc_modinfo *ksc_module_get_modinfo(const struct ksc_module *mod, size_t i);
+/* First value for `key` (as the loader's get_modinfo), or NULL. */
+const char *ksc_module_get_modinfo_value(const struct ksc_module *mod, const char *key);
+/*
+ * Iterate the values of a repeated key: start with *iter = 0; returns the next value or
+ * NULL at the end.
+ */
+const char *ksc_module_next_modinfo_value(const struct ksc_module *mod, const char *key,
+					  size_t *iter);
+/* modinfo intree= present (any value counts, as for the loader). */
+bool ksc_module_is_intree(const struct ksc_module *mod);
+/* modinfo vermagic=, or NULL. */
+const char *ksc_module_get_vermagic(const struct ksc_module *mod);
+
+/* Undefined symbols (imports) in .symtab order. */
+size_t ksc_module_get_import_count(const struct ksc_module *mod);
+const struct ksc_import *ksc_module_get_import(const struct ksc_module *mod, size_t i);
+const struct ksc_import *ksc_module_find_import(const struct ksc_module *mod, const char *name);
+
+/* __versions entries in file order; has_versions tells whether the section exists. */
+bool ksc_module_has_versions(const struct ksc_module *mod);
+size_t ksc_module_get_version_count(const struct ksc_module *mod);
+const struct ksc_version *ksc_module_get_version(const struct ksc_module *mod, size_t i);
+/* Extended modversions (6.14+): both sections present. */
+bool ksc_module_has_ext_versions(const struct ksc_module *mod);
+size_t ksc_module_get_ext_version_count(const struct ksc_module *mod);
+const struct ksc_version *ksc_module_get_ext_version(const struct ksc_module *mod, size_t i);
+
+/* Exports in table order: __ksymtab entries first, then __ksymtab_gpl (<= 7.0). */
+size_t ksc_module_get_export_count(const struct ksc_module *mod);
+const struct ksc_export *ksc_module_get_export(const struct ksc_module *mod, size_t i);
+const struct ksc_export *ksc_module_find_export(const struct ksc_module *mod, const char *name);
+enum ksc_export_layout ksc_module_get_export_layout(const struct ksc_module *mod);
+/* 7.1+: the module carries __kflagstab. */
+bool ksc_module_has_kflagstab(const struct ksc_module *mod);
+/* Sections that matter to the loader's checks, e.g. "__ksymtab_gpl" (7.1 obsolete). */
+bool ksc_module_has_section(const struct ksc_module *mod, const char *name);
+
+/* Is this file name one kmod treats as a module (.ko, .ko.gz, .ko.xz, .ko.zst)? */
+bool ksc_path_is_module_name(const char *path);
+
+/* ---------------------------------------------------------------------------------- */
+/* Module.symvers                                                                     */
+
+struct ksc_symvers;
+
+/* Line format. KSC_SYMVERS_5 is what modpost writes since 5.6. */
+enum ksc_symvers_format {
+	KSC_SYMVERS_5 = 0,     /* crc symbol module type namespace (5.6+) */
+	KSC_SYMVERS_5_NS3,     /* crc symbol namespace module type (5.4, 5.5) */
+	KSC_SYMVERS_4,         /* crc symbol module type (<= 5.3) */
+};
+
+struct ksc_symvers_entry {
+	const char *symbol;
+	const char *module;    /* "vmlinux" or the module's object path without .ko */
+	const char *ns;        /* "" when none */
+	const char *type;      /* export type as written, e.g. "EXPORT_SYMBOL_GPL" */
+	bool gpl_only;
+	uint32_t crc;
+	unsigned int line;     /* 1-based line number in the file read, 0 when added */
+};
+
+/*
+ * Read a Module.symvers. Each malformed line is reported as "<path>:<line>: <reason>" and
+ * skipped; the count of skipped lines is ksc_symvers_get_error_count(). Returns 0 when the
+ * file was read (even with bad lines), <0 when it could not be read at all.
+ */
+int ksc_symvers_new_from_path(struct ksc_ctx *ctx, const char *path, struct ksc_symvers **out);
+int ksc_symvers_new_from_memory(struct ksc_ctx *ctx, const char *name, const char *data,
+				size_t size, struct ksc_symvers **out);
+/* An empty table, to add to and write out. */
+int ksc_symvers_new(struct ksc_ctx *ctx, struct ksc_symvers **out);
+struct ksc_symvers *ksc_symvers_ref(struct ksc_symvers *sv);
+struct ksc_symvers *ksc_symvers_unref(struct ksc_symvers *sv);
+
+size_t ksc_symvers_get_count(const struct ksc_symvers *sv);
+const struct ksc_symvers_entry *ksc_symvers_get(const struct ksc_symvers *sv, size_t i);
+/* First entry for `symbol`, or NULL. */
+const struct ksc_symvers_entry *ksc_symvers_find(const struct ksc_symvers *sv,
+						 const char *symbol);
+unsigned int ksc_symvers_get_error_count(const struct ksc_symvers *sv);
+/* The format detected when reading (KSC_SYMVERS_5 for an empty or new table). */
+enum ksc_symvers_format ksc_symvers_get_format(const struct ksc_symvers *sv);
+
+/* Add one entry (strings copied; type derived from gpl_only when NULL). */
+int ksc_symvers_add(struct ksc_symvers *sv, const struct ksc_symvers_entry *e);
+/* Add every export of a module or vmlinux, owner ksc_module_get_symvers_owner(). */
+int ksc_symvers_add_module(struct ksc_symvers *sv, const struct ksc_module *mod);
+
+/*
+ * Format one entry exactly as modpost's write_dump() does for `fmt`, including the
+ * trailing newline, into buf (NUL-terminated). Returns the length that was needed (like
+ * snprintf), or -EINVAL.
+ */
+int ksc_symvers_format_entry(const struct ksc_symvers_entry *e, enum ksc_symvers_format fmt,
+			     char *buf, size_t size);
+/* Write every entry, in order, to a stream. 0 or -errno (e.g. -ENOSPC, -EIO). */
+int ksc_symvers_write(const struct ksc_symvers *sv, enum ksc_symvers_format fmt, FILE *f);
+/* Write to a path atomically (temporary file in the same folder, then rename). */
+int ksc_symvers_write_file(const struct ksc_symvers *sv, enum ksc_symvers_format fmt,
+			   const char *path);
+
+/* ---------------------------------------------------------------------------------- */
+/* System.map                                                                         */
+
+struct ksc_sysmap;
+
+/*
+ * Read a System.map ("<hex address> <type> <symbol>" per line). Exported symbols are those
+ * with a __ksymtab_<name> label (the 5.4 form __ksymtab_<name>.<NS> included). Malformed
+ * lines are reported as "<path>:<line>: <reason>" and skipped.
+ */
+int ksc_sysmap_new_from_path(struct ksc_ctx *ctx, const char *path, struct ksc_sysmap **out);
+int ksc_sysmap_new_from_memory(struct ksc_ctx *ctx, const char *name, const char *data,
+			       size_t size, struct ksc_sysmap **out);
+struct ksc_sysmap *ksc_sysmap_ref(struct ksc_sysmap *sm);
+struct ksc_sysmap *ksc_sysmap_unref(struct ksc_sysmap *sm);
+/* Every symbol line read. */
+size_t ksc_sysmap_get_symbol_count(const struct ksc_sysmap *sm);
+/* Exported names, in file order, without duplicates. */
+size_t ksc_sysmap_get_export_count(const struct ksc_sysmap *sm);
+const char *ksc_sysmap_get_export(const struct ksc_sysmap *sm, size_t i);
+bool ksc_sysmap_has_export(const struct ksc_sysmap *sm, const char *name);
+unsigned int ksc_sysmap_get_error_count(const struct ksc_sysmap *sm);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* KSYMCHECK_H */

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stddef.h>
+
+/*
+ * A string-keyed open-addressing hash table. Keys are not copied: the caller keeps them
+ * alive as long as the table. Written here because neither glibc's hsearch (one global
+ * table, no deletion) nor anything in our chosen dependencies offers a reentrant map.
+ */
+struct hash {
+	const char **keys;
+	void **values;
+	size_t n_buckets; /* power of two */
+	size_t count;
+};
+
+void hash_init(struct hash *h);
+void hash_fini(struct hash *h);
+/* Insert or replace. 0, or -ENOMEM. With `keep_first`, an existing key is left alone (1). */
+int hash_add(struct hash *h, const char *key, void *value, int keep_first);
+void *hash_find(const struct hash *h, const char *key);
