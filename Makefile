@@ -97,7 +97,7 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c
 
 # Test fixtures: built from sources at test time, never committed.
 FIXTURE_DIR := $(BUILD)/fixtures
-include tests/fixtures/fixtures.mk
+-include tests/fixtures/fixtures.mk
 
 check-unit: $(UNIT_BINS)
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* The library context: configuration and the log channel shared by every object. */
 #include <errno.h>
+#include <libelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,8 @@ KSC_EXPORT struct ksc_ctx *ksc_new(void)
 
 	if (!ctx)
 		return NULL;
+	/* libelf wants its version declared once; repeating it is harmless. */
+	elf_version(EV_CURRENT);
 	ctx->refcount = 1;
 	ctx->log_fn = log_stderr;
 	ctx->log_priority = KSC_LOG_ERR;

@@ -48,6 +48,14 @@ enum ksc_compression ksc_detect_compression(const unsigned char *p, size_t n);
 /* Length of the module without its appended signature ("~Module signature appended~\n"). */
 size_t ksc_signature_strip(const unsigned char *p, size_t n, size_t *sig_size);
 
+/*
+ * Read a whole plain-text file (Module.symvers, System.map) with one read into a malloc'ed,
+ * NUL-terminated buffer; works for /proc files whose size reads as 0. Errors are logged as
+ * "<path>: <reason>". 0 or -errno (-ENOENT, -EISDIR, -ENOMEM, ...). Lives in ksc-symvers.c.
+ */
+int ksc_read_text_file(struct ksc_ctx *ctx, const char *path, char **data,
+		       size_t *size) _must_check_;
+
 /* ---- module (ksc-module.c, ksc-elf.c) ---- */
 struct ksc_module {
 	int refcount;

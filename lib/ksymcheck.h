@@ -181,7 +181,7 @@ const char *ksc_module_get_modinfo_name(const struct ksc_module *mod);
 const char *ksc_module_get_kmod_name(const struct ksc_module *mod);
 const char *ksc_module_get_modpost_name(const struct ksc_module *mod);
 const char *ksc_module_get_symvers_owner(const struct ksc_module *mod);
-/* Override the Module.symvers owner (copied). 0 or -ENOMEM. */
+/* Override the Module.symvers owner (copied; a trailing .ko[.gz|.xz|.zst] is removed). */
 int ksc_module_set_symvers_owner(struct ksc_module *mod, const char *owner);
 
 /* .modinfo: every entry in file order, repeated keys included. */

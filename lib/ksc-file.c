@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Reading module files into memory: plain, or compressed with xz (liblzma), zstd (libzstd)
+ * or gzip (zlib), recognised by magic bytes as kmod's libkmod-file.c does, never by name.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <lzma.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "ksc-internal.h"
+
+/*
+ * The largest decompressed image we accept: the biggest real modules are tens of MiB and a
+ * vmlinux a few hundred; anything above this is a decompression bomb, not a kernel file.
+ */
+#define MAX_IMAGE_SIZE ((size_t)2 << 30)
+
+static const unsigned char magic_xz[] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 };
+static const unsigned char magic_zstd[] = { 0x28, 0xb5, 0x2f, 0xfd };
+static const unsigned char magic_gzip[] = { 0x1f, 0x8b };
+
+KSC_EXPORT const char *ksc_compression_name(enum ksc_compression c)
+{
+	switch (c) {
+	case KSC_COMPRESSION_NONE:
+		return "none";
+	case KSC_COMPRESSION_GZIP:
+		return "gzip";
+	case KSC_COMPRESSION_XZ:
+		return "xz";
+	case KSC_COMPRESSION_ZSTD:
+		return "zstd";
+	}
+	return "unknown";
+}
+
+enum ksc_compression ksc_detect_compression(const unsigned char *p, size_t n)
+{
+	if (n >= sizeof(magic_xz) && memcmp(p, magic_xz, sizeof(magic_xz)) == 0)
+		return KSC_COMPRESSION_XZ;
+	if (n >= sizeof(magic_zstd) && memcmp(p, magic_zstd, sizeof(magic_zstd)) == 0)
+		return KSC_COMPRESSION_ZSTD;
+	if (n >= sizeof(magic_gzip) && memcmp(p, magic_gzip, sizeof(magic_gzip)) == 0)
+		return KSC_COMPRESSION_GZIP;
+	return KSC_COMPRESSION_NONE;
+}
+
+/* A growing output buffer for the decompressors. */
+struct outbuf {
+	unsigned char *data;
+	size_t size, cap;
+};
+
+static int outbuf_reserve(struct outbuf *o, size_t want)
+{
+	if (o->cap - o->size >= want)
+		return 0;
+	size_t cap = o->cap ? o->cap : 1 << 16;
+	while (cap - o->size < want) {
+		if (cap >= MAX_IMAGE_SIZE)
+			return -EFBIG;
+		cap *= 2;
+	}
+	unsigned char *d = realloc(o->data, cap);
+	if (!d)
+		return -ENOMEM;
+	o->data = d;
+	o->cap = cap;
+	return 0;
+}
+
+static int unxz(struct ksc_ctx *ctx, const char *path, const unsigned char *in, size_t n,
+		struct outbuf *o)
+{
+	lzma_stream s = LZMA_STREAM_INIT;
+	lzma_ret lr = lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED);
+
+	if (lr != LZMA_OK)
+		return lr == LZMA_MEM_ERROR ? -ENOMEM : -EINVAL;
+	s.next_in = in;
+	s.avail_in = n;
+	for (;;) {
+		int r = outbuf_reserve(o, 1 << 16);
+		if (r < 0) {
+			lzma_end(&s);
+			ksc_err(ctx, "%s: xz: %s", path, r == -EFBIG ? "decompressed size too large"
+								 : "out of memory");
+			return r;
+		}
+		s.next_out = o->data + o->size;
+		s.avail_out = o->cap - o->size;
+		lr = lzma_code(&s, LZMA_FINISH);
+		o->size = o->cap - s.avail_out;
+		if (lr == LZMA_STREAM_END)
+			break;
+		if (lr != LZMA_OK) {
+			const char *why = lr == LZMA_DATA_ERROR ? "corrupt stream" :
+					  lr == LZMA_BUF_ERROR ? "truncated stream" :
+					  lr == LZMA_FORMAT_ERROR ? "not an xz stream" :
+					  lr == LZMA_MEM_ERROR ? "out of memory" :
+					  lr == LZMA_OPTIONS_ERROR ? "unsupported options" :
+								     "decompression failed";
+			lzma_end(&s);
+			ksc_err(ctx, "%s: xz: %s", path, why);
+			return lr == LZMA_MEM_ERROR ? -ENOMEM : -EINVAL;
+		}
+	}
+	lzma_end(&s);
+	return 0;
+}
+
+static int unzstd(struct ksc_ctx *ctx, const char *path, const unsigned char *in, size_t n,
+		  struct outbuf *o)
+{
+	ZSTD_DStream *ds = ZSTD_createDStream();
+	ZSTD_inBuffer ib = { in, n, 0 };
+	size_t ret = 1;
+
+	if (!ds)
+		return -ENOMEM;
+	while (ib.pos < ib.size) {
+		int r = outbuf_reserve(o, ZSTD_DStreamOutSize());
+		if (r < 0) {
+			ZSTD_freeDStream(ds);
+			ksc_err(ctx, "%s: zstd: %s", path, r == -EFBIG ? "decompressed size too large"
+								   : "out of memory");
+			return r;
+		}
+		ZSTD_outBuffer ob = { o->data, o->cap, o->size };
+		ret = ZSTD_decompressStream(ds, &ob, &ib);
+		o->size = ob.pos;
+		if (ZSTD_isError(ret)) {
+			ksc_err(ctx, "%s: zstd: %s", path, ZSTD_getErrorName(ret));
+			ZSTD_freeDStream(ds);
+			return -EINVAL;
+		}
+		if (ret != 0 && ib.pos == ib.size && ob.pos < ob.size)
+			break; /* needs more input that does not exist */
+	}
+	/* ret != 0 at the end of the input: the last frame is incomplete. */
+	while (ret != 0) {
+		int r = outbuf_reserve(o, ZSTD_DStreamOutSize());
+		if (r < 0)
+			break;
+		ZSTD_outBuffer ob = { o->data, o->cap, o->size };
+		size_t before = ob.pos;
+		ret = ZSTD_decompressStream(ds, &ob, &ib);
+		o->size = ob.pos;
+		if (ZSTD_isError(ret) || ob.pos == before)
+			break;
+	}
+	ZSTD_freeDStream(ds);
+	if (ret != 0) {
+		ksc_err(ctx, "%s: zstd: %s", path,
+			ZSTD_isError(ret) ? ZSTD_getErrorName(ret) : "truncated stream");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int ungzip(struct ksc_ctx *ctx, const char *path, const unsigned char *in, size_t n,
+		  struct outbuf *o)
+{
+	z_stream z;
+	int zr;
+
+	memset(&z, 0, sizeof(z));
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return -ENOMEM;
+	z.next_in = (unsigned char *)in;
+	for (;;) {
+		int r = outbuf_reserve(o, 1 << 16);
+		if (r < 0) {
+			inflateEnd(&z);
+			ksc_err(ctx, "%s: gzip: %s", path, r == -EFBIG ? "decompressed size too large"
+								   : "out of memory");
+			return r;
+		}
+		/* zlib counts in uInt: feed at most UINT_MAX per call. */
+		size_t consumed = (size_t)(z.next_in - in);
+		z.avail_in = (uInt)((n - consumed) > UINT_MAX ? UINT_MAX : n - consumed);
+		z.next_out = o->data + o->size;
+		z.avail_out = (uInt)((o->cap - o->size) > UINT_MAX ? UINT_MAX : o->cap - o->size);
+		size_t out_before = z.avail_out;
+		zr = inflate(&z, Z_NO_FLUSH);
+		o->size += out_before - z.avail_out;
+		if (zr == Z_STREAM_END) {
+			consumed = (size_t)(z.next_in - in);
+			/* Concatenated members, as gzread() accepts. */
+			if (consumed < n && n - consumed >= 2 && in[consumed] == 0x1f &&
+			    in[consumed + 1] == 0x8b) {
+				inflateReset(&z);
+				continue;
+			}
+			break;
+		}
+		if (zr == Z_OK)
+			continue;
+		if (zr == Z_BUF_ERROR && z.avail_in == 0) {
+			inflateEnd(&z);
+			ksc_err(ctx, "%s: gzip: truncated stream", path);
+			return -EINVAL;
+		}
+		if (zr != Z_BUF_ERROR) {
+			inflateEnd(&z);
+			ksc_err(ctx, "%s: gzip: %s", path, z.msg ? z.msg : "corrupt stream");
+			return zr == Z_MEM_ERROR ? -ENOMEM : -EINVAL;
+		}
+	}
+	inflateEnd(&z);
+	return 0;
+}
+
+static int read_all(struct ksc_ctx *ctx, const char *path, unsigned char **out, size_t *len)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+	if (fd < 0) {
+		int e = errno;
+		ksc_err(ctx, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	if (fstat(fd, &st) < 0) {
+		int e = errno;
+		close(fd);
+		ksc_err(ctx, "%s: %s", path, strerror(e));
+		return -e;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		close(fd);
+		ksc_err(ctx, "%s: is a directory", path);
+		return -EISDIR;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		ksc_err(ctx, "%s: not a regular file", path);
+		return -EINVAL;
+	}
+	if ((uint64_t)st.st_size > MAX_IMAGE_SIZE) {
+		close(fd);
+		ksc_err(ctx, "%s: file too large", path);
+		return -EFBIG;
+	}
+	size_t cap = (size_t)st.st_size, n = 0;
+	unsigned char *buf = malloc(cap ? cap : 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (n < cap) {
+		ssize_t r = read(fd, buf + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			int e = errno;
+			free(buf);
+			close(fd);
+			ksc_err(ctx, "%s: %s", path, strerror(e));
+			return -e;
+		}
+		if (r == 0)
+			break; /* shrank while we read: take what is there */
+		n += (size_t)r;
+	}
+	close(fd);
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+int ksc_blob_load(struct ksc_ctx *ctx, const char *path, const void *data, size_t size,
+		  struct ksc_blob *out)
+{
+	unsigned char *raw = NULL;
+	size_t n = 0;
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	if (data) {
+		raw = malloc(size ? size : 1);
+		if (!raw)
+			return -ENOMEM;
+		memcpy(raw, data, size);
+		n = size;
+	} else {
+		r = read_all(ctx, path, &raw, &n);
+		if (r < 0)
+			return r;
+	}
+	if (n == 0) {
+		free(raw);
+		ksc_err(ctx, "%s: empty file", path);
+		return -ENOEXEC;
+	}
+
+	out->compression = ksc_detect_compression(raw, n);
+	if (out->compression == KSC_COMPRESSION_NONE) {
+		out->data = raw;
+		out->size = n;
+		return 0;
+	}
+
+	struct outbuf o = { 0 };
+	switch (out->compression) {
+	case KSC_COMPRESSION_XZ:
+		r = unxz(ctx, path, raw, n, &o);
+		break;
+	case KSC_COMPRESSION_ZSTD:
+		r = unzstd(ctx, path, raw, n, &o);
+		break;
+	case KSC_COMPRESSION_GZIP:
+		r = ungzip(ctx, path, raw, n, &o);
+		break;
+	default:
+		r = -EOPNOTSUPP;
+	}
+	free(raw);
+	if (r < 0) {
+		free(o.data);
+		return r;
+	}
+	if (o.size == 0) {
+		free(o.data);
+		ksc_err(ctx, "%s: %s: decompresses to nothing", path,
+			ksc_compression_name(out->compression));
+		return -ENOEXEC;
+	}
+	out->data = o.data;
+	out->size = o.size;
+	return 0;
+}
+
+void ksc_blob_free(struct ksc_blob *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->size = 0;
+}
+
+/*
+ * An appended module signature (scripts/sign-file.c, kernel/module_signature.c) is:
+ * PKCS#7 data, struct module_signature (12 bytes, big-endian sig_len at the end), and the
+ * 28-byte marker. Returns the length of the module without it.
+ */
+#define SIG_MARKER "~Module signature appended~\n"
+#define SIG_INFO_SIZE 12
+
+size_t ksc_signature_strip(const unsigned char *p, size_t n, size_t *sig_size)
+{
+	const size_t mlen = sizeof(SIG_MARKER) - 1;
+
+	*sig_size = 0;
+	if (n < mlen + SIG_INFO_SIZE || memcmp(p + n - mlen, SIG_MARKER, mlen) != 0)
+		return n;
+	const unsigned char *info = p + n - mlen - SIG_INFO_SIZE;
+	uint32_t sig_len = (uint32_t)info[8] << 24 | (uint32_t)info[9] << 16 |
+			   (uint32_t)info[10] << 8 | info[11];
+	size_t total = mlen + SIG_INFO_SIZE + (size_t)sig_len;
+	if (total > n)
+		return n;
+	*sig_size = total;
+	return n - total;
+}

@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ksymcheck exports: the exports of modules, vmlinux images and Module.symvers files. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "tools/ksc-tool.h"
+
+static const char *const help =
+	"Usage: ksymcheck exports [OPTIONS] PATH...\n\n"
+	"List the exported symbols of each PATH: a module (.ko, .ko.xz, .ko.zst, .ko.gz), a\n"
+	"directory searched recursively for modules, a vmlinux, or a Module.symvers file.\n\n"
+	"Options:\n"
+	"  -f, --format FMT  text (aligned columns, default), json, or symvers (Module.symvers\n"
+	"                    lines exactly as modpost writes them)\n"
+	"  -h, --help        show this help and exit\n";
+
+struct exports_run {
+	struct ksc_ctx *ctx;
+	int format;
+	struct ksc_symvers *all; /* every row, in input order */
+	json_object *json;       /* FMT_JSON: array of per-file objects */
+	unsigned errors;
+};
+
+static bool looks_like_symvers(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char head[2];
+	int fd;
+	ssize_t n;
+
+	base = base ? base + 1 : path;
+	if (strstr(base, "symvers"))
+		return true;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	return n == 2 && head[0] == '0' && head[1] == 'x';
+}
+
+static json_object *crc_json(bool has, uint32_t crc)
+{
+	char buf[16];
+
+	if (!has)
+		return NULL;
+	snprintf(buf, sizeof(buf), "0x%08x", crc);
+	return json_object_new_string(buf);
+}
+
+static void json_add_symvers(struct exports_run *run, const char *path, struct ksc_symvers *sv)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+
+	json_object_object_add(o, "path", json_object_new_string(path));
+	json_object_object_add(o, "kind", json_object_new_string("symvers"));
+	for (size_t i = 0; i < ksc_symvers_get_count(sv); i++) {
+		const struct ksc_symvers_entry *e = ksc_symvers_get(sv, i);
+		json_object *x = json_object_new_object();
+		json_object_object_add(x, "name", json_object_new_string(e->symbol));
+		json_object_object_add(x, "module", json_object_new_string(e->module));
+		json_object_object_add(x, "gpl_only", json_object_new_boolean(e->gpl_only));
+		json_object_object_add(x, "namespace", json_object_new_string(e->ns));
+		json_object_object_add(x, "crc", crc_json(true, e->crc));
+		json_object_array_add(arr, x);
+	}
+	json_object_object_add(o, "exports", arr);
+	json_object_array_add(run->json, o);
+}
+
+static void json_add_module(struct exports_run *run, struct ksc_module *mod)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+
+	json_object_object_add(o, "path", json_object_new_string(ksc_module_get_path(mod)));
+	json_object_object_add(o, "kind", json_object_new_string(
+		ksc_module_get_kind(mod) == KSC_KIND_VMLINUX ? "vmlinux" : "module"));
+	json_object_object_add(o, "name", json_object_new_string(ksc_module_get_name(mod)));
+	json_object_object_add(o, "owner",
+			       json_object_new_string(ksc_module_get_symvers_owner(mod)));
+	json_object_object_add(o, "layout", json_object_new_string(
+		ksc_export_layout_name(ksc_module_get_export_layout(mod))));
+	json_object_object_add(o, "kflagstab",
+			       json_object_new_boolean(ksc_module_has_kflagstab(mod)));
+	for (size_t i = 0; i < ksc_module_get_export_count(mod); i++) {
+		const struct ksc_export *e = ksc_module_get_export(mod, i);
+		json_object *x = json_object_new_object();
+		json_object_object_add(x, "name", json_object_new_string(e->name));
+		json_object_object_add(x, "gpl_only", json_object_new_boolean(e->gpl_only));
+		json_object_object_add(x, "namespace", json_object_new_string(e->ns));
+		json_object_object_add(x, "crc", crc_json(e->has_crc, e->crc));
+		json_object_array_add(arr, x);
+	}
+	json_object_object_add(o, "exports", arr);
+	json_object_array_add(run->json, o);
+}
+
+/*
+ * Module.symvers owner for a file found under a directory given on the command line: its
+ * path relative to that directory (the library already handles lib/modules/<rel>/kernel/).
+ */
+static int set_owner_from_root(struct ksc_module *mod, const char *path, const char *root)
+{
+	if (!root || strstr(path, "lib/modules/"))
+		return 0;
+	size_t n = strlen(root);
+	if (strncmp(path, root, n) != 0)
+		return 0;
+	const char *rel = path + n;
+	while (*rel == '/')
+		rel++;
+	return ksc_module_set_symvers_owner(mod, rel);
+}
+
+static int one_path(const char *path, const char *root, void *data)
+{
+	struct exports_run *run = data;
+	int r;
+
+	if (!root && looks_like_symvers(path)) {
+		struct ksc_symvers *sv;
+		r = ksc_symvers_new_from_path(run->ctx, path, &sv);
+		if (r < 0) {
+			run->errors++;
+			return r == -ENOMEM ? r : 0;
+		}
+		if (ksc_symvers_get_error_count(sv))
+			run->errors++;
+		for (size_t i = 0; i < ksc_symvers_get_count(sv) && r >= 0; i++)
+			r = ksc_symvers_add(run->all, ksc_symvers_get(sv, i));
+		if (run->format == FMT_JSON)
+			json_add_symvers(run, path, sv);
+		ksc_symvers_unref(sv);
+		return r;
+	}
+
+	struct ksc_module *mod;
+	r = ksc_module_new_from_path(run->ctx, path, &mod);
+	if (r < 0) {
+		run->errors++;
+		return r == -ENOMEM ? r : 0;
+	}
+	r = set_owner_from_root(mod, path, root);
+	if (r >= 0)
+		r = ksc_symvers_add_module(run->all, mod);
+	if (r >= 0 && run->format == FMT_JSON)
+		json_add_module(run, mod);
+	ksc_module_unref(mod);
+	return r;
+}
+
+static void print_text(const struct ksc_symvers *sv)
+{
+	size_t n = ksc_symvers_get_count(sv);
+	int wsym = 6, wns = 9;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ksc_symvers_entry *e = ksc_symvers_get(sv, i);
+		int l = (int)strlen(e->symbol);
+		if (l > wsym)
+			wsym = l;
+		l = (int)strlen(e->ns);
+		if (l > wns)
+			wns = l;
+	}
+	printf("%-*s  %-3s  %-*s  %-10s  %s\n", wsym, "SYMBOL", "GPL", wns, "NAMESPACE", "CRC",
+	       "MODULE");
+	for (size_t i = 0; i < n; i++) {
+		const struct ksc_symvers_entry *e = ksc_symvers_get(sv, i);
+		printf("%-*s  %-3s  %-*s  0x%08x  %s\n", wsym, e->symbol, e->gpl_only ? "yes" : "-",
+		       wns, e->ns[0] ? e->ns : "-", e->crc, e->module);
+	}
+}
+
+int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct exports_run run = { .ctx = ctx, .format = FMT_TEXT };
+	int c, r;
+
+	while ((c = getopt_long(argc, argv, "+f:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			run.format = parse_format("exports", optarg,
+						  1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SYMVERS);
+			if (run.format < 0)
+				return KSC_EXIT_USAGE;
+			break;
+		case 'h':
+			fputs(help, stdout);
+			return KSC_EXIT_OK;
+		default:
+			return usage_error("exports", "invalid option");
+		}
+	}
+	if (optind >= argc)
+		return usage_error("exports", "no PATH given");
+
+	r = ksc_symvers_new(ctx, &run.all);
+	if (r < 0) {
+		fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
+		return KSC_EXIT_UNREADABLE;
+	}
+	if (run.format == FMT_JSON)
+		run.json = json_object_new_array();
+	r = walk_paths(argv + optind, argc - optind, one_path, &run, &run.errors);
+	if (r < 0) {
+		fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
+		run.errors++;
+	}
+	switch (run.format) {
+	case FMT_SYMVERS:
+		r = ksc_symvers_write(run.all, KSC_SYMVERS_5, stdout);
+		break;
+	case FMT_JSON:
+		puts(json_object_to_json_string_ext(run.json, JSON_C_TO_STRING_PRETTY |
+							      JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(run.json);
+		break;
+	default:
+		print_text(run.all);
+	}
+	ksc_symvers_unref(run.all);
+	return run.errors ? KSC_EXIT_UNREADABLE : KSC_EXIT_OK;
+}

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ksymcheck imports: the undefined symbols of modules, as the loader walks them. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "tools/ksc-tool.h"
+
+static const char *const help =
+	"Usage: ksymcheck imports [OPTIONS] PATH...\n\n"
+	"List the symbols each module imports (its undefined symbols, in symbol-table order, as\n"
+	"the loader resolves them) with the CRC recorded in __versions and in the 6.14+\n"
+	"extended version tables. PATH is a module or a directory searched for modules.\n\n"
+	"Options:\n"
+	"  -f, --format FMT  text (aligned columns, default) or json\n"
+	"  -h, --help        show this help and exit\n";
+
+struct imports_run {
+	int format;
+	struct ksc_ctx *ctx;
+	json_object *json;
+	unsigned errors, files;
+};
+
+static json_object *crc_json(bool has, uint64_t crc)
+{
+	char buf[24];
+
+	if (!has)
+		return NULL;
+	snprintf(buf, sizeof(buf), "0x%08llx", (unsigned long long)crc);
+	return json_object_new_string(buf);
+}
+
+static void print_json(struct imports_run *run, const struct ksc_module *mod)
+{
+	json_object *o = json_object_new_object(), *arr = json_object_new_array();
+
+	json_object_object_add(o, "path", json_object_new_string(ksc_module_get_path(mod)));
+	json_object_object_add(o, "name", json_object_new_string(ksc_module_get_name(mod)));
+	for (size_t i = 0; i < ksc_module_get_import_count(mod); i++) {
+		const struct ksc_import *im = ksc_module_get_import(mod, i);
+		json_object *x = json_object_new_object();
+		json_object_object_add(x, "name", json_object_new_string(im->name));
+		json_object_object_add(x, "bind", json_object_new_string(
+			im->bind == KSC_BIND_WEAK ? "weak" : "global"));
+		json_object_object_add(x, "crc", crc_json(im->has_crc, im->crc));
+		json_object_object_add(x, "ext_crc", crc_json(im->has_ext_crc, im->ext_crc));
+		json_object_array_add(arr, x);
+	}
+	json_object_object_add(o, "imports", arr);
+
+	arr = json_object_new_array();
+	for (size_t i = 0; i < ksc_module_get_version_count(mod); i++) {
+		const struct ksc_version *v = ksc_module_get_version(mod, i);
+		json_object *x = json_object_new_object();
+		json_object_object_add(x, "name", json_object_new_string(v->name));
+		json_object_object_add(x, "crc", crc_json(true, v->crc));
+		json_object_array_add(arr, x);
+	}
+	json_object_object_add(o, "versions", ksc_module_has_versions(mod) ? arr : NULL);
+	if (!ksc_module_has_versions(mod))
+		json_object_put(arr);
+	if (ksc_module_has_ext_versions(mod)) {
+		arr = json_object_new_array();
+		for (size_t i = 0; i < ksc_module_get_ext_version_count(mod); i++) {
+			const struct ksc_version *v = ksc_module_get_ext_version(mod, i);
+			json_object *x = json_object_new_object();
+			json_object_object_add(x, "name", json_object_new_string(v->name));
+			json_object_object_add(x, "crc", crc_json(true, v->crc));
+			json_object_array_add(arr, x);
+		}
+		json_object_object_add(o, "ext_versions", arr);
+	}
+	json_object_array_add(run->json, o);
+}
+
+static void print_text(struct imports_run *run, const struct ksc_module *mod)
+{
+	size_t n = ksc_module_get_import_count(mod);
+	int w = 6;
+
+	if (run->files++)
+		putchar('\n');
+	printf("%s (%s):\n", ksc_module_get_path(mod), ksc_module_get_name(mod));
+	for (size_t i = 0; i < n; i++) {
+		int l = (int)strlen(ksc_module_get_import(mod, i)->name);
+		if (l > w)
+			w = l;
+	}
+	printf("  %-*s  %-6s  %-10s  %s\n", w, "SYMBOL", "BIND", "CRC", "EXT_CRC");
+	for (size_t i = 0; i < n; i++) {
+		const struct ksc_import *im = ksc_module_get_import(mod, i);
+		char crc[16] = "-", ext[16] = "-";
+		if (im->has_crc)
+			snprintf(crc, sizeof(crc), "0x%08x", im->crc);
+		if (im->has_ext_crc)
+			snprintf(ext, sizeof(ext), "0x%08x", im->ext_crc);
+		printf("  %-*s  %-6s  %-10s  %s\n", w, im->name,
+		       im->bind == KSC_BIND_WEAK ? "weak" : "global", crc, ext);
+	}
+}
+
+static int one_path(const char *path, const char *root, void *data)
+{
+	struct imports_run *run = data;
+	struct ksc_module *mod;
+	int r = ksc_module_new_from_path(run->ctx, path, &mod);
+
+	if (r < 0) {
+		run->errors++;
+		return r == -ENOMEM ? r : 0;
+	}
+	if (ksc_module_get_kind(mod) != KSC_KIND_MODULE) {
+		fprintf(stderr, "%s: not a module (a kernel image imports nothing)\n", path);
+		run->errors++;
+	} else if (run->format == FMT_JSON) {
+		print_json(run, mod);
+	} else {
+		print_text(run, mod);
+	}
+	ksc_module_unref(mod);
+	return 0;
+}
+
+int cmd_imports(struct ksc_ctx *ctx, int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct imports_run run = { .ctx = ctx, .format = FMT_TEXT };
+	int c;
+
+	while ((c = getopt_long(argc, argv, "+f:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			run.format = parse_format("imports", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
+			if (run.format < 0)
+				return KSC_EXIT_USAGE;
+			break;
+		case 'h':
+			fputs(help, stdout);
+			return KSC_EXIT_OK;
+		default:
+			return usage_error("imports", "invalid option");
+		}
+	}
+	if (optind >= argc)
+		return usage_error("imports", "no PATH given");
+	if (run.format == FMT_JSON)
+		run.json = json_object_new_array();
+	int r = walk_paths(argv + optind, argc - optind, one_path, &run, &run.errors);
+	if (r < 0) {
+		fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
+		run.errors++;
+	}
+	if (run.format == FMT_JSON) {
+		puts(json_object_to_json_string_ext(run.json, JSON_C_TO_STRING_PRETTY |
+							      JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(run.json);
+	}
+	return run.errors ? KSC_EXIT_UNREADABLE : KSC_EXIT_OK;
+}

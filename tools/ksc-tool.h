@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Shared declarations of the ksymcheck command-line tool (a thin layer over libksymcheck). */
+#pragma once
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ksymcheck.h"
+
+/* Exit statuses: a sum of conditions (see ksymcheck(1), EXIT STATUS). */
+#define KSC_EXIT_OK 0
+#define KSC_EXIT_FINDINGS 1  /* something would be refused / differs */
+#define KSC_EXIT_USAGE 2     /* usage error, nothing done */
+#define KSC_EXIT_UNREADABLE 4 /* some inputs could not be read; the rest was processed */
+
+struct ksc_cmd {
+	const char *name;
+	int (*run)(struct ksc_ctx *ctx, int argc, char *argv[]);
+	const char *help;
+};
+
+/* Subcommands: argv[0] is the subcommand name. Return an exit status. */
+int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[]);
+int cmd_imports(struct ksc_ctx *ctx, int argc, char *argv[]);
+int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[]);
+
+/* tools/util.c */
+extern const char *program_name;
+/* Print "ksymcheck: <msg>" and "Try 'ksymcheck <cmd> --help'." to stderr; returns 2. */
+int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+enum out_format { FMT_TEXT, FMT_JSON, FMT_SYMVERS };
+/* Parse --format VALUE; allowed is a mask of (1 << FMT_x). -1 on error (reported). */
+int parse_format(const char *cmd, const char *value, unsigned allowed);
+/*
+ * Expand PATH arguments: a regular file is taken as is; a directory is searched
+ * recursively (sorted, symlinks to files followed, loops detected) for files whose name
+ * ksc_path_is_module_name() accepts. Calls fn for each file; problems are printed as
+ * "path: reason" and counted in *errors.
+ */
+int walk_paths(char **paths, int n, int (*fn)(const char *path, const char *root, void *data),
+	       void *data, unsigned *errors);

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ksymcheck: which exported kernel symbols does a module use, and would Linux let it? */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ksymcheck.h"
+#include "tools/ksc-tool.h"
+
+static const struct ksc_cmd commands[] = {
+	{ "modinfo", cmd_modinfo, "show a module's .modinfo and the names the kernel gives it" },
+	{ "imports", cmd_imports, "list the symbols a module imports, with their CRCs" },
+	{ "exports", cmd_exports, "list the symbols modules, vmlinux or Module.symvers export" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: %s [OPTIONS] COMMAND [ARGS...]\n\n"
+		   "Which exported kernel symbols does a module use, and would Linux let it?\n\n"
+		   "Commands:\n", program_name);
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\nOptions:\n"
+		   "  -h, --help     show this help and exit\n"
+		   "  -V, --version  show the version and compiled-in features and exit\n"
+		   "\n'%s COMMAND --help' describes each command. See ksymcheck(1).\n",
+		program_name);
+}
+
+/* Library messages are already "<path>: <reason>": print them as they are. */
+static void log_to_stderr(void *data, int priority, const char *msg)
+{
+	fprintf(stderr, "%s%s\n", priority <= KSC_LOG_ERR ? "" : "warning: ", msg);
+}
+
+/* Catch write errors on stdout (e.g. a full disk) at exit, as util-linux's close_stdout. */
+static void close_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
+		if (errno == EPIPE)
+			_exit(KSC_EXIT_OK);
+		fprintf(stderr, "%s: write error: %s\n", program_name,
+			errno ? strerror(errno) : "I/O error");
+		_exit(KSC_EXIT_UNREADABLE);
+	}
+}
+
+int main(int argc, char *argv[])
+{
+	atexit(close_stdout);
+	if (argc < 2) {
+		usage(stderr);
+		return KSC_EXIT_USAGE;
+	}
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
+		usage(stdout);
+		return KSC_EXIT_OK;
+	}
+	if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
+		printf("ksymcheck %s %s +JSON\n", KSC_VERSION_STRING, ksc_get_features());
+		return KSC_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (strcmp(cmd, commands[i].name) != 0)
+			continue;
+		struct ksc_ctx *ctx = ksc_new();
+		if (!ctx) {
+			fprintf(stderr, "%s: out of memory\n", program_name);
+			return KSC_EXIT_UNREADABLE;
+		}
+		ksc_set_log_fn(ctx, log_to_stderr, NULL);
+		ksc_set_log_priority(ctx, getenv("KSYMCHECK_DEBUG") ? KSC_LOG_DEBUG : KSC_LOG_ERR);
+		int r = commands[i].run(ctx, argc - 1, argv + 1);
+		ksc_unref(ctx);
+		return r;
+	}
+	return usage_error(NULL, "unknown command '%s'", cmd);
+}
