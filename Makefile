@@ -113,7 +113,7 @@ demo: deps $(TOOL) fixtures
 # libFuzzer targets: one per parser.
 FUZZ_SRCS := $(wildcard fuzz/fuzz-*.c)
 FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=build-fuzz/%)
-FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -I. -Ilib $(PKG_CFLAGS) -D_GNU_SOURCE
+FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. -Ilib $(PKG_CFLAGS) -D_GNU_SOURCE
 fuzz: $(FUZZ_BINS)
 build-fuzz/fuzz-%: fuzz/fuzz-%.c $(LIB_SRCS) lib/ksymcheck.h lib/ksc-internal.h
 	@mkdir -p build-fuzz

@@ -462,8 +462,9 @@ static int load_relocs(struct reader *r, struct sec *target)
 				out->addend = 0;
 				info = rl.r_info;
 			}
-			unsigned int type = r->cls == 64 ? GELF_R_TYPE(info) : ELF32_R_TYPE(info);
-			out->sym = r->cls == 64 ? GELF_R_SYM(info) : ELF32_R_SYM(info);
+			/* gelf_getrel[a] widen r_info to the 64-bit encoding for ELF32 too. */
+			unsigned int type = GELF_R_TYPE(info);
+			out->sym = GELF_R_SYM(info);
 			out->kind = classify(r->machine, type);
 			if (out->kind == RK_IGNORE)
 				continue;
@@ -501,7 +502,8 @@ bad:
 		ksc_err(r->ctx, "%s: %s: %s", r->path, s->name, elf_errmsg(-1));
 		return -EINVAL;
 	}
-	qsort(target->rels, target->n_rels, sizeof(*target->rels), cmp_rel);
+	if (target->n_rels > 1)
+		qsort(target->rels, target->n_rels, sizeof(*target->rels), cmp_rel);
 	return 0;
 }
 
@@ -552,23 +554,28 @@ static const char *sec_string(const struct sec *s, uint64_t off)
 /* ---------------------------------------------------------------------------------- */
 /* .modinfo, struct module, __versions                                                */
 
-static int parse_modinfo(struct reader *r)
+/*
+ * .modinfo (kernel-semantics.md 3.5): NUL-terminated "key=value" strings, possibly separated
+ * by runs of NULs. A section whose last byte is not NUL is malformed: the loader's
+ * get_next_modinfo() would run off its end.
+ */
+int ksc_modinfo_parse(struct ksc_module *mod, const char *p, size_t size)
 {
-	struct ksc_module *mod = r->mod;
-	struct sec *s = find_sec(r, ".modinfo");
+	const char *end = p + size;
+	size_t n = 0;
 
-	if (!s || !s->bytes || s->sh.sh_size == 0)
+	if (size == 0)
 		return 0;
-	const char *p = (const char *)s->bytes, *end = p + s->sh.sh_size;
 	if (end[-1] != '\0') {
-		ksc_err(r->ctx, "%s: .modinfo is not NUL-terminated (its last string runs past the end of the section)",
-			r->path);
+		ksc_err(mod->ctx, "%s: .modinfo is not NUL-terminated (its last string runs past the end of the section)",
+			mod->path);
 		return -EINVAL;
 	}
-	size_t n = 0;
 	for (const char *q = p; q < end; q += strlen(q) + 1)
 		if (*q)
 			n++;
+	free(mod->modinfo);
+	mod->n_modinfo = 0;
 	mod->modinfo = calloc(n ? n : 1, sizeof(*mod->modinfo));
 	if (!mod->modinfo)
 		return -ENOMEM;
@@ -583,6 +590,15 @@ static int parse_modinfo(struct reader *r)
 			return -ENOMEM;
 	}
 	return 0;
+}
+
+static int parse_modinfo(struct reader *r)
+{
+	struct sec *s = find_sec(r, ".modinfo");
+
+	if (!s || !s->bytes)
+		return 0;
+	return ksc_modinfo_parse(r->mod, (const char *)s->bytes, s->sh.sh_size);
 }
 
 static void parse_this_module(struct reader *r)

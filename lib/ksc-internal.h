@@ -92,6 +92,8 @@ struct ksc_module {
 	size_t n_sections;
 };
 
+/* Parse .modinfo bytes into mod->modinfo (replacing it). 0 or -errno (logged). */
+int ksc_modinfo_parse(struct ksc_module *mod, const char *p, size_t size) _must_check_;
 /* Parse the ELF image in `b` into `mod`. 0 or -errno (logged). */
 int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b) _must_check_;
 

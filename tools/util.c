@@ -104,7 +104,8 @@ static int walk_dir(struct walk *w, const char *dir, const struct stat *dst)
 		}
 		n++;
 	}
-	qsort(names, n, sizeof(*names), cmp_str);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n && ret >= 0; i++) {
 		struct stat st;
 		if (stat(names[i], &st) < 0) {

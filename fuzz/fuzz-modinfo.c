@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* libFuzzer target: the .modinfo parser alone, on arbitrary section contents. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ksc-internal.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct ksc_ctx *ctx;
+	struct ksc_module mod;
+
+	if (!ctx) {
+		ctx = ksc_new();
+		ksc_set_log_fn(ctx, NULL, NULL);
+	}
+	memset(&mod, 0, sizeof(mod));
+	mod.ctx = ctx;
+	mod.path = "fuzz";
+	pool_init(&mod.strings);
+	/* An exact-size heap copy, so reading one byte past the section is caught. */
+	char *copy = malloc(size ? size : 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, data, size);
+	if (ksc_modinfo_parse(&mod, copy, size) == 0) {
+		size_t it = 0, total = 0;
+		for (size_t i = 0; i < mod.n_modinfo; i++)
+			total += strlen(mod.modinfo[i].key) + strlen(mod.modinfo[i].value);
+		while (ksc_module_next_modinfo_value(&mod, "import_ns", &it))
+			total++;
+		(void)total;
+	}
+	free(copy);
+	free(mod.modinfo);
+	pool_fini(&mod.strings);
+	return 0;
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Run every libFuzzer target in build-fuzz/ for RUNS executions (default 1,000,000), seeded
+# from the test fixtures when they exist. Prints one line per target with its exec count.
+# Usage: scripts/fuzz-run.sh [RUNS]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-1000000}
+status=0
+for f in build-fuzz/fuzz-*; do
+	[ -x "$f" ] || continue
+	name=$(basename "$f")
+	corpus=build-fuzz/corpus-$name
+	mkdir -p "$corpus"
+	seeds=()
+	case $name in
+	fuzz-module) for d in build/fixtures build-san/fixtures; do [ -d $d ] && seeds+=("$d"); done ;;
+	fuzz-symvers) seeds+=(tests/fixtures/text) ;;
+	esac
+	existing=()
+	for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done
+	log=build-fuzz/$name.log
+	if "$f" -runs="$runs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$corpus" ${existing[@]+"${existing[@]}"} > "$log" 2>&1; then
+		execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}')
+		[ -n "$execs" ] || execs=$(grep -Eo '^#[0-9]+' "$log" | tail -1 | tr -d '#')
+		echo "$name: ok, $execs executions"
+	else
+		echo "$name: FAILED (see $log)"
+		tail -n 30 "$log"
+		status=1
+	fi
+done
+exit $status

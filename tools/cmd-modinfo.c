@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ksymcheck modinfo [-F KEY] [--format text|json] FILE...
+ *
+ * Text output follows kmod's modinfo(8) (tools/modinfo.c) so that scripts can switch:
+ *  - "filename:" first, with the path made absolute the way kmod does it (the current
+ *    folder, as get_current_dir_name() reports it, + "/" + the path; no normalisation);
+ *  - then every .modinfo entry in file order as "key:" padded to 16 columns + value
+ *    (kmod pads with printf's "%-*s" and a width of 15 - strlen(key); a negative width is
+ *    taken as left-justified, so keys of 16 or more characters get 15 - strlen(key) spaces
+ *    made positive, and a 15-character key gets none);
+ *  - parm= and parmtype= entries are not printed where they occur: they are merged by
+ *    parameter name (the part before the first ':'; the last value of each kind wins) and
+ *    printed at the end, one "parm:" line per parameter, in the REVERSE order of each
+ *    name's first appearance (kmod prepends to a list). With -F parm the lines are the same
+ *    without the "parm:" column, and a parameter that only has a parmtype is printed as
+ *    "name: (type)" instead of "name:type";
+ *  - -F KEY prints only the values of KEY, one per line, no key ("depends=" prints an empty
+ *    line). -F filename prints the absolute path; -F name prints modinfo name= (nothing
+ *    when absent), as kmod does for a module given by path;
+ *  - kmod also reports the appended signature as sig_id, signer, sig_key, sig_hashalgo and
+ *    signature (after the .modinfo entries, before the parm lines). ksymcheck does not
+ *    decode PKCS#7 yet: the full listing leaves them out, and -F of one of them on a signed
+ *    module prints "<path>: signature fields are not supported yet" and exit status 4.
+ *
+ * --format json prints one array with an object per file (see the usage text).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "ksymcheck.h"
+#include "tools/ksc-tool.h"
+
+#define CMD "modinfo"
+
+static const char *const signature_keys[] = {
+	"sig_id", "signer", "sig_key", "sig_hashalgo", "signature",
+};
+
+struct modinfo_state {
+	struct ksc_ctx *ctx;
+	const char *field;   /* -F KEY, or NULL */
+	int format;          /* FMT_TEXT or FMT_JSON */
+	unsigned errors;     /* files that could not be read */
+	unsigned unsupported; /* signature fields asked for */
+	size_t n_printed;    /* JSON objects written so far */
+	int err;             /* -ENOMEM and the like: stop */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: %s " CMD " [OPTIONS] FILE...\n"
+		"\n"
+		"Show the .modinfo entries of kernel modules, as kmod's modinfo(8) does for a\n"
+		"module given by path. A folder is searched for modules (*.ko, *.ko.gz, *.ko.xz,\n"
+		"*.ko.zst).\n"
+		"\n"
+		"Options:\n"
+		"  -F, --field KEY        print only the values of KEY, one per line, exactly as\n"
+		"                         'modinfo -F KEY FILE' does (filename, name and the merged\n"
+		"                         parm lines included; signature fields are not supported)\n"
+		"      --format FORMAT    text (default) or json\n"
+		"  -h, --help             show this help and exit\n"
+		"\n"
+		"JSON: an array with one object per file: {\"path\", \"name\", \"struct_name\",\n"
+		"\"modinfo_name\", \"kmod_name\", \"modpost_name\", \"compression\", \"intree\",\n"
+		"\"vermagic\", \"modinfo\": [{\"key\", \"value\"}, ...]} (null where absent).\n"
+		"\n"
+		"Exit status: 0 success, 2 usage error, 4 some files could not be read or a\n"
+		"signature field was asked for (the other files were processed).\n",
+		program_name);
+}
+
+static bool is_signature_key(const char *key)
+{
+	for (size_t i = 0; i < sizeof(signature_keys) / sizeof(signature_keys[0]); i++)
+		if (strcmp(key, signature_keys[i]) == 0)
+			return true;
+	return false;
+}
+
+/* kmod's path_make_absolute_cwd(): cwd + '/' + path for a relative path. */
+static char *absolute_path(const char *path)
+{
+	if (path[0] == '/')
+		return strdup(path);
+	char *cwd = get_current_dir_name();
+	if (!cwd)
+		return strdup(path);
+	char *r = NULL;
+	if (asprintf(&r, "%s/%s", cwd, path) < 0)
+		r = NULL;
+	free(cwd);
+	return r;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* parm / parmtype merging, as kmod's modinfo                                          */
+
+struct param {
+	const char *name;
+	int namelen;
+	const char *desc;     /* from parm=, NULL when none */
+	const char *type;     /* from parmtype=, NULL when none */
+};
+
+/*
+ * Collect the parameters in order of first appearance. Entries without ':' are skipped
+ * (kmod prints an error about them and goes on). Returns the count, or -ENOMEM.
+ */
+static int collect_params(const struct ksc_module *mod, struct param **out)
+{
+	size_t n = ksc_module_get_modinfo_count(mod);
+	struct param *p = NULL;
+	int np = 0, cap = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ksc_modinfo *mi = ksc_module_get_modinfo(mod, i);
+		bool is_parm = strcmp(mi->key, "parm") == 0;
+		if (!is_parm && strcmp(mi->key, "parmtype") != 0)
+			continue;
+		const char *colon = strchr(mi->value, ':');
+		if (!colon) {
+			fprintf(stderr, "%s: invalid \"%s=%s\": missing ':'\n",
+				ksc_module_get_path(mod), mi->key, mi->value);
+			continue;
+		}
+		int namelen = (int)(colon - mi->value);
+		int j;
+		for (j = 0; j < np; j++)
+			if (p[j].namelen == namelen && memcmp(p[j].name, mi->value, namelen) == 0)
+				break;
+		if (j == np) {
+			if (np == cap) {
+				cap = cap ? cap * 2 : 16;
+				struct param *q = realloc(p, cap * sizeof(*q));
+				if (!q) {
+					free(p);
+					return -ENOMEM;
+				}
+				p = q;
+			}
+			p[np++] = (struct param){ .name = mi->value, .namelen = namelen };
+		}
+		if (is_parm)
+			p[j].desc = colon + 1;
+		else
+			p[j].type = colon + 1;
+	}
+	*out = p;
+	return np;
+}
+
+/* Print the merged parameters, newest first. with_key: the full listing's form. */
+static int print_params(const struct ksc_module *mod, bool with_key)
+{
+	struct param *p;
+	int np = collect_params(mod, &p);
+	if (np < 0)
+		return np;
+	for (int i = np - 1; i >= 0; i--) {
+		if (with_key)
+			printf("%-16s", "parm:");
+		if (!p[i].desc)
+			printf(with_key ? "%.*s:%s\n" : "%.*s: (%s)\n", p[i].namelen, p[i].name,
+			       p[i].type);
+		else if (p[i].type)
+			printf("%.*s:%s (%s)\n", p[i].namelen, p[i].name, p[i].desc, p[i].type);
+		else
+			printf("%.*s:%s\n", p[i].namelen, p[i].name, p[i].desc);
+	}
+	free(p);
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Output                                                                             */
+
+static int print_field(struct modinfo_state *st, const struct ksc_module *mod)
+{
+	const char *field = st->field;
+
+	if (strcmp(field, "filename") == 0) {
+		char *abs = absolute_path(ksc_module_get_path(mod));
+		if (!abs)
+			return -ENOMEM;
+		printf("%s\n", abs);
+		free(abs);
+		return 0;
+	}
+	if (strcmp(field, "parm") == 0)
+		return print_params(mod, false);
+
+	size_t n = ksc_module_get_modinfo_count(mod);
+	for (size_t i = 0; i < n; i++) {
+		const struct ksc_modinfo *mi = ksc_module_get_modinfo(mod, i);
+		if (strcmp(mi->key, field) == 0)
+			printf("%s\n", mi->value);
+	}
+	/* kmod appends the signature fields after the .modinfo entries of a signed module. */
+	if (is_signature_key(field) && ksc_module_get_signature_size(mod) > 0) {
+		fflush(stdout);
+		fprintf(stderr, "%s: signature fields are not supported yet\n",
+			ksc_module_get_path(mod));
+		st->unsupported++;
+	}
+	return 0;
+}
+
+static int print_text(const struct ksc_module *mod)
+{
+	char *abs = absolute_path(ksc_module_get_path(mod));
+	if (!abs)
+		return -ENOMEM;
+	printf("%-16s%s\n", "filename:", abs);
+	free(abs);
+
+	size_t n = ksc_module_get_modinfo_count(mod);
+	for (size_t i = 0; i < n; i++) {
+		const struct ksc_modinfo *mi = ksc_module_get_modinfo(mod, i);
+		if (strcmp(mi->key, "parm") == 0 || strcmp(mi->key, "parmtype") == 0)
+			continue;
+		int pad = 15 - (int)strlen(mi->key);
+		printf("%s:%*s%s\n", mi->key, pad < 0 ? -pad : pad, "", mi->value);
+	}
+	return print_params(mod, true);
+}
+
+static struct json_object *json_str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static int print_json(struct modinfo_state *st, const struct ksc_module *mod)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *arr = json_object_new_array();
+	if (!o || !arr) {
+		json_object_put(o);
+		json_object_put(arr);
+		return -ENOMEM;
+	}
+	json_object_object_add(o, "path", json_str_or_null(ksc_module_get_path(mod)));
+	json_object_object_add(o, "name", json_str_or_null(ksc_module_get_name(mod)));
+	json_object_object_add(o, "struct_name", json_str_or_null(ksc_module_get_struct_name(mod)));
+	json_object_object_add(o, "modinfo_name",
+			       json_str_or_null(ksc_module_get_modinfo_name(mod)));
+	json_object_object_add(o, "kmod_name", json_str_or_null(ksc_module_get_kmod_name(mod)));
+	json_object_object_add(o, "modpost_name",
+			       json_str_or_null(ksc_module_get_modpost_name(mod)));
+	json_object_object_add(o, "compression", json_object_new_string(
+		ksc_compression_name(ksc_module_get_compression(mod))));
+	json_object_object_add(o, "intree", json_object_new_boolean(ksc_module_is_intree(mod)));
+	json_object_object_add(o, "vermagic", json_str_or_null(ksc_module_get_vermagic(mod)));
+
+	size_t n = ksc_module_get_modinfo_count(mod);
+	for (size_t i = 0; i < n; i++) {
+		const struct ksc_modinfo *mi = ksc_module_get_modinfo(mod, i);
+		struct json_object *e = json_object_new_object();
+		if (!e) {
+			json_object_put(o);
+			json_object_put(arr);
+			return -ENOMEM;
+		}
+		json_object_object_add(e, "key", json_object_new_string(mi->key));
+		json_object_object_add(e, "value", json_object_new_string(mi->value));
+		json_object_array_add(arr, e);
+	}
+	json_object_object_add(o, "modinfo", arr);
+
+	const char *s = json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+	if (!s) {
+		json_object_put(o);
+		return -ENOMEM;
+	}
+	fputs(st->n_printed ? ",\n" : "[\n", stdout);
+	fputs(s, stdout);
+	st->n_printed++;
+	json_object_put(o);
+	return 0;
+}
+
+static int do_file(const char *path, const char *root, void *data)
+{
+	struct modinfo_state *st = data;
+	struct ksc_module *mod;
+
+	int r = ksc_module_new_from_path(st->ctx, path, &mod);
+	if (r == -ENOMEM) {
+		st->err = r;
+		return r;
+	}
+	if (r < 0) {
+		/* The library has reported "<path>: <reason>" through the log function. */
+		st->errors++;
+		return 0;
+	}
+	if (st->format == FMT_JSON)
+		r = print_json(st, mod);
+	else if (st->field)
+		r = print_field(st, mod);
+	else
+		r = print_text(mod);
+	ksc_module_unref(mod);
+	if (r < 0)
+		st->err = r;
+	return r;
+}
+
+int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[])
+{
+	enum { OPT_FORMAT = 256 };
+	static const struct option opts[] = {
+		{ "field", required_argument, NULL, 'F' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct modinfo_state st = { .ctx = ctx, .format = FMT_TEXT };
+	int c;
+
+	optind = 0; /* glibc: full re-initialisation; parsing starts at argv[1] */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":F:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'F':
+			st.field = optarg;
+			break;
+		case OPT_FORMAT:
+			st.format = parse_format(CMD, optarg, (1u << FMT_TEXT) | (1u << FMT_JSON));
+			if (st.format < 0)
+				return KSC_EXIT_USAGE;
+			break;
+		case 'h':
+			usage(stdout);
+			return KSC_EXIT_OK;
+		case ':':
+			if (strncmp(argv[optind - 1], "--", 2) == 0)
+				return usage_error(CMD, "option '%s' requires an argument",
+						   argv[optind - 1]);
+			return usage_error(CMD, "option requires an argument -- '%c'", optopt);
+		default:
+			if (optopt)
+				return usage_error(CMD, "invalid option -- '%c'", optopt);
+			return usage_error(CMD, "unrecognized option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return usage_error(CMD, "missing FILE");
+	if (st.field && st.format == FMT_JSON)
+		return usage_error(CMD, "-F and --format json cannot be combined");
+	if (st.field && st.field[0] == '\0')
+		return usage_error(CMD, "-F needs a non-empty KEY");
+
+	walk_paths(argv + optind, argc - optind, do_file, &st, &st.errors);
+	if (st.err == -ENOMEM) {
+		fprintf(stderr, "%s: out of memory\n", program_name);
+		return KSC_EXIT_UNREADABLE;
+	}
+	if (st.format == FMT_JSON)
+		fputs(st.n_printed ? "\n]\n" : "[]\n", stdout);
+	return st.errors || st.unsupported ? KSC_EXIT_UNREADABLE : KSC_EXIT_OK;
+}
