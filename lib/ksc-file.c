@@ -77,11 +77,15 @@ static int outbuf_reserve(struct outbuf *o, size_t want)
 	return 0;
 }
 
+/*
+ * `single`: decode one stream and ignore what follows (a bzImage payload ends with the
+ * 4-byte uncompressed size); otherwise concatenated streams are read, as xz(1) does.
+ */
 static int unxz(struct ksc_ctx *ctx, const char *path, const unsigned char *in, size_t n,
-		struct outbuf *o)
+		struct outbuf *o, bool single)
 {
 	lzma_stream s = LZMA_STREAM_INIT;
-	lzma_ret lr = lzma_stream_decoder(&s, UINT64_MAX, LZMA_CONCATENATED);
+	lzma_ret lr = lzma_stream_decoder(&s, UINT64_MAX, single ? 0 : LZMA_CONCATENATED);
 
 	if (lr != LZMA_OK)
 		return lr == LZMA_MEM_ERROR ? -ENOMEM : -EINVAL;
@@ -118,7 +122,7 @@ static int unxz(struct ksc_ctx *ctx, const char *path, const unsigned char *in, 
 }
 
 static int unzstd(struct ksc_ctx *ctx, const char *path, const unsigned char *in, size_t n,
-		  struct outbuf *o)
+		  struct outbuf *o, bool single)
 {
 	ZSTD_DStream *ds = ZSTD_createDStream();
 	ZSTD_inBuffer ib = { in, n, 0 };
@@ -142,6 +146,8 @@ static int unzstd(struct ksc_ctx *ctx, const char *path, const unsigned char *in
 			ZSTD_freeDStream(ds);
 			return -EINVAL;
 		}
+		if (ret == 0 && single)
+			break; /* one frame; trailing bytes are not ours */
 		if (ret != 0 && ib.pos == ib.size && ob.pos < ob.size)
 			break; /* needs more input that does not exist */
 	}
@@ -217,6 +223,33 @@ static int ungzip(struct ksc_ctx *ctx, const char *path, const unsigned char *in
 	}
 	inflateEnd(&z);
 	return 0;
+}
+
+/*
+ * x86 bzImage (Documentation/arch/x86/boot.rst): "HdrS" at 0x202, setup_sects at 0x1f1
+ * (0 means 4), and since protocol 2.08 payload_offset/payload_length at 0x248/0x24c,
+ * relative to the protected-mode code that starts after the setup sectors.
+ */
+static uint32_t le32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static bool bzimage_payload(const unsigned char *p, size_t n, size_t *off, size_t *len)
+{
+	if (n < 0x250 || memcmp(p + 0x202, "HdrS", 4) != 0)
+		return false;
+	unsigned int version = (unsigned int)p[0x206] | (unsigned int)p[0x207] << 8;
+	if (version < 0x208)
+		return false;
+	size_t setup = p[0x1f1] ? p[0x1f1] : 4;
+	size_t start = (setup + 1) * 512;
+	uint64_t o = (uint64_t)start + le32(p + 0x248), l = le32(p + 0x24c);
+	if (o > n || l > n - o || l == 0)
+		return false;
+	*off = (size_t)o;
+	*len = (size_t)l;
+	return true;
 }
 
 static int read_all(struct ksc_ctx *ctx, const char *path, unsigned char **out, size_t *len)
@@ -302,7 +335,22 @@ int ksc_blob_load(struct ksc_ctx *ctx, const char *path, const void *data, size_
 		return -ENOEXEC;
 	}
 
-	out->compression = ksc_detect_compression(raw, n);
+	/* A bzImage carries vmlinux compressed: decompress its payload (boot protocol 2.08+). */
+	size_t poff, plen;
+	const unsigned char *in = raw;
+	size_t in_len = n;
+	if (bzimage_payload(raw, n, &poff, &plen)) {
+		in = raw + poff;
+		in_len = plen;
+		if (ksc_detect_compression(in, in_len) == KSC_COMPRESSION_NONE) {
+			free(raw);
+			ksc_err(ctx, "%s: bzImage payload compressed with an unsupported method (only gzip, xz and zstd are read)",
+				path);
+			return -EOPNOTSUPP;
+		}
+	}
+
+	out->compression = ksc_detect_compression(in, in_len);
 	if (out->compression == KSC_COMPRESSION_NONE) {
 		out->data = raw;
 		out->size = n;
@@ -312,13 +360,13 @@ int ksc_blob_load(struct ksc_ctx *ctx, const char *path, const void *data, size_
 	struct outbuf o = { 0 };
 	switch (out->compression) {
 	case KSC_COMPRESSION_XZ:
-		r = unxz(ctx, path, raw, n, &o);
+		r = unxz(ctx, path, in, in_len, &o, in != raw);
 		break;
 	case KSC_COMPRESSION_ZSTD:
-		r = unzstd(ctx, path, raw, n, &o);
+		r = unzstd(ctx, path, in, in_len, &o, in != raw);
 		break;
 	case KSC_COMPRESSION_GZIP:
-		r = ungzip(ctx, path, raw, n, &o);
+		r = ungzip(ctx, path, in, in_len, &o);
 		break;
 	default:
 		r = -EOPNOTSUPP;

@@ -97,5 +97,49 @@ int ksc_modinfo_parse(struct ksc_module *mod, const char *p, size_t size) _must_
 /* Parse the ELF image in `b` into `mod`. 0 or -errno (logged). */
 int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b) _must_check_;
 
+/*
+ * Call fn for every module file (by name, ksc_path_is_module_name) below `dir`, sorted,
+ * following symbolic links, skipping the top-level names in `skip` (NULL-terminated, may
+ * be NULL). A `dir` that is a file is passed to fn as it is. Problems are logged as
+ * "<path>: <reason>" and counted in *errors. Stops early only when fn returns <0.
+ */
+typedef int (*ksc_walk_fn)(const char *path, void *data);
+int ksc_walk_modules(struct ksc_ctx *ctx, const char *dir, const char *const *skip,
+		     ksc_walk_fn fn, void *data, unsigned int *errors);
+
+/* ---- kernel (ksc-kernel.c) ---- */
+struct kowner {
+	const char *name;          /* the loader's name: struct module name, or from the owner path */
+	struct ksc_module *module; /* when read from a .ko; NULL for Module.symvers owners */
+	bool proprietary;          /* license not GPL-compatible (R15): TAINT_PROPRIETARY_MODULE */
+};
+
+struct kprov {
+	struct ksc_export exp;
+	struct kowner *owner;      /* NULL: vmlinux */
+	size_t next;               /* next provider of the same name + 1, 0 = none */
+};
+
+struct ksc_kernel {
+	int refcount;
+	struct ksc_ctx *ctx;
+	struct pool strings;
+	struct kprov *provs;
+	size_t n_provs, cap_provs;
+	struct kowner **owners;
+	size_t n_owners, cap_owners;
+	struct hash index, owner_index;
+	bool index_dirty, has_vmlinux, crcs_from_symvers;
+	const char *release, *vermagic, *exports_from;
+	int config[KSC_CONFIG_COUNT];
+	unsigned int errors;
+};
+
+int ksc_kernel_add_symvers_rows(struct ksc_kernel *k, const struct ksc_symvers *sv,
+				bool vmlinux_only) _must_check_;
+int ksc_kernel_build_index(struct ksc_kernel *k) _must_check_;
+const struct kprov *ksc_kernel_first_prov(const struct ksc_kernel *k, const char *symbol);
+const struct kprov *ksc_kernel_next_prov(const struct ksc_kernel *k, const struct kprov *p);
+
 /* Helpers shared by readers. */
 const char *ksc_basename(const char *path);

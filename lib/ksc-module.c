@@ -22,7 +22,10 @@ KSC_EXPORT bool ksc_path_is_module_name(const char *path)
 	return false;
 }
 
-/* Length of `s` without a module suffix (or without nothing). */
+/*
+ * Length of `s` without a module suffix, or without ".o": modpost names the linked module
+ * object (<name>.o, before .ko exists) the same way.
+ */
 static size_t strip_module_suffix(const char *s)
 {
 	size_t n = strlen(s);
@@ -32,6 +35,8 @@ static size_t strip_module_suffix(const char *s)
 		if (n > m && strcmp(s + n - m, module_suffixes[i]) == 0)
 			return n - m;
 	}
+	if (n > 2 && strcmp(s + n - 2, ".o") == 0)
+		return n - 2;
 	return n;
 }
 

@@ -7,9 +7,9 @@
  *   <= 5.3    crc  symbol  module  type
  *   5.4, 5.5  crc  symbol  namespace  module  type
  *   5.6+      crc  symbol  module  type  namespace        (namespace may be empty)
- * The reader takes each line by the column that holds the EXPORT_* type, so files that mix
- * layouts (concatenated KBUILD_EXTRA_SYMBOLS) still read. Unlike modpost, which dies on the
- * first bad line, every bad line is reported, counted and skipped.
+ * The reader takes each line by the column that holds the EXPORT_* type, so files that
+ * mix layouts (concatenated KBUILD_EXTRA_SYMBOLS) still read. Unlike modpost, which dies
+ * on the first bad line, every bad line is reported, counted and skipped.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,8 +33,8 @@ struct ksc_symvers {
 	struct pool strings;
 	struct ksc_symvers_entry *entries;
 	size_t n_entries, n_alloc;
-	struct hash index;	/* symbol -> entry index + 1; the first entry wins */
-	struct hash interned;	/* module and namespace strings, shared by all entries */
+	struct hash index;    /* symbol -> entry index + 1; the first entry wins */
+	struct hash interned; /* module and namespace strings, shared by all entries */
 	const char *last_module, *last_ns; /* the previous line's, most often repeated */
 	unsigned int n_errors;
 	enum ksc_symvers_format format;
@@ -66,10 +66,17 @@ static const struct {
 static int export_type_find(const char *s, size_t len)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(export_types); i++) {
-		if (export_types[i].len == len && memcmp(export_types[i].name, s, len) == 0)
+		if (export_types[i].len == len &&
+		    memcmp(export_types[i].name, s, len) == 0)
 			return (int)i;
 	}
 	return -1;
+}
+
+/* The type modpost writes today (the only two since 5.12, approx.). */
+static int default_type(bool gpl_only)
+{
+	return gpl_only ? TYPE_EXPORT_SYMBOL_GPL : TYPE_EXPORT_SYMBOL;
 }
 
 static bool valid_format(enum ksc_symvers_format fmt)
@@ -90,7 +97,7 @@ static const char *format_name(enum ksc_symvers_format fmt)
 	return "unknown";
 }
 
-/* A field written back to the file: non-empty for symbol and module, never a separator. */
+/* A field to write back: no separator in it; non-empty for symbol and module. */
 static bool valid_field(const char *s, bool may_be_empty)
 {
 	if (!s || (!may_be_empty && !*s))
@@ -123,8 +130,9 @@ int ksc_read_text_file(struct ksc_ctx *ctx, const char *path, char **data, size_
 		goto err_close;
 	}
 	/*
-	 * Room for the whole regular file plus one byte, so the first read() gets all of it
-	 * and the second sees EOF. /proc files (kallsyms) report size 0: grow as needed.
+	 * Room for the whole regular file plus one byte, so the first read() gets all of
+	 * it and the second sees EOF. /proc files (kallsyms) report size 0: grow as
+	 * needed.
 	 */
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
 		if ((uint64_t)st.st_size >= SIZE_MAX / 2) {
@@ -261,17 +269,18 @@ KSC_EXPORT enum ksc_symvers_format ksc_symvers_get_format(const struct ksc_symve
 }
 
 /*
- * Module paths and namespaces repeat thousands of times (24,683 lines of Debian's 6.1 file
- * name about 4,000 modules and 40 namespaces): store each text once.
+ * Module paths and namespaces repeat thousands of times (24,683 lines of Debian's 6.1
+ * file name about 4,000 modules and 40 namespaces): store each text once.
  */
-static const char *intern(struct ksc_symvers *sv, const char *s, size_t len, const char **last)
+static const char *intern(struct ksc_symvers *sv, const char *s, size_t len,
+			  const char **last)
 {
 	char key[256];
 	const char *v;
 
 	if (len == 0)
 		return "";
-	/* modpost writes a module's exports together: most lines repeat the previous one. */
+	/* modpost writes a module's exports together: lines repeat the previous one. */
 	if (*last && strncmp(*last, s, len) == 0 && (*last)[len] == '\0')
 		return *last;
 	if (len >= sizeof(key))
@@ -291,9 +300,9 @@ static const char *intern(struct ksc_symvers *sv, const char *s, size_t len, con
 
 /*
  * Size an empty util/hash.c table for `n` keys at once (power of two, under its 3/4 load
- * limit). Growing it step by step re-hashes every key at each doubling, which was two thirds
- * of the time to read Debian's 24,683 lines. Mirrors hash_grow(); a hash_reserve() in
- * util/hash.c should replace this.
+ * limit). Growing it step by step re-hashes every key at each doubling, which was two
+ * thirds of the time to read Debian's 24,683 lines. Mirrors hash_grow(); a hash_reserve()
+ * in util/hash.c should replace this.
  */
 static int hash_presize(struct hash *h, size_t n)
 {
@@ -339,9 +348,9 @@ static int reserve(struct ksc_symvers *sv, size_t n)
 }
 
 /* Append one entry; strings need not be NUL-terminated. 0 or -ENOMEM. */
-static int add_entry(struct ksc_symvers *sv, const char *sym, size_t sym_len, const char *mod,
-		     size_t mod_len, const char *ns, size_t ns_len, int type, uint32_t crc,
-		     unsigned int line)
+static int add_entry(struct ksc_symvers *sv, const char *sym, size_t sym_len,
+		     const char *mod, size_t mod_len, const char *ns, size_t ns_len,
+		     int type, uint32_t crc, unsigned int line)
 {
 	struct ksc_symvers_entry *e;
 	const char *s, *m, *n;
@@ -383,17 +392,18 @@ KSC_EXPORT int ksc_symvers_add(struct ksc_symvers *sv, const struct ksc_symvers_
 		if (type < 0)
 			return -EINVAL;
 	} else {
-		type = e->gpl_only ? TYPE_EXPORT_SYMBOL_GPL : TYPE_EXPORT_SYMBOL;
+		type = default_type(e->gpl_only);
 	}
-	return add_entry(sv, e->symbol, strlen(e->symbol), e->module, strlen(e->module), ns,
-			 strlen(ns), type, e->crc, 0);
+	return add_entry(sv, e->symbol, strlen(e->symbol), e->module, strlen(e->module),
+			 ns, strlen(ns), type, e->crc, 0);
 }
 
 /*
  * The lines modpost's write_dump() produces for a module it has just processed: one per
  * export, type from the GPL flag, CRC 0 when the export has none (modpost without -m).
  */
-KSC_EXPORT int ksc_symvers_add_module(struct ksc_symvers *sv, const struct ksc_module *mod)
+KSC_EXPORT int ksc_symvers_add_module(struct ksc_symvers *sv,
+				      const struct ksc_module *mod)
 {
 	const char *owner;
 	size_t n;
@@ -409,17 +419,18 @@ KSC_EXPORT int ksc_symvers_add_module(struct ksc_symvers *sv, const struct ksc_m
 	for (size_t i = 0; i < n; i++) {
 		const struct ksc_export *x = ksc_module_get_export(mod, i);
 
-		if (!x || !valid_field(x->name, false) || (x->ns && !valid_field(x->ns, true)))
+		if (!x || !valid_field(x->name, false) ||
+		    (x->ns && !valid_field(x->ns, true)))
 			return -EINVAL;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct ksc_export *x = ksc_module_get_export(mod, i);
 		const char *ns = x->ns ? x->ns : "";
+		uint32_t crc = x->has_crc ? x->crc : 0;
 		int r;
 
-		r = add_entry(sv, x->name, strlen(x->name), owner, strlen(owner), ns, strlen(ns),
-			      x->gpl_only ? TYPE_EXPORT_SYMBOL_GPL : TYPE_EXPORT_SYMBOL,
-			      x->has_crc ? x->crc : 0, 0);
+		r = add_entry(sv, x->name, strlen(x->name), owner, strlen(owner), ns,
+			      strlen(ns), default_type(x->gpl_only), crc, 0);
 		if (r < 0)
 			return r;
 	}
@@ -465,9 +476,9 @@ static bool starts_with_export(const struct field *f)
 }
 
 /*
- * The CRC column. modpost's read_dump() takes it with strtoul(..., 16) into an unsigned int;
- * we insist on the "0x" its write_dump() always writes and refuse values that a 32-bit CRC
- * cannot hold instead of truncating them. 0, -EINVAL (not 0x-hex) or -ERANGE.
+ * The CRC column. modpost's read_dump() takes it with strtoul(..., 16) into an unsigned
+ * int; we insist on the "0x" its write_dump() always writes and refuse values that a
+ * 32-bit CRC cannot hold instead of truncating them. 0, -EINVAL (not 0x-hex) or -ERANGE.
  */
 static int parse_crc(const struct field *f, uint32_t *crc)
 {
@@ -516,6 +527,9 @@ static int parse_line(struct parser *p, const char *s, size_t len)
 		return bad_line(p, "NUL byte in line");
 	if (s[len - 1] == '\r')
 		return bad_line(p, "carriage return at end of line (DOS line ending)");
+	/* Kept out of every field, so that what the writer puts out reads back. */
+	if (memchr(s, '\r', len))
+		return bad_line(p, "carriage return in line");
 
 	/* Split on single TABs, as read_dump() does with strchr(line, '\t'). */
 	for (;;) {
@@ -539,8 +553,8 @@ static int parse_line(struct parser *p, const char *s, size_t len)
 		return bad_line(p, "bad CRC '%.*s' (expected 0x and hex digits)",
 				quote_len(f[0].len), f[0].s);
 	case -ERANGE:
-		return bad_line(p, "CRC '%.*s' does not fit in 32 bits", quote_len(f[0].len),
-				f[0].s);
+		return bad_line(p, "CRC '%.*s' does not fit in 32 bits",
+				quote_len(f[0].len), f[0].s);
 	}
 	sym = &f[1];
 	if (sym->len == 0)
@@ -562,17 +576,14 @@ static int parse_line(struct parser *p, const char *s, size_t len)
 	else
 		fmt = KSC_SYMVERS_5;
 
-	switch (fmt) {
-	case KSC_SYMVERS_4:
-		mod = &f[2], type = &f[3], ns = &empty;
-		break;
-	case KSC_SYMVERS_5_NS3:
-		ns = &f[2], mod = &f[3], type = &f[4];
-		break;
-	case KSC_SYMVERS_5:
-	default:
-		mod = &f[2], type = &f[3], ns = &f[4];
-		break;
+	if (fmt == KSC_SYMVERS_5_NS3) {
+		ns = &f[2];
+		mod = &f[3];
+		type = &f[4];
+	} else {
+		mod = &f[2];
+		type = &f[3];
+		ns = fmt == KSC_SYMVERS_4 ? &empty : &f[4];
 	}
 	if (mod->len == 0)
 		return bad_line(p, "empty module name");
@@ -581,13 +592,15 @@ static int parse_line(struct parser *p, const char *s, size_t len)
 	/* modpost: "%s: unknown license %s. skip" (6.x) */
 	t = export_type_find(type->s, type->len);
 	if (t < 0)
-		return bad_line(p, "unknown export type '%.*s'", quote_len(type->len), type->s);
+		return bad_line(p, "unknown export type '%.*s'", quote_len(type->len),
+				type->s);
 
 	if (!sv->format_known) {
 		sv->format = fmt;
 		sv->format_known = true;
 	} else if (fmt != sv->format && !p->warned_mixed) {
-		ksc_warn(sv->ctx, "%s:%u: line in the %s layout, the file so far in the %s layout",
+		ksc_warn(sv->ctx,
+			 "%s:%u: line in the %s layout, the file so far in the %s layout",
 			 p->path, p->line, format_name(fmt), format_name(sv->format));
 		p->warned_mixed = true;
 	}
@@ -595,14 +608,19 @@ static int parse_line(struct parser *p, const char *s, size_t len)
 			 p->line);
 }
 
-static int parse_buffer(struct ksc_symvers *sv, const char *path, const char *data, size_t size)
+static int parse_buffer(struct ksc_symvers *sv, const char *path, const char *data,
+			size_t size)
 {
 	struct parser p = { .sv = sv, .path = path };
-	const char *s = data, *end = data + size;
+	const char *s, *end;
 	size_t lines = 0;
 
-	/* One allocation for the entries: counting lines is much cheaper than regrowing. */
-	for (const char *q = data; q < end && (q = memchr(q, '\n', (size_t)(end - q))); q++)
+	if (size == 0)
+		return 0; /* an empty file is an empty table (data may be NULL) */
+	s = data;
+	end = data + size;
+	/* Counting lines first is cheaper than growing the arrays step by step. */
+	for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))); q++)
 		lines++;
 	if (reserve(sv, lines + 1) < 0 || hash_presize(&sv->index, lines + 1) < 0)
 		return -ENOMEM;
@@ -676,7 +694,8 @@ KSC_EXPORT int ksc_symvers_new_from_path(struct ksc_ctx *ctx, const char *path,
  *   5.6+:   "0x%08x\t%s\t%s\t%s\t%s\n" crc, name, module, export_str(), namespace ?: ""
  */
 KSC_EXPORT int ksc_symvers_format_entry(const struct ksc_symvers_entry *e,
-					enum ksc_symvers_format fmt, char *buf, size_t size)
+					enum ksc_symvers_format fmt, char *buf,
+					size_t size)
 {
 	const char *ns, *type;
 	int n;
@@ -684,12 +703,11 @@ KSC_EXPORT int ksc_symvers_format_entry(const struct ksc_symvers_entry *e,
 	if (!e || !e->symbol || !e->module || !valid_format(fmt) || (!buf && size))
 		return -EINVAL;
 	ns = e->ns ? e->ns : "";
-	type = e->type ? e->type
-		       : export_types[e->gpl_only ? TYPE_EXPORT_SYMBOL_GPL : TYPE_EXPORT_SYMBOL].name;
+	type = e->type ? e->type : export_types[default_type(e->gpl_only)].name;
 	switch (fmt) {
 	case KSC_SYMVERS_4:
-		n = snprintf(buf, size, "0x%08x\t%s\t%s\t%s\n", e->crc, e->symbol, e->module,
-			     type);
+		n = snprintf(buf, size, "0x%08x\t%s\t%s\t%s\n", e->crc, e->symbol,
+			     e->module, type);
 		break;
 	case KSC_SYMVERS_5_NS3:
 		n = snprintf(buf, size, "0x%08x\t%s\t%s\t%s\t%s\n", e->crc, e->symbol, ns,
@@ -704,8 +722,8 @@ KSC_EXPORT int ksc_symvers_format_entry(const struct ksc_symvers_entry *e,
 	return n < 0 ? -EINVAL : n;
 }
 
-KSC_EXPORT int ksc_symvers_write(const struct ksc_symvers *sv, enum ksc_symvers_format fmt,
-				 FILE *f)
+KSC_EXPORT int ksc_symvers_write(const struct ksc_symvers *sv,
+				 enum ksc_symvers_format fmt, FILE *f)
 {
 	char stack[512], *buf = stack;
 	size_t size = sizeof(stack);
@@ -800,8 +818,8 @@ static void fsync_parent(const char *path)
 	close(fd);
 }
 
-KSC_EXPORT int ksc_symvers_write_file(const struct ksc_symvers *sv, enum ksc_symvers_format fmt,
-				      const char *path)
+KSC_EXPORT int ksc_symvers_write_file(const struct ksc_symvers *sv,
+				      enum ksc_symvers_format fmt, const char *path)
 {
 	_cleanup_free_ char *tmp = NULL;
 	struct stat st;
@@ -815,11 +833,12 @@ KSC_EXPORT int ksc_symvers_write_file(const struct ksc_symvers *sv, enum ksc_sym
 		tmp = NULL;
 		return -ENOMEM;
 	}
-	/* The temporary file sits next to the target, so rename() cannot cross filesystems. */
+	/* Next to the target, so that rename() stays on one filesystem. */
 	fd = mkostemp(tmp, O_CLOEXEC);
 	if (fd < 0) {
 		r = -errno;
-		ksc_err(sv->ctx, "%s: cannot create a temporary file: %s", path, strerror(-r));
+		ksc_err(sv->ctx, "%s: cannot create a temporary file: %s", path,
+			strerror(-r));
 		return r;
 	}
 	f = fdopen(fd, "w");
@@ -832,9 +851,10 @@ KSC_EXPORT int ksc_symvers_write_file(const struct ksc_symvers *sv, enum ksc_sym
 	if (r == 0 && fsync(fd) < 0)
 		r = -errno;
 	/*
-	 * modpost's write_buf() rewrites Module.symvers with fopen(fname, "w"): an existing file
-	 * keeps its permission bits, a new one gets 0666 less the umask. mkstemp() made the
-	 * temporary file 0600, so give it that mode before it takes the target's place.
+	 * modpost's write_buf() rewrites Module.symvers with fopen(fname, "w"): an
+	 * existing file keeps its permission bits, a new one gets 0666 less the umask.
+	 * mkstemp() made the temporary file 0600, so give it that mode before it takes
+	 * the target's place.
 	 */
 	if (r == 0) {
 		if (stat(path, &st) == 0 && S_ISREG(st.st_mode))

@@ -25,7 +25,7 @@
 #define KSTRTAB_PREFIX_LEN (sizeof(KSTRTAB_PREFIX) - 1)
 /* Longest text of a file quoted in a message. */
 #define QUOTE_MAX 64
-/* Names looked up in hashes are copied to a stack buffer this big; longer ones are pooled. */
+/* Stack buffer for NUL-terminated copies of names looked up in hashes. */
 #define NAME_MAX_STACK 512
 
 struct ksc_sysmap {
@@ -34,7 +34,7 @@ struct ksc_sysmap {
 	struct pool strings;
 	const char **exports;
 	size_t n_exports, n_alloc;
-	struct hash index;	/* export name -> itself */
+	struct hash index; /* export name -> itself */
 	size_t n_symbols;
 	unsigned int n_errors;
 };
@@ -43,7 +43,7 @@ struct ksc_sysmap {
 struct line {
 	const char *name;
 	size_t name_len;
-	bool in_module;		/* kallsyms "\t[module]" column */
+	bool in_module; /* kallsyms "\t[module]" column */
 };
 
 /* A __ksymtab_ label, the text after the prefix, resolved once the whole file is read. */
@@ -58,7 +58,7 @@ struct parser {
 	unsigned int line;
 	struct label *labels;
 	size_t n_labels, n_alloc;
-	bool dotted;		/* some label has a '.' (5.4 namespaced form) */
+	bool dotted; /* some label has a '.' (5.4 namespaced form) */
 };
 
 static int quote_len(size_t len)
@@ -77,8 +77,8 @@ static bool is_type_char(char c)
 }
 
 /*
- * Split one line (without '\n'). NULL when it is a symbol line, else the reason it is not,
- * written to `reason`.
+ * Split one line (without '\n'). NULL when it is a symbol line, else the reason it is
+ * not, written to `reason`.
  */
 static const char *split_line(const char *s, size_t len, struct line *l, char *reason,
 			      size_t reason_size)
@@ -92,6 +92,8 @@ static const char *split_line(const char *s, size_t len, struct line *l, char *r
 		return "NUL byte in line";
 	if (s[len - 1] == '\r')
 		return "carriage return at end of line (DOS line ending)";
+	if (memchr(s, '\r', len))
+		return "carriage return in line";
 
 	/* nm and kallsyms pad the address to the word size: 8 or 16 hex digits. */
 	while (p < end && is_hex(*p))
@@ -105,7 +107,8 @@ static const char *split_line(const char *s, size_t len, struct line *l, char *r
 		return reason;
 	}
 	if (digits > 16) {
-		snprintf(reason, reason_size, "address too long (%zu hex digits)", digits);
+		snprintf(reason, reason_size, "address too long (%zu hex digits)",
+			 digits);
 		return reason;
 	}
 	if (p == end || p + 1 == end)
@@ -114,9 +117,10 @@ static const char *split_line(const char *s, size_t len, struct line *l, char *r
 	/* One character, as nm prints it: a letter, or '?' and '-' for the odd ones. */
 	if (!is_type_char(*p) || (p + 1 < end && p[1] != ' ')) {
 		const char *sp = memchr(p, ' ', (size_t)(end - p));
+		size_t n = sp ? (size_t)(sp - p) : (size_t)(end - p);
 
 		snprintf(reason, reason_size, "bad symbol type '%.*s'",
-			 quote_len((size_t)((sp ? sp : end) - p)), p);
+			 quote_len(n ? n : 1), p);
 		return reason;
 	}
 	if (p + 2 >= end)
@@ -135,7 +139,8 @@ static const char *split_line(const char *s, size_t len, struct line *l, char *r
 		size_t rest = (size_t)(end - tab - 1);
 
 		if (rest < 3 || tab[1] != '[' || end[-1] != ']') {
-			snprintf(reason, reason_size, "unexpected text after the symbol name: '%.*s'",
+			snprintf(reason, reason_size,
+				 "unexpected text after the symbol name: '%.*s'",
 				 quote_len(rest), tab + 1);
 			return reason;
 		}
@@ -209,9 +214,8 @@ static int parse_line(struct parser *p, const char *s, size_t len)
 	}
 	p->sm->n_symbols++;
 	/*
-	 * depmod takes every symbol whose name starts with __ksymtab_ (after an optional
-	 * architecture symbol prefix, its -P). A module's own labels in kallsyms are not the
-	 * kernel's exports.
+	 * depmod_load_system_map() takes every symbol whose name starts with __ksymtab_.
+	 * A loaded module's own labels (kallsyms "[module]" lines) are not the kernel's.
 	 */
 	if (l.in_module || l.name_len <= KSYMTAB_PREFIX_LEN ||
 	    memcmp(l.name, KSYMTAB_PREFIX, KSYMTAB_PREFIX_LEN) != 0)
@@ -260,11 +264,12 @@ static bool was_seen(const struct hash *h, const char *s, size_t len)
 
 /*
  * 5.4 namespaced exports carry a dotted label. 5.4-rc1 wrote __ksymtab_<sym>.<NS>; the
- * release has __ksymtab_<NS>.<sym> (include/linux/export.h after "module: swap the order of
- * symbol.namespace", 5.4-rc2); 5.5 went back to a plain __ksymtab_<sym> (c3a6cf19e695).
- * modpost's sym_extract_namespace() split at the first '.'. The symbol is the half that also
- * names a symbol of the map (the function or variable itself, or its __kstrtab_<sym>
- * string); when neither does, the half after the dot, as in the released 5.4.
+ * release has __ksymtab_<NS>.<sym> (include/linux/export.h after "module: swap the order
+ * of symbol.namespace", 5.4-rc2); 5.5 went back to a plain __ksymtab_<sym>
+ * (c3a6cf19e695). modpost's sym_extract_namespace() split at the first '.'. The symbol is
+ * the half that also names a symbol of the map (the function or variable itself, or its
+ * __kstrtab_<sym> string); when neither does, the half after the dot, as in the
+ * released 5.4.
  */
 static int resolve_dotted(struct parser *p, const char *data, size_t size)
 {
@@ -287,7 +292,8 @@ static int resolve_dotted(struct parser *p, const char *data, size_t size)
 		if (!dot)
 			continue;
 		cands[n].name = pool_strndup(&tmp, lb->s, (size_t)(dot - lb->s));
-		cands[n + 1].name = pool_strndup(&tmp, dot + 1, (size_t)(lb->s + lb->len - dot - 1));
+		cands[n + 1].name =
+			pool_strndup(&tmp, dot + 1, (size_t)(lb->s + lb->len - dot - 1));
 		if (!cands[n].name || !cands[n + 1].name ||
 		    hash_add(&seen, cands[n].name, &cands[n], 1) < 0 ||
 		    hash_add(&seen, cands[n + 1].name, &cands[n + 1], 1) < 0)
@@ -366,7 +372,8 @@ static int add_export(struct ksc_sysmap *sm, const char *s, size_t len)
 	}
 }
 
-static int parse_buffer(struct ksc_sysmap *sm, const char *path, const char *data, size_t size)
+static int parse_buffer(struct ksc_sysmap *sm, const char *path, const char *data,
+			size_t size)
 {
 	struct parser p = { .sm = sm, .path = path };
 	const char *s = data, *end = data + size;
@@ -427,7 +434,8 @@ KSC_EXPORT int ksc_sysmap_new_from_memory(struct ksc_ctx *ctx, const char *name,
 		return -EINVAL;
 	}
 	if (is_placeholder(data, size)) {
-		ksc_err(ctx, "%s: placeholder System.map (no symbols); the real one is in the -dbg package",
+		ksc_err(ctx,
+			"%s: placeholder System.map (no symbols); the real one is in the -dbg package",
 			name);
 		return -EINVAL;
 	}

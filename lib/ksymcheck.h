@@ -312,6 +312,163 @@ const char *ksc_sysmap_get_export(const struct ksc_sysmap *sm, size_t i);
 bool ksc_sysmap_has_export(const struct ksc_sysmap *sm, const char *name);
 unsigned int ksc_sysmap_get_error_count(const struct ksc_sysmap *sm);
 
+/* ---------------------------------------------------------------------------------- */
+/* Rules (kernel-semantics.md section 2), usable on their own                         */
+
+/* A kernel version: "6.1.0-57-amd64" -> 6.1.0, "6.12.37" -> 6.12.37, "7.1" -> 7.1.0. */
+struct ksc_kver {
+	unsigned int major, minor, patch;
+};
+/* 0, or -EINVAL when `s` does not start with MAJOR.MINOR. */
+int ksc_kver_parse(const char *s, struct ksc_kver *v);
+/* <0, 0, >0 as v is older than, equal to or newer than major.minor.patch. */
+int ksc_kver_cmp(const struct ksc_kver *v, unsigned int major, unsigned int minor,
+		 unsigned int patch);
+
+/* R14: include/linux/license.h license_is_gpl_compatible(), exact byte strings. */
+bool ksc_license_is_gpl_compatible(const char *license);
+/* R7: the namespace starts with the exact bytes "module:" (6.16+ module-restricted). */
+bool ksc_namespace_is_module_restricted(const char *ns);
+
+enum ksc_match {
+	KSC_MATCH_LOADER = 1,  /* kernel/module/main.c: '-' and '_' compare equal (R9) */
+	KSC_MATCH_MODPOST = 2, /* scripts/mod/modpost.c: plain strncmp on the basename */
+};
+/*
+ * R8/R9: does module `name` match the pattern list of the module-restricted namespace `ns`
+ * ("module:kvm,kvm-*")? False when `ns` is not module-restricted.
+ */
+bool ksc_namespace_matches_module(const char *ns, const char *name, enum ksc_match how);
+
+/* ---------------------------------------------------------------------------------- */
+/* The kernel a module is checked against                                             */
+
+struct ksc_kernel;
+
+/* Kernel configuration options that change the verdicts. */
+enum ksc_kconfig {
+	KSC_CONFIG_MODVERSIONS = 0,
+	KSC_CONFIG_MODULE_SIG,
+	KSC_CONFIG_MODULE_SIG_FORCE,
+	KSC_CONFIG_MODULE_FORCE_LOAD,
+	KSC_CONFIG_ALLOW_MISSING_NS,      /* CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS */
+	KSC_CONFIG_RETPOLINE,             /* CONFIG_RETPOLINE / CONFIG_MITIGATION_RETPOLINE */
+	KSC_CONFIG_EXTENDED_MODVERSIONS,
+	KSC_CONFIG_BASIC_MODVERSIONS,
+	KSC_CONFIG_COUNT
+};
+
+/* An empty kernel: add its exports, configuration and release before checking. */
+int ksc_kernel_new(struct ksc_ctx *ctx, struct ksc_kernel **out);
+/*
+ * depmod's conventions: `root` (NULL = "/") holding lib/modules/<release>/ (every module is
+ * read as a provider), the kernel's exports from (first found) boot/vmlinux-<release>,
+ * usr/lib/debug/boot/vmlinux-<release>, lib/modules/<release>/build/vmlinux,
+ * lib/modules/<release>/build/Module.symvers, usr/src/linux-headers-<release>/Module.symvers,
+ * boot/vmlinuz-<release> (bzImage; its gzip, xz or zstd payload), and the configuration from
+ * boot/config-<release> or lib/modules/<release>/build/.config. `release` NULL = the
+ * running kernel's. Unreadable modules are reported and skipped (counted in
+ * ksc_kernel_get_error_count()); -ENOENT when there are no kernel exports at all.
+ */
+int ksc_kernel_open(struct ksc_ctx *ctx, const char *root, const char *release,
+		    struct ksc_kernel **out);
+struct ksc_kernel *ksc_kernel_ref(struct ksc_kernel *k);
+struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k);
+
+/* The kernel's own exports (vmlinux): from an image, or the vmlinux rows of a symvers. */
+int ksc_kernel_add_vmlinux(struct ksc_kernel *k, struct ksc_module *vmlinux);
+/* Every row of a Module.symvers: vmlinux rows and module rows (providers by owner). */
+int ksc_kernel_add_symvers(struct ksc_kernel *k, const struct ksc_symvers *sv);
+/* A module of the tree, as a provider (its exports, license, name). */
+int ksc_kernel_add_module(struct ksc_kernel *k, struct ksc_module *mod);
+/* The ctx the kernel was made with (no reference taken). */
+struct ksc_ctx *ksc_kernel_get_ctx(const struct ksc_kernel *k);
+int ksc_kernel_set_release(struct ksc_kernel *k, const char *release);
+const char *ksc_kernel_get_release(const struct ksc_kernel *k);
+int ksc_kernel_set_vermagic(struct ksc_kernel *k, const char *vermagic);
+const char *ksc_kernel_get_vermagic(const struct ksc_kernel *k);
+/* Read CONFIG_* lines of a .config. 0 or -errno. */
+int ksc_kernel_read_config(struct ksc_kernel *k, const char *path);
+void ksc_kernel_set_config(struct ksc_kernel *k, enum ksc_kconfig key, bool on);
+/* 1 set, 0 not set, -1 unknown (no configuration read). */
+int ksc_kernel_get_config(const struct ksc_kernel *k, enum ksc_kconfig key);
+size_t ksc_kernel_get_export_count(const struct ksc_kernel *k);
+size_t ksc_kernel_get_module_count(const struct ksc_kernel *k);
+unsigned int ksc_kernel_get_error_count(const struct ksc_kernel *k);
+/* A provider of `symbol` (vmlinux first), or NULL. `owner` gets "vmlinux" or the module. */
+const struct ksc_export *ksc_kernel_find_export(const struct ksc_kernel *k, const char *symbol,
+						const char **owner);
+
+/* ---------------------------------------------------------------------------------- */
+/* Checking modules: the verdicts of the loader and of modpost                        */
+
+enum ksc_view {
+	KSC_VIEW_LOADER = 1,  /* insmod time: kernel/module/main.c, version.c */
+	KSC_VIEW_MODPOST = 2, /* build time: scripts/mod/modpost.c */
+	KSC_VIEW_BOTH = 3,
+};
+
+enum ksc_severity {
+	KSC_SEV_INFO = 0,    /* the kernel says something, nothing is refused (taints) */
+	KSC_SEV_WARNING = 1, /* allowed, but worth a look (e.g. a module-name impostor) */
+	KSC_SEV_ERROR = 2,   /* refused: the load fails / modpost fails the build */
+};
+
+struct ksc_check_opts {
+	size_t sz;                /* sizeof(struct ksc_check_opts) */
+	const char *policy;       /* rules of this kernel version; NULL: the kernel's release */
+	bool require_intree;      /* R25: the proposed in-tree-only rule for module: exports */
+	int allow_missing_ns;     /* R12/R13: -1 from the kernel config, else 0/1 */
+	unsigned int views;       /* KSC_VIEW_* mask, 0 = both */
+};
+
+/* One finding. Strings are owned by the report. */
+struct ksc_diag {
+	enum ksc_view view;
+	enum ksc_severity severity;
+	const char *code;         /* stable identifier, e.g. "gpl-only", "ns-missing" */
+	const char *rule;         /* kernel-semantics.md rule, e.g. "R16" */
+	size_t module_index;      /* index into the modules checked */
+	const char *module;       /* the module as this view names it */
+	const char *symbol;       /* NULL for module-level findings */
+	const char *ns;           /* namespace involved, or NULL */
+	const char *owner;        /* provider of the symbol ("vmlinux", a module), or NULL */
+	const char *summary;      /* one short line */
+	const char *kernel_lines; /* exactly what the kernel prints, '\n'-separated; or NULL */
+	const char *explanation;  /* why, in words */
+	const char *fix;          /* what to change, in the target kernel's syntax; or NULL */
+	int err;                  /* loader: the -errno this symbol fails with, else 0 */
+};
+
+struct ksc_module_verdict {
+	const struct ksc_module *module;
+	const char *loader_name;  /* struct module name (R4) */
+	const char *modpost_name; /* file basename (R5) */
+	int loader_err;           /* 0: would load; else the -errno finit_module returns */
+	bool modpost_ok;          /* modpost reports no error */
+	size_t first_diag, n_diags;
+};
+
+struct ksc_report;
+
+/*
+ * Check modules against kernel `k`, as if loaded with insmod in the order given into one
+ * booted kernel (taints and once-per-boot messages carry over; a module that loads
+ * provides its exports to the later ones; the tree's modules are providers, as modprobe
+ * would load them) and as one modpost run would see them.
+ */
+int ksc_check_modules(struct ksc_kernel *k, struct ksc_module *const *mods, size_t n,
+		      const struct ksc_check_opts *opts, struct ksc_report **out);
+struct ksc_report *ksc_report_unref(struct ksc_report *r);
+/* The policy applied, e.g. "6.16". */
+const char *ksc_report_get_policy(const struct ksc_report *r);
+size_t ksc_report_get_module_count(const struct ksc_report *r);
+const struct ksc_module_verdict *ksc_report_get_verdict(const struct ksc_report *r, size_t i);
+size_t ksc_report_get_diag_count(const struct ksc_report *r);
+const struct ksc_diag *ksc_report_get_diag(const struct ksc_report *r, size_t i);
+/* The symbolic name of an errno value, e.g. -22 -> "EINVAL". Static string. */
+const char *ksc_errno_name(int err);
+
 #ifdef __cplusplus
 }
 #endif

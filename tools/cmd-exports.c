@@ -216,7 +216,7 @@ int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[])
 	}
 	if (run.format == FMT_JSON)
 		run.json = json_object_new_array();
-	r = walk_paths(argv + optind, argc - optind, one_path, &run, &run.errors);
+	r = walk_paths(ctx, argv + optind, argc - optind, one_path, &run, &run.errors);
 	if (r < 0) {
 		fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
 		run.errors++;

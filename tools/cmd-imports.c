@@ -155,7 +155,7 @@ int cmd_imports(struct ksc_ctx *ctx, int argc, char *argv[])
 		return usage_error("imports", "no PATH given");
 	if (run.format == FMT_JSON)
 		run.json = json_object_new_array();
-	int r = walk_paths(argv + optind, argc - optind, one_path, &run, &run.errors);
+	int r = walk_paths(ctx, argv + optind, argc - optind, one_path, &run, &run.errors);
 	if (r < 0) {
 		fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
 		run.errors++;

@@ -66,15 +66,15 @@ static void usage(FILE *f)
 		"  -F, --field KEY        print only the values of KEY, one per line, exactly as\n"
 		"                         'modinfo -F KEY FILE' does (filename, name and the merged\n"
 		"                         parm lines included; signature fields are not supported)\n"
-		"      --format FORMAT    text (default) or json\n"
+		"  -f, --format FORMAT    text (default) or json\n"
 		"  -h, --help             show this help and exit\n"
 		"\n"
 		"JSON: an array with one object per file: {\"path\", \"name\", \"struct_name\",\n"
 		"\"modinfo_name\", \"kmod_name\", \"modpost_name\", \"compression\", \"intree\",\n"
 		"\"vermagic\", \"modinfo\": [{\"key\", \"value\"}, ...]} (null where absent).\n"
 		"\n"
-		"Exit status: 0 success, 2 usage error, 4 some files could not be read or a\n"
-		"signature field was asked for (the other files were processed).\n",
+		"Exit status: 0 success, 2 usage error, 4 some files could not be read or are not\n"
+		"modules, or a signature field was asked for (the other files were processed).\n",
 		program_name);
 }
 
@@ -303,7 +303,12 @@ static int do_file(const char *path, const char *root, void *data)
 		st->errors++;
 		return 0;
 	}
-	if (st->format == FMT_JSON)
+	if (ksc_module_get_kind(mod) != KSC_KIND_MODULE) {
+		fprintf(stderr, "%s: not a module (a kernel image has no .modinfo of its own)\n",
+			path);
+		st->errors++;
+		r = 0;
+	} else if (st->format == FMT_JSON)
 		r = print_json(st, mod);
 	else if (st->field)
 		r = print_field(st, mod);
@@ -317,10 +322,9 @@ static int do_file(const char *path, const char *root, void *data)
 
 int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	enum { OPT_FORMAT = 256 };
 	static const struct option opts[] = {
 		{ "field", required_argument, NULL, 'F' },
-		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "format", required_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -329,12 +333,12 @@ int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[])
 
 	optind = 0; /* glibc: full re-initialisation; parsing starts at argv[1] */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":F:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":F:f:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			st.field = optarg;
 			break;
-		case OPT_FORMAT:
+		case 'f':
 			st.format = parse_format(CMD, optarg, (1u << FMT_TEXT) | (1u << FMT_JSON));
 			if (st.format < 0)
 				return KSC_EXIT_USAGE;
@@ -360,7 +364,7 @@ int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[])
 	if (st.field && st.field[0] == '\0')
 		return usage_error(CMD, "-F needs a non-empty KEY");
 
-	walk_paths(argv + optind, argc - optind, do_file, &st, &st.errors);
+	walk_paths(ctx, argv + optind, argc - optind, do_file, &st, &st.errors);
 	if (st.err == -ENOMEM) {
 		fprintf(stderr, "%s: out of memory\n", program_name);
 		return KSC_EXIT_UNREADABLE;

@@ -23,19 +23,21 @@ struct ksc_cmd {
 int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_imports(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[]);
+int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[]);
 
 /* tools/util.c */
 extern const char *program_name;
 /* Print "ksymcheck: <msg>" and "Try 'ksymcheck <cmd> --help'." to stderr; returns 2. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-enum out_format { FMT_TEXT, FMT_JSON, FMT_SYMVERS };
+enum out_format { FMT_TEXT, FMT_JSON, FMT_SYMVERS, FMT_KERNEL };
 /* Parse --format VALUE; allowed is a mask of (1 << FMT_x). -1 on error (reported). */
 int parse_format(const char *cmd, const char *value, unsigned allowed);
 /*
  * Expand PATH arguments: a regular file is taken as is; a directory is searched
  * recursively (sorted, symlinks to files followed, loops detected) for files whose name
- * ksc_path_is_module_name() accepts. Calls fn for each file; problems are printed as
- * "path: reason" and counted in *errors.
+ * ksc_path_is_module_name() accepts. Calls fn for each file; problems are logged through
+ * the ctx as "path: reason" and counted in *errors.
  */
-int walk_paths(char **paths, int n, int (*fn)(const char *path, const char *root, void *data),
-	       void *data, unsigned *errors);
+int walk_paths(struct ksc_ctx *ctx, char **paths, int n,
+	       int (*fn)(const char *path, const char *root, void *data), void *data,
+	       unsigned *errors);

@@ -10,6 +10,7 @@
 #include "tools/ksc-tool.h"
 
 static const struct ksc_cmd commands[] = {
+	{ "check", cmd_check, "decide every import as the loader and modpost of a chosen kernel would" },
 	{ "modinfo", cmd_modinfo, "show a module's .modinfo and the names the kernel gives it" },
 	{ "imports", cmd_imports, "list the symbols a module imports, with their CRCs" },
 	{ "exports", cmd_exports, "list the symbols modules, vmlinux or Module.symvers export" },

@@ -1,0 +1,1127 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The policy engine: for each module, what the loader would do at insmod time and what
+ * modpost would say at build time, rule by rule as kernel-semantics.md states them (rule
+ * ids R4-R25 in the comments; test vectors T01-T50 in tests/unit/test-check.c).
+ *
+ * The loader view replays kernel/module/main.c load_module() in its order: module_layout
+ * (check_modstruct_version), vermagic and taints (check_modinfo), the signature taint, the
+ * export tables (check_export_symbol_versions, 7.1 __kflagstab), explicit module: imports
+ * (setup_modinfo, 6.16+), then simplify_symbols() -> resolve_symbol() per undefined symbol
+ * in .symtab order, then duplicate exports (verify_exported_symbols). Modules are loaded
+ * in the order given into one simulated boot: taints and once-per-boot messages carry over,
+ * and a module that loads provides its exports to the next ones.
+ *
+ * The modpost view replays scripts/mod/modpost.c: read_symbols() (license, explicit
+ * imports), then check_exports() per unresolved symbol: undefined, namespace, GPL.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ksc-internal.h"
+
+/* What a kernel version does (kernel-semantics.md section 1). */
+struct policy {
+	struct ksc_kver v;
+	char name[32];
+	bool namespaces;      /* 5.4+ */
+	bool inherit_taint;   /* 5.13+ (approx.): proprietary providers, R18 */
+	bool taint_symname;   /* 5.19+ (approx.): symbol named in the R18 messages */
+	bool string_ns;       /* 6.13+: MODULE_IMPORT_NS("NS") */
+	bool ext_modversions; /* 6.14+ */
+	bool modns;           /* 6.16+: module: namespaces, R7-R11 */
+	bool kflagstab;       /* 7.1+ */
+	const char *fm_macro; /* EXPORT_SYMBOL_[GPL_]FOR_MODULES name, 6.16 / 6.17+ */
+};
+
+static int policy_init(struct policy *p, const char *s)
+{
+	memset(p, 0, sizeof(*p));
+	if (ksc_kver_parse(s, &p->v) < 0)
+		return -EINVAL;
+	snprintf(p->name, sizeof(p->name), "%u.%u", p->v.major, p->v.minor);
+	p->namespaces = ksc_kver_cmp(&p->v, 5, 4, 0) >= 0;
+	p->inherit_taint = ksc_kver_cmp(&p->v, 5, 13, 0) >= 0;
+	p->taint_symname = ksc_kver_cmp(&p->v, 5, 19, 0) >= 0;
+	p->string_ns = ksc_kver_cmp(&p->v, 6, 13, 0) >= 0;
+	p->ext_modversions = ksc_kver_cmp(&p->v, 6, 14, 0) >= 0;
+	/* 6.6.y and 6.12.y got only the macro (T28/T29): they are < 6.16 anyway. */
+	p->modns = ksc_kver_cmp(&p->v, 6, 16, 0) >= 0;
+	p->kflagstab = ksc_kver_cmp(&p->v, 7, 1, 0) >= 0;
+	if (p->modns)
+		p->fm_macro = ksc_kver_cmp(&p->v, 6, 17, 0) >= 0 ? "EXPORT_SYMBOL_FOR_MODULES"
+								 : "EXPORT_SYMBOL_GPL_FOR_MODULES";
+	return 0;
+}
+
+struct ksc_report {
+	struct ksc_ctx *ctx;
+	struct pool strings;
+	struct policy pol;
+	struct ksc_diag *diags;
+	size_t n_diags, cap_diags;
+	struct ksc_module_verdict *verdicts;
+	size_t n_verdicts;
+	int oom;
+};
+
+/* A given module that loaded: a provider for the modules after it. */
+struct live {
+	const struct ksc_module *mod;
+	const char *name;
+	bool proprietary;
+};
+
+/* One simulated boot (R15, R21, R22: taints and *_once messages are per boot). */
+struct boot {
+	bool taint_P, taint_O, taint_E, taint_F, taint_C;
+	bool once_nosymver, once_noextver, once_sig;
+	struct live *live;
+	size_t n_live;
+};
+
+struct run {
+	struct ksc_report *r;
+	struct ksc_kernel *k;
+	const struct policy *pol;
+	const struct ksc_check_opts *o;
+	bool allow_missing_ns;
+	bool modversions;     /* the kernel checks CRCs */
+	bool module_sig, sig_force, force_load;
+	struct boot boot;
+};
+
+/* Per module being loaded. */
+struct loading {
+	size_t index;
+	const struct ksc_module *mod;
+	const char *name;  /* mod->name: struct module name */
+	const char *iname; /* info->name: modinfo name, else struct name */
+	bool P, using_gplonly;
+	int err;           /* last failure, returned by finit_module */
+	bool aborted;      /* a failure that stops the load at once */
+};
+
+/* ---------------------------------------------------------------------------------- */
+/* Report building                                                                    */
+
+static const char *sfmt(struct ksc_report *r, const char *fmt, ...) _printf_format_(2, 3);
+static const char *sfmt(struct ksc_report *r, const char *fmt, ...)
+{
+	char *s;
+	va_list ap;
+	const char *out = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) >= 0) {
+		out = pool_strdup(&r->strings, s);
+		free(s);
+	}
+	va_end(ap);
+	if (!out)
+		r->oom = 1;
+	return out;
+}
+
+static const char *sdup(struct ksc_report *r, const char *s)
+{
+	const char *out;
+
+	if (!s)
+		return NULL;
+	out = pool_strdup(&r->strings, s);
+	if (!out)
+		r->oom = 1;
+	return out;
+}
+
+static struct ksc_diag *diag_new(struct ksc_report *r, enum ksc_view view,
+				 enum ksc_severity sev, const char *code, const char *rule,
+				 size_t index, const char *module, const char *symbol)
+{
+	if (r->n_diags == r->cap_diags) {
+		size_t cap = r->cap_diags ? r->cap_diags * 2 : 64;
+		struct ksc_diag *d = realloc(r->diags, cap * sizeof(*d));
+		if (!d) {
+			r->oom = 1;
+			return NULL;
+		}
+		r->diags = d;
+		r->cap_diags = cap;
+	}
+	struct ksc_diag *d = &r->diags[r->n_diags++];
+	memset(d, 0, sizeof(*d));
+	d->view = view;
+	d->severity = sev;
+	d->code = code;
+	d->rule = rule;
+	d->module_index = index;
+	d->module = sdup(r, module);
+	d->symbol = sdup(r, symbol);
+	return d;
+}
+
+/* Append one printed line to a diag's kernel_lines. */
+static void diag_line(struct ksc_report *r, struct ksc_diag *d, const char *fmt, ...)
+	_printf_format_(3, 4);
+static void diag_line(struct ksc_report *r, struct ksc_diag *d, const char *fmt, ...)
+{
+	char *s;
+	va_list ap;
+
+	if (!d)
+		return;
+	va_start(ap, fmt);
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		r->oom = 1;
+		return;
+	}
+	d->kernel_lines = d->kernel_lines ? sfmt(r, "%s\n%s", d->kernel_lines, s) : sdup(r, s);
+	free(s);
+}
+
+/* MODULE_IMPORT_NS in the syntax of the target kernel (R2). */
+static const char *import_line(struct ksc_report *r, const char *ns)
+{
+	return r->pol.string_ns ? sfmt(r, "MODULE_IMPORT_NS(\"%s\");", ns)
+				: sfmt(r, "MODULE_IMPORT_NS(%s);", ns);
+}
+
+static const char *modns_list(const char *ns)
+{
+	return ns + strlen("module:");
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Loader view                                                                        */
+
+static const char *first_license(const struct ksc_module *mod)
+{
+	const char *l = ksc_module_get_modinfo_value(mod, "license");
+
+	return l ? l : "unspecified"; /* R15: a missing license reads as "unspecified" */
+}
+
+static bool has_import_ns(const struct ksc_module *mod, const char *ns)
+{
+	size_t it = 0;
+	const char *v;
+
+	while ((v = ksc_module_next_modinfo_value(mod, "import_ns", &it)))
+		if (strcmp(v, ns) == 0)
+			return true;
+	return false;
+}
+
+/* x86 ignore_undef_symbol(): _GLOBAL_OFFSET_TABLE_ is left alone when unresolved. */
+static bool ignored_undef(const struct ksc_module *mod, const char *name)
+{
+	unsigned int m = ksc_module_get_machine(mod);
+
+	if ((m == 62 || m == 3) && strcmp(name, "_GLOBAL_OFFSET_TABLE_") == 0)
+		return true;
+	if ((m == 21 || m == 20) && (strcmp(name, ".TOC.") == 0 || strcmp(name, "TOC.") == 0))
+		return true;
+	return false;
+}
+
+/* A found export and who owns it. */
+struct found {
+	const struct ksc_export *exp;
+	const char *owner;     /* "vmlinux" or the module name */
+	bool owner_is_kernel;
+	bool owner_proprietary;
+};
+
+/*
+ * find_symbol(): vmlinux, then the loaded modules (newest first), then the tree's modules
+ * (loaded before, by modprobe). GPL-only exports are invisible when !gplok (R16). A tree
+ * module named like the module being loaded is not loaded (insmod would say EEXIST).
+ */
+static bool find_symbol(struct run *run, const struct loading *L, const char *name, bool gplok,
+			struct found *f)
+{
+	const struct kprov *p = ksc_kernel_first_prov(run->k, name);
+
+	for (; p && !p->owner; p = ksc_kernel_next_prov(run->k, p)) {
+		if (p->exp.gpl_only && !gplok)
+			continue;
+		*f = (struct found){ &p->exp, "vmlinux", true, false };
+		return true;
+	}
+	for (size_t i = run->boot.n_live; i-- > 0;) {
+		const struct live *lv = &run->boot.live[i];
+		const struct ksc_export *e = ksc_module_find_export(lv->mod, name);
+		if (!e || (e->gpl_only && !gplok))
+			continue;
+		*f = (struct found){ e, lv->name, false, lv->proprietary };
+		return true;
+	}
+	for (; p; p = ksc_kernel_next_prov(run->k, p)) {
+		if (p->exp.gpl_only && !gplok)
+			continue;
+		if (strcmp(p->owner->name, L->name) == 0)
+			continue;
+		*f = (struct found){ &p->exp, p->owner->name, false, p->owner->proprietary };
+		return true;
+	}
+	return false;
+}
+
+/* The exporter's CRC as the loader sees it: only with CONFIG_MODVERSIONS. */
+static bool export_crc(const struct run *run, const struct ksc_export *e, uint32_t *crc)
+{
+	if (!run->modversions || !e->has_crc)
+		return false;
+	*crc = e->crc;
+	return true;
+}
+
+/*
+ * try_to_force_load(): with CONFIG_MODULE_FORCE_LOAD the module is tainted F (message
+ * once, while F is not yet set) and goes on; without it the caller fails.
+ */
+static bool try_force(struct run *run, struct loading *L, const char *reason,
+		      struct ksc_diag *d)
+{
+	if (!run->force_load)
+		return false;
+	if (!run->boot.taint_F)
+		diag_line(run->r, d, "%s: %s: kernel tainted.", L->name, reason);
+	run->boot.taint_F = true;
+	return true;
+}
+
+/*
+ * R21 check_version(). Returns 1 pass, 0 fail. `d_out` gets the diag that holds the lines.
+ */
+static int check_version(struct run *run, struct loading *L, const char *sym, uint32_t crc,
+			 struct ksc_diag **d_out)
+{
+	struct ksc_report *r = run->r;
+	const struct ksc_module *mod = L->mod;
+	struct ksc_diag *d;
+
+	*d_out = NULL;
+	if (run->pol->ext_modversions && ksc_module_has_ext_versions(mod)) {
+		for (size_t i = 0; i < ksc_module_get_ext_version_count(mod); i++) {
+			const struct ksc_version *v = ksc_module_get_ext_version(mod, i);
+			if (strcmp(v->name, sym) != 0)
+				continue;
+			if ((uint32_t)v->crc == crc)
+				return 1;
+			goto bad;
+		}
+		if (!run->boot.once_noextver) {
+			run->boot.once_noextver = true;
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO, "crc-missing", "R21", L->index,
+				     L->name, sym);
+			if (d) {
+				d->summary = sfmt(r, "no extended symbol version for %s", sym);
+				diag_line(r, d, "%s: no extended symbol version for %s", L->iname, sym);
+				d->explanation = "the module's extended version tables do not list this symbol; the loader warns once per boot and lets it go";
+			}
+		}
+		return 1;
+	}
+	if (!ksc_module_has_versions(mod)) {
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "no-versions", "R21", L->index,
+			     L->name, sym);
+		*d_out = d;
+		if (d) {
+			d->summary = "the module has no __versions section (modprobe --force-modversion)";
+			d->explanation = "the kernel has CRCs but the module carries none: a forced load";
+			d->fix = "rebuild the module with CONFIG_MODVERSIONS against this kernel's Module.symvers";
+		}
+		if (try_force(run, L, sym, d))
+			return 1;
+		if (d)
+			d->severity = KSC_SEV_ERROR;
+		return 0;
+	}
+	for (size_t i = 0; i < ksc_module_get_version_count(mod); i++) {
+		const struct ksc_version *v = ksc_module_get_version(mod, i);
+		if (strcmp(v->name, sym) != 0)
+			continue;
+		/* The whole unsigned long must equal the 32-bit CRC. */
+		if (v->crc == (uint64_t)crc)
+			return 1;
+		goto bad;
+	}
+	if (!run->boot.once_nosymver) {
+		run->boot.once_nosymver = true;
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO, "crc-missing", "R21", L->index,
+			     L->name, sym);
+		if (d) {
+			d->summary = sfmt(r, "no symbol version for %s", sym);
+			diag_line(r, d, "%s: no symbol version for %s", L->iname, sym);
+			d->explanation = "__versions does not list this symbol; the loader warns once per boot and lets it go";
+		}
+	}
+	return 1;
+bad:
+	d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, strcmp(sym, "module_layout") == 0
+			     ? "layout-mismatch" : "crc-mismatch", "R21", L->index, L->name, sym);
+	*d_out = d;
+	if (d) {
+		d->summary = sfmt(r, "CRC of %s differs from the kernel's", sym);
+		diag_line(r, d, "%s: disagrees about version of symbol %s", L->iname, sym);
+		d->explanation = sfmt(r, "the module was built against a different %s (modversions CRC 0x%08x in the kernel)",
+				      sym, crc);
+		d->fix = "rebuild the module against this kernel's headers and Module.symvers";
+	}
+	return 0;
+}
+
+/* R10-R13, verify_namespace_is_imported(). 0 or -EINVAL. */
+static int check_namespace(struct run *run, struct loading *L, const char *sym,
+			   const struct found *f, struct ksc_diag **d_out)
+{
+	struct ksc_report *r = run->r;
+	const char *ns = f->exp->ns;
+	struct ksc_diag *d;
+
+	*d_out = NULL;
+	if (!ns || !ns[0])
+		return 0;
+	bool restricted = run->pol->modns && ksc_namespace_is_module_restricted(ns);
+	if (restricted && ksc_namespace_matches_module(ns, L->name, KSC_MATCH_LOADER)) {
+		bool intree = ksc_module_is_intree(L->mod);
+		if (intree)
+			return 0;
+		if (!run->o->require_intree) {
+			/* Every released kernel: the name alone grants access (T23). */
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "modns-impostor", "R25",
+				     L->index, L->name, sym);
+			if (d) {
+				d->ns = sdup(r, ns);
+				d->owner = sdup(r, f->owner);
+				d->summary = sfmt(r, "granted only by its name: an out-of-tree module matching %s",
+						  modns_list(ns));
+				d->explanation = sfmt(r, "%s is restricted to modules named %s; this module is not in-tree (no intree in .modinfo) yet every released kernel grants it by name alone. Any out-of-tree module can call itself that.",
+						      sym, modns_list(ns));
+				d->fix = "check where this module comes from; with --require-intree (the proposed in-tree-only rule) it is refused";
+			}
+			return 0;
+		}
+		/* R25: Babka v1 rule, the match does not count; fall through to R12. */
+	}
+	if (has_import_ns(L->mod, ns))
+		return 0; /* pre-6.16 or ordinary namespace; 6.16+ module: imports died at R11 */
+
+	bool allow = run->allow_missing_ns;
+	d = diag_new(r, KSC_VIEW_LOADER, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
+		     restricted ? "modns-denied" : "ns-missing", restricted ? "R10" : "R12",
+		     L->index, L->name, sym);
+	*d_out = d;
+	if (!d)
+		return allow ? 0 : -EINVAL;
+	d->ns = sdup(r, ns);
+	d->owner = sdup(r, f->owner);
+	diag_line(r, d, "%s: module uses symbol (%s) from namespace %s, but does not import it.",
+		  L->name, sym, ns);
+	if (restricted) {
+		d->summary = sfmt(r, "restricted to modules matching %s", modns_list(ns));
+		d->explanation = sfmt(r, "%s is a module-restricted export (%s%s): only modules whose name matches %s may use it, and the namespace cannot be imported (R11)%s",
+				      sym, run->pol->fm_macro ? run->pol->fm_macro : "EXPORT_SYMBOL_FOR_MODULES",
+				      "", modns_list(ns),
+				      run->o->require_intree && ksc_namespace_matches_module(ns, L->name, KSC_MATCH_LOADER)
+				      ? "; under the in-tree-only rule the name matches but the module is not in-tree"
+				      : "");
+		d->fix = sfmt(r, "rename is not a fix: this export is restricted to modules matching %s",
+			      modns_list(ns));
+	} else {
+		d->summary = sfmt(r, "namespace %s is not imported", ns);
+		d->explanation = sfmt(r, "%s is exported into namespace %s, which the module does not import",
+				      sym, ns);
+		d->fix = sfmt(r, "add %s", import_line(r, ns));
+	}
+	if (allow) {
+		d->explanation = sfmt(r, "%s; CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y only warns (R13)",
+				      d->explanation);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static void unknown_symbol(struct run *run, struct loading *L, struct ksc_diag *d,
+			   const char *sym, int err)
+{
+	diag_line(run->r, d, "%s: Unknown symbol %s (err %d)", L->name, sym, err);
+	if (d)
+		d->err = err;
+	L->err = err;
+}
+
+/* R19/R20: resolve_symbol() for one undefined symbol, and simplify_symbols()' reporting. */
+static void resolve_one(struct run *run, struct loading *L, const struct ksc_import *im)
+{
+	struct ksc_report *r = run->r;
+	struct found f;
+	struct ksc_diag *d = NULL;
+	int res = 0; /* 0 found, 1 NULL (not found / hidden / refused), <0 error */
+	bool gplok = !L->P;
+
+	if (!find_symbol(run, L, im->name, gplok, &f)) {
+		res = 1;
+		/* Was it there but hidden (R16)? For the explanation only. */
+		struct found hidden;
+		bool was_hidden = !gplok && find_symbol(run, L, im->name, true, &hidden);
+		if (im->bind == KSC_BIND_WEAK || ignored_undef(L->mod, im->name)) {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO,
+				     was_hidden ? "gpl-only" : "weak-unresolved",
+				     was_hidden ? "R16" : "R20", L->index, L->name, im->name);
+			if (d) {
+				d->summary = "weak reference left unresolved (0)";
+				d->explanation = was_hidden
+					? "the symbol is GPL-only and the module is proprietary, so the loader cannot see it; being weak, it is silently left 0"
+					: "no one exports it; a weak reference is silently left 0";
+			}
+			return;
+		}
+		if (was_hidden) {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "gpl-only", "R16", L->index,
+				     L->name, im->name);
+			if (d) {
+				d->owner = sdup(r, hidden.owner);
+				d->summary = "GPL-only export, invisible to a proprietary module";
+				d->explanation = sfmt(r, "%s is exported with EXPORT_SYMBOL_GPL by %s; the module is tainted proprietary (license '%s'%s), so the loader does not find it (there is no GPL message at load time)",
+						      im->name, hidden.owner, first_license(L->mod),
+						      L->P && ksc_license_is_gpl_compatible(first_license(L->mod))
+						      ? ", inherited from a proprietary provider" : "");
+				d->fix = "needs a GPL-compatible MODULE_LICENSE (\"GPL\", \"GPL v2\", \"Dual BSD/GPL\", \"Dual MIT/GPL\", ...)";
+			}
+		} else {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "unresolved", "R20", L->index,
+				     L->name, im->name);
+			if (d) {
+				d->summary = "no one exports this symbol";
+				d->explanation = sfmt(r, "neither vmlinux nor any module of this kernel exports %s",
+						      im->name);
+				d->fix = "check the kernel configuration for the option that builds it in, or load the module that exports it first";
+			}
+		}
+		unknown_symbol(run, L, d, im->name, -ENOENT);
+		return;
+	}
+
+	if (f.exp->gpl_only)
+		L->using_gplonly = true;
+
+	/* R18 inherit_taint() */
+	if (run->pol->inherit_taint && !f.owner_is_kernel && f.owner_proprietary) {
+		if (L->using_gplonly) {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "proprietary-provider", "R18",
+				     L->index, L->name, im->name);
+			if (d) {
+				d->owner = sdup(r, f.owner);
+				d->summary = sfmt(r, "from proprietary module %s, after using GPL-only symbols",
+						  f.owner);
+				if (run->pol->taint_symname)
+					diag_line(r, d, "%s: module using GPL-only symbols uses symbols %s from proprietary module %s.",
+						  L->name, im->name, f.owner);
+				else
+					diag_line(r, d, "%s: module using GPL-only symbols uses symbols from proprietary module %s.",
+						  L->name, f.owner);
+				d->explanation = sfmt(r, "%s is exported by %s, which is proprietary; a module that uses GPL-only symbols may not use it (the outcome depends on symbol-table order)",
+						      im->name, f.owner);
+				d->fix = "stop using the proprietary module's symbols, or have its provider use a GPL-compatible license";
+			}
+			unknown_symbol(run, L, d, im->name, -ENOENT);
+			return;
+		}
+		if (!L->P) {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "taint-inherited", "R18",
+				     L->index, L->name, im->name);
+			if (d) {
+				d->owner = sdup(r, f.owner);
+				d->summary = sfmt(r, "inherits the proprietary taint of %s", f.owner);
+				if (run->pol->taint_symname)
+					diag_line(r, d, "%s: module uses symbols %s from proprietary module %s, inheriting taint.",
+						  L->name, im->name, f.owner);
+				else
+					diag_line(r, d, "%s: module uses symbols from proprietary module %s, inheriting taint.",
+						  L->name, f.owner);
+				d->explanation = "from now on the module is proprietary: every later GPL-only symbol it uses is invisible to it (R16)";
+			}
+			L->P = true;
+			run->boot.taint_P = true;
+		}
+	}
+
+	/* R21 modversions */
+	uint32_t crc;
+	if (export_crc(run, f.exp, &crc) && !check_version(run, L, im->name, crc, &d)) {
+		unknown_symbol(run, L, d, im->name, -EINVAL);
+		return;
+	}
+
+	/* R10-R13 namespaces */
+	res = check_namespace(run, L, im->name, &f, &d);
+	if (res < 0) {
+		unknown_symbol(run, L, d, im->name, res);
+		return;
+	}
+}
+
+static void taint_line(struct run *run, struct loading *L, const char *code, const char *rule,
+		       const char *summary, const char *line, const char *why)
+{
+	struct ksc_diag *d = diag_new(run->r, KSC_VIEW_LOADER, KSC_SEV_INFO, code, rule,
+				      L->index, L->name, NULL);
+
+	if (!d)
+		return;
+	d->summary = summary;
+	if (line)
+		d->kernel_lines = line;
+	d->explanation = why;
+}
+
+/* Same vermagic, ignoring the release when the module has CRCs (same_magic()). */
+static bool same_magic(const char *a, const char *b, bool has_crcs)
+{
+	if (has_crcs) {
+		a += strcspn(a, " ");
+		b += strcspn(b, " ");
+	}
+	return strcmp(a, b) == 0;
+}
+
+static int load_module(struct run *run, struct loading *L)
+{
+	struct ksc_report *r = run->r;
+	const struct ksc_module *mod = L->mod;
+	struct ksc_diag *d;
+	bool signed_ok = ksc_module_get_signature_size(mod) > 0;
+
+	/* module_sig_check(): before anything else */
+	if (run->module_sig && run->sig_force && !signed_ok) {
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "unsigned", "R22", L->index,
+			     L->name, NULL);
+		if (d) {
+			d->summary = "unsigned module on a kernel that enforces signatures";
+			diag_line(r, d, "Loading of unsigned module is rejected");
+			d->fix = "sign the module with the kernel's key (scripts/sign-file)";
+			d->err = -EKEYREJECTED;
+		}
+		L->err = -EKEYREJECTED;
+		return L->err;
+	}
+
+	/* check_modstruct_version(): module_layout, before vermagic (R21) */
+	const char *owner;
+	const struct ksc_export *ml = ksc_kernel_find_export(run->k, "module_layout", &owner);
+	uint32_t crc;
+	if (ml && export_crc(run, ml, &crc) && !check_version(run, L, "module_layout", crc, &d)) {
+		if (d) {
+			d->err = -ENOEXEC;
+			d->summary = ksc_module_has_versions(mod)
+				? "built against another kernel (module_layout CRC differs)"
+				: d->summary;
+		}
+		L->err = -ENOEXEC;
+		return L->err;
+	}
+
+	/* check_modinfo(): vermagic, intree, staging, license */
+	const char *vm = ksc_module_get_vermagic(mod);
+	const char *kvm = ksc_kernel_get_vermagic(run->k);
+	if (!vm) {
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "vermagic", "R22", L->index,
+			     L->name, NULL);
+		if (d) {
+			d->summary = "no vermagic in .modinfo";
+			d->fix = "build the module with kbuild against this kernel";
+		}
+		if (!try_force(run, L, "bad vermagic", d)) {
+			if (d)
+				d->severity = KSC_SEV_ERROR, d->err = -ENOEXEC;
+			L->err = -ENOEXEC;
+			return L->err;
+		}
+	} else if (kvm && !same_magic(vm, kvm, ksc_module_has_versions(mod))) {
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "vermagic", "R22", L->index,
+			     L->name, NULL);
+		if (d) {
+			d->summary = "built for another kernel (vermagic differs)";
+			diag_line(r, d, "%s: version magic '%s' should be '%s'", L->iname, vm, kvm);
+			d->fix = "rebuild the module against this kernel";
+			d->err = -ENOEXEC;
+		}
+		L->err = -ENOEXEC;
+		return L->err;
+	}
+	if (!ksc_module_is_intree(mod)) {
+		const char *line = run->boot.taint_O ? NULL
+			: sfmt(r, "%s: loading out-of-tree module taints kernel.", L->name);
+		run->boot.taint_O = true;
+		taint_line(run, L, "taint-oot", "R22", "out-of-tree module (taint O)", line,
+			   "no intree in .modinfo: built outside the kernel tree (M=); the kernel is tainted, nothing is refused");
+	}
+	if (ksc_module_get_modinfo_value(mod, "staging")) {
+		run->boot.taint_C = true;
+		taint_line(run, L, "taint-staging", "R22", "staging driver (taint C)",
+			   sfmt(r, "%s: module is from the staging directory, the quality is unknown, you have been warned.",
+				L->name), NULL);
+	}
+	const char *lic = first_license(mod);
+	if (!ksc_license_is_gpl_compatible(lic)) {
+		const char *line = run->boot.taint_P ? NULL
+			: sfmt(r, "%s: module license '%s' taints kernel.", L->name, lic);
+		run->boot.taint_P = true;
+		L->P = true;
+		taint_line(run, L, "taint-proprietary", "R15",
+			   sfmt(r, "license '%s' is not GPL-compatible (taint P)", lic), line,
+			   "the loader takes the first license= entry only; a proprietary module cannot see GPL-only exports");
+	}
+
+	/* The signature taint (after layout_and_allocate in load_module) */
+	if (run->module_sig && !signed_ok) {
+		const char *line = run->boot.once_sig ? NULL
+			: sfmt(r, "%s: module verification failed: signature and/or required key missing - tainting kernel",
+			       L->name);
+		run->boot.once_sig = true;
+		run->boot.taint_E = true;
+		taint_line(run, L, "taint-unsigned", "R22", "unsigned module (taint E)", line,
+			   "the kernel verifies module signatures but does not enforce them");
+	}
+
+	/* Driver names the loader taints regardless of license (R15). */
+	if (strcmp(L->name, "driverloader") == 0 || strcmp(L->name, "lve") == 0) {
+		L->P = true;
+		run->boot.taint_P = true;
+	}
+
+	/* find_module_sections(), check_export_symbol_versions() */
+	bool has_exports = ksc_module_get_export_count(mod) > 0;
+	if (run->pol->kflagstab && has_exports) {
+		if (!ksc_module_has_kflagstab(mod)) {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "kflagstab-missing", "R22",
+				     L->index, L->name, NULL);
+			if (d) {
+				d->summary = "exports without __kflagstab (7.1+)";
+				diag_line(r, d, "%s: no flags for exported symbols", L->name);
+				d->fix = "rebuild the module with a 7.1+ kbuild";
+				d->err = -ENOEXEC;
+			}
+			L->err = -ENOEXEC;
+			return L->err;
+		}
+		static const char *const obsolete[] = { "__ksymtab_gpl", "__kcrctab_gpl" };
+		for (size_t i = 0; i < ARRAY_SIZE(obsolete); i++) {
+			if (!ksc_module_has_section(mod, obsolete[i]))
+				continue;
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "obsolete-section", "R22",
+				     L->index, L->name, NULL);
+			if (d) {
+				d->summary = sfmt(r, "obsolete section %s ignored", obsolete[i]);
+				diag_line(r, d, "%s: ignoring obsolete section %s", L->name, obsolete[i]);
+			}
+		}
+	}
+	if (run->modversions && has_exports) {
+		bool missing = false;
+		for (size_t i = 0; i < ksc_module_get_export_count(mod); i++)
+			if (!ksc_module_get_export(mod, i)->has_crc)
+				missing = true;
+		if (missing) {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "exports-no-crc", "R22",
+				     L->index, L->name, NULL);
+			if (d) {
+				d->summary = "exports without CRCs on a modversions kernel";
+				d->fix = "build the module with CONFIG_MODVERSIONS";
+			}
+			if (!try_force(run, L, "no versions for exported symbols", d)) {
+				if (d)
+					d->severity = KSC_SEV_ERROR, d->err = -ENOEXEC;
+				L->err = -ENOEXEC;
+				return L->err;
+			}
+		}
+	}
+
+	/* setup_modinfo(): explicit module: imports, 6.16+ (R11) */
+	if (run->pol->modns) {
+		size_t it = 0;
+		const char *ns;
+		while ((ns = ksc_module_next_modinfo_value(mod, "import_ns", &it))) {
+			if (!ksc_namespace_is_module_restricted(ns))
+				continue;
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "modns-import", "R11",
+				     L->index, L->name, NULL);
+			if (d) {
+				d->ns = sdup(r, ns);
+				d->summary = sfmt(r, "imports module namespace %s", ns);
+				diag_line(r, d, "%s: module tries to import module namespace: %s", L->name,
+					  ns);
+				d->explanation = "module: namespaces are granted by module name and can never be imported (make nsdeps adds such lines anyway)";
+				d->fix = sfmt(r, "remove %s", import_line(r, ns));
+				d->err = -EPERM;
+			}
+			L->err = -EPERM;
+			return L->err;
+		}
+	}
+
+	/* simplify_symbols(): every undefined symbol, in .symtab order (R19, R20) */
+	for (size_t i = 0; i < ksc_module_get_import_count(mod); i++)
+		resolve_one(run, L, ksc_module_get_import(mod, i));
+	if (L->err)
+		return L->err;
+
+	/* complete_formation() -> verify_exported_symbols() (R22) */
+	for (size_t i = 0; i < ksc_module_get_export_count(mod); i++) {
+		const struct ksc_export *e = ksc_module_get_export(mod, i);
+		const char *by = NULL;
+		const struct kprov *p = ksc_kernel_first_prov(run->k, e->name);
+		if (p && !p->owner)
+			by = "kernel";
+		for (size_t j = 0; !by && j < run->boot.n_live; j++)
+			if (ksc_module_find_export(run->boot.live[j].mod, e->name))
+				by = run->boot.live[j].name;
+		if (!by)
+			continue;
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "duplicate-export", "R22", L->index,
+			     L->name, e->name);
+		if (d) {
+			d->owner = sdup(r, by);
+			d->summary = sfmt(r, "already exported by %s", by);
+			diag_line(r, d, "%s: exports duplicate symbol %s (owned by %s)", L->name,
+				  e->name, by);
+			d->fix = "rename the symbol or stop exporting it";
+			d->err = -ENOEXEC;
+		}
+		L->err = -ENOEXEC;
+		return L->err;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* modpost view                                                                       */
+
+static const char *const name_suffixes[] = { ".ko.zst", ".ko.xz", ".ko.gz", ".ko", ".o" };
+
+/* modpost's mod->name: the object path without its extension. */
+static const char *modpost_path(struct ksc_report *r, const char *path)
+{
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < ARRAY_SIZE(name_suffixes); i++) {
+		size_t m = strlen(name_suffixes[i]);
+		if (n > m && strcmp(path + n - m, name_suffixes[i]) == 0)
+			return sfmt(r, "%.*s", (int)(n - m), path);
+	}
+	return sdup(r, path);
+}
+
+/* Who exports `sym` for modpost: the Module.symvers/kernel, or a module of this run. */
+static const struct ksc_export *modpost_find(struct run *run, struct ksc_module *const *mods,
+					     size_t n, size_t self, const char *sym,
+					     const char **owner)
+{
+	const struct ksc_export *e = ksc_kernel_find_export(run->k, sym, owner);
+
+	if (e)
+		return e;
+	for (size_t i = 0; i < n; i++) {
+		if (i == self)
+			continue;
+		e = ksc_module_find_export(mods[i], sym);
+		if (e) {
+			*owner = ksc_module_get_modpost_name(mods[i]);
+			return e;
+		}
+	}
+	return NULL;
+}
+
+static void modpost_module(struct run *run, struct ksc_module *const *mods, size_t n,
+			   size_t idx, bool *ok)
+{
+	struct ksc_report *r = run->r;
+	const struct ksc_module *mod = mods[idx];
+	const char *base = ksc_module_get_modpost_name(mod);
+	const char *p = modpost_path(r, ksc_module_get_path(mod));
+	bool external = !ksc_module_is_intree(mod);
+	struct ksc_diag *d;
+	size_t module_name_len = ksc_module_get_elf_class(mod) == 32 ? 60 : 56;
+	unsigned int unresolved = 0;
+
+	*ok = true;
+	/* R5 */
+	if (strlen(base) >= module_name_len) {
+		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "name-too-long", "R5", idx, base,
+			     NULL);
+		if (d) {
+			d->summary = "module name too long";
+			diag_line(r, d, "ERROR: modpost: module name is too long [%s.ko]", p);
+			d->fix = sfmt(r, "use a file name shorter than %zu bytes", module_name_len);
+		}
+		*ok = false;
+	}
+
+	/* R17: every license= entry counts; none at all is its own error */
+	size_t it = 0;
+	const char *lic;
+	bool any = false, gpl_compatible = true;
+	while ((lic = ksc_module_next_modinfo_value(mod, "license", &it))) {
+		any = true;
+		if (!ksc_license_is_gpl_compatible(lic))
+			gpl_compatible = false;
+	}
+	if (!any) {
+		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "license-missing", "R17", idx, base,
+			     NULL);
+		if (d) {
+			d->summary = "no MODULE_LICENSE()";
+			diag_line(r, d, "ERROR: modpost: missing MODULE_LICENSE() in %s.o", p);
+			d->explanation = "modpost requires a license; for the GPL check it then treats the module as GPL-compatible";
+			d->fix = "add MODULE_LICENSE(\"GPL\") (or another license the module really has)";
+		}
+		*ok = false;
+	}
+
+	/* R11, modpost side (6.16+) */
+	if (run->pol->modns) {
+		it = 0;
+		const char *ns;
+		while ((ns = ksc_module_next_modinfo_value(mod, "import_ns", &it))) {
+			if (!ksc_namespace_is_module_restricted(ns))
+				continue;
+			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "modns-import", "R11", idx,
+				     base, NULL);
+			if (d) {
+				d->ns = sdup(r, ns);
+				d->summary = sfmt(r, "imports module namespace %s", ns);
+				diag_line(r, d, "ERROR: modpost: %s: explicitly importing namespace \"%s\" is not allowed.",
+					  p, ns);
+				d->fix = sfmt(r, "remove %s", import_line(r, ns));
+			}
+			*ok = false;
+		}
+	}
+
+	/* R23 check_exports(), per unresolved symbol in .symtab order */
+	for (size_t i = 0; i < ksc_module_get_import_count(mod); i++) {
+		const struct ksc_import *im = ksc_module_get_import(mod, i);
+		const char *owner = NULL;
+		const struct ksc_export *e = modpost_find(run, mods, n, idx, im->name, &owner);
+
+		if (ignored_undef(mod, im->name))
+			continue;
+		if (!e) {
+			if (im->bind == KSC_BIND_WEAK)
+				continue;
+			if (++unresolved > 10)
+				continue; /* MAX_UNRESOLVED_REPORTS; the count follows */
+			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "unresolved", "R23", idx,
+				     base, im->name);
+			if (d) {
+				d->summary = "no one exports this symbol";
+				diag_line(r, d, "ERROR: modpost: \"%s\" [%s.ko] undefined!", im->name, p);
+				d->fix = "check the kernel configuration, or add the providing module's Module.symvers to KBUILD_EXTRA_SYMBOLS";
+			}
+			*ok = false;
+			continue;
+		}
+		const char *ns = e->ns;
+		if (ns && ns[0]) {
+			bool restricted = run->pol->modns && ksc_namespace_is_module_restricted(ns);
+			bool granted = false;
+			if (restricted && !(run->o->require_intree && external))
+				granted = ksc_namespace_matches_module(ns, base, KSC_MATCH_MODPOST);
+			if (!granted && !has_import_ns(mod, ns)) {
+				bool allow = run->allow_missing_ns;
+				d = diag_new(r, KSC_VIEW_MODPOST, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
+					     restricted ? "modns-denied" : "ns-missing",
+					     restricted ? "R10" : "R12", idx, base, im->name);
+				if (d) {
+					d->ns = sdup(r, ns);
+					d->owner = sdup(r, owner);
+					d->summary = restricted
+						? sfmt(r, "restricted to modules matching %s", modns_list(ns))
+						: sfmt(r, "namespace %s is not imported", ns);
+					diag_line(r, d, "%s: modpost: module %s uses symbol %s from namespace %s, but does not import it.",
+						  allow ? "WARNING" : "ERROR", base, im->name, ns);
+					if (restricted)
+						d->fix = sfmt(r, "rename is not a fix: this export is restricted to modules matching %s%s",
+							      modns_list(ns),
+							      ksc_namespace_matches_module(ns, base, KSC_MATCH_LOADER)
+							      ? " (modpost compares the file name exactly: '-' and '_' differ)" : "");
+					else
+						d->fix = sfmt(r, "add %s", import_line(r, ns));
+				}
+				if (!allow)
+					*ok = false;
+			}
+		}
+		if (e->gpl_only && !gpl_compatible) {
+			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "gpl-only", "R17", idx, base,
+				     im->name);
+			if (d) {
+				d->owner = sdup(r, owner);
+				d->summary = "GPL-only export used by a GPL-incompatible module";
+				diag_line(r, d, "ERROR: modpost: GPL-incompatible module %s.ko uses GPL-only symbol '%s'",
+					  p, im->name);
+				d->explanation = "modpost checks every license= entry: one that is not GPL-compatible is enough";
+				d->fix = "needs a GPL-compatible MODULE_LICENSE (\"GPL\", \"GPL v2\", \"Dual BSD/GPL\", \"Dual MIT/GPL\", ...)";
+			}
+			*ok = false;
+		}
+	}
+	if (unresolved > 10) {
+		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "unresolved", "R23", idx, base, NULL);
+		if (d) {
+			d->summary = sfmt(r, "%u more unresolved symbols", unresolved - 10);
+			diag_line(r, d, "ERROR: modpost: suppressed %u unresolved symbol warnings because there were too many)",
+				  unresolved - 10);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------------------- */
+
+KSC_EXPORT int ksc_check_modules(struct ksc_kernel *k, struct ksc_module *const *mods,
+				 size_t n, const struct ksc_check_opts *opts,
+				 struct ksc_report **out)
+{
+	struct ksc_check_opts o = { .sz = sizeof(o), .allow_missing_ns = -1 };
+	struct ksc_report *r;
+	struct run run = { 0 };
+	int ret;
+
+	*out = NULL;
+	if (opts) {
+		size_t sz = opts->sz < sizeof(o) ? opts->sz : sizeof(o);
+		memcpy(&o, opts, sz);
+	}
+	if (!o.views)
+		o.views = KSC_VIEW_BOTH;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->ctx = ksc_ref(k->ctx);
+	pool_init(&r->strings);
+
+	const char *pv = o.policy ? o.policy : k->release;
+	if (!pv) {
+		ksc_err(k->ctx, "no kernel version to take the rules from: give a policy (--policy) or the kernel's release");
+		ret = -EINVAL;
+		goto err;
+	}
+	if (policy_init(&r->pol, pv) < 0) {
+		ksc_err(k->ctx, "%s: not a kernel version", pv);
+		ret = -EINVAL;
+		goto err;
+	}
+	ret = ksc_kernel_build_index(k);
+	if (ret < 0)
+		goto err;
+
+	run.r = r;
+	run.k = k;
+	run.pol = &r->pol;
+	run.o = &o;
+	run.allow_missing_ns = o.allow_missing_ns >= 0
+		? o.allow_missing_ns : k->config[KSC_CONFIG_ALLOW_MISSING_NS] == 1;
+	/* Without a config: modversions when the kernel's exports carry CRCs. */
+	run.modversions = k->config[KSC_CONFIG_MODVERSIONS] >= 0
+		? k->config[KSC_CONFIG_MODVERSIONS] == 1 : !k->crcs_from_symvers;
+	run.module_sig = k->config[KSC_CONFIG_MODULE_SIG] == 1;
+	run.sig_force = k->config[KSC_CONFIG_MODULE_SIG_FORCE] == 1;
+	run.force_load = k->config[KSC_CONFIG_MODULE_FORCE_LOAD] == 1;
+	if (k->config[KSC_CONFIG_MODVERSIONS] < 0 && k->crcs_from_symvers) {
+		/* Module.symvers writes CRCs 0 without modversions: any non-zero means on. */
+		for (size_t i = 0; i < k->n_provs && !run.modversions; i++)
+			run.modversions = k->provs[i].exp.crc != 0;
+	}
+
+	r->verdicts = calloc(n ? n : 1, sizeof(*r->verdicts));
+	run.boot.live = calloc(n ? n : 1, sizeof(*run.boot.live));
+	if (!r->verdicts || !run.boot.live) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct ksc_module_verdict *v = &r->verdicts[r->n_verdicts++];
+		const struct ksc_module *mod = mods[i];
+		v->module = mod;
+		v->loader_name = ksc_module_get_name(mod);
+		v->modpost_name = ksc_module_get_modpost_name(mod);
+		v->first_diag = r->n_diags;
+		v->modpost_ok = true;
+		if (o.views & KSC_VIEW_LOADER) {
+			const char *iname = ksc_module_get_modinfo_name(mod);
+			struct loading L = {
+				.index = i,
+				.mod = mod,
+				.name = v->loader_name,
+				.iname = iname && *iname ? iname : v->loader_name,
+			};
+			v->loader_err = load_module(&run, &L);
+			if (v->loader_err == 0)
+				run.boot.live[run.boot.n_live++] =
+					(struct live){ mod, v->loader_name, L.P };
+		}
+		if (o.views & KSC_VIEW_MODPOST)
+			modpost_module(&run, mods, n, i, &v->modpost_ok);
+		v->n_diags = r->n_diags - v->first_diag;
+	}
+	free(run.boot.live);
+	run.boot.live = NULL;
+	if (r->oom) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	*out = r;
+	return 0;
+err:
+	free(run.boot.live);
+	ksc_report_unref(r);
+	return ret;
+}
+
+KSC_EXPORT struct ksc_report *ksc_report_unref(struct ksc_report *r)
+{
+	if (!r)
+		return NULL;
+	free(r->diags);
+	free(r->verdicts);
+	pool_fini(&r->strings);
+	ksc_unref(r->ctx);
+	free(r);
+	return NULL;
+}
+
+KSC_EXPORT const char *ksc_report_get_policy(const struct ksc_report *r)
+{
+	return r->pol.name;
+}
+
+KSC_EXPORT size_t ksc_report_get_module_count(const struct ksc_report *r)
+{
+	return r->n_verdicts;
+}
+
+KSC_EXPORT const struct ksc_module_verdict *ksc_report_get_verdict(const struct ksc_report *r,
+								  size_t i)
+{
+	return i < r->n_verdicts ? &r->verdicts[i] : NULL;
+}
+
+KSC_EXPORT size_t ksc_report_get_diag_count(const struct ksc_report *r)
+{
+	return r->n_diags;
+}
+
+KSC_EXPORT const struct ksc_diag *ksc_report_get_diag(const struct ksc_report *r, size_t i)
+{
+	return i < r->n_diags ? &r->diags[i] : NULL;
+}

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * struct ksc_kernel: the kernel a module is checked against. Its exports (vmlinux, and the
+ * modules of its tree as providers), its release and vermagic, and the configuration
+ * options that change verdicts.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+
+#include "ksc-internal.h"
+
+#define PROV_VMLINUX ((struct kowner *)0)
+
+KSC_EXPORT int ksc_kernel_new(struct ksc_ctx *ctx, struct ksc_kernel **out)
+{
+	struct ksc_kernel *k = calloc(1, sizeof(*k));
+
+	*out = NULL;
+	if (!k)
+		return -ENOMEM;
+	k->refcount = 1;
+	k->ctx = ksc_ref(ctx);
+	pool_init(&k->strings);
+	hash_init(&k->index);
+	hash_init(&k->owner_index);
+	for (size_t i = 0; i < KSC_CONFIG_COUNT; i++)
+		k->config[i] = -1;
+	*out = k;
+	return 0;
+}
+
+KSC_EXPORT struct ksc_kernel *ksc_kernel_ref(struct ksc_kernel *k)
+{
+	if (k)
+		k->refcount++;
+	return k;
+}
+
+KSC_EXPORT struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k)
+{
+	if (!k || --k->refcount > 0)
+		return NULL;
+	for (size_t i = 0; i < k->n_owners; i++) {
+		ksc_module_unref(k->owners[i]->module);
+		free(k->owners[i]);
+	}
+	free(k->owners);
+	free(k->provs);
+	hash_fini(&k->index);
+	hash_fini(&k->owner_index);
+	pool_fini(&k->strings);
+	ksc_unref(k->ctx);
+	free(k);
+	return NULL;
+}
+
+static int add_prov(struct ksc_kernel *k, const struct ksc_export *e, struct kowner *owner)
+{
+	if (k->n_provs == k->cap_provs) {
+		size_t cap = k->cap_provs ? k->cap_provs * 2 : 4096;
+		struct kprov *p = realloc(k->provs, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		k->provs = p;
+		k->cap_provs = cap;
+	}
+	struct kprov *p = &k->provs[k->n_provs];
+	p->exp.name = pool_strdup(&k->strings, e->name);
+	p->exp.ns = e->ns[0] ? pool_strdup(&k->strings, e->ns) : "";
+	if (!p->exp.name || !p->exp.ns)
+		return -ENOMEM;
+	p->exp.gpl_only = e->gpl_only;
+	p->exp.has_crc = e->has_crc;
+	p->exp.crc = e->crc;
+	p->owner = owner;
+	p->next = 0;
+	k->n_provs++;
+	k->index_dirty = true;
+	return 0;
+}
+
+static struct kowner *new_owner(struct ksc_kernel *k, const char *name, struct ksc_module *mod)
+{
+	struct kowner *o = hash_find(&k->owner_index, name);
+
+	if (o)
+		return o;
+	if (k->n_owners == k->cap_owners) {
+		size_t cap = k->cap_owners ? k->cap_owners * 2 : 256;
+		struct kowner **a = realloc(k->owners, cap * sizeof(*a));
+		if (!a)
+			return NULL;
+		k->owners = a;
+		k->cap_owners = cap;
+	}
+	o = calloc(1, sizeof(*o));
+	if (!o)
+		return NULL;
+	o->name = pool_strdup(&k->strings, name);
+	if (!o->name || hash_add(&k->owner_index, o->name, o, 1) < 0) {
+		free(o);
+		return NULL;
+	}
+	o->module = ksc_module_ref(mod);
+	k->owners[k->n_owners++] = o;
+	return o;
+}
+
+KSC_EXPORT int ksc_kernel_add_vmlinux(struct ksc_kernel *k, struct ksc_module *vmlinux)
+{
+	for (size_t i = 0; i < ksc_module_get_export_count(vmlinux); i++) {
+		int r = add_prov(k, ksc_module_get_export(vmlinux, i), PROV_VMLINUX);
+		if (r < 0)
+			return r;
+	}
+	k->has_vmlinux = true;
+	return 0;
+}
+
+/*
+ * The loader's name of a Module.symvers owner ("drivers/usb/storage/usb-storage"): the
+ * basename with '-' as '_' (KBUILD_MODNAME, R4).
+ */
+static const char *owner_modname(char *buf, size_t size, const char *path)
+{
+	const char *b = ksc_basename(path);
+
+	snprintf(buf, size, "%s", b);
+	for (char *p = buf; *p; p++)
+		if (*p == '-' || *p == ',')
+			*p = '_';
+	return buf;
+}
+
+int ksc_kernel_add_symvers_rows(struct ksc_kernel *k, const struct ksc_symvers *sv,
+				bool vmlinux_only)
+{
+	for (size_t i = 0; i < ksc_symvers_get_count(sv); i++) {
+		const struct ksc_symvers_entry *e = ksc_symvers_get(sv, i);
+		bool vml = strcmp(e->module, "vmlinux") == 0;
+		struct kowner *o = PROV_VMLINUX;
+		if (!vml && vmlinux_only)
+			continue;
+		if (!vml) {
+			char buf[256];
+			o = new_owner(k, owner_modname(buf, sizeof(buf), e->module), NULL);
+			if (!o)
+				return -ENOMEM;
+		}
+		/* modpost writes 0x00000000 without MODVERSIONS: the kernel then has no CRCs. */
+		struct ksc_export x = { e->symbol, e->ns, e->gpl_only, true, e->crc };
+		int r = add_prov(k, &x, o);
+		if (r < 0)
+			return r;
+		if (vml)
+			k->has_vmlinux = true;
+	}
+	k->crcs_from_symvers = true;
+	return 0;
+}
+
+KSC_EXPORT int ksc_kernel_add_symvers(struct ksc_kernel *k, const struct ksc_symvers *sv)
+{
+	return ksc_kernel_add_symvers_rows(k, sv, false);
+}
+
+KSC_EXPORT int ksc_kernel_add_module(struct ksc_kernel *k, struct ksc_module *mod)
+{
+	struct kowner *o = new_owner(k, ksc_module_get_name(mod), mod);
+
+	if (!o)
+		return -ENOMEM;
+	if (!o->module)
+		o->module = ksc_module_ref(mod);
+	const char *lic = ksc_module_get_modinfo_value(mod, "license");
+	o->proprietary = !ksc_license_is_gpl_compatible(lic ? lic : "unspecified");
+	for (size_t i = 0; i < ksc_module_get_export_count(mod); i++) {
+		int r = add_prov(k, ksc_module_get_export(mod, i), o);
+		if (r < 0)
+			return r;
+	}
+	if (!k->vermagic && ksc_module_is_intree(mod) && ksc_module_get_vermagic(mod))
+		k->vermagic = pool_strdup(&k->strings, ksc_module_get_vermagic(mod));
+	return 0;
+}
+
+KSC_EXPORT struct ksc_ctx *ksc_kernel_get_ctx(const struct ksc_kernel *k)
+{
+	return k->ctx;
+}
+
+KSC_EXPORT int ksc_kernel_set_release(struct ksc_kernel *k, const char *release)
+{
+	k->release = pool_strdup(&k->strings, release);
+	return k->release ? 0 : -ENOMEM;
+}
+
+KSC_EXPORT const char *ksc_kernel_get_release(const struct ksc_kernel *k)
+{
+	return k->release;
+}
+
+KSC_EXPORT int ksc_kernel_set_vermagic(struct ksc_kernel *k, const char *vermagic)
+{
+	k->vermagic = pool_strdup(&k->strings, vermagic);
+	return k->vermagic ? 0 : -ENOMEM;
+}
+
+KSC_EXPORT const char *ksc_kernel_get_vermagic(const struct ksc_kernel *k)
+{
+	return k->vermagic;
+}
+
+static const char *const config_names[KSC_CONFIG_COUNT] = {
+	[KSC_CONFIG_MODVERSIONS] = "CONFIG_MODVERSIONS",
+	[KSC_CONFIG_MODULE_SIG] = "CONFIG_MODULE_SIG",
+	[KSC_CONFIG_MODULE_SIG_FORCE] = "CONFIG_MODULE_SIG_FORCE",
+	[KSC_CONFIG_MODULE_FORCE_LOAD] = "CONFIG_MODULE_FORCE_LOAD",
+	[KSC_CONFIG_ALLOW_MISSING_NS] = "CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS",
+	[KSC_CONFIG_RETPOLINE] = "CONFIG_RETPOLINE",
+	[KSC_CONFIG_EXTENDED_MODVERSIONS] = "CONFIG_EXTENDED_MODVERSIONS",
+	[KSC_CONFIG_BASIC_MODVERSIONS] = "CONFIG_BASIC_MODVERSIONS",
+};
+
+KSC_EXPORT int ksc_kernel_read_config(struct ksc_kernel *k, const char *path)
+{
+	char *data;
+	size_t size;
+	int r = ksc_read_text_file(k->ctx, path, &data, &size);
+
+	if (r < 0)
+		return r;
+	/* Everything this kernel could have set is now known: unset unless a line says y. */
+	for (size_t i = 0; i < KSC_CONFIG_COUNT; i++)
+		k->config[i] = 0;
+	for (char *line = data, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		char *eq = strchr(line, '=');
+		if (!eq || strncmp(line, "CONFIG_", 7) != 0)
+			continue;
+		*eq = '\0';
+		bool on = eq[1] == 'y' || eq[1] == 'm';
+		for (size_t i = 0; i < KSC_CONFIG_COUNT; i++)
+			if (strcmp(line, config_names[i]) == 0)
+				k->config[i] = on;
+		/* 6.9+ renamed CONFIG_RETPOLINE */
+		if (strcmp(line, "CONFIG_MITIGATION_RETPOLINE") == 0)
+			k->config[KSC_CONFIG_RETPOLINE] = on;
+	}
+	free(data);
+	return 0;
+}
+
+KSC_EXPORT void ksc_kernel_set_config(struct ksc_kernel *k, enum ksc_kconfig key, bool on)
+{
+	if ((unsigned)key < KSC_CONFIG_COUNT)
+		k->config[key] = on;
+}
+
+KSC_EXPORT int ksc_kernel_get_config(const struct ksc_kernel *k, enum ksc_kconfig key)
+{
+	return (unsigned)key < KSC_CONFIG_COUNT ? k->config[key] : -1;
+}
+
+KSC_EXPORT size_t ksc_kernel_get_export_count(const struct ksc_kernel *k)
+{
+	return k->n_provs;
+}
+
+KSC_EXPORT size_t ksc_kernel_get_module_count(const struct ksc_kernel *k)
+{
+	return k->n_owners;
+}
+
+KSC_EXPORT unsigned int ksc_kernel_get_error_count(const struct ksc_kernel *k)
+{
+	return k->errors;
+}
+
+/*
+ * The symbol index: name -> first provider, providers of one name chained in the loader's
+ * search order: vmlinux first (find_symbol() looks there first), then modules in the
+ * order they were added.
+ */
+int ksc_kernel_build_index(struct ksc_kernel *k)
+{
+	if (!k->index_dirty)
+		return 0;
+	hash_fini(&k->index);
+	hash_init(&k->index);
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < k->n_provs; i++) {
+			struct kprov *p = &k->provs[i];
+			if ((p->owner == PROV_VMLINUX) != (pass == 0))
+				continue;
+			p->next = 0;
+			struct kprov *first = hash_find(&k->index, p->exp.name);
+			if (!first) {
+				int r = hash_add(&k->index, p->exp.name, p, 0);
+				if (r < 0)
+					return r;
+				continue;
+			}
+			struct kprov *last = first;
+			while (last->next)
+				last = &k->provs[last->next - 1];
+			last->next = i + 1;
+		}
+	}
+	k->index_dirty = false;
+	return 0;
+}
+
+const struct kprov *ksc_kernel_first_prov(const struct ksc_kernel *k, const char *symbol)
+{
+	return hash_find(&k->index, symbol);
+}
+
+const struct kprov *ksc_kernel_next_prov(const struct ksc_kernel *k, const struct kprov *p)
+{
+	return p->next ? &k->provs[p->next - 1] : NULL;
+}
+
+KSC_EXPORT const struct ksc_export *ksc_kernel_find_export(const struct ksc_kernel *k,
+							   const char *symbol,
+							   const char **owner)
+{
+	if (ksc_kernel_build_index((struct ksc_kernel *)k) < 0)
+		return NULL;
+	const struct kprov *p = ksc_kernel_first_prov(k, symbol);
+	if (!p)
+		return NULL;
+	if (owner)
+		*owner = p->owner ? p->owner->name : "vmlinux";
+	return &p->exp;
+}
+
+/* ---- ksc_kernel_open: depmod's -b ROOT and release conventions ---- */
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int add_tree_module(const char *path, void *data)
+{
+	struct ksc_kernel *k = data;
+	struct ksc_module *mod;
+	int r = ksc_module_new_from_path(k->ctx, path, &mod);
+
+	if (r < 0) {
+		k->errors++;
+		return r == -ENOMEM ? r : 0;
+	}
+	if (ksc_module_get_kind(mod) == KSC_KIND_MODULE)
+		r = ksc_kernel_add_module(k, mod);
+	ksc_module_unref(mod);
+	return r;
+}
+
+KSC_EXPORT int ksc_kernel_open(struct ksc_ctx *ctx, const char *root, const char *release,
+			       struct ksc_kernel **out)
+{
+	static const char *const skip[] = { "build", "source", NULL };
+	struct ksc_kernel *k;
+	struct utsname u;
+	char p[4096];
+	int r;
+
+	*out = NULL;
+	if (!root || !*root)
+		root = "";
+	if (!release) {
+		if (uname(&u) < 0)
+			return -errno;
+		release = u.release;
+	}
+	r = ksc_kernel_new(ctx, &k);
+	if (r < 0)
+		return r;
+	r = ksc_kernel_set_release(k, release);
+	if (r < 0)
+		goto err;
+
+	snprintf(p, sizeof(p), "%s/lib/modules/%s", root, release);
+	struct stat st;
+	if (stat(p, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		ksc_err(ctx, "%s: no such module directory", p);
+		r = -ENOENT;
+		goto err;
+	}
+	r = ksc_walk_modules(ctx, p, skip, add_tree_module, k, &k->errors);
+	if (r < 0)
+		goto err;
+
+	/* The kernel's own exports: an image when there is one, else Module.symvers. */
+	const char *const images[] = { "boot/vmlinux-%s", "usr/lib/debug/boot/vmlinux-%s",
+				       "lib/modules/%s/build/vmlinux", NULL };
+	const char *const symvers[] = { "lib/modules/%s/build/Module.symvers",
+					"usr/src/linux-headers-%s/Module.symvers", NULL };
+	const char *const zimages[] = { "boot/vmlinuz-%s", NULL };
+	const char *const *lists[] = { images, symvers, zimages };
+	for (size_t l = 0; l < ARRAY_SIZE(lists) && !k->has_vmlinux; l++) {
+		for (const char *const *f = lists[l]; *f && !k->has_vmlinux; f++) {
+			char rel[512];
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+			snprintf(rel, sizeof(rel), *f, release);
+#pragma GCC diagnostic pop
+			snprintf(p, sizeof(p), "%s/%s", root, rel);
+			if (!is_file(p))
+				continue;
+			if (lists[l] == symvers) {
+				struct ksc_symvers *sv;
+				if (ksc_symvers_new_from_path(ctx, p, &sv) < 0) {
+					k->errors++;
+					continue;
+				}
+				r = ksc_kernel_add_symvers_rows(k, sv, true);
+				ksc_symvers_unref(sv);
+			} else {
+				struct ksc_module *vm;
+				if (ksc_module_new_from_path(ctx, p, &vm) < 0) {
+					k->errors++;
+					continue;
+				}
+				r = ksc_module_get_kind(vm) == KSC_KIND_VMLINUX
+					    ? ksc_kernel_add_vmlinux(k, vm) : 0;
+				ksc_module_unref(vm);
+			}
+			if (r < 0)
+				goto err;
+			if (k->has_vmlinux) {
+				k->exports_from = pool_strdup(&k->strings, p);
+				ksc_info(ctx, "%s: kernel exports read", p);
+			}
+		}
+	}
+	if (!k->has_vmlinux) {
+		ksc_err(ctx, "%s/lib/modules/%s: no vmlinux, vmlinuz or Module.symvers found for the kernel's own exports",
+			root, release);
+		r = -ENOENT;
+		goto err;
+	}
+
+	snprintf(p, sizeof(p), "%s/boot/config-%s", root, release);
+	if (!is_file(p))
+		snprintf(p, sizeof(p), "%s/lib/modules/%s/build/.config", root, release);
+	if (is_file(p)) {
+		r = ksc_kernel_read_config(k, p);
+		if (r < 0 && r != -ENOMEM)
+			k->errors++;
+		else if (r < 0)
+			goto err;
+	}
+	*out = k;
+	return 0;
+err:
+	ksc_kernel_unref(k);
+	return r;
+}

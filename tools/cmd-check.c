@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ksymcheck check: would the loader and modpost let these modules use what they import? */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "tools/ksc-tool.h"
+
+static const char *const help =
+	"Usage: ksymcheck check [OPTIONS] MODULE...\n\n"
+	"Decide every import of each MODULE as the chosen kernel would: what the loader does at\n"
+	"insmod time (modules are loaded in the order given, into one boot) and what modpost\n"
+	"says at build time. One finding per line: MODULE: SYMBOL: VIEW: VERDICT [code].\n\n"
+	"The kernel checked against (one is required):\n"
+	"  -k, --kernel ROOT      a root holding lib/modules/KVER (depmod's -b), with the\n"
+	"                         kernel's exports from boot/vmlinux-KVER, Module.symvers or\n"
+	"                         boot/vmlinuz-KVER, and boot/config-KVER\n"
+	"      --kver KVER        the kernel release under ROOT (default: the running one)\n"
+	"  -s, --symvers FILE     the kernel's Module.symvers\n"
+	"      --vmlinux FILE     the kernel image (vmlinux or bzImage)\n"
+	"  -m, --modules DIR      also take the modules below DIR as providers\n"
+	"      --config FILE      the kernel's .config (modversions, signatures, ...)\n\n"
+	"Rules:\n"
+	"  -p, --policy KVER      apply the rules of this kernel version (6.1, 6.6.y, 6.12.y,\n"
+	"                         6.16, 6.17, 6.18, 7.0, 7.1, ...); default: the kernel's\n"
+	"      --require-intree   the proposed rule: module-restricted exports only for in-tree\n"
+	"                         modules (R25)\n"
+	"      --allow-missing-ns as CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y\n"
+	"      --view VIEW        loader, modpost or both (default)\n\n"
+	"Output:\n"
+	"  -f, --format FMT       text (default), json, or kernel (exactly what dmesg and\n"
+	"                         modpost would print)\n"
+	"  -v, --verbose          add each finding's explanation and fix, and notes\n"
+	"  -h, --help             show this help and exit\n\n"
+	"Exit status: 0 all would load, 1 some would be refused, 2 usage error,\n"
+	"4 some inputs unreadable (the others were checked); 1 and 4 add up.\n";
+
+enum { OPT_KVER = 256, OPT_VMLINUX, OPT_CONFIG, OPT_REQUIRE_INTREE, OPT_ALLOW_MISSING_NS,
+       OPT_VIEW };
+
+struct check_args {
+	const char *root, *kver, *symvers, *vmlinux, *config, *policy;
+	char **module_dirs;
+	int n_module_dirs;
+	bool require_intree, allow_missing_ns, verbose;
+	unsigned views;
+	int format;
+};
+
+static int add_provider(const char *path, const char *root, void *data)
+{
+	struct ksc_kernel *k = data;
+	struct ksc_module *mod;
+	int r = ksc_module_new_from_path(ksc_kernel_get_ctx(k), path, &mod);
+
+	if (r < 0)
+		return r == -ENOMEM ? r : 1;
+	r = ksc_module_get_kind(mod) == KSC_KIND_MODULE ? ksc_kernel_add_module(k, mod) : 0;
+	ksc_module_unref(mod);
+	return r;
+}
+
+/* The kernel to check against, from the options. Errors reported; counts *errors. */
+static struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct check_args *a,
+				      unsigned *errors)
+{
+	struct ksc_kernel *k = NULL;
+	int r;
+
+	if (a->root) {
+		r = ksc_kernel_open(ctx, a->root, a->kver, &k);
+		if (r < 0)
+			return NULL;
+		*errors += ksc_kernel_get_error_count(k);
+	} else {
+		r = ksc_kernel_new(ctx, &k);
+		if (r < 0)
+			return NULL;
+		if (a->kver && ksc_kernel_set_release(k, a->kver) < 0)
+			goto err;
+	}
+	if (a->symvers) {
+		struct ksc_symvers *sv;
+		if (ksc_symvers_new_from_path(ctx, a->symvers, &sv) < 0)
+			goto err;
+		if (ksc_symvers_get_error_count(sv))
+			(*errors)++;
+		r = ksc_kernel_add_symvers(k, sv);
+		ksc_symvers_unref(sv);
+		if (r < 0)
+			goto err;
+	}
+	if (a->vmlinux) {
+		struct ksc_module *vm;
+		if (ksc_module_new_from_path(ctx, a->vmlinux, &vm) < 0)
+			goto err;
+		if (ksc_module_get_kind(vm) != KSC_KIND_VMLINUX) {
+			fprintf(stderr, "%s: not a kernel image\n", a->vmlinux);
+			ksc_module_unref(vm);
+			goto err;
+		}
+		r = ksc_kernel_add_vmlinux(k, vm);
+		ksc_module_unref(vm);
+		if (r < 0)
+			goto err;
+	}
+	for (int i = 0; i < a->n_module_dirs; i++) {
+		unsigned bad = 0;
+		r = walk_paths(ctx, &a->module_dirs[i], 1, add_provider, k, &bad);
+		*errors += bad;
+		if (r < 0)
+			goto err;
+	}
+	if (a->config && ksc_kernel_read_config(k, a->config) < 0)
+		goto err;
+	return k;
+err:
+	ksc_kernel_unref(k);
+	return NULL;
+}
+
+static const char *sev_word(enum ksc_severity s)
+{
+	return s == KSC_SEV_ERROR ? "refused" : s == KSC_SEV_WARNING ? "warning" : "note";
+}
+
+static const char *view_word(enum ksc_view v)
+{
+	return v == KSC_VIEW_LOADER ? "loader" : "modpost";
+}
+
+static void print_text(const struct ksc_report *rep, bool verbose)
+{
+	size_t nmods = ksc_report_get_module_count(rep);
+	unsigned loads = 0, refused = 0, passes = 0, fails = 0;
+
+	for (size_t m = 0; m < nmods; m++) {
+		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+		for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
+			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+			if (d->severity == KSC_SEV_INFO && !verbose)
+				continue;
+			printf("%s: ", d->module);
+			if (d->symbol)
+				printf("%s: ", d->symbol);
+			printf("%s: %s: %s [%s]\n", view_word(d->view), sev_word(d->severity),
+			       d->summary ? d->summary : d->code, d->code);
+			if (!verbose)
+				continue;
+			if (d->kernel_lines) {
+				const char *p = d->kernel_lines;
+				while (*p) {
+					size_t l = strcspn(p, "\n");
+					printf("    kernel: %.*s\n", (int)l, p);
+					p += l + (p[l] == '\n');
+				}
+			}
+			if (d->explanation)
+				printf("    why: %s (%s)\n", d->explanation, d->rule);
+			if (d->fix)
+				printf("    fix: %s\n", d->fix);
+		}
+	}
+	for (size_t m = 0; m < nmods; m++) {
+		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+		if (v->loader_err)
+			refused++;
+		else
+			loads++;
+		if (v->modpost_ok)
+			passes++;
+		else
+			fails++;
+	}
+	printf("%zu module%s checked (rules of %s): loader: %u would load, %u refused; modpost: %u pass, %u fail\n",
+	       nmods, nmods == 1 ? "" : "s", ksc_report_get_policy(rep), loads, refused, passes,
+	       fails);
+}
+
+static void print_kernel(const struct ksc_report *rep, unsigned views)
+{
+	for (unsigned view = KSC_VIEW_LOADER; view <= KSC_VIEW_MODPOST; view <<= 1) {
+		if (!(views & view))
+			continue;
+		for (size_t i = 0; i < ksc_report_get_diag_count(rep); i++) {
+			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+			if (d->view == view && d->kernel_lines)
+				printf("%s\n", d->kernel_lines);
+		}
+	}
+}
+
+static json_object *jstr(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static void print_json(const struct ksc_report *rep, unsigned views)
+{
+	json_object *root = json_object_new_object(), *mods = json_object_new_array();
+
+	json_object_object_add(root, "policy", jstr(ksc_report_get_policy(rep)));
+	for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
+		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+		json_object *o = json_object_new_object(), *fs = json_object_new_array();
+		json_object_object_add(o, "path", jstr(ksc_module_get_path(v->module)));
+		json_object_object_add(o, "name", jstr(v->loader_name));
+		json_object_object_add(o, "modpost_name", jstr(v->modpost_name));
+		if (views & KSC_VIEW_LOADER) {
+			json_object *l = json_object_new_object(), *lines = json_object_new_array();
+			json_object_object_add(l, "result",
+					       jstr(v->loader_err ? "refused" : "loads"));
+			json_object_object_add(l, "errno", json_object_new_int(v->loader_err));
+			json_object_object_add(l, "errno_name", jstr(ksc_errno_name(v->loader_err)));
+			for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
+				const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+				if (d->view != KSC_VIEW_LOADER || !d->kernel_lines)
+					continue;
+				json_object_array_add(lines, jstr(d->kernel_lines));
+			}
+			json_object_object_add(l, "kernel_lines", lines);
+			json_object_object_add(o, "loader", l);
+		}
+		if (views & KSC_VIEW_MODPOST) {
+			json_object *mp = json_object_new_object(), *lines = json_object_new_array();
+			json_object_object_add(mp, "result", jstr(v->modpost_ok ? "pass" : "fail"));
+			for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
+				const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+				if (d->view != KSC_VIEW_MODPOST || !d->kernel_lines)
+					continue;
+				json_object_array_add(lines, jstr(d->kernel_lines));
+			}
+			json_object_object_add(mp, "kernel_lines", lines);
+			json_object_object_add(o, "modpost", mp);
+		}
+		for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
+			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+			json_object *x = json_object_new_object();
+			json_object_object_add(x, "view", jstr(view_word(d->view)));
+			json_object_object_add(x, "severity", jstr(d->severity == KSC_SEV_ERROR ? "error"
+							: d->severity == KSC_SEV_WARNING ? "warning" : "info"));
+			json_object_object_add(x, "code", jstr(d->code));
+			json_object_object_add(x, "rule", jstr(d->rule));
+			json_object_object_add(x, "module", jstr(d->module));
+			json_object_object_add(x, "symbol", jstr(d->symbol));
+			json_object_object_add(x, "namespace", jstr(d->ns));
+			json_object_object_add(x, "owner", jstr(d->owner));
+			json_object_object_add(x, "summary", jstr(d->summary));
+			json_object_object_add(x, "kernel_lines", jstr(d->kernel_lines));
+			json_object_object_add(x, "explanation", jstr(d->explanation));
+			json_object_object_add(x, "fix", jstr(d->fix));
+			json_object_object_add(x, "errno", json_object_new_int(d->err));
+			json_object_array_add(fs, x);
+		}
+		json_object_object_add(o, "findings", fs);
+		json_object_array_add(mods, o);
+	}
+	json_object_object_add(root, "modules", mods);
+	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+						   JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(root);
+}
+
+struct collect {
+	struct ksc_ctx *ctx;
+	struct ksc_module **mods;
+	size_t n, cap;
+	unsigned errors;
+};
+
+static int collect_module(const char *path, const char *root, void *data)
+{
+	struct collect *c = data;
+	struct ksc_module *mod;
+	int r = ksc_module_new_from_path(c->ctx, path, &mod);
+
+	if (r < 0) {
+		c->errors++;
+		return r == -ENOMEM ? r : 0;
+	}
+	if (ksc_module_get_kind(mod) != KSC_KIND_MODULE) {
+		fprintf(stderr, "%s: not a module\n", path);
+		ksc_module_unref(mod);
+		c->errors++;
+		return 0;
+	}
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 16;
+		struct ksc_module **m = realloc(c->mods, cap * sizeof(*m));
+		if (!m) {
+			ksc_module_unref(mod);
+			return -ENOMEM;
+		}
+		c->mods = m;
+		c->cap = cap;
+	}
+	c->mods[c->n++] = mod;
+	return 0;
+}
+
+int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "kver", required_argument, NULL, OPT_KVER },
+		{ "symvers", required_argument, NULL, 's' },
+		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+		{ "modules", required_argument, NULL, 'm' },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "require-intree", no_argument, NULL, OPT_REQUIRE_INTREE },
+		{ "allow-missing-ns", no_argument, NULL, OPT_ALLOW_MISSING_NS },
+		{ "view", required_argument, NULL, OPT_VIEW },
+		{ "format", required_argument, NULL, 'f' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct check_args a = { .views = KSC_VIEW_BOTH, .format = FMT_TEXT };
+	struct collect c = { .ctx = ctx };
+	int ch, status = KSC_EXIT_OK;
+
+	a.module_dirs = calloc((size_t)argc, sizeof(char *));
+	if (!a.module_dirs)
+		return KSC_EXIT_UNREADABLE;
+	while ((ch = getopt_long(argc, argv, "+k:s:m:p:f:vh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'k': a.root = optarg; break;
+		case OPT_KVER: a.kver = optarg; break;
+		case 's': a.symvers = optarg; break;
+		case OPT_VMLINUX: a.vmlinux = optarg; break;
+		case 'm': a.module_dirs[a.n_module_dirs++] = optarg; break;
+		case OPT_CONFIG: a.config = optarg; break;
+		case 'p': a.policy = optarg; break;
+		case OPT_REQUIRE_INTREE: a.require_intree = true; break;
+		case OPT_ALLOW_MISSING_NS: a.allow_missing_ns = true; break;
+		case 'v': a.verbose = true; break;
+		case OPT_VIEW:
+			if (strcmp(optarg, "loader") == 0)
+				a.views = KSC_VIEW_LOADER;
+			else if (strcmp(optarg, "modpost") == 0)
+				a.views = KSC_VIEW_MODPOST;
+			else if (strcmp(optarg, "both") == 0)
+				a.views = KSC_VIEW_BOTH;
+			else {
+				free(a.module_dirs);
+				return usage_error("check", "unknown --view '%s'", optarg);
+			}
+			break;
+		case 'f':
+			if (strcmp(optarg, "kernel") == 0) {
+				a.format = FMT_KERNEL;
+				break;
+			}
+			a.format = parse_format("check", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
+			if (a.format < 0) {
+				free(a.module_dirs);
+				return KSC_EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			fputs(help, stdout);
+			free(a.module_dirs);
+			return KSC_EXIT_OK;
+		default:
+			free(a.module_dirs);
+			return usage_error("check", "invalid option");
+		}
+	}
+	if (optind >= argc) {
+		free(a.module_dirs);
+		return usage_error("check", "no MODULE given");
+	}
+	if (!a.root && !a.symvers && !a.vmlinux) {
+		free(a.module_dirs);
+		return usage_error("check", "no kernel given: use --kernel, --symvers or --vmlinux");
+	}
+	if (a.policy) {
+		struct ksc_kver v;
+		if (ksc_kver_parse(a.policy, &v) < 0) {
+			free(a.module_dirs);
+			return usage_error("check", "--policy '%s' is not a kernel version", a.policy);
+		}
+	}
+
+	int r = walk_paths(ctx, argv + optind, argc - optind, collect_module, &c, &c.errors);
+	struct ksc_kernel *k = r < 0 ? NULL : open_kernel(ctx, &a, &c.errors);
+	struct ksc_report *rep = NULL;
+	if (!k) {
+		status = KSC_EXIT_UNREADABLE;
+		goto out;
+	}
+	/* Without a release, take the rules from the modules' vermagic (its first word). */
+	char release[128] = "";
+	if (!a.policy && !ksc_kernel_get_release(k)) {
+		for (size_t i = 0; i < c.n && !release[0]; i++) {
+			const char *vm = ksc_module_get_vermagic(c.mods[i]);
+			if (vm)
+				snprintf(release, sizeof(release), "%.*s", (int)strcspn(vm, " "), vm);
+		}
+		if (release[0])
+			ksc_kernel_set_release(k, release);
+	}
+	struct ksc_check_opts o = {
+		.sz = sizeof(o),
+		.policy = a.policy,
+		.require_intree = a.require_intree,
+		.allow_missing_ns = a.allow_missing_ns ? 1 : -1,
+		.views = a.views,
+	};
+	if (c.n) {
+		r = ksc_check_modules(k, c.mods, c.n, &o, &rep);
+		if (r < 0) {
+			if (r != -EINVAL)
+				fprintf(stderr, "%s: check: %s\n", program_name, strerror(-r));
+			status = r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
+			goto out;
+		}
+		switch (a.format) {
+		case FMT_JSON: print_json(rep, a.views); break;
+		case FMT_KERNEL: print_kernel(rep, a.views); break;
+		default: print_text(rep, a.verbose);
+		}
+		for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
+			const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+			if (((a.views & KSC_VIEW_LOADER) && v->loader_err) ||
+			    ((a.views & KSC_VIEW_MODPOST) && !v->modpost_ok))
+				status = KSC_EXIT_FINDINGS;
+		}
+	}
+	if (c.errors)
+		status |= KSC_EXIT_UNREADABLE;
+out:
+	ksc_report_unref(rep);
+	ksc_kernel_unref(k);
+	for (size_t i = 0; i < c.n; i++)
+		ksc_module_unref(c.mods[i]);
+	free(c.mods);
+	free(a.module_dirs);
+	return status;
+}
