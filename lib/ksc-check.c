@@ -34,6 +34,7 @@ struct policy {
 	bool ext_modversions; /* 6.14+ */
 	bool modns;           /* 6.16+: module: namespaces, R7-R11 */
 	bool kflagstab;       /* 7.1+ */
+	bool augment_taints;  /* 6.4+: module_augment_kernel_taints(), "module license taints kernel." */
 	const char *fm_macro; /* EXPORT_SYMBOL_[GPL_]FOR_MODULES name, 6.16 / 6.17+ */
 };
 
@@ -51,6 +52,7 @@ static int policy_init(struct policy *p, const char *s)
 	/* 6.6.y and 6.12.y got only the macro (T28/T29): they are < 6.16 anyway. */
 	p->modns = ksc_kver_cmp(&p->v, 6, 16, 0) >= 0;
 	p->kflagstab = ksc_kver_cmp(&p->v, 7, 1, 0) >= 0;
+	p->augment_taints = ksc_kver_cmp(&p->v, 6, 4, 0) >= 0;
 	if (p->modns)
 		p->fm_macro = ksc_kver_cmp(&p->v, 6, 17, 0) >= 0 ? "EXPORT_SYMBOL_FOR_MODULES"
 								 : "EXPORT_SYMBOL_GPL_FOR_MODULES";
@@ -79,6 +81,7 @@ struct live {
 struct boot {
 	bool taint_P, taint_O, taint_E, taint_F, taint_C;
 	bool once_nosymver, once_noextver, once_sig;
+	bool lockdep_off;     /* "Disabling lock debugging due to kernel taint", once */
 	struct live *live;
 	size_t n_live;
 };
@@ -283,6 +286,18 @@ static bool export_crc(const struct run *run, const struct ksc_export *e, uint32
 }
 
 /*
+ * add_taint() with LOCKDEP_NOW_UNRELIABLE (P and F taints): the first one of a boot turns
+ * lock debugging off and says so (kernel/panic.c, lib/debug_locks.c), with no module name.
+ */
+static void taint_unreliable(struct run *run, struct ksc_diag *d)
+{
+	if (run->boot.lockdep_off)
+		return;
+	run->boot.lockdep_off = true;
+	diag_line(run->r, d, "Disabling lock debugging due to kernel taint");
+}
+
+/*
  * try_to_force_load(): with CONFIG_MODULE_FORCE_LOAD the module is tainted F (message
  * once, while F is not yet set) and goes on; without it the caller fails.
  */
@@ -294,6 +309,7 @@ static bool try_force(struct run *run, struct loading *L, const char *reason,
 	if (!run->boot.taint_F)
 		diag_line(run->r, d, "%s: %s: kernel tainted.", L->name, reason);
 	run->boot.taint_F = true;
+	taint_unreliable(run, d);
 	return true;
 }
 
@@ -551,6 +567,7 @@ static void resolve_one(struct run *run, struct loading *L, const struct ksc_imp
 			}
 			L->P = true;
 			run->boot.taint_P = true;
+			taint_unreliable(run, d);
 		}
 	}
 
@@ -569,18 +586,20 @@ static void resolve_one(struct run *run, struct loading *L, const struct ksc_imp
 	}
 }
 
-static void taint_line(struct run *run, struct loading *L, const char *code, const char *rule,
-		       const char *summary, const char *line, const char *why)
+static struct ksc_diag *taint_line(struct run *run, struct loading *L, const char *code,
+				   const char *rule, const char *summary, const char *line,
+				   const char *why)
 {
 	struct ksc_diag *d = diag_new(run->r, KSC_VIEW_LOADER, KSC_SEV_INFO, code, rule,
 				      L->index, L->name, NULL);
 
 	if (!d)
-		return;
+		return NULL;
 	d->summary = summary;
 	if (line)
 		d->kernel_lines = line;
 	d->explanation = why;
+	return d;
 }
 
 /* Same vermagic, ignoring the release when the module has CRCs (same_magic()). */
@@ -657,6 +676,11 @@ static int load_module(struct run *run, struct loading *L)
 		L->err = -ENOEXEC;
 		return L->err;
 	}
+	/*
+	 * Taints: check_modinfo() and load_module() up to 6.3, module_augment_kernel_taints()
+	 * from 6.4 (which also reports the first proprietary taint of a boot once more).
+	 */
+	bool prev_P = run->boot.taint_P;
 	if (!ksc_module_is_intree(mod)) {
 		const char *line = run->boot.taint_O ? NULL
 			: sfmt(r, "%s: loading out-of-tree module taints kernel.", L->name);
@@ -676,12 +700,13 @@ static int load_module(struct run *run, struct loading *L)
 			: sfmt(r, "%s: module license '%s' taints kernel.", L->name, lic);
 		run->boot.taint_P = true;
 		L->P = true;
-		taint_line(run, L, "taint-proprietary", "R15",
-			   sfmt(r, "license '%s' is not GPL-compatible (taint P)", lic), line,
-			   "the loader takes the first license= entry only; a proprietary module cannot see GPL-only exports");
+		d = taint_line(run, L, "taint-proprietary", "R15",
+			       sfmt(r, "license '%s' is not GPL-compatible (taint P)", lic), line,
+			       "the loader takes the first license= entry only; a proprietary module cannot see GPL-only exports");
+		taint_unreliable(run, d);
 	}
 
-	/* The signature taint (after layout_and_allocate in load_module) */
+	/* The signature taint */
 	if (run->module_sig && !signed_ok) {
 		const char *line = run->boot.once_sig ? NULL
 			: sfmt(r, "%s: module verification failed: signature and/or required key missing - tainting kernel",
@@ -692,10 +717,26 @@ static int load_module(struct run *run, struct loading *L)
 			   "the kernel verifies module signatures but does not enforce them");
 	}
 
-	/* Driver names the loader taints regardless of license (R15). */
+	/* Names the loader taints regardless of license (R15). */
+	d = NULL;
 	if (strcmp(L->name, "driverloader") == 0 || strcmp(L->name, "lve") == 0) {
+		d = taint_line(run, L, "taint-proprietary", "R15",
+			       "tainted proprietary by name, whatever its license", NULL,
+			       "the loader marks modules named driverloader and lve proprietary: they cannot see GPL-only exports");
 		L->P = true;
 		run->boot.taint_P = true;
+		taint_unreliable(run, d);
+	} else if (strcmp(L->name, "ndiswrapper") == 0) {
+		run->boot.taint_P = true; /* the kernel, not the module */
+		d = taint_line(run, L, "taint-proprietary", "R15",
+			       "taints the kernel proprietary by name (the module itself stays GPL)", NULL, NULL);
+		taint_unreliable(run, d);
+	}
+	if (run->pol->augment_taints && !prev_P && run->boot.taint_P) {
+		if (!d)
+			d = taint_line(run, L, "taint-proprietary", "R15",
+				       "first proprietary taint of this boot", NULL, NULL);
+		diag_line(r, d, "%s: module license taints kernel.", L->name);
 	}
 
 	/* find_module_sections(), check_export_symbol_versions() */

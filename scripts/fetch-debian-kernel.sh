@@ -21,8 +21,15 @@ if [ -z "$abi" ]; then
 	      sed -n 's/^linux-image-6\.1\.0-\([0-9]*\)-amd64-unsigned .*/\1/p' | sort -n | tail -1)
 fi
 if [ -z "$abi" ]; then
-	echo "fetch-debian-kernel: no linux-image-6.1.0-*-amd64-unsigned package is available" >&2
-	exit 3
+	# Offline, or no apt lists: fall back to the newest complete extraction in the cache.
+	newest=$(ls -d "$cache"/debian-6.1-[0-9]* 2>/dev/null | sed 's/.*-//' | sort -n | tail -1)
+	if [ -n "$newest" ] && [ -f "$cache/debian-6.1-$newest/.complete" ]; then
+		echo "fetch-debian-kernel: apt lists no package; using the cached ABI $newest" >&2
+		abi=$newest
+	else
+		echo "fetch-debian-kernel: no linux-image-6.1.0-*-amd64-unsigned package is available" >&2
+		exit 3
+	fi
 fi
 
 dest="$cache/debian-6.1-$abi"

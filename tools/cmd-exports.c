@@ -25,7 +25,7 @@ struct exports_run {
 	struct ksc_ctx *ctx;
 	int format;
 	struct ksc_symvers *all; /* every row, in input order */
-	json_object *json;       /* FMT_JSON: array of per-file objects */
+	unsigned json_items;     /* FMT_JSON: objects printed so far (streamed, one per file) */       /* FMT_JSON: array of per-file objects */
 	unsigned errors;
 };
 
@@ -74,7 +74,7 @@ static void json_add_symvers(struct exports_run *run, const char *path, struct k
 		json_object_array_add(arr, x);
 	}
 	json_object_object_add(o, "exports", arr);
-	json_object_array_add(run->json, o);
+	json_stream_item(&run->json_items, o);
 }
 
 static void json_add_module(struct exports_run *run, struct ksc_module *mod)
@@ -101,7 +101,7 @@ static void json_add_module(struct exports_run *run, struct ksc_module *mod)
 		json_object_array_add(arr, x);
 	}
 	json_object_object_add(o, "exports", arr);
-	json_object_array_add(run->json, o);
+	json_stream_item(&run->json_items, o);
 }
 
 /*
@@ -214,8 +214,6 @@ int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[])
 		fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
 		return KSC_EXIT_UNREADABLE;
 	}
-	if (run.format == FMT_JSON)
-		run.json = json_object_new_array();
 	r = walk_paths(ctx, argv + optind, argc - optind, one_path, &run, &run.errors);
 	if (r < 0) {
 		fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
@@ -226,9 +224,7 @@ int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[])
 		r = ksc_symvers_write(run.all, KSC_SYMVERS_5, stdout);
 		break;
 	case FMT_JSON:
-		puts(json_object_to_json_string_ext(run.json, JSON_C_TO_STRING_PRETTY |
-							      JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(run.json);
+		json_stream_end(run.json_items);
 		break;
 	default:
 		print_text(run.all);

@@ -22,7 +22,7 @@ static const char *const help =
 struct imports_run {
 	int format;
 	struct ksc_ctx *ctx;
-	json_object *json;
+	unsigned json_items;     /* FMT_JSON: objects printed so far (streamed, one per file) */
 	unsigned errors, files;
 };
 
@@ -76,7 +76,7 @@ static void print_json(struct imports_run *run, const struct ksc_module *mod)
 		}
 		json_object_object_add(o, "ext_versions", arr);
 	}
-	json_object_array_add(run->json, o);
+	json_stream_item(&run->json_items, o);
 }
 
 static void print_text(struct imports_run *run, const struct ksc_module *mod)
@@ -153,17 +153,12 @@ int cmd_imports(struct ksc_ctx *ctx, int argc, char *argv[])
 	}
 	if (optind >= argc)
 		return usage_error("imports", "no PATH given");
-	if (run.format == FMT_JSON)
-		run.json = json_object_new_array();
 	int r = walk_paths(ctx, argv + optind, argc - optind, one_path, &run, &run.errors);
 	if (r < 0) {
 		fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
 		run.errors++;
 	}
-	if (run.format == FMT_JSON) {
-		puts(json_object_to_json_string_ext(run.json, JSON_C_TO_STRING_PRETTY |
-							      JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(run.json);
-	}
+	if (run.format == FMT_JSON)
+		json_stream_end(run.json_items);
 	return run.errors ? KSC_EXIT_UNREADABLE : KSC_EXIT_OK;
 }

@@ -5,6 +5,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <json-c/json.h>
+
 #include "ksymcheck.h"
 
 /* Exit statuses: a sum of conditions (see ksymcheck(1), EXIT STATUS). */
@@ -41,3 +43,7 @@ int parse_format(const char *cmd, const char *value, unsigned allowed);
 int walk_paths(struct ksc_ctx *ctx, char **paths, int n,
 	       int (*fn)(const char *path, const char *root, void *data), void *data,
 	       unsigned *errors);
+
+/* JSON arrays printed one element at a time, so memory stays flat over a whole tree. */
+void json_stream_item(unsigned *count, json_object *o);
+void json_stream_end(unsigned count);

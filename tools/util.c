@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <json-c/json.h>
+
 #include "ksc-internal.h"
 #include "tools/ksc-tool.h"
 
@@ -66,4 +68,18 @@ int walk_paths(struct ksc_ctx *ctx, char **paths, int n,
 		}
 	}
 	return ret;
+}
+
+void json_stream_item(unsigned *count, json_object *o)
+{
+	fputs(*count ? ",\n" : "[\n", stdout);
+	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						JSON_C_TO_STRING_NOSLASHESCAPE), stdout);
+	json_object_put(o);
+	(*count)++;
+}
+
+void json_stream_end(unsigned count)
+{
+	fputs(count ? "\n]\n" : "[]\n", stdout);
 }
