@@ -86,7 +86,7 @@ $(TOOL): $(TOOL_OBJS) $(STATIC_LIB)
 	@echo "  LD      $@"
 	$(Q)$(CC) $(ALL_LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(PKG_LIBS)
 
-$(BUILD)/tests/test-%: tests/unit/test-%.c $(STATIC_LIB) tests/unit/unit.h
+$(BUILD)/tests/test-%: tests/unit/test-%.c $(STATIC_LIB) tests/unit/unit.h tests/unit/mkmod.h
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(STATIC_LIB) $(PKG_LIBS) $(CMOCKA_LIBS)

@@ -862,6 +862,27 @@ static const char *modpost_path(struct ksc_report *r, const char *path)
 	return sdup(r, path);
 }
 
+/*
+ * modpost's ignore_undef_symbol(): __this_module (resolved by the .mod.c), the GOT on
+ * every machine, and the PowerPC register save/restore helpers.
+ */
+static bool modpost_ignored_undef(const struct ksc_module *mod, const char *name)
+{
+	unsigned int m = ksc_module_get_machine(mod);
+
+	if (strcmp(name, "__this_module") == 0 || strcmp(name, "_GLOBAL_OFFSET_TABLE_") == 0)
+		return true;
+	if (m == 20 && (strncmp(name, "_restgpr_", 9) == 0 || strncmp(name, "_savegpr_", 9) == 0 ||
+			strncmp(name, "_rest32gpr_", 11) == 0 || strncmp(name, "_save32gpr_", 11) == 0 ||
+			strncmp(name, "_restvr_", 8) == 0 || strncmp(name, "_savevr_", 8) == 0))
+		return true;
+	if (m == 21 && (strcmp(name, ".TOC.") == 0 || strncmp(name, "_restgpr0_", 10) == 0 ||
+			strncmp(name, "_savegpr0_", 10) == 0 || strncmp(name, "_restvr_", 8) == 0 ||
+			strncmp(name, "_savevr_", 8) == 0))
+		return true;
+	return false;
+}
+
 /* Who exports `sym` for modpost: the Module.symvers/kernel, or a module of this run. */
 static const struct ksc_export *modpost_find(struct run *run, struct ksc_module *const *mods,
 					     size_t n, size_t self, const char *sym,
@@ -955,7 +976,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 		const char *owner = NULL;
 		const struct ksc_export *e = modpost_find(run, mods, n, idx, im->name, &owner);
 
-		if (ignored_undef(mod, im->name))
+		if (modpost_ignored_undef(mod, im->name))
 			continue;
 		if (!e) {
 			if (im->bind == KSC_BIND_WEAK)
@@ -1010,7 +1031,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 				d->owner = sdup(r, owner);
 				d->summary = "GPL-only export used by a GPL-incompatible module";
 				diag_line(r, d, "ERROR: modpost: GPL-incompatible module %s.ko uses GPL-only symbol '%s'",
-					  p, im->name);
+					  base, im->name);
 				d->explanation = "modpost checks every license= entry: one that is not GPL-compatible is enough";
 				d->fix = "needs a GPL-compatible MODULE_LICENSE (\"GPL\", \"GPL v2\", \"Dual BSD/GPL\", \"Dual MIT/GPL\", ...)";
 			}
@@ -1021,7 +1042,8 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "unresolved", "R23", idx, base, NULL);
 		if (d) {
 			d->summary = sfmt(r, "%u more unresolved symbols", unresolved - 10);
-			diag_line(r, d, "ERROR: modpost: suppressed %u unresolved symbol warnings because there were too many)",
+			d->severity = KSC_SEV_WARNING;
+			diag_line(r, d, "WARNING: modpost: suppressed %u unresolved symbol warnings because there were too many)",
 				  unresolved - 10);
 		}
 	}

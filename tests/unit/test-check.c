@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The policy engine against every test vector of kernel-semantics.md section 6 (T01-T50),
+ * one cmocka test per vector, named by its id. Each vector builds a real module image in
+ * memory (tests/unit/mkmod.h), reads it back through the reader, and checks both views:
+ * the loader's errno and the lines the doc says dmesg shows (in order), and modpost's
+ * exact lines.
+ */
+#include "unit.h"
+#include "mkmod.h"
+
+#include <errno.h>
+
+#define MAXL 6
+
+enum vec_kind {
+	V_PLAIN = 0,
+	V_TWO_SYMS,      /* imports a (the export) then b (exported by no one) */
+	V_TWO_SYMS_REV,  /* b then a */
+	V_WEAK,          /* the import is a weak reference */
+	V_PROVIDER_GPL,  /* foo is exported GPL-only by module "prov", not vmlinux; weak ref */
+	V_CRC_MISMATCH,  /* modversions on; the module's __versions CRC differs */
+	V_PROP_PROVIDER, /* T46: g GPL-only in vmlinux, bar by proprietary module p; g then bar */
+	V_PROP_PROVIDER_REV, /* bar then g */
+	V_EXPORTS_NO_FLAGS,  /* the module exports something, without __kflagstab */
+	V_NO_IMPORT,     /* the module uses no symbol */
+};
+
+struct vec {
+	const char *id;
+	const char *policy;        /* NULL: 6.16 */
+	bool gpl;                  /* foo is EXPORT_SYMBOL_GPL-like (FM is GPL-only) */
+	const char *ns;            /* foo's namespace, "" for none */
+	const char *name;          /* struct module name (loader) */
+	const char *file;          /* file basename without .ko (modpost) */
+	const char *intree;        /* "Y", "N" (present, any value counts) or NULL (absent) */
+	const char *licenses[3];
+	const char *import_ns[3];
+	enum vec_kind kind;
+	bool allow_missing_ns;
+	bool require_intree;
+	bool skip_loader;          /* T18: cannot be built, the loader never sees it */
+	int loader_err;
+	const char *loader_lines[MAXL];  /* must appear in this order */
+	const char *loader_absent;       /* must not appear in any loader line */
+	const char *loader_code;         /* a loader finding with this code must exist */
+	bool modpost_ok;
+	const char *modpost_lines[MAXL]; /* exactly these, in order */
+};
+
+#define GPL_ONLY .licenses = { "GPL" }
+#define A55 "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+
+static const struct vec vectors[] = {
+	{ "T01", .gpl = true, .ns = "module:kvm", .name = "kvm", .file = "kvm", .intree = "Y",
+	  GPL_ONLY, .modpost_ok = true },
+	{ "T02", .gpl = true, .ns = "module:kvm", .name = "kvm_amd", .file = "kvm-amd",
+	  .intree = "Y", GPL_ONLY, .loader_err = -EINVAL,
+	  .loader_lines = { "kvm_amd: module uses symbol (foo) from namespace module:kvm, but does not import it.",
+			    "kvm_amd: Unknown symbol foo (err -22)" },
+	  .loader_code = "modns-denied",
+	  .modpost_lines = { "ERROR: modpost: module kvm-amd uses symbol foo from namespace module:kvm, but does not import it." } },
+	{ "T03", .gpl = true, .ns = "module:kvm,kvm-*", .name = "kvm_amd", .file = "kvm-amd",
+	  .intree = "Y", GPL_ONLY, .modpost_ok = true },
+	{ "T04", .gpl = true, .ns = "module:kvm,kvm_*", .name = "kvm_amd", .file = "kvm-amd",
+	  .intree = "Y", GPL_ONLY,
+	  .modpost_lines = { "ERROR: modpost: module kvm-amd uses symbol foo from namespace module:kvm,kvm_*, but does not import it." } },
+	{ "T05", .gpl = true, .ns = "module:kvm-amd", .name = "kvm_amd", .file = "kvm-amd",
+	  .intree = "Y", GPL_ONLY, .modpost_ok = true },
+	{ "T06", .gpl = true, .ns = "module:kvm_amd", .name = "kvm_amd", .file = "kvm-amd",
+	  .intree = "Y", GPL_ONLY,
+	  .modpost_lines = { "ERROR: modpost: module kvm-amd uses symbol foo from namespace module:kvm_amd, but does not import it." } },
+	{ "T07", .gpl = true, .ns = "module:kvm-*", .name = "kvm", .file = "kvm", .intree = "Y",
+	  GPL_ONLY, .loader_err = -EINVAL,
+	  .loader_lines = { "kvm: module uses symbol (foo) from namespace module:kvm-*, but does not import it." },
+	  .modpost_lines = { "ERROR: modpost: module kvm uses symbol foo from namespace module:kvm-*, but does not import it." } },
+	{ "T08", .gpl = true, .ns = "module:kvm*", .name = "kvmgt", .file = "kvmgt", .intree = "Y",
+	  GPL_ONLY, .modpost_ok = true },
+	{ "T09", .gpl = true, .ns = "module:*", .name = "anything", .file = "anything",
+	  .intree = "Y", GPL_ONLY, .modpost_ok = true },
+	{ "T10", .gpl = true, .ns = "module:", .name = "kvm", .file = "kvm", .intree = "Y",
+	  GPL_ONLY, .loader_err = -EINVAL,
+	  .loader_lines = { "kvm: module uses symbol (foo) from namespace module:, but does not import it." },
+	  .modpost_lines = { "ERROR: modpost: module kvm uses symbol foo from namespace module:, but does not import it." } },
+	{ "T11", .gpl = true, .ns = "module:kvm,", .name = "kvm", .file = "kvm", .intree = "Y",
+	  GPL_ONLY, .modpost_ok = true },
+	{ "T12", .gpl = true, .ns = "module:,,kvm", .name = "kvm", .file = "kvm", .intree = "Y",
+	  GPL_ONLY, .modpost_ok = true },
+	{ "T13", .gpl = true, .ns = "module:k*m", .name = "kvm", .file = "kvm", .intree = "Y",
+	  GPL_ONLY, .loader_err = -EINVAL,
+	  .modpost_lines = { "ERROR: modpost: module kvm uses symbol foo from namespace module:k*m, but does not import it." } },
+	{ "T14", .gpl = true, .ns = "module:kvm, vfio", .name = "vfio", .file = "vfio",
+	  .intree = "Y", GPL_ONLY, .loader_err = -EINVAL,
+	  .modpost_lines = { "ERROR: modpost: module vfio uses symbol foo from namespace module:kvm, vfio, but does not import it." } },
+	{ "T15", .gpl = true, .ns = "module:KVM", .name = "kvm", .file = "kvm", .intree = "Y",
+	  GPL_ONLY, .loader_err = -EINVAL,
+	  .modpost_lines = { "ERROR: modpost: module kvm uses symbol foo from namespace module:KVM, but does not import it." } },
+	{ "T16", .gpl = true, .ns = "module:kvm*", .name = "kv", .file = "kv", .intree = "Y",
+	  GPL_ONLY, .loader_err = -EINVAL,
+	  .modpost_lines = { "ERROR: modpost: module kv uses symbol foo from namespace module:kvm*, but does not import it." } },
+	{ "T17", .gpl = true, .ns = "module:" A55, .name = A55, .file = A55, .intree = "Y",
+	  GPL_ONLY, .modpost_ok = true },
+	{ "T18", .gpl = true, .ns = "module:" A55, .name = A55, .file = A55 "a", .intree = "Y",
+	  GPL_ONLY, .skip_loader = true,
+	  .modpost_lines = { "ERROR: modpost: module name is too long [" A55 "a.ko]",
+			     "ERROR: modpost: module " A55 "a uses symbol foo from namespace module:" A55 ", but does not import it." } },
+	{ "T19", .gpl = true, .ns = "module:kvm", .name = "kvm", .file = "kvm", .intree = "Y",
+	  GPL_ONLY, .import_ns = { "module:kvm" }, .loader_err = -EPERM,
+	  .loader_lines = { "kvm: module tries to import module namespace: module:kvm" },
+	  .loader_absent = "Unknown symbol",
+	  .modpost_lines = { "ERROR: modpost: kvm: explicitly importing namespace \"module:kvm\" is not allowed." } },
+	{ "T20", .gpl = true, .ns = "module:kvm", .name = "vfio", .file = "vfio", .intree = "Y",
+	  GPL_ONLY, .import_ns = { "module:kvm" }, .loader_err = -EPERM,
+	  .loader_lines = { "vfio: module tries to import module namespace: module:kvm" },
+	  .modpost_lines = { "ERROR: modpost: vfio: explicitly importing namespace \"module:kvm\" is not allowed." } },
+	{ "T21", .gpl = false, .ns = "", .name = "m", .file = "m", .intree = "Y", GPL_ONLY,
+	  .import_ns = { "module:other" }, .kind = V_NO_IMPORT, .loader_err = -EPERM,
+	  .loader_lines = { "m: module tries to import module namespace: module:other" },
+	  .modpost_lines = { "ERROR: modpost: m: explicitly importing namespace \"module:other\" is not allowed." } },
+	{ "T22", .gpl = true, .ns = "module:kvm", .name = "vfio", .file = "vfio", .intree = "Y",
+	  GPL_ONLY, .allow_missing_ns = true,
+	  .loader_lines = { "vfio: module uses symbol (foo) from namespace module:kvm, but does not import it." },
+	  .loader_absent = "Unknown symbol", .modpost_ok = true,
+	  .modpost_lines = { "WARNING: modpost: module vfio uses symbol foo from namespace module:kvm, but does not import it." } },
+	{ "T23", .gpl = true, .ns = "module:kvm", .name = "kvm", .file = "kvm", .intree = NULL,
+	  GPL_ONLY, .loader_lines = { "kvm: loading out-of-tree module taints kernel." },
+	  .loader_absent = "namespace", .loader_code = "modns-impostor", .modpost_ok = true },
+	{ "T24", .gpl = true, .ns = "module:kvm", .name = "kvm", .file = "kvm", .intree = NULL,
+	  GPL_ONLY, .require_intree = true, .loader_err = -EINVAL,
+	  .loader_lines = { "kvm: module uses symbol (foo) from namespace module:kvm, but does not import it.",
+			    "kvm: Unknown symbol foo (err -22)" },
+	  .modpost_lines = { "ERROR: modpost: module kvm uses symbol foo from namespace module:kvm, but does not import it." } },
+	{ "T25", .gpl = true, .ns = "module:kvm", .name = "kvm", .file = "kvm", .intree = "N",
+	  GPL_ONLY, .require_intree = true, .loader_absent = "namespace", .modpost_ok = true },
+	{ "T26", .gpl = true, .ns = "module:kvm", .name = "kvm", .file = "kvm", .intree = NULL,
+	  .licenses = { "Proprietary" }, .loader_err = -ENOENT,
+	  .loader_lines = { "kvm: module license 'Proprietary' taints kernel.",
+			    "kvm: Unknown symbol foo (err -2)" },
+	  .loader_absent = "namespace",
+	  .modpost_lines = { "ERROR: modpost: GPL-incompatible module kvm.ko uses GPL-only symbol 'foo'" } },
+	{ "T27", .gpl = false, .ns = "module:kvm", .name = "kvm", .file = "kvm", .intree = "Y",
+	  .licenses = { "Proprietary" },
+	  .loader_lines = { "kvm: module license 'Proprietary' taints kernel." },
+	  .loader_absent = "Unknown symbol", .modpost_ok = true },
+	{ "T28", .policy = "6.12.37", .gpl = true, .ns = "module:kvm", .name = "kvm", .file = "kvm",
+	  .intree = "Y", GPL_ONLY, .loader_err = -EINVAL,
+	  .loader_lines = { "kvm: module uses symbol (foo) from namespace module:kvm, but does not import it." },
+	  .modpost_lines = { "ERROR: modpost: module kvm uses symbol foo from namespace module:kvm, but does not import it." } },
+	{ "T29", .policy = "6.6.100", .gpl = true, .ns = "module:kvm", .name = "kvm", .file = "kvm",
+	  .intree = "Y", GPL_ONLY, .import_ns = { "module:kvm" }, .modpost_ok = true },
+	{ "T30", .gpl = true, .ns = "", .name = "m", .file = "m", .intree = "Y",
+	  .licenses = { "Dual BSD/GPL" }, .modpost_ok = true },
+	{ "T31", .gpl = true, .ns = "", .name = "m", .file = "m", .intree = "Y",
+	  .licenses = { "GPLv2" }, .loader_err = -ENOENT,
+	  .loader_lines = { "m: module license 'GPLv2' taints kernel.", "m: Unknown symbol foo (err -2)" },
+	  .modpost_lines = { "ERROR: modpost: GPL-incompatible module m.ko uses GPL-only symbol 'foo'" } },
+	{ "T32", .gpl = false, .ns = "", .name = "m", .file = "m", .intree = "Y",
+	  .licenses = { "Proprietary" },
+	  .loader_lines = { "m: module license 'Proprietary' taints kernel." }, .modpost_ok = true },
+	{ "T33", .gpl = true, .ns = "", .name = "m", .file = "m", .intree = "Y", .licenses = { NULL },
+	  .loader_err = -ENOENT,
+	  .loader_lines = { "m: module license 'unspecified' taints kernel.", "m: Unknown symbol foo (err -2)" },
+	  .modpost_lines = { "ERROR: modpost: missing MODULE_LICENSE() in m.o" } },
+	{ "T34", .gpl = true, .ns = "", .name = "m", .file = "m", .intree = "Y",
+	  .licenses = { "GPL", "Proprietary" }, .loader_absent = "taints",
+	  .modpost_lines = { "ERROR: modpost: GPL-incompatible module m.ko uses GPL-only symbol 'foo'" } },
+	{ "T35", .gpl = true, .ns = "", .name = "lve", .file = "lve", .intree = "Y", GPL_ONLY,
+	  .loader_err = -ENOENT,
+	  .loader_lines = { "lve: module license taints kernel.", "lve: Unknown symbol foo (err -2)" },
+	  .modpost_ok = true },
+	{ "T36", .gpl = true, .ns = "USB_STORAGE", .name = "uas", .file = "uas", .intree = "Y",
+	  GPL_ONLY, .import_ns = { "USB_STORAGE" }, .modpost_ok = true },
+	{ "T37", .gpl = true, .ns = "USB_STORAGE", .name = "uas", .file = "uas", .intree = "Y",
+	  GPL_ONLY, .import_ns = { "usb_storage" }, .loader_err = -EINVAL,
+	  .loader_lines = { "uas: module uses symbol (foo) from namespace USB_STORAGE, but does not import it." },
+	  .loader_code = "ns-missing",
+	  .modpost_lines = { "ERROR: modpost: module uas uses symbol foo from namespace USB_STORAGE, but does not import it." } },
+	{ "T38", .gpl = false, .ns = "module", .name = "m", .file = "m", .intree = "Y", GPL_ONLY,
+	  .import_ns = { "module" }, .modpost_ok = true },
+	{ "T39", .gpl = false, .ns = "Module:kvm", .name = "m", .file = "m", .intree = "Y",
+	  GPL_ONLY, .import_ns = { "Module:kvm" }, .modpost_ok = true },
+	{ "T40", .gpl = true, .ns = "module:kvm", .name = "vfio", .file = "vfio", .intree = "Y",
+	  GPL_ONLY, .kind = V_TWO_SYMS, .loader_err = -ENOENT,
+	  .loader_lines = { "vfio: module uses symbol (a) from namespace module:kvm, but does not import it.",
+			    "vfio: Unknown symbol a (err -22)", "vfio: Unknown symbol b (err -2)" },
+	  .modpost_lines = { "ERROR: modpost: module vfio uses symbol a from namespace module:kvm, but does not import it.",
+			     "ERROR: modpost: \"b\" [vfio.ko] undefined!" } },
+	{ "T41", .gpl = true, .ns = "module:kvm", .name = "vfio", .file = "vfio", .intree = "Y",
+	  GPL_ONLY, .kind = V_TWO_SYMS_REV, .loader_err = -EINVAL,
+	  .loader_lines = { "vfio: Unknown symbol b (err -2)",
+			    "vfio: module uses symbol (a) from namespace module:kvm, but does not import it.",
+			    "vfio: Unknown symbol a (err -22)" },
+	  .modpost_lines = { "ERROR: modpost: \"b\" [vfio.ko] undefined!",
+			     "ERROR: modpost: module vfio uses symbol a from namespace module:kvm, but does not import it." } },
+	{ "T42", .gpl = true, .ns = "module:kvm", .name = "vfio", .file = "vfio", .intree = "Y",
+	  GPL_ONLY, .kind = V_WEAK, .loader_err = -EINVAL,
+	  .loader_lines = { "vfio: Unknown symbol foo (err -22)" },
+	  .modpost_lines = { "ERROR: modpost: module vfio uses symbol foo from namespace module:kvm, but does not import it." } },
+	{ "T43", .gpl = true, .ns = "", .name = "m", .file = "m", .intree = "Y",
+	  .licenses = { "Proprietary" }, .kind = V_PROVIDER_GPL, .loader_absent = "Unknown symbol",
+	  .modpost_lines = { "ERROR: modpost: GPL-incompatible module m.ko uses GPL-only symbol 'foo'" } },
+	{ "T44", .gpl = true, .ns = "module:kvm", .name = "kvm_amd", .file = "kvm-amd",
+	  .intree = "Y", GPL_ONLY, .kind = V_CRC_MISMATCH, .loader_err = -EINVAL,
+	  .loader_lines = { "kvm_amd: disagrees about version of symbol foo",
+			    "kvm_amd: Unknown symbol foo (err -22)" },
+	  .loader_absent = "namespace", .loader_code = "crc-mismatch",
+	  .modpost_lines = { "ERROR: modpost: module kvm-amd uses symbol foo from namespace module:kvm, but does not import it." } },
+	{ "T45", .gpl = true, .ns = "module:kvm", .name = "vfio", .file = "vfio", .intree = "Y",
+	  .licenses = { "Proprietary" }, .loader_err = -ENOENT,
+	  .loader_lines = { "vfio: Unknown symbol foo (err -2)" }, .loader_absent = "namespace",
+	  .modpost_lines = { "ERROR: modpost: module vfio uses symbol foo from namespace module:kvm, but does not import it.",
+			     "ERROR: modpost: GPL-incompatible module vfio.ko uses GPL-only symbol 'foo'" } },
+	{ "T46", .gpl = true, .ns = "", .name = "m", .file = "m", .intree = "Y", GPL_ONLY,
+	  .kind = V_PROP_PROVIDER, .loader_err = -ENOENT,
+	  .loader_lines = { "m: module using GPL-only symbols uses symbols bar from proprietary module p.",
+			    "m: Unknown symbol bar (err -2)" },
+	  .loader_code = "proprietary-provider", .modpost_ok = true },
+	{ "T46-reversed", .gpl = true, .ns = "", .name = "m", .file = "m", .intree = "Y", GPL_ONLY,
+	  .kind = V_PROP_PROVIDER_REV, .loader_err = -ENOENT,
+	  .loader_lines = { "m: module uses symbols bar from proprietary module p, inheriting taint.",
+			    "m: Unknown symbol g (err -2)" },
+	  .modpost_ok = true },
+	{ "T47", .policy = "7.1", .gpl = false, .ns = "", .name = "m", .file = "m", .intree = "Y",
+	  GPL_ONLY, .kind = V_EXPORTS_NO_FLAGS, .loader_err = -ENOEXEC,
+	  .loader_lines = { "m: no flags for exported symbols" }, .modpost_ok = true },
+	{ "T48", .gpl = true, .ns = "X", .name = "m", .file = "m", .intree = "Y", GPL_ONLY,
+	  .import_ns = { "Y" }, .loader_err = -EINVAL,
+	  .loader_lines = { "m: module uses symbol (foo) from namespace X, but does not import it." },
+	  .modpost_lines = { "ERROR: modpost: module m uses symbol foo from namespace X, but does not import it." } },
+	/* T49/T50 are about depmod (the tree command); here: what the loader and modpost say. */
+	{ "T49", .gpl = false, .ns = "", .name = "m", .file = "m", .intree = "Y", GPL_ONLY,
+	  .kind = V_TWO_SYMS, .loader_err = -ENOENT,
+	  .loader_lines = { "m: Unknown symbol b (err -2)" },
+	  .modpost_lines = { "ERROR: modpost: \"b\" [m.ko] undefined!" } },
+	{ "T50", .gpl = true, .ns = "module:kvm", .name = "vfio", .file = "vfio", .intree = "Y",
+	  GPL_ONLY, .loader_err = -EINVAL,
+	  .loader_lines = { "vfio: module uses symbol (foo) from namespace module:kvm, but does not import it.",
+			    "vfio: Unknown symbol foo (err -22)" },
+	  .modpost_lines = { "ERROR: modpost: module vfio uses symbol foo from namespace module:kvm, but does not import it." } },
+};
+
+static struct ksc_module *build(struct ksc_ctx *ctx, const struct mkmod *mm, const char *file)
+{
+	size_t size;
+	unsigned char *img = mkmod_build(mm, &size);
+	struct ksc_module *mod;
+	char path[128];
+
+	snprintf(path, sizeof(path), "%s.ko", file);
+	int r = ksc_module_new_from_memory(ctx, path, img, size, &mod);
+	free(img);
+	if (r < 0)
+		fail_msg("%s: the generated module does not read back: %s", path, strerror(-r));
+	return mod;
+}
+
+static void add_modinfo(struct mkmod *mm, int *n, char *buf, size_t size, const char *key,
+			const char *value)
+{
+	snprintf(buf, size, "%s=%s", key, value);
+	mm->modinfo[(*n)++] = buf;
+}
+
+/* cmocka passes initial_state through *state: the vector; a ctx is made here. */
+static void run_vector(void **state)
+{
+	const struct vec *v = *state;
+	struct ksc_ctx *ctx = ksc_new();
+	struct ksc_kernel *k;
+	struct ksc_symvers *sv;
+	char text[1024], mi[12][128];
+	int nmi = 0;
+
+	ksc_set_log_fn(ctx, NULL, NULL);
+	assert_int_equal(ksc_kernel_new(ctx, &k), 0);
+
+	/* The kernel: vmlinux exports foo (and g for T46). */
+	bool crc = v->kind == V_CRC_MISMATCH;
+	snprintf(text, sizeof(text), "0x%08x\tfoo\tvmlinux\t%s\t%s\n"
+		 "0x%08x\tg\tvmlinux\tEXPORT_SYMBOL_GPL\t\n",
+		 crc ? 0x1234abcdU : 0, v->gpl ? "EXPORT_SYMBOL_GPL" : "EXPORT_SYMBOL", v->ns,
+		 crc ? 0x0badf00dU : 0);
+	assert_int_equal(ksc_symvers_new_from_memory(ctx, "Module.symvers", text, strlen(text), &sv), 0);
+	assert_int_equal(ksc_kernel_add_symvers(k, sv), 0);
+	ksc_symvers_unref(sv);
+	ksc_kernel_set_config(k, KSC_CONFIG_MODVERSIONS, crc);
+	ksc_kernel_set_config(k, KSC_CONFIG_MODULE_SIG, false);
+	ksc_kernel_set_config(k, KSC_CONFIG_MODULE_FORCE_LOAD, false);
+	ksc_kernel_set_config(k, KSC_CONFIG_ALLOW_MISSING_NS, false);
+
+	/* Providers that are modules of the tree. */
+	if (v->kind == V_PROVIDER_GPL || v->kind == V_PROP_PROVIDER ||
+	    v->kind == V_PROP_PROVIDER_REV) {
+		struct mkmod p = { .this_module = v->kind == V_PROVIDER_GPL ? "prov" : "p",
+				   .modinfo = { v->kind == V_PROVIDER_GPL ? "license=GPL"
+									  : "license=Proprietary",
+						"intree=Y", "vermagic=6.16.0 SMP mod_unload " } };
+		p.exports[0] = v->kind == V_PROVIDER_GPL
+			? (struct mk_export){ "foo", "", true, 0 }
+			: (struct mk_export){ "bar", "", false, 0 };
+		struct ksc_module *pm = build(ctx, &p, p.this_module);
+		assert_int_equal(ksc_kernel_add_module(k, pm), 0);
+		ksc_module_unref(pm);
+	}
+
+	/* The module under test. */
+	struct mkmod m = { .this_module = v->name };
+	for (int i = 0; i < 3 && v->licenses[i]; i++)
+		add_modinfo(&m, &nmi, mi[nmi], sizeof(mi[0]), "license", v->licenses[i]);
+	for (int i = 0; i < 3 && v->import_ns[i]; i++)
+		add_modinfo(&m, &nmi, mi[nmi], sizeof(mi[0]), "import_ns", v->import_ns[i]);
+	if (v->intree)
+		add_modinfo(&m, &nmi, mi[nmi], sizeof(mi[0]), "intree", v->intree);
+	add_modinfo(&m, &nmi, mi[nmi], sizeof(mi[0]), "name", v->name);
+	add_modinfo(&m, &nmi, mi[nmi], sizeof(mi[0]), "vermagic", "6.16.0 SMP mod_unload ");
+
+	switch (v->kind) {
+	case V_TWO_SYMS:
+	case V_TWO_SYMS_REV: {
+		/* a is the export under test: rename foo to a in the kernel. */
+		snprintf(text, sizeof(text), "0x00000000\ta\tvmlinux\t%s\t%s\n",
+			 v->gpl ? "EXPORT_SYMBOL_GPL" : "EXPORT_SYMBOL", v->ns);
+		assert_int_equal(ksc_symvers_new_from_memory(ctx, "Module.symvers", text,
+							     strlen(text), &sv), 0);
+		assert_int_equal(ksc_kernel_add_symvers(k, sv), 0);
+		ksc_symvers_unref(sv);
+		bool rev = v->kind == V_TWO_SYMS_REV;
+		m.imports[0] = (struct mk_import){ rev ? "b" : "a", false };
+		m.imports[1] = (struct mk_import){ rev ? "a" : "b", false };
+		break;
+	}
+	case V_WEAK:
+	case V_PROVIDER_GPL:
+		m.imports[0] = (struct mk_import){ "foo", true };
+		break;
+	case V_CRC_MISMATCH:
+		m.imports[0] = (struct mk_import){ "foo", false };
+		m.versions[0] = (struct mk_version){ "foo", 0x99999999U };
+		break;
+	case V_PROP_PROVIDER:
+		m.imports[0] = (struct mk_import){ "g", false };
+		m.imports[1] = (struct mk_import){ "bar", false };
+		break;
+	case V_PROP_PROVIDER_REV:
+		m.imports[0] = (struct mk_import){ "bar", false };
+		m.imports[1] = (struct mk_import){ "g", false };
+		break;
+	case V_EXPORTS_NO_FLAGS:
+		m.exports[0] = (struct mk_export){ "m_export", "", false, 0 };
+		break;
+	case V_NO_IMPORT:
+		break;
+	default:
+		m.imports[0] = (struct mk_import){ "foo", false };
+	}
+	struct ksc_module *mod = build(ctx, &m, v->file);
+
+	struct ksc_check_opts o = {
+		.sz = sizeof(o),
+		.policy = v->policy ? v->policy : "6.16",
+		.require_intree = v->require_intree,
+		.allow_missing_ns = v->allow_missing_ns,
+	};
+	struct ksc_report *rep;
+	assert_int_equal(ksc_check_modules(k, &mod, 1, &o, &rep), 0);
+	const struct ksc_module_verdict *vd = ksc_report_get_verdict(rep, 0);
+
+	/* Loader and modpost lines as printed. */
+	char loader[4096] = "", modpost[4096] = "";
+	bool code_seen = false;
+	for (size_t i = vd->first_diag; i < vd->first_diag + vd->n_diags; i++) {
+		const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+		if (d->view == KSC_VIEW_LOADER && v->loader_code && strcmp(d->code, v->loader_code) == 0)
+			code_seen = true;
+		if (!d->kernel_lines)
+			continue;
+		char *dst = d->view == KSC_VIEW_LOADER ? loader : modpost;
+		size_t len = strlen(dst);
+		snprintf(dst + len, 4096 - len, "%s\n", d->kernel_lines);
+	}
+
+	if (!v->skip_loader) {
+		if (vd->loader_err != v->loader_err)
+			fail_msg("%s: loader returns %d (%s), expected %d (%s); it printed:\n%s", v->id,
+				 vd->loader_err, ksc_errno_name(vd->loader_err), v->loader_err,
+				 ksc_errno_name(v->loader_err), loader);
+		const char *at = loader;
+		for (int i = 0; i < MAXL && v->loader_lines[i]; i++) {
+			char want[600];
+			snprintf(want, sizeof(want), "%s\n", v->loader_lines[i]);
+			const char *hit = strstr(at, want);
+			if (!hit || (hit != loader && hit[-1] != '\n'))
+				fail_msg("%s: loader line missing or out of order: %s\nit printed:\n%s",
+					 v->id, v->loader_lines[i], loader);
+			at = hit + strlen(want);
+		}
+		if (v->loader_absent && strstr(loader, v->loader_absent))
+			fail_msg("%s: loader printed '%s' where the kernel does not:\n%s", v->id,
+				 v->loader_absent, loader);
+		if (v->loader_code && !code_seen)
+			fail_msg("%s: no loader finding with code %s", v->id, v->loader_code);
+	}
+
+	char want[4096] = "";
+	for (int i = 0; i < MAXL && v->modpost_lines[i]; i++) {
+		size_t len = strlen(want);
+		snprintf(want + len, sizeof(want) - len, "%s\n", v->modpost_lines[i]);
+	}
+	if (strcmp(want, modpost) != 0)
+		fail_msg("%s: modpost printed:\n%s\nexpected:\n%s", v->id, modpost, want);
+	assert_int_equal(vd->modpost_ok, v->modpost_ok);
+
+	ksc_report_unref(rep);
+	ksc_module_unref(mod);
+	ksc_kernel_unref(k);
+	ksc_unref(ctx);
+}
+
+/* ---- the rules on their own ---- */
+
+static void test_patterns(void **state)
+{
+	static const struct {
+		const char *ns, *name;
+		bool loader, modpost;
+	} cases[] = {
+		{ "module:kvm", "kvm", true, true },
+		{ "module:kvm,kvm-*", "kvm-amd", true, true },
+		{ "module:kvm,kvm-*", "kvm_amd", true, false },
+		{ "module:kvm_amd", "kvm-amd", true, false },
+		{ "module:*", "x", true, true },
+		{ "module:**", "*x", true, true },
+		{ "module:**", "x", false, false },
+		{ "module:", "kvm", false, false },
+		{ "module:,", "kvm", false, false },
+		{ "module:k*m", "k*m", true, true },
+		{ "module: vfio", "vfio", false, false },
+		{ "Module:kvm", "kvm", false, false },
+		{ "module:kvm", "kvm2", false, false },
+		{ "module:kvm*", "kvm", true, true },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		if (ksc_namespace_matches_module(cases[i].ns, cases[i].name, KSC_MATCH_LOADER) !=
+		    cases[i].loader)
+			fail_msg("loader: %s vs %s", cases[i].ns, cases[i].name);
+		if (ksc_namespace_matches_module(cases[i].ns, cases[i].name, KSC_MATCH_MODPOST) !=
+		    cases[i].modpost)
+			fail_msg("modpost: %s vs %s", cases[i].ns, cases[i].name);
+	}
+}
+
+static void test_licenses(void **state)
+{
+	static const char *const ok[] = { "GPL", "GPL v2", "GPL and additional rights",
+					  "Dual BSD/GPL", "Dual MIT/GPL", "Dual MPL/GPL" };
+	static const char *const bad[] = { "Proprietary", "GPLv2", "GPL-2.0", "Dual BSD/GPL ",
+					   "gpl", "MIT", "", "unspecified" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+		assert_true(ksc_license_is_gpl_compatible(ok[i]));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_false(ksc_license_is_gpl_compatible(bad[i]));
+	assert_false(ksc_license_is_gpl_compatible(NULL));
+}
+
+static void test_kver(void **state)
+{
+	struct ksc_kver v;
+
+	(void)state;
+	assert_int_equal(ksc_kver_parse("6.1.0-57-amd64", &v), 0);
+	assert_int_equal(v.major, 6);
+	assert_int_equal(v.minor, 1);
+	assert_int_equal(v.patch, 0);
+	assert_int_equal(ksc_kver_parse("6.12.37", &v), 0);
+	assert_int_equal(v.patch, 37);
+	assert_true(ksc_kver_cmp(&v, 6, 16, 0) < 0);
+	assert_int_equal(ksc_kver_parse("7.1", &v), 0);
+	assert_int_equal(ksc_kver_cmp(&v, 7, 1, 0), 0);
+	assert_int_equal(ksc_kver_parse("7", &v), -EINVAL);
+	assert_int_equal(ksc_kver_parse("abc", &v), -EINVAL);
+}
+
+int main(void)
+{
+	size_t n = sizeof(vectors) / sizeof(vectors[0]);
+	struct CMUnitTest *tests = calloc(n + 3, sizeof(*tests));
+
+	for (size_t i = 0; i < n; i++)
+		tests[i] = (struct CMUnitTest){ vectors[i].id, run_vector, NULL, NULL,
+						(void *)&vectors[i] };
+	tests[n] = (struct CMUnitTest)cmocka_unit_test(test_patterns);
+	tests[n + 1] = (struct CMUnitTest)cmocka_unit_test(test_licenses);
+	tests[n + 2] = (struct CMUnitTest)cmocka_unit_test(test_kver);
+	int failed = _cmocka_run_group_tests("kernel-semantics test vectors", tests, n + 3, NULL,
+					     NULL);
+	free(tests);
+	return failed ? 1 : 0;
+}
