@@ -602,6 +602,28 @@ static struct ksc_diag *taint_line(struct run *run, struct loading *L, const cha
 	return d;
 }
 
+/*
+ * add_unformed_module(): a module of the same name is already loaded (one given earlier
+ * in this boot): -EEXIST, with no message.
+ */
+static int already_loaded(struct run *run, struct loading *L)
+{
+	for (size_t i = 0; i < run->boot.n_live; i++) {
+		if (strcmp(run->boot.live[i].name, L->name) != 0)
+			continue;
+		struct ksc_diag *d = diag_new(run->r, KSC_VIEW_LOADER, KSC_SEV_ERROR,
+					      "already-loaded", "R22", L->index, L->name, NULL);
+		if (d) {
+			d->summary = "a module of this name is already loaded in this boot";
+			d->explanation = "module names are unique in a running kernel; insmod fails with EEXIST and the kernel prints nothing";
+			d->err = -EEXIST;
+		}
+		L->err = -EEXIST;
+		return L->err;
+	}
+	return 0;
+}
+
 /* Same vermagic, ignoring the release when the module has CRCs (same_magic()). */
 static bool same_magic(const char *a, const char *b, bool has_crcs)
 {
@@ -681,6 +703,8 @@ static int load_module(struct run *run, struct loading *L)
 	 * from 6.4 (which also reports the first proprietary taint of a boot once more).
 	 */
 	bool prev_P = run->boot.taint_P;
+	if (run->pol->augment_taints && already_loaded(run, L))
+		return L->err;
 	if (!ksc_module_is_intree(mod)) {
 		const char *line = run->boot.taint_O ? NULL
 			: sfmt(r, "%s: loading out-of-tree module taints kernel.", L->name);
@@ -705,6 +729,9 @@ static int load_module(struct run *run, struct loading *L)
 			       "the loader takes the first license= entry only; a proprietary module cannot see GPL-only exports");
 		taint_unreliable(run, d);
 	}
+
+	if (!run->pol->augment_taints && already_loaded(run, L))
+		return L->err;
 
 	/* The signature taint */
 	if (run->module_sig && !signed_ok) {
@@ -1012,11 +1039,12 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 						: sfmt(r, "namespace %s is not imported", ns);
 					diag_line(r, d, "%s: modpost: module %s uses symbol %s from namespace %s, but does not import it.",
 						  allow ? "WARNING" : "ERROR", base, im->name, ns);
-					if (restricted)
-						d->fix = sfmt(r, "rename is not a fix: this export is restricted to modules matching %s%s",
-							      modns_list(ns),
-							      ksc_namespace_matches_module(ns, base, KSC_MATCH_LOADER)
-							      ? " (modpost compares the file name exactly: '-' and '_' differ)" : "");
+					if (restricted && ksc_namespace_matches_module(ns, base, KSC_MATCH_LOADER))
+						d->fix = sfmt(r, "the loader accepts this module ('-' and '_' compare equal) but modpost compares the file name '%s' exactly with %s: name the file as the pattern spells it, or spell the pattern as the file is named",
+							      base, modns_list(ns));
+					else if (restricted)
+						d->fix = sfmt(r, "rename is not a fix: this export is restricted to modules matching %s",
+							      modns_list(ns));
 					else
 						d->fix = sfmt(r, "add %s", import_line(r, ns));
 				}

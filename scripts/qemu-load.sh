@@ -25,6 +25,7 @@
 #                        marker to the end of the loads, markers left out: exactly the
 #                        printk text, no timestamp or "[...]" prefix
 #   dmesg-<basename>.txt the records between that module's marker and the next marker
+#   dmesg-raw.txt        dmesg.txt with each line's syslog priority: "<4>text"
 #   taints.txt           <basename> TAB <tainted after the call> TAB <taint letters>
 #   modules.txt          /proc/modules at the end; module-taints.txt /sys/module/*/taint
 #   kmsg.txt             every record of the boot, raw: "prio,seq,usec,flags;text"
@@ -302,6 +303,10 @@ if first is None:
 text = lambda r: r[4] + "\n"
 with open(os.path.join(outdir, "dmesg.txt"), "w") as f:
     f.write("".join(text(r) for r in recs[first:done] if not marker(r)))
+# The same window with the syslog priority, as `dmesg -r` prints it minus the timestamp:
+# "<N>text", N = facility * 8 + level (the loader's messages: 3 err, 4 warning, 5 notice).
+with open(os.path.join(outdir, "dmesg-raw.txt"), "w") as f:
+    f.write("".join("<%d>%s" % (r[0] * 8 + r[1], text(r)) for r in recs[first:done] if not marker(r)))
 cur = None
 per = {}
 for r in recs[first:done + 1]:

@@ -141,42 +141,45 @@ static void test_namespaced_5_4(void **state)
 	assert_log_empty(env);
 }
 
+#define PLACEHOLDER_MSG \
+	": placeholder System.map (no symbols); the real one is in the -dbg package"
+
 static void test_placeholder(void **state)
+{
+	static const char name[] = "boot/System.map-6.1.0-57-amd64";
+	struct test_env *env = *state;
+	struct ksc_sysmap *sm = (struct ksc_sysmap *)1;
+	size_t len = strlen(debian_placeholder);
+
+	assert_int_equal(ksc_sysmap_new_from_memory(env->ctx, name, debian_placeholder, len,
+						    &sm),
+			 -EINVAL);
+	assert_null(sm);
+	assert_int_equal(env->n_msgs, 1);
+	assert_log_line(env, "boot/System.map-6.1.0-57-amd64" PLACEHOLDER_MSG);
+
+	/* Also without its newline. */
+	test_log_clear(env);
+	assert_int_equal(ksc_sysmap_new_from_memory(env->ctx, "p", debian_placeholder,
+						    len - 1, &sm),
+			 -EINVAL);
+	assert_log_line(env, "p" PLACEHOLDER_MSG);
+}
+
+/* The file Debian's linux-image-6.1 package really installs. */
+static void test_placeholder_debian(void **state)
 {
 	struct test_env *env = *state;
 	struct ksc_sysmap *sm = (struct ksc_sysmap *)1;
 	char path[1024], msg[1200];
 
-	assert_int_equal(ksc_sysmap_new_from_memory(
-				 env->ctx, "boot/System.map-6.1.0-57-amd64",
-				 debian_placeholder, strlen(debian_placeholder), &sm),
-			 -EINVAL);
-	assert_null(sm);
-	assert_int_equal(env->n_msgs, 1);
-	assert_log_line(env, "boot/System.map-6.1.0-57-amd64: placeholder System.map (no "
-			     "symbols); the real one is in the -dbg package");
-
-	/* Also without its newline. */
-	test_log_clear(env);
-	assert_int_equal(ksc_sysmap_new_from_memory(env->ctx, "p", debian_placeholder,
-						    strlen(debian_placeholder) - 1, &sm),
-			 -EINVAL);
-	assert_log_line(env,
-			"p: placeholder System.map (no symbols); the real one is in the "
-			"-dbg package");
-
-	/* The file Debian's linux-image-6.1 package really installs. */
 	if (!unit_debian_file(path, sizeof(path), "boot/System.map-%s")) {
 		print_message("# no Debian 6.1 cache (scripts/fetch-debian-kernel.sh)\n");
 		skip();
 	}
-	test_log_clear(env);
 	assert_int_equal(ksc_sysmap_new_from_path(env->ctx, path, &sm), -EINVAL);
 	assert_null(sm);
-	snprintf(
-		msg, sizeof(msg),
-		"%s: placeholder System.map (no symbols); the real one is in the -dbg package",
-		path);
+	snprintf(msg, sizeof(msg), "%s" PLACEHOLDER_MSG, path);
 	assert_log_line(env, msg);
 	assert_int_equal(env->n_msgs, 1);
 }
@@ -340,6 +343,7 @@ int main(void)
 		T(test_kallsyms),
 		T(test_namespaced_5_4),
 		T(test_placeholder),
+		T(test_placeholder_debian),
 		T(test_bad_lines),
 		T(test_not_a_map),
 		T(test_from_path),

@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# ksymcheck check on the sample 6.16 kernel (scripts/mk-sample-kernel.sh): verdicts, exit
+# statuses, the kernel format, JSON, and unreadable inputs among readable ones.
+. tests/lib.sh
+root=$T_TMP/root
+scripts/mk-sample-kernel.sh "$FIXTURES" "$root"
+K=(-k "$root" --kver 6.16.0-demo)
+D=$FIXTURES/demo
+
+t_run "in-tree kvm and kvm-amd load and build" 0 "$KSC" check "${K[@]}" "$D/intree/kvm.ko" "$D/intree/kvm-amd.ko"
+t_grep "summary line" "2 modules checked (rules of 6.16): loader: 2 would load, 0 refused; modpost: 2 pass, 0 fail" "$T_TMP/out"
+
+t_run "out-of-tree kvm is allowed by released kernels" 0 "$KSC" check "${K[@]}" "$D/oot/kvm.ko"
+t_grep "... and flagged as an impostor" "kvm: anon_inode_make_secure_inode: loader: warning: granted only by its name" "$T_TMP/out"
+t_run "--require-intree refuses it" 1 "$KSC" check "${K[@]}" --require-intree "$D/oot/kvm.ko"
+t_grep "... as modns-denied in both views" "kvm: anon_inode_make_secure_inode: modpost: refused: restricted to modules matching kvm [modns-denied]" "$T_TMP/out"
+
+t_run "proprietary kvm is refused" 1 "$KSC" check "${K[@]}" --view loader --format kernel "$D/prop/kvm.ko"
+printf '%s\n' "kvm: loading out-of-tree module taints kernel." \
+	"kvm: module license 'Proprietary' taints kernel." \
+	"Disabling lock debugging due to kernel taint" \
+	"kvm: module license taints kernel." \
+	"kvm: Unknown symbol anon_inode_make_secure_inode (err -2)" > "$T_TMP/want"
+t_diff "... with exactly the kernel's lines" "$T_TMP/want" "$T_TMP/out"
+
+t_run "kvm_intel: modpost refuses, the loader does not" 1 "$KSC" check "${K[@]}" --format json "$D/intree/kvm_intel.ko"
+python3 - "$T_TMP/out" > "$T_TMP/j" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["modules"][0]
+print(d["policy"], m["loader"]["result"], m["loader"]["errno"], m["modpost"]["result"],
+      [f["code"] for f in m["findings"]])
+PY
+t_eq "... JSON verdicts" "6.16 loads 0 fail ['modns-denied']" "$(cat "$T_TMP/j")"
+
+t_run "missing MODULE_IMPORT_NS" 1 "$KSC" check "${K[@]}" -v "$D/oot/fxdma.ko"
+t_grep "... the fix in 6.16 syntax" 'fix: add MODULE_IMPORT_NS("DMA_BUF");' "$T_TMP/out"
+t_run "the fix in 6.12 syntax" 1 "$KSC" check "${K[@]}" --policy 6.12 -v "$D/oot/fxdma.ko"
+t_grep "... identifier form" 'fix: add MODULE_IMPORT_NS(DMA_BUF);' "$T_TMP/out"
+
+t_run "one boot: a second kvm is EEXIST" 1 "$KSC" check "${K[@]}" --view loader --format json "$D/intree/kvm.ko" "$D/oot/kvm.ko"
+t_eq "... errnos" "0 -17" "$(python3 -c 'import json,sys; print(*[m["loader"]["errno"] for m in json.load(open(sys.argv[1]))["modules"]])' "$T_TMP/out")"
+
+t_run "an unreadable module among good ones" 5 "$KSC" check "${K[@]}" "$D/intree/kvm.ko" "$FIXTURES/bad/truncated-header.ko" "$D/oot/fxdma.ko"
+t_grep "... reported as path: reason" "$FIXTURES/bad/truncated-header.ko: truncated ELF header" "$T_TMP/err"
+t_grep "... the others still checked" "2 modules checked" "$T_TMP/out"
+
+t_run "no kernel given" 2 "$KSC" check "$D/intree/kvm.ko"
+t_grep "... says how to get help" "Try 'ksymcheck check --help'." "$T_TMP/err"
+t_run "bad --policy" 2 "$KSC" check "${K[@]}" --policy banana "$D/intree/kvm.ko"
+t_run "missing kernel root" 4 "$KSC" check -k "$T_TMP/nowhere" --kver 1.2.3 "$D/intree/kvm.ko"
+t_grep "... reported" "no such module directory" "$T_TMP/err"
+t_run "a corrupt Module.symvers line (unreadable input + a refusal)" 5 "$KSC" check --symvers <(printf '0xZZ\tfoo\tvmlinux\tEXPORT_SYMBOL\t\n') --policy 6.16 "$D/oot/fxdma.ko"
+t_run "--symvers mode takes the rules from vermagic" 1 "$KSC" check --symvers <(printf '0x00000000\tdma_buf_get\tvmlinux\tEXPORT_SYMBOL_GPL\tDMA_BUF\n') --view modpost "$D/oot/fxdma.ko"
+t_grep "... 6.16" "rules of 6.16" "$T_TMP/out"
+t_run "--help" 0 "$KSC" check --help
+t_grep "... documents --require-intree" "--require-intree" "$T_TMP/out"
