@@ -30,11 +30,19 @@ static bool looks_like_type(const char *s)
 static void round_trip(struct ksc_ctx *ctx, const struct ksc_symvers *sv,
 		       enum ksc_symvers_format fmt)
 {
+	size_t n = ksc_symvers_get_count(sv), len = 0;
 	struct ksc_symvers *back;
 	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	FILE *f;
 
+	/*
+	 * In the 5.4 layout a module column that itself reads EXPORT_... looks like the
+	 * type column of the 5.6 layout: the layouts are ambiguous there, skip.
+	 */
+	for (size_t i = 0; fmt == KSC_SYMVERS_5_NS3 && i < n; i++)
+		if (looks_like_type(ksc_symvers_get(sv, i)->module))
+			return;
+	f = open_memstream(&buf, &len);
 	if (!f)
 		return;
 	if (ksc_symvers_write(sv, fmt, f) != 0)
@@ -42,22 +50,12 @@ static void round_trip(struct ksc_ctx *ctx, const struct ksc_symvers *sv,
 	if (fclose(f) != 0)
 		abort();
 	if (ksc_symvers_new_from_memory(ctx, "back", buf, len, &back) == 0) {
-		size_t n = ksc_symvers_get_count(sv);
-
 		if (ksc_symvers_get_count(back) != n ||
 		    ksc_symvers_get_error_count(back) != 0)
 			abort();
 		for (size_t i = 0; i < n; i++) {
-			const struct ksc_symvers_entry *a = ksc_symvers_get(sv, i);
-			const struct ksc_symvers_entry *b = ksc_symvers_get(back, i);
-
-			/*
-			 * In the 5.4 layout a module column that itself reads EXPORT_...
-			 * is taken for the type column: the layouts are ambiguous there.
-			 */
-			if (fmt == KSC_SYMVERS_5_NS3 && looks_like_type(a->module))
-				continue;
-			if (!same_entry(a, b, fmt != KSC_SYMVERS_4))
+			if (!same_entry(ksc_symvers_get(sv, i), ksc_symvers_get(back, i),
+					fmt != KSC_SYMVERS_4))
 				abort();
 		}
 		ksc_symvers_unref(back);

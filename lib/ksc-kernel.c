@@ -294,6 +294,9 @@ int ksc_kernel_build_index(struct ksc_kernel *k)
 		return 0;
 	hash_fini(&k->index);
 	hash_init(&k->index);
+	int r = hash_reserve(&k->index, k->n_provs);
+	if (r < 0)
+		return r;
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < k->n_provs; i++) {
 			struct kprov *p = &k->provs[i];
@@ -302,7 +305,7 @@ int ksc_kernel_build_index(struct ksc_kernel *k)
 			p->next = 0;
 			struct kprov *first = hash_find(&k->index, p->exp.name);
 			if (!first) {
-				int r = hash_add(&k->index, p->exp.name, p, 0);
+				r = hash_add(&k->index, p->exp.name, p, 0);
 				if (r < 0)
 					return r;
 				continue;

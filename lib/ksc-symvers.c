@@ -304,24 +304,6 @@ static const char *intern(struct ksc_symvers *sv, const char *s, size_t len,
  * thirds of the time to read Debian's 24,683 lines. Mirrors hash_grow(); a hash_reserve()
  * in util/hash.c should replace this.
  */
-static int hash_presize(struct hash *h, size_t n)
-{
-	size_t buckets = 64;
-
-	if (h->n_buckets || n > SIZE_MAX / 8)
-		return 0;
-	while (buckets * 3 <= (n + 1) * 4)
-		buckets *= 2;
-	h->keys = calloc(buckets, sizeof(*h->keys));
-	h->values = calloc(buckets, sizeof(*h->values));
-	if (!h->keys || !h->values) {
-		hash_fini(h);
-		return -ENOMEM;
-	}
-	h->n_buckets = buckets;
-	return 0;
-}
-
 /* Room for `n` more entries. 0 or -ENOMEM. */
 static int reserve(struct ksc_symvers *sv, size_t n)
 {
@@ -622,7 +604,7 @@ static int parse_buffer(struct ksc_symvers *sv, const char *path, const char *da
 	/* Counting lines first is cheaper than growing the arrays step by step. */
 	for (const char *q = data; (q = memchr(q, '\n', (size_t)(end - q))); q++)
 		lines++;
-	if (reserve(sv, lines + 1) < 0 || hash_presize(&sv->index, lines + 1) < 0)
+	if (reserve(sv, lines + 1) < 0 || hash_reserve(&sv->index, lines + 1) < 0)
 		return -ENOMEM;
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));

@@ -27,49 +27,73 @@ void hash_fini(struct hash *h)
 {
 	free(h->keys);
 	free(h->values);
+	free(h->hashes);
 	hash_init(h);
 }
 
-static int hash_grow(struct hash *h)
+static int hash_resize(struct hash *h, size_t n)
 {
-	size_t n = h->n_buckets ? h->n_buckets * 2 : 64;
 	const char **keys = calloc(n, sizeof(*keys));
 	void **values = calloc(n, sizeof(*values));
+	uint64_t *hashes = calloc(n, sizeof(*hashes));
 
-	if (!keys || !values) {
+	if (!keys || !values || !hashes) {
 		free(keys);
 		free(values);
+		free(hashes);
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < h->n_buckets; i++) {
 		if (!h->keys[i])
 			continue;
-		size_t j = hash_str(h->keys[i]) & (n - 1);
+		size_t j = h->hashes[i] & (n - 1);
 		while (keys[j])
 			j = (j + 1) & (n - 1);
 		keys[j] = h->keys[i];
 		values[j] = h->values[i];
+		hashes[j] = h->hashes[i];
 	}
 	free(h->keys);
 	free(h->values);
+	free(h->hashes);
 	h->keys = keys;
 	h->values = values;
+	h->hashes = hashes;
 	h->n_buckets = n;
 	return 0;
+}
+
+/* Buckets for n entries at a load factor below 3/4. */
+static size_t buckets_for(size_t n)
+{
+	size_t b = 64;
+
+	while (b * 3 <= (n + 1) * 4)
+		b *= 2;
+	return b;
+}
+
+int hash_reserve(struct hash *h, size_t n)
+{
+	if (n > SIZE_MAX / 16)
+		return -ENOMEM;
+	size_t b = buckets_for(n);
+	return b > h->n_buckets ? hash_resize(h, b) : 0;
 }
 
 int hash_add(struct hash *h, const char *key, void *value, int keep_first)
 {
 	if ((h->count + 1) * 4 >= h->n_buckets * 3) {
-		int r = hash_grow(h);
+		int r = hash_resize(h, h->n_buckets ? h->n_buckets * 2 : 64);
 		if (r < 0)
 			return r;
 	}
+	uint64_t hv = hash_str(key);
 	size_t mask = h->n_buckets - 1;
-	size_t j = hash_str(key) & mask;
+	size_t j = hv & mask;
 
 	while (h->keys[j]) {
-		if (strcmp(h->keys[j], key) == 0) {
+		if (h->hashes[j] == hv && strcmp(h->keys[j], key) == 0) {
 			if (keep_first)
 				return 1;
 			h->values[j] = value;
@@ -79,6 +103,7 @@ int hash_add(struct hash *h, const char *key, void *value, int keep_first)
 	}
 	h->keys[j] = key;
 	h->values[j] = value;
+	h->hashes[j] = hv;
 	h->count++;
 	return 0;
 }
@@ -87,11 +112,12 @@ void *hash_find(const struct hash *h, const char *key)
 {
 	if (!h->n_buckets)
 		return NULL;
+	uint64_t hv = hash_str(key);
 	size_t mask = h->n_buckets - 1;
-	size_t j = hash_str(key) & mask;
+	size_t j = hv & mask;
 
 	while (h->keys[j]) {
-		if (strcmp(h->keys[j], key) == 0)
+		if (h->hashes[j] == hv && strcmp(h->keys[j], key) == 0)
 			return h->values[j];
 		j = (j + 1) & mask;
 	}

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * A string-keyed open-addressing hash table. Keys are not copied: the caller keeps them
@@ -11,6 +12,7 @@
 struct hash {
 	const char **keys;
 	void **values;
+	uint64_t *hashes; /* each key's hash, so growing never rehashes the strings */
 	size_t n_buckets; /* power of two */
 	size_t count;
 };
@@ -20,3 +22,5 @@ void hash_fini(struct hash *h);
 /* Insert or replace. 0, or -ENOMEM. With `keep_first`, an existing key is left alone (1). */
 int hash_add(struct hash *h, const char *key, void *value, int keep_first);
 void *hash_find(const struct hash *h, const char *key);
+/* Make room for `n` entries in all, so that adding them never grows the table. */
+int hash_reserve(struct hash *h, size_t n);

@@ -110,7 +110,7 @@ static int compare_expected(const char *name, const char *kind, char *actual, co
 
 /* One test state per fixture file: the path, and the base name for the expectations. */
 struct fixture_case {
-	char path[1024];
+	char path[1400];
 	char name[256];
 };
 
