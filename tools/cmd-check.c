@@ -34,7 +34,7 @@ static const char *const help =
 	"      --view VIEW        loader, modpost or both (default)\n\n"
 	"Output:\n"
 	"  -f, --format FMT       text (default), json, or kernel (exactly what dmesg and\n"
-	"                         modpost would print)\n"
+	"                         modpost would print, and insmod's error line with the errno)\n"
 	"  -v, --verbose          add each finding's explanation and fix, and notes\n"
 	"  -h, --help             show this help and exit\n\n"
 	"Exit status: 0 all would load, 1 some would be refused, 2 usage error,\n"
@@ -182,14 +182,41 @@ static void print_text(const struct ksc_report *rep, bool verbose)
 	       fails);
 }
 
+/* kmod's insmod (tools/insmod.c mod_strerror()): its words for the loader's errno. */
+static const char *insmod_strerror(int err)
+{
+	switch (-err) {
+	case ENOEXEC: return "Invalid module format";
+	case ENOENT: return "Unknown symbol in module";
+	case ESRCH: return "Module has wrong symbol version";
+	case EINVAL: return "Invalid parameters";
+	}
+	return strerror(-err);
+}
+
+/*
+ * Exactly what the kernel prints: per module, in load order, the dmesg lines, then for a
+ * refused module the line kmod's insmod prints with the errno; then modpost's lines.
+ */
 static void print_kernel(const struct ksc_report *rep, unsigned views)
 {
-	for (unsigned view = KSC_VIEW_LOADER; view <= KSC_VIEW_MODPOST; view <<= 1) {
-		if (!(views & view))
-			continue;
+	if (views & KSC_VIEW_LOADER) {
+		for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
+			const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+			for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
+				const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+				if (d->view == KSC_VIEW_LOADER && d->kernel_lines)
+					printf("%s\n", d->kernel_lines);
+			}
+			if (v->loader_err)
+				printf("insmod: ERROR: could not insert module %s: %s\n",
+				       ksc_module_get_path(v->module), insmod_strerror(v->loader_err));
+		}
+	}
+	if (views & KSC_VIEW_MODPOST) {
 		for (size_t i = 0; i < ksc_report_get_diag_count(rep); i++) {
 			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
-			if (d->view == view && d->kernel_lines)
+			if (d->view == KSC_VIEW_MODPOST && d->kernel_lines)
 				printf("%s\n", d->kernel_lines);
 		}
 	}
