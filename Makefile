@@ -54,7 +54,7 @@ ifeq ($(V),1)
 Q :=
 endif
 
-.PHONY: all check check-real check-unit demo deps clean fuzz fuzz-run bench help fixtures
+.PHONY: all check check-real check-unit demo deps clean fuzz fuzz-run bench help fixtures man
 
 all: deps-check $(TOOL)
 
@@ -101,7 +101,7 @@ FIXTURE_DIR := $(BUILD)/fixtures
 
 check-unit: $(UNIT_BINS)
 
-check: deps-check $(TOOL) $(UNIT_BINS) $(HELPER_BINS) fixtures
+check: deps-check $(TOOL) $(UNIT_BINS) $(HELPER_BINS) fixtures man
 	@BUILD=$(BUILD) TOOL=$(TOOL) FIXTURES=$(FIXTURE_DIR) tests/run.sh
 
 check-real: deps-check $(TOOL)
@@ -121,6 +121,13 @@ build-fuzz/fuzz-%: fuzz/fuzz-%.c $(LIB_SRCS) lib/ksymcheck.h lib/ksc-internal.h
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) $(PKG_LIBS)
 fuzz-run: fuzz
 	@scripts/fuzz-run.sh $(FUZZ_RUNS)
+
+# Man page from scdoc source (Debian package scdoc).
+man: $(BUILD)/ksymcheck.1
+$(BUILD)/ksymcheck.1: doc/ksymcheck.1.scd
+	@mkdir -p $(dir $@)
+	@echo "  SCDOC   $@"
+	$(Q)scdoc < $< > $@.tmp && mv $@.tmp $@
 
 bench: $(TOOL)
 	@bench/read-tree.sh

@@ -4,8 +4,8 @@
 # Usage: scripts/install-deps.sh [--test]   (--test adds what the test suite runs)
 set -euo pipefail
 pkgs=(build-essential pkg-config libelf-dev liblzma-dev libzstd-dev zlib1g-dev libjson-c-dev
-      libssl-dev libcmocka-dev)
-test_pkgs=(clang binutils xz-utils zstd gzip kmod python3)
+      libssl-dev libcmocka-dev scdoc)
+test_pkgs=(clang binutils xz-utils zstd gzip kmod python3 scdoc)
 [ "${1:-}" = "--test" ] && pkgs+=("${test_pkgs[@]}")
 missing=()
 for p in "${pkgs[@]}"; do
