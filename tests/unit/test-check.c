@@ -484,10 +484,242 @@ static void test_kver(void **state)
 	assert_int_equal(ksc_kver_parse("abc", &v), -EINVAL);
 }
 
+
+/* ---- beyond the doc's vectors: modversions, vermagic, duplicates, signatures ---- */
+
+struct env2 {
+	struct ksc_ctx *ctx;
+	struct ksc_kernel *k;
+};
+
+/* A kernel exporting foo (CRC 0x1111) and module_layout (CRC 0x2222), modversions on. */
+static struct env2 kernel2(const char *extra_config)
+{
+	struct env2 e = { ksc_new(), NULL };
+	struct ksc_symvers *sv;
+	const char *text = "0x00001111\tfoo\tvmlinux\tEXPORT_SYMBOL\t\n"
+			   "0x00002222\tmodule_layout\tvmlinux\tEXPORT_SYMBOL\t\n";
+
+	ksc_set_log_fn(e.ctx, NULL, NULL);
+	assert_int_equal(ksc_kernel_new(e.ctx, &e.k), 0);
+	assert_int_equal(ksc_symvers_new_from_memory(e.ctx, "S", text, strlen(text), &sv), 0);
+	assert_int_equal(ksc_kernel_add_symvers(e.k, sv), 0);
+	ksc_symvers_unref(sv);
+	for (int i = 0; i < KSC_CONFIG_COUNT; i++)
+		ksc_kernel_set_config(e.k, (enum ksc_kconfig)i, false);
+	ksc_kernel_set_config(e.k, KSC_CONFIG_MODVERSIONS, true);
+	if (extra_config && strcmp(extra_config, "force") == 0)
+		ksc_kernel_set_config(e.k, KSC_CONFIG_MODULE_FORCE_LOAD, true);
+	if (extra_config && strcmp(extra_config, "sigforce") == 0) {
+		ksc_kernel_set_config(e.k, KSC_CONFIG_MODULE_SIG, true);
+		ksc_kernel_set_config(e.k, KSC_CONFIG_MODULE_SIG_FORCE, true);
+	}
+	assert_int_equal(ksc_kernel_set_vermagic(e.k, "6.16.0 SMP mod_unload modversions "), 0);
+	return e;
+}
+
+/* Check one module; returns the loader errno and fills `lines` with its loader lines. */
+static int check2(struct env2 *e, const struct mkmod *m, const char *policy, char *lines,
+		  size_t size, const char **codes)
+{
+	struct ksc_module *mod = build(e->ctx, m, "m");
+	struct ksc_check_opts o = { .sz = sizeof(o), .policy = policy, .allow_missing_ns = -1,
+				    .views = KSC_VIEW_LOADER };
+	struct ksc_report *rep;
+	assert_int_equal(ksc_check_modules(e->k, &mod, 1, &o, &rep), 0);
+	const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, 0);
+	lines[0] = '\0';
+	static char codebuf[512];
+	codebuf[0] = '\0';
+	for (size_t i = 0; i < ksc_report_get_diag_count(rep); i++) {
+		const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+		size_t l = strlen(codebuf);
+		snprintf(codebuf + l, sizeof(codebuf) - l, "%s ", d->code);
+		if (!d->kernel_lines)
+			continue;
+		l = strlen(lines);
+		snprintf(lines + l, size - l, "%s\n", d->kernel_lines);
+	}
+	if (codes)
+		*codes = codebuf;
+	int err = v->loader_err;
+	ksc_report_unref(rep);
+	ksc_module_unref(mod);
+	return err;
+}
+
+static void free2(struct env2 *e)
+{
+	ksc_kernel_unref(e->k);
+	ksc_unref(e->ctx);
+}
+
+#define BASE_MODINFO "license=GPL", "intree=Y", "name=m", "vermagic=6.16.0 SMP mod_unload modversions "
+
+static void test_modversions(void **state)
+{
+	struct env2 e = kernel2(NULL);
+	char out[2048];
+	const char *codes;
+	(void)state;
+
+	/* equal CRCs */
+	struct mkmod m = { .this_module = "m", .modinfo = { BASE_MODINFO },
+			   .imports = { { "foo", false } },
+			   .versions = { { "module_layout", 0x2222 }, { "foo", 0x1111 } } };
+	assert_int_equal(check2(&e, &m, "6.16", out, sizeof(out), NULL), 0);
+	assert_string_equal(out, "");
+
+	/* symbol CRC differs: R21, -EINVAL through R20 */
+	m.versions[1].crc = 0x1112;
+	assert_int_equal(check2(&e, &m, "6.16", out, sizeof(out), NULL), -EINVAL);
+	assert_string_equal(out, "m: disagrees about version of symbol foo\nm: Unknown symbol foo (err -22)\n");
+
+	/* module_layout differs: the whole load fails with -ENOEXEC before any symbol */
+	m.versions[1].crc = 0x1111;
+	m.versions[0].crc = 0x2223;
+	assert_int_equal(check2(&e, &m, "6.16", out, sizeof(out), &codes), -ENOEXEC);
+	assert_string_equal(out, "m: disagrees about version of symbol module_layout\n");
+	assert_non_null(strstr(codes, "layout-mismatch"));
+
+	/* not listed: warned once per boot, then let go */
+	m.versions[0].crc = 0x2222;
+	m.versions[1] = (struct mk_version){ NULL, 0 };
+	assert_int_equal(check2(&e, &m, "6.16", out, sizeof(out), NULL), 0);
+	assert_string_equal(out, "m: no symbol version for foo\n");
+
+	/* no __versions at all, without CONFIG_MODULE_FORCE_LOAD: refused */
+	m.no_versions = true;
+	assert_int_equal(check2(&e, &m, "6.16", out, sizeof(out), &codes), -ENOEXEC);
+	assert_non_null(strstr(codes, "no-versions"));
+	free2(&e);
+
+	/* ... with it: tainted F once, and it loads */
+	e = kernel2("force");
+	assert_int_equal(check2(&e, &m, "6.16", out, sizeof(out), NULL), 0);
+	assert_string_equal(out, "m: module_layout: kernel tainted.\nDisabling lock debugging due to kernel taint\n");
+	free2(&e);
+}
+
+static void test_ext_modversions(void **state)
+{
+	struct env2 e = kernel2(NULL);
+	(void)state;
+
+	/*
+	 * 6.14+: with extended tables the loader looks only there. mkmod writes no extended
+	 * tables; the assembler fixture fx-user-ext has both kinds.
+	 */
+	char path[1024];
+	const char *f = getenv("FIXTURES");
+	snprintf(path, sizeof(path), "%s/x86_64/fx-user-ext.ko", f && *f ? f : "build/fixtures");
+	struct ksc_module *mod;
+	if (ksc_module_new_from_path(e.ctx, path, &mod) < 0) {
+		free2(&e);
+		skip();
+	}
+	assert_true(ksc_module_has_ext_versions(mod));
+	assert_true(ksc_module_get_ext_version_count(mod) > 0);
+	/* export every ext-listed name with its CRC + 1 (mismatch) and check 6.14 vs 6.13 */
+	const struct ksc_version *v = ksc_module_get_ext_version(mod, 0);
+	const struct ksc_import *im = ksc_module_find_import(mod, v->name);
+	assert_non_null(im);
+	char text[512];
+	snprintf(text, sizeof(text), "0x%08x\t%s\tvmlinux\tEXPORT_SYMBOL\t\n",
+		 (unsigned)v->crc + 1, v->name);
+	struct ksc_symvers *sv;
+	struct ksc_kernel *k;
+	assert_int_equal(ksc_kernel_new(e.ctx, &k), 0);
+	assert_int_equal(ksc_symvers_new_from_memory(e.ctx, "S", text, strlen(text), &sv), 0);
+	assert_int_equal(ksc_kernel_add_symvers(k, sv), 0);
+	ksc_symvers_unref(sv);
+	for (int i = 0; i < KSC_CONFIG_COUNT; i++)
+		ksc_kernel_set_config(k, (enum ksc_kconfig)i, false);
+	ksc_kernel_set_config(k, KSC_CONFIG_MODVERSIONS, true);
+	struct ksc_check_opts o = { .sz = sizeof(o), .policy = "6.14", .allow_missing_ns = -1,
+				    .views = KSC_VIEW_LOADER };
+	struct ksc_report *rep;
+	assert_int_equal(ksc_check_modules(k, &mod, 1, &o, &rep), 0);
+	bool mismatch = false;
+	for (size_t i = 0; i < ksc_report_get_diag_count(rep); i++)
+		if (strcmp(ksc_report_get_diag(rep, i)->code, "crc-mismatch") == 0 &&
+		    strcmp(ksc_report_get_diag(rep, i)->symbol, v->name) == 0)
+			mismatch = true;
+	assert_true(mismatch);
+	ksc_report_unref(rep);
+	ksc_kernel_unref(k);
+	ksc_module_unref(mod);
+	free2(&e);
+}
+
+static void test_vermagic_and_dups(void **state)
+{
+	struct env2 e = kernel2(NULL);
+	char out[2048];
+	const char *codes;
+	(void)state;
+
+	struct mkmod m = { .this_module = "m",
+			   .modinfo = { "license=GPL", "intree=Y", "name=m",
+					"vermagic=6.16.0 SMP preempt mod_unload modversions " },
+			   .versions = { { "module_layout", 0x2222 } } };
+	assert_int_equal(check2(&e, &m, "6.16", out, sizeof(out), NULL), -ENOEXEC);
+	assert_string_equal(out, "m: version magic '6.16.0 SMP preempt mod_unload modversions ' should be '6.16.0 SMP mod_unload modversions '\n");
+
+	/* with __versions the release (first word) is not compared */
+	m.modinfo[3] = "vermagic=6.16.9-other SMP mod_unload modversions ";
+	assert_int_equal(check2(&e, &m, "6.16", out, sizeof(out), NULL), 0);
+
+	/* exporting what vmlinux exports */
+	m.modinfo[3] = "vermagic=6.16.0 SMP mod_unload modversions ";
+	m.exports[0] = (struct mk_export){ "foo", "", false, 0x1111 };
+	assert_int_equal(check2(&e, &m, "6.16", out, sizeof(out), &codes), -ENOEXEC);
+	assert_string_equal(out, "m: exports duplicate symbol foo (owned by kernel)\n");
+
+	/* exports without CRCs on a modversions kernel, no forced loads */
+	m.exports[0] = (struct mk_export){ "m_own", "", false, 0 };
+	m.no_crcs = true;
+	assert_int_equal(check2(&e, &m, "6.16", out, sizeof(out), &codes), -ENOEXEC);
+	assert_non_null(strstr(codes, "exports-no-crc"));
+
+	/* 7.1 with __kflagstab: fine; its GPL flag is read */
+	m.no_crcs = false;
+	m.kflagstab = true;
+	assert_int_equal(check2(&e, &m, "7.1", out, sizeof(out), NULL), 0);
+	free2(&e);
+
+	/* signature enforcement */
+	e = kernel2("sigforce");
+	m.kflagstab = false;
+	assert_int_equal(check2(&e, &m, "6.16", out, sizeof(out), NULL), -EKEYREJECTED);
+	assert_string_equal(out, "Loading of unsigned module is rejected\n");
+	free2(&e);
+}
+
+static void test_policy_required(void **state)
+{
+	struct env2 e = kernel2(NULL);
+	struct mkmod m = { .this_module = "m", .modinfo = { BASE_MODINFO } };
+	struct ksc_module *mod = build(e.ctx, &m, "m");
+	struct ksc_report *rep;
+	(void)state;
+
+	/* no release and no policy: nothing to take the rules from */
+	assert_int_equal(ksc_check_modules(e.k, &mod, 1, NULL, &rep), -EINVAL);
+	struct ksc_check_opts o = { .sz = sizeof(o), .policy = "not-a-version" };
+	assert_int_equal(ksc_check_modules(e.k, &mod, 1, &o, &rep), -EINVAL);
+	assert_int_equal(ksc_kernel_set_release(e.k, "6.17.3-arch1"), 0);
+	assert_int_equal(ksc_check_modules(e.k, &mod, 1, NULL, &rep), 0);
+	assert_string_equal(ksc_report_get_policy(rep), "6.17");
+	ksc_report_unref(rep);
+	ksc_module_unref(mod);
+	free2(&e);
+}
+
 int main(void)
 {
 	size_t n = sizeof(vectors) / sizeof(vectors[0]);
-	struct CMUnitTest *tests = calloc(n + 3, sizeof(*tests));
+	struct CMUnitTest *tests = calloc(n + 7, sizeof(*tests));
 
 	for (size_t i = 0; i < n; i++)
 		tests[i] = (struct CMUnitTest){ vectors[i].id, run_vector, NULL, NULL,
@@ -495,7 +727,11 @@ int main(void)
 	tests[n] = (struct CMUnitTest)cmocka_unit_test(test_patterns);
 	tests[n + 1] = (struct CMUnitTest)cmocka_unit_test(test_licenses);
 	tests[n + 2] = (struct CMUnitTest)cmocka_unit_test(test_kver);
-	int failed = _cmocka_run_group_tests("kernel-semantics test vectors", tests, n + 3, NULL,
+	tests[n + 3] = (struct CMUnitTest)cmocka_unit_test(test_modversions);
+	tests[n + 4] = (struct CMUnitTest)cmocka_unit_test(test_ext_modversions);
+	tests[n + 5] = (struct CMUnitTest)cmocka_unit_test(test_vermagic_and_dups);
+	tests[n + 6] = (struct CMUnitTest)cmocka_unit_test(test_policy_required);
+	int failed = _cmocka_run_group_tests("kernel-semantics test vectors", tests, n + 7, NULL,
 					     NULL);
 	free(tests);
 	return failed ? 1 : 0;
