@@ -47,16 +47,22 @@ HELPER_SRCS := $(wildcard tests/helpers/*.c)
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 
 STATIC_LIB := $(BUILD)/libksymcheck.a
+SONAME := libksymcheck.so.0
+SHARED_LIB := $(BUILD)/libksymcheck.so.$(VERSION)
+PC_FILE := $(BUILD)/ksymcheck.pc
 TOOL := $(BUILD)/ksymcheck
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 
 Q := @
 ifeq ($(V),1)
 Q :=
 endif
 
-.PHONY: all check check-real check-unit demo deps clean fuzz fuzz-run bench help fixtures man
+.PHONY: all check check-real check-unit demo deps clean fuzz fuzz-run bench help fixtures man \
+	install uninstall
 
-all: deps-check $(TOOL)
+all: deps-check $(TOOL) $(SHARED_LIB) $(PC_FILE)
 
 help:
 	@echo "make            build libksymcheck.a and the ksymcheck tool into $(BUILD)/"
@@ -81,6 +87,20 @@ $(BUILD)/%.o: %.c
 $(STATIC_LIB): $(LIB_OBJS)
 	@echo "  AR      $@"
 	$(Q)rm -f $@ && ar rcs $@ $^
+
+# The shared library: soname, version script, only ksc_ names exported (the rest is
+# hidden by -fvisibility=hidden and KSC_EXPORT).
+$(SHARED_LIB): $(LIB_OBJS) lib/ksymcheck.sym
+	@echo "  LD      $@"
+	$(Q)$(CC) $(ALL_LDFLAGS) -shared -Wl,-soname,$(SONAME) \
+		-Wl,--version-script=lib/ksymcheck.sym -o $@ $(LIB_OBJS) $(PKG_LIBS)
+	$(Q)ln -sf $(notdir $@) $(BUILD)/$(SONAME)
+	$(Q)ln -sf $(SONAME) $(BUILD)/libksymcheck.so
+
+$(PC_FILE): lib/ksymcheck.pc.in Makefile
+	@mkdir -p $(dir $@)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
 
 $(TOOL): $(TOOL_OBJS) $(STATIC_LIB)
 	@echo "  LD      $@"
@@ -131,6 +151,24 @@ $(BUILD)/ksymcheck.1: doc/ksymcheck.1.scd
 
 bench: $(TOOL)
 	@bench/read-tree.sh
+
+install: all man
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 0755 $(TOOL) $(DESTDIR)$(BINDIR)/ksymcheck
+	install -m 0644 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(notdir $(SHARED_LIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libksymcheck.so
+	install -m 0644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 0644 lib/ksymcheck.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 0644 $(PC_FILE) $(DESTDIR)$(PKGCONFIGDIR)/
+	install -m 0644 $(BUILD)/ksymcheck.1 $(DESTDIR)$(MANDIR)/man1/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/ksymcheck $(DESTDIR)$(LIBDIR)/$(notdir $(SHARED_LIB)) \
+		$(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libksymcheck.so \
+		$(DESTDIR)$(LIBDIR)/libksymcheck.a $(DESTDIR)$(INCLUDEDIR)/ksymcheck.h \
+		$(DESTDIR)$(PKGCONFIGDIR)/ksymcheck.pc $(DESTDIR)$(MANDIR)/man1/ksymcheck.1
 
 clean:
 	rm -rf build build-san build-fuzz
