@@ -82,6 +82,7 @@ struct boot {
 	bool taint_P, taint_O, taint_E, taint_F, taint_C;
 	bool once_nosymver, once_noextver, once_sig;
 	bool lockdep_off;     /* "Disabling lock debugging due to kernel taint", once */
+	bool retpoline_off;   /* the first module without retpoline switched the mitigation off */
 	struct live *live;
 	size_t n_live;
 };
@@ -93,7 +94,8 @@ struct run {
 	const struct ksc_check_opts *o;
 	bool allow_missing_ns;
 	bool modversions;     /* the kernel checks CRCs */
-	bool module_sig, sig_force, force_load;
+	bool module_sig, sig_force, force_load, retpoline;
+	bool missing_crc_fails; /* Debian's "Disable matching missing version CRC" */
 	struct boot boot;
 };
 
@@ -368,6 +370,21 @@ static int check_version(struct run *run, struct loading *L, const char *sym, ui
 		if (v->crc == (uint64_t)crc)
 			return 1;
 		goto bad;
+	}
+	if (run->missing_crc_fails) {
+		/* Debian's kernels refuse it, every time (debian/patches "module: Disable
+		 * matching missing version CRC"). */
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "crc-missing", "R21", L->index,
+			     L->name, sym);
+		*d_out = d;
+		if (d) {
+			d->summary = sfmt(r, "no symbol version for %s (refused by this distribution's kernel)",
+					  sym);
+			diag_line(r, d, "%s: no symbol version for %s", L->iname, sym);
+			d->explanation = "__versions does not list this symbol; upstream warns once and lets it go, but Debian's kernels carry a patch that refuses it";
+			d->fix = "rebuild the module against this kernel's Module.symvers";
+		}
+		return 0;
 	}
 	if (!run->boot.once_nosymver) {
 		run->boot.once_nosymver = true;
@@ -711,6 +728,23 @@ static int load_module(struct run *run, struct loading *L)
 		run->boot.taint_O = true;
 		taint_line(run, L, "taint-oot", "R22", "out-of-tree module (taint O)", line,
 			   "no intree in .modinfo: built outside the kernel tree (M=); the kernel is tainted, nothing is refused");
+	}
+	/*
+	 * check_modinfo_retpoline(): a module without retpoline=Y on a kernel built with
+	 * retpolines, on a CPU where the mitigation is on (assumed), switches it off: the
+	 * first such module of a boot prints both lines, later ones nothing.
+	 */
+	if (run->retpoline && !ksc_module_get_modinfo_value(mod, "retpoline")) {
+		d = taint_line(run, L, "retpoline", "R22", "not compiled with retpoline", NULL,
+			       "the kernel uses retpolines against Spectre v2; this module was not built with them, so the mitigation is switched off (on CPUs where it is on)");
+		if (d && !run->boot.retpoline_off) {
+			d->severity = KSC_SEV_WARNING;
+			diag_line(r, d, "Spectre V2 : System may be vulnerable to spectre v2");
+			diag_line(r, d, "%s: loading module not compiled with retpoline compiler.",
+				  L->name);
+			d->fix = "build the module with the kernel's own compiler flags (kbuild)";
+		}
+		run->boot.retpoline_off = true;
 	}
 	if (ksc_module_get_modinfo_value(mod, "staging")) {
 		run->boot.taint_C = true;
@@ -1128,6 +1162,8 @@ KSC_EXPORT int ksc_check_modules(struct ksc_kernel *k, struct ksc_module *const 
 	run.module_sig = k->config[KSC_CONFIG_MODULE_SIG] == 1;
 	run.sig_force = k->config[KSC_CONFIG_MODULE_SIG_FORCE] == 1;
 	run.force_load = k->config[KSC_CONFIG_MODULE_FORCE_LOAD] == 1;
+	run.retpoline = k->config[KSC_CONFIG_RETPOLINE] == 1;
+	run.missing_crc_fails = k->quirks & KSC_QUIRK_DEBIAN_MISSING_CRC;
 	if (k->config[KSC_CONFIG_MODVERSIONS] < 0 && k->crcs_from_symvers) {
 		/* Module.symvers writes CRCs 0 without modversions: any non-zero means on. */
 		for (size_t i = 0; i < k->n_provs && !run.modversions; i++)

@@ -132,6 +132,7 @@ struct ksc_kernel {
 	bool index_dirty, has_vmlinux, crcs_from_symvers;
 	const char *release, *vermagic, *exports_from;
 	int config[KSC_CONFIG_COUNT];
+	unsigned int quirks;
 	unsigned int errors;
 };
 

@@ -268,6 +268,16 @@ KSC_EXPORT int ksc_kernel_get_config(const struct ksc_kernel *k, enum ksc_kconfi
 	return (unsigned)key < KSC_CONFIG_COUNT ? k->config[key] : -1;
 }
 
+KSC_EXPORT void ksc_kernel_set_quirks(struct ksc_kernel *k, unsigned int quirks)
+{
+	k->quirks = quirks;
+}
+
+KSC_EXPORT unsigned int ksc_kernel_get_quirks(const struct ksc_kernel *k)
+{
+	return k->quirks;
+}
+
 KSC_EXPORT size_t ksc_kernel_get_export_count(const struct ksc_kernel *k)
 {
 	return k->n_provs;
@@ -453,6 +463,17 @@ KSC_EXPORT int ksc_kernel_open(struct ksc_ctx *ctx, const char *root, const char
 		r = -ENOENT;
 		goto err;
 	}
+
+	/* A Debian kernel package documents itself under usr/share/doc. */
+	snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s", root, release);
+	struct stat dst;
+	bool debian = stat(p, &dst) == 0;
+	if (!debian) {
+		snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s-unsigned", root, release);
+		debian = stat(p, &dst) == 0;
+	}
+	if (debian)
+		k->quirks |= KSC_QUIRK_DEBIAN_MISSING_CRC;
 
 	snprintf(p, sizeof(p), "%s/boot/config-%s", root, release);
 	if (!is_file(p))

@@ -24,7 +24,9 @@ static const char *const help =
 	"  -s, --symvers FILE     the kernel's Module.symvers\n"
 	"      --vmlinux FILE     the kernel image (vmlinux or bzImage)\n"
 	"  -m, --modules DIR      also take the modules below DIR as providers\n"
-	"      --config FILE      the kernel's .config (modversions, signatures, ...)\n\n"
+	"      --config FILE      the kernel's .config (modversions, signatures, ...)\n"
+	"      --distro NAME      the kernel's distribution patches: debian or upstream\n"
+	"                         (default: recognised from ROOT, else upstream)\n\n"
 	"Rules:\n"
 	"  -p, --policy KVER      apply the rules of this kernel version (6.1, 6.6.y, 6.12.y,\n"
 	"                         6.16, 6.17, 6.18, 7.0, 7.1, ...); default: the kernel's\n"
@@ -41,10 +43,10 @@ static const char *const help =
 	"4 some inputs unreadable (the others were checked); 1 and 4 add up.\n";
 
 enum { OPT_KVER = 256, OPT_VMLINUX, OPT_CONFIG, OPT_REQUIRE_INTREE, OPT_ALLOW_MISSING_NS,
-       OPT_VIEW };
+       OPT_VIEW, OPT_DISTRO };
 
 struct check_args {
-	const char *root, *kver, *symvers, *vmlinux, *config, *policy;
+	const char *root, *kver, *symvers, *vmlinux, *config, *policy, *distro;
 	char **module_dirs;
 	int n_module_dirs;
 	bool require_intree, allow_missing_ns, verbose;
@@ -118,6 +120,9 @@ static struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct check_ar
 	}
 	if (a->config && ksc_kernel_read_config(k, a->config) < 0)
 		goto err;
+	if (a->distro)
+		ksc_kernel_set_quirks(k, strcmp(a->distro, "debian") == 0
+					      ? KSC_QUIRK_DEBIAN_MISSING_CRC : 0);
 	return k;
 err:
 	ksc_kernel_unref(k);
@@ -343,6 +348,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		{ "require-intree", no_argument, NULL, OPT_REQUIRE_INTREE },
 		{ "allow-missing-ns", no_argument, NULL, OPT_ALLOW_MISSING_NS },
 		{ "view", required_argument, NULL, OPT_VIEW },
+		{ "distro", required_argument, NULL, OPT_DISTRO },
 		{ "format", required_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -367,6 +373,14 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		case OPT_REQUIRE_INTREE: a.require_intree = true; break;
 		case OPT_ALLOW_MISSING_NS: a.allow_missing_ns = true; break;
 		case 'v': a.verbose = true; break;
+		case OPT_DISTRO:
+			if (strcmp(optarg, "debian") != 0 && strcmp(optarg, "upstream") != 0) {
+				free(a.module_dirs);
+				return usage_error("check", "unknown --distro '%s' (debian, upstream)",
+						   optarg);
+			}
+			a.distro = optarg;
+			break;
 		case OPT_VIEW:
 			if (strcmp(optarg, "loader") == 0)
 				a.views = KSC_VIEW_LOADER;

@@ -587,6 +587,11 @@ static void test_modversions(void **state)
 	m.versions[1] = (struct mk_version){ NULL, 0 };
 	assert_int_equal(check2(&e, &m, "6.16", out, sizeof(out), NULL), 0);
 	assert_string_equal(out, "m: no symbol version for foo\n");
+	/* ... but Debian's kernels refuse it, every time */
+	ksc_kernel_set_quirks(e.k, KSC_QUIRK_DEBIAN_MISSING_CRC);
+	assert_int_equal(check2(&e, &m, "6.16", out, sizeof(out), NULL), -EINVAL);
+	assert_string_equal(out, "m: no symbol version for foo\nm: Unknown symbol foo (err -22)\n");
+	ksc_kernel_set_quirks(e.k, 0);
 
 	/* no __versions at all, without CONFIG_MODULE_FORCE_LOAD: refused */
 	m.no_versions = true;
@@ -696,6 +701,38 @@ static void test_vermagic_and_dups(void **state)
 	free2(&e);
 }
 
+/* check_modinfo_retpoline(): both lines for the first module of a boot only. */
+static void test_retpoline(void **state)
+{
+	struct env2 e = kernel2(NULL);
+	struct mkmod m = { .this_module = "m", .modinfo = { BASE_MODINFO },
+			   .versions = { { "module_layout", 0x2222 } } };
+	struct mkmod m2 = m;
+	m2.this_module = "m2";
+	m2.modinfo[2] = "name=m2";
+	struct ksc_module *mods[2] = { build(e.ctx, &m, "m"), build(e.ctx, &m2, "m2") };
+	struct ksc_report *rep;
+	(void)state;
+
+	ksc_kernel_set_config(e.k, KSC_CONFIG_RETPOLINE, true);
+	struct ksc_check_opts o = { .sz = sizeof(o), .policy = "6.1", .allow_missing_ns = -1,
+				    .views = KSC_VIEW_LOADER };
+	assert_int_equal(ksc_check_modules(e.k, mods, 2, &o, &rep), 0);
+	char out[1024] = "";
+	for (size_t i = 0; i < ksc_report_get_diag_count(rep); i++) {
+		const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+		if (d->kernel_lines)
+			snprintf(out + strlen(out), sizeof(out) - strlen(out), "%s\n", d->kernel_lines);
+	}
+	assert_string_equal(out, "Spectre V2 : System may be vulnerable to spectre v2\n"
+				 "m: loading module not compiled with retpoline compiler.\n");
+	assert_int_equal(ksc_report_get_verdict(rep, 1)->loader_err, 0);
+	ksc_report_unref(rep);
+	ksc_module_unref(mods[0]);
+	ksc_module_unref(mods[1]);
+	free2(&e);
+}
+
 static void test_policy_required(void **state)
 {
 	struct env2 e = kernel2(NULL);
@@ -719,7 +756,7 @@ static void test_policy_required(void **state)
 int main(void)
 {
 	size_t n = sizeof(vectors) / sizeof(vectors[0]);
-	struct CMUnitTest *tests = calloc(n + 7, sizeof(*tests));
+	struct CMUnitTest *tests = calloc(n + 8, sizeof(*tests));
 
 	for (size_t i = 0; i < n; i++)
 		tests[i] = (struct CMUnitTest){ vectors[i].id, run_vector, NULL, NULL,
@@ -731,7 +768,8 @@ int main(void)
 	tests[n + 4] = (struct CMUnitTest)cmocka_unit_test(test_ext_modversions);
 	tests[n + 5] = (struct CMUnitTest)cmocka_unit_test(test_vermagic_and_dups);
 	tests[n + 6] = (struct CMUnitTest)cmocka_unit_test(test_policy_required);
-	int failed = _cmocka_run_group_tests("kernel-semantics test vectors", tests, n + 7, NULL,
+	tests[n + 7] = (struct CMUnitTest)cmocka_unit_test(test_retpoline);
+	int failed = _cmocka_run_group_tests("kernel-semantics test vectors", tests, n + 8, NULL,
 					     NULL);
 	free(tests);
 	return failed ? 1 : 0;
