@@ -43,7 +43,8 @@ TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
-HELPER_SRCS := $(wildcard tests/helpers/*.c)
+# finit.c is the qemu guest helper: scripts/qemu-load.sh builds it static, on its own.
+HELPER_SRCS := $(filter-out tests/helpers/finit.c,$(wildcard tests/helpers/*.c))
 HELPER_BINS := $(HELPER_SRCS:tests/helpers/%.c=$(BUILD)/tests/helpers/%)
 
 STATIC_LIB := $(BUILD)/libksymcheck.a

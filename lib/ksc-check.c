@@ -267,7 +267,7 @@ static bool find_symbol(struct run *run, const struct loading *L, const char *na
 		*f = (struct found){ e, lv->name, false, lv->proprietary };
 		return true;
 	}
-	for (; p; p = ksc_kernel_next_prov(run->k, p)) {
+	for (; p && !run->o->insmod_only; p = ksc_kernel_next_prov(run->k, p)) {
 		if (p->exp.gpl_only && !gplok)
 			continue;
 		if (strcmp(p->owner->name, L->name) == 0)

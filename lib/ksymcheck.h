@@ -433,6 +433,9 @@ struct ksc_check_opts {
 	bool require_intree;      /* R25: the proposed in-tree-only rule for module: exports */
 	int allow_missing_ns;     /* R12/R13: -1 from the kernel config, else 0/1 */
 	unsigned int views;       /* KSC_VIEW_* mask, 0 = both */
+	bool insmod_only;         /* loader: only vmlinux and the modules given are loaded, as
+				   * with plain insmod; default: the tree's modules provide
+				   * too, as modprobe would load them first */
 };
 
 /* One finding. Strings are owned by the report. */

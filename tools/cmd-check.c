@@ -33,7 +33,9 @@ static const char *const help =
 	"      --require-intree   the proposed rule: module-restricted exports only for in-tree\n"
 	"                         modules (R25)\n"
 	"      --allow-missing-ns as CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y\n"
-	"      --view VIEW        loader, modpost or both (default)\n\n"
+	"      --view VIEW        loader, modpost or both (default)\n"
+	"      --insmod           loader: only vmlinux and the modules given are loaded (plain\n"
+	"                         insmod); default: the tree's modules provide too (modprobe)\n\n"
 	"Output:\n"
 	"  -f, --format FMT       text (default), json, or kernel (exactly what dmesg and\n"
 	"                         modpost would print, and insmod's error line with the errno)\n"
@@ -43,13 +45,13 @@ static const char *const help =
 	"4 some inputs unreadable (the others were checked); 1 and 4 add up.\n";
 
 enum { OPT_KVER = 256, OPT_VMLINUX, OPT_CONFIG, OPT_REQUIRE_INTREE, OPT_ALLOW_MISSING_NS,
-       OPT_VIEW, OPT_DISTRO };
+       OPT_VIEW, OPT_DISTRO, OPT_INSMOD };
 
 struct check_args {
 	const char *root, *kver, *symvers, *vmlinux, *config, *policy, *distro;
 	char **module_dirs;
 	int n_module_dirs;
-	bool require_intree, allow_missing_ns, verbose;
+	bool require_intree, allow_missing_ns, verbose, insmod_only;
 	unsigned views;
 	int format;
 };
@@ -349,6 +351,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		{ "allow-missing-ns", no_argument, NULL, OPT_ALLOW_MISSING_NS },
 		{ "view", required_argument, NULL, OPT_VIEW },
 		{ "distro", required_argument, NULL, OPT_DISTRO },
+		{ "insmod", no_argument, NULL, OPT_INSMOD },
 		{ "format", required_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -373,6 +376,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		case OPT_REQUIRE_INTREE: a.require_intree = true; break;
 		case OPT_ALLOW_MISSING_NS: a.allow_missing_ns = true; break;
 		case 'v': a.verbose = true; break;
+		case OPT_INSMOD: a.insmod_only = true; break;
 		case OPT_DISTRO:
 			if (strcmp(optarg, "debian") != 0 && strcmp(optarg, "upstream") != 0) {
 				free(a.module_dirs);
@@ -453,6 +457,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		.require_intree = a.require_intree,
 		.allow_missing_ns = a.allow_missing_ns ? 1 : -1,
 		.views = a.views,
+		.insmod_only = a.insmod_only,
 	};
 	if (c.n) {
 		r = ksc_check_modules(k, c.mods, c.n, &o, &rep);

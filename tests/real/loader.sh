@@ -17,7 +17,8 @@
 #             flipped) and as crc_layout.ko (the module_layout CRC flipped).
 #   debian-a  real Debian modules: clean ones, a missing dependency, CRC/namespace/
 #   debian-b  license/intree/vermagic/__versions edits, signature kept or stripped,
-#   debian-c  forced load (no __versions), weak symbols, proprietary providers.
+#   debian-c  forced load (no __versions), weak symbols, proprietary providers,
+#   debian-d  duplicate exports, .modinfo name vs struct module name, staging/retpoline.
 #             Edited copies are written to $OUT/loader/<set>/mods/.
 #
 # Per set: one TAP line for the boot; one per module checking the errno the loader gave
@@ -55,7 +56,7 @@ export KDIR KVER
 LDIR=$TOP/$OUT/loader
 case "$OUT" in /*) LDIR=$OUT/loader ;; esac
 mkdir -p "$LDIR"
-SETS=${KSC_LOADER_SETS:-kbuild debian-a debian-b debian-c}
+SETS=${KSC_LOADER_SETS:-kbuild debian-a debian-b debian-c debian-d}
 
 # ---------------------------------------------------------------------------------------
 # kpatch IN OUT OP...: copy a module, editing it. Ops ("|" separates the arguments):
@@ -68,6 +69,7 @@ SETS=${KSC_LOADER_SETS:-kbuild debian-a debian-b debian-c}
 #                          with NULs (NEW no longer than OLD; empty NEW removes it)
 #   modinfo-sub|KEY|OLD|NEW  replace OLD by NEW (same length) in KEY's value
 #   strtab|OLD|NEW, shstrtab|OLD|NEW  rename a symbol or a section (same length)
+#   thismod|OLD|NEW        rename the module in struct module (same length)
 #   weak|SYM               make the undefined symbol SYM weak
 cat > "$T_TMP/kpatch.py" <<'EOF'
 import struct, sys
@@ -140,6 +142,13 @@ def op(d, spec):
         die("no %s in .modinfo %s" % (a[2], a[1]))
     elif a[0] in ("strtab", "shstrtab"):
         rename(d, "." + a[0], a[1], a[2])
+    elif a[0] == "thismod":
+        # the name in struct module (.gnu.linkonce.this_module), padded with NULs
+        off, size = sec(d, ".gnu.linkonce.this_module")
+        i = bytes(d[off:off + size]).find(a[1].encode() + b"\0")
+        if i < 0 or len(a[2]) != len(a[1]):
+            die("thismod: no %s or lengths differ" % a[1])
+        d[off + i:off + i + len(a[1])] = a[2].encode()
     elif a[0] == "weak":
         so, ss = sec(d, ".symtab"); to, _ = sec(d, ".strtab")
         for o in range(so, so + ss, 24):
@@ -237,6 +246,19 @@ setup_debian_c() {
 	mk_debian $s crc64_rocksoft_generic.ko crypto/crc64_rocksoft_generic.ko -2
 	mk_debian $s crct10dif_common-prop.ko crypto/crct10dif_common.ko 0 strip "modinfo|license=GPL|license=BSD"
 	mk_debian $s crct10dif_generic.ko crypto/crct10dif_generic.ko -2
+}
+
+setup_debian_d() {
+	local s=debian-d
+	rm -rf "$LDIR/$s/mods"
+	mk_debian $s crc7.ko lib/crc7.ko 0
+	# another name, same export: "exports duplicate symbol crc7_be (owned by crc7)"
+	mk_debian $s crc7-dupexp.ko lib/crc7.ko -8 strip "modinfo|name=crc7|name=crc9" "thismod|crc7|crc9"
+	# .modinfo name differs from struct module's: the CRC message uses the first, the
+	# "Unknown symbol" line the second
+	mk_debian $s crc8-modname.ko lib/crc8.ko -22 strip "modinfo|name=crc8|name=crcX" "crc|__x86_return_thunk"
+	# retpoline=Y becomes staging=Y: both warnings, taint C
+	mk_debian $s cordic-staging.ko lib/math/cordic.ko 0 strip "modinfo|retpoline=Y|staging=Y"
 }
 
 # ---------------------------------------------------------------------------------------
@@ -362,7 +384,7 @@ setup_kbuild() {
 		esac
 	done
 	# the load list
-	local e rel want seen=" "
+	local e rel want ko
 	local order=("${KBUILD_ORDER[@]}")
 	for c in $(printf '%s\n' "${!folder[@]}" | LC_ALL=C sort); do
 		while IFS= read -r ko; do
@@ -408,11 +430,20 @@ run_set() { # SET
 	[ -n "${SET_MODS[$s]:-}" ] || return 0
 	local -a mods=()
 	mapfile -t mods < <(printf '%s' "${SET_MODS[$s]}")
-	if ! bash "$TOP/scripts/qemu-load.sh" "$d" "${mods[@]}" > "$d.log" 2>&1; then
+	local stamp
+	stamp=$(cd / && sha256sum "${mods[@]}" "$TOP/scripts/qemu-load.sh" "$TOP/tests/helpers/finit.c" |
+		sed 's|  .*/|  |' | sha256sum | cut -c1-32)
+	if [ -n "${KSC_LOADER_REUSE:-}" ] && [ "$(cat "$d/.ksc-stamp" 2> /dev/null)" = "$stamp" ] &&
+		[ -f "$d/results.txt" ]; then
+		t_ok "loader $s: qemu boot with ${#mods[@]} modules (reused: KSC_LOADER_REUSE)"
+	elif bash "$TOP/scripts/qemu-load.sh" "$d" "${mods[@]}" > "$d.log" 2>&1; then
+		echo "$stamp" > "$d/.ksc-stamp"
+		t_ok "loader $s: qemu boot with ${#mods[@]} modules ($(awk '$1 == "wall_seconds" { print $2 }' "$d/timing.txt") s)"
+	else
+		rm -f "$d/.ksc-stamp"
 		t_fail "loader $s: qemu boot with ${#mods[@]} modules" "$(tail -n 8 "$d.log")"
 		return 0
 	fi
-	t_ok "loader $s: qemu boot with ${#mods[@]} modules ($(awk '$1 == "wall_seconds" { print $2 }' "$d/timing.txt") s)"
 
 	# the oracle against the errno recorded here
 	local b want rc name
@@ -432,22 +463,41 @@ run_set() { # SET
 		return 0
 	fi
 
-	local -a args=(check --kernel "$KDIR" --kver "$KVER" --view loader)
-	"$KSC" "${args[@]}" --format kernel "${mods[@]}" > "$d/ksymcheck-kernel.txt" 2> "$d/ksymcheck-kernel.err"
-	"$KSC" "${args[@]}" --format json "${mods[@]}" > "$d/ksymcheck.json" 2> "$d/ksymcheck-json.err"
+	# --insmod: the guest loads nothing but vmlinux and these modules, in this order.
+	local -a args=(check --kernel "$KDIR" --kver "$KVER" --view loader --insmod)
+	# A signed module edited afterwards fails signature verification (-EKEYREJECTED, no
+	# message). Telling that needs the kernel's signing key, which ksymcheck does not read
+	# yet (the signatures issue); such a load changes no state, so it is left out of the
+	# prediction and reported as a skip.
+	local -a kmods=()
+	local m
+	for m in "${mods[@]}"; do
+		case $(basename "$m") in
+		*-crcsig.ko) t_skip "loader $s/$(basename "$m"): ksymcheck's prediction" \
+			"an edited signed module needs signature verification against the kernel's key (not read yet)" ;;
+		*) kmods+=("$m") ;;
+		esac
+	done
+	"$KSC" "${args[@]}" --format kernel "${kmods[@]}" > "$d/ksymcheck-kernel.out" 2> "$d/ksymcheck-kernel.err"
+	"$KSC" "${args[@]}" --format json "${kmods[@]}" > "$d/ksymcheck.json" 2> "$d/ksymcheck-json.err"
+	# insmod's own "insmod: ERROR: could not insert module ..." lines are userspace output,
+	# not kernel log: they are compared with nothing here (kept in ksymcheck-insmod.txt).
+	grep -v '^insmod: ' "$d/ksymcheck-kernel.out" > "$d/ksymcheck-kernel.txt" || true
+	grep '^insmod: ' "$d/ksymcheck-kernel.out" > "$d/ksymcheck-insmod.txt" || true
 	t_diff "loader $s: ksymcheck --format kernel prints exactly the kernel's log" \
 		"$d/dmesg.txt" "$d/ksymcheck-kernel.txt"
-	python3 - "$d" "$s" "${mods[@]}" <<'EOF'
+	python3 - "$d" "$s" "${kmods[@]}" <<'EOF'
 import json, os, sys
 d, s, mods = sys.argv[1], sys.argv[2], [os.path.basename(m) for m in sys.argv[3:]]
 res = {}
 for l in open(os.path.join(d, "results.txt")):
     b, rc, name = l.rstrip("\n").split("\t")
-    res[b] = int(rc)
+    res[b] = int(rc) if rc != "none" else None  # none: the loading process was killed
 def fail(name, *lines):
     print("not ok - " + name)
     for l in lines:
-        print("#   " + l)
+        for part in str(l).split("\n"):
+            print("#   " + part)
 try:
     j = json.load(open(os.path.join(d, "ksymcheck.json")))
     got = j["modules"]
@@ -464,19 +514,21 @@ for i, b in enumerate(mods):
         fail("loader %s/%s: ksymcheck module %d is %s" % (s, b, i + 1, b), "json path: %r" % m.get("path"))
         continue
     e = loader.get("errno")
-    name = "loader %s/%s: ksymcheck errno %s equals the real loader's %d" % (s, b, e, res[b])
+    name = "loader %s/%s: ksymcheck errno %s equals the real loader's %s" % (s, b, e, res[b])
     if e == res[b]:
         print("ok - " + name)
     else:
-        fail(name, "real loader: %d, ksymcheck: %r (%s)" % (res[b], e, loader.get("result")))
+        fail(name, "real loader: %s, ksymcheck: %r (%s)" % (res[b], e, loader.get("result")))
     want = open(os.path.join(d, "dmesg-%s.txt" % b)).read().splitlines()
-    lines = loader.get("kernel_lines")
+    # kernel_lines: one string per line; a string holding several lines is split.
+    lines = "\n".join(str(l) for l in (loader.get("kernel_lines") or [])).split("\n")
+    if lines == [""]:
+        lines = []
     name = "loader %s/%s: ksymcheck kernel_lines equal the kernel's log" % (s, b)
     if lines == want:
         print("ok - " + name)
     else:
-        fail(name, *(["kernel:"] + ["  " + l for l in want] + ["ksymcheck:"] +
-                     ["  " + str(l) for l in (lines or [])]))
+        fail(name, *(["kernel:"] + ["  " + l for l in want] + ["ksymcheck:"] + ["  " + l for l in lines]))
 EOF
 }
 
@@ -486,6 +538,7 @@ for s in $SETS; do
 	debian-a) setup_debian_a ;;
 	debian-b) setup_debian_b ;;
 	debian-c) setup_debian_c ;;
+	debian-d) setup_debian_d ;;
 	*) t_fail "loader: unknown set $s (KSC_LOADER_SETS)"; continue ;;
 	esac
 	run_set "$s"

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Fetch Debian's kernel source package (linux-source-6.1) with apt and unpack the source
+# tree it carries (/usr/src/linux-source-6.1.tar.xz) into a cache folder outside git.
+# Nothing downloaded is ever committed. Idempotent: a complete extraction is reused.
+#
+# Usage: scripts/fetch-debian-source.sh [VERSION]   (a Debian version, e.g. 6.1.192-3)
+# Default version: the one of the built kernel that scripts/fetch-debian-kernel.sh cached
+# (its .packages list), so the sources match that kernel's Module.symvers; else the
+# newest linux-source-6.1 apt offers; offline, the newest complete extraction in the cache.
+# Cache: $KSC_CACHE (default ~/.cache/ksymcheck); result in
+#        $KSC_CACHE/debian-6.1-source-<VERSION>/linux-source-6.1, with a stable symlink
+#        $KSC_CACHE/debian-6.1-source -> the newest fetched.
+# Prints the source tree's folder on stdout; exits 3 with the reason on stderr when the
+# package cannot be had (no apt, no network, no such version, no space).
+set -euo pipefail
+
+cache=${KSC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ksymcheck}
+pkg=linux-source-6.1
+tree=linux-source-6.1
+
+fail3() { echo "fetch-debian-source: $*" >&2; exit 3; }
+
+mkdir -p "$cache" 2> /dev/null || fail3 "cannot create the cache folder $cache"
+
+found() { # $1 folder of a complete extraction
+	ln -sfn "$(basename "$1")" "$cache/debian-6.1-source"
+	echo "$1/$tree"
+	exit 0
+}
+
+newest_cached() {
+	local d best=
+	for d in "$cache"/debian-6.1-source-*; do
+		[ -f "$d/.complete" ] && best=$d
+	done
+	[ -n "$best" ] && echo "$best"
+	return 0
+}
+
+version=${1:-}
+if [ -z "$version" ] && [ -f "$cache/debian-6.1/.packages" ]; then
+	# linux-image-6.1.0-57-amd64-unsigned_6.1.192-3_amd64.deb -> 6.1.192-3
+	version=$(sed -n 's/^linux-image-[^_]*_\([^_]*\)_.*/\1/p' "$cache/debian-6.1/.packages" | head -n 1)
+fi
+if [ -n "$version" ] && [ -f "$cache/debian-6.1-source-$version/.complete" ]; then
+	found "$cache/debian-6.1-source-$version"
+fi
+
+command -v apt-get > /dev/null 2>&1 || {
+	d=$(newest_cached); [ -n "$d" ] && found "$d"
+	fail3 "apt-get is not available (not a Debian system?) and nothing is cached in $cache"
+}
+
+have_pkg() { [ -n "$(apt-cache madison "$pkg" 2>/dev/null | head -n 1)" ]; }
+if ! have_pkg; then apt-get update -qq >&2 2>/dev/null || true; fi
+if ! have_pkg; then
+	d=$(newest_cached); [ -n "$d" ] && { echo "fetch-debian-source: apt lists no $pkg; using the cache" >&2; found "$d"; }
+	fail3 "apt offers no $pkg package (offline, or not Debian bookworm)"
+fi
+if [ -n "$version" ] && ! apt-cache madison "$pkg" | awk -F'|' '{gsub(/ /, "", $2); print $2}' | grep -qxF "$version"; then
+	echo "fetch-debian-source: $pkg $version is not offered by apt; taking the newest" >&2
+	version=
+fi
+if [ -z "$version" ]; then
+	version=$(apt-cache madison "$pkg" | awk -F'|' '{gsub(/ /, "", $2); print $2}' | sort -V | tail -n 1)
+	[ -n "$version" ] || fail3 "cannot tell which $pkg version apt offers"
+fi
+dest="$cache/debian-6.1-source-$version"
+[ -f "$dest/.complete" ] && found "$dest"
+
+command -v dpkg-deb > /dev/null 2>&1 || fail3 "dpkg-deb is not available"
+command -v xz > /dev/null 2>&1 || fail3 "xz is not available (apt-get install xz-utils)"
+
+tmp=$(mktemp -d "$cache/.fetch-source.XXXXXX") || fail3 "cannot make a folder in $cache"
+trap 'rm -rf "$tmp"' EXIT
+(
+	cd "$tmp"
+	# apt-get download runs as the _apt user where it can; let it write here.
+	chmod 0777 .
+	apt-get download -q "$pkg=$version" >&2
+) || fail3 "apt-get download $pkg=$version failed (offline?)"
+
+deb=$(ls "$tmp"/*.deb 2> /dev/null | head -n 1)
+[ -n "$deb" ] || fail3 "apt-get download left no .deb"
+mkdir -p "$tmp/deb" "$tmp/root"
+dpkg-deb -x "$deb" "$tmp/deb" || fail3 "dpkg-deb could not unpack $(basename "$deb") (disk full?)"
+tarball=$tmp/deb/usr/src/$tree.tar.xz
+[ -f "$tarball" ] || fail3 "$(basename "$deb") holds no usr/src/$tree.tar.xz"
+tar -C "$tmp/root" -xJf "$tarball" || fail3 "could not unpack $tree.tar.xz (disk full?)"
+[ -d "$tmp/root/$tree" ] || fail3 "$tree.tar.xz holds no $tree/ folder"
+basename "$deb" > "$tmp/root/.packages"
+echo "$version" > "$tmp/root/.version"
+rm -rf "$dest"
+mv "$tmp/root" "$dest"
+touch "$dest/.complete"
+found "$dest"
