@@ -5,7 +5,7 @@
 # Usage: scripts/fuzz-run.sh [RUNS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=${1:-1000000}
+runs=${1:-${FUZZ_RUNS:-1000000}}
 status=0
 for f in build-fuzz/fuzz-*; do
 	[ -x "$f" ] || continue
