@@ -5,7 +5,8 @@
 #
 # Usage: scripts/fetch-debian-kernel.sh [ABI]      (ABI e.g. 57; default: newest available)
 # Cache: $KSC_CACHE (default ~/.cache/ksymcheck); result in $KSC_CACHE/debian-6.1-<ABI>,
-#        with a stable symlink $KSC_CACHE/debian-6.1 -> the newest fetched.
+#        with a stable symlink $KSC_CACHE/debian-6.1 -> the newest ABI (set only when
+#        called without an ABI).
 # Prints the cache folder on stdout; exits 3 when the packages cannot be had.
 set -euo pipefail
 
@@ -16,6 +17,8 @@ need_update() { [ -z "$(apt-cache search --names-only '^linux-kbuild-6\.1$' 2>/d
 if need_update; then apt-get update -qq >&2 || true; fi
 
 abi=${1:-}
+newest=yes
+[ -n "$abi" ] && newest=no
 if [ -z "$abi" ]; then
 	abi=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' 2>/dev/null |
 	      sed -n 's/^linux-image-6\.1\.0-\([0-9]*\)-amd64-unsigned .*/\1/p' | sort -n | tail -1)
@@ -33,8 +36,11 @@ if [ -z "$abi" ]; then
 fi
 
 dest="$cache/debian-6.1-$abi"
+# The stable name debian-6.1 always means the newest ABI; an older one asked for by number
+# (for diffs between two kernels) never moves it.
+link_newest() { [ "$newest" = yes ] && ln -sfn "debian-6.1-$abi" "$cache/debian-6.1"; return 0; }
 if [ -f "$dest/.complete" ]; then
-	ln -sfn "debian-6.1-$abi" "$cache/debian-6.1"
+	link_newest
 	echo "$dest"
 	exit 0
 fi
@@ -59,5 +65,5 @@ echo "$kver" > "$tmp/root/.kver"
 rm -rf "$dest"
 mv "$tmp/root" "$dest"
 touch "$dest/.complete"
-ln -sfn "debian-6.1-$abi" "$cache/debian-6.1"
+link_newest
 echo "$dest"
