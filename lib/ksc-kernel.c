@@ -4,6 +4,7 @@
  * modules of its tree as providers), its release and vermagic, and the configuration
  * options that change verdicts.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,7 @@ KSC_EXPORT struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k)
 	hash_fini(&k->index);
 	hash_fini(&k->owner_index);
 	pool_fini(&k->strings);
+	ksc_keyring_unref(k->keyring);
 	ksc_unref(k->ctx);
 	free(k);
 	return NULL;
@@ -490,4 +492,136 @@ KSC_EXPORT int ksc_kernel_open(struct ksc_ctx *ctx, const char *root, const char
 err:
 	ksc_kernel_unref(k);
 	return r;
+}
+
+/* ---- ksc_kernel_open_path: one path that names a kernel, whatever its form ---- */
+
+static bool looks_binary(const char *path)
+{
+	unsigned char h[0x210];
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(h, 1, sizeof(h), f);
+	fclose(f);
+	if (n >= 4 && memcmp(h, "\177ELF", 4) == 0)
+		return true;
+	if (ksc_detect_compression(h, n) != KSC_COMPRESSION_NONE)
+		return true;
+	return n >= 0x206 && memcmp(h + 0x202, "HdrS", 4) == 0; /* bzImage */
+}
+
+/* The only entry of dir/lib/modules, or NULL (none or several: logged). */
+static char *single_release(struct ksc_ctx *ctx, const char *dir)
+{
+	char p[4096];
+	char *found = NULL;
+	unsigned n = 0;
+
+	snprintf(p, sizeof(p), "%s/lib/modules", dir);
+	DIR *d = opendir(p);
+	if (!d)
+		return NULL;
+	struct dirent *de;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		n++;
+		free(found);
+		found = strdup(de->d_name);
+	}
+	closedir(d);
+	if (n != 1) {
+		ksc_err(ctx, "%s: %u kernel releases, expected exactly one", p, n);
+		free(found);
+		return NULL;
+	}
+	return found;
+}
+
+KSC_EXPORT int ksc_kernel_open_path(struct ksc_ctx *ctx, const char *path,
+				    struct ksc_kernel **out)
+{
+	struct stat st;
+	int r;
+
+	*out = NULL;
+	if (stat(path, &st) < 0) {
+		ksc_err(ctx, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		char p[4096];
+		snprintf(p, sizeof(p), "%s/lib/modules", path);
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+			char *rel = single_release(ctx, path);
+			if (!rel)
+				return -EINVAL;
+			r = ksc_kernel_open(ctx, path, rel, out);
+			free(rel);
+			return r;
+		}
+		/* ROOT/lib/modules/RELEASE given directly */
+		char *copy = strdup(path), *slash;
+		if (!copy)
+			return -ENOMEM;
+		size_t l = strlen(copy);
+		while (l > 1 && copy[l - 1] == '/')
+			copy[--l] = '\0';
+		slash = strrchr(copy, '/');
+		if (slash && slash - copy >= 12 && strncmp(slash - 12, "/lib/modules", 12) == 0) {
+			*slash = '\0';
+			const char *rel = slash + 1;
+			copy[slash - copy - 12] = '\0';
+			r = ksc_kernel_open(ctx, copy[0] ? copy : "/", rel, out);
+			free(copy);
+			return r;
+		}
+		free(copy);
+		ksc_err(ctx, "%s: not a kernel root (ROOT/lib/modules/RELEASE) nor a module directory of one",
+			path);
+		return -EINVAL;
+	}
+	struct ksc_kernel *k;
+	r = ksc_kernel_new(ctx, &k);
+	if (r < 0)
+		return r;
+	if (looks_binary(path)) {
+		struct ksc_module *vm;
+		r = ksc_module_new_from_path(ctx, path, &vm);
+		if (r >= 0 && ksc_module_get_kind(vm) != KSC_KIND_VMLINUX) {
+			ksc_err(ctx, "%s: a module, not a kernel image", path);
+			r = -EINVAL;
+		} else if (r >= 0) {
+			r = ksc_kernel_add_vmlinux(k, vm);
+		}
+		ksc_module_unref(vm);
+	} else {
+		struct ksc_symvers *sv;
+		r = ksc_symvers_new_from_path(ctx, path, &sv);
+		if (r >= 0) {
+			if (ksc_symvers_get_error_count(sv))
+				k->errors++;
+			r = ksc_kernel_add_symvers(k, sv);
+			ksc_symvers_unref(sv);
+		}
+	}
+	if (r < 0) {
+		ksc_kernel_unref(k);
+		return r;
+	}
+	*out = k;
+	return 0;
+}
+
+KSC_EXPORT const struct ksc_export *ksc_kernel_get_export(const struct ksc_kernel *k, size_t i,
+							  const char **owner)
+{
+	if (i >= k->n_provs)
+		return NULL;
+	if (owner)
+		*owner = k->provs[i].owner ? k->provs[i].owner->name : "vmlinux";
+	return &k->provs[i].exp;
 }

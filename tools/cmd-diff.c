@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* ksymcheck diff: what changed between two kernels, and what that does to given modules. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "tools/ksc-tool.h"
+
+static const char *const help =
+	"Usage: ksymcheck diff [OPTIONS] OLD NEW [MODULE...]\n\n"
+	"Compare the exports of two kernels: symbols removed and added, made GPL-only, moved\n"
+	"into, out of or between namespaces, made module-restricted (6.16+), with a new CRC, or\n"
+	"provided by another module. OLD and NEW are each a kernel root (ROOT/lib/modules/KVER,\n"
+	"one release), a ROOT/lib/modules/KVER directory, a Module.symvers, or a vmlinux/bzImage.\n"
+	"With MODULEs, only what changes their verdicts is shown: each import checked against\n"
+	"both kernels (loader and modpost), with the rule and the fix.\n\n"
+	"Options:\n"
+	"      --policy-old KVER  rules for OLD (default: its release, or the modules' vermagic)\n"
+	"      --policy-new KVER  rules for NEW\n"
+	"  -f, --format FMT       text (default) or json\n"
+	"      --json             the same as --format json\n"
+	"  -v, --verbose          explanations and fixes\n"
+	"  -h, --help             show this help and exit\n\n"
+	"Exit status: 0 no change (or no module breaks), 1 changes (or some module that\n"
+	"loaded on OLD would be refused on NEW), 2 usage error, 4 unreadable input.\n";
+
+enum { OPT_POLICY_OLD = 256, OPT_POLICY_NEW, OPT_JSON };
+
+static void describe(const struct ksc_change *c, char *buf, size_t size)
+{
+	const struct ksc_export *o = c->old, *n = c->new;
+
+	switch (c->kind) {
+	case KSC_CHANGE_REMOVED:
+		snprintf(buf, size, "was exported by %s", c->old_owner);
+		break;
+	case KSC_CHANGE_ADDED:
+		snprintf(buf, size, "exported by %s%s%s%s", c->new_owner, n->gpl_only ? ", GPL-only" : "",
+			 n->ns[0] ? ", namespace " : "", n->ns);
+		break;
+	case KSC_CHANGE_BECAME_GPL_ONLY:
+		snprintf(buf, size, "EXPORT_SYMBOL -> EXPORT_SYMBOL_GPL");
+		break;
+	case KSC_CHANGE_NO_LONGER_GPL_ONLY:
+		snprintf(buf, size, "EXPORT_SYMBOL_GPL -> EXPORT_SYMBOL");
+		break;
+	case KSC_CHANGE_CRC:
+		snprintf(buf, size, "0x%08x -> 0x%08x", o->crc, n->crc);
+		break;
+	case KSC_CHANGE_OWNER:
+		snprintf(buf, size, "%s -> %s", c->old_owner, c->new_owner);
+		break;
+	default:
+		snprintf(buf, size, "\"%s\" -> \"%s\"", o->ns, n->ns);
+	}
+}
+
+/* The worst finding of one module for one symbol in one view. */
+static const struct ksc_diag *worst(const struct ksc_report *rep, size_t m, const char *sym,
+				    enum ksc_view view)
+{
+	const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+	const struct ksc_diag *w = NULL;
+
+	for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
+		const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+		if (d->view != view || !d->symbol || strcmp(d->symbol, sym) != 0)
+			continue;
+		if (!w || d->severity > w->severity)
+			w = d;
+	}
+	return w;
+}
+
+static const char *verdict_word(const struct ksc_diag *d)
+{
+	if (!d || d->severity == KSC_SEV_INFO)
+		return "allowed";
+	return d->severity == KSC_SEV_ERROR ? "refused" : "allowed with a warning";
+}
+
+/* The kinds of change of one symbol, comma-separated, into buf. */
+static void kinds_of(const struct ksc_diff *df, const char *sym, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < ksc_diff_get_count(df); i++) {
+		const struct ksc_change *c = ksc_diff_get(df, i);
+		if (strcmp(c->symbol, sym) != 0)
+			continue;
+		size_t l = strlen(buf);
+		snprintf(buf + l, size - l, "%s%s", l ? ", " : "", ksc_change_kind_name(c->kind));
+	}
+}
+
+struct module_result {
+	json_object *json;
+	unsigned breaks;
+};
+
+static void compare_module(const struct ksc_module *mod, const struct ksc_report *ro,
+			   const struct ksc_report *rn, size_t m, const struct ksc_diff *df,
+			   bool verbose, json_object *jmods, unsigned *breaks)
+{
+	const struct ksc_module_verdict *vo = ksc_report_get_verdict(ro, m);
+	const struct ksc_module_verdict *vn = ksc_report_get_verdict(rn, m);
+	json_object *jm = jmods ? json_object_new_object() : NULL, *jc = NULL;
+
+	if (jm) {
+		jc = json_object_new_array();
+		json_object_object_add(jm, "path", json_object_new_string(ksc_module_get_path(mod)));
+		json_object_object_add(jm, "name", json_object_new_string(vo->loader_name));
+		json_object_object_add(jm, "loader_errno_old", json_object_new_int(vo->loader_err));
+		json_object_object_add(jm, "loader_errno_new", json_object_new_int(vn->loader_err));
+		json_object_object_add(jm, "modpost_ok_old", json_object_new_boolean(vo->modpost_ok));
+		json_object_object_add(jm, "modpost_ok_new", json_object_new_boolean(vn->modpost_ok));
+	}
+	for (size_t i = 0; i < ksc_module_get_import_count(mod); i++) {
+		const char *sym = ksc_module_get_import(mod, i)->name;
+		for (unsigned view = KSC_VIEW_LOADER; view <= KSC_VIEW_MODPOST; view <<= 1) {
+			const struct ksc_diag *a = worst(ro, m, sym, view), *b = worst(rn, m, sym, view);
+			const char *ca = a ? a->code : "", *cb = b ? b->code : "";
+			int sa = a ? (int)a->severity : -1, sb = b ? (int)b->severity : -1;
+			if (sa == sb && strcmp(ca, cb) == 0)
+				continue;
+			if (sa <= KSC_SEV_INFO && sb <= KSC_SEV_INFO)
+				continue;
+			char kinds[256];
+			kinds_of(df, sym, kinds, sizeof(kinds));
+			const char *name = view == KSC_VIEW_LOADER ? vo->loader_name : vo->modpost_name;
+			const char *vw = view == KSC_VIEW_LOADER ? "loader" : "modpost";
+			if (jc) {
+				json_object *x = json_object_new_object();
+				json_object_object_add(x, "symbol", json_object_new_string(sym));
+				json_object_object_add(x, "view", json_object_new_string(vw));
+				json_object_object_add(x, "old", json_object_new_string(verdict_word(a)));
+				json_object_object_add(x, "new", json_object_new_string(verdict_word(b)));
+				json_object_object_add(x, "code", b ? json_object_new_string(b->code) : NULL);
+				json_object_object_add(x, "rule", b ? json_object_new_string(b->rule) : NULL);
+				json_object_object_add(x, "changes", json_object_new_string(kinds));
+				json_object_object_add(x, "explanation", b && b->explanation
+						       ? json_object_new_string(b->explanation) : NULL);
+				json_object_object_add(x, "fix", b && b->fix ? json_object_new_string(b->fix) : NULL);
+				json_object_array_add(jc, x);
+				continue;
+			}
+			printf("%s: %s: %s: %s -> %s", name, sym, vw, verdict_word(a), verdict_word(b));
+			if (b && b->severity > KSC_SEV_INFO)
+				printf(": %s [%s]", b->summary ? b->summary : b->code, b->code);
+			else if (a)
+				printf(" (was: %s [%s])", a->summary ? a->summary : a->code, a->code);
+			printf(" (%s)\n", kinds[0] ? kinds : "no export change: another symbol or rule");
+			if (verbose && b && b->explanation)
+				printf("    why: %s (%s)\n", b->explanation, b->rule);
+			if (verbose && b && b->fix)
+				printf("    fix: %s\n", b->fix);
+		}
+	}
+	/* Module-level findings (module_layout, vermagic, imports of module namespaces...). */
+	for (int side = 0; side < 2; side++) {
+		const struct ksc_report *here = side ? rn : ro, *there = side ? ro : rn;
+		const struct ksc_module_verdict *v = side ? vn : vo, *w = side ? vo : vn;
+		for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
+			const struct ksc_diag *d = ksc_report_get_diag(here, i);
+			bool in_other = false;
+			/* Per-import findings were compared above; the rest here. */
+			if ((d->symbol && ksc_module_find_import(mod, d->symbol)) ||
+			    d->severity < KSC_SEV_WARNING)
+				continue;
+			for (size_t j = w->first_diag; j < w->first_diag + w->n_diags; j++) {
+				const struct ksc_diag *e = ksc_report_get_diag(there, j);
+				if (e->view == d->view && strcmp(e->code, d->code) == 0)
+					in_other = true;
+			}
+			if (in_other)
+				continue;
+			const char *vw = d->view == KSC_VIEW_LOADER ? "loader" : "modpost";
+			if (jc) {
+				json_object *x = json_object_new_object();
+				json_object_object_add(x, "symbol", NULL);
+				json_object_object_add(x, "view", json_object_new_string(vw));
+				json_object_object_add(x, side ? "new" : "old",
+						       json_object_new_string(d->summary ? d->summary : d->code));
+				json_object_object_add(x, "code", json_object_new_string(d->code));
+				json_object_object_add(x, "rule", json_object_new_string(d->rule));
+				json_object_object_add(x, side ? "fix" : "fixed_by_new",
+						       d->fix && side ? json_object_new_string(d->fix)
+								      : json_object_new_boolean(!side));
+				json_object_array_add(jc, x);
+				continue;
+			}
+			if (side) {
+				printf("%s: %s%s%s: %s [%s]\n", d->module, d->symbol ? d->symbol : "",
+				       d->symbol ? ": " : "", vw, d->summary ? d->summary : d->code,
+				       d->code);
+				if (verbose && d->explanation)
+					printf("    why: %s (%s)\n", d->explanation, d->rule);
+				if (verbose && d->fix)
+					printf("    fix: %s\n", d->fix);
+			} else {
+				printf("%s: %s: no longer: %s [%s]\n", d->module, vw,
+				       d->summary ? d->summary : d->code, d->code);
+			}
+		}
+	}
+	bool broke = (!vo->loader_err && vn->loader_err) || (vo->modpost_ok && !vn->modpost_ok);
+	if (broke)
+		(*breaks)++;
+	if (jm) {
+		json_object_object_add(jm, "breaks", json_object_new_boolean(broke));
+		json_object_object_add(jm, "changes", jc);
+		json_object_array_add(jmods, jm);
+	} else {
+		printf("%s: loader: %s -> %s; modpost: %s -> %s\n", vo->loader_name,
+		       vo->loader_err ? ksc_errno_name(vo->loader_err) : "loads",
+		       vn->loader_err ? ksc_errno_name(vn->loader_err) : "loads",
+		       vo->modpost_ok ? "pass" : "fail", vn->modpost_ok ? "pass" : "fail");
+	}
+}
+
+struct collect {
+	struct ksc_ctx *ctx;
+	struct ksc_module **mods; /* NULL-terminated */
+	size_t n;
+	unsigned errors;
+};
+
+static int collect(const char *path, const char *root, void *data)
+{
+	struct collect *c = data;
+	struct ksc_module *mod;
+
+	if (ksc_module_new_from_path(c->ctx, path, &mod) < 0) {
+		c->errors++;
+		return 0;
+	}
+	struct ksc_module **m = realloc(c->mods, (c->n + 2) * sizeof(*m));
+	if (!m) {
+		ksc_module_unref(mod);
+		return -ENOMEM;
+	}
+	m[c->n++] = mod;
+	m[c->n] = NULL;
+	c->mods = m;
+	return 0;
+}
+
+/* The rules for one side: the option, else the kernel's release, else the modules'. */
+static const char *side_policy(const char *opt, struct ksc_kernel *k, struct ksc_module **mods,
+			       char *buf, size_t size)
+{
+	if (opt)
+		return opt;
+	if (ksc_kernel_get_release(k))
+		return ksc_kernel_get_release(k);
+	for (size_t i = 0; mods[i]; i++) {
+		const char *vm = ksc_module_get_vermagic(mods[i]);
+		if (vm) {
+			snprintf(buf, size, "%.*s", (int)strcspn(vm, " "), vm);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "policy-old", required_argument, NULL, OPT_POLICY_OLD },
+		{ "policy-new", required_argument, NULL, OPT_POLICY_NEW },
+		{ "format", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *pold = NULL, *pnew = NULL;
+	int format = FMT_TEXT, c, status = KSC_EXIT_OK;
+	bool verbose = false;
+	unsigned errors = 0;
+
+	while ((c = getopt_long(argc, argv, "+f:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_POLICY_OLD: pold = optarg; break;
+		case OPT_POLICY_NEW: pnew = optarg; break;
+		case OPT_JSON: format = FMT_JSON; break;
+		case 'v': verbose = true; break;
+		case 'f':
+			format = parse_format("diff", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
+			if (format < 0)
+				return KSC_EXIT_USAGE;
+			break;
+		case 'h':
+			fputs(help, stdout);
+			return KSC_EXIT_OK;
+		default:
+			return usage_error("diff", "invalid option");
+		}
+	}
+	if (argc - optind < 2)
+		return usage_error("diff", "OLD and NEW are needed");
+
+	struct ksc_kernel *ko = NULL, *kn = NULL;
+	struct ksc_diff *df = NULL;
+	struct collect col = { .ctx = ctx, .mods = calloc(1, sizeof(struct ksc_module *)) };
+	struct ksc_report *ro = NULL, *rn = NULL;
+	if (!col.mods)
+		return KSC_EXIT_UNREADABLE;
+	if (ksc_kernel_open_path(ctx, argv[optind], &ko) < 0 ||
+	    ksc_kernel_open_path(ctx, argv[optind + 1], &kn) < 0) {
+		status = KSC_EXIT_UNREADABLE;
+		goto out;
+	}
+	errors += ksc_kernel_get_error_count(ko) + ksc_kernel_get_error_count(kn);
+	if (argc - optind > 2 &&
+	    walk_paths(ctx, argv + optind + 2, argc - optind - 2, collect, &col, &col.errors) < 0) {
+		status = KSC_EXIT_UNREADABLE;
+		goto out;
+	}
+	errors += col.errors;
+	struct ksc_module **mods = col.mods;
+	if (ksc_kernel_diff(ko, kn, &df) < 0) {
+		fprintf(stderr, "%s: diff: out of memory\n", program_name);
+		status = KSC_EXIT_UNREADABLE;
+		goto out;
+	}
+
+	json_object *root = format == FMT_JSON ? json_object_new_object() : NULL;
+	size_t nmods = 0;
+	while (mods[nmods])
+		nmods++;
+	if (nmods) {
+		char bo[128], bn[128];
+		struct ksc_check_opts o = { .sz = sizeof(o), .allow_missing_ns = -1 };
+		o.policy = side_policy(pold, ko, mods, bo, sizeof(bo));
+		int r = ksc_check_modules(ko, mods, nmods, &o, &ro);
+		o.policy = side_policy(pnew, kn, mods, bn, sizeof(bn));
+		if (r >= 0)
+			r = ksc_check_modules(kn, mods, nmods, &o, &rn);
+		if (r < 0) {
+			status = r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
+			json_object_put(root);
+			goto out;
+		}
+		unsigned breaks = 0;
+		json_object *jmods = root ? json_object_new_array() : NULL;
+		for (size_t m = 0; m < nmods; m++)
+			compare_module(mods[m], ro, rn, m, df, verbose, jmods, &breaks);
+		if (root) {
+			json_object_object_add(root, "policy_old", json_object_new_string(ksc_report_get_policy(ro)));
+			json_object_object_add(root, "policy_new", json_object_new_string(ksc_report_get_policy(rn)));
+			json_object_object_add(root, "modules", jmods);
+		} else {
+			printf("%zu module%s: %u would break on NEW (rules of %s -> %s)\n", nmods,
+			       nmods == 1 ? "" : "s", breaks, ksc_report_get_policy(ro),
+			       ksc_report_get_policy(rn));
+		}
+		if (breaks)
+			status = KSC_EXIT_FINDINGS;
+	} else {
+		json_object *jc = root ? json_object_new_array() : NULL;
+		for (size_t i = 0; i < ksc_diff_get_count(df); i++) {
+			const struct ksc_change *ch = ksc_diff_get(df, i);
+			char what[512];
+			describe(ch, what, sizeof(what));
+			if (jc) {
+				json_object *x = json_object_new_object();
+				json_object_object_add(x, "symbol", json_object_new_string(ch->symbol));
+				json_object_object_add(x, "kind", json_object_new_string(ksc_change_kind_name(ch->kind)));
+				json_object_object_add(x, "detail", json_object_new_string(what));
+				json_object_object_add(x, "old_owner", ch->old_owner ? json_object_new_string(ch->old_owner) : NULL);
+				json_object_object_add(x, "new_owner", ch->new_owner ? json_object_new_string(ch->new_owner) : NULL);
+				json_object_array_add(jc, x);
+			} else {
+				printf("%-26s %-40s %s\n", ksc_change_kind_name(ch->kind), ch->symbol, what);
+			}
+		}
+		if (root) {
+			json_object_object_add(root, "changes", jc);
+		}
+		if (ksc_diff_get_count(df))
+			status = KSC_EXIT_FINDINGS;
+	}
+	/* The counts per kind, both modes. */
+	json_object *jcounts = root ? json_object_new_object() : NULL;
+	if (!root)
+		printf("changes:");
+	for (int kind = 0; kind < KSC_CHANGE_KIND_COUNT; kind++) {
+		size_t n = ksc_diff_count_kind(df, (enum ksc_change_kind)kind);
+		if (jcounts)
+			json_object_object_add(jcounts, ksc_change_kind_name((enum ksc_change_kind)kind),
+					       json_object_new_int64((int64_t)n));
+		else
+			printf(" %s %zu%s", ksc_change_kind_name((enum ksc_change_kind)kind), n,
+			       kind + 1 < KSC_CHANGE_KIND_COUNT ? "," : "\n");
+	}
+	if (root) {
+		json_object_object_add(root, "counts", jcounts);
+		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							  JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(root);
+	}
+out:
+	if (errors)
+		status |= KSC_EXIT_UNREADABLE;
+	ksc_report_unref(ro);
+	ksc_report_unref(rn);
+	ksc_diff_free(df);
+	for (size_t i = 0; i < col.n; i++)
+		ksc_module_unref(col.mods[i]);
+	free(col.mods);
+	ksc_kernel_unref(ko);
+	ksc_kernel_unref(kn);
+	return status;
+}
