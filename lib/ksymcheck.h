@@ -408,6 +408,15 @@ unsigned int ksc_kernel_get_quirks(const struct ksc_kernel *k);
 size_t ksc_kernel_get_export_count(const struct ksc_kernel *k);
 size_t ksc_kernel_get_module_count(const struct ksc_kernel *k);
 unsigned int ksc_kernel_get_error_count(const struct ksc_kernel *k);
+/*
+ * A kernel named by one path, whatever its form: a Module.symvers, a vmlinux or bzImage,
+ * a root holding exactly one lib/modules/RELEASE (read as ksc_kernel_open does), or such
+ * a ROOT/lib/modules/RELEASE directory itself. 0 or -errno (logged as "<path>: <reason>").
+ */
+int ksc_kernel_open_path(struct ksc_ctx *ctx, const char *path, struct ksc_kernel **out);
+/* Every export in the order added (vmlinux and modules), i < ksc_kernel_get_export_count(). */
+const struct ksc_export *ksc_kernel_get_export(const struct ksc_kernel *k, size_t i,
+					       const char **owner);
 /* A provider of `symbol` (vmlinux first), or NULL. `owner` gets "vmlinux" or the module. */
 const struct ksc_export *ksc_kernel_find_export(const struct ksc_kernel *k, const char *symbol,
 						const char **owner);
@@ -676,6 +685,48 @@ struct ksc_srcedit_commit_opts {
  * (-ENOSPC, -EIO, ...).
  */
 int ksc_srcedit_commit(struct ksc_srcedit *e, const struct ksc_srcedit_commit_opts *opts);
+
+/* ---------------------------------------------------------------------------------- */
+/* Two kernels compared                                                               */
+
+enum ksc_change_kind {
+	KSC_CHANGE_REMOVED = 0,           /* exported by the old kernel only */
+	KSC_CHANGE_ADDED,                 /* exported by the new kernel only */
+	KSC_CHANGE_BECAME_GPL_ONLY,       /* EXPORT_SYMBOL -> EXPORT_SYMBOL_GPL */
+	KSC_CHANGE_NO_LONGER_GPL_ONLY,
+	KSC_CHANGE_NS_GAINED,             /* "" -> NS */
+	KSC_CHANGE_NS_LOST,               /* NS -> "" */
+	KSC_CHANGE_NS_CHANGED,            /* NS1 -> NS2 (ordinary namespaces) */
+	KSC_CHANGE_BECAME_RESTRICTED,     /* -> module:... (6.16+) */
+	KSC_CHANGE_RESTRICTION_CHANGED,   /* module:a -> module:b */
+	KSC_CHANGE_RESTRICTION_LIFTED,    /* module:... -> ordinary or none */
+	KSC_CHANGE_CRC,                   /* modversions CRC differs */
+	KSC_CHANGE_OWNER,                 /* provided by another module (or moved to vmlinux) */
+	KSC_CHANGE_KIND_COUNT
+};
+
+/* One change of one symbol; a symbol can have several (e.g. GPL-only and a new CRC). */
+struct ksc_change {
+	enum ksc_change_kind kind;
+	const char *symbol;
+	const struct ksc_export *old, *new; /* NULL when absent on that side */
+	const char *old_owner, *new_owner;  /* "vmlinux" or the module's name; NULL if absent */
+};
+
+struct ksc_diff;
+
+/*
+ * Compare the exports of two kernels (the provider the loader finds first, per name).
+ * Changes are sorted by symbol. The diff points into both kernels: free it before them.
+ * 0 or -ENOMEM.
+ */
+int ksc_kernel_diff(struct ksc_kernel *old, struct ksc_kernel *new, struct ksc_diff **out);
+void ksc_diff_free(struct ksc_diff *d);
+size_t ksc_diff_get_count(const struct ksc_diff *d);
+const struct ksc_change *ksc_diff_get(const struct ksc_diff *d, size_t i);
+size_t ksc_diff_count_kind(const struct ksc_diff *d, enum ksc_change_kind kind);
+/* "removed", "became-gpl-only", ... Static string. */
+const char *ksc_change_kind_name(enum ksc_change_kind kind);
 
 #ifdef __cplusplus
 }
