@@ -728,6 +728,90 @@ size_t ksc_diff_count_kind(const struct ksc_diff *d, enum ksc_change_kind kind);
 /* "removed", "became-gpl-only", ... Static string. */
 const char *ksc_change_kind_name(enum ksc_change_kind kind);
 
+/* ---------------------------------------------------------------------------------- */
+/* Auditing a kernel's export surface                                                 */
+
+/* One item of a module-restricted pattern list, as written (R8). */
+enum ksc_item_kind {
+	KSC_ITEM_EXACT = 0,
+	KSC_ITEM_GLOB,           /* ends in '*' */
+	KSC_ITEM_EMPTY,          /* never matches */
+	KSC_ITEM_MISPLACED_STAR, /* a '*' not at the end is a literal: matches nothing real */
+	KSC_ITEM_HAS_SPACE,      /* white space is never trimmed */
+};
+/* "exact", "glob", "empty", "misplaced-star", "has-space". Static string. */
+const char *ksc_item_kind_name(enum ksc_item_kind kind);
+
+struct ksc_audit_item {
+	const char *item;
+	enum ksc_item_kind kind;
+	/* modules of the tree it matches: loader (struct names, '-' == '_') and modpost (file
+	 * basenames, exact); arrays of n names, NULL when n is 0 */
+	const char *const *loader_matches;
+	size_t n_loader_matches;
+	const char *const *modpost_matches;
+	size_t n_modpost_matches;
+};
+
+struct ksc_audit_restricted {
+	const char *symbol, *ns, *owner;
+	bool gpl_only;
+	const struct ksc_audit_item *items;
+	size_t n_items;
+	const char *const *users;  /* modules of the tree that import the symbol */
+	size_t n_users;
+	bool dead;                 /* no item matches any module of the tree */
+};
+
+struct ksc_audit_namespace {
+	const char *ns;
+	size_t n_exports;
+	const char *const *exporters;        /* "vmlinux" or module names */
+	size_t n_exporters;
+	const char *const *importers;        /* modules with import_ns=NS */
+	size_t n_importers;
+	const char *const *unused_importers; /* ... that use nothing from it */
+	size_t n_unused_importers;
+};
+
+/*
+ * Findings, by code: "modns-impostor" (a module without intree whose name matches a
+ * restricted pattern), "modns-dead-item", "modns-dead-restriction", "modns-unmatchable-item",
+ * "modns-empty-list", "modns-modpost-mismatch" (loader and modpost match different
+ * modules), "modns-allow-missing-ns" and "modns-defeated" (R13), "ns-import-unused",
+ * "intree-not-in-reference", "srcversion-differs".
+ */
+struct ksc_audit_finding {
+	const char *code;
+	enum ksc_severity severity;
+	const char *module, *path; /* NULL for export-level findings */
+	const char *symbol, *ns;   /* or NULL */
+	const char *detail;
+};
+
+struct ksc_audit_opts {
+	size_t sz;                     /* sizeof(struct ksc_audit_opts) */
+	struct ksc_kernel *reference;  /* the distribution's own tree, for intree claims */
+};
+
+struct ksc_audit;
+
+/*
+ * Audit kernel `k` (usually from ksc_kernel_open(): its tree's modules are the users).
+ * The audit holds a reference to `k`; its strings live until ksc_audit_free(). 0 or
+ * -ENOMEM.
+ */
+int ksc_audit_kernel(struct ksc_kernel *k, const struct ksc_audit_opts *opts,
+		     struct ksc_audit **out);
+void ksc_audit_free(struct ksc_audit *a);
+size_t ksc_audit_get_restricted_count(const struct ksc_audit *a);
+const struct ksc_audit_restricted *ksc_audit_get_restricted(const struct ksc_audit *a, size_t i);
+size_t ksc_audit_get_namespace_count(const struct ksc_audit *a);
+const struct ksc_audit_namespace *ksc_audit_get_namespace(const struct ksc_audit *a, size_t i);
+size_t ksc_audit_get_finding_count(const struct ksc_audit *a);
+const struct ksc_audit_finding *ksc_audit_get_finding(const struct ksc_audit *a, size_t i);
+void ksc_audit_get_export_counts(const struct ksc_audit *a, size_t *gpl_only, size_t *plain);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,6 +27,7 @@ int cmd_imports(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[]);
+int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[]);
 
 /* tools/util.c */
 extern const char *program_name;

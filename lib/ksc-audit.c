@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The export surface of one kernel, audited: who may use each module-restricted export and
+ * who really does (R7-R10), which pattern items are dead or can never match as written,
+ * every ordinary namespace with its exporters and importers (R12), GPL-only counts (R3), and
+ * impersonation risks: modules without intree whose name matches a restricted pattern
+ * (R25: every released kernel grants them access), intree claims the reference tree does
+ * not back, and kernels whose CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS defeats the
+ * restrictions altogether (R13).
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ksc-internal.h"
+
+/* A growable array of pointers, NULL-terminated for the public getters. */
+struct plist {
+	const void **v;
+	size_t n, cap;
+};
+
+static int plist_add(struct plist *l, const void *p)
+{
+	if (l->n + 1 >= l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		const void **v = realloc(l->v, cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = p;
+	l->v[l->n] = NULL;
+	return 0;
+}
+
+struct ksc_audit {
+	struct ksc_ctx *ctx;
+	struct ksc_kernel *k;
+	struct pool strings;
+	struct ksc_audit_restricted *restricted;
+	size_t n_restricted;
+	struct ksc_audit_namespace *namespaces;
+	size_t n_namespaces;
+	struct ksc_audit_finding *findings;
+	size_t n_findings, cap_findings;
+	struct plist *lists; /* every list handed out, freed at the end */
+	size_t n_lists, cap_lists;
+	size_t gpl_only, plain;
+	int oom;
+};
+
+static struct plist *new_list(struct ksc_audit *a)
+{
+	if (a->n_lists == a->cap_lists) {
+		size_t cap = a->cap_lists ? a->cap_lists * 2 : 64;
+		struct plist *l = realloc(a->lists, cap * sizeof(*l));
+		if (!l) {
+			a->oom = 1;
+			return NULL;
+		}
+		a->lists = l;
+		a->cap_lists = cap;
+	}
+	struct plist *l = &a->lists[a->n_lists++];
+	memset(l, 0, sizeof(*l));
+	return l;
+}
+
+/* Lists are addressed by index: the array of lists may move while it grows. */
+static size_t list_new(struct ksc_audit *a)
+{
+	return new_list(a) ? a->n_lists - 1 : (size_t)-1;
+}
+
+static void list_add(struct ksc_audit *a, size_t li, const char *s)
+{
+	if (li == (size_t)-1 || plist_add(&a->lists[li], s) < 0)
+		a->oom = 1;
+}
+
+static size_t list_len(const struct ksc_audit *a, size_t li)
+{
+	return li == (size_t)-1 ? 0 : a->lists[li].n;
+}
+
+static const char *sfmt(struct ksc_audit *a, const char *fmt, ...) _printf_format_(2, 3);
+static const char *sfmt(struct ksc_audit *a, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	const char *s = pool_strdup(&a->strings, buf);
+	if (!s)
+		a->oom = 1;
+	return s;
+}
+
+static void finding(struct ksc_audit *a, const char *code, enum ksc_severity sev,
+		    const struct ksc_module *mod, const char *symbol, const char *ns,
+		    const char *detail)
+{
+	if (a->n_findings == a->cap_findings) {
+		size_t cap = a->cap_findings ? a->cap_findings * 2 : 64;
+		struct ksc_audit_finding *f = realloc(a->findings, cap * sizeof(*f));
+		if (!f) {
+			a->oom = 1;
+			return;
+		}
+		a->findings = f;
+		a->cap_findings = cap;
+	}
+	struct ksc_audit_finding *f = &a->findings[a->n_findings++];
+	f->code = code;
+	f->severity = sev;
+	f->module = mod ? ksc_module_get_name(mod) : NULL;
+	f->path = mod ? ksc_module_get_path(mod) : NULL;
+	f->symbol = symbol;
+	f->ns = ns;
+	f->detail = detail;
+}
+
+/* R8 on one item: what kind it is, as written. */
+static enum ksc_item_kind item_kind(const char *p, size_t len)
+{
+	if (len == 0)
+		return KSC_ITEM_EMPTY;
+	if (memchr(p, ' ', len) || memchr(p, '\t', len))
+		return KSC_ITEM_HAS_SPACE;
+	const char *star = memchr(p, '*', len);
+	if (star && star != p + len - 1)
+		return KSC_ITEM_MISPLACED_STAR;
+	return star ? KSC_ITEM_GLOB : KSC_ITEM_EXACT;
+}
+
+static bool module_uses(const struct ksc_module *mod, const char *sym)
+{
+	return ksc_module_find_import(mod, sym) != NULL;
+}
+
+/* The tree's modules: the kernel's owners that were read from .ko files. */
+static const struct ksc_module *owner_module(const struct ksc_kernel *k, size_t i)
+{
+	return k->owners[i]->module;
+}
+
+static int cmp_str(const void *x, const void *y)
+{
+	return strcmp(*(const char *const *)x, *(const char *const *)y);
+}
+
+/* Name lists read best sorted; they are built in tree order. */
+static void sort_list(struct ksc_audit *a, size_t li)
+{
+	if (li != (size_t)-1 && a->lists[li].n > 1)
+		qsort(a->lists[li].v, a->lists[li].n, sizeof(*a->lists[li].v), cmp_str);
+}
+
+static int cmp_restricted(const void *x, const void *y)
+{
+	const struct ksc_audit_restricted *a = x, *b = y;
+
+	return strcmp(a->symbol, b->symbol);
+}
+
+static int audit_restricted(struct ksc_audit *a, const struct ksc_audit_opts *o)
+{
+	struct ksc_kernel *k = a->k;
+	size_t n = 0;
+
+	for (size_t i = 0; i < k->n_provs; i++)
+		if (ksc_namespace_is_module_restricted(k->provs[i].exp.ns))
+			n++;
+	a->restricted = calloc(n ? n : 1, sizeof(*a->restricted));
+	if (!a->restricted)
+		return -ENOMEM;
+	bool allow_missing = k->config[KSC_CONFIG_ALLOW_MISSING_NS] == 1;
+	for (size_t i = 0; i < k->n_provs; i++) {
+		const struct kprov *p = &k->provs[i];
+		const char *ns = p->exp.ns;
+		if (!ksc_namespace_is_module_restricted(ns))
+			continue;
+		struct ksc_audit_restricted *r = &a->restricted[a->n_restricted++];
+		r->symbol = p->exp.name;
+		r->ns = ns;
+		r->owner = p->owner ? p->owner->name : "vmlinux";
+		r->gpl_only = p->exp.gpl_only;
+
+		/* The items, each with the modules it matches (loader: struct name, '-'=='_';
+		 * modpost: file basename, exact). */
+		const char *list = ns + strlen("module:");
+		size_t n_items = 1;
+		for (const char *c = list; *c; c++)
+			n_items += *c == ',';
+		struct ksc_audit_item *items = calloc(n_items, sizeof(*items));
+		if (!items)
+			return -ENOMEM;
+		r->items = items;
+		const char *it = list;
+		bool any_match = false;
+		for (size_t j = 0; j < n_items; j++) {
+			size_t len = strcspn(it, ",");
+			struct ksc_audit_item *x = &items[r->n_items++];
+			x->item = pool_strndup(&a->strings, it, len);
+			if (!x->item)
+				return -ENOMEM;
+			x->kind = item_kind(it, len);
+			size_t ll = list_new(a), lm = list_new(a);
+			/* A one-item namespace string makes the kernel's matcher test this item. */
+			char one[600];
+			snprintf(one, sizeof(one), "module:%.*s", (int)len, it);
+			for (size_t m = 0; m < k->n_owners; m++) {
+				const struct ksc_module *mod = owner_module(k, m);
+				if (!mod)
+					continue;
+				if (ksc_namespace_matches_module(one, ksc_module_get_name(mod),
+								 KSC_MATCH_LOADER))
+					list_add(a, ll, ksc_module_get_name(mod));
+				if (ksc_namespace_matches_module(one, ksc_module_get_modpost_name(mod),
+								 KSC_MATCH_MODPOST))
+					list_add(a, lm, ksc_module_get_modpost_name(mod));
+			}
+			if (a->oom)
+				return -ENOMEM;
+			sort_list(a, ll);
+			sort_list(a, lm);
+			x->loader_matches = (const char *const *)a->lists[ll].v;
+			x->n_loader_matches = a->lists[ll].n;
+			x->modpost_matches = (const char *const *)a->lists[lm].v;
+			x->n_modpost_matches = a->lists[lm].n;
+			any_match |= x->n_loader_matches > 0;
+
+			if (x->kind == KSC_ITEM_EMPTY && n_items == 1)
+				finding(a, "modns-empty-list", KSC_SEV_WARNING, NULL, r->symbol, ns,
+					"the pattern list is empty: no module can ever use this export");
+			else if (x->kind == KSC_ITEM_MISPLACED_STAR)
+				finding(a, "modns-unmatchable-item", KSC_SEV_WARNING, NULL, r->symbol, ns,
+					sfmt(a, "item '%s': '*' is a glob only at the end; here it is a literal character",
+					     x->item));
+			else if (x->kind == KSC_ITEM_HAS_SPACE)
+				finding(a, "modns-unmatchable-item", KSC_SEV_WARNING, NULL, r->symbol, ns,
+					sfmt(a, "item '%s' contains white space, which is never trimmed and no module name contains",
+					     x->item));
+			else if (x->kind != KSC_ITEM_EMPTY && !x->n_loader_matches)
+				finding(a, "modns-dead-item", KSC_SEV_INFO, NULL, r->symbol, ns,
+					sfmt(a, "item '%s' matches no module of this tree", x->item));
+			else if (x->n_loader_matches != x->n_modpost_matches)
+				finding(a, "modns-modpost-mismatch", KSC_SEV_WARNING, NULL, r->symbol, ns,
+					sfmt(a, "item '%s' matches %zu modules for the loader ('-' equals '_') but %zu for modpost (exact file names)",
+					     x->item, x->n_loader_matches, x->n_modpost_matches));
+			it += len + (it[len] == ',');
+		}
+		r->dead = !any_match;
+
+		/* Users, and impostors: matching modules without intree (R25). */
+		size_t lu = list_new(a);
+		for (size_t m = 0; m < k->n_owners; m++) {
+			const struct ksc_module *mod = owner_module(k, m);
+			if (!mod)
+				continue;
+			bool uses = module_uses(mod, r->symbol);
+			bool matches = ksc_namespace_matches_module(ns, ksc_module_get_name(mod),
+								    KSC_MATCH_LOADER);
+			if (uses)
+				list_add(a, lu, ksc_module_get_name(mod));
+			if (matches && !ksc_module_is_intree(mod))
+				finding(a, "modns-impostor", KSC_SEV_WARNING, mod, r->symbol, ns,
+					sfmt(a, "not in-tree (no intree in .modinfo) yet its name matches %s, so every released kernel lets it %s %s",
+					     ns + 7, uses ? "use (and it does use)" : "use (it does not use it)",
+					     r->symbol));
+			if (uses && allow_missing && !matches)
+				finding(a, "modns-defeated", KSC_SEV_WARNING, mod, r->symbol, ns,
+					"uses a module-restricted export it is not granted; CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y lets it load with a warning (R13)");
+		}
+		if (a->oom)
+			return -ENOMEM;
+		sort_list(a, lu);
+		r->users = (const char *const *)a->lists[lu].v;
+		r->n_users = list_len(a, lu);
+		if (r->dead)
+			finding(a, "modns-dead-restriction", KSC_SEV_INFO, NULL, r->symbol, ns,
+				"no module of this tree matches any item: nothing can use this export");
+	}
+	if (a->n_restricted > 1)
+		qsort(a->restricted, a->n_restricted, sizeof(*a->restricted), cmp_restricted);
+	if (allow_missing && a->n_restricted)
+		finding(a, "modns-allow-missing-ns", KSC_SEV_WARNING, NULL, NULL, NULL,
+			"CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y: any module can use every module-restricted export, with only a warning (R13)");
+	(void)o;
+	return 0;
+}
+
+static int cmp_ns(const void *x, const void *y)
+{
+	const struct ksc_audit_namespace *a = x, *b = y;
+
+	return strcmp(a->ns, b->ns);
+}
+
+/* A namespace while it is being collected: its lists by index (see list_new). */
+struct nsacc {
+	const char *ns;
+	size_t n_exports;
+	size_t exporters, importers, unused;
+};
+
+static int audit_namespaces(struct ksc_audit *a)
+{
+	struct ksc_kernel *k = a->k;
+	struct hash idx; /* namespace -> index + 1 into acc */
+	struct nsacc *acc = NULL;
+	size_t n = 0, cap = 0;
+	int r = 0;
+
+	hash_init(&idx);
+	for (size_t i = 0; i < k->n_provs; i++) {
+		const struct kprov *p = &k->provs[i];
+		if (p->exp.gpl_only)
+			a->gpl_only++;
+		else
+			a->plain++;
+		const char *ns = p->exp.ns;
+		if (!ns[0] || ksc_namespace_is_module_restricted(ns))
+			continue;
+		size_t xi = (size_t)(uintptr_t)hash_find(&idx, ns);
+		if (!xi) {
+			if (n == cap) {
+				cap = cap ? cap * 2 : 64;
+				struct nsacc *na = realloc(acc, cap * sizeof(*na));
+				if (!na) {
+					r = -ENOMEM;
+					goto out;
+				}
+				acc = na;
+			}
+			acc[n] = (struct nsacc){ ns, 0, list_new(a), list_new(a), list_new(a) };
+			xi = ++n;
+			if (hash_add(&idx, ns, (void *)(uintptr_t)xi, 0) < 0) {
+				r = -ENOMEM;
+				goto out;
+			}
+		}
+		struct nsacc *x = &acc[xi - 1];
+		x->n_exports++;
+		const char *owner = p->owner ? p->owner->name : "vmlinux";
+		if (x->exporters == (size_t)-1)
+			continue;
+		const struct plist *ex = &a->lists[x->exporters];
+		bool seen = false;
+		for (size_t j = 0; j < ex->n; j++)
+			seen |= strcmp(ex->v[j], owner) == 0;
+		if (!seen)
+			list_add(a, x->exporters, owner);
+	}
+	/* Importers: import_ns= lines of the tree's modules; unused if nothing resolves there. */
+	for (size_t m = 0; m < k->n_owners; m++) {
+		const struct ksc_module *mod = owner_module(k, m);
+		size_t it = 0;
+		const char *ns;
+		if (!mod)
+			continue;
+		while ((ns = ksc_module_next_modinfo_value(mod, "import_ns", &it))) {
+			size_t xi = (size_t)(uintptr_t)hash_find(&idx, ns);
+			if (!xi)
+				continue; /* a namespace nobody exports: R11 or a stale import */
+			struct nsacc *x = &acc[xi - 1];
+			list_add(a, x->importers, ksc_module_get_name(mod));
+			bool used = false;
+			for (size_t i = 0; i < ksc_module_get_import_count(mod) && !used; i++) {
+				const char *o;
+				const struct ksc_export *e =
+					ksc_kernel_find_export(k, ksc_module_get_import(mod, i)->name, &o);
+				used = e && strcmp(e->ns, ns) == 0;
+			}
+			if (!used) {
+				list_add(a, x->unused, ksc_module_get_name(mod));
+				finding(a, "ns-import-unused", KSC_SEV_INFO, mod, NULL, ns,
+					"imports the namespace but uses nothing from it (a stale MODULE_IMPORT_NS)");
+			}
+		}
+	}
+	if (a->oom) {
+		r = -ENOMEM;
+		goto out;
+	}
+	a->namespaces = calloc(n ? n : 1, sizeof(*a->namespaces));
+	if (!a->namespaces) {
+		r = -ENOMEM;
+		goto out;
+	}
+	for (size_t j = 0; j < n; j++) {
+		sort_list(a, acc[j].exporters);
+		sort_list(a, acc[j].importers);
+		sort_list(a, acc[j].unused);
+		struct ksc_audit_namespace *x = &a->namespaces[a->n_namespaces++];
+		x->ns = acc[j].ns;
+		x->n_exports = acc[j].n_exports;
+		x->exporters = (const char *const *)a->lists[acc[j].exporters].v;
+		x->n_exporters = a->lists[acc[j].exporters].n;
+		x->importers = (const char *const *)a->lists[acc[j].importers].v;
+		x->n_importers = a->lists[acc[j].importers].n;
+		x->unused_importers = (const char *const *)a->lists[acc[j].unused].v;
+		x->n_unused_importers = a->lists[acc[j].unused].n;
+	}
+	if (a->n_namespaces > 1)
+		qsort(a->namespaces, a->n_namespaces, sizeof(*a->namespaces), cmp_ns);
+out:
+	free(acc);
+	hash_fini(&idx);
+	return r;
+}
+
+/* intree claims against a reference tree (the distribution's own package). */
+static int audit_reference(struct ksc_audit *a, struct ksc_kernel *ref)
+{
+	struct ksc_kernel *k = a->k;
+
+	for (size_t m = 0; m < k->n_owners; m++) {
+		const struct ksc_module *mod = owner_module(k, m);
+		if (!mod || !ksc_module_is_intree(mod))
+			continue;
+		struct kowner *ro = hash_find(&ref->owner_index, ksc_module_get_name(mod));
+		if (!ro || !ro->module) {
+			finding(a, "intree-not-in-reference", KSC_SEV_WARNING, mod, NULL, NULL,
+				"claims intree but the reference tree has no module of this name");
+			continue;
+		}
+		const char *s1 = ksc_module_get_modinfo_value(mod, "srcversion");
+		const char *s2 = ksc_module_get_modinfo_value(ro->module, "srcversion");
+		if (s1 && s2 && strcmp(s1, s2) != 0)
+			finding(a, "srcversion-differs", KSC_SEV_WARNING, mod, NULL, NULL,
+				sfmt(a, "srcversion %s, the reference module's is %s: built from other sources",
+				     s1, s2));
+	}
+	return a->oom ? -ENOMEM : 0;
+}
+
+KSC_EXPORT int ksc_audit_kernel(struct ksc_kernel *k, const struct ksc_audit_opts *opts,
+				struct ksc_audit **out)
+{
+	struct ksc_audit_opts o = { .sz = sizeof(o) };
+	struct ksc_audit *a;
+	int r;
+
+	*out = NULL;
+	if (opts) {
+		size_t sz = opts->sz < sizeof(o) ? opts->sz : sizeof(o);
+		memcpy(&o, opts, sz);
+	}
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	a->ctx = ksc_ref(k->ctx);
+	a->k = ksc_kernel_ref(k);
+	pool_init(&a->strings);
+	if ((r = ksc_kernel_build_index(k)) < 0 || (r = audit_restricted(a, &o)) < 0 ||
+	    (r = audit_namespaces(a)) < 0)
+		goto err;
+	if (o.reference) {
+		if ((r = ksc_kernel_build_index(o.reference)) < 0 ||
+		    (r = audit_reference(a, o.reference)) < 0)
+			goto err;
+	}
+	*out = a;
+	return 0;
+err:
+	ksc_audit_free(a);
+	return r;
+}
+
+KSC_EXPORT void ksc_audit_free(struct ksc_audit *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->n_restricted; i++)
+		free((void *)a->restricted[i].items);
+	free(a->restricted);
+	free(a->namespaces);
+	free(a->findings);
+	for (size_t i = 0; i < a->n_lists; i++)
+		free(a->lists[i].v);
+	free(a->lists);
+	pool_fini(&a->strings);
+	ksc_kernel_unref(a->k);
+	ksc_unref(a->ctx);
+	free(a);
+}
+
+KSC_EXPORT size_t ksc_audit_get_restricted_count(const struct ksc_audit *a)
+{
+	return a->n_restricted;
+}
+
+KSC_EXPORT const struct ksc_audit_restricted *ksc_audit_get_restricted(const struct ksc_audit *a,
+									size_t i)
+{
+	return i < a->n_restricted ? &a->restricted[i] : NULL;
+}
+
+KSC_EXPORT size_t ksc_audit_get_namespace_count(const struct ksc_audit *a)
+{
+	return a->n_namespaces;
+}
+
+KSC_EXPORT const struct ksc_audit_namespace *ksc_audit_get_namespace(const struct ksc_audit *a,
+								      size_t i)
+{
+	return i < a->n_namespaces ? &a->namespaces[i] : NULL;
+}
+
+KSC_EXPORT size_t ksc_audit_get_finding_count(const struct ksc_audit *a)
+{
+	return a->n_findings;
+}
+
+KSC_EXPORT const struct ksc_audit_finding *ksc_audit_get_finding(const struct ksc_audit *a,
+								  size_t i)
+{
+	return i < a->n_findings ? &a->findings[i] : NULL;
+}
+
+KSC_EXPORT void ksc_audit_get_export_counts(const struct ksc_audit *a, size_t *gpl_only,
+					    size_t *plain)
+{
+	*gpl_only = a->gpl_only;
+	*plain = a->plain;
+}
+
+KSC_EXPORT const char *ksc_item_kind_name(enum ksc_item_kind kind)
+{
+	switch (kind) {
+	case KSC_ITEM_EXACT: return "exact";
+	case KSC_ITEM_GLOB: return "glob";
+	case KSC_ITEM_EMPTY: return "empty";
+	case KSC_ITEM_MISPLACED_STAR: return "misplaced-star";
+	case KSC_ITEM_HAS_SPACE: return "has-space";
+	}
+	return "unknown";
+}
