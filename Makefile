@@ -11,6 +11,7 @@ BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
 
 # SANITIZE=1 builds everything with ASan+UBSan into its own build folder.
 ifeq ($(SANITIZE),1)
@@ -21,7 +22,7 @@ BUILD ?= build
 SAN_FLAGS :=
 endif
 
-PKGS := libelf liblzma libzstd zlib json-c
+PKGS := libelf liblzma libzstd zlib json-c libcrypto
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
@@ -34,7 +35,7 @@ endif
 OPT ?= -O2 -g
 CFLAGS ?=
 ALL_CFLAGS := -std=gnu11 $(OPT) $(WARN) $(SAN_FLAGS) -fvisibility=hidden -fPIC \
-	-I. -Ilib $(PKG_CFLAGS) $(CFLAGS) -D_GNU_SOURCE -DKSC_VERSION='"$(VERSION)"'
+	-I. -Ilib $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS) -D_GNU_SOURCE -DKSC_VERSION='"$(VERSION)"'
 ALL_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 
 LIB_SRCS := $(wildcard lib/*.c) $(wildcard util/*.c)
@@ -54,6 +55,9 @@ PC_FILE := $(BUILD)/ksymcheck.pc
 TOOL := $(BUILD)/ksymcheck
 PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+PKGDATADIR ?= $(DATADIR)/ksymcheck
+DKMSHOOKDIR ?= $(PKGDATADIR)/dkms
+MAN_PAGES := $(BUILD)/ksymcheck.1 $(BUILD)/libksymcheck.3
 
 Q := @
 ifeq ($(V),1)
@@ -61,7 +65,7 @@ Q :=
 endif
 
 .PHONY: all check check-real check-unit demo deps clean fuzz fuzz-run bench help fixtures man \
-	install uninstall
+	install uninstall check-dist check-browser
 
 all: deps-check $(TOOL) $(SHARED_LIB) $(PC_FILE)
 
@@ -70,11 +74,15 @@ help:
 	@echo "make demo       install missing build dependencies, build, run the sample job"
 	@echo "make check      build fixtures and run the whole test suite (SANITIZE=1: ASan+UBSan)"
 	@echo "make check-real tests against Debian's real 6.1 kernel (fetched and cached)"
+	@echo "make check-browser  the HTML reports in headless Chromium (installs chromium as root)"
+	@echo "make check-dist build the Debian packages, run lintian, install and try them"
+	@echo "make install    PREFIX, DESTDIR, BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR,"
+	@echo "                BASHCOMPDIR, DKMSHOOKDIR; make uninstall removes the same files"
 	@echo "make fuzz       build the libFuzzer targets (clang); fuzz-run runs them"
 	@echo "make bench      benchmarks against the real tools"
 
 deps-check:
-	@missing=""; for p in $(PKGS) cmocka; do $(PKG_CONFIG) --exists $$p || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(PKGS) $(if $(filter check check-unit,$(MAKECMDGOALS)),cmocka); do $(PKG_CONFIG) --exists $$p || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "missing build dependencies:$$missing (run 'make deps' or scripts/install-deps.sh)" >&2; exit 1; fi
 
 deps:
@@ -119,14 +127,20 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c
 # Test fixtures: built from sources at test time, never committed.
 FIXTURE_DIR := $(BUILD)/fixtures
 -include tests/fixtures/fixtures.mk
+-include tests/fixtures/signed.mk
 
 check-unit: $(UNIT_BINS)
 
-check: deps-check $(TOOL) $(UNIT_BINS) $(HELPER_BINS) fixtures man
+check: deps-check $(TOOL) $(SHARED_LIB) $(PC_FILE) $(UNIT_BINS) $(HELPER_BINS) fixtures man
 	@BUILD=$(BUILD) TOOL=$(TOOL) FIXTURES=$(FIXTURE_DIR) tests/run.sh
 
 check-real: deps-check $(TOOL)
 	@BUILD=$(BUILD) TOOL=$(TOOL) tests/run.sh --real
+
+# The HTML reports in headless Chromium over the DevTools protocol (tests/browser/):
+# screenshots in $(BUILD)/test-output/browser/.
+check-browser: deps-check $(TOOL) fixtures
+	@BUILD=$(BUILD) TOOL=$(TOOL) FIXTURES=$(FIXTURE_DIR) tests/browser/run.sh
 
 demo: deps $(TOOL) fixtures
 	@BUILD=$(BUILD) TOOL=$(TOOL) FIXTURES=$(FIXTURE_DIR) scripts/demo.sh
@@ -143,9 +157,13 @@ build-fuzz/fuzz-%: fuzz/fuzz-%.c $(LIB_SRCS) lib/ksymcheck.h lib/ksc-internal.h
 fuzz-run: fuzz
 	@scripts/fuzz-run.sh $(FUZZ_RUNS)
 
-# Man page from scdoc source (Debian package scdoc).
-man: $(BUILD)/ksymcheck.1
-$(BUILD)/ksymcheck.1: doc/ksymcheck.1.scd
+# Man pages from scdoc sources (Debian package scdoc): ksymcheck(1), libksymcheck(3).
+man: $(MAN_PAGES)
+$(BUILD)/%.1: doc/%.1.scd
+	@mkdir -p $(dir $@)
+	@echo "  SCDOC   $@"
+	$(Q)scdoc < $< > $@.tmp && mv $@.tmp $@
+$(BUILD)/%.3: doc/%.3.scd
 	@mkdir -p $(dir $@)
 	@echo "  SCDOC   $@"
 	$(Q)scdoc < $< > $@.tmp && mv $@.tmp $@
@@ -153,23 +171,39 @@ $(BUILD)/ksymcheck.1: doc/ksymcheck.1.scd
 bench: $(TOOL)
 	@bench/read-tree.sh
 
+# DESTDIR goes in front of every path; ksymcheck.pc gets the paths given to make install.
 install: all man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
-		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1
+		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DKMSHOOKDIR)
 	install -m 0755 $(TOOL) $(DESTDIR)$(BINDIR)/ksymcheck
 	install -m 0644 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
-	ln -sf $(notdir $(SHARED_LIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
-	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libksymcheck.so
+	ln -sfn $(notdir $(SHARED_LIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sfn $(SONAME) $(DESTDIR)$(LIBDIR)/libksymcheck.so
 	install -m 0644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
 	install -m 0644 lib/ksymcheck.h $(DESTDIR)$(INCLUDEDIR)/
-	install -m 0644 $(PC_FILE) $(DESTDIR)$(PKGCONFIGDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
+		lib/ksymcheck.pc.in > $(BUILD)/ksymcheck.pc.install
+	install -m 0644 $(BUILD)/ksymcheck.pc.install $(DESTDIR)$(PKGCONFIGDIR)/ksymcheck.pc
 	install -m 0644 $(BUILD)/ksymcheck.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0644 $(BUILD)/libksymcheck.3 $(DESTDIR)$(MANDIR)/man3/
+	install -m 0644 completion/bash/ksymcheck $(DESTDIR)$(BASHCOMPDIR)/ksymcheck
+	install -m 0755 contrib/dkms/ksymcheck-post-build $(DESTDIR)$(DKMSHOOKDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ksymcheck $(DESTDIR)$(LIBDIR)/$(notdir $(SHARED_LIB)) \
 		$(DESTDIR)$(LIBDIR)/$(SONAME) $(DESTDIR)$(LIBDIR)/libksymcheck.so \
 		$(DESTDIR)$(LIBDIR)/libksymcheck.a $(DESTDIR)$(INCLUDEDIR)/ksymcheck.h \
-		$(DESTDIR)$(PKGCONFIGDIR)/ksymcheck.pc $(DESTDIR)$(MANDIR)/man1/ksymcheck.1
+		$(DESTDIR)$(PKGCONFIGDIR)/ksymcheck.pc $(DESTDIR)$(MANDIR)/man1/ksymcheck.1 \
+		$(DESTDIR)$(MANDIR)/man3/libksymcheck.3 $(DESTDIR)$(BASHCOMPDIR)/ksymcheck \
+		$(DESTDIR)$(DKMSHOOKDIR)/ksymcheck-post-build
+	rmdir $(DESTDIR)$(DKMSHOOKDIR) $(DESTDIR)$(PKGDATADIR) 2>/dev/null || true
+
+# Packaging tests: Debian packages built in a copy of the tree, lintian, then installed
+# and tried (scripts/check-dist.sh; needs root or sudo for the install part).
+check-dist: fixtures
+	@BUILD=$(BUILD) FIXTURES=$(FIXTURE_DIR) scripts/check-dist.sh
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -108,6 +108,9 @@ struct loading {
 	bool P, using_gplonly;
 	int err;           /* last failure, returned by finit_module */
 	bool aborted;      /* a failure that stops the load at once */
+	struct ksc_sig_eval sig; /* module_sig_check(): the signature (ksc-sig.c) */
+	bool sig_ok;       /* info->sig_ok: a valid (or, without keys, well-formed) signature */
+	bool modns_sig_warned; /* the modns-* signature warning was given */
 };
 
 /* ---------------------------------------------------------------------------------- */
@@ -411,6 +414,172 @@ bad:
 	return 0;
 }
 
+/* ---- signatures: kernel/module/signing.c module_sig_check() (ksc-sig.c decides) ---- */
+
+static struct ksc_diag *taint_line(struct run *run, struct loading *L, const char *code,
+				   const char *rule, const char *summary, const char *line,
+				   const char *why);
+
+/* Is the signature worth a provenance warning (unsigned, unknown key, invalid)? */
+static const char *provenance_problem(const struct run *run, const struct loading *L)
+{
+	bool keys = !ksc_keyring_is_empty(run->k->keyring);
+
+	switch (L->sig.err) {
+	case 0:
+		return NULL;
+	case -ENODATA:
+		/* without signing in the kernel and without keys, unsigned is the norm */
+		return run->module_sig || keys ? "unsigned" : NULL;
+	case -ENOKEY:
+		return "foreign-key";
+	default:
+		return "bad-signature";
+	}
+}
+
+static const char *provenance_words(const char *problem)
+{
+	if (strcmp(problem, "unsigned") == 0)
+		return "unsigned";
+	if (strcmp(problem, "foreign-key") == 0)
+		return "signed by a key that is not among the kernel's keys";
+	return "signed, but the signature is not valid";
+}
+
+/*
+ * Issue 5: an intree claim is only a .modinfo string; the signature by the kernel's key is
+ * what proves a module was built with the kernel. Warn when an intree module is unsigned
+ * or not signed by a known key.
+ */
+static void intree_signature(struct run *run, struct loading *L)
+{
+	const char *p = ksc_module_is_intree(L->mod) ? provenance_problem(run, L) : NULL;
+	struct ksc_report *r = run->r;
+
+	if (!p)
+		return;
+	struct ksc_diag *d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING,
+				      strcmp(p, "unsigned") == 0 ? "intree-unsigned"
+				      : strcmp(p, "foreign-key") == 0 ? "intree-foreign-key"
+				      : "intree-bad-signature", "R25", L->index, L->name, NULL);
+	if (!d)
+		return;
+	d->summary = sfmt(r, "claims to be in-tree (intree in .modinfo) but is %s", provenance_words(p));
+	d->explanation = sfmt(r, "anyone can write intree=Y into .modinfo; a signature by the kernel's own key is the one proof that the module was built with the kernel (%s)",
+			      L->sig.why);
+	d->fix = "check where this module comes from; an in-tree module of this kernel is signed with its key at build time";
+}
+
+/* The same for a module granted a module-restricted export by its name (once per module). */
+static void modns_signature(struct run *run, struct loading *L, const char *sym,
+			    const struct found *f, const char *ns)
+{
+	const char *p = provenance_problem(run, L);
+	struct ksc_report *r = run->r;
+
+	if (!p || L->modns_sig_warned)
+		return;
+	L->modns_sig_warned = true;
+	struct ksc_diag *d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING,
+				      strcmp(p, "unsigned") == 0 ? "modns-unsigned"
+				      : strcmp(p, "foreign-key") == 0 ? "modns-foreign-key"
+				      : "modns-bad-signature", "R25", L->index, L->name, sym);
+	if (!d)
+		return;
+	d->ns = sdup(r, ns);
+	d->owner = sdup(r, f->owner);
+	d->summary = sfmt(r, "matches %s by name, but is %s", modns_list(ns), provenance_words(p));
+	d->explanation = sfmt(r, "%s is restricted to modules named %s and this module gets it by its name alone; its signature does not show that it is one of the kernel's own modules (%s)",
+			      sym, modns_list(ns), L->sig.why);
+	d->fix = "check where this module comes from: the kernel's own modules are signed with its key";
+}
+
+/*
+ * module_sig_check(): before anything else. -ENODATA (unsigned), -ENOPKG (unsupported
+ * crypto) and -ENOKEY (unknown key) let the load go on, tainted E later, unless signatures
+ * are enforced; every other error fails the load. Returns 0 or the load's -errno.
+ */
+static int sig_check(struct run *run, struct loading *L)
+{
+	struct ksc_report *r = run->r;
+	struct ksc_sig_eval *ev = &L->sig;
+	struct ksc_diag *d;
+
+	ksc_sig_evaluate(L->mod, run->k->keyring, ev);
+	L->sig_ok = ev->err == 0;
+	if (!run->module_sig)
+		return 0; /* CONFIG_MODULE_SIG off: the loader never looks */
+	const char *reason = NULL, *code = NULL;
+	switch (ev->err) {
+	case 0:
+		if (!ev->verified) {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO, "sig-unverified", "R22",
+				     L->index, L->name, NULL);
+			if (d) {
+				d->summary = "signature not verified (no key known): assumed valid";
+				d->explanation = sfmt(r, "%s; without the kernel's certificate a well-formed signature is taken as valid, as if the module were unchanged since signing",
+						      ev->why);
+				d->fix = "give the kernel's signing certificate with --cert FILE, or --kernel ROOT with the kernel image that holds its built-in keys";
+			}
+		}
+		return 0;
+	case -ENODATA:
+		reason = "unsigned module";
+		code = "unsigned";
+		break;
+	case -ENOPKG:
+		reason = "module with unsupported crypto";
+		code = "sig-unsupported";
+		break;
+	case -ENOKEY:
+		reason = "module with unavailable key";
+		code = "sig-unknown-key";
+		break;
+	default:
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR,
+			     ev->err == -EKEYREJECTED ? "sig-rejected" : "sig-malformed", "R22",
+			     L->index, L->name, NULL);
+		if (d) {
+			d->summary = ev->err == -EKEYREJECTED
+				? "the signature does not verify (refused even without enforcement)"
+				: "malformed signature (refused even without enforcement)";
+			if (ev->kernel_line)
+				diag_line(r, d, "%s", ev->kernel_line);
+			d->explanation = sfmt(r, "%s; the kernel refuses a module whose signature fails for any reason other than a missing signature, an unknown key or unsupported crypto, even when signatures are not enforced",
+					      ev->why);
+			d->fix = ev->err == -EKEYREJECTED
+				? "sign the module again after editing it (scripts/sign-file), or strip the signature to load it unsigned"
+				: "sign the module again with scripts/sign-file";
+			d->err = ev->err;
+		}
+		L->err = ev->err;
+		return L->err;
+	}
+	if (run->sig_force) {
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, code, "R22", L->index, L->name,
+			     NULL);
+		if (d) {
+			d->summary = ev->err == -ENODATA
+				? "unsigned module on a kernel that enforces signatures"
+				: sfmt(r, "%s on a kernel that enforces signatures", reason);
+			if (ev->kernel_line)
+				diag_line(r, d, "%s", ev->kernel_line);
+			diag_line(r, d, "Loading of %s is rejected", reason);
+			if (ev->err != -ENODATA)
+				d->explanation = ev->why;
+			d->fix = "sign the module with the kernel's key (scripts/sign-file)";
+			d->err = -EKEYREJECTED;
+		}
+		L->err = -EKEYREJECTED;
+		return L->err;
+	}
+	if (ev->kernel_line)
+		taint_line(run, L, code, "R22", sfmt(r, "%s: treated as unsigned", reason),
+			   ev->kernel_line, ev->why);
+	return 0;
+}
+
 /* R10-R13, verify_namespace_is_imported(). 0 or -EINVAL. */
 static int check_namespace(struct run *run, struct loading *L, const char *sym,
 			   const struct found *f, struct ksc_diag **d_out)
@@ -425,6 +594,8 @@ static int check_namespace(struct run *run, struct loading *L, const char *sym,
 	bool restricted = run->pol->modns && ksc_namespace_is_module_restricted(ns);
 	if (restricted && ksc_namespace_matches_module(ns, L->name, KSC_MATCH_LOADER)) {
 		bool intree = ksc_module_is_intree(L->mod);
+		if (intree || !run->o->require_intree)
+			modns_signature(run, L, sym, f, ns);
 		if (intree)
 			return 0;
 		if (!run->o->require_intree) {
@@ -656,21 +827,11 @@ static int load_module(struct run *run, struct loading *L)
 	struct ksc_report *r = run->r;
 	const struct ksc_module *mod = L->mod;
 	struct ksc_diag *d;
-	bool signed_ok = ksc_module_get_signature_size(mod) > 0;
 
 	/* module_sig_check(): before anything else */
-	if (run->module_sig && run->sig_force && !signed_ok) {
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "unsigned", "R22", L->index,
-			     L->name, NULL);
-		if (d) {
-			d->summary = "unsigned module on a kernel that enforces signatures";
-			diag_line(r, d, "Loading of unsigned module is rejected");
-			d->fix = "sign the module with the kernel's key (scripts/sign-file)";
-			d->err = -EKEYREJECTED;
-		}
-		L->err = -EKEYREJECTED;
+	if (sig_check(run, L) < 0)
 		return L->err;
-	}
+	intree_signature(run, L);
 
 	/* check_modstruct_version(): module_layout, before vermagic (R21) */
 	const char *owner;
@@ -768,14 +929,20 @@ static int load_module(struct run *run, struct loading *L)
 		return L->err;
 
 	/* The signature taint */
-	if (run->module_sig && !signed_ok) {
+	if (run->module_sig && !L->sig_ok) {
 		const char *line = run->boot.once_sig ? NULL
 			: sfmt(r, "%s: module verification failed: signature and/or required key missing - tainting kernel",
 			       L->name);
 		run->boot.once_sig = true;
 		run->boot.taint_E = true;
-		taint_line(run, L, "taint-unsigned", "R22", "unsigned module (taint E)", line,
-			   "the kernel verifies module signatures but does not enforce them");
+		taint_line(run, L, "taint-unsigned", "R22",
+			   L->sig.err == -ENODATA ? "unsigned module (taint E)"
+			   : L->sig.err == -ENOKEY ? "signed by a key the kernel does not have (taint E)"
+			   : "signature with unsupported crypto (taint E)", line,
+			   L->sig.err == -ENODATA
+			   ? "the kernel verifies module signatures but does not enforce them"
+			   : sfmt(r, "%s; the kernel verifies module signatures but does not enforce them, so it loads the module as if unsigned",
+				  L->sig.why));
 	}
 
 	/* Names the loader taints regardless of license (R15). */

@@ -90,6 +90,11 @@ struct ksc_module {
 
 	const char **sections; /* names of the sections, for ksc_module_has_section */
 	size_t n_sections;
+
+	/* ksc-sig.c: the appended signature block and a vmlinux's built-in certificates */
+	bool sig_read;              /* the block was looked for when the file was read */
+	struct ksc_sigtrail *sig;   /* NULL: no "~Module signature appended~" marker */
+	struct ksc_certlist *certs; /* vmlinux: DER certificates found in the image */
 };
 
 /* Parse .modinfo bytes into mod->modinfo (replacing it). 0 or -errno (logged). */
@@ -134,6 +139,7 @@ struct ksc_kernel {
 	int config[KSC_CONFIG_COUNT];
 	unsigned int quirks;
 	unsigned int errors;
+	struct ksc_keyring *keyring; /* trusted keys (ksc-sig.c), or NULL */
 };
 
 int ksc_kernel_add_symvers_rows(struct ksc_kernel *k, const struct ksc_symvers *sv,
@@ -144,6 +150,40 @@ const struct kprov *ksc_kernel_next_prov(const struct ksc_kernel *k, const struc
 
 /* Helpers shared by readers. */
 const char *ksc_basename(const char *path);
+
+/* ---- module signatures (ksc-sig.c) ---- */
+
+/*
+ * Called by the module reader with the whole decompressed image: keep the appended
+ * signature block (and, for an image read from memory, the digest of the signed bytes,
+ * which cannot be read again), and for a kernel image the certificates in its data
+ * sections. 0 or -ENOMEM.
+ */
+int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t size,
+		    bool from_memory) _must_check_;
+/* Free what ksc_sig_capture() kept. */
+void ksc_sig_free(struct ksc_module *mod);
+
+/* What module_sig_check() would make of a module's signature (kernel/module/signing.c). */
+struct ksc_sig_eval {
+	int err;                   /* 0 valid (or assumed valid), -ENODATA unsigned, else the
+				    * kernel's -errno (-ENOKEY, -ENOPKG, -EKEYREJECTED, -EBADMSG,
+				    * -EINVAL, -EMSGSIZE) */
+	bool verified;             /* err was decided with keys (a non-empty keyring) */
+	const char *kernel_line;   /* what the kernel prints on the way, or NULL (static) */
+	const char *why;           /* static text */
+	const struct ksc_key *key; /* the key that verified it */
+	int io_err;                /* the file could not be hashed again (logged): unverified */
+};
+/*
+ * Evaluate the signature of `mod` against `kr` (NULL or empty: only what needs no key;
+ * a well-formed signature is then assumed valid). Problems re-reading the file are logged
+ * and leave the signature unverified.
+ */
+void ksc_sig_evaluate(const struct ksc_module *mod, const struct ksc_keyring *kr,
+		      struct ksc_sig_eval *ev);
+/* Does the keyring hold any key? (NULL: no) */
+bool ksc_keyring_is_empty(const struct ksc_keyring *kr);
 
 /* ---- sources (ksc-src.c, ksc-srcedit.c) ---- */
 
@@ -203,3 +243,362 @@ int ksc_src_scan_buffer(struct ksc_src_scanner *s, const char *path, const char 
 			const struct ksc_src_default *def) _must_check_;
 /* Is `s` (length n) a C identifier? */
 bool ksc_src_is_identifier(const char *s, size_t n);
+
+/* ---- whole trees (ksc-tree.c, ksc-depmod.c, ksc-index.c; issue 4) ---- */
+
+/* A fast 64-bit hash of bytes (not cryptographic): index checksums and fingerprints. */
+uint64_t ksc_hash64(const void *data, size_t size, uint64_t seed);
+
+/*
+ * kmod's view of a module (kernel-semantics.md R26, kmod tools/depmod.c and
+ * libkmod/libkmod-elf.c): what depmod takes from the file, by kmod's own lookup rules
+ * (sections by name, __crc_ symbols or else __ksymtab_strings, undefined symbols plus the
+ * __versions entries no symbol matched, .modinfo split at runs of NULs). Strings point
+ * into the image and are not NUL-terminated (p, n).
+ */
+struct kv_str {
+	const char *p;
+	size_t n;
+};
+struct kv_export {
+	struct kv_str name;
+	uint64_t crc;
+};
+struct kv_dep {
+	struct kv_str name;
+	uint64_t crc;
+	bool weak;
+};
+struct kv_info {
+	struct kv_str key, value;
+};
+struct kview {
+	bool elf_ok;     /* kmod_elf_new() would accept the image */
+	bool deps_ok;    /* kmod_elf_get_dependency_symbols() would succeed */
+	bool incomplete; /* a byte range not in `loaded` was needed (sparse images) */
+	struct kv_export *exports;
+	size_t n_exports;
+	struct kv_dep *deps;
+	size_t n_deps;
+	struct kv_info *info;
+	size_t n_info;
+};
+/*
+ * Read kmod's view of the image (the whole file, signature included). `loaded`, when not
+ * NULL, says which byte ranges of a sparse image hold file data: using any other range
+ * sets kv->incomplete. 0, or -ENOMEM; a file kmod would reject gives 0 with elf_ok false.
+ */
+typedef bool (*kv_loaded_fn)(void *data, uint64_t off, uint64_t size);
+int ksc_kview_read(const unsigned char *img, size_t size, kv_loaded_fn loaded, void *data,
+		   struct kview *kv) _must_check_;
+void ksc_kview_free(struct kview *kv);
+
+/* kmod's shared/hash.c bucket hash (Paul Hsieh's SuperFastHash, x86 byte semantics). */
+uint32_t ksc_kmod_hash(const char *key, size_t len);
+/* kmod's path_to_modname(): basename up to the first '.', '-' -> '_'. Length in *len. */
+void ksc_kmod_modname(const char *path, char *buf, size_t size, size_t *len);
+
+/*
+ * The index file (ksc-index.c). A header, a directory, then one facts record per module
+ * and optionally one derived record per module. Records are position independent: every
+ * reference is an offset from the record's start; strings are offsets into the record's
+ * string table, whose first byte and last byte are NUL. Native byte order (the header
+ * says which; another order is a foreign index and is rebuilt). Everything is validated
+ * (checksum, bounds, enums, string offsets) before it is used.
+ */
+#define KREC_MAGIC 0x3143524bu /* "KRC1" */
+#define KDER_MAGIC 0x3144524bu /* "KRD1" */
+#define KREC_NONE 0xffffffffu  /* no string */
+
+struct krange {
+	uint32_t off, n;
+};
+
+enum {
+	KREC_F_ENGINE = 1u << 0,        /* the library's reader read it (ksc_module) */
+	KREC_F_UNREADABLE = 1u << 1,    /* the file itself could not be read */
+	KREC_F_BIG_ENDIAN = 1u << 2,
+	KREC_F_VERSIONS = 1u << 3,
+	KREC_F_EXT_VERSIONS = 1u << 4,
+	KREC_F_KFLAGSTAB = 1u << 5,
+	KREC_F_KELF = 1u << 6,          /* kmod view: kmod_elf_new() accepted it */
+	KREC_F_KDEPS = 1u << 7,         /* kmod view: dependency symbols read */
+	KREC_F_KDEPS_DERIVED = 1u << 8, /* kdeps are imports + unmatched versions: not stored */
+	KREC_F_VMLINUX = 1u << 9,       /* an ET_EXEC/ET_DYN image, not a module */
+	KREC_F_KINFO = 1u << 10,        /* kmod's .modinfo differs from the library's: kinfo */
+};
+#define KREC_F_ALL 0x7ffu
+
+#define KREC_IMP_WEAK 0x80000000u
+#define KREC_EXP_GPL 1u
+#define KREC_EXP_HAS_CRC 2u
+
+struct krec {
+	uint32_t magic;
+	uint32_t size;          /* the whole record, a multiple of 8 */
+	/* the key: the file as it was when read */
+	uint64_t file_size;
+	int64_t mtime_ns;       /* KREC_RACY: never matches (modified too recently, or unreadable) */
+	uint64_t ino;
+	/* fingerprints (ksc_hash64) of the facts below */
+	uint64_t facts_hash;    /* every fact: the record after this field, strings resolved */
+	uint64_t kexp_hash;     /* kmod view: exports (names, CRCs) */
+	uint64_t kmod_hash;     /* kmod view: exports, dependency symbols, modinfo */
+	uint64_t prov_hash;     /* the library view of the module as a provider */
+	/* facts */
+	uint32_t relpath;       /* path below lib/modules/KVER */
+	uint32_t flags;         /* KREC_F_* */
+	int32_t err;            /* the reader's -errno when !KREC_F_ENGINE */
+	uint32_t kind, compression, elf_class, machine, layout;
+	uint32_t sections;      /* bit i: ksc_tree_section_names[i] exists */
+	uint32_t struct_name;   /* string or KREC_NONE */
+	uint32_t kmod_name, modpost_name, symvers_owner;
+	uint32_t pad;
+	uint64_t usize, sig_size;
+	struct krange msgs;     /* struct krec_msg: what reading it logged */
+	struct krange modinfo;  /* struct krec_pair: the library's .modinfo */
+	struct krange imports;  /* uint32_t: name | KREC_IMP_WEAK */
+	struct krange versions; /* struct krec_crc */
+	struct krange ext_versions; /* struct krec_crc (crc_hi 0) */
+	struct krange exports;  /* struct krec_export */
+	struct krange kexports; /* struct krec_crc: kmod view exports */
+	struct krange kdeps;    /* struct krec_kdep: kmod's dependency symbols, unless derived */
+	struct krange kinfo;    /* struct krec_pair: kmod's .modinfo when KREC_F_KINFO */
+	struct krange sigtail;  /* bytes: the image's signature block and marker, for ksc-sig.c */
+	struct krange strtab;   /* bytes */
+};
+#define KREC_RACY INT64_MIN
+
+struct krec_msg {
+	uint32_t priority, text;
+};
+struct krec_pair {
+	uint32_t key, value;
+};
+struct krec_crc {
+	uint32_t name, crc_lo, crc_hi;
+};
+struct krec_export {
+	uint32_t name, ns, crc, flags;
+};
+struct krec_kdep {
+	uint32_t name; /* | KREC_IMP_WEAK */
+	uint32_t crc_lo, crc_hi;
+};
+
+enum {
+	KDER_F_CHECKED = 1u << 0,    /* the verdict below exists */
+	KDER_F_MODPOST_OK = 1u << 1,
+};
+#define KDER_F_ALL 3u
+enum { KDER_UNKNOWN_SYMBOL = 1, KDER_CRC_DIFFERS = 2 };
+
+/* Results that depend on the other modules and the kernel (valid while fingerprints hold). */
+struct kder {
+	uint32_t magic;
+	uint32_t size;
+	uint32_t flags;
+	int32_t loader_err;
+	struct krange deps;     /* uint32_t module indices, in the order depmod adds them */
+	struct krange unres;    /* struct kder_unres */
+	struct krange diags;    /* struct kder_diag */
+	struct krange strtab;
+};
+struct kder_unres {
+	uint32_t name, kind;
+};
+struct kder_diag {
+	uint32_t view, severity;
+	int32_t err;
+	uint32_t code, rule, module, symbol, ns, owner, summary, kernel_lines, explanation, fix;
+};
+
+static inline const char *krec_str(const struct krec *r, uint32_t off)
+{
+	return off == KREC_NONE ? NULL : (const char *)r + r->strtab.off + off;
+}
+static inline const void *krec_arr(const struct krec *r, struct krange g)
+{
+	return (const char *)r + g.off;
+}
+static inline const char *kder_str(const struct kder *d, uint32_t off)
+{
+	return off == KREC_NONE ? NULL : (const char *)d + d->strtab.off + off;
+}
+static inline const void *kder_arr(const struct kder *d, struct krange g)
+{
+	return (const char *)d + g.off;
+}
+
+/* Sections a rebuilt module answers ksc_module_has_section() for (bit order). */
+extern const char *const ksc_tree_section_names[];
+extern const size_t ksc_tree_section_count;
+
+/* A growing byte buffer with a string table, used to build records. */
+struct rbuf_slot {
+	uint32_t off1; /* string-table offset + 1; 0 = empty */
+	uint32_t hash;
+};
+struct rbuf {
+	unsigned char *p;
+	size_t n, cap;
+	unsigned char *s;       /* string table; s[0] is NUL: offset 0 is "" */
+	size_t sn, scap;
+	struct rbuf_slot *tab;  /* interned strings */
+	size_t tab_n, tab_cap;
+	int oom;
+};
+void rbuf_init(struct rbuf *b);
+void rbuf_fini(struct rbuf *b);
+/* Reserve `size` zero bytes (aligned to `align`); returns their offset. */
+size_t rbuf_put(struct rbuf *b, size_t size, size_t align);
+/* Intern a string (len bytes, a NUL is added); returns its string-table offset. */
+uint32_t rbuf_str(struct rbuf *b, const char *s, size_t len);
+/* Append the string table, fix up `strtab`, pad to 8; returns the finished bytes (caller frees). */
+void *rbuf_finish(struct rbuf *b, size_t strtab_field_off, size_t *size);
+
+/*
+ * Build a facts record from what was read: `mod` (NULL when the reader failed), the kmod
+ * view (NULL when the file could not be read at all), and the key. Returns malloc'd bytes.
+ */
+struct krec_src {
+	const char *relpath;
+	const struct ksc_module *mod;
+	int err;                      /* reader's error when mod is NULL */
+	const struct kview *kv;
+	bool unreadable;
+	uint64_t file_size, ino;
+	int64_t mtime_ns;
+	const unsigned char *sigtail; /* the last bytes of the image ksc_sig_capture() reads */
+	size_t sigtail_len;
+	const int *msg_prio;          /* messages logged while reading */
+	const char *const *msg_text;
+	size_t n_msgs;
+};
+int ksc_krec_build(const struct krec_src *src, struct krec **out) _must_check_;
+/*
+ * How many bytes at the end of an image ksc_sig_capture() looks at: the marker, struct
+ * module_signature and the signature (0 without the marker).
+ */
+size_t ksc_sig_tail_len(const unsigned char *img, size_t size);
+/* Validate a record of `size` bytes at `r` (8-aligned). 0 or -EINVAL. */
+int ksc_krec_validate(const struct krec *r, size_t size);
+int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules);
+/*
+ * A ksc_module rebuilt from a record (library view, KREC_F_ENGINE only). With `copy`,
+ * strings are copied into the module; otherwise they point into `r`, which must outlive
+ * the module. `path` is its path (copied with `copy`). `scratch` (may be NULL) is reused
+ * memory for the signature block, one per thread.
+ */
+struct ksc_sigscratch {
+	unsigned char *buf; /* an anonymous mapping; NULL until needed */
+	size_t size;
+};
+int ksc_krec_to_module(struct ksc_ctx *ctx, const struct krec *r, const char *path, bool copy,
+		       bool provider_only, struct ksc_sigscratch *scratch,
+		       struct ksc_module **out) _must_check_;
+void ksc_sigscratch_fini(struct ksc_sigscratch *s);
+/* The kmod view's dependency symbols of a record, as a malloc'd array. */
+struct kdep_item {
+	const char *name;
+	uint64_t crc;
+	bool weak;
+};
+int ksc_krec_kdeps(const struct krec *r, struct kdep_item **out, size_t *n) _must_check_;
+/* kmod's .modinfo of a record (what depmod's aliases and softdeps come from). */
+struct krange ksc_krec_kinfo(const struct krec *r);
+
+/* The index file. */
+struct kidx_module {
+	const struct krec *rec;
+	const struct kder *der; /* NULL when none */
+};
+struct kidx_output {
+	const char *name;       /* "modules.dep", ... */
+	uint64_t size, ino, content_hash;
+	int64_t mtime_ns;
+};
+struct kidx {
+	void *buf;              /* the file, read (aligned) */
+	size_t size;
+	const char *moddir, *release;
+	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp;
+	bool derived;           /* derived records are valid for the fingerprints above */
+	struct kidx_module *mods;
+	size_t n_mods;
+	const char *out_dir;    /* where the depmod files were last written, or NULL */
+	struct kidx_output *outs;
+	size_t n_outs;
+};
+/* Parse an index from memory (copied). 0; -ENOENT for an empty buffer; -EINVAL invalid. */
+int ksc_kidx_parse(const void *data, size_t size, struct kidx *out) _must_check_;
+/*
+ * For fuzzing and tests: recompute, in place, every checksum a valid index would carry
+ * (the header's and each record's that lies inside the buffer), so that what is behind
+ * the checksums gets exercised. Does nothing to a buffer too short for a header.
+ */
+void ksc_kidx_fix_checksums(void *data, size_t size);
+/* Read `path`: 0, -ENOENT when absent, -EINVAL when corrupt or foreign, other -errno. */
+int ksc_kidx_read(const char *path, struct kidx *out) _must_check_;
+void ksc_kidx_free(struct kidx *idx);
+struct kidx_write {
+	const char *moddir, *release;
+	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp;
+	bool derived;
+	const struct kidx_module *mods;
+	size_t n_mods;
+	const char *out_dir;
+	const struct kidx_output *outs;
+	size_t n_outs;
+};
+/* Write atomically (temporary file in the same folder, rename); creates the folder. */
+int ksc_kidx_write(const char *path, const struct kidx_write *w) _must_check_;
+
+/*
+ * Write `size` bytes to dir/name atomically: a temporary file in `dir`, fsync (when
+ * `sync`), rename. On failure the temporary file is removed and -errno returned; the old
+ * file, if any, is left as it was. Stale temporary files of dead processes are removed.
+ */
+int ksc_write_atomic(const char *dir, const char *name, const void *data, size_t size,
+		     bool sync) _must_check_;
+struct iovec;
+int ksc_write_atomic_iov(const char *dir, const char *name, const struct iovec *iov,
+			 size_t n_iov, bool sync) _must_check_;
+
+/* depmod's orders and dependency sort (ksc-depmod.c). */
+int ksc_depmod_hash_order(const char *const *names, size_t n, uint32_t buckets,
+			  uint32_t *order) _must_check_;
+bool ksc_depmod_rank(const char *data, size_t size, size_t (*lookup)(void *, const char *),
+		     void *ldata, int *rank);
+size_t ksc_depmod_sort(size_t n, uint32_t *const *deps, const uint32_t *n_deps, int *sort_idx);
+size_t ksc_depmod_all_deps(uint32_t m, uint32_t *const *deps, const uint32_t *n_deps,
+			   const int *sort_idx, unsigned char *mark, uint32_t **out);
+int ksc_depmod_cycles(size_t n, uint32_t *const *deps, const uint32_t *n_deps,
+		      const int *sort_idx, uint32_t **out, size_t **lens);
+struct ksc_depmod_mod {
+	const char *relpath, *modname;
+	const struct krec *rec;   /* modinfo for aliases, softdeps, devnames; may be NULL */
+	const uint32_t *deps;     /* direct dependencies */
+	uint32_t n_deps;
+};
+struct ksc_depmod_sym {
+	const char *name;
+	uint32_t owner;           /* module index */
+	uint32_t bucket;          /* scratch */
+};
+/* One file's bytes (malloc'd) for a single KSC_DEPMOD_* value; syms is reordered. */
+int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size_t n,
+		      const int *sort_idx, struct ksc_depmod_sym *syms, size_t n_syms,
+		      char **data, size_t *size) _must_check_;
+/* What the lexer is in at offset `pos` of a file (for placing new lines safely). */
+enum ksc_src_state {
+	KSC_SRC_ST_CODE = 0,
+	KSC_SRC_ST_BLOCK_COMMENT,
+	KSC_SRC_ST_LINE_COMMENT, /* a // comment that reaches pos */
+	KSC_SRC_ST_STRING,
+	KSC_SRC_ST_DIRECTIVE,    /* a preprocessor line that reaches pos */
+};
+enum ksc_src_state ksc_src_state_at(const char *data, size_t size, enum ksc_src_lang lang,
+				    size_t pos);
+/* Does the newline at `nl` end a logical line (no backslash continuation before it)? */
+bool ksc_src_newline_ends_line(const char *data, size_t nl);

@@ -54,6 +54,7 @@ KSC_EXPORT struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k)
 	hash_fini(&k->index);
 	hash_fini(&k->owner_index);
 	pool_fini(&k->strings);
+	ksc_keyring_unref(k->keyring);
 	ksc_unref(k->ctx);
 	free(k);
 	return NULL;

@@ -109,6 +109,8 @@ static int module_new(struct ksc_ctx *ctx, const char *path, const void *data, s
 		goto err;
 	mod->compression = blob.compression;
 	ret = ksc_elf_parse_module(mod, &blob);
+	if (ret == 0)
+		ret = ksc_sig_capture(mod, blob.data, blob.size, data != NULL);
 	ksc_blob_free(&blob);
 	if (ret < 0)
 		goto err;
@@ -164,6 +166,7 @@ KSC_EXPORT struct ksc_module *ksc_module_unref(struct ksc_module *mod)
 	free(mod->ext_versions);
 	free(mod->exports);
 	free(mod->sections);
+	ksc_sig_free(mod);
 	pool_fini(&mod->strings);
 	ksc_unref(mod->ctx);
 	free(mod);

@@ -5,20 +5,34 @@
  *
  * Conventions (the same everywhere in this header):
  *  - Every public name starts with ksc_ / KSC_.
- *  - Objects (struct ksc_ctx, struct ksc_module, struct ksc_symvers, struct ksc_sysmap) are
- *    opaque and reference counted: _new starts at 1, _ref returns its argument, _unref
- *    returns NULL once the last reference is gone. Every object holds a reference to its ctx.
- *  - Functions returning int give 0 (or a count) on success and a negative errno on failure:
+ *  - Objects (struct ksc_ctx, struct ksc_module, struct ksc_symvers, struct ksc_sysmap,
+ *    struct ksc_kernel, struct ksc_src, ...) are opaque and reference counted. A function
+ *    that creates one (_new..., _open) stores it in its `out` argument with one reference,
+ *    which the caller owns and gives back with the matching _unref(). _ref() takes one more
+ *    and returns its argument; _unref() drops one, frees the object with the last one, and
+ *    always returns NULL (p = ksc_x_unref(p) leaves no dangling pointer). Both accept NULL.
+ *    Every object holds a reference to its ctx. struct ksc_report (ksc_report_unref()) and
+ *    struct ksc_srcedit (ksc_srcedit_free()) are plain values with one owner.
+ *  - Functions returning int give 0 (or a count) on success and a negative errno on failure;
+ *    on failure the `out` argument is NULL (or untouched) and nothing is owed to the caller:
  *      -ENOENT      the file does not exist
  *      -EISDIR      a directory was given where a file was expected
  *      -ENOEXEC     not an ELF file / not a kernel module or vmlinux
- *      -EINVAL      malformed input (the log function was told what is wrong)
+ *      -EINVAL      malformed input, or an invalid argument (the log function was told what
+ *                   is wrong when it came from a file)
  *      -EOPNOTSUPP  unsupported compression, ELF class or machine
  *      -ENOMEM      out of memory
+ *    and, from reading and writing files, the errno of the failing call (-EACCES, -EIO,
+ *    -ENOSPC, ...; -EFBIG for a file too large to read).
  *    Every failure caused by a file is also reported through the ctx's log function as one
  *    message of the form "<path>: <reason>".
  *  - Strings and records returned by getters are owned by the object they came from and
- *    stay valid until that object is freed; do not free them.
+ *    stay valid until that object is freed (or, where a comment says so, changed); do not
+ *    free or modify them. Getters taking an index return NULL when it is out of range.
+ *    What the caller must free is said at each function (e.g. ksc_srcedit_get_result()).
+ *  - "Static string": a constant that lives as long as the program.
+ *  - Each function below is documented by the comment above it or, for a group of
+ *    declarations without a blank line between them, by the comment above the group.
  *  - The library never prints: messages go to the log function (default: errors to
  *    stderr, prefixed "libksymcheck: ").
  */
@@ -55,13 +69,23 @@ enum ksc_log_priority {
  */
 typedef void (*ksc_log_fn)(void *data, int priority, const char *msg);
 
-/* Create a context. Returns NULL only when out of memory. */
+/*
+ * Create a context, with one reference for the caller (ksc_unref()); objects made with it
+ * hold their own, so it may be unref'd before them. Returns NULL only when out of memory.
+ * _ref: one more reference, returns ctx. _unref: drops one, returns NULL.
+ */
 struct ksc_ctx *ksc_new(void);
 struct ksc_ctx *ksc_ref(struct ksc_ctx *ctx);
 struct ksc_ctx *ksc_unref(struct ksc_ctx *ctx);
-/* Replace the log function (fn NULL: discard every message). */
+/*
+ * Replace the log function (fn NULL: discard every message). `data` is passed to fn as
+ * is; the ctx does not own it. Cannot fail.
+ */
 void ksc_set_log_fn(struct ksc_ctx *ctx, ksc_log_fn fn, void *data);
-/* Messages with a priority numerically above `priority` are dropped (default KSC_LOG_ERR). */
+/*
+ * Messages with a priority numerically above `priority` are dropped (default KSC_LOG_ERR).
+ * Cannot fail; _get returns the current value.
+ */
 void ksc_set_log_priority(struct ksc_ctx *ctx, int priority);
 int ksc_get_log_priority(const struct ksc_ctx *ctx);
 
@@ -79,7 +103,7 @@ enum ksc_compression {
 	KSC_COMPRESSION_XZ,
 	KSC_COMPRESSION_ZSTD,
 };
-/* "none", "gzip", "xz", "zstd". Static string. */
+/* "none", "gzip", "xz", "zstd" ("unknown" for another value). Static string. */
 const char *ksc_compression_name(enum ksc_compression c);
 
 enum ksc_module_kind {
@@ -98,7 +122,7 @@ enum ksc_export_layout {
 	KSC_LAYOUT_PREL32_2,      /* 32-bit self-relative {value, name} (4.19 - 5.3) */
 	KSC_LAYOUT_PREL32_3,      /* 32-bit self-relative {value, name, namespace} (5.4+) */
 };
-/* "none", "ptr2", "ptr3", "prel32-2", "prel32-3". Static string. */
+/* "none", "ptr2", "ptr3", "prel32-2", "prel32-3" ("unknown" for another value). Static string. */
 const char *ksc_export_layout_name(enum ksc_export_layout l);
 
 /* One exported symbol. Owned by the module (or symvers) it came from. */
@@ -141,17 +165,26 @@ struct ksc_modinfo {
 /*
  * Read a module or vmlinux from `path`. Compressed files (xz, zstd, gzip) are recognised by
  * their magic bytes, whatever their name. An appended module signature is tolerated.
+ * 0 and *out = a new module (the caller's reference: ksc_module_unref()); the file is read
+ * whole and not kept open. Errors (*out NULL, logged as "<path>: <reason>"): -ENOENT,
+ * -EACCES, ... (cannot open or read), -EISDIR, -EFBIG, -EINVAL (not a regular file, or
+ * malformed ELF or tables), -ENOEXEC (empty, not ELF, neither a module nor a kernel image,
+ * a compressed stream that is corrupt or holds nothing), -EOPNOTSUPP (ELF class,
+ * machine or bzImage compression not supported), -ENOMEM.
  */
 int ksc_module_new_from_path(struct ksc_ctx *ctx, const char *path, struct ksc_module **out);
 /*
- * The same from memory (copied). `name` is used in messages and as the file name for the
- * names derived from a path (kmod's and modpost's), e.g. "kvm-amd.ko.zst".
+ * The same from memory: `data` is copied (the caller keeps its buffer). `name` is used in
+ * messages and as the file name for the names derived from a path (kmod's and modpost's),
+ * e.g. "kvm-amd.ko.zst"; NULL: "<memory>". The same errors; -EINVAL also for data NULL.
  */
 int ksc_module_new_from_memory(struct ksc_ctx *ctx, const char *name, const void *data,
 			       size_t size, struct ksc_module **out);
+/* _ref: one more reference, returns mod. _unref: drops one, returns NULL. */
 struct ksc_module *ksc_module_ref(struct ksc_module *mod);
 struct ksc_module *ksc_module_unref(struct ksc_module *mod);
 
+/* The path (or name) it was read from, owned by mod; its kind; the compression it had. */
 const char *ksc_module_get_path(const struct ksc_module *mod);
 enum ksc_module_kind ksc_module_get_kind(const struct ksc_module *mod);
 enum ksc_compression ksc_module_get_compression(const struct ksc_module *mod);
@@ -174,6 +207,7 @@ size_t ksc_module_get_signature_size(const struct ksc_module *mod);
  *  _get_symvers_owner: the module column of Module.symvers: "vmlinux" for a kernel image,
  *                      else the path without ".ko[.gz|.xz|.zst]", relative to the
  *                      lib/modules/<release>/kernel/ folder when the path has one.
+ * All owned by the module. Only _get_struct_name and _get_modinfo_name return NULL.
  */
 const char *ksc_module_get_name(const struct ksc_module *mod);
 const char *ksc_module_get_struct_name(const struct ksc_module *mod);
@@ -181,40 +215,55 @@ const char *ksc_module_get_modinfo_name(const struct ksc_module *mod);
 const char *ksc_module_get_kmod_name(const struct ksc_module *mod);
 const char *ksc_module_get_modpost_name(const struct ksc_module *mod);
 const char *ksc_module_get_symvers_owner(const struct ksc_module *mod);
-/* Override the Module.symvers owner (copied; a trailing .ko[.gz|.xz|.zst] is removed). */
+/*
+ * Override the Module.symvers owner (copied; a trailing .ko[.gz|.xz|.zst] is removed).
+ * 0 or -ENOMEM. A string returned by _get_symvers_owner() before stays valid.
+ */
 int ksc_module_set_symvers_owner(struct ksc_module *mod, const char *owner);
 
-/* .modinfo: every entry in file order, repeated keys included. */
+/*
+ * .modinfo: every entry in file order, repeated keys included. Entry i is owned by the
+ * module (NULL when i >= the count).
+ */
 size_t ksc_module_get_modinfo_count(const struct ksc_module *mod);
 const struct ksc_modinfo *ksc_module_get_modinfo(const struct ksc_module *mod, size_t i);
-/* First value for `key` (as the loader's get_modinfo), or NULL. */
+/* First value for `key` (as the loader's get_modinfo), or NULL. Owned by the module. */
 const char *ksc_module_get_modinfo_value(const struct ksc_module *mod, const char *key);
 /*
- * Iterate the values of a repeated key: start with *iter = 0; returns the next value or
- * NULL at the end.
+ * Iterate the values of a repeated key: start with *iter = 0; returns the next value
+ * (owned by the module) or NULL at the end.
  */
 const char *ksc_module_next_modinfo_value(const struct ksc_module *mod, const char *key,
 					  size_t *iter);
 /* modinfo intree= present (any value counts, as for the loader). */
 bool ksc_module_is_intree(const struct ksc_module *mod);
-/* modinfo vermagic=, or NULL. */
+/* modinfo vermagic=, or NULL. Owned by the module. */
 const char *ksc_module_get_vermagic(const struct ksc_module *mod);
 
-/* Undefined symbols (imports) in .symtab order. */
+/*
+ * Undefined symbols (imports) in .symtab order. Records owned by the module; _get_import
+ * returns NULL when i >= the count, _find_import when `name` is not imported.
+ */
 size_t ksc_module_get_import_count(const struct ksc_module *mod);
 const struct ksc_import *ksc_module_get_import(const struct ksc_module *mod, size_t i);
 const struct ksc_import *ksc_module_find_import(const struct ksc_module *mod, const char *name);
 
-/* __versions entries in file order; has_versions tells whether the section exists. */
+/*
+ * __versions entries in file order; has_versions tells whether the section exists.
+ * Records owned by the module; NULL when i >= the count.
+ */
 bool ksc_module_has_versions(const struct ksc_module *mod);
 size_t ksc_module_get_version_count(const struct ksc_module *mod);
 const struct ksc_version *ksc_module_get_version(const struct ksc_module *mod, size_t i);
-/* Extended modversions (6.14+): both sections present. */
+/* Extended modversions (6.14+): both sections present. Records as for __versions. */
 bool ksc_module_has_ext_versions(const struct ksc_module *mod);
 size_t ksc_module_get_ext_version_count(const struct ksc_module *mod);
 const struct ksc_version *ksc_module_get_ext_version(const struct ksc_module *mod, size_t i);
 
-/* Exports in table order: __ksymtab entries first, then __ksymtab_gpl (<= 7.0). */
+/*
+ * Exports in table order: __ksymtab entries first, then __ksymtab_gpl (<= 7.0). Records
+ * owned by the module; NULL when i >= the count, or when `name` is not exported.
+ */
 size_t ksc_module_get_export_count(const struct ksc_module *mod);
 const struct ksc_export *ksc_module_get_export(const struct ksc_module *mod, size_t i);
 const struct ksc_export *ksc_module_find_export(const struct ksc_module *mod, const char *name);
@@ -252,28 +301,47 @@ struct ksc_symvers_entry {
 /*
  * Read a Module.symvers. Each malformed line is reported as "<path>:<line>: <reason>" and
  * skipped; the count of skipped lines is ksc_symvers_get_error_count(). Returns 0 when the
- * file was read (even with bad lines), <0 when it could not be read at all.
+ * file was read (even with bad lines) and *out = a new table (the caller's reference:
+ * ksc_symvers_unref()); <0 when it could not be read at all: -ENOENT, -EACCES, ...,
+ * -EISDIR, -EINVAL (ctx or path NULL), -ENOMEM, logged as "<path>: <reason>".
+ * _from_memory: the same on `size` bytes at `data` (copied); `name` (NULL: "(memory)")
+ * names it in messages.
  */
 int ksc_symvers_new_from_path(struct ksc_ctx *ctx, const char *path, struct ksc_symvers **out);
 int ksc_symvers_new_from_memory(struct ksc_ctx *ctx, const char *name, const char *data,
 				size_t size, struct ksc_symvers **out);
-/* An empty table, to add to and write out. */
+/* An empty table, to add to and write out: 0 (caller's reference), -EINVAL, -ENOMEM. */
 int ksc_symvers_new(struct ksc_ctx *ctx, struct ksc_symvers **out);
+/* _ref: one more reference, returns sv. _unref: drops one, returns NULL. */
 struct ksc_symvers *ksc_symvers_ref(struct ksc_symvers *sv);
 struct ksc_symvers *ksc_symvers_unref(struct ksc_symvers *sv);
 
+/*
+ * Entries in file (or insertion) order. Entries and their strings are owned by the table
+ * and valid until it is changed (ksc_symvers_add*) or freed; entry i is NULL when
+ * i >= the count.
+ */
 size_t ksc_symvers_get_count(const struct ksc_symvers *sv);
 const struct ksc_symvers_entry *ksc_symvers_get(const struct ksc_symvers *sv, size_t i);
-/* First entry for `symbol`, or NULL. */
+/* First entry for `symbol`, or NULL. Valid as ksc_symvers_get()'s. */
 const struct ksc_symvers_entry *ksc_symvers_find(const struct ksc_symvers *sv,
 						 const char *symbol);
+/* Lines skipped when reading (each was logged). */
 unsigned int ksc_symvers_get_error_count(const struct ksc_symvers *sv);
 /* The format detected when reading (KSC_SYMVERS_5 for an empty or new table). */
 enum ksc_symvers_format ksc_symvers_get_format(const struct ksc_symvers *sv);
 
-/* Add one entry (strings copied; type derived from gpl_only when NULL). */
+/*
+ * Add one entry (strings copied; type derived from gpl_only when NULL). 0, -EINVAL (an
+ * empty symbol or module, a tab or newline in a field, a type modpost does not write),
+ * -ENOMEM.
+ */
 int ksc_symvers_add(struct ksc_symvers *sv, const struct ksc_symvers_entry *e);
-/* Add every export of a module or vmlinux, owner ksc_module_get_symvers_owner(). */
+/*
+ * Add every export of a module or vmlinux, owner ksc_module_get_symvers_owner(); the
+ * module is not referenced afterwards. 0, -EINVAL (a name that cannot be written: then
+ * nothing is added), -ENOMEM.
+ */
 int ksc_symvers_add_module(struct ksc_symvers *sv, const struct ksc_module *mod);
 
 /*
@@ -283,9 +351,13 @@ int ksc_symvers_add_module(struct ksc_symvers *sv, const struct ksc_module *mod)
  */
 int ksc_symvers_format_entry(const struct ksc_symvers_entry *e, enum ksc_symvers_format fmt,
 			     char *buf, size_t size);
-/* Write every entry, in order, to a stream. 0 or -errno (e.g. -ENOSPC, -EIO). */
+/* Write every entry, in order, to a stream. 0, -EINVAL, or -errno of the stream (-ENOSPC, -EIO). */
 int ksc_symvers_write(const struct ksc_symvers *sv, enum ksc_symvers_format fmt, FILE *f);
-/* Write to a path atomically (temporary file in the same folder, then rename). */
+/*
+ * Write to a path atomically (temporary file in the same folder, then rename). 0, or the
+ * -errno of the failing step (-EACCES, -ENOSPC, ...; -EINVAL for NULL arguments), logged
+ * as "<path>: <reason>"; on failure the file is left as it was and the temporary removed.
+ */
 int ksc_symvers_write_file(const struct ksc_symvers *sv, enum ksc_symvers_format fmt,
 			   const char *path);
 
@@ -297,16 +369,24 @@ struct ksc_sysmap;
 /*
  * Read a System.map ("<hex address> <type> <symbol>" per line). Exported symbols are those
  * with a __ksymtab_<name> label (the 5.4 form __ksymtab_<name>.<NS> included). Malformed
- * lines are reported as "<path>:<line>: <reason>" and skipped.
+ * lines are reported as "<path>:<line>: <reason>" and skipped (counted by
+ * ksc_sysmap_get_error_count()). 0 and *out = a new map (the caller's reference:
+ * ksc_sysmap_unref()); or -ENOENT, -EACCES, ... (cannot read), -EINVAL (empty, or no
+ * symbol line at all: not a System.map), -ENOMEM, logged as "<path>: <reason>".
+ * _from_memory: the same on `size` bytes at `data`; `name` names it in messages.
  */
 int ksc_sysmap_new_from_path(struct ksc_ctx *ctx, const char *path, struct ksc_sysmap **out);
 int ksc_sysmap_new_from_memory(struct ksc_ctx *ctx, const char *name, const char *data,
 			       size_t size, struct ksc_sysmap **out);
+/* _ref: one more reference, returns sm. _unref: drops one, returns NULL. */
 struct ksc_sysmap *ksc_sysmap_ref(struct ksc_sysmap *sm);
 struct ksc_sysmap *ksc_sysmap_unref(struct ksc_sysmap *sm);
 /* Every symbol line read. */
 size_t ksc_sysmap_get_symbol_count(const struct ksc_sysmap *sm);
-/* Exported names, in file order, without duplicates. */
+/*
+ * Exported names, in file order, without duplicates; owned by the map (NULL when
+ * i >= the count). Then: is `name` exported; how many lines were skipped.
+ */
 size_t ksc_sysmap_get_export_count(const struct ksc_sysmap *sm);
 const char *ksc_sysmap_get_export(const struct ksc_sysmap *sm, size_t i);
 bool ksc_sysmap_has_export(const struct ksc_sysmap *sm, const char *name);
@@ -368,7 +448,10 @@ enum ksc_quirk {
 	KSC_QUIRK_DEBIAN_MISSING_CRC = 1 << 0,
 };
 
-/* An empty kernel: add its exports, configuration and release before checking. */
+/*
+ * An empty kernel: add its exports, configuration and release before checking. 0 and
+ * *out = a new kernel (the caller's reference: ksc_kernel_unref()), or -ENOMEM.
+ */
 int ksc_kernel_new(struct ksc_ctx *ctx, struct ksc_kernel **out);
 /*
  * depmod's conventions: `root` (NULL = "/") holding lib/modules/<release>/ (every module is
@@ -378,33 +461,54 @@ int ksc_kernel_new(struct ksc_ctx *ctx, struct ksc_kernel **out);
  * boot/vmlinuz-<release> (bzImage; its gzip, xz or zstd payload), and the configuration from
  * boot/config-<release> or lib/modules/<release>/build/.config. `release` NULL = the
  * running kernel's. Unreadable modules are reported and skipped (counted in
- * ksc_kernel_get_error_count()); -ENOENT when there are no kernel exports at all.
+ * ksc_kernel_get_error_count()). 0 and *out = a new kernel (the caller's reference), or:
+ * -ENOENT when ROOT/lib/modules/<release> does not exist or there are no kernel exports
+ * at all, -errno of uname() or of a file that could not be read, -ENOMEM; each logged.
  */
 int ksc_kernel_open(struct ksc_ctx *ctx, const char *root, const char *release,
 		    struct ksc_kernel **out);
+/* _ref: one more reference, returns k. _unref: drops one, returns NULL. */
 struct ksc_kernel *ksc_kernel_ref(struct ksc_kernel *k);
 struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k);
 
-/* The kernel's own exports (vmlinux): from an image, or the vmlinux rows of a symvers. */
+/*
+ * The kernel's own exports (vmlinux): from an image, or the vmlinux rows of a symvers.
+ * The exports are copied (the module may be unref'd afterwards). 0 or -ENOMEM.
+ */
 int ksc_kernel_add_vmlinux(struct ksc_kernel *k, struct ksc_module *vmlinux);
-/* Every row of a Module.symvers: vmlinux rows and module rows (providers by owner). */
+/*
+ * Every row of a Module.symvers: vmlinux rows and module rows (providers by owner).
+ * Copied (sv may be unref'd afterwards). 0 or -ENOMEM.
+ */
 int ksc_kernel_add_symvers(struct ksc_kernel *k, const struct ksc_symvers *sv);
-/* A module of the tree, as a provider (its exports, license, name). */
+/*
+ * A module of the tree, as a provider (its exports, license, name). The kernel takes a
+ * reference to mod. 0 or -ENOMEM.
+ */
 int ksc_kernel_add_module(struct ksc_kernel *k, struct ksc_module *mod);
 /* The ctx the kernel was made with (no reference taken). */
 struct ksc_ctx *ksc_kernel_get_ctx(const struct ksc_kernel *k);
+/*
+ * The release ("6.1.0-27-amd64") and vermagic of the kernel: _set copies (0 or -ENOMEM),
+ * _get returns the kernel's copy, or NULL when unknown.
+ */
 int ksc_kernel_set_release(struct ksc_kernel *k, const char *release);
 const char *ksc_kernel_get_release(const struct ksc_kernel *k);
 int ksc_kernel_set_vermagic(struct ksc_kernel *k, const char *vermagic);
 const char *ksc_kernel_get_vermagic(const struct ksc_kernel *k);
-/* Read CONFIG_* lines of a .config. 0 or -errno. */
+/*
+ * Read CONFIG_* lines of a .config: every option of enum ksc_kconfig becomes known (set
+ * when "=y" or "=m"). 0, or -errno of reading the file (logged as "<path>: <reason>").
+ */
 int ksc_kernel_read_config(struct ksc_kernel *k, const char *path);
+/* Set one option by hand. Cannot fail. */
 void ksc_kernel_set_config(struct ksc_kernel *k, enum ksc_kconfig key, bool on);
 /* 1 set, 0 not set, -1 unknown (no configuration read). */
 int ksc_kernel_get_config(const struct ksc_kernel *k, enum ksc_kconfig key);
-/* KSC_QUIRK_* mask. */
+/* KSC_QUIRK_* mask. Cannot fail. */
 void ksc_kernel_set_quirks(struct ksc_kernel *k, unsigned int quirks);
 unsigned int ksc_kernel_get_quirks(const struct ksc_kernel *k);
+/* How many exports (vmlinux and modules) and provider modules; how many inputs were bad. */
 size_t ksc_kernel_get_export_count(const struct ksc_kernel *k);
 size_t ksc_kernel_get_module_count(const struct ksc_kernel *k);
 unsigned int ksc_kernel_get_error_count(const struct ksc_kernel *k);
@@ -414,10 +518,18 @@ unsigned int ksc_kernel_get_error_count(const struct ksc_kernel *k);
  * a ROOT/lib/modules/RELEASE directory itself. 0 or -errno (logged as "<path>: <reason>").
  */
 int ksc_kernel_open_path(struct ksc_ctx *ctx, const char *path, struct ksc_kernel **out);
-/* Every export in the order added (vmlinux and modules), i < ksc_kernel_get_export_count(). */
+/*
+ * Every export in the order added (vmlinux and modules), i < ksc_kernel_get_export_count()
+ * (NULL otherwise). The record and *owner (when owner is not NULL: "vmlinux" or the
+ * module's name) are owned by the kernel and valid until it is changed (ksc_kernel_add_*)
+ * or freed.
+ */
 const struct ksc_export *ksc_kernel_get_export(const struct ksc_kernel *k, size_t i,
 					       const char **owner);
-/* A provider of `symbol` (vmlinux first), or NULL. `owner` gets "vmlinux" or the module. */
+/*
+ * A provider of `symbol` (vmlinux first), or NULL (also when out of memory building the
+ * index). `owner` (may be NULL) gets "vmlinux" or the module. Valid as for _get_export.
+ */
 const struct ksc_export *ksc_kernel_find_export(const struct ksc_kernel *k, const char *symbol,
 						const char **owner);
 
@@ -465,6 +577,7 @@ struct ksc_diag {
 	int err;                  /* loader: the -errno this symbol fails with, else 0 */
 };
 
+/* One per module checked. `module` and the two names point into the caller's module. */
 struct ksc_module_verdict {
 	const struct ksc_module *module;
 	const char *loader_name;  /* struct module name (R4) */
@@ -480,18 +593,29 @@ struct ksc_report;
  * Check modules against kernel `k`, as if loaded with insmod in the order given into one
  * booted kernel (taints and once-per-boot messages carry over; a module that loads
  * provides its exports to the later ones; the tree's modules are providers, as modprobe
- * would load them) and as one modpost run would see them.
+ * would load them) and as one modpost run would see them. `opts` NULL: defaults.
+ * 0 and *out = a new report (the caller's: ksc_report_unref()), also when modules would
+ * be refused (verdicts are data, not errors); or -EINVAL when there is no kernel version
+ * to take the rules from (no opts->policy and no release) or opts->policy is not one
+ * (logged), -ENOMEM. The report holds no reference to the modules: a verdict's `module`,
+ * `loader_name` and `modpost_name` point into the module, so keep the modules while
+ * reading those. Everything else in the report is its own.
  */
 int ksc_check_modules(struct ksc_kernel *k, struct ksc_module *const *mods, size_t n,
 		      const struct ksc_check_opts *opts, struct ksc_report **out);
+/* Free a report (one owner, no _ref). Accepts NULL; returns NULL. */
 struct ksc_report *ksc_report_unref(struct ksc_report *r);
-/* The policy applied, e.g. "6.16". */
+/* The policy applied, e.g. "6.16". Owned by the report. */
 const char *ksc_report_get_policy(const struct ksc_report *r);
+/*
+ * Verdict i (one per module, in the order given) and finding i (all modules; a verdict's
+ * first_diag and n_diags select its own). Owned by the report; NULL when i >= the count.
+ */
 size_t ksc_report_get_module_count(const struct ksc_report *r);
 const struct ksc_module_verdict *ksc_report_get_verdict(const struct ksc_report *r, size_t i);
 size_t ksc_report_get_diag_count(const struct ksc_report *r);
 const struct ksc_diag *ksc_report_get_diag(const struct ksc_report *r, size_t i);
-/* The symbolic name of an errno value, e.g. -22 -> "EINVAL". Static string. */
+/* The symbolic name of an errno value, e.g. -22 -> "EINVAL" ("E?" if unknown). Static string. */
 const char *ksc_errno_name(int err);
 
 /* ---------------------------------------------------------------------------------- */
@@ -558,6 +682,14 @@ struct ksc_src_record {
 	bool gpl_only;            /* EXPORT: _GPL, _NS_GPL and every FOR_MODULES / FOR_KVM */
 	enum ksc_src_spelling spelling; /* how the namespace (or the default's value) is written */
 	enum ksc_src_mention mention;   /* KSC_SRC_MENTION: why it is not a record */
+	/*
+	 * DEFAULT_NS #define / #undef after the file's first #include: include/linux/export.h
+	 * tests "#ifdef DEFAULT_SYMBOL_NAMESPACE" once, when it is read, so if the includes
+	 * before it pulled export.h in, this line no longer decides whether EXPORT_SYMBOL
+	 * gets a namespace (it still gives the value when one was defined by then). The
+	 * scanner assumes that they did, as linux/module.h and most headers do.
+	 */
+	bool after_include;
 	size_t offset, end;       /* byte range from the macro's name to after its ')' */
 	size_t ns_offset, ns_end; /* byte range of the namespace as written (argument, #define
 				   * value, -D value); both 0 when there is none */
@@ -573,7 +705,11 @@ struct ksc_src_opts {
 				      * "kvm-amd,kvm-intel" (x86 with both vendor modules =m) */
 };
 
-/* An empty scan. `opts` NULL: defaults. */
+/*
+ * An empty scan. `opts` NULL: defaults. 0 and *out = a new scan (the caller's reference:
+ * ksc_src_unref()), -EINVAL (bad arguments or opts), -ENOMEM. _ref: one more reference,
+ * returns src; _unref: drops one, returns NULL.
+ */
 int ksc_src_new(struct ksc_ctx *ctx, const struct ksc_src_opts *opts, struct ksc_src **out);
 struct ksc_src *ksc_src_ref(struct ksc_src *src);
 struct ksc_src *ksc_src_unref(struct ksc_src *src);
@@ -586,8 +722,16 @@ struct ksc_src *ksc_src_unref(struct ksc_src *src);
  * scanned, or -errno when `path` itself cannot be read.
  */
 int ksc_src_add_path(struct ksc_src *src, const char *path);
-/* Scan one file's bytes (copied as needed); the language follows `name` (.S: assembler). */
+/*
+ * Scan one file's bytes (copied as needed); the language follows `name` (.S: assembler).
+ * Returns 1 (one file scanned), -EINVAL (name NULL, or data NULL with a size), -ENOMEM.
+ */
 int ksc_src_add_memory(struct ksc_src *src, const char *name, const char *data, size_t size);
+/*
+ * The records found so far. Record i is owned by the scan (NULL when i >= the count); the
+ * pointer is valid until the next ksc_src_add_*() or ksc_src_unref(), its strings as long
+ * as the scan.
+ */
 size_t ksc_src_get_record_count(const struct ksc_src *src);
 const struct ksc_src_record *ksc_src_get_record(const struct ksc_src *src, size_t i);
 /* Files read (all of them, with or without records), and files that could not be read. */
@@ -613,20 +757,31 @@ struct ksc_srcedit_note {
 	const char *text;
 };
 
+/*
+ * Read a source file: 0 and *out = a new edit (the caller frees it with
+ * ksc_srcedit_free()), or -EINVAL (NULL arguments, not a regular file), -EISDIR, the
+ * -errno of open or read (-ENOENT, -EACCES, ...), -ENOMEM; logged as "<path>: <reason>".
+ */
 int ksc_srcedit_new_from_path(struct ksc_ctx *ctx, const char *path, struct ksc_srcedit **out);
 /* The same on bytes in memory (copied); `path` names it (and picks the language). */
 int ksc_srcedit_new_from_memory(struct ksc_ctx *ctx, const char *path, const char *data,
 				size_t size, struct ksc_srcedit **out);
+/* Free an edit and everything it owns. Accepts NULL; returns NULL. */
 struct ksc_srcedit *ksc_srcedit_free(struct ksc_srcedit *e);
+/* The path given. Owned by the edit. */
 const char *ksc_srcedit_get_path(const struct ksc_srcedit *e);
 /* The content as read. Owned by the edit. */
 const char *ksc_srcedit_get_data(const struct ksc_srcedit *e, size_t *size);
 /*
  * Replace `length` bytes at `offset` of the content as read with `text` (an insertion
- * when length is 0). -EINVAL when the range is outside the file or overlaps an earlier
- * edit (two insertions at one offset keep their order).
+ * when length is 0; `text` is copied). 0, -EINVAL when the range is outside the file or
+ * overlaps an earlier edit (two insertions at one offset keep their order), -ENOMEM.
  */
 int ksc_srcedit_replace(struct ksc_srcedit *e, size_t offset, size_t length, const char *text);
+/*
+ * How many edits are planned; the notes of the planners (note i owned by the edit, NULL
+ * when i >= the count).
+ */
 size_t ksc_srcedit_get_edit_count(const struct ksc_srcedit *e);
 size_t ksc_srcedit_get_note_count(const struct ksc_srcedit *e);
 const struct ksc_srcedit_note *ksc_srcedit_get_note(const struct ksc_srcedit *e, size_t i);
@@ -651,7 +806,10 @@ int ksc_srcedit_plan_migrate(struct ksc_srcedit *e, const char *kver);
 int ksc_srcedit_plan_imports(struct ksc_srcedit *e, const char *kver, const char *const *ns,
 			     size_t n);
 
-/* The content with every edit applied (malloc'ed, NUL-terminated; caller frees). */
+/*
+ * The content with every edit applied, in *data (malloc'ed, NUL-terminated; the caller
+ * frees it with free()) and its length in *size. 0, -EINVAL, -ENOMEM.
+ */
 int ksc_srcedit_get_result(const struct ksc_srcedit *e, char **data, size_t *size);
 /*
  * Write the changes as a unified diff (3 lines of context) with the labels "a/PATH" and
@@ -685,6 +843,328 @@ struct ksc_srcedit_commit_opts {
  * (-ENOSPC, -EIO, ...).
  */
 int ksc_srcedit_commit(struct ksc_srcedit *e, const struct ksc_srcedit_commit_opts *opts);
+
+/* ---------------------------------------------------------------------------------- */
+/* Whole trees: every module of lib/modules/KVER, as depmod sees them, and verdicts    */
+/*
+ * Owned by lib/ksc-tree.c, lib/ksc-depmod.c and lib/ksc-index.c.
+ *
+ * A struct ksc_tree is one kernel's module folder, ROOT/lib/modules/KVER, read the way
+ * kmod's depmod reads it (kernel-semantics.md R26, 3.9): the same files (every *.ko,
+ * *.ko.gz, *.ko.xz, *.ko.zst below it, "build" and "source" skipped, symbolic links
+ * followed; of two modules with one name the first found wins unless the other is below
+ * updates/), the same order (modules.order, then kmod's hash order), the same symbol
+ * resolution and dependency sort, so that ksc_tree_write_depmod() writes the files depmod
+ * writes, byte for byte. On top of that every readable module is judged by
+ * ksc_check_modules(), each as modprobe would load it into a fresh boot of the tree's
+ * kernel (the other modules are its providers), unless opts->no_check.
+ *
+ * Modules are read in parallel (opts->jobs threads). A persistent index (opts->index)
+ * keeps what was read, keyed by path, size, modification time and inode, plus the results
+ * that depend on the whole tree; the next ksc_tree_open() re-reads only modules that
+ * changed and redoes only what their changes affect. An index that is corrupt, truncated,
+ * of another format version, another byte order or another tree is reported (warning)
+ * and rebuilt: nothing in it is used before its checksum and every offset were checked.
+ *
+ * Problems with inputs (unreadable or malformed modules, dangling symbolic links,
+ * symbolic link loops, unreadable folders) never stop the run: each is logged as
+ * "<path>: <reason>" and listed by ksc_tree_get_problem(); the rest is processed.
+ *
+ * Modules are numbered 0..ksc_tree_get_module_count()-1 in depmod's order (the order of
+ * modules.dep). Strings returned are owned by the tree and live as long as it.
+ */
+struct ksc_tree;
+
+/*
+ * Called from the thread that called ksc_tree_open(), now and then, while modules are
+ * read (phase "read") and checked (phase "check"): `done` of `total` modules.
+ */
+typedef void (*ksc_tree_progress_fn)(void *data, const char *phase, size_t done, size_t total);
+
+struct ksc_tree_opts {
+	size_t sz;                   /* sizeof(struct ksc_tree_opts) */
+	unsigned int jobs;           /* worker threads; 0 = one per CPU the process may use */
+	const char *index;           /* index file to read and (ksc_tree_save_index) write; NULL: none */
+	/*
+	 * The kernel's own exports. When none is given, the first found of:
+	 * lib/modules/KVER/build/Module.symvers, usr/src/linux-headers-KVER/Module.symvers,
+	 * boot/vmlinux-KVER, usr/lib/debug/boot/vmlinux-KVER, lib/modules/KVER/build/vmlinux,
+	 * boot/vmlinuz-KVER, boot/System.map-KVER (only if it lists exports) below ROOT.
+	 * Without kernel exports there are no verdicts and no unresolved symbols.
+	 */
+	const char *symvers;
+	const char *vmlinux;         /* vmlinux or bzImage */
+	const char *system_map;
+	const char *config;          /* default: boot/config-KVER, lib/modules/KVER/build/.config */
+	bool no_kernel_search;       /* only the files named above */
+	bool set_quirks;             /* use `quirks`; else as ksc_kernel_open() detects them */
+	unsigned int quirks;         /* KSC_QUIRK_* */
+	bool no_check;               /* no policy verdicts */
+	const struct ksc_check_opts *check; /* NULL: defaults (policy: the tree's release) */
+	ksc_tree_progress_fn progress;
+	void *progress_data;
+};
+
+/*
+ * Read the tree ROOT/lib/modules/KVER (root NULL = "/", kver NULL = the running
+ * kernel's release). 0, or -ENOENT when the folder does not exist, -EINVAL for bad
+ * options (a kver that is not MAJOR.MINOR...), -ENOMEM; every other problem is reported
+ * and counted, and the tree is returned.
+ */
+int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *kver,
+		  const struct ksc_tree_opts *opts, struct ksc_tree **out);
+struct ksc_tree *ksc_tree_ref(struct ksc_tree *t);
+struct ksc_tree *ksc_tree_unref(struct ksc_tree *t);
+
+/* The folder read (absolute, as depmod names it: ROOT/lib/modules/KVER) and KVER. */
+const char *ksc_tree_get_moddir(const struct ksc_tree *t);
+const char *ksc_tree_get_release(const struct ksc_tree *t);
+/* Where the kernel's exports were read from, or NULL when none were found. */
+const char *ksc_tree_get_kernel_source(const struct ksc_tree *t);
+
+/* The number of modules (one per kmod name, as depmod keeps them). */
+size_t ksc_tree_get_module_count(const struct ksc_tree *t);
+/* Module i: absolute path, path below the module folder (as in modules.dep), kmod's name. */
+const char *ksc_tree_get_module_path(const struct ksc_tree *t, size_t i);
+const char *ksc_tree_get_module_relpath(const struct ksc_tree *t, size_t i);
+const char *ksc_tree_get_module_name(const struct ksc_tree *t, size_t i);
+/* 0, or the -errno the library's reader failed with (the module has no verdict then). */
+int ksc_tree_get_module_error(const struct ksc_tree *t, size_t i);
+/* True when module i was taken from the index, not read in this run. */
+bool ksc_tree_module_is_cached(const struct ksc_tree *t, size_t i);
+/*
+ * Module i as a struct ksc_module (the caller owns the reference): rebuilt from what was
+ * read, without reading the file again. ksc_module_has_section() of such a module knows
+ * only the kernel's tables (__ksymtab*, __kcrctab*, __kflagstab, __versions,
+ * __version_ext_*, .modinfo, .gnu.linkonce.this_module, .symtab). -ENOEXEC when the
+ * module could not be read, -ERANGE for a bad index.
+ */
+int ksc_tree_get_module(const struct ksc_tree *t, size_t i, struct ksc_module **out);
+
+/*
+ * Dependencies, as depmod resolves them: direct ones in the order depmod found them
+ * (the first symbol that needed each), and with _get_all_deps every module needed
+ * directly or not, in modules.dep order. _get_all_deps writes at most n indices to buf
+ * and returns how many there are (or (size_t)-1 when out of memory).
+ */
+size_t ksc_tree_get_dep_count(const struct ksc_tree *t, size_t i);
+size_t ksc_tree_get_dep(const struct ksc_tree *t, size_t i, size_t j);
+size_t ksc_tree_get_all_deps(const struct ksc_tree *t, size_t i, size_t *buf, size_t n);
+
+/* Symbols no module and not the kernel exports (depmod -e's "needs unknown symbol"). */
+enum ksc_tree_unresolved_kind {
+	KSC_TREE_UNKNOWN_SYMBOL = 1, /* "%s needs unknown symbol %s" */
+	KSC_TREE_CRC_DIFFERS = 2,    /* "%s disagrees about version of symbol %s" (Module.symvers) */
+};
+struct ksc_tree_unresolved {
+	size_t module;
+	const char *symbol;
+	enum ksc_tree_unresolved_kind kind;
+};
+/* Only with kernel exports; weak symbols are never listed (as depmod). */
+size_t ksc_tree_get_unresolved_count(const struct ksc_tree *t);
+const struct ksc_tree_unresolved *ksc_tree_get_unresolved(const struct ksc_tree *t, size_t i);
+
+/*
+ * Dependency cycles (depmod: "Cycle detected: a -> b -> a"): cycle i has n modules;
+ * *mods (owned by the tree) lists them in dependency order, each once (the first
+ * depends on the second, ..., the last on the first).
+ */
+size_t ksc_tree_get_cycle_count(const struct ksc_tree *t);
+size_t ksc_tree_get_cycle(const struct ksc_tree *t, size_t i, const size_t **mods);
+
+/*
+ * Verdicts (ksc_check_modules() per module). NULL when module i has none (unreadable,
+ * no kernel exports, or opts->no_check). In the verdict, `module` is NULL; diag indices
+ * and module_index refer to the tree.
+ */
+bool ksc_tree_has_verdicts(const struct ksc_tree *t);
+const char *ksc_tree_get_policy(const struct ksc_tree *t);
+const struct ksc_module_verdict *ksc_tree_get_verdict(const struct ksc_tree *t, size_t i);
+size_t ksc_tree_get_diag_count(const struct ksc_tree *t);
+const struct ksc_diag *ksc_tree_get_diag(const struct ksc_tree *t, size_t i);
+
+/* Problems with inputs, sorted by path; each was also logged as "<path>: <reason>". */
+struct ksc_tree_problem {
+	const char *path;
+	const char *reason;
+	int err;                     /* -errno */
+};
+/* The problems, counted and one at a time (NULL past the end). */
+size_t ksc_tree_get_problem_count(const struct ksc_tree *t);
+const struct ksc_tree_problem *ksc_tree_get_problem(const struct ksc_tree *t, size_t i);
+
+/* depmod's files. */
+enum ksc_depmod_file {
+	KSC_DEPMOD_DEP = 1 << 0,      /* modules.dep */
+	KSC_DEPMOD_SYMBOLS = 1 << 1,  /* modules.symbols */
+	KSC_DEPMOD_ALIAS = 1 << 2,    /* modules.alias */
+	KSC_DEPMOD_SOFTDEP = 1 << 3,  /* modules.softdep */
+	KSC_DEPMOD_DEVNAME = 1 << 4,  /* modules.devname */
+	KSC_DEPMOD_ALL = (1 << 5) - 1,
+};
+/* The file name of one KSC_DEPMOD_* value ("modules.dep"), or NULL. Static string. */
+const char *ksc_depmod_file_name(unsigned int file);
+/*
+ * Write the files in `what` into `dir` (NULL: the module folder), each atomically: a
+ * temporary file in `dir`, fsync, rename over the old one; on failure the temporary
+ * file is removed and the old file left as it was. A file whose content and whose copy on
+ * disk are unchanged since the index recorded them is not rewritten. The binary *.bin
+ * indexes are not written. 0, or -EDEADLK when there are dependency cycles (depmod then
+ * writes nothing either; nothing is written), or -errno of the first failure.
+ */
+int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir, unsigned int what);
+/* One file (a single KSC_DEPMOD_* value) to a stream. 0 or -errno. */
+int ksc_tree_print_depmod(const struct ksc_tree *t, unsigned int file, FILE *f);
+
+/* Write the index to opts->index (atomically; its folder is created). 0 or -errno. */
+int ksc_tree_save_index(struct ksc_tree *t);
+
+enum ksc_tree_index_state {
+	KSC_TREE_INDEX_NONE = 0,     /* no index asked for */
+	KSC_TREE_INDEX_ABSENT,       /* asked for, not there yet */
+	KSC_TREE_INDEX_USED,         /* read and used */
+	KSC_TREE_INDEX_REBUILT,      /* corrupt, foreign or unreadable: ignored, rebuilt */
+};
+
+/*
+ * Where the time went. Times in seconds; cpu_* are the worker threads' CPU time, summed.
+ */
+struct ksc_tree_stats {
+	unsigned int jobs;
+	enum ksc_tree_index_state index_state;
+	size_t modules, read, cached, unreadable, checked;
+	uint64_t bytes_read, bytes_decompressed;
+	double wall_total, wall_walk, wall_index_load, wall_read, wall_kernel, wall_resolve,
+	       wall_check, wall_write_depmod, wall_index_save;
+	double cpu_read, cpu_decompress, cpu_parse, cpu_check;
+};
+/* Fill *st with the numbers of the ksc_tree_open() (and later calls) of `t`. */
+void ksc_tree_get_stats(const struct ksc_tree *t, struct ksc_tree_stats *st);
+
+/* ---------------------------------------------------------------------------------- */
+/* Module signatures and the certificates that verify them                            */
+/*
+ * Owned by lib/ksc-sig.c.
+ *
+ * A signed module ends with the block scripts/sign-file appends: the signature, struct
+ * module_signature (12 bytes: algo, hash, id_type, signer_len, key_id_len, 3 pad bytes,
+ * big-endian sig_len) and the marker "~Module signature appended~\n". Since 4.3 the
+ * signature is a DER PKCS#7 (CMS) SignedData with detached content (id_type 2, every
+ * other field 0); older kernels stored the signer's name and key id as raw bytes before
+ * it (id_type 0 "PGP" or 1 "X509"). A module keeps that block (never the module's bytes:
+ * to verify it, the file is read and hashed again).
+ */
+
+/* What kmod's modinfo shows of a signature. Owned by the module; valid while it lives. */
+struct ksc_signature_info {
+	const char *id_type;         /* "PKCS#7", or "X509" / "PGP" (before 4.3) */
+	const char *signer;          /* kmod's "signer": PKCS#7: the commonName of the issuer the
+				      * first SignerInfo names (for sign-file's self-signed keys,
+				      * the certificate's own CN); "" when it names none */
+	const unsigned char *key_id; /* kmod's "sig_key": PKCS#7: that certificate's serial
+				      * number, big-endian, without sign or leading zero bytes */
+	size_t key_id_len;
+	const char *hash_algo;       /* kmod's "sig_hashalgo": "sha256", "sha512", ...; "unknown"
+				      * for a digest kmod has no name for */
+	const unsigned char *sig;    /* kmod's "signature": the signature value (RSA: as long as
+				      * the modulus; ECDSA: the DER sequence of r and s) */
+	size_t sig_len;
+	size_t block_size;           /* the whole appended block, marker included */
+};
+
+/*
+ * The signature appended to `mod`, decoded as kmod's modinfo decodes it
+ * (libkmod-signature.c). Returns 0; -ENODATA when the module is not signed (no marker);
+ * -EBADMSG when a block is appended but kmod would show nothing of it (a trailer that does
+ * not fit the file, values out of range, PKCS#7 that does not parse or has no signer);
+ * -ENOMEM. A module read from an index (no block kept) reads its file again.
+ */
+int ksc_module_get_signature(const struct ksc_module *mod, struct ksc_signature_info *out);
+
+/* A set of trusted X.509 certificates: the kernel's keys. Reference counted. */
+struct ksc_keyring;
+
+/* One certificate of a keyring. Strings owned by the keyring. */
+struct ksc_key {
+	const char *subject;         /* the subject's commonName (else the whole subject) */
+	const char *issuer;          /* the issuer's commonName (else the whole issuer) */
+	const char *serial;          /* serial number as kmod prints sig_key: "5E:E1:13:..." */
+	const char *key_algo;        /* "rsa", "ec", ... (OpenSSL's short name, lower case) */
+	unsigned int bits;           /* key size */
+	const char *source;          /* the file (or image, or memory name) it came from */
+};
+
+/* An empty keyring. 0, -EINVAL (no ctx) or -ENOMEM. */
+int ksc_keyring_new(struct ksc_ctx *ctx, struct ksc_keyring **out);
+/* ksc_keyring_new() + ksc_keyring_add_path(); -EINVAL when the file holds no certificate. */
+int ksc_keyring_new_from_path(struct ksc_ctx *ctx, const char *path, struct ksc_keyring **out);
+struct ksc_keyring *ksc_keyring_ref(struct ksc_keyring *kr);
+struct ksc_keyring *ksc_keyring_unref(struct ksc_keyring *kr);
+/*
+ * Add the certificates of a file: PEM (every CERTIFICATE block; other blocks such as the
+ * private key of signing_key.pem are skipped), DER (one certificate, or several one after
+ * the other as in certs/x509_certificate_list), or a kernel image (vmlinux, or a bzImage /
+ * compressed image, as ksc_module_new_from_path() reads them) whose built-in keys are
+ * taken (ksc_keyring_add_vmlinux()). A certificate already in the keyring is not added
+ * twice. Returns the number added, or -ENOENT, -EISDIR, -EINVAL (a file that is none of
+ * these, logged), -ENOMEM.
+ */
+int ksc_keyring_add_path(struct ksc_keyring *kr, const char *path);
+/* The same from memory; `name` is used in messages and as the keys' source. */
+int ksc_keyring_add_memory(struct ksc_keyring *kr, const char *name, const void *data,
+			   size_t size);
+/*
+ * The kernel's built-in trusted keys (CONFIG_SYSTEM_TRUSTED_KEYS and the module signing
+ * key, system_certificate_list in .init.rodata, part of .init.data once linked): the DER
+ * X.509 certificates found in the image when it was read. A stripped image has no
+ * symbols, so the data sections are scanned for certificates, the init data first (only
+ * when none are there, every other allocated data section). Returns the number added;
+ * -EINVAL when `vmlinux` is not a kernel image.
+ */
+int ksc_keyring_add_vmlinux(struct ksc_keyring *kr, const struct ksc_module *vmlinux);
+/* How many certificates were found in a kernel image (0 for a module). */
+size_t ksc_module_get_certificate_count(const struct ksc_module *vmlinux);
+/*
+ * The built-in keys of the kernel installed under `root` (NULL = "/"), release `release`
+ * (NULL = the running one): the first of boot/vmlinux-R, usr/lib/debug/boot/vmlinux-R,
+ * lib/modules/R/build/vmlinux, boot/vmlinuz-R that exists. Returns the number added (0
+ * when that image holds none), -ENOENT when there is no image.
+ */
+int ksc_keyring_add_kernel(struct ksc_keyring *kr, const char *root, const char *release);
+size_t ksc_keyring_get_count(const struct ksc_keyring *kr);
+const struct ksc_key *ksc_keyring_get_key(const struct ksc_keyring *kr, size_t i);
+
+/*
+ * Verify the signature of `mod` as the 6.1+ kernel does at load time (kernel/module/
+ * signing.c mod_verify_sig(): the checks of the block, the PKCS#7, and a key of `kr` whose
+ * issuer and serial number, or subject key identifier, the SignerInfo names, verifying
+ * the signature over the module's bytes before the block). Returns:
+ *    0             valid: signed by a key of `kr` (*key, when key is not NULL)
+ *   -ENODATA       not signed
+ *   -ENOKEY        signed, but by no key of `kr` (the kernel then treats the module as
+ *                  unsigned unless signatures are enforced); also when `kr` is NULL or
+ *                  empty and the signature is well-formed
+ *   -EKEYREJECTED  a key of `kr` matches but the signature does not verify (the module
+ *                  was changed after signing, or signed by another key with the same
+ *                  issuer and serial); also a PKCS#7 the kernel refuses for modules (not
+ *                  of type data, or with authenticated attributes)
+ *   -EBADMSG       malformed: the trailer, or a PKCS#7 that does not parse
+ *   -ENOPKG        not a PKCS#7 signature (id_type), or algorithms the kernel lacks
+ *   -ESTALE        the file changed since it was read; other -errno reading it again
+ * The module's file is read again and hashed on first use (the digest is kept).
+ */
+int ksc_module_verify_signature(const struct ksc_module *mod, const struct ksc_keyring *kr,
+				const struct ksc_key **key);
+
+/*
+ * The keys the kernel trusts, for ksc_check_modules(): with a keyring (a reference is
+ * taken; NULL removes it) the loader view verifies signatures (an edited signed module is
+ * refused with -EKEYREJECTED, one signed by an unknown key taints like an unsigned one);
+ * without one, or with an empty one, a well-formed signature is assumed valid.
+ */
+void ksc_kernel_set_keyring(struct ksc_kernel *k, struct ksc_keyring *kr);
+struct ksc_keyring *ksc_kernel_get_keyring(const struct ksc_kernel *k);
 
 /* ---------------------------------------------------------------------------------- */
 /* Two kernels compared                                                               */

@@ -5,7 +5,8 @@
 set -euo pipefail
 pkgs=(build-essential pkg-config libelf-dev liblzma-dev libzstd-dev zlib1g-dev libjson-c-dev
       libssl-dev libcmocka-dev scdoc)
-test_pkgs=(clang binutils xz-utils zstd gzip kmod python3 scdoc)
+test_pkgs=(clang binutils xz-utils zstd gzip kmod python3 scdoc
+	   debhelper dpkg-dev lintian man-db shellcheck)  # make check-dist; man, shellcheck: tests
 [ "${1:-}" = "--test" ] && pkgs+=("${test_pkgs[@]}")
 missing=()
 for p in "${pkgs[@]}"; do

@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "tools/ksc-tool.h"
+#include "tools/report.h"
 
 static const char *const help =
 	"Usage: ksymcheck audit [OPTIONS] [KVER]\n\n"
@@ -23,13 +24,16 @@ static const char *const help =
 	"  -b, --basedir ROOT      the root holding lib/modules/KVER (default /)\n"
 	"      --reference ROOT2   the distribution's own tree (with KVER too) to check intree\n"
 	"                          claims and srcversions against\n"
-	"  -f, --format FMT        text (default) or json\n"
+	"  -f, --format FMT        text (default), json, or dot (usage graph for Graphviz)\n"
+	"      --html FILE         also write a self-contained HTML report (sortable,\n"
+	"                          filterable tables and the usage graph)\n"
 	"      --json              the same as --format json\n"
 	"  -h, --help              show this help and exit\n\n"
 	"Exit status: 0 nothing flagged, 1 warnings (impostors, unmatchable items, ...),\n"
 	"2 usage error, 4 unreadable input (the rest was audited).\n";
 
-enum { OPT_REFERENCE = 256, OPT_JSON };
+enum { OPT_REFERENCE = 256, OPT_JSON, OPT_HTML };
+enum { AUDIT_DOT = 100 }; /* the JSON document, drawn by report_write_dot() */
 
 static json_object *jstrs(const char *const *v, size_t n)
 {
@@ -48,6 +52,8 @@ static const char *sev_name(enum ksc_severity s)
 static json_object *audit_json(const struct ksc_audit *a, const struct ksc_kernel *k,
 			       const char *root)
 {
+	struct ksc_kver kv;
+	char policy[32] = "";
 	json_object *o = json_object_new_object(), *jk = json_object_new_object();
 	size_t gpl, plain;
 
@@ -55,6 +61,9 @@ static json_object *audit_json(const struct ksc_audit *a, const struct ksc_kerne
 	json_object_object_add(jk, "path", json_object_new_string(root));
 	json_object_object_add(jk, "release", ksc_kernel_get_release(k)
 			       ? json_object_new_string(ksc_kernel_get_release(k)) : NULL);
+	if (ksc_kernel_get_release(k) && ksc_kver_parse(ksc_kernel_get_release(k), &kv) == 0)
+		snprintf(policy, sizeof(policy), "%u.%u", kv.major, kv.minor);
+	json_object_object_add(jk, "policy", policy[0] ? json_object_new_string(policy) : NULL);
 	json_object_object_add(jk, "modules", json_object_new_int64((int64_t)ksc_kernel_get_module_count(k)));
 	json_object_object_add(jk, "exports", json_object_new_int64((int64_t)(gpl + plain)));
 	json_object_object_add(jk, "gpl_only", json_object_new_int64((int64_t)gpl));
@@ -183,10 +192,11 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
 		{ "reference", required_argument, NULL, OPT_REFERENCE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "html", required_argument, NULL, OPT_HTML },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *root = "/", *reference = NULL, *kver = NULL;
+	const char *root = "/", *reference = NULL, *kver = NULL, *html = NULL;
 	int format = FMT_TEXT, c, status = KSC_EXIT_OK;
 	struct utsname u;
 
@@ -195,7 +205,12 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
 		case 'b': root = optarg; break;
 		case OPT_REFERENCE: reference = optarg; break;
 		case OPT_JSON: format = FMT_JSON; break;
+		case OPT_HTML: html = optarg; break;
 		case 'f':
+			if (strcmp(optarg, "dot") == 0) {
+				format = AUDIT_DOT;
+				break;
+			}
 			format = parse_format("audit", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
 			if (format < 0)
 				return KSC_EXIT_USAGE;
@@ -235,14 +250,22 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
 	}
-	if (format == FMT_JSON) {
-		json_object *doc = audit_json(a, k, root);
+	json_object *doc = format != FMT_TEXT || html ? audit_json(a, k, root) : NULL;
+	if (format == FMT_JSON)
 		puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
 							 JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(doc);
-	} else {
+	else if (format == AUDIT_DOT)
+		report_write_dot(stdout, doc, "audit"); /* write errors: caught at exit */
+	else
 		audit_text(a, k);
+	if (html) {
+		int r = report_write_html(html, NULL, doc, "audit");
+		if (r < 0) {
+			fprintf(stderr, "%s: %s: %s\n", program_name, html, strerror(-r));
+			errors++;
+		}
 	}
+	json_object_put(doc);
 	for (size_t i = 0; i < ksc_audit_get_finding_count(a); i++)
 		if (ksc_audit_get_finding(a, i)->severity >= KSC_SEV_WARNING)
 			status = KSC_EXIT_FINDINGS;

@@ -26,7 +26,12 @@ static const char *const help =
 	"  -m, --modules DIR      also take the modules below DIR as providers\n"
 	"      --config FILE      the kernel's .config (modversions, signatures, ...)\n"
 	"      --distro NAME      the kernel's distribution patches: debian or upstream\n"
-	"                         (default: recognised from ROOT, else upstream)\n\n"
+	"                         (default: recognised from ROOT, else upstream)\n"
+	"      --cert FILE        a certificate the kernel trusts for module signatures (PEM\n"
+	"                         or DER; or a kernel image: its built-in keys); repeatable.\n"
+	"                         With --kernel or --vmlinux the image's built-in keys are\n"
+	"                         used too. Without any key a well-formed signature is\n"
+	"                         assumed valid\n\n"
 	"Rules:\n"
 	"  -p, --policy KVER      apply the rules of this kernel version (6.1, 6.6.y, 6.12.y,\n"
 	"                         6.16, 6.17, 6.18, 7.0, 7.1, ...); default: the kernel's\n"
@@ -45,12 +50,14 @@ static const char *const help =
 	"4 some inputs unreadable (the others were checked); 1 and 4 add up.\n";
 
 enum { OPT_KVER = 256, OPT_VMLINUX, OPT_CONFIG, OPT_REQUIRE_INTREE, OPT_ALLOW_MISSING_NS,
-       OPT_VIEW, OPT_DISTRO, OPT_INSMOD };
+       OPT_VIEW, OPT_DISTRO, OPT_INSMOD, OPT_CERT };
 
 struct check_args {
 	const char *root, *kver, *symvers, *vmlinux, *config, *policy, *distro;
 	char **module_dirs;
 	int n_module_dirs;
+	char **certs;
+	int n_certs;
 	bool require_intree, allow_missing_ns, verbose, insmod_only;
 	unsigned views;
 	int format;
@@ -71,7 +78,7 @@ static int add_provider(const char *path, const char *root, void *data)
 
 /* The kernel to check against, from the options. Errors reported; counts *errors. */
 static struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct check_args *a,
-				      unsigned *errors)
+				      unsigned *errors, struct ksc_keyring *kr)
 {
 	struct ksc_kernel *k = NULL;
 	int r;
@@ -109,6 +116,8 @@ static struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct check_ar
 			goto err;
 		}
 		r = ksc_kernel_add_vmlinux(k, vm);
+		if (r >= 0 && kr) /* its built-in keys verify module signatures */
+			r = ksc_keyring_add_vmlinux(kr, vm);
 		ksc_module_unref(vm);
 		if (r < 0)
 			goto err;
@@ -352,6 +361,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		{ "view", required_argument, NULL, OPT_VIEW },
 		{ "distro", required_argument, NULL, OPT_DISTRO },
 		{ "insmod", no_argument, NULL, OPT_INSMOD },
+		{ "cert", required_argument, NULL, OPT_CERT },
 		{ "format", required_argument, NULL, 'f' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -362,8 +372,12 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 	int ch, status = KSC_EXIT_OK;
 
 	a.module_dirs = calloc((size_t)argc, sizeof(char *));
-	if (!a.module_dirs)
+	a.certs = calloc((size_t)argc, sizeof(char *));
+	if (!a.module_dirs || !a.certs) {
+		free(a.module_dirs);
+		free(a.certs);
 		return KSC_EXIT_UNREADABLE;
+	}
 	while ((ch = getopt_long(argc, argv, "+k:s:m:p:f:vh", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'k': a.root = optarg; break;
@@ -377,9 +391,11 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		case OPT_ALLOW_MISSING_NS: a.allow_missing_ns = true; break;
 		case 'v': a.verbose = true; break;
 		case OPT_INSMOD: a.insmod_only = true; break;
+		case OPT_CERT: a.certs[a.n_certs++] = optarg; break;
 		case OPT_DISTRO:
 			if (strcmp(optarg, "debian") != 0 && strcmp(optarg, "upstream") != 0) {
 				free(a.module_dirs);
+				free(a.certs);
 				return usage_error("check", "unknown --distro '%s' (debian, upstream)",
 						   optarg);
 			}
@@ -394,6 +410,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 				a.views = KSC_VIEW_BOTH;
 			else {
 				free(a.module_dirs);
+				free(a.certs);
 				return usage_error("check", "unknown --view '%s'", optarg);
 			}
 			break;
@@ -405,41 +422,70 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 			a.format = parse_format("check", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
 			if (a.format < 0) {
 				free(a.module_dirs);
+				free(a.certs);
 				return KSC_EXIT_USAGE;
 			}
 			break;
 		case 'h':
 			fputs(help, stdout);
 			free(a.module_dirs);
+			free(a.certs);
 			return KSC_EXIT_OK;
 		default:
 			free(a.module_dirs);
+			free(a.certs);
 			return usage_error("check", "invalid option");
 		}
 	}
 	if (optind >= argc) {
 		free(a.module_dirs);
+		free(a.certs);
 		return usage_error("check", "no MODULE given");
 	}
 	if (!a.root && !a.symvers && !a.vmlinux) {
 		free(a.module_dirs);
+		free(a.certs);
 		return usage_error("check", "no kernel given: use --kernel, --symvers or --vmlinux");
 	}
 	if (a.policy) {
 		struct ksc_kver v;
 		if (ksc_kver_parse(a.policy, &v) < 0) {
 			free(a.module_dirs);
+			free(a.certs);
 			return usage_error("check", "--policy '%s' is not a kernel version", a.policy);
 		}
 	}
 
 	int r = walk_paths(ctx, argv + optind, argc - optind, collect_module, &c, &c.errors);
-	struct ksc_kernel *k = r < 0 ? NULL : open_kernel(ctx, &a, &c.errors);
+	struct ksc_kernel *k = NULL;
 	struct ksc_report *rep = NULL;
+	struct ksc_keyring *kr = NULL;
+	/*
+	 * The keys the kernel trusts: --cert files, and when a module is signed the built-in
+	 * keys of the kernel's image (reading a compressed image costs a second or two).
+	 */
+	bool any_signed = false;
+	for (size_t i = 0; i < c.n; i++)
+		any_signed |= ksc_module_get_signature_size(c.mods[i]) > 0;
+	if (r >= 0 && (a.n_certs || any_signed)) {
+		r = ksc_keyring_new(ctx, &kr);
+		for (int i = 0; r >= 0 && i < a.n_certs; i++)
+			r = ksc_keyring_add_path(kr, a.certs[i]);
+	}
+	if (r >= 0)
+		k = open_kernel(ctx, &a, &c.errors, any_signed ? kr : NULL);
 	if (!k) {
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
 	}
+	if (any_signed && a.root && !a.vmlinux) {
+		const char *kver = a.kver ? a.kver : ksc_kernel_get_release(k);
+		if (ksc_keyring_add_kernel(kr, a.root, kver) == -ENOMEM) {
+			status = KSC_EXIT_UNREADABLE;
+			goto out;
+		}
+	}
+	ksc_kernel_set_keyring(k, kr);
 	/* Without a release, take the rules from the modules' vermagic (its first word). */
 	char release[128] = "";
 	if (!a.policy && !ksc_kernel_get_release(k)) {
@@ -484,9 +530,11 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 out:
 	ksc_report_unref(rep);
 	ksc_kernel_unref(k);
+	ksc_keyring_unref(kr);
 	for (size_t i = 0; i < c.n; i++)
 		ksc_module_unref(c.mods[i]);
 	free(c.mods);
 	free(a.module_dirs);
+	free(a.certs);
 	return status;
 }

@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "tools/ksc-tool.h"
+#include "tools/report.h"
 
 static const char *const help =
 	"Usage: ksymcheck diff [OPTIONS] OLD NEW [MODULE...]\n\n"
@@ -21,14 +22,20 @@ static const char *const help =
 	"Options:\n"
 	"      --policy-old KVER  rules for OLD (default: its release, or the modules' vermagic)\n"
 	"      --policy-new KVER  rules for NEW\n"
-	"  -f, --format FMT       text (default) or json\n"
+	"  -f, --format FMT       text (default), json, or dot: the graph for Graphviz (each\n"
+	"                         changed symbol between its OLD and NEW exporter; with\n"
+	"                         MODULEs, export change, symbol, module whose verdict changes)\n"
 	"      --json             the same as --format json\n"
+	"      --html FILE        also write the report as one self-contained HTML page\n"
+	"                         (sortable, filterable tables and the graph; no network)\n"
 	"  -v, --verbose          explanations and fixes\n"
 	"  -h, --help             show this help and exit\n\n"
 	"Exit status: 0 no change (or no module breaks), 1 changes (or some module that\n"
 	"loaded on OLD would be refused on NEW), 2 usage error, 4 unreadable input.\n";
 
-enum { OPT_POLICY_OLD = 256, OPT_POLICY_NEW, OPT_JSON };
+enum { OPT_POLICY_OLD = 256, OPT_POLICY_NEW, OPT_JSON, OPT_HTML };
+/* --format dot: the JSON document is built, then drawn by report_write_dot(). */
+enum { DIFF_DOT = 100 };
 
 static void describe(const struct ksc_change *c, char *buf, size_t size)
 {
@@ -103,7 +110,7 @@ struct module_result {
 
 static void compare_module(const struct ksc_module *mod, const struct ksc_report *ro,
 			   const struct ksc_report *rn, size_t m, const struct ksc_diff *df,
-			   bool verbose, json_object *jmods, unsigned *breaks)
+			   bool verbose, bool text, json_object *jmods, unsigned *breaks)
 {
 	const struct ksc_module_verdict *vo = ksc_report_get_verdict(ro, m);
 	const struct ksc_module_verdict *vn = ksc_report_get_verdict(rn, m);
@@ -145,7 +152,8 @@ static void compare_module(const struct ksc_module *mod, const struct ksc_report
 						       ? json_object_new_string(b->explanation) : NULL);
 				json_object_object_add(x, "fix", b && b->fix ? json_object_new_string(b->fix) : NULL);
 				json_object_array_add(jc, x);
-				continue;
+				if (!text)
+					continue;
 			}
 			printf("%s: %s: %s: %s -> %s", name, sym, vw, verdict_word(a), verdict_word(b));
 			if (b && b->severity > KSC_SEV_INFO)
@@ -190,7 +198,8 @@ static void compare_module(const struct ksc_module *mod, const struct ksc_report
 						       d->fix && side ? json_object_new_string(d->fix)
 								      : json_object_new_boolean(!side));
 				json_object_array_add(jc, x);
-				continue;
+				if (!text)
+					continue;
 			}
 			if (side) {
 				printf("%s: %s%s%s: %s [%s]\n", d->module, d->symbol ? d->symbol : "",
@@ -213,7 +222,8 @@ static void compare_module(const struct ksc_module *mod, const struct ksc_report
 		json_object_object_add(jm, "breaks", json_object_new_boolean(broke));
 		json_object_object_add(jm, "changes", jc);
 		json_object_array_add(jmods, jm);
-	} else {
+	}
+	if (text) {
 		printf("%s: loader: %s -> %s; modpost: %s -> %s\n", vo->loader_name,
 		       vo->loader_err ? ksc_errno_name(vo->loader_err) : "loads",
 		       vn->loader_err ? ksc_errno_name(vn->loader_err) : "loads",
@@ -273,11 +283,12 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 		{ "policy-new", required_argument, NULL, OPT_POLICY_NEW },
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "html", required_argument, NULL, OPT_HTML },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *pold = NULL, *pnew = NULL;
+	const char *pold = NULL, *pnew = NULL, *html = NULL;
 	int format = FMT_TEXT, c, status = KSC_EXIT_OK;
 	bool verbose = false;
 	unsigned errors = 0;
@@ -287,8 +298,13 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 		case OPT_POLICY_OLD: pold = optarg; break;
 		case OPT_POLICY_NEW: pnew = optarg; break;
 		case OPT_JSON: format = FMT_JSON; break;
+		case OPT_HTML: html = optarg; break;
 		case 'v': verbose = true; break;
 		case 'f':
+			if (strcmp(optarg, "dot") == 0) {
+				format = DIFF_DOT;
+				break;
+			}
 			format = parse_format("diff", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
 			if (format < 0)
 				return KSC_EXIT_USAGE;
@@ -328,7 +344,8 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 		goto out;
 	}
 
-	json_object *root = format == FMT_JSON ? json_object_new_object() : NULL;
+	bool text = format == FMT_TEXT;
+	json_object *root = !text || html ? json_object_new_object() : NULL;
 	size_t nmods = 0;
 	while (mods[nmods])
 		nmods++;
@@ -348,12 +365,13 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 		unsigned breaks = 0;
 		json_object *jmods = root ? json_object_new_array() : NULL;
 		for (size_t m = 0; m < nmods; m++)
-			compare_module(mods[m], ro, rn, m, df, verbose, jmods, &breaks);
+			compare_module(mods[m], ro, rn, m, df, verbose, text, jmods, &breaks);
 		if (root) {
 			json_object_object_add(root, "policy_old", json_object_new_string(ksc_report_get_policy(ro)));
 			json_object_object_add(root, "policy_new", json_object_new_string(ksc_report_get_policy(rn)));
 			json_object_object_add(root, "modules", jmods);
-		} else {
+		}
+		if (text) {
 			printf("%zu module%s: %u would break on NEW (rules of %s -> %s)\n", nmods,
 			       nmods == 1 ? "" : "s", breaks, ksc_report_get_policy(ro),
 			       ksc_report_get_policy(rn));
@@ -374,7 +392,8 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 				json_object_object_add(x, "old_owner", ch->old_owner ? json_object_new_string(ch->old_owner) : NULL);
 				json_object_object_add(x, "new_owner", ch->new_owner ? json_object_new_string(ch->new_owner) : NULL);
 				json_object_array_add(jc, x);
-			} else {
+			}
+			if (text) {
 				printf("%-26s %-40s %s\n", ksc_change_kind_name(ch->kind), ch->symbol, what);
 			}
 		}
@@ -386,21 +405,36 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 	}
 	/* The counts per kind, both modes. */
 	json_object *jcounts = root ? json_object_new_object() : NULL;
-	if (!root)
+	if (text)
 		printf("changes:");
 	for (int kind = 0; kind < KSC_CHANGE_KIND_COUNT; kind++) {
 		size_t n = ksc_diff_count_kind(df, (enum ksc_change_kind)kind);
 		if (jcounts)
 			json_object_object_add(jcounts, ksc_change_kind_name((enum ksc_change_kind)kind),
 					       json_object_new_int64((int64_t)n));
-		else
+		if (text)
 			printf(" %s %zu%s", ksc_change_kind_name((enum ksc_change_kind)kind), n,
 			       kind + 1 < KSC_CHANGE_KIND_COUNT ? "," : "\n");
 	}
 	if (root) {
 		json_object_object_add(root, "counts", jcounts);
-		puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-							  JSON_C_TO_STRING_NOSLASHESCAPE));
+		if (format == FMT_JSON)
+			puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+								  JSON_C_TO_STRING_NOSLASHESCAPE));
+		else if (format == DIFF_DOT)
+			report_write_dot(stdout, root, "diff"); /* write errors: at exit */
+		if (html) {
+			char *title;
+			if (asprintf(&title, "ksymcheck diff: %s -> %s", argv[optind],
+				     argv[optind + 1]) < 0)
+				title = NULL;
+			int r = report_write_html(html, title, root, "diff");
+			if (r < 0) {
+				fprintf(stderr, "%s: %s: %s\n", program_name, html, strerror(-r));
+				status |= KSC_EXIT_UNREADABLE;
+			}
+			free(title);
+		}
 		json_object_put(root);
 	}
 out:

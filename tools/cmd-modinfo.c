@@ -18,10 +18,12 @@
  *  - -F KEY prints only the values of KEY, one per line, no key ("depends=" prints an empty
  *    line). -F filename prints the absolute path; -F name prints modinfo name= (nothing
  *    when absent), as kmod does for a module given by path;
- *  - kmod also reports the appended signature as sig_id, signer, sig_key, sig_hashalgo and
- *    signature (after the .modinfo entries, before the parm lines). ksymcheck does not
- *    decode PKCS#7 yet: the full listing leaves them out, and -F of one of them on a signed
- *    module prints "<path>: signature fields are not supported yet" and exit status 4.
+ *  - the appended signature is reported as kmod 30 reports it (libkmod-signature.c,
+ *    kmod_module_get_info()): sig_id, signer, sig_key, sig_hashalgo and signature, after
+ *    the .modinfo entries and before the parm lines, in the full listing and for -F alike.
+ *    sig_key and signature are bytes as uppercase hex pairs joined by ':', with a line
+ *    break and two tabs after every 20th byte (the ':' stays at the end of the line).
+ *    A block kmod cannot decode (ksc_module_get_signature() < 0) shows nothing, as in kmod.
  *
  * --format json prints one array with an object per file (see the usage text).
  */
@@ -48,7 +50,6 @@ struct modinfo_state {
 	const char *field;   /* -F KEY, or NULL */
 	int format;          /* FMT_TEXT or FMT_JSON */
 	unsigned errors;     /* files that could not be read */
-	unsigned unsupported; /* signature fields asked for */
 	size_t n_printed;    /* JSON objects written so far */
 	int err;             /* -ENOMEM and the like: stop */
 };
@@ -65,25 +66,55 @@ static void usage(FILE *f)
 		"Options:\n"
 		"  -F, --field KEY        print only the values of KEY, one per line, exactly as\n"
 		"                         'modinfo -F KEY FILE' does (filename, name and the merged\n"
-		"                         parm lines included; signature fields are not supported)\n"
+		"                         parm lines and the signature fields sig_id, signer,\n"
+		"                         sig_key, sig_hashalgo and signature included)\n"
 		"  -f, --format FORMAT    text (default) or json\n"
 		"  -h, --help             show this help and exit\n"
 		"\n"
 		"JSON: an array with one object per file: {\"path\", \"name\", \"struct_name\",\n"
 		"\"modinfo_name\", \"kmod_name\", \"modpost_name\", \"compression\", \"intree\",\n"
-		"\"vermagic\", \"modinfo\": [{\"key\", \"value\"}, ...]} (null where absent).\n"
+		"\"vermagic\", \"modinfo\": [{\"key\", \"value\"}, ...], \"signature\": {\"id_type\",\n"
+		"\"signer\", \"key_id\", \"hash_algo\", \"signature\"}} (null where absent).\n"
 		"\n"
 		"Exit status: 0 success, 2 usage error, 4 some files could not be read or are not\n"
-		"modules, or a signature field was asked for (the other files were processed).\n",
+		"modules (the other files were processed).\n",
 		program_name);
 }
 
-static bool is_signature_key(const char *key)
+/*
+ * kmod's kmod_module_hex_to_str(): "AB:CD:..." with "\n\t\t" after every 20th byte's ':'.
+ * `wrap` 0: no line breaks (JSON). Caller frees.
+ */
+static char *hex_bytes(const unsigned char *p, size_t n, size_t wrap)
 {
-	for (size_t i = 0; i < sizeof(signature_keys) / sizeof(signature_keys[0]); i++)
-		if (strcmp(key, signature_keys[i]) == 0)
-			return true;
-	return false;
+	char *s = malloc(n * 6 + 1), *o = s;
+
+	if (!s)
+		return NULL;
+	*o = '\0';
+	for (size_t i = 0; i < n; i++) {
+		o += sprintf(o, "%02X", p[i]);
+		if (i + 1 < n) {
+			*o++ = ':';
+			if (wrap && (i + 1) % wrap == 0)
+				o += sprintf(o, "\n\t\t");
+		}
+	}
+	*o = '\0';
+	return s;
+}
+
+/* The signature entries kmod adds after .modinfo: key and value (malloc'ed) for i < 5. */
+static int signature_entry(const struct ksc_signature_info *si, size_t i, char **value)
+{
+	switch (i) {
+	case 0: *value = strdup(si->id_type); break;
+	case 1: *value = strdup(si->signer); break;
+	case 2: *value = hex_bytes(si->key_id, si->key_id_len, 20); break;
+	case 3: *value = strdup(si->hash_algo); break;
+	default: *value = hex_bytes(si->sig, si->sig_len, 20); break;
+	}
+	return *value ? 0 : -ENOMEM;
 }
 
 /* kmod's path_make_absolute_cwd(): cwd + '/' + path for a relative path. */
@@ -205,11 +236,18 @@ static int print_field(struct modinfo_state *st, const struct ksc_module *mod)
 			printf("%s\n", mi->value);
 	}
 	/* kmod appends the signature fields after the .modinfo entries of a signed module. */
-	if (is_signature_key(field) && ksc_module_get_signature_size(mod) > 0) {
-		fflush(stdout);
-		fprintf(stderr, "%s: signature fields are not supported yet\n",
-			ksc_module_get_path(mod));
-		st->unsupported++;
+	struct ksc_signature_info si;
+	int r = ksc_module_get_signature(mod, &si);
+	if (r == -ENOMEM)
+		return r;
+	for (size_t i = 0; r == 0 && i < (sizeof(signature_keys) / sizeof(signature_keys[0])); i++) {
+		char *v;
+		if (strcmp(field, signature_keys[i]) != 0)
+			continue;
+		if (signature_entry(&si, i, &v) < 0)
+			return -ENOMEM;
+		printf("%s\n", v);
+		free(v);
 	}
 	return 0;
 }
@@ -229,6 +267,17 @@ static int print_text(const struct ksc_module *mod)
 			continue;
 		int pad = 15 - (int)strlen(mi->key);
 		printf("%s:%*s%s\n", mi->key, pad < 0 ? -pad : pad, "", mi->value);
+	}
+	struct ksc_signature_info si;
+	int r = ksc_module_get_signature(mod, &si);
+	if (r == -ENOMEM)
+		return r;
+	for (size_t i = 0; r == 0 && i < (sizeof(signature_keys) / sizeof(signature_keys[0])); i++) {
+		char *v;
+		if (signature_entry(&si, i, &v) < 0)
+			return -ENOMEM;
+		printf("%s:%*s%s\n", signature_keys[i], 15 - (int)strlen(signature_keys[i]), "", v);
+		free(v);
 	}
 	return print_params(mod, true);
 }
@@ -274,6 +323,34 @@ static int print_json(struct modinfo_state *st, const struct ksc_module *mod)
 		json_object_array_add(arr, e);
 	}
 	json_object_object_add(o, "modinfo", arr);
+
+	struct ksc_signature_info si;
+	int r = ksc_module_get_signature(mod, &si);
+	struct json_object *sig = NULL;
+	if (r == -ENOMEM) {
+		json_object_put(o);
+		return r;
+	}
+	if (r == 0) {
+		char *key = hex_bytes(si.key_id, si.key_id_len, 0);
+		char *val = hex_bytes(si.sig, si.sig_len, 0);
+		sig = json_object_new_object();
+		if (!key || !val || !sig) {
+			free(key);
+			free(val);
+			json_object_put(sig);
+			json_object_put(o);
+			return -ENOMEM;
+		}
+		json_object_object_add(sig, "id_type", json_object_new_string(si.id_type));
+		json_object_object_add(sig, "signer", json_object_new_string(si.signer));
+		json_object_object_add(sig, "key_id", json_object_new_string(key));
+		json_object_object_add(sig, "hash_algo", json_object_new_string(si.hash_algo));
+		json_object_object_add(sig, "signature", json_object_new_string(val));
+		free(key);
+		free(val);
+	}
+	json_object_object_add(o, "signature", sig);
 
 	const char *s = json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
@@ -371,5 +448,5 @@ int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[])
 	}
 	if (st.format == FMT_JSON)
 		fputs(st.n_printed ? "\n]\n" : "[]\n", stdout);
-	return st.errors || st.unsupported ? KSC_EXIT_UNREADABLE : KSC_EXIT_OK;
+	return st.errors ? KSC_EXIT_UNREADABLE : KSC_EXIT_OK;
 }

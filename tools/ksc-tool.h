@@ -28,9 +28,20 @@ int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[]);
+int cmd_src(struct ksc_ctx *ctx, int argc, char *argv[]);
+int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[]);
+int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[]);
 
 /* tools/util.c */
 extern const char *program_name;
+/*
+ * Colour (ANSI SGR) only when f is a terminal, TERM is set and not "dumb", and NO_COLOR
+ * is unset or empty (https://no-color.org). Wrap coloured text in COLOUR_x ... COLOUR_OFF.
+ */
+bool use_colour(FILE *f);
+#define COLOUR_BOLD "\033[1m"
+#define COLOUR_RED "\033[31m"
+#define COLOUR_OFF "\033[0m"
 /* Print "ksymcheck: <msg>" and "Try 'ksymcheck <cmd> --help'." to stderr; returns 2. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 enum out_format { FMT_TEXT, FMT_JSON, FMT_SYMVERS, FMT_KERNEL };

@@ -16,6 +16,9 @@ static const struct ksc_cmd commands[] = {
 	{ "modinfo", cmd_modinfo, "show a module's .modinfo and the names the kernel gives it" },
 	{ "imports", cmd_imports, "list the symbols a module imports, with their CRCs" },
 	{ "exports", cmd_exports, "list the symbols modules, vmlinux or Module.symvers export" },
+	{ "src", cmd_src, "find export and import macros in C sources; migrate them to a kernel version" },
+	{ "nsdeps", cmd_nsdeps, "add the MODULE_IMPORT_NS lines a built module is missing to its sources" },
+	{ "tree", cmd_tree, "a whole lib/modules/KVER at once: depmod's resolution and files, all verdicts" },
 };
 
 static void usage(FILE *f)
@@ -28,6 +31,8 @@ static void usage(FILE *f)
 	fprintf(f, "\nOptions:\n"
 		   "  -h, --help     show this help and exit\n"
 		   "  -V, --version  show the version and compiled-in features and exit\n"
+		   "      --json     (after COMMAND) the same as --format json, in every command\n"
+		   "                 that has it\n"
 		   "\n'%s COMMAND --help' describes each command. See ksymcheck(1).\n",
 		program_name);
 }
@@ -66,6 +71,11 @@ int main(int argc, char *argv[])
 		printf("ksymcheck %s %s +JSON\n", KSC_VERSION_STRING, ksc_get_features());
 		return KSC_EXIT_OK;
 	}
+	/* --json is --format json in every command that has it (up to a "--"). */
+	static char format_json[] = "--format=json";
+	for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--json") == 0)
+			argv[i] = format_json;
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(cmd, commands[i].name) != 0)
 			continue;

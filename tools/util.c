@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -14,14 +15,32 @@
 
 const char *program_name = "ksymcheck";
 
+bool use_colour(FILE *f)
+{
+	const char *no_colour = getenv("NO_COLOR");
+	const char *term = getenv("TERM");
+
+	if (no_colour && no_colour[0])
+		return false;
+	if (!term || strcmp(term, "dumb") == 0)
+		return false;
+	return isatty(fileno(f)) == 1;
+}
+
 int usage_error(const char *cmd, const char *fmt, ...)
 {
+	bool colour = use_colour(stderr);
 	va_list ap;
 
-	fprintf(stderr, "%s: ", program_name);
+	fprintf(stderr, "%s%s:%s ", colour ? COLOUR_BOLD : "", program_name,
+		colour ? COLOUR_OFF : "");
+	if (colour)
+		fputs(COLOUR_RED, stderr);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
+	if (colour)
+		fputs(COLOUR_OFF, stderr);
 	fprintf(stderr, "\nTry '%s%s%s --help'.\n", program_name, cmd ? " " : "", cmd ? cmd : "");
 	return KSC_EXIT_USAGE;
 }

@@ -11,14 +11,15 @@
 #    batches of files (one process per key and batch, both print the files' values in
 #    argument order); each output is cut into per-module pieces using the line count the
 #    .modinfo predicts, and a batch whose output does not have that count is run again one
-#    module at a time. The signature keys (sig_id, signer, sig_key, sig_hashalgo,
-#    signature) are left out: kmod decodes them from the appended PKCS#7 block, ksymcheck
-#    does not yet (it exits 4).
-# 2. The full text listing (no -F) equals kmod's with the signature lines removed.
+#    module at a time. Signed modules also get the signature keys (sig_id, signer,
+#    sig_key, sig_hashalgo, signature) that kmod decodes from the appended PKCS#7 block;
+#    sig_key and signature values wrap onto lines starting with two tabs, so for them a
+#    value is a line plus its continuation lines.
+# 2. The full text listing (no -F), signature lines included, equals kmod's.
 # 3. --format json gives, for every module, the .modinfo entries in file order and the
 #    name fields, consistent with the ELF reader here.
 REAL_TESTS=("modinfo -F KEY equals kmod's modinfo -F KEY for every key of the sample"
-	"modinfo text listing equals kmod's (signature lines removed)"
+	"modinfo text listing equals kmod's (signature lines included)"
 	"modinfo --format json lists every .modinfo entry in file order")
 # shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
@@ -36,6 +37,8 @@ import gzip, json, lzma, os, struct, subprocess, sys, time
 sample_file, names = sys.argv[1], sys.argv[2:]
 KSC, KMOD = os.environ["KSC"], os.environ["KMOD_MODINFO"]
 SIG_KEYS = ("sig_id", "signer", "sig_key", "sig_hashalgo", "signature")
+SIG_KEYS_B = tuple(k.encode() for k in SIG_KEYS)
+WRAPPED = (b"sig_key", b"signature")  # hex values continued on "\t\t" lines
 BATCH = 400
 JOBS = max(1, min(8, os.cpu_count() or 1))
 
@@ -94,9 +97,12 @@ for p in paths:
     mods.append((p, [keyval(s) for s in kmod_split(modinfo_section(d) or b"")]))
     compression.append(comp)
 
-def expected_lines(entries, key):
+def expected_lines(entries, key, path):
     if key == b"filename":
         return 1
+    if key in SIG_KEYS_B:
+        # the .modinfo entries of that name (none in practice) + kmod's one value
+        return sum(1 for k, v in entries if k == key) + (1 if signed(path) else 0)
     if key == b"parm":
         # one line per parameter name (kmod merges parm= and parmtype=, the last value of
         # each kind wins), plus the newlines inside the values
@@ -111,7 +117,10 @@ def expected_lines(entries, key):
 # (module index, key) pairs to compare, grouped by key
 by_key = {}
 for i, (p, entries) in enumerate(mods):
-    for k in {k for k, v in entries} | {b"filename", b"name"}:
+    keys = {k for k, v in entries} | {b"filename", b"name"}
+    if signed(p):
+        keys |= set(SIG_KEYS_B)
+    for k in keys:
         by_key.setdefault(k, []).append(i)
 
 def kmod_name(p):
@@ -136,12 +145,21 @@ def run(cmd):
     r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     return r.returncode, r.stdout, r.stderr
 
-def split_output(out, counts):
+def split_output(out, counts, wrapped=False):
     lines = out.split(b"\n")
     if lines and lines[-1] == b"":
         lines.pop()
     else:
         return None  # output must end with a newline
+    if wrapped:
+        # one logical line per value: a line and the "\t\t" lines that continue it
+        logical = []
+        for l in lines:
+            if l.startswith(b"\t\t") and logical:
+                logical[-1] += b"\n" + l
+            else:
+                logical.append(l)
+        lines = logical
     if len(lines) != sum(counts):
         return None
     pieces, pos = [], 0
@@ -154,11 +172,11 @@ def compare_batch(key, idx):
     """Returns (compared, mismatches, processes run)."""
     k = key.decode("utf-8", "surrogateescape")
     files = [mods[i][0] for i in idx]
-    counts = [expected_lines(mods[i][1], key) for i in idx]
+    counts = [expected_lines(mods[i][1], key, mods[i][0]) for i in idx]
     rk, ok_, ek = run([KMOD, "-F", k] + files)
     rs, os_, es = run([KSC, "modinfo", "-F", k] + files)
     nproc = 2
-    pk, ps = split_output(ok_, counts), split_output(os_, counts)
+    pk, ps = split_output(ok_, counts, key in WRAPPED), split_output(os_, counts, key in WRAPPED)
     if rk == 0 and rs == 0 and pk is not None and ps is not None:
         mism = [(files[j], k, pk[j], ps[j], b"") for j in range(len(idx)) if pk[j] != ps[j]]
         return len(idx), mism, nproc
@@ -198,8 +216,9 @@ else:
 print("# modules %d, keys compared %d, mismatches %d" % (len(mods), compared, len(mismatches)))
 print("# %d distinct keys: %s" % (len(by_key), " ".join(sorted(k.decode() for k in by_key))))
 n_signed = sum(1 for p, e in mods if signed(p))
-print("# not compared: the signature keys %s of the %d signed modules (%d keys): ksymcheck "
-      "does not decode PKCS#7 yet" % ("/".join(SIG_KEYS), n_signed, n_signed * len(SIG_KEYS)))
+n_sig_compared = sum(len(by_key.get(k, [])) for k in SIG_KEYS_B)
+print("# signed modules %d; signature keys compared %d (%s)"
+      % (n_signed, n_sig_compared, "/".join(SIG_KEYS)))
 print("# %d processes, %.1f s (%d workers)" % (nproc, t1 - t0, JOBS))
 for fb in fallbacks[:5]:
     print("# batch run again per module: %s" % fb)
@@ -208,30 +227,19 @@ for f, k, a, b, note in mismatches[:10]:
     print("#     kmod:      %s" % show(a))
     print("#     ksymcheck: %s" % show(b))
 
-# 2. Full listing, batched: kmod's output with the signature block removed.
-def strip_sig(out):
-    res, in_sig = [], False
-    for line in out.split(b"\n"):
-        if line.split(b":", 1)[0].decode(errors="replace") in SIG_KEYS and b":" in line:
-            in_sig = True
-            continue
-        if in_sig and line.startswith(b"\t\t"):
-            continue
-        in_sig = False
-        res.append(line)
-    return b"\n".join(res)
+# 2. Full listing, batched: kmod's output as it is, signature lines included.
 
 def text_batch(idx):
     files = [mods[i][0] for i in idx]
     rk, ok_, ek = run([KMOD] + files)
     rs, os_, es = run([KSC, "modinfo"] + files)
-    if rk == 0 and rs == 0 and strip_sig(ok_) == os_:
+    if rk == 0 and rs == 0 and ok_ == os_:
         return []
     bad = []
     for f in files:
         rk, ok_, ek = run([KMOD, f])
         rs, os_, es = run([KSC, "modinfo", f])
-        a, b = strip_sig(ok_), os_
+        a, b = ok_, os_
         if a != b or rk != 0 or rs != 0:
             al, bl = a.split(b"\n"), b.split(b"\n")
             j = next((j for j in range(min(len(al), len(bl))) if al[j] != bl[j]), min(len(al), len(bl)))

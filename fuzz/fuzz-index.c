@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libFuzzer target: the tree index parser (lib/ksc-index.c) on arbitrary bytes. With the
+ * first byte odd, every checksum is recomputed first, so that the structural validation
+ * behind them (ranges, enums, string offsets of each record) gets the fuzzer's bytes;
+ * then every record is used the way ksc_tree_open() uses it: strings, kmod's dependency
+ * symbols and modinfo, and the struct ksc_module rebuilt from it.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ksc-internal.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static size_t touch(const char *s)
+{
+	return s ? strlen(s) : 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct ksc_ctx *ctx;
+	struct kidx idx;
+
+	if (!ctx) {
+		ctx = ksc_new();
+		ksc_set_log_fn(ctx, NULL, NULL);
+	}
+	if (size < 1)
+		return 0;
+	unsigned char *buf = malloc(size);
+	if (!buf)
+		return 0;
+	memcpy(buf, data + 1, size - 1);
+	if (data[0] & 1)
+		ksc_kidx_fix_checksums(buf, size - 1);
+	int r = ksc_kidx_parse(buf, size - 1, &idx);
+	free(buf);
+	if (r < 0)
+		return 0;
+	volatile size_t sink = touch(idx.moddir) + touch(idx.release) + touch(idx.out_dir);
+	for (size_t i = 0; i < idx.n_outs; i++)
+		sink += touch(idx.outs[i].name);
+	for (size_t i = 0; i < idx.n_mods; i++) {
+		const struct krec *rec = idx.mods[i].rec;
+		const struct krec_msg *m = krec_arr(rec, rec->msgs);
+		sink += touch(krec_str(rec, rec->relpath));
+		for (size_t j = 0; j < rec->msgs.n; j++)
+			sink += touch(krec_str(rec, m[j].text));
+		struct kdep_item *deps;
+		size_t n;
+		if (ksc_krec_kdeps(rec, &deps, &n) == 0) {
+			for (size_t j = 0; j < n; j++)
+				sink += touch(deps[j].name);
+			free(deps);
+		}
+		struct krange ki = ksc_krec_kinfo(rec);
+		const struct krec_pair *p = krec_arr(rec, ki);
+		for (size_t j = 0; j < ki.n; j++)
+			sink += touch(krec_str(rec, p[j].key)) + touch(krec_str(rec, p[j].value));
+		struct ksc_module *mod;
+		for (int provider = 0; provider < 2; provider++) {
+			if (ksc_krec_to_module(ctx, rec, "fuzz.ko", provider, provider, NULL, &mod) < 0)
+				continue;
+			sink += touch(ksc_module_get_name(mod)) + touch(ksc_module_get_modpost_name(mod));
+			for (size_t j = 0; j < ksc_module_get_import_count(mod); j++)
+				sink += touch(ksc_module_get_import(mod, j)->name);
+			for (size_t j = 0; j < ksc_module_get_export_count(mod); j++)
+				sink += touch(ksc_module_get_export(mod, j)->ns);
+			for (size_t j = 0; j < ksc_module_get_modinfo_count(mod); j++)
+				sink += touch(ksc_module_get_modinfo(mod, j)->value);
+			ksc_module_unref(mod);
+		}
+		const struct kder *d = idx.mods[i].der;
+		if (!d)
+			continue;
+		const struct kder_diag *g = kder_arr(d, d->diags);
+		for (size_t j = 0; j < d->diags.n; j++)
+			sink += touch(kder_str(d, g[j].code)) + touch(kder_str(d, g[j].fix)) +
+				touch(kder_str(d, g[j].kernel_lines)) + touch(kder_str(d, g[j].module));
+		const struct kder_unres *u = kder_arr(d, d->unres);
+		for (size_t j = 0; j < d->unres.n; j++)
+			sink += touch(kder_str(d, u[j].name));
+	}
+	(void)sink;
+	ksc_kidx_free(&idx);
+	return 0;
+}

@@ -1,0 +1,2911 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * struct ksc_tree: a whole module folder (ROOT/lib/modules/KVER), read in parallel, seen
+ * as depmod sees it (ksc-depmod.c), judged module by module by the policy engine
+ * (ksc_check_modules), and remembered in an index (ksc-index.c) so that the next run
+ * redoes only what changed.
+ *
+ * ksc_tree_open() runs these steps:
+ *  1. walk the folder as depmod_modules_search() does (readdir order, "build" and
+ *     "source" skipped at every level, symbolic links followed, loops and dangling links
+ *     reported), keep one module per kmod name (the first found, unless a later one is
+ *     below updates/), and order them: kmod's hash order of the names, then stably by
+ *     their line in modules.order;
+ *  2. read every module whose (size, mtime, inode) the index does not know, in
+ *     `jobs` threads: the file (only the sections the readers need, for large
+ *     uncompressed files), the library's reader (ksc_elf_parse_module) and kmod's view
+ *     (ksc_kview_read), both kept as one facts record; every message a module gave is
+ *     kept in its record and replayed, in module order, on every run;
+ *  3. resolve every module's dependency symbols as depmod (the kernel's exports, then
+ *     each module's exports in order, a later module replacing an earlier one), sort
+ *     the dependency graph (Kahn's algorithm, as depmod), find cycles;
+ *  4. check every readable module with ksc_check_modules() against a kernel made of the
+ *     kernel's exports and all the tree's modules as providers: each module as modprobe
+ *     would load it into a fresh boot (threads again, one kernel object per thread, as
+ *     ksc_kernel and ksc_report are not shared between threads).
+ * Results of steps 3 and 4 are stored per module ("derived" records) with fingerprints
+ * of what they depend on; they are reused while the fingerprints hold.
+ *
+ * Threads never share a ksc_ctx, ksc_module or ksc_kernel: each has its own ctx, whose
+ * log function stores messages for the main thread to replay.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "ksc-internal.h"
+
+/* Uncompressed files at least this large are read section by section. */
+#define SPARSE_MIN (512 * 1024)
+/* Bytes read before the section headers in the same read (where .shstrtab usually is). */
+#define TAIL_SLACK (16 * 1024)
+/* Needed ranges closer than this are read with one read. */
+#define GAP_MERGE (16 * 1024)
+#define RACY_NS 2000000000LL
+/* Modules whose only change is their key: the index is rewritten above this many. */
+#define STALE_MAX 32
+
+enum ksrc_kind { KSRC_NONE = 0, KSRC_SYMVERS, KSRC_VMLINUX, KSRC_SYSMAP };
+
+struct tunres {
+	const char *name;
+	uint32_t kind;
+};
+
+struct tmod {
+	char *relpath;           /* below the module folder */
+	char *path;              /* absolute */
+	char *modname;           /* kmod's name */
+	size_t base_off;         /* offset of the basename in relpath */
+	int rank;                /* modules.order: line - total, else 1 */
+	uint32_t hash_pos;       /* position in kmod's name hash order */
+	bool in_updates;
+
+	const struct krec *rec;  /* facts: from the index or rec_own */
+	struct krec *rec_own;
+	bool cached;
+	const struct krec *old_rec; /* the index's record for this path, if any */
+	const struct kder *old_der; /* ... and its derived record */
+
+	/* depmod */
+	uint32_t *deps;
+	uint32_t n_deps;
+	bool deps_own;
+	struct tunres *unres;
+	uint32_t n_unres;
+	bool unres_own;
+	int sort_idx;
+	bool need_resolve, need_check, dm_ok, eng_ok;
+
+	/* verdict */
+	struct kder *der_own;    /* rebuilt this run */
+	const struct kder *der;  /* the derived record in force */
+};
+
+struct tproblem {
+	char *path, *reason;
+	int err;
+};
+
+struct ksc_tree {
+	int refcount;
+	struct ksc_ctx *ctx;
+	struct ksc_tree_opts opts;
+	struct ksc_check_opts check;
+	bool has_check;
+	char *root, *release, *moddir, *index_path;
+	char *policy;
+	int dfd;
+	struct timespec t0;
+	int64_t start_ns;
+
+	struct tmod *mods;
+	size_t n_mods, cap_mods;
+	struct hash by_name;     /* modname -> index + 1 (walk) */
+	struct tproblem *problems;
+	size_t n_problems, cap_problems;
+	struct ksc_tree_problem *pub_problems;
+
+	struct kidx idx;
+	bool have_idx;
+	enum ksc_tree_index_state index_state;
+	bool dirty;
+
+	/* modules.order */
+	uint64_t order_fp;
+
+	/* the kernel */
+	enum ksrc_kind ksrc;
+	char *ksrc_path, *config_path;
+	uint64_t ksrc_id, config_id;
+	unsigned int quirks;
+	bool kernel_loaded, kernel_ok;
+	struct ksc_symvers *ksv;
+	struct ksc_module *kvm;
+	struct ksc_sysmap *ksm;
+	struct ksc_kernel *ktmpl;  /* config and release, copied into each thread's kernel */
+	struct hash ksyms;        /* depmod view: kernel symbol -> crc + 1 (as pointer) */
+	uint64_t *ksym_crcs;
+	size_t n_ksyms;
+
+	uint64_t ctx_fp, dm_fp, eng_fp, out_fp;
+	bool any_resolve, any_check;
+
+	/* results */
+	size_t n_sorted;
+	uint32_t *cycle_flat;
+	size_t *cycle_lens, n_cycles;
+	size_t **cycle_mods;
+	struct ksc_tree_unresolved *unres;
+	size_t n_unres;
+	struct ksc_module_verdict *verdicts;
+	bool *has_verdict;
+	struct ksc_diag *diags;
+	size_t n_diags;
+	bool verdicts_on;
+
+	/* outputs written this run, for the index */
+	char *out_dir;
+	struct kidx_output outs[8];
+	char *out_names[8];
+	size_t n_outs;
+	bool outs_from_index;
+
+	struct ksc_tree_stats st;
+	atomic_ullong bytes_read, bytes_decompressed;
+	atomic_ullong ns_read, ns_decompress, ns_parse, ns_check;
+	atomic_size_t n_read;
+};
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static int64_t st_mtime_ns(const struct stat *st)
+{
+	return (int64_t)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+}
+
+static int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt, ...)
+	_printf_format_(4, 5);
+static int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt, ...)
+{
+	va_list ap;
+	char *reason;
+
+	if (t->n_problems == t->cap_problems) {
+		size_t cap = t->cap_problems ? t->cap_problems * 2 : 16;
+		struct tproblem *p = realloc(t->problems, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		t->problems = p;
+		t->cap_problems = cap;
+	}
+	va_start(ap, fmt);
+	int n = vasprintf(&reason, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	char *p = strdup(path);
+	if (!p) {
+		free(reason);
+		return -ENOMEM;
+	}
+	t->problems[t->n_problems++] = (struct tproblem){ p, reason, err };
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Threads                                                                            */
+
+struct tpool;
+typedef void (*job_fn)(struct tpool *p, size_t item, unsigned int worker);
+
+struct tpool {
+	struct ksc_tree *t;
+	size_t n;
+	const size_t *items;       /* item indices, or NULL for 0..n-1 */
+	atomic_size_t next, done;
+	job_fn fn;
+	void *data;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int running;
+	const char *phase;
+};
+
+struct tworker {
+	struct tpool *pool;
+	unsigned int id;
+};
+
+static void *worker_main(void *arg)
+{
+	struct tworker *w = arg;
+	struct tpool *p = w->pool;
+
+	for (;;) {
+		size_t i = atomic_fetch_add(&p->next, 1);
+		if (i >= p->n)
+			break;
+		p->fn(p, p->items ? p->items[i] : i, w->id);
+		atomic_fetch_add(&p->done, 1);
+	}
+	pthread_mutex_lock(&p->lock);
+	if (--p->running == 0)
+		pthread_cond_broadcast(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+static void progress(struct ksc_tree *t, const char *phase, size_t done, size_t total)
+{
+	if (t->opts.progress)
+		t->opts.progress(t->opts.progress_data, phase, done, total);
+}
+
+/*
+ * Run fn over n items in up to `threads` threads. `side` (may be NULL) runs in the
+ * calling thread meanwhile; then it reports progress until the workers are done.
+ */
+static void run_pool(struct ksc_tree *t, struct tpool *p, unsigned int threads,
+		     void (*side)(struct ksc_tree *), const char *phase)
+{
+	pthread_t tid[256];
+	struct tworker w[256];
+	unsigned int started = 0;
+
+	p->t = t;
+	p->phase = phase;
+	atomic_store(&p->next, 0);
+	atomic_store(&p->done, 0);
+	if (threads > p->n)
+		threads = (unsigned int)p->n;
+	if (threads > 256)
+		threads = 256;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->cond, NULL);
+	if (threads > 1) {
+		p->running = threads;
+		for (unsigned int i = 0; i < threads; i++) {
+			w[i] = (struct tworker){ p, i };
+			if (pthread_create(&tid[i], NULL, worker_main, &w[i]) != 0)
+				break;
+			started++;
+		}
+		pthread_mutex_lock(&p->lock);
+		p->running -= threads - started;
+		pthread_mutex_unlock(&p->lock);
+	}
+	if (started == 0) {
+		/* No threads: the calling thread does it all, reporting as it goes. */
+		if (side)
+			side(t);
+		for (size_t i = 0; i < p->n; i++) {
+			p->fn(p, p->items ? p->items[i] : i, 0);
+			if ((i & 63) == 0)
+				progress(t, phase, i, p->n);
+		}
+		progress(t, phase, p->n, p->n);
+		goto out;
+	}
+	if (side)
+		side(t);
+	pthread_mutex_lock(&p->lock);
+	while (p->running > 0) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100 * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_mutex_unlock(&p->lock);
+		progress(t, phase, atomic_load(&p->done), p->n);
+		pthread_mutex_lock(&p->lock);
+		if (p->running > 0)
+			pthread_cond_timedwait(&p->cond, &p->lock, &ts);
+	}
+	pthread_mutex_unlock(&p->lock);
+	for (unsigned int i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	progress(t, phase, p->n, p->n);
+out:
+	pthread_cond_destroy(&p->cond);
+	pthread_mutex_destroy(&p->lock);
+}
+
+static unsigned int default_jobs(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return (unsigned int)CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned int)n : 1;
+}
+
+/* A thread's messages: kept per module and replayed by the main thread. */
+struct msgbuf {
+	int *prio;
+	char **text;
+	size_t n, cap;
+	int oom;
+};
+
+static void msgbuf_log(void *data, int priority, const char *msg)
+{
+	struct msgbuf *b = data;
+
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? b->cap * 2 : 8;
+		int *p = realloc(b->prio, cap * sizeof(*p));
+		if (p)
+			b->prio = p;
+		char **x = p ? realloc(b->text, cap * sizeof(*x)) : NULL;
+		if (!x) {
+			b->oom = 1;
+			return;
+		}
+		b->text = x;
+		b->cap = cap;
+	}
+	char *s = strdup(msg);
+	if (!s) {
+		b->oom = 1;
+		return;
+	}
+	b->prio[b->n] = priority;
+	b->text[b->n++] = s;
+}
+
+static void msgbuf_clear(struct msgbuf *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		free(b->text[i]);
+	b->n = 0;
+}
+
+static void msgbuf_fini(struct msgbuf *b)
+{
+	msgbuf_clear(b);
+	free(b->prio);
+	free(b->text);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Step 1: the walk                                                                   */
+
+struct walker {
+	struct ksc_tree *t;
+	struct { dev_t dev; ino_t ino; } *stack;
+	size_t depth, cap;
+	char rel[PATH_MAX];
+	int err;
+};
+
+static const char *const module_suffixes[] = { ".ko.zst", ".ko.xz", ".ko.gz", ".ko" };
+
+static int add_candidate(struct walker *w, size_t rlen)
+{
+	struct ksc_tree *t = w->t;
+	const char *rel = w->rel;
+	char name[PATH_MAX];
+	size_t nl;
+
+	ksc_kmod_modname(rel, name, sizeof(name), &nl);
+	bool updates = strncmp(rel, "updates/", 8) == 0;
+	uintptr_t have = (uintptr_t)hash_find(&t->by_name, name);
+	struct tmod *m;
+	if (have) {
+		m = &t->mods[have - 1];
+		/* depmod_module_is_higher_priority(): only updates/ beats what came first. */
+		if (!updates || m->in_updates)
+			return 0;
+		free(m->relpath);
+		free(m->path);
+		m->relpath = m->path = NULL;
+	} else {
+		if (t->n_mods == t->cap_mods) {
+			size_t cap = t->cap_mods ? t->cap_mods * 2 : 1024;
+			struct tmod *a = realloc(t->mods, cap * sizeof(*a));
+			if (!a)
+				return -ENOMEM;
+			t->mods = a;
+			t->cap_mods = cap;
+		}
+		m = &t->mods[t->n_mods];
+		memset(m, 0, sizeof(*m));
+		m->modname = strdup(name);
+		if (!m->modname || hash_add(&t->by_name, m->modname, (void *)(uintptr_t)(t->n_mods + 1), 0) < 0) {
+			free(m->modname);
+			return -ENOMEM;
+		}
+		t->n_mods++;
+	}
+	m->relpath = strndup(rel, rlen);
+	if (!m->relpath || asprintf(&m->path, "%s/%s", t->moddir, m->relpath) < 0) {
+		m->path = NULL;
+		return -ENOMEM;
+	}
+	m->base_off = (size_t)(ksc_basename(m->relpath) - m->relpath);
+	m->in_updates = updates;
+	m->rank = 1;
+	return 0;
+}
+
+static bool kmod_ext(const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < ARRAY_SIZE(module_suffixes); i++) {
+		size_t m = strlen(module_suffixes[i]);
+		if (n > m && strcmp(name + n - m, module_suffixes[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+static int walk_dir(struct walker *w, int dfd, size_t rlen)
+{
+	struct ksc_tree *t = w->t;
+	DIR *d = fdopendir(dfd);
+	struct dirent *de;
+	int ret = 0;
+
+	if (!d) {
+		int e = errno;
+		close(dfd);
+		w->rel[rlen] = '\0';
+		return add_problem(t, rlen ? w->rel : t->moddir, -e, "%s", strerror(e));
+	}
+	while (ret >= 0 && (errno = 0, de = readdir(d)) != NULL) {
+		const char *name = de->d_name;
+		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
+		    strcmp(name, "build") == 0 || strcmp(name, "source") == 0)
+			continue;
+		size_t nl = strlen(name);
+		if (rlen + nl + 2 >= sizeof(w->rel)) {
+			ret = add_problem(t, t->moddir, -ENAMETOOLONG, "%.*s%s: %s", (int)rlen, w->rel,
+					  name, strerror(ENAMETOOLONG));
+			continue;
+		}
+		memcpy(w->rel + rlen, name, nl + 1);
+		unsigned char type = de->d_type;
+		struct stat st;
+		bool have_st = false;
+		if (type != DT_REG && type != DT_DIR) {
+			if (fstatat(dfd, name, &st, 0) < 0) {
+				int e = errno;
+				struct stat lst;
+				char full[PATH_MAX + 256];
+				snprintf(full, sizeof(full), "%s/%s", t->moddir, w->rel);
+				if (e == ELOOP)
+					ret = add_problem(t, full, -ELOOP, "symbolic link loop");
+				else if (e == ENOENT && fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) == 0 &&
+					 S_ISLNK(lst.st_mode))
+					ret = add_problem(t, full, -ENOENT, "dangling symbolic link");
+				else
+					ret = add_problem(t, full, -e, "%s", strerror(e));
+				continue;
+			}
+			have_st = true;
+			type = S_ISREG(st.st_mode) ? DT_REG : S_ISDIR(st.st_mode) ? DT_DIR : DT_UNKNOWN;
+		}
+		if (type == DT_REG) {
+			if (kmod_ext(name))
+				ret = add_candidate(w, rlen + nl);
+			continue;
+		}
+		if (type != DT_DIR) {
+			char full[PATH_MAX + 256];
+			snprintf(full, sizeof(full), "%s/%s", t->moddir, w->rel);
+			ret = add_problem(t, full, -EINVAL, "unsupported file type %o",
+					  have_st ? (unsigned int)(st.st_mode & S_IFMT) : 0u);
+			continue;
+		}
+		int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			int e = errno;
+			if (fd >= 0)
+				close(fd);
+			char full[PATH_MAX + 256];
+			snprintf(full, sizeof(full), "%s/%s", t->moddir, w->rel);
+			ret = add_problem(t, full, -e, "%s", strerror(e));
+			continue;
+		}
+		bool loop = false;
+		for (size_t i = 0; i < w->depth; i++)
+			if (w->stack[i].dev == st.st_dev && w->stack[i].ino == st.st_ino)
+				loop = true;
+		if (loop) {
+			close(fd);
+			char full[PATH_MAX + 256];
+			snprintf(full, sizeof(full), "%s/%s", t->moddir, w->rel);
+			ret = add_problem(t, full, -ELOOP, "symbolic link loop");
+			continue;
+		}
+		if (w->depth == w->cap) {
+			size_t cap = w->cap ? w->cap * 2 : 32;
+			void *s = realloc(w->stack, cap * sizeof(*w->stack));
+			if (!s) {
+				close(fd);
+				ret = -ENOMEM;
+				break;
+			}
+			w->stack = s;
+			w->cap = cap;
+		}
+		w->stack[w->depth].dev = st.st_dev;
+		w->stack[w->depth].ino = st.st_ino;
+		w->depth++;
+		w->rel[rlen + nl] = '/';
+		w->rel[rlen + nl + 1] = '\0';
+		ret = walk_dir(w, fd, rlen + nl + 1);
+		w->depth--;
+	}
+	if (ret >= 0 && errno && !de) {
+		int e = errno;
+		w->rel[rlen] = '\0';
+		ret = add_problem(t, t->moddir, -e, "%s%s%s", w->rel, rlen ? ": " : "", strerror(e));
+	}
+	closedir(d);
+	return ret;
+}
+
+static int do_walk(struct ksc_tree *t)
+{
+	struct walker w = { .t = t };
+	struct stat st;
+	int fd = openat(t->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return add_problem(t, t->moddir, -errno, "%s", strerror(errno));
+	if (fstat(fd, &st) == 0) {
+		w.stack = malloc(32 * sizeof(*w.stack));
+		if (!w.stack) {
+			close(fd);
+			return -ENOMEM;
+		}
+		w.cap = 32;
+		w.stack[0].dev = st.st_dev;
+		w.stack[0].ino = st.st_ino;
+		w.depth = 1;
+	}
+	w.rel[0] = '\0';
+	int r = walk_dir(&w, fd, 0);
+	free(w.stack);
+	return r;
+}
+
+/* depmod's "uncrelpath": the path up to the basename, then modname-length bytes and ".ko"'s length. */
+static size_t order_lookup(void *data, const char *line)
+{
+	struct hash *h = data;
+
+	return (size_t)(uintptr_t)hash_find(h, line);
+}
+
+static int cmp_rank(const void *a, const void *b)
+{
+	const struct tmod *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return x->hash_pos < y->hash_pos ? -1 : x->hash_pos > y->hash_pos; /* stable */
+}
+
+static int order_modules(struct ksc_tree *t)
+{
+	size_t n = t->n_mods;
+	const char **names = malloc((n ? n : 1) * sizeof(*names));
+	uint32_t *order = malloc((n ? n : 1) * sizeof(*order));
+	char **uncrel = calloc(n ? n : 1, sizeof(*uncrel));
+	struct hash h;
+	int ret = -ENOMEM;
+
+	hash_init(&h);
+	if (!names || !order || !uncrel)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		names[i] = t->mods[i].modname;
+	ret = ksc_depmod_hash_order(names, n, 512, order);
+	if (ret < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		t->mods[order[i]].hash_pos = (uint32_t)i;
+
+	/* modules.order: matched against depmod's uncompressed relative path. */
+	int fd = openat(t->dfd, "modules.order", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	char *data = NULL;
+	size_t size = 0;
+	t->order_fp = 0;
+	if (fd >= 0) {
+		struct stat st;
+		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) {
+			size_t cap = (size_t)st.st_size + 1;
+			data = malloc(cap);
+			while (data) {
+				ssize_t k = read(fd, data + size, cap - size);
+				if (k < 0 && errno == EINTR)
+					continue;
+				if (k <= 0)
+					break;
+				size += (size_t)k;
+				if (size == cap) {
+					char *x = realloc(data, cap *= 2);
+					if (!x) {
+						free(data);
+						data = NULL;
+					} else {
+						data = x;
+					}
+				}
+			}
+		}
+		close(fd);
+		if (!data) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		t->order_fp = ksc_hash64(data, size, 11);
+	} else if (errno != ENOENT) {
+		ksc_warn(t->ctx, "%s/modules.order: %s", t->moddir, strerror(errno));
+	}
+	if (data) {
+		for (size_t i = 0; i < n; i++) {
+			struct tmod *m = &t->mods[i];
+			size_t nl = strlen(m->modname);
+			size_t len = m->base_off + nl + 3;
+			size_t rl = strlen(m->relpath);
+			uncrel[i] = strndup(m->relpath, len < rl ? len : rl);
+			if (!uncrel[i] || hash_add(&h, uncrel[i], (void *)(uintptr_t)(i + 1), 1) < 0)
+				goto out;
+		}
+		int *rank = malloc((n ? n : 1) * sizeof(*rank));
+		if (!rank)
+			goto out;
+		for (size_t i = 0; i < n; i++)
+			rank[i] = 1;
+		if (ksc_depmod_rank(data, size, order_lookup, &h, rank)) {
+			for (size_t i = 0; i < n; i++)
+				t->mods[i].rank = rank[i];
+		} else {
+			ksc_warn(t->ctx, "%s/modules.order: a line misses its newline; the order is not used (as depmod)",
+				 t->moddir);
+			t->order_fp ^= 1;
+		}
+		free(rank);
+		free(data);
+	}
+	if (n > 1)
+		qsort(t->mods, n, sizeof(*t->mods), cmp_rank);
+	ret = 0;
+out:
+	hash_fini(&h);
+	if (uncrel)
+		for (size_t i = 0; i < n; i++)
+			free(uncrel[i]);
+	free(uncrel);
+	free(names);
+	free(order);
+	return ret;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Step 2: reading modules                                                            */
+
+struct range {
+	uint64_t off, len;
+};
+
+struct img {
+	unsigned char *data;
+	size_t size, map_size;
+	bool mapped, sparse;
+	struct range *r;
+	size_t nr, cap;
+};
+
+struct rstate {
+	struct ksc_ctx *ctx;
+	struct msgbuf msgs;
+	uint64_t ns_read, ns_decompress, ns_parse, bytes_read, bytes_decompressed;
+	int oom;
+};
+
+static void img_free(struct img *im)
+{
+	if (im->mapped)
+		munmap(im->data, im->map_size);
+	else
+		free(im->data);
+	free(im->r);
+	memset(im, 0, sizeof(*im));
+}
+
+static bool img_loaded(void *data, uint64_t off, uint64_t len)
+{
+	const struct img *im = data;
+
+	for (size_t i = 0; i < im->nr; i++)
+		if (off >= im->r[i].off && off - im->r[i].off <= im->r[i].len &&
+		    len <= im->r[i].len - (off - im->r[i].off))
+			return true;
+	return false;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* pread exactly len bytes; -EIO when the file is shorter than it said. */
+static int pread_all(int fd, void *buf, size_t len, uint64_t off, struct rstate *w)
+{
+	unsigned char *p = buf;
+
+	while (len) {
+		ssize_t k = pread(fd, p, len, (off_t)off);
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (k == 0)
+			return -EIO;
+		p += k;
+		len -= (size_t)k;
+		off += (uint64_t)k;
+		w->bytes_read += (uint64_t)k;
+	}
+	return 0;
+}
+
+static int img_range(struct img *im, int fd, uint64_t off, uint64_t len, struct rstate *w)
+{
+	if (len == 0 || off > im->size || len > im->size - off)
+		return 0;
+	if (img_loaded(im, off, len))
+		return 0;
+	if (im->nr == im->cap) {
+		size_t cap = im->cap ? im->cap * 2 : 32;
+		struct range *r = realloc(im->r, cap * sizeof(*r));
+		if (!r)
+			return -ENOMEM;
+		im->r = r;
+		im->cap = cap;
+	}
+	int ret = pread_all(fd, im->data + off, (size_t)len, off, w);
+	if (ret < 0)
+		return ret;
+	im->r[im->nr++] = (struct range){ off, len };
+	return 0;
+}
+
+static int img_full(struct img *im, int fd, size_t size, struct rstate *w)
+{
+	img_free(im);
+	im->data = malloc(size ? size : 1);
+	if (!im->data)
+		return -ENOMEM;
+	im->size = size;
+	return pread_all(fd, im->data, size, 0, w);
+}
+
+static uint64_t hrd(const unsigned char *p, unsigned int n, bool msb)
+{
+	uint64_t v = 0;
+
+	if (msb)
+		for (unsigned int i = 0; i < n; i++)
+			v = v << 8 | p[i];
+	else
+		for (unsigned int i = n; i > 0; i--)
+			v = v << 8 | p[i - 1];
+	return v;
+}
+
+/* Names of the sections the readers use; REL/RELA of the export tables come on top. */
+static const char *const wanted[] = {
+	".modinfo", ".gnu.linkonce.this_module", "__versions", "__version_ext_crcs",
+	"__version_ext_names", "__ksymtab", "__ksymtab_gpl", "__kcrctab", "__kcrctab_gpl",
+	"__ksymtab_strings", "__kflagstab", ".symtab", ".strtab",
+};
+
+/*
+ * A large uncompressed module: an anonymous mapping of the file's size (untouched pages
+ * cost nothing), filled with only the byte ranges the two readers look at: the ELF
+ * header, the section headers and their names, the symbol table and its strings, the
+ * kernel's tables and the relocations of the export tables, and the last bytes (the
+ * signature marker). When the layout needs anything else (export names outside
+ * __ksymtab_strings, relocated CRC tables, extended section numbering), or is not
+ * plain ELF, *full is set and nothing is kept. Bounds are left for the readers to
+ * check: out-of-file sections are simply not loaded.
+ */
+static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, bool *full)
+{
+	unsigned char h[64];
+	int ret;
+
+	*full = true;
+	if (size < 64 || pread_all(fd, h, 64, 0, w) < 0 || memcmp(h, "\177ELF", 4) != 0 ||
+	    (h[4] != 1 && h[4] != 2) || (h[5] != 1 && h[5] != 2))
+		return 0;
+	bool c64 = h[4] == 2, msb = h[5] == 2;
+	uint64_t shoff = c64 ? hrd(h + 40, 8, msb) : hrd(h + 32, 4, msb);
+	unsigned int shentsize = (unsigned int)hrd(h + (c64 ? 58 : 46), 2, msb);
+	unsigned int shnum = (unsigned int)hrd(h + (c64 ? 60 : 48), 2, msb);
+	unsigned int shstrndx = (unsigned int)hrd(h + (c64 ? 62 : 50), 2, msb);
+	if (shentsize != (c64 ? 64u : 40u) || shnum == 0 || shnum >= 0xff00 || shstrndx >= shnum ||
+	    shoff > size || (uint64_t)shnum * shentsize > size - shoff)
+		return 0;
+
+	im->map_size = size;
+	im->data = mmap(NULL, size, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (im->data == MAP_FAILED) {
+		im->data = NULL;
+		return 0;
+	}
+	im->mapped = true;
+	im->sparse = true;
+	im->size = size;
+	memcpy(im->data, h, 64);
+	im->r = malloc(32 * sizeof(*im->r));
+	if (!im->r)
+		return -ENOMEM;
+	im->cap = 32;
+	im->r[im->nr++] = (struct range){ 0, 64 };
+	/* The section headers with what usually precedes them (.shstrtab), in one read. */
+	uint64_t hdr_end = shoff + (uint64_t)shnum * shentsize;
+	uint64_t from = shoff > TAIL_SLACK ? shoff - TAIL_SLACK : 0;
+	if (from < 64)
+		from = 64;
+	ret = img_range(im, fd, from, (hdr_end > from ? hdr_end : from + 1) - from, w);
+	if (ret < 0)
+		return ret;
+	struct shdr {
+		uint32_t name, type, link, info;
+		uint64_t off, size;
+	} *s = calloc(shnum, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < shnum; i++) {
+		const unsigned char *p = im->data + shoff + (uint64_t)i * shentsize;
+		s[i].name = (uint32_t)hrd(p, 4, msb);
+		s[i].type = (uint32_t)hrd(p + 4, 4, msb);
+		if (c64) {
+			s[i].off = hrd(p + 24, 8, msb);
+			s[i].size = hrd(p + 32, 8, msb);
+			s[i].link = (uint32_t)hrd(p + 40, 4, msb);
+			s[i].info = (uint32_t)hrd(p + 44, 4, msb);
+		} else {
+			s[i].off = hrd(p + 16, 4, msb);
+			s[i].size = hrd(p + 20, 4, msb);
+			s[i].link = (uint32_t)hrd(p + 24, 4, msb);
+			s[i].info = (uint32_t)hrd(p + 28, 4, msb);
+		}
+	}
+	const struct shdr *ss = &s[shstrndx];
+	if (ss->type == 8 /* NOBITS */ || ss->size == 0 || ss->off > size ||
+	    ss->size > size - ss->off) {
+		free(s);
+		return 0;
+	}
+	ret = img_range(im, fd, ss->off, ss->size, w);
+	if (ret < 0) {
+		free(s);
+		return ret;
+	}
+	const char *names = (const char *)im->data + ss->off;
+	const char *nend = names + ss->size;
+	unsigned char *need = calloc(shnum, 1);
+	if (!need) {
+		free(s);
+		return -ENOMEM;
+	}
+	bool ksymtab = false, strings = false;
+	unsigned int tables[4] = { 0, 0, 0, 0 }; /* __ksymtab, _gpl, __kcrctab, _gpl */
+	for (unsigned int i = 1; i < shnum; i++) {
+		if (s[i].name >= ss->size)
+			continue;
+		const char *nm = names + s[i].name;
+		if (!memchr(nm, '\0', (size_t)(nend - nm)))
+			continue;
+		for (size_t k = 0; k < ARRAY_SIZE(wanted); k++)
+			if (strcmp(nm, wanted[k]) == 0)
+				need[i] = 1;
+		if (strcmp(nm, "__ksymtab") == 0 || strcmp(nm, "__ksymtab_gpl") == 0)
+			ksymtab = true;
+		if (strcmp(nm, "__ksymtab_strings") == 0)
+			strings = true;
+		static const char *const tn[4] = { "__ksymtab", "__ksymtab_gpl", "__kcrctab",
+						   "__kcrctab_gpl" };
+		for (int k = 0; k < 4; k++)
+			if (strcmp(nm, tn[k]) == 0 && !tables[k])
+				tables[k] = i;
+		if (s[i].type == 2 /* SYMTAB */) {
+			need[i] = 1;
+			if (s[i].link < shnum)
+				need[s[i].link] = 1;
+		}
+	}
+	bool ok = !(ksymtab && !strings);
+	for (unsigned int i = 1; i < shnum && ok; i++) {
+		if (s[i].type != 4 && s[i].type != 9) /* RELA, REL */
+			continue;
+		for (int k = 0; k < 4; k++) {
+			if (!tables[k] || s[i].info != tables[k])
+				continue;
+			if (k >= 2)
+				ok = false; /* relocated CRCs: the targets could be anywhere */
+			need[i] = 1;
+		}
+	}
+	/* The sections, and the tail (signature marker): nearby ranges read together. */
+	struct range *want = ok ? malloc((shnum + 1) * sizeof(*want)) : NULL;
+	size_t nw = 0;
+	if (ok && !want)
+		ret = -ENOMEM;
+	for (unsigned int i = 1; want && i < shnum; i++)
+		if (need[i] && s[i].type != 8 && s[i].size && s[i].off <= size &&
+		    s[i].size <= size - s[i].off && !img_loaded(im, s[i].off, s[i].size))
+			want[nw++] = (struct range){ s[i].off, s[i].size };
+	uint64_t tail = size < 64 ? size : 64;
+	if (want && !img_loaded(im, size - tail, tail))
+		want[nw++] = (struct range){ size - tail, tail };
+	if (want && nw) {
+		qsort(want, nw, sizeof(*want), cmp_range);
+		size_t k = 0;
+		for (size_t i = 1; i < nw; i++) {
+			if (want[i].off <= want[k].off + want[k].len + GAP_MERGE) {
+				uint64_t end = want[i].off + want[i].len;
+				if (end > want[k].off + want[k].len)
+					want[k].len = end - want[k].off;
+			} else {
+				want[++k] = want[i];
+			}
+		}
+		nw = k + 1;
+	}
+	for (size_t i = 0; i < nw && ret >= 0; i++)
+		ret = img_range(im, fd, want[i].off, want[i].len, w);
+	free(want);
+	free(need);
+	free(s);
+	if (ret < 0 || !ok)
+		return ret;
+	qsort(im->r, im->nr, sizeof(*im->r), cmp_range);
+	size_t k = 0;
+	for (size_t i = 1; i < im->nr; i++) {
+		struct range *a = &im->r[k], *b = &im->r[i];
+		if (b->off <= a->off + a->len) {
+			uint64_t end = b->off + b->len > a->off + a->len ? b->off + b->len : a->off + a->len;
+			a->len = end - a->off;
+		} else {
+			im->r[++k] = *b;
+		}
+	}
+	im->nr = k + 1;
+	*full = false;
+	return 0;
+}
+
+/* The names ksc_module_new_from_path() gives a module (R4-R6), into its pool. */
+static int set_names(struct ksc_module *mod, const char *path)
+{
+	const char *base = ksc_basename(path);
+	char buf[256];
+	size_t n = strcspn(base, ".");
+
+	if (n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	for (size_t i = 0; i < n; i++)
+		buf[i] = base[i] == '-' ? '_' : base[i];
+	mod->kmod_name = pool_strndup(&mod->strings, buf, n);
+
+	size_t bl = strlen(base), cut = bl;
+	for (size_t i = 0; i < ARRAY_SIZE(module_suffixes); i++) {
+		size_t m = strlen(module_suffixes[i]);
+		if (bl > m && strcmp(base + bl - m, module_suffixes[i]) == 0) {
+			cut = bl - m;
+			break;
+		}
+	}
+	if (cut == bl && bl > 2 && strcmp(base + bl - 2, ".o") == 0)
+		cut = bl - 2;
+	mod->modpost_name = pool_strndup(&mod->strings, base, cut);
+
+	if (mod->kind == KSC_KIND_VMLINUX) {
+		mod->symvers_owner = "vmlinux";
+	} else {
+		const char *s = path, *best = NULL;
+		while ((s = strstr(s, "lib/modules/")) != NULL) {
+			const char *rel = s + strlen("lib/modules/");
+			const char *slash = strchr(rel, '/');
+			if (slash && strncmp(slash, "/kernel/", 8) == 0)
+				best = slash + 8;
+			s = rel;
+		}
+		if (!best)
+			best = path;
+		while (best[0] == '.' && best[1] == '/')
+			best += 2;
+		size_t l = strlen(best), c = l;
+		for (size_t i = 0; i < ARRAY_SIZE(module_suffixes); i++) {
+			size_t m = strlen(module_suffixes[i]);
+			if (l > m && strcmp(best + l - m, module_suffixes[i]) == 0) {
+				c = l - m;
+				break;
+			}
+		}
+		if (c == l && l > 2 && strcmp(best + l - 2, ".o") == 0)
+			c = l - 2;
+		mod->symvers_owner = pool_strndup(&mod->strings, best, c);
+	}
+	return mod->kmod_name && mod->modpost_name && mod->symvers_owner ? 0 : -ENOMEM;
+}
+
+/* The library's reader on an image in memory, without copying it (ksc_module_new_from_memory copies). */
+static int parse_engine(struct ksc_ctx *ctx, const char *path, const struct img *im,
+			enum ksc_compression comp, struct ksc_module **out)
+{
+	struct ksc_module *mod = calloc(1, sizeof(*mod));
+	int r;
+
+	*out = NULL;
+	if (!mod)
+		return -ENOMEM;
+	mod->refcount = 1;
+	mod->ctx = ksc_ref(ctx);
+	pool_init(&mod->strings);
+	hash_init(&mod->import_index);
+	hash_init(&mod->export_index);
+	mod->path = pool_strdup(&mod->strings, path);
+	mod->compression = comp;
+	if (!mod->path) {
+		ksc_module_unref(mod);
+		return -ENOMEM;
+	}
+	struct ksc_blob b = { im->data, im->size, comp };
+	r = ksc_elf_parse_module(mod, &b);
+	if (r == 0)
+		r = set_names(mod, path);
+	if (r < 0) {
+		ksc_module_unref(mod);
+		return r;
+	}
+	*out = mod;
+	return 0;
+}
+
+static void read_module(struct ksc_tree *t, struct tmod *m, struct rstate *w)
+{
+	uint64_t t0 = now_ns(), t1;
+	struct img im = { 0 };
+	struct kview kv;
+	struct ksc_module *mod = NULL;
+	struct stat st;
+	struct krec_src src = { .relpath = m->relpath };
+	enum ksc_compression comp = KSC_COMPRESSION_NONE;
+	bool have_kv = false;
+	int fd, r = 0;
+
+	memset(&kv, 0, sizeof(kv));
+	msgbuf_clear(&w->msgs);
+	src.mtime_ns = KREC_RACY;
+	fd = openat(t->dfd, m->relpath, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		src.err = -errno;
+		src.unreadable = true;
+		ksc_err(w->ctx, "%s: %s", m->path, strerror(-src.err));
+		goto record;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		src.err = -EINVAL;
+		src.unreadable = true;
+		ksc_err(w->ctx, "%s: not a regular file", m->path);
+		goto record;
+	}
+	src.file_size = (uint64_t)st.st_size;
+	src.ino = (uint64_t)st.st_ino;
+	src.mtime_ns = st_mtime_ns(&st);
+	if (src.mtime_ns > t->start_ns - RACY_NS)
+		src.mtime_ns = KREC_RACY; /* could change again within the clock's granularity */
+	size_t size = (size_t)st.st_size;
+	if ((uint64_t)st.st_size > ((uint64_t)2 << 30)) {
+		src.err = -EFBIG;
+		ksc_err(w->ctx, "%s: file too large", m->path);
+		goto record;
+	}
+	unsigned char magic[6] = { 0 };
+	if (size >= sizeof(magic) && (r = pread_all(fd, magic, sizeof(magic), 0, w)) < 0)
+		goto ioerr;
+	comp = ksc_detect_compression(magic, size < sizeof(magic) ? 0 : sizeof(magic));
+	if (comp != KSC_COMPRESSION_NONE || size == 0) {
+		r = img_full(&im, fd, size, w);
+		if (r < 0)
+			goto ioerr;
+		t1 = now_ns();
+		w->ns_read += t1 - t0;
+		t0 = t1;
+		struct ksc_blob blob;
+		r = ksc_blob_load(w->ctx, m->path, im.data, size, &blob);
+		img_free(&im);
+		t1 = now_ns();
+		w->ns_decompress += t1 - t0;
+		t0 = t1;
+		if (r < 0) {
+			src.err = r;
+			goto record;
+		}
+		im.data = blob.data;
+		im.size = blob.size;
+		if (comp != KSC_COMPRESSION_NONE)
+			w->bytes_decompressed += blob.size;
+	} else {
+		bool full = true;
+		if (size >= SPARSE_MIN) {
+			r = img_sparse(&im, fd, size, w, &full);
+			if (r < 0)
+				goto ioerr;
+		}
+		if (full && (r = img_full(&im, fd, size, w)) < 0)
+			goto ioerr;
+		t1 = now_ns();
+		w->ns_read += t1 - t0;
+		t0 = t1;
+	}
+	for (int attempt = 0; attempt < 2; attempt++) {
+		/* The signature block, for ksc-sig.c (a sparse image has its last 64 bytes). */
+		src.sigtail_len = ksc_sig_tail_len(im.data, im.size);
+		if (im.sparse && src.sigtail_len &&
+		    (r = img_range(&im, fd, im.size - src.sigtail_len, src.sigtail_len, w)) < 0)
+			goto ioerr;
+		src.sigtail = im.data + im.size - src.sigtail_len;
+		r = parse_engine(w->ctx, m->path, &im, comp, &mod);
+		if (r == -ENOMEM)
+			goto oom;
+		src.err = r;
+		r = ksc_kview_read(im.data, im.size, im.sparse ? img_loaded : NULL, &im, &kv);
+		if (r < 0)
+			goto oom;
+		have_kv = true;
+		if (!kv.incomplete)
+			break;
+		/* kmod's view needed bytes the sparse image lacks: read everything, again. */
+		ksc_kview_free(&kv);
+		ksc_module_unref(mod);
+		mod = NULL;
+		have_kv = false;
+		msgbuf_clear(&w->msgs);
+		t1 = now_ns();
+		w->ns_parse += t1 - t0;
+		t0 = t1;
+		r = img_full(&im, fd, size, w);
+		if (r < 0)
+			goto ioerr;
+		t1 = now_ns();
+		w->ns_read += t1 - t0;
+		t0 = t1;
+	}
+	goto record;
+ioerr:
+	src.err = r;
+	src.unreadable = true;
+	src.mtime_ns = KREC_RACY;
+	ksc_err(w->ctx, "%s: %s", m->path, strerror(-r));
+	goto record;
+oom:
+	w->oom = 1;
+record:
+	if (fd >= 0)
+		close(fd);
+	src.mod = mod;
+	src.kv = have_kv ? &kv : NULL;
+	if (src.unreadable)
+		src.mtime_ns = KREC_RACY;
+	if (!mod && src.err == 0)
+		src.err = -EINVAL;
+	src.msg_prio = w->msgs.prio;
+	src.msg_text = (const char *const *)w->msgs.text;
+	src.n_msgs = w->msgs.n;
+	struct krec *rec = NULL;
+	if (ksc_krec_build(&src, &rec) < 0)
+		w->oom = 1;
+	m->rec_own = rec;
+	m->rec = rec;
+	img_free(&im); /* the kmod view pointed into it */
+	ksc_kview_free(&kv);
+	ksc_module_unref(mod);
+	w->ns_parse += now_ns() - t0;
+}
+
+struct read_job {
+	struct rstate *ws;
+	bool use_index;
+};
+
+static void read_item(struct tpool *p, size_t i, unsigned int worker)
+{
+	struct ksc_tree *t = p->t;
+	struct read_job *j = p->data;
+	struct tmod *m = &t->mods[i];
+	struct rstate *w = &j->ws[worker];
+
+	if (j->use_index && m->old_rec && m->old_rec->mtime_ns != KREC_RACY) {
+		struct stat st;
+		if (fstatat(t->dfd, m->relpath, &st, 0) == 0 && S_ISREG(st.st_mode) &&
+		    (uint64_t)st.st_size == m->old_rec->file_size &&
+		    (uint64_t)st.st_ino == m->old_rec->ino && st_mtime_ns(&st) == m->old_rec->mtime_ns) {
+			m->rec = m->old_rec;
+			m->cached = true;
+			return;
+		}
+	}
+	read_module(t, m, w);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* The kernel's exports                                                               */
+
+static uint64_t file_id(const char *path, uint64_t seed)
+{
+	struct stat st;
+
+	if (!path)
+		return ksc_hash64("none", 4, seed);
+	if (stat(path, &st) < 0)
+		return ksc_hash64(path, strlen(path), seed ^ 0xdead);
+	uint64_t v[3] = { (uint64_t)st.st_size, (uint64_t)st_mtime_ns(&st), (uint64_t)st.st_ino };
+	return ksc_hash64(v, sizeof(v), ksc_hash64(path, strlen(path), seed));
+}
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Which files give the kernel's exports and configuration (not read yet). */
+static int find_kernel(struct ksc_tree *t)
+{
+	const struct ksc_tree_opts *o = &t->opts;
+	char p[PATH_MAX];
+	const char *root = strcmp(t->root, "/") == 0 ? "" : t->root;
+
+	if (o->symvers || o->vmlinux || o->system_map) {
+		t->ksrc = o->symvers ? KSRC_SYMVERS : o->vmlinux ? KSRC_VMLINUX : KSRC_SYSMAP;
+		t->ksrc_path = strdup(o->symvers ? o->symvers : o->vmlinux ? o->vmlinux : o->system_map);
+		if (!t->ksrc_path)
+			return -ENOMEM;
+	} else if (!o->no_kernel_search) {
+		static const struct {
+			const char *fmt;
+			enum ksrc_kind kind;
+		} cands[] = {
+			{ "%s/lib/modules/%s/build/Module.symvers", KSRC_SYMVERS },
+			{ "%s/usr/src/linux-headers-%s/Module.symvers", KSRC_SYMVERS },
+			{ "%s/boot/vmlinux-%s", KSRC_VMLINUX },
+			{ "%s/usr/lib/debug/boot/vmlinux-%s", KSRC_VMLINUX },
+			{ "%s/lib/modules/%s/build/vmlinux", KSRC_VMLINUX },
+			{ "%s/boot/vmlinuz-%s", KSRC_VMLINUX },
+			{ "%s/boot/System.map-%s", KSRC_SYSMAP },
+		};
+		for (size_t i = 0; i < ARRAY_SIZE(cands) && !t->ksrc; i++) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+			snprintf(p, sizeof(p), cands[i].fmt, root, t->release);
+#pragma GCC diagnostic pop
+			if (!is_file(p))
+				continue;
+			if (cands[i].kind == KSRC_SYSMAP) {
+				/* Debian ships a one-line placeholder: only a map with exports counts. */
+				struct ksc_sysmap *sm;
+				struct ksc_ctx *quiet = ksc_new();
+				if (!quiet)
+					return -ENOMEM;
+				ksc_set_log_fn(quiet, NULL, NULL);
+				int r = ksc_sysmap_new_from_path(quiet, p, &sm);
+				ksc_unref(quiet);
+				if (r < 0)
+					continue;
+				bool any = ksc_sysmap_get_export_count(sm) > 0;
+				ksc_sysmap_unref(sm);
+				if (!any)
+					continue;
+			}
+			t->ksrc = cands[i].kind;
+			t->ksrc_path = strdup(p);
+			if (!t->ksrc_path)
+				return -ENOMEM;
+		}
+	}
+	if (o->config) {
+		t->config_path = strdup(o->config);
+	} else if (!o->no_kernel_search) {
+		snprintf(p, sizeof(p), "%s/boot/config-%s", root, t->release);
+		if (!is_file(p))
+			snprintf(p, sizeof(p), "%s/lib/modules/%s/build/.config", root, t->release);
+		if (is_file(p))
+			t->config_path = strdup(p);
+	}
+	if ((o->config || t->config_path) && !t->config_path)
+		return -ENOMEM;
+	/* As ksc_kernel_open(): a Debian kernel package documents itself under usr/share/doc. */
+	t->quirks = o->quirks;
+	if (!o->set_quirks) {
+		struct stat st;
+		t->quirks = 0;
+		snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s", root, t->release);
+		bool debian = stat(p, &st) == 0;
+		snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s-unsigned", root, t->release);
+		if (debian || stat(p, &st) == 0)
+			t->quirks |= KSC_QUIRK_DEBIAN_MISSING_CRC;
+	}
+	t->ksrc_id = file_id(t->ksrc_path, (uint64_t)t->ksrc);
+	t->config_id = file_id(t->config_path, 77);
+	return 0;
+}
+
+struct ksym {
+	int32_t owner;   /* module index, or -1: the kernel */
+	uint64_t crc;
+};
+
+static int ksym_add(struct ksc_tree *t, const char *name, uint64_t crc)
+{
+	if (t->n_ksyms % 1024 == 0) {
+		uint64_t *c = realloc(t->ksym_crcs, (t->n_ksyms + 1024) * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		t->ksym_crcs = c;
+	}
+	/* The index into ksym_crcs is stored, not a pointer: the array moves. */
+	t->ksym_crcs[t->n_ksyms] = crc;
+	int r = hash_add(&t->ksyms, name, (void *)(uintptr_t)(t->n_ksyms + 1), 0);
+	if (r < 0)
+		return r;
+	t->n_ksyms++;
+	return 0;
+}
+
+/* Read the kernel's exports and configuration (once). Problems are reported. */
+static int load_kernel(struct ksc_tree *t)
+{
+	int r = 0;
+
+	if (t->kernel_loaded)
+		return 0;
+	t->kernel_loaded = true;
+	double t0 = now_s();
+	r = ksc_kernel_new(t->ctx, &t->ktmpl);
+	if (r < 0)
+		return r;
+	r = ksc_kernel_set_release(t->ktmpl, t->release);
+	if (r < 0)
+		return r;
+	if (t->config_path) {
+		r = ksc_kernel_read_config(t->ktmpl, t->config_path);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			add_problem(t, t->config_path, r, "%s", strerror(-r));
+	}
+	if (t->ksrc == KSRC_NONE)
+		goto out;
+	switch (t->ksrc) {
+	case KSRC_SYMVERS:
+		r = ksc_symvers_new_from_path(t->ctx, t->ksrc_path, &t->ksv);
+		if (r == 0) {
+			if (ksc_symvers_get_error_count(t->ksv))
+				add_problem(t, t->ksrc_path, -EINVAL, "%u malformed lines skipped",
+					    ksc_symvers_get_error_count(t->ksv));
+			for (size_t i = 0; i < ksc_symvers_get_count(t->ksv) && r >= 0; i++) {
+				const struct ksc_symvers_entry *e = ksc_symvers_get(t->ksv, i);
+				if (strcmp(e->module, "vmlinux") == 0)
+					r = ksym_add(t, e->symbol, e->crc);
+			}
+		}
+		break;
+	case KSRC_VMLINUX:
+		r = ksc_module_new_from_path(t->ctx, t->ksrc_path, &t->kvm);
+		if (r == 0 && ksc_module_get_kind(t->kvm) != KSC_KIND_VMLINUX) {
+			ksc_err(t->ctx, "%s: not a kernel image", t->ksrc_path);
+			ksc_module_unref(t->kvm);
+			t->kvm = NULL;
+			r = -ENOEXEC;
+		}
+		for (size_t i = 0; r == 0 && i < ksc_module_get_export_count(t->kvm); i++) {
+			const struct ksc_export *e = ksc_module_get_export(t->kvm, i);
+			r = ksym_add(t, e->name, e->has_crc ? e->crc : 0);
+		}
+		break;
+	case KSRC_SYSMAP:
+		r = ksc_sysmap_new_from_path(t->ctx, t->ksrc_path, &t->ksm);
+		for (size_t i = 0; r == 0 && i < ksc_sysmap_get_export_count(t->ksm); i++)
+			r = ksym_add(t, ksc_sysmap_get_export(t->ksm, i), 0);
+		break;
+	default:
+		break;
+	}
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		if (t->ksrc != KSRC_VMLINUX || !t->kvm)
+			add_problem(t, t->ksrc_path, r, "%s", strerror(-r));
+		goto out;
+	}
+	/* depmod_add_fake_syms(): resolved by the loader itself. */
+	if ((r = ksym_add(t, "__this_module", 0)) < 0 ||
+	    (r = ksym_add(t, "_GLOBAL_OFFSET_TABLE_", 0)) < 0)
+		return r;
+	if (!hash_find(&t->ksyms, "TOC.") && (r = ksym_add(t, "TOC.", 0)) < 0)
+		return r;
+	t->kernel_ok = true;
+out:
+	t->st.wall_kernel += now_s() - t0;
+	return 0;
+}
+
+static void side_load_kernel(struct ksc_tree *t)
+{
+	(void)load_kernel(t);
+}
+
+/* A kernel for one thread: the exports, the configuration, every module as provider. */
+static int thread_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out)
+{
+	struct ksc_kernel *k;
+	int r = ksc_kernel_new(ctx, &k);
+
+	if (r < 0)
+		return r;
+	r = ksc_kernel_set_release(k, t->release);
+	if (r < 0)
+		goto err;
+	for (int i = 0; i < KSC_CONFIG_COUNT; i++) {
+		int v = ksc_kernel_get_config(t->ktmpl, (enum ksc_kconfig)i);
+		if (v >= 0)
+			ksc_kernel_set_config(k, (enum ksc_kconfig)i, v == 1);
+	}
+	ksc_kernel_set_quirks(k, t->quirks);
+	if (t->ksv) {
+		r = ksc_kernel_add_symvers_rows(k, t->ksv, true);
+	} else if (t->kvm) {
+		r = ksc_kernel_add_vmlinux(k, t->kvm);
+	} else if (t->ksm) {
+		/* System.map: names only, no CRCs, no GPL flags. */
+		struct ksc_module *vm = calloc(1, sizeof(*vm));
+		size_t n = ksc_sysmap_get_export_count(t->ksm);
+		if (!vm)
+			goto oom;
+		vm->refcount = 1;
+		vm->ctx = ksc_ref(ctx);
+		vm->kind = KSC_KIND_VMLINUX;
+		vm->path = t->ksrc_path;
+		vm->exports = calloc(n ? n : 1, sizeof(*vm->exports));
+		if (!vm->exports) {
+			ksc_module_unref(vm);
+			goto oom;
+		}
+		for (size_t i = 0; i < n; i++)
+			vm->exports[vm->n_exports++] = (struct ksc_export){
+				ksc_sysmap_get_export(t->ksm, i), "", false, false, 0 };
+		r = ksc_kernel_add_vmlinux(k, vm);
+		ksc_module_unref(vm);
+	}
+	for (size_t i = 0; r >= 0 && i < t->n_mods; i++) {
+		const struct krec *rec = t->mods[i].rec;
+		if (!rec || !(rec->flags & KREC_F_ENGINE) || rec->kind != KSC_KIND_MODULE)
+			continue;
+		struct ksc_module *stub;
+		r = ksc_krec_to_module(ctx, rec, t->mods[i].path, false, true, NULL, &stub);
+		if (r < 0)
+			break;
+		r = ksc_kernel_add_module(k, stub);
+		ksc_module_unref(stub);
+	}
+	if (r < 0)
+		goto err;
+	r = ksc_kernel_build_index(k);
+	if (r < 0)
+		goto err;
+	*out = k;
+	return 0;
+oom:
+	r = -ENOMEM;
+err:
+	ksc_kernel_unref(k);
+	return r;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Step 3: depmod's resolution                                                        */
+
+struct msym {
+	int32_t owner;
+	uint64_t crc;
+};
+
+struct resolve_job {
+	struct hash *syms;
+	struct msym *msyms;
+	int oom;
+};
+
+static struct msym *find_sym(struct ksc_tree *t, struct resolve_job *j, const char *name,
+			     struct msym *tmp)
+{
+	if (name[0] == '.') /* depmod_symbol_find(): PPC64's .foo is foo */
+		name++;
+	uintptr_t v = (uintptr_t)hash_find(j->syms, name);
+	if (v)
+		return &j->msyms[v - 1];
+	v = (uintptr_t)hash_find(&t->ksyms, name);
+	if (!v)
+		return NULL;
+	*tmp = (struct msym){ -1, t->ksym_crcs[v - 1] };
+	return tmp;
+}
+
+static void resolve_item(struct tpool *p, size_t i, unsigned int worker)
+{
+	struct ksc_tree *t = p->t;
+	struct resolve_job *j = p->data;
+	struct tmod *m = &t->mods[i];
+	struct kdep_item *d;
+	size_t n;
+
+	if (ksc_krec_kdeps(m->rec, &d, &n) < 0) {
+		j->oom = 1;
+		return;
+	}
+	uint32_t *deps = malloc((n ? n : 1) * sizeof(*deps));
+	struct tunres *un = malloc((n ? n : 1) * sizeof(*un));
+	if (!deps || !un) {
+		free(deps);
+		free(un);
+		free(d);
+		j->oom = 1;
+		return;
+	}
+	uint32_t nd = 0, nu = 0;
+	for (size_t k = 0; k < n; k++) {
+		struct msym tmp;
+		const struct msym *s = find_sym(t, j, d[k].name, &tmp);
+		if (!s) {
+			if (t->kernel_ok && !d[k].weak)
+				un[nu++] = (struct tunres){ d[k].name, KDER_UNKNOWN_SYMBOL };
+			continue;
+		}
+		if (t->kernel_ok && t->ksrc == KSRC_SYMVERS && s->crc != d[k].crc && !d[k].weak)
+			un[nu++] = (struct tunres){ d[k].name, KDER_CRC_DIFFERS };
+		if (s->owner < 0)
+			continue;
+		bool have = false;
+		for (uint32_t x = 0; x < nd && !have; x++)
+			have = deps[x] == (uint32_t)s->owner;
+		if (!have)
+			deps[nd++] = (uint32_t)s->owner;
+	}
+	free(d);
+	m->deps = deps;
+	m->n_deps = nd;
+	m->deps_own = true;
+	m->unres = un;
+	m->n_unres = nu;
+	m->unres_own = true;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Step 4: verdicts                                                                   */
+
+struct cstate {
+	struct ksc_ctx *ctx;
+	struct msgbuf msgs;
+	struct ksc_sigscratch sig;
+	struct ksc_kernel *k;
+	int err;
+	uint64_t ns;
+};
+
+struct check_job {
+	struct cstate *ws;
+	const struct ksc_check_opts *opts;
+	int oom;
+};
+
+/* The derived record of a module: its dependencies and unresolved symbols, and a verdict. */
+static int build_kder(const struct tmod *m, const struct ksc_report *rep,
+		      const struct kder *old, struct kder **out)
+{
+	struct kder h;
+	struct rbuf b;
+
+	*out = NULL;
+	memset(&h, 0, sizeof(h));
+	rbuf_init(&b);
+	rbuf_put(&b, sizeof(h), 8);
+	h.magic = KDER_MAGIC;
+	h.deps.n = m->n_deps;
+	h.deps.off = (uint32_t)rbuf_put(&b, (size_t)m->n_deps * 4, 4);
+	if (!b.oom)
+		memcpy(b.p + h.deps.off, m->deps, (size_t)m->n_deps * 4);
+	h.unres.n = m->n_unres;
+	h.unres.off = (uint32_t)rbuf_put(&b, (size_t)m->n_unres * sizeof(struct kder_unres), 4);
+	for (size_t i = 0; i < m->n_unres && !b.oom; i++) {
+		struct kder_unres u = { rbuf_str(&b, m->unres[i].name, strlen(m->unres[i].name)),
+					m->unres[i].kind };
+		memcpy(b.p + h.unres.off + i * sizeof(u), &u, sizeof(u));
+	}
+#define DS(s) ((s) ? rbuf_str(&b, (s), strlen(s)) : KREC_NONE)
+	if (rep && ksc_report_get_module_count(rep) == 1) {
+		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, 0);
+		h.flags = KDER_F_CHECKED | (v->modpost_ok ? KDER_F_MODPOST_OK : 0);
+		h.loader_err = v->loader_err;
+		size_t n = ksc_report_get_diag_count(rep);
+		h.diags.n = (uint32_t)n;
+		h.diags.off = (uint32_t)rbuf_put(&b, n * sizeof(struct kder_diag), 4);
+		for (size_t i = 0; i < n && !b.oom; i++) {
+			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+			struct kder_diag x = { d->view, d->severity, d->err, DS(d->code), DS(d->rule),
+					       DS(d->module ? d->module : ""), DS(d->symbol), DS(d->ns),
+					       DS(d->owner), DS(d->summary), DS(d->kernel_lines),
+					       DS(d->explanation), DS(d->fix) };
+			if (x.code == KREC_NONE)
+				x.code = 0;
+			memcpy(b.p + h.diags.off + i * sizeof(x), &x, sizeof(x));
+		}
+	} else if (old && (old->flags & KDER_F_CHECKED)) {
+		h.flags = old->flags;
+		h.loader_err = old->loader_err;
+		const struct kder_diag *od = kder_arr(old, old->diags);
+		h.diags.n = old->diags.n;
+		h.diags.off = (uint32_t)rbuf_put(&b, old->diags.n * sizeof(struct kder_diag), 4);
+		for (size_t i = 0; i < old->diags.n && !b.oom; i++) {
+			const struct kder_diag *d = &od[i];
+			struct kder_diag x = { d->view, d->severity, d->err, DS(kder_str(old, d->code)),
+					       DS(kder_str(old, d->rule)), DS(kder_str(old, d->module)),
+					       DS(kder_str(old, d->symbol)), DS(kder_str(old, d->ns)),
+					       DS(kder_str(old, d->owner)), DS(kder_str(old, d->summary)),
+					       DS(kder_str(old, d->kernel_lines)),
+					       DS(kder_str(old, d->explanation)), DS(kder_str(old, d->fix)) };
+			memcpy(b.p + h.diags.off + i * sizeof(x), &x, sizeof(x));
+		}
+	}
+#undef DS
+	if (b.oom) {
+		rbuf_fini(&b);
+		return -ENOMEM;
+	}
+	memcpy(b.p, &h, sizeof(h));
+	size_t size;
+	struct kder *d = rbuf_finish(&b, offsetof(struct kder, strtab), &size);
+	rbuf_fini(&b);
+	if (!d)
+		return -ENOMEM;
+	*out = d;
+	return 0;
+}
+
+static void check_item(struct tpool *p, size_t i, unsigned int worker)
+{
+	struct ksc_tree *t = p->t;
+	struct check_job *j = p->data;
+	struct cstate *w = &j->ws[worker];
+	struct tmod *m = &t->mods[i];
+	struct ksc_module *mod = NULL;
+	struct ksc_report *rep = NULL;
+	uint64_t t0 = now_ns();
+	int r;
+
+	if (!w->k && !w->err) {
+		w->err = thread_kernel(t, w->ctx, &w->k);
+		if (w->err == -ENOMEM)
+			j->oom = 1;
+	}
+	if (w->k) {
+		r = ksc_krec_to_module(w->ctx, m->rec, m->path, false, false, &w->sig, &mod);
+		if (r == 0)
+			r = ksc_check_modules(w->k, &mod, 1, j->opts, &rep);
+		if (r == -ENOMEM)
+			j->oom = 1;
+	}
+	if (build_kder(m, rep, NULL, &m->der_own) < 0)
+		j->oom = 1;
+	m->der = m->der_own;
+	ksc_report_unref(rep);
+	ksc_module_unref(mod);
+	w->ns += now_ns() - t0;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* ksc_tree_open()                                                                    */
+
+static uint64_t hs(uint64_t h, const char *s)
+{
+	return s ? ksc_hash64(s, strlen(s) + 1, h) : ksc_hash64("", 0, h + 1);
+}
+
+static uint64_t hn(uint64_t h, uint64_t v)
+{
+	return ksc_hash64(&v, sizeof(v), h);
+}
+
+/* What the derived results depend on besides each module's own facts. */
+static void fingerprints(struct ksc_tree *t)
+{
+	uint64_t c = hs(hs(hs(hs(0x6b73632d74726565ULL, "ksc-tree-1"), KSC_VERSION_STRING),
+			   t->moddir), t->release);
+	t->ctx_fp = c;
+	uint64_t dm = hn(hn(hn(c, t->order_fp), t->ksrc_id), t->n_mods);
+	uint64_t eng = hn(hn(hn(hn(c, t->order_fp), t->ksrc_id), t->config_id), t->n_mods);
+	const struct ksc_check_opts *o = t->has_check ? &t->check : NULL;
+	eng = hs(eng, o ? o->policy : NULL);
+	eng = hn(eng, o ? ((uint64_t)o->require_intree | (uint64_t)(o->allow_missing_ns + 1) << 1 |
+			   (uint64_t)o->views << 8) : 0xffff);
+	eng = hn(hn(eng, t->opts.no_check), t->quirks);
+	uint64_t out = hn(c, t->order_fp);
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct tmod *m = &t->mods[i];
+		dm = hn(hs(dm, m->relpath), m->rec->kexp_hash);
+		eng = hn(hs(eng, m->relpath), m->rec->prov_hash);
+		out = hn(hs(out, m->relpath), m->rec->kmod_hash);
+	}
+	t->dm_fp = dm;
+	t->eng_fp = eng;
+	t->out_fp = out;
+}
+
+struct logline {
+	const char *path;
+	int prio;
+	const char *text;
+	char *own;
+	size_t seq;
+};
+
+static int cmp_logline(const void *a, const void *b)
+{
+	const struct logline *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_problem(const void *a, const void *b)
+{
+	const struct tproblem *x = a, *y = b;
+
+	return strcmp(x->path, y->path);
+}
+
+/* Every message of this run and of the cached modules, sorted by path; the problems list. */
+static int report_problems(struct ksc_tree *t)
+{
+	size_t walk_n = t->n_problems, n = 0;
+
+	/* Problems of modules: those the reader failed on, kernel images in the tree. */
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct tmod *m = &t->mods[i];
+		const struct krec *r = m->rec;
+		const struct krec_msg *msg = krec_arr(r, r->msgs);
+		n += r->msgs.n;
+		if ((r->flags & KREC_F_ENGINE) && r->kind != KSC_KIND_VMLINUX)
+			continue;
+		const char *why = NULL;
+		for (size_t j = 0; j < r->msgs.n && !why; j++)
+			if (msg[j].priority <= KSC_LOG_ERR)
+				why = krec_str(r, msg[j].text);
+		size_t pl = strlen(m->path);
+		if (why && strncmp(why, m->path, pl) == 0 && strncmp(why + pl, ": ", 2) == 0)
+			why += pl + 2;
+		if (r->kind == KSC_KIND_VMLINUX)
+			why = NULL;
+		int err = r->err ? r->err : r->kind == KSC_KIND_VMLINUX ? -ENOEXEC : -EINVAL;
+		if (add_problem(t, m->path, err, "%s",
+				why ? why : r->kind == KSC_KIND_VMLINUX ? "not a module (a kernel image)"
+									: strerror(-err)) < 0)
+			return -ENOMEM;
+		if (r->kind == KSC_KIND_VMLINUX)
+			n++; /* logged from the problem list */
+	}
+	n += walk_n;
+	struct logline *l = calloc(n ? n : 1, sizeof(*l));
+	size_t k = 0;
+	if (!l)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n_problems; i++) {
+		struct tproblem *p = &t->problems[i];
+		if (i >= walk_n && strcmp(p->reason, "not a module (a kernel image)") != 0)
+			continue; /* the module's own messages say it */
+		if (asprintf(&l[k].own, "%s: %s", p->path, p->reason) < 0) {
+			l[k].own = NULL;
+			goto oom;
+		}
+		l[k].path = p->path;
+		l[k].prio = KSC_LOG_ERR;
+		l[k].text = l[k].own;
+		k++;
+	}
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct tmod *m = &t->mods[i];
+		const struct krec *r = m->rec;
+		const struct krec_msg *msg = krec_arr(r, r->msgs);
+		for (size_t j = 0; j < r->msgs.n && k < n; j++)
+			l[k++] = (struct logline){ m->path, (int)msg[j].priority,
+						   krec_str(r, msg[j].text), NULL, 0 };
+	}
+	for (size_t i = 0; i < k; i++)
+		l[i].seq = i;
+	if (k > 1)
+		qsort(l, k, sizeof(*l), cmp_logline);
+	for (size_t i = 0; i < k; i++)
+		ksc_log(t->ctx, l[i].prio, "%s", l[i].text);
+	for (size_t i = 0; i < k; i++)
+		free(l[i].own);
+	free(l);
+	if (t->n_problems > 1)
+		qsort(t->problems, t->n_problems, sizeof(*t->problems), cmp_problem);
+	t->pub_problems = calloc(t->n_problems ? t->n_problems : 1, sizeof(*t->pub_problems));
+	if (!t->pub_problems)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n_problems; i++)
+		t->pub_problems[i] = (struct ksc_tree_problem){ t->problems[i].path,
+								t->problems[i].reason,
+								t->problems[i].err };
+	return 0;
+oom:
+	for (size_t i = 0; i < k; i++)
+		free(l[i].own);
+	free(l);
+	return -ENOMEM;
+}
+
+static const char *loader_name(const struct krec *r)
+{
+	const char *s = krec_str(r, r->struct_name);
+
+	if (s && *s)
+		return s;
+	const struct krec_pair *mi = krec_arr(r, r->modinfo);
+	for (size_t i = 0; i < r->modinfo.n; i++)
+		if (strcmp(krec_str(r, mi[i].key), "name") == 0 && *krec_str(r, mi[i].value))
+			return krec_str(r, mi[i].value);
+	return krec_str(r, r->kmod_name);
+}
+
+/* The public arrays: verdicts, diags, unresolved symbols, cycles. */
+static int assemble(struct ksc_tree *t)
+{
+	size_t nd = 0, nu = 0;
+
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct kder *d = t->mods[i].der;
+		nd += d->diags.n;
+		nu += d->unres.n;
+	}
+	t->verdicts = calloc(t->n_mods ? t->n_mods : 1, sizeof(*t->verdicts));
+	t->has_verdict = calloc(t->n_mods ? t->n_mods : 1, sizeof(*t->has_verdict));
+	t->diags = calloc(nd ? nd : 1, sizeof(*t->diags));
+	t->unres = calloc(nu ? nu : 1, sizeof(*t->unres));
+	if (!t->verdicts || !t->has_verdict || !t->diags || !t->unres)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct tmod *m = &t->mods[i];
+		const struct kder *d = m->der;
+		const struct kder_unres *u = kder_arr(d, d->unres);
+		for (size_t j = 0; j < d->unres.n; j++)
+			t->unres[t->n_unres++] = (struct ksc_tree_unresolved){
+				i, kder_str(d, u[j].name), (enum ksc_tree_unresolved_kind)u[j].kind };
+		if (!(d->flags & KDER_F_CHECKED))
+			continue;
+		t->has_verdict[i] = true;
+		struct ksc_module_verdict *v = &t->verdicts[i];
+		v->module = NULL;
+		v->loader_name = loader_name(m->rec);
+		v->modpost_name = krec_str(m->rec, m->rec->modpost_name);
+		v->loader_err = d->loader_err;
+		v->modpost_ok = d->flags & KDER_F_MODPOST_OK;
+		v->first_diag = t->n_diags;
+		const struct kder_diag *g = kder_arr(d, d->diags);
+		for (size_t j = 0; j < d->diags.n; j++) {
+			struct ksc_diag *x = &t->diags[t->n_diags++];
+			x->view = (enum ksc_view)g[j].view;
+			x->severity = (enum ksc_severity)g[j].severity;
+			x->code = kder_str(d, g[j].code);
+			x->rule = kder_str(d, g[j].rule);
+			x->module_index = i;
+			x->module = kder_str(d, g[j].module);
+			x->symbol = kder_str(d, g[j].symbol);
+			x->ns = kder_str(d, g[j].ns);
+			x->owner = kder_str(d, g[j].owner);
+			x->summary = kder_str(d, g[j].summary);
+			x->kernel_lines = kder_str(d, g[j].kernel_lines);
+			x->explanation = kder_str(d, g[j].explanation);
+			x->fix = kder_str(d, g[j].fix);
+			x->err = g[j].err;
+		}
+		v->n_diags = t->n_diags - v->first_diag;
+	}
+	t->cycle_mods = calloc(t->n_cycles ? t->n_cycles : 1, sizeof(*t->cycle_mods));
+	if (!t->cycle_mods)
+		return -ENOMEM;
+	for (size_t c = 0, at = 0; c < t->n_cycles; at += t->cycle_lens[c], c++) {
+		t->cycle_mods[c] = malloc(t->cycle_lens[c] * sizeof(size_t));
+		if (!t->cycle_mods[c])
+			return -ENOMEM;
+		for (size_t j = 0; j < t->cycle_lens[c]; j++)
+			t->cycle_mods[c][j] = t->cycle_flat[at + j];
+	}
+	return 0;
+}
+
+static int make_absolute(const char *p, char **out)
+{
+	char cwd[PATH_MAX];
+
+	if (!p || !*p)
+		p = "/";
+	if (p[0] == '/') {
+		*out = strdup(p);
+	} else {
+		if (!getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		if (asprintf(out, "%s/%s", cwd, p) < 0)
+			*out = NULL;
+	}
+	if (!*out)
+		return -ENOMEM;
+	size_t n = strlen(*out);
+	while (n > 1 && (*out)[n - 1] == '/')
+		(*out)[--n] = '\0';
+	return 0;
+}
+
+static void load_index(struct ksc_tree *t)
+{
+	int r = ksc_kidx_read(t->index_path, &t->idx);
+
+	if (r == -ENOENT) {
+		t->index_state = KSC_TREE_INDEX_ABSENT;
+		return;
+	}
+	if (r == 0 && (strcmp(t->idx.moddir, t->moddir) != 0 ||
+		       strcmp(t->idx.release, t->release) != 0)) {
+		ksc_warn(t->ctx, "%s: index of another tree (%s), rebuilt", t->index_path,
+			 t->idx.moddir);
+		ksc_kidx_free(&t->idx);
+		t->index_state = KSC_TREE_INDEX_REBUILT;
+		return;
+	}
+	if (r < 0) {
+		ksc_warn(t->ctx, "%s: %s, rebuilt", t->index_path,
+			 r == -EINVAL ? "index corrupt, truncated or of another format" : strerror(-r));
+		t->index_state = KSC_TREE_INDEX_REBUILT;
+		return;
+	}
+	t->have_idx = true;
+	t->index_state = KSC_TREE_INDEX_USED;
+}
+
+/* Attach the index's records to the modules of the walk (by path). */
+static int attach_index(struct ksc_tree *t)
+{
+	struct hash h;
+
+	hash_init(&h);
+	for (size_t i = 0; i < t->idx.n_mods; i++) {
+		const char *rel = krec_str(t->idx.mods[i].rec, t->idx.mods[i].rec->relpath);
+		int r = hash_add(&h, rel, &t->idx.mods[i], 1);
+		if (r == 1) {
+			ksc_warn(t->ctx, "%s: index lists %s twice, rebuilt", t->index_path, rel);
+			hash_fini(&h);
+			ksc_kidx_free(&t->idx);
+			t->have_idx = false;
+			t->index_state = KSC_TREE_INDEX_REBUILT;
+			return 0;
+		}
+		if (r < 0) {
+			hash_fini(&h);
+			return r;
+		}
+	}
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct kidx_module *km = hash_find(&h, t->mods[i].relpath);
+		if (!km)
+			continue;
+		t->mods[i].old_rec = km->rec;
+		t->mods[i].old_der = t->idx.derived ? km->der : NULL;
+	}
+	hash_fini(&h);
+	return 0;
+}
+
+static int do_open(struct ksc_tree *t)
+{
+	unsigned int jobs = t->opts.jobs ? t->opts.jobs : default_jobs();
+	double t0 = now_s(), t1;
+	int r;
+
+	t->st.jobs = jobs;
+	if (t->index_path) {
+		load_index(t);
+		t->st.wall_index_load = (t1 = now_s()) - t0;
+		t0 = t1;
+	}
+	r = do_walk(t);
+	if (r < 0)
+		return r;
+	r = order_modules(t);
+	if (r < 0)
+		return r;
+	t->st.wall_walk = (t1 = now_s()) - t0;
+	t0 = t1;
+	if (t->have_idx && (r = attach_index(t)) < 0)
+		return r;
+	r = find_kernel(t);
+	if (r < 0)
+		return r;
+
+	/* Step 2: read (or find in the index) every module. */
+	struct rstate *ws = calloc(jobs, sizeof(*ws));
+	if (!ws)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < jobs && r == 0; i++) {
+		ws[i].ctx = ksc_new();
+		if (!ws[i].ctx) {
+			r = -ENOMEM;
+			break;
+		}
+		ksc_set_log_fn(ws[i].ctx, msgbuf_log, &ws[i].msgs);
+		ksc_set_log_priority(ws[i].ctx, KSC_LOG_WARNING);
+	}
+	if (r == 0) {
+		struct read_job rj = { ws, t->have_idx };
+		struct tpool p = { .n = t->n_mods, .fn = read_item, .data = &rj };
+		run_pool(t, &p, jobs, t->have_idx ? NULL : side_load_kernel, "read");
+	}
+	int oom = 0;
+	for (unsigned int i = 0; i < jobs; i++) {
+		oom |= ws[i].oom | ws[i].msgs.oom;
+		t->st.cpu_read += (double)ws[i].ns_read / 1e9;
+		t->st.cpu_decompress += (double)ws[i].ns_decompress / 1e9;
+		t->st.cpu_parse += (double)ws[i].ns_parse / 1e9;
+		t->st.bytes_read += ws[i].bytes_read;
+		t->st.bytes_decompressed += ws[i].bytes_decompressed;
+		msgbuf_fini(&ws[i].msgs);
+		ksc_unref(ws[i].ctx);
+	}
+	free(ws);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < t->n_mods; i++) {
+		if (!t->mods[i].rec)
+			oom = 1;
+		else if (t->mods[i].cached)
+			t->st.cached++;
+		else
+			t->st.read++;
+	}
+	if (oom)
+		return -ENOMEM;
+	t->st.wall_read = (t1 = now_s()) - t0;
+	t0 = t1;
+	r = report_problems(t);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < t->n_mods; i++)
+		if (!(t->mods[i].rec->flags & KREC_F_ENGINE))
+			t->st.unreadable++;
+
+	/* What can be reused: fingerprints of everything the derived results depend on. */
+	fingerprints(t);
+	t->verdicts_on = !t->opts.no_check && t->ksrc != KSRC_NONE;
+	bool dm_world = t->have_idx && t->idx.derived && t->idx.ctx_fp == t->ctx_fp &&
+			t->idx.dm_world_fp == t->dm_fp;
+	bool eng_world = t->have_idx && t->idx.derived && t->idx.ctx_fp == t->ctx_fp &&
+			 t->idx.eng_world_fp == t->eng_fp;
+	size_t n_resolve = 0, n_check = 0;
+	size_t *resolve_items = malloc((t->n_mods ? t->n_mods : 1) * sizeof(size_t));
+	size_t *check_items = malloc((t->n_mods ? t->n_mods : 1) * sizeof(size_t));
+	if (!resolve_items || !check_items) {
+		free(resolve_items);
+		free(check_items);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < t->n_mods; i++) {
+		struct tmod *m = &t->mods[i];
+		const struct krec *rec = m->rec;
+		const struct kder *od = m->old_der;
+		bool checkable = t->verdicts_on && (rec->flags & KREC_F_ENGINE) &&
+				 rec->kind == KSC_KIND_MODULE;
+		m->dm_ok = dm_world && od && m->old_rec->kmod_hash == rec->kmod_hash;
+		m->eng_ok = eng_world && od && m->old_rec->facts_hash == rec->facts_hash;
+		m->need_resolve = !m->dm_ok;
+		m->need_check = !m->eng_ok && checkable;
+		if (m->need_resolve) {
+			resolve_items[n_resolve++] = i;
+		} else {
+			m->deps = (uint32_t *)kder_arr(od, od->deps);
+			m->n_deps = od->deps.n;
+			m->deps_own = false;
+			const struct kder_unres *u = kder_arr(od, od->unres);
+			m->unres = malloc((od->unres.n ? od->unres.n : 1) * sizeof(*m->unres));
+			if (!m->unres) {
+				free(resolve_items);
+				free(check_items);
+				return -ENOMEM;
+			}
+			m->unres_own = true;
+			for (size_t j = 0; j < od->unres.n; j++)
+				m->unres[j] = (struct tunres){ kder_str(od, u[j].name), u[j].kind };
+			m->n_unres = od->unres.n;
+		}
+		if (m->need_check)
+			check_items[n_check++] = i;
+		/* Reused as a whole when nothing it depends on changed. */
+		bool no_verdict = !checkable && !(od && (od->flags & KDER_F_CHECKED));
+		if (m->dm_ok && (m->eng_ok || no_verdict))
+			m->der = od;
+	}
+	t->any_resolve = n_resolve > 0;
+	t->any_check = n_check > 0;
+	t->st.checked = n_check;
+
+	/* Step 3: depmod's resolution of the modules that need it. */
+	if (n_resolve) {
+		r = load_kernel(t);
+		if (r < 0)
+			goto out;
+		struct hash syms;
+		size_t total = 0;
+		for (size_t i = 0; i < t->n_mods; i++)
+			total += t->mods[i].rec->kexports.n;
+		struct msym *ms = malloc((total ? total : 1) * sizeof(*ms));
+		hash_init(&syms);
+		r = ms ? hash_reserve(&syms, total) : -ENOMEM;
+		size_t k = 0;
+		for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
+			const struct krec *rec = t->mods[i].rec;
+			const struct krec_crc *c = krec_arr(rec, rec->kexports);
+			for (size_t j = 0; j < rec->kexports.n && r >= 0; j++, k++) {
+				ms[k] = (struct msym){ (int32_t)i, (uint64_t)c[j].crc_hi << 32 | c[j].crc_lo };
+				r = hash_add(&syms, krec_str(rec, c[j].name), (void *)(uintptr_t)(k + 1), 0);
+			}
+		}
+		if (r >= 0) {
+			struct resolve_job rj = { &syms, ms, 0 };
+			struct tpool p = { .n = n_resolve, .items = resolve_items, .fn = resolve_item,
+					   .data = &rj };
+			run_pool(t, &p, n_resolve > 256 ? jobs : 1, NULL, "resolve");
+			if (rj.oom)
+				r = -ENOMEM;
+		}
+		hash_fini(&syms);
+		free(ms);
+		if (r < 0)
+			goto out;
+	}
+	/* The sort and the cycles, over every module. */
+	{
+		uint32_t **dp = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*dp));
+		uint32_t *nd = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*nd));
+		int *si = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*si));
+		if (!dp || !nd || !si) {
+			free(dp);
+			free(nd);
+			free(si);
+			r = -ENOMEM;
+			goto out;
+		}
+		for (size_t i = 0; i < t->n_mods; i++) {
+			dp[i] = t->mods[i].deps;
+			nd[i] = t->mods[i].n_deps;
+		}
+		t->n_sorted = ksc_depmod_sort(t->n_mods, dp, nd, si);
+		if (t->n_sorted == SIZE_MAX)
+			r = -ENOMEM;
+		if (r >= 0 && t->n_sorted < t->n_mods) {
+			int c = ksc_depmod_cycles(t->n_mods, dp, nd, si, &t->cycle_flat, &t->cycle_lens);
+			if (c < 0)
+				r = c;
+			else
+				t->n_cycles = (size_t)c;
+		}
+		for (size_t i = 0; i < t->n_mods; i++)
+			t->mods[i].sort_idx = si[i];
+		free(dp);
+		free(nd);
+		free(si);
+		if (r < 0)
+			goto out;
+	}
+	t->st.wall_resolve = (t1 = now_s()) - t0;
+	t0 = t1;
+
+	/* Step 4: verdicts. */
+	if (n_check) {
+		r = load_kernel(t);
+		if (r < 0)
+			goto out;
+		if (!t->kernel_ok) {
+			n_check = 0;
+			for (size_t i = 0; i < t->n_mods; i++)
+				t->mods[i].need_check = false;
+		}
+	}
+	if (n_check) {
+		unsigned int cj = jobs;
+		/* Each thread builds a kernel of the whole tree: worth it for many modules only. */
+		if (n_check < 64 * (size_t)cj)
+			cj = (unsigned int)((n_check + 63) / 64);
+		struct cstate *cs = calloc(cj, sizeof(*cs));
+		if (!cs) {
+			r = -ENOMEM;
+			goto out;
+		}
+		for (unsigned int i = 0; i < cj && r == 0; i++) {
+			cs[i].ctx = ksc_new();
+			if (!cs[i].ctx)
+				r = -ENOMEM;
+			else
+				ksc_set_log_fn(cs[i].ctx, msgbuf_log, &cs[i].msgs);
+		}
+		struct check_job cjob = { cs, t->has_check ? &t->check : NULL, 0 };
+		if (r == 0) {
+			struct tpool p = { .n = n_check, .items = check_items, .fn = check_item,
+					   .data = &cjob };
+			run_pool(t, &p, cj, NULL, "check");
+		}
+		for (unsigned int i = 0; i < cj; i++) {
+			for (size_t j = 0; j < cs[i].msgs.n; j++)
+				ksc_log(t->ctx, cs[i].msgs.prio[j], "%s", cs[i].msgs.text[j]);
+			if (cs[i].err && cs[i].err != -ENOMEM)
+				ksc_err(t->ctx, "%s: cannot build the kernel to check against: %s",
+					t->moddir, strerror(-cs[i].err));
+			t->st.cpu_check += (double)cs[i].ns / 1e9;
+			oom |= cs[i].msgs.oom;
+			msgbuf_fini(&cs[i].msgs);
+			ksc_sigscratch_fini(&cs[i].sig);
+			ksc_kernel_unref(cs[i].k);
+			ksc_unref(cs[i].ctx);
+		}
+		free(cs);
+		if (r == 0 && (cjob.oom || oom))
+			r = -ENOMEM;
+		if (r < 0)
+			goto out;
+	}
+	/* The derived records of the modules that were re-resolved but not re-checked. */
+	for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
+		struct tmod *m = &t->mods[i];
+		if (m->der)
+			continue;
+		r = build_kder(m, NULL, m->eng_ok ? m->old_der : NULL, &m->der_own);
+		m->der = m->der_own;
+	}
+	if (r < 0)
+		goto out;
+	t->st.wall_check = now_s() - t0;
+	r = assemble(t);
+	/*
+	 * Does the index need writing? Not when all that changed is the key of modules read
+	 * again with identical facts (touched, copied with a new inode): those are read again
+	 * next time too, until more than STALE_MAX of them make a rewrite worth it.
+	 */
+	t->dirty = !t->have_idx || t->idx.n_mods != t->n_mods || t->idx.ctx_fp != t->ctx_fp ||
+		   t->idx.dm_world_fp != t->dm_fp || t->idx.eng_world_fp != t->eng_fp ||
+		   !t->idx.derived;
+	size_t stale = 0;
+	for (size_t i = 0; i < t->n_mods && !t->dirty; i++) {
+		const struct tmod *m = &t->mods[i];
+		const struct kidx_module *km = &t->idx.mods[i];
+		if (km->rec != m->old_rec || m->der != km->der)
+			t->dirty = true; /* another order, or new results */
+		else if (m->rec != m->old_rec && m->rec->facts_hash != m->old_rec->facts_hash)
+			t->dirty = true;
+		else if (m->rec != m->old_rec && m->rec->mtime_ns != KREC_RACY)
+			stale++;
+	}
+	if (stale > STALE_MAX)
+		t->dirty = true;
+	t->st.modules = t->n_mods;
+out:
+	free(resolve_items);
+	free(check_items);
+	return r;
+}
+
+KSC_EXPORT int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *kver,
+			     const struct ksc_tree_opts *opts, struct ksc_tree **out)
+{
+	struct ksc_tree *t;
+	struct utsname u;
+	unsigned int a, b;
+	int r;
+
+	*out = NULL;
+	if (!ctx)
+		return -EINVAL;
+	if (!kver) {
+		if (uname(&u) < 0)
+			return -errno;
+		kver = u.release;
+	}
+	/* depmod's is_version_number() */
+	if (sscanf(kver, "%u.%u", &a, &b) != 2 || strchr(kver, '/')) {
+		ksc_err(ctx, "%s: not a kernel release (MAJOR.MINOR...)", kver);
+		return -EINVAL;
+	}
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return -ENOMEM;
+	t->refcount = 1;
+	t->ctx = ksc_ref(ctx);
+	t->dfd = -1;
+	hash_init(&t->by_name);
+	hash_init(&t->ksyms);
+	if (opts) {
+		size_t sz = opts->sz < sizeof(t->opts) ? opts->sz : sizeof(t->opts);
+		memcpy(&t->opts, opts, sz);
+	}
+	t->opts.sz = sizeof(t->opts);
+	if (t->opts.check) {
+		t->check = (struct ksc_check_opts){ .sz = sizeof(t->check), .allow_missing_ns = -1 };
+		size_t sz = t->opts.check->sz < sizeof(t->check) ? t->opts.check->sz : sizeof(t->check);
+		memcpy(&t->check, t->opts.check, sz);
+		t->check.sz = sizeof(t->check);
+		t->has_check = true;
+	}
+	t->opts.check = NULL;
+	t->st.wall_total = now_s();
+	struct timespec rt;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	t->start_ns = (int64_t)rt.tv_sec * 1000000000LL + rt.tv_nsec;
+
+	r = make_absolute(root, &t->root);
+	if (r < 0)
+		goto err;
+	t->release = strdup(kver);
+	if (!t->release)
+		goto oom;
+	if (asprintf(&t->moddir, "%s/lib/modules/%s", strcmp(t->root, "/") == 0 ? "" : t->root,
+		     kver) < 0) {
+		t->moddir = NULL;
+		goto oom;
+	}
+	if (t->opts.index && !(t->index_path = strdup(t->opts.index)))
+		goto oom;
+	if (t->has_check && t->check.policy && !(t->check.policy = strdup(t->check.policy)))
+		goto oom;
+	struct ksc_kver v;
+	const char *pol = t->has_check && t->check.policy ? t->check.policy : kver;
+	if (ksc_kver_parse(pol, &v) < 0) {
+		ksc_err(ctx, "%s: not a kernel version", pol);
+		r = -EINVAL;
+		goto err;
+	}
+	if (asprintf(&t->policy, "%u.%u", v.major, v.minor) < 0) {
+		t->policy = NULL;
+		goto oom;
+	}
+	t->dfd = open(t->moddir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->dfd < 0) {
+		r = -errno;
+		if (r == -ENOENT || r == -ENOTDIR)
+			ksc_err(ctx, "%s: no such module directory", t->moddir);
+		else
+			ksc_err(ctx, "%s: %s", t->moddir, strerror(-r));
+		if (r == -ENOTDIR)
+			r = -ENOENT;
+		goto err;
+	}
+	r = do_open(t);
+	if (r < 0)
+		goto err;
+	t->st.wall_total = now_s() - t->st.wall_total;
+	*out = t;
+	return 0;
+oom:
+	r = -ENOMEM;
+err:
+	if (r == -ENOMEM)
+		ksc_err(ctx, "%s: out of memory", t->moddir ? t->moddir : "ksc_tree_open");
+	ksc_tree_unref(t);
+	return r;
+}
+
+KSC_EXPORT struct ksc_tree *ksc_tree_ref(struct ksc_tree *t)
+{
+	if (t)
+		t->refcount++;
+	return t;
+}
+
+KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
+{
+	if (!t || --t->refcount > 0)
+		return NULL;
+	for (size_t i = 0; i < t->n_mods; i++) {
+		struct tmod *m = &t->mods[i];
+		free(m->relpath);
+		free(m->path);
+		free(m->modname);
+		free(m->rec_own);
+		free(m->der_own);
+		if (m->deps_own)
+			free(m->deps);
+		if (m->unres_own)
+			free(m->unres);
+	}
+	free(t->mods);
+	for (size_t i = 0; i < t->n_problems; i++) {
+		free(t->problems[i].path);
+		free(t->problems[i].reason);
+	}
+	free(t->problems);
+	free(t->pub_problems);
+	hash_fini(&t->by_name);
+	hash_fini(&t->ksyms);
+	free(t->ksym_crcs);
+	ksc_kidx_free(&t->idx);
+	ksc_symvers_unref(t->ksv);
+	ksc_module_unref(t->kvm);
+	ksc_sysmap_unref(t->ksm);
+	ksc_kernel_unref(t->ktmpl);
+	free(t->cycle_flat);
+	free(t->cycle_lens);
+	if (t->cycle_mods)
+		for (size_t i = 0; i < t->n_cycles; i++)
+			free(t->cycle_mods[i]);
+	free(t->cycle_mods);
+	free(t->unres);
+	free(t->verdicts);
+	free(t->has_verdict);
+	free(t->diags);
+	free(t->out_dir);
+	for (size_t i = 0; i < t->n_outs; i++)
+		free(t->out_names[i]);
+	if (t->dfd >= 0)
+		close(t->dfd);
+	free(t->root);
+	free(t->release);
+	free(t->moddir);
+	free(t->index_path);
+	free(t->policy);
+	free(t->ksrc_path);
+	free(t->config_path);
+	if (t->has_check)
+		free((char *)t->check.policy);
+	ksc_unref(t->ctx);
+	free(t);
+	return NULL;
+}
+
+KSC_EXPORT const char *ksc_tree_get_moddir(const struct ksc_tree *t)
+{
+	return t->moddir;
+}
+
+KSC_EXPORT const char *ksc_tree_get_release(const struct ksc_tree *t)
+{
+	return t->release;
+}
+
+KSC_EXPORT const char *ksc_tree_get_kernel_source(const struct ksc_tree *t)
+{
+	return t->ksrc_path;
+}
+
+KSC_EXPORT size_t ksc_tree_get_module_count(const struct ksc_tree *t)
+{
+	return t->n_mods;
+}
+
+KSC_EXPORT const char *ksc_tree_get_module_path(const struct ksc_tree *t, size_t i)
+{
+	return i < t->n_mods ? t->mods[i].path : NULL;
+}
+
+KSC_EXPORT const char *ksc_tree_get_module_relpath(const struct ksc_tree *t, size_t i)
+{
+	return i < t->n_mods ? t->mods[i].relpath : NULL;
+}
+
+KSC_EXPORT const char *ksc_tree_get_module_name(const struct ksc_tree *t, size_t i)
+{
+	return i < t->n_mods ? t->mods[i].modname : NULL;
+}
+
+KSC_EXPORT int ksc_tree_get_module_error(const struct ksc_tree *t, size_t i)
+{
+	if (i >= t->n_mods)
+		return -ERANGE;
+	const struct krec *r = t->mods[i].rec;
+	if (!(r->flags & KREC_F_ENGINE))
+		return r->err ? r->err : -EINVAL;
+	return r->kind == KSC_KIND_VMLINUX ? -ENOEXEC : 0;
+}
+
+KSC_EXPORT bool ksc_tree_module_is_cached(const struct ksc_tree *t, size_t i)
+{
+	return i < t->n_mods && t->mods[i].cached;
+}
+
+KSC_EXPORT int ksc_tree_get_module(const struct ksc_tree *t, size_t i, struct ksc_module **out)
+{
+	*out = NULL;
+	if (i >= t->n_mods)
+		return -ERANGE;
+	return ksc_krec_to_module(t->ctx, t->mods[i].rec, t->mods[i].path, true, false, NULL,
+				  out);
+}
+
+KSC_EXPORT size_t ksc_tree_get_dep_count(const struct ksc_tree *t, size_t i)
+{
+	return i < t->n_mods ? t->mods[i].n_deps : 0;
+}
+
+KSC_EXPORT size_t ksc_tree_get_dep(const struct ksc_tree *t, size_t i, size_t j)
+{
+	if (i >= t->n_mods || j >= t->mods[i].n_deps)
+		return SIZE_MAX;
+	return t->mods[i].deps[j];
+}
+
+KSC_EXPORT size_t ksc_tree_get_all_deps(const struct ksc_tree *t, size_t i, size_t *buf,
+					size_t n)
+{
+	if (i >= t->n_mods)
+		return 0;
+	uint32_t **dp = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*dp));
+	uint32_t *nd = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*nd));
+	int *si = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*si));
+	unsigned char *mark = calloc(t->n_mods ? t->n_mods : 1, 1);
+	uint32_t *all = NULL;
+	size_t k = SIZE_MAX;
+	if (dp && nd && si && mark) {
+		for (size_t x = 0; x < t->n_mods; x++) {
+			dp[x] = t->mods[x].deps;
+			nd[x] = t->mods[x].n_deps;
+			si[x] = t->mods[x].sort_idx;
+		}
+		k = ksc_depmod_all_deps((uint32_t)i, dp, nd, si, mark, &all);
+		for (size_t x = 0; k != SIZE_MAX && x < k && x < n; x++)
+			buf[x] = all[x];
+	}
+	free(all);
+	free(dp);
+	free(nd);
+	free(si);
+	free(mark);
+	return k;
+}
+
+KSC_EXPORT size_t ksc_tree_get_unresolved_count(const struct ksc_tree *t)
+{
+	return t->n_unres;
+}
+
+KSC_EXPORT const struct ksc_tree_unresolved *ksc_tree_get_unresolved(const struct ksc_tree *t,
+								     size_t i)
+{
+	return i < t->n_unres ? &t->unres[i] : NULL;
+}
+
+KSC_EXPORT size_t ksc_tree_get_cycle_count(const struct ksc_tree *t)
+{
+	return t->n_cycles;
+}
+
+KSC_EXPORT size_t ksc_tree_get_cycle(const struct ksc_tree *t, size_t i, const size_t **mods)
+{
+	if (i >= t->n_cycles) {
+		*mods = NULL;
+		return 0;
+	}
+	*mods = t->cycle_mods[i];
+	return t->cycle_lens[i];
+}
+
+KSC_EXPORT bool ksc_tree_has_verdicts(const struct ksc_tree *t)
+{
+	for (size_t i = 0; i < t->n_mods; i++)
+		if (t->has_verdict[i])
+			return true;
+	return false;
+}
+
+KSC_EXPORT const char *ksc_tree_get_policy(const struct ksc_tree *t)
+{
+	return t->policy;
+}
+
+KSC_EXPORT const struct ksc_module_verdict *ksc_tree_get_verdict(const struct ksc_tree *t,
+								 size_t i)
+{
+	return i < t->n_mods && t->has_verdict[i] ? &t->verdicts[i] : NULL;
+}
+
+KSC_EXPORT size_t ksc_tree_get_diag_count(const struct ksc_tree *t)
+{
+	return t->n_diags;
+}
+
+KSC_EXPORT const struct ksc_diag *ksc_tree_get_diag(const struct ksc_tree *t, size_t i)
+{
+	return i < t->n_diags ? &t->diags[i] : NULL;
+}
+
+KSC_EXPORT size_t ksc_tree_get_problem_count(const struct ksc_tree *t)
+{
+	return t->n_problems;
+}
+
+KSC_EXPORT const struct ksc_tree_problem *ksc_tree_get_problem(const struct ksc_tree *t,
+							       size_t i)
+{
+	return i < t->n_problems ? &t->pub_problems[i] : NULL;
+}
+
+KSC_EXPORT void ksc_tree_get_stats(const struct ksc_tree *t, struct ksc_tree_stats *st)
+{
+	*st = t->st;
+	st->index_state = t->index_state;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* depmod's files                                                                     */
+
+static const struct {
+	unsigned int flag;
+	const char *name;
+} depmod_files[] = {
+	{ KSC_DEPMOD_DEP, "modules.dep" },
+	{ KSC_DEPMOD_ALIAS, "modules.alias" },
+	{ KSC_DEPMOD_SOFTDEP, "modules.softdep" },
+	{ KSC_DEPMOD_SYMBOLS, "modules.symbols" },
+	{ KSC_DEPMOD_DEVNAME, "modules.devname" },
+};
+
+KSC_EXPORT const char *ksc_depmod_file_name(unsigned int file)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(depmod_files); i++)
+		if (depmod_files[i].flag == file)
+			return depmod_files[i].name;
+	return NULL;
+}
+
+/* The bytes of one file. */
+static int render(const struct ksc_tree *t, unsigned int file, char **data, size_t *size)
+{
+	struct ksc_depmod_mod *mods = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*mods));
+	int *si = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*si));
+	struct ksc_depmod_sym *syms = NULL;
+	size_t n_syms = 0;
+	struct hash h;
+	int r = -ENOMEM;
+
+	hash_init(&h);
+	if (!mods || !si)
+		goto out;
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct tmod *m = &t->mods[i];
+		mods[i] = (struct ksc_depmod_mod){ m->relpath, m->modname, m->rec, m->deps, m->n_deps };
+		si[i] = m->sort_idx;
+	}
+	if (file == KSC_DEPMOD_SYMBOLS) {
+		/* The owner of each name: the last module in order that exports it. */
+		size_t total = 0;
+		for (size_t i = 0; i < t->n_mods; i++)
+			total += t->mods[i].rec->kexports.n;
+		syms = malloc((total ? total : 1) * sizeof(*syms));
+		if (!syms || hash_reserve(&h, total) < 0)
+			goto out;
+		for (size_t i = 0; i < t->n_mods; i++) {
+			const struct krec *rec = t->mods[i].rec;
+			const struct krec_crc *c = krec_arr(rec, rec->kexports);
+			for (size_t j = 0; j < rec->kexports.n; j++) {
+				const char *name = krec_str(rec, c[j].name);
+				uintptr_t have = (uintptr_t)hash_find(&h, name);
+				if (have) {
+					syms[have - 1].owner = (uint32_t)i;
+					continue;
+				}
+				syms[n_syms] = (struct ksc_depmod_sym){ name, (uint32_t)i, 0 };
+				if (hash_add(&h, name, (void *)(uintptr_t)(n_syms + 1), 0) < 0)
+					goto out;
+				n_syms++;
+			}
+		}
+	}
+	r = ksc_depmod_format(file, mods, t->n_mods, si, syms, n_syms, data, size);
+out:
+	hash_fini(&h);
+	free(mods);
+	free(si);
+	free(syms);
+	return r;
+}
+
+KSC_EXPORT int ksc_tree_print_depmod(const struct ksc_tree *t, unsigned int file, FILE *f)
+{
+	char *data;
+	size_t size;
+
+	if (!ksc_depmod_file_name(file))
+		return -EINVAL;
+	if (t->n_cycles)
+		return -EDEADLK;
+	int r = render(t, file, &data, &size);
+	if (r < 0)
+		return r;
+	if (size && fwrite(data, 1, size, f) != size)
+		r = -EIO;
+	free(data);
+	return r;
+}
+
+KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir, unsigned int what)
+{
+	double t0 = now_s();
+	char *adir = NULL;
+	int r = 0;
+
+	if (t->n_cycles) {
+		ksc_err(t->ctx, "%s: %zu dependency cycle%s: depmod's files not written", t->moddir,
+			t->n_cycles, t->n_cycles == 1 ? "" : "s");
+		return -EDEADLK;
+	}
+	r = make_absolute(dir ? dir : t->moddir, &adir);
+	if (r < 0)
+		return r;
+	/* What the index says was written last time, into this folder, for these modules. */
+	bool same = t->have_idx && t->idx.out_dir && strcmp(t->idx.out_dir, adir) == 0 &&
+		    t->idx.out_fp == t->out_fp;
+	struct kidx_output outs[ARRAY_SIZE(depmod_files)];
+	char *names[ARRAY_SIZE(depmod_files)];
+	size_t n_outs = 0;
+	bool wrote = false;
+	for (size_t i = 0; i < ARRAY_SIZE(depmod_files) && r >= 0; i++) {
+		if (!(what & depmod_files[i].flag))
+			continue;
+		const char *name = depmod_files[i].name;
+		char path[PATH_MAX];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", adir, name);
+		const struct kidx_output *prev = NULL;
+		for (size_t k = 0; same && k < t->idx.n_outs; k++)
+			if (strcmp(t->idx.outs[k].name, name) == 0)
+				prev = &t->idx.outs[k];
+		if (prev && stat(path, &st) == 0 && (uint64_t)st.st_size == prev->size &&
+		    (uint64_t)st.st_ino == prev->ino && st_mtime_ns(&st) == prev->mtime_ns) {
+			outs[n_outs] = *prev; /* unchanged, and so is the file */
+			names[n_outs] = strdup(name);
+			if (!names[n_outs])
+				r = -ENOMEM;
+			outs[n_outs].name = names[n_outs];
+			n_outs++;
+			continue;
+		}
+		char *data;
+		size_t size;
+		r = render(t, depmod_files[i].flag, &data, &size);
+		if (r < 0)
+			break;
+		r = ksc_write_atomic(adir, name, data, size, true);
+		uint64_t hash = ksc_hash64(data, size, 5);
+		free(data);
+		if (r < 0) {
+			ksc_err(t->ctx, "%s: %s", path, strerror(-r));
+			break;
+		}
+		if (stat(path, &st) < 0) {
+			r = -errno;
+			break;
+		}
+		names[n_outs] = strdup(name);
+		if (!names[n_outs]) {
+			r = -ENOMEM;
+			break;
+		}
+		outs[n_outs] = (struct kidx_output){ names[n_outs], (uint64_t)st.st_size,
+						     (uint64_t)st.st_ino, hash, st_mtime_ns(&st) };
+		n_outs++;
+		wrote = true;
+	}
+	if (r < 0) {
+		for (size_t i = 0; i < n_outs; i++)
+			free(names[i]);
+		free(adir);
+		return r;
+	}
+	/* Remember them for the index. */
+	for (size_t i = 0; i < t->n_outs; i++)
+		free(t->out_names[i]);
+	free(t->out_dir);
+	t->out_dir = adir;
+	for (size_t i = 0; i < n_outs; i++) {
+		t->out_names[i] = names[i];
+		t->outs[i] = outs[i];
+		t->outs[i].name = names[i];
+	}
+	t->n_outs = n_outs;
+	t->outs_from_index = false;
+	if (wrote || !same || n_outs != t->idx.n_outs)
+		t->dirty = true;
+	t->st.wall_write_depmod += now_s() - t0;
+	return 0;
+}
+
+KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
+{
+	double t0 = now_s();
+	int r;
+
+	if (!t->index_path)
+		return -EINVAL;
+	/* Keep what the index knew about the last depmod files when none were written now. */
+	const char *out_dir = t->out_dir;
+	const struct kidx_output *outs = t->outs;
+	size_t n_outs = t->n_outs;
+	if (!out_dir && t->have_idx && t->idx.out_dir && t->idx.out_fp == t->out_fp) {
+		out_dir = t->idx.out_dir;
+		outs = t->idx.outs;
+		n_outs = t->idx.n_outs;
+	} else if (!out_dir) {
+		n_outs = 0;
+	}
+	if (!t->dirty)
+		return 0; /* the index on disk says all this already */
+	struct kidx_module *mods = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*mods));
+	if (!mods)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n_mods; i++)
+		mods[i] = (struct kidx_module){ t->mods[i].rec, t->mods[i].der };
+	struct kidx_write w = {
+		.moddir = t->moddir, .release = t->release, .ctx_fp = t->ctx_fp,
+		.dm_world_fp = t->dm_fp, .eng_world_fp = t->eng_fp,
+		.out_fp = t->out_fp, .derived = true, .mods = mods, .n_mods = t->n_mods,
+		.out_dir = out_dir, .outs = outs, .n_outs = n_outs,
+	};
+	r = ksc_kidx_write(t->index_path, &w);
+	free(mods);
+	if (r < 0)
+		ksc_err(t->ctx, "%s: %s", t->index_path, strerror(-r));
+	else
+		t->dirty = false;
+	t->st.wall_index_save += now_s() - t0;
+	return r;
+}

@@ -1,0 +1,122 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Module signatures on the command line: modinfo's signature fields (against kmod's own
+# modinfo when it is there), check --cert and what the loader view makes of a valid, an
+# edited, a foreign and a missing signature. The signed fixtures come from
+# tests/fixtures/signed.mk (the kernel's sign-file from the Debian cache); without them
+# these tests skip.
+. tests/lib.sh
+S=$FIXTURES/signed
+X=$FIXTURES/x86_64
+
+if [ ! -f "$S/fx-user-rsa.ko" ] || [ ! -f "$S/two.pem" ]; then
+	t_skip "signature CLI tests" "no signed fixtures: scripts/sign-file of Debian's linux-kbuild-6.1 is not in the cache (scripts/fetch-debian-kernel.sh)"
+	exit 0
+fi
+
+# ---- modinfo -------------------------------------------------------------------------
+
+t_run "modinfo -F signer" 0 "$KSC" modinfo -F signer "$S/fx-user-rsa.ko" "$S/fx-user-ec.ko"
+t_eq "... the issuer's CN, in argument order" "ksymcheck test RSA key
+ksymcheck test ECDSA key" "$(cat "$T_TMP/out")"
+t_run "modinfo -F sig_key" 0 "$KSC" modinfo -F sig_key "$S/fx-user-rsa.ko"
+t_eq "... the serial number as kmod prints it" "12:34:AB:CD" "$(cat "$T_TMP/out")"
+t_run "modinfo -F sig_hashalgo" 0 "$KSC" modinfo -F sig_hashalgo "$S/fx-user-rsa512.ko" "$S/fx-user-rsa.ko.xz"
+t_eq "... sha512, then sha256 of the compressed copy" "sha512
+sha256" "$(cat "$T_TMP/out")"
+t_run "modinfo -F sig_id" 0 "$KSC" modinfo -F sig_id "$S/fx-user-ec.ko"
+t_eq "... PKCS#7" "PKCS#7" "$(cat "$T_TMP/out")"
+t_run "modinfo -F signature" 0 "$KSC" modinfo -F signature "$S/fx-user-rsa.ko"
+# 256 bytes: 12 full lines of 20 and one of 16; every line but the first starts with 2 tabs
+t_eq "... 256 bytes wrapped as kmod wraps them" "13 12 20 16" \
+	"$(awk -F: 'NR > 1 && /^\t\t/ { c++ } { n = NF - (NR < 13) } NR == 1 { f = n } END { print NR, c, f, n }' "$T_TMP/out")"
+t_run "modinfo -F signer of an unsigned module" 0 "$KSC" modinfo -F signer "$X/fx-user.ko"
+t_eq "... prints nothing" "" "$(cat "$T_TMP/out")"
+t_run "modinfo of a made-up PKCS#7 block" 0 "$KSC" modinfo "$X/fx-user-signed.ko"
+t_eq "... shows no signature lines (as kmod)" "0" "$(grep -c '^sig' "$T_TMP/out")"
+t_run "modinfo --format json" 0 "$KSC" modinfo --format json "$S/fx-user-rsa.ko" "$X/fx-user.ko"
+t_eq "... a signature object, null when unsigned" "PKCS#7|ksymcheck test RSA key|12:34:AB:CD|sha256|256 None" \
+	"$(python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); s=j[0]["signature"]; print("|".join([s["id_type"], s["signer"], s["key_id"], s["hash_algo"], str(len(s["signature"].split(":")))]), j[1]["signature"])' "$T_TMP/out")"
+
+# The same files through kmod's modinfo, when it decodes signatures (kmod with OpenSSL).
+KMOD_MODINFO=$(command -v modinfo || ls /sbin/modinfo /usr/sbin/modinfo 2> /dev/null | head -n 1)
+if [ -n "$KMOD_MODINFO" ] && "$KMOD_MODINFO" --version 2>&1 | grep -qE '\+(LIBCRYPTO|OPENSSL)'; then
+	bad=""
+	for f in "$S"/fx-user-*.ko "$S/fx-user-rsa.ko.xz" "$X/fx-user-signed.ko" "$X/fx-user.ko"; do
+		# kmod prints the path as given when it is absolute
+		case $f in /*) g=$f ;; *) g=$PWD/$f ;; esac
+		"$KMOD_MODINFO" "$g" > "$T_TMP/kmod" 2>&1
+		"$KSC" modinfo "$g" > "$T_TMP/ksc" 2>&1
+		cmp -s "$T_TMP/kmod" "$T_TMP/ksc" || bad="$bad $(basename "$f")"
+		for k in sig_id signer sig_key sig_hashalgo signature; do
+			"$KMOD_MODINFO" -F $k "$g" > "$T_TMP/kmod" 2>&1
+			"$KSC" modinfo -F $k "$g" > "$T_TMP/ksc" 2>&1
+			cmp -s "$T_TMP/kmod" "$T_TMP/ksc" || bad="$bad $(basename "$f"):$k"
+		done
+	done
+	t_eq "modinfo equals kmod's modinfo on every signed fixture (listing and -F)" "" "$bad"
+else
+	t_skip "modinfo equals kmod's modinfo on every signed fixture" "no kmod modinfo with OpenSSL"
+fi
+
+# ---- check ---------------------------------------------------------------------------
+
+printf '0x1ea9b2c1\t_printk\tvmlinux\tEXPORT_SYMBOL\t\n0x037a0cba\tkfree\tvmlinux\tEXPORT_SYMBOL\t\n0xdeb0f5d1\tdebugfs_create_dir\tvmlinux\tEXPORT_SYMBOL_GPL\t\n0xd3ab0f00\tdma_buf_get\tvmlinux\tEXPORT_SYMBOL_GPL\tDMA_BUF\n' > "$T_TMP/Module.symvers"
+printf 'CONFIG_MODVERSIONS=y\nCONFIG_MODULE_SIG=y\n' > "$T_TMP/config"
+printf 'CONFIG_MODVERSIONS=y\nCONFIG_MODULE_SIG=y\nCONFIG_MODULE_SIG_FORCE=y\n' > "$T_TMP/config-force"
+K=(check -s "$T_TMP/Module.symvers" --view loader)
+TAINT="fx_user: module verification failed: signature and/or required key missing - tainting kernel"
+
+t_run "check --cert: a valid signature" 0 "$KSC" "${K[@]}" --config "$T_TMP/config" --cert "$S/rsa.pem" -v "$S/fx-user-rsa.ko"
+t_eq "... no signature finding" "0" "$(grep -cE '\[(sig-|intree-|taint-unsigned)' "$T_TMP/out")"
+
+t_run "check --cert: edited after signing" 1 "$KSC" "${K[@]}" --config "$T_TMP/config" --cert "$S/rsa.pem" --format kernel "$S/fx-user-edited.ko"
+t_eq "... EKEYREJECTED, and the kernel prints nothing" "insmod: ERROR: could not insert module $S/fx-user-edited.ko: Key was rejected by service" "$(cat "$T_TMP/out")"
+t_run "... text" 1 "$KSC" "${K[@]}" --config "$T_TMP/config" --cert "$S/rsa.der" "$S/fx-user-edited.ko"
+t_grep "... sig-rejected" "fx_user: loader: refused: the signature does not verify (refused even without enforcement) [sig-rejected]" "$T_TMP/out"
+t_run "... json" 1 "$KSC" "${K[@]}" --config "$T_TMP/config" --cert "$S/rsa.pem" --format json "$S/fx-user-edited.ko"
+t_eq "... errno -129" "-129 EKEYREJECTED" "$(python3 -c 'import json,sys; l=json.load(open(sys.argv[1]))["modules"][0]["loader"]; print(l["errno"], l["errno_name"])' "$T_TMP/out")"
+
+t_run "check --cert: signed by another key" 0 "$KSC" "${K[@]}" --config "$T_TMP/config" --cert "$S/rsa.pem" --format kernel "$S/fx-user-ec.ko"
+t_eq "... loads, tainted as if unsigned" "$TAINT" "$(cat "$T_TMP/out")"
+t_run "... text" 0 "$KSC" "${K[@]}" --config "$T_TMP/config" --cert "$S/rsa.pem" "$S/fx-user-ec.ko"
+t_grep "... the intree claim is flagged" "fx_user: loader: warning: claims to be in-tree (intree in .modinfo) but is signed by a key that is not among the kernel's keys [intree-foreign-key]" "$T_TMP/out"
+t_run "... with both keys (a PEM with two certificates)" 0 "$KSC" "${K[@]}" --config "$T_TMP/config" --cert "$S/two.pem" --format kernel "$S/fx-user-ec.ko"
+t_eq "... valid: nothing printed" "" "$(cat "$T_TMP/out")"
+t_run "... --cert twice" 0 "$KSC" "${K[@]}" --config "$T_TMP/config" --cert "$S/rsa.pem" --cert "$S/ec.der" --format kernel "$S/fx-user-ec.ko"
+t_eq "... valid too" "" "$(cat "$T_TMP/out")"
+
+t_run "check --cert: unsigned" 0 "$KSC" "${K[@]}" --config "$T_TMP/config" --cert "$S/rsa.pem" "$X/fx-user.ko"
+t_grep "... intree-unsigned" "[intree-unsigned]" "$T_TMP/out"
+
+t_run "check, enforced: another key" 1 "$KSC" "${K[@]}" --config "$T_TMP/config-force" --cert "$S/rsa.pem" --format kernel "$S/fx-user-ec.ko"
+t_eq "... refused with the kernel's notice" "Loading of module with unavailable key is rejected
+insmod: ERROR: could not insert module $S/fx-user-ec.ko: Key was rejected by service" "$(cat "$T_TMP/out")"
+
+t_run "check without keys: an edited module" 0 "$KSC" "${K[@]}" --config "$T_TMP/config" -v "$S/fx-user-edited.ko"
+t_grep "... assumed valid, and -v says so" "fx_user: loader: note: signature not verified (no key known): assumed valid [sig-unverified]" "$T_TMP/out"
+t_grep "... with the way out" "fix: give the kernel's signing certificate with --cert FILE" "$T_TMP/out"
+t_run "check without keys: a broken PKCS#7" 1 "$KSC" "${K[@]}" --config "$T_TMP/config" "$X/fx-user-signed.ko"
+t_grep "... EBADMSG needs no key" "[sig-malformed]" "$T_TMP/out"
+
+t_run "check --cert with a missing file" 4 "$KSC" "${K[@]}" --cert "$T_TMP/nonexistent.pem" "$S/fx-user-rsa.ko"
+t_grep "... says which" "nonexistent.pem" "$T_TMP/err"
+t_run "check --cert with a file that holds no certificate" 4 "$KSC" "${K[@]}" --cert "$T_TMP/config" "$S/fx-user-rsa.ko"
+t_grep "... says so" "no X.509 certificate in it" "$T_TMP/err"
+
+# ---- Debian's kernel: its built-in key, from the bzImage under --kernel -----------------
+# The cache scripts/fetch-debian-kernel.sh fills (nothing is fetched here).
+KDIR=${KSC_CACHE:-${XDG_CACHE_HOME:+$XDG_CACHE_HOME/ksymcheck}}
+KDIR=${KDIR:-$HOME/.cache/ksymcheck}/debian-6.1
+KVER=$(cat "$KDIR/.kver" 2> /dev/null)
+MODDIR=$KDIR/lib/modules/$KVER
+if [ -n "$KVER" ] && [ -f "$MODDIR/kernel/lib/crc7.ko" ] && [ -f "$KDIR/boot/vmlinuz-$KVER" ]; then
+	cp "$MODDIR/kernel/lib/crc7.ko" "$T_TMP/crc7.ko"
+	cp "$T_TMP/crc7.ko" "$T_TMP/crc7-edited.ko"
+	printf '\001' | dd of="$T_TMP/crc7-edited.ko" bs=1 seek=12 conv=notrunc status=none
+	t_run "check --kernel: Debian's module verifies with the image's key" 0 "$KSC" check --kernel "$KDIR" --kver "$KVER" --view loader --insmod --format kernel "$T_TMP/crc7.ko"
+	t_eq "... nothing printed" "" "$(cat "$T_TMP/out")"
+	t_run "check --kernel: edited after signing" 1 "$KSC" check --kernel "$KDIR" --kver "$KVER" --view loader --insmod --format kernel "$T_TMP/crc7-edited.ko"
+	t_eq "... EKEYREJECTED" "insmod: ERROR: could not insert module $T_TMP/crc7-edited.ko: Key was rejected by service" "$(cat "$T_TMP/out")"
+else
+	t_skip "check --kernel: Debian's module verifies with the image's key" "no Debian 6.1 kernel in the cache"
+fi

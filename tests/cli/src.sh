@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# `ksymcheck src scan`, `src migrate` and `nsdeps` on the source fixtures of
+# tests/fixtures/srctree (see its README.md): golden outputs, exact diffs, idempotence,
+# and that a read-only file, a full disk and a file that is not what was read leave every
+# original intact. (A file edited between read and rename is tested in
+# tests/unit/test-src.c, test_commit, through the library's before_replace callback.)
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+FX=$TOP/tests/fixtures/srctree
+export LC_ALL=C
+
+# Every file below $1, with its mode and content hash: "nothing changed" is an equal list.
+snapshot() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 -r stat -c '%a %n' && find . -type f -print0 | sort -z | xargs -0 -r sha1sum); }
+
+# ---- src scan ------------------------------------------------------------------------
+cd "$FX/scan"
+t_run "scan: text" 0 "$KSC" src scan .
+t_diff "scan: text output" "$FX/scan.txt" "$T_TMP/out"
+t_run "scan: json" 0 "$KSC" src scan --format json .
+t_diff "scan: json output" "$FX/scan.json" "$T_TMP/out"
+t_run "scan: symvers" 0 "$KSC" src scan --format symvers .
+t_diff "scan: symvers output" "$FX/scan.symvers" "$T_TMP/out"
+t_run "scan: mentions" 0 "$KSC" src scan --mentions .
+t_diff "scan: mentions output" "$FX/scan-mentions.txt" "$T_TMP/out"
+t_run "scan: one thread" 0 "$KSC" src scan -j 1 .
+t_diff "scan: one thread gives the same" "$FX/scan.txt" "$T_TMP/out"
+# A file alone gets its folder's Makefile flags.
+t_run "scan: a file alone" 0 "$KSC" src scan defns/a.c
+t_eq "scan: a file alone gets ccflags-y" \
+	"defns/a.c:3: export fx_storage_a EXPORT_SYMBOL_GPL gpl ns=FX_STORAGE default=defns/Makefile:4" \
+	"$(head -n 1 "$T_TMP/out")"
+# The output is valid JSON with one object per record.
+if command -v python3 > /dev/null; then
+	n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$FX/scan.json")
+	t_eq "scan: json parses, one object per record" "$(wc -l < "$FX/scan.txt")" "$n"
+fi
+cd "$TOP"
+t_run "scan: missing path" 4 "$KSC" src scan "$T_TMP/nope.c"
+t_grep "scan: missing path is reported" "nope.c: No such file or directory" "$T_TMP/err"
+t_run "scan: no path" 2 "$KSC" src scan
+t_run "scan: bad format" 2 "$KSC" src scan --format kernel .
+t_run "src: unknown subcommand" 2 "$KSC" src frob
+t_run "src: --help" 0 "$KSC" src --help
+t_grep "src: --help names migrate" "ksymcheck src migrate --to KVER" "$T_TMP/out"
+
+# ---- src migrate ---------------------------------------------------------------------
+W=$T_TMP/w
+fresh() { cd "$T_TMP" && rm -rf "$W" && mkdir -p "$W" && cp -r "$FX/migrate" "$W/" && chmod -R u+w "$W" && cd "$W"; }
+
+fresh
+before=$(snapshot "$W")
+t_run "migrate old->6.17: dry run finds changes" 1 "$KSC" src migrate --to 6.17 migrate/old
+t_diff "migrate old->6.17: exact diff" "$FX/migrate-old-6.17.diff" "$T_TMP/out"
+t_diff "migrate old->6.17: notes" "$FX/migrate-old-6.17.notes" "$T_TMP/err"
+t_eq "migrate: a dry run changes nothing" "$before" "$(snapshot "$W")"
+# The diff applies with patch -p1 and gives what --write writes.
+cp -r "$W/migrate" "$T_TMP/patched" && (cd "$T_TMP" && mkdir -p p && mv patched p/migrate &&
+	cd p && patch -s -p1 < "$FX/migrate-old-6.17.diff") > "$T_TMP/patch.log" 2>&1
+t_eq "migrate: the diff applies with patch -p1" "0" "$?"
+chmod 0640 migrate/old/fx-drv.c
+touch -d '2001-01-01 00:00:00' migrate/old/fx-drv.c
+t_run "migrate old->6.17 --write" 1 "$KSC" src migrate --to 6.17 --write migrate/old
+t_grep "migrate --write reports the file" "migrate/old/fx-drv.c: 6 changes written" "$T_TMP/out"
+if diff -r "$T_TMP/p/migrate/old" migrate/old > "$T_TMP/d"; then
+	t_ok "migrate --write writes what the diff says"
+else
+	t_fail "migrate --write writes what the diff says" "$(head -n 20 "$T_TMP/d")"
+fi
+t_eq "migrate --write keeps the permission bits" "640" "$(stat -c %a migrate/old/fx-drv.c)"
+if [ "$(stat -c %Y migrate/old/fx-drv.c)" -gt 978307200 ]; then
+	t_ok "migrate --write gives the file a new mtime"
+else
+	t_fail "migrate --write gives the file a new mtime"
+fi
+t_eq "migrate --write leaves no temporary files" "Makefile fx-drv.c" "$(ls -A migrate/old | tr '\n' ' ' | sed 's/ $//')"
+after=$(snapshot "$W")
+t_run "migrate: a second run (dry) finds nothing to change" 1 "$KSC" src migrate --to 6.17 migrate/old
+t_eq "migrate: a second run prints no diff" "" "$(cat "$T_TMP/out")"
+t_grep "migrate: a second run still has the note" "FX_MACRO_NS is a macro" "$T_TMP/err"
+t_run "migrate: a second --write" 1 "$KSC" src migrate --to 6.17 --write migrate/old
+t_eq "migrate: a second --write changes nothing" "$after" "$(snapshot "$W")"
+
+fresh
+t_run "migrate new->6.12" 1 "$KSC" src migrate --to 6.12 migrate/new
+t_diff "migrate new->6.12: exact diff" "$FX/migrate-new-6.12.diff" "$T_TMP/out"
+t_diff "migrate new->6.12: notes" "$FX/migrate-new-6.12.notes" "$T_TMP/err"
+t_run "migrate new->6.16" 1 "$KSC" src migrate --to 6.16 migrate/new
+t_diff "migrate new->6.16: exact diff" "$FX/migrate-new-6.16.diff" "$T_TMP/out"
+t_run "migrate new->6.16 --write" 1 "$KSC" src migrate --to 6.16 --write migrate/new
+t_run "migrate new->6.16 again" 1 "$KSC" src migrate --to 6.16 migrate/new
+t_eq "migrate new->6.16: idempotent" "" "$(cat "$T_TMP/out")"
+t_run "migrate new->6.17 (back)" 1 "$KSC" src migrate --to 6.17 --write migrate/new
+if diff -r "$FX/migrate/new" migrate/new > "$T_TMP/d"; then
+	t_ok "migrate 6.17 -> 6.16 -> 6.17 gives the original back"
+else
+	t_fail "migrate 6.17 -> 6.16 -> 6.17 gives the original back" "$(head -n 20 "$T_TMP/d")"
+fi
+t_run "migrate: no --to" 2 "$KSC" src migrate migrate/new
+t_run "migrate: bad --to" 2 "$KSC" src migrate --to latest migrate/new
+
+# A read-only file is left alone (even for root), the others are written.
+fresh
+chmod 0444 migrate/old/fx-drv.c
+ro_before=$(sha1sum migrate/old/fx-drv.c)
+t_run "migrate --write with a read-only file" 5 "$KSC" src migrate --to 6.17 --write migrate/old
+t_grep "migrate: the read-only file is reported" \
+	"migrate/old/fx-drv.c: read-only (no write permission); left unchanged" "$T_TMP/err"
+t_eq "migrate: the read-only file is intact" "$ro_before" "$(sha1sum migrate/old/fx-drv.c)"
+t_eq "migrate: the read-only file keeps its mode" "444" "$(stat -c %a migrate/old/fx-drv.c)"
+t_grep "migrate: the writable Makefile is rewritten" "'\"FX_DRV\"'" migrate/old/Makefile
+t_eq "migrate: no temporary files after a refusal" "Makefile fx-drv.c" "$(ls -A migrate/old | tr '\n' ' ' | sed 's/ $//')"
+chmod 0644 migrate/old/fx-drv.c
+
+# A read-only folder: no temporary file can be made; nothing changes.
+fresh
+if [ "$(id -u)" != 0 ]; then
+	chmod 0555 migrate/old
+	before=$(snapshot "$W")
+	t_run "migrate --write in a read-only folder" 5 "$KSC" src migrate --to 6.17 --write migrate/old
+	t_eq "migrate: a read-only folder keeps every original" "$before" "$(snapshot "$W")"
+	chmod 0755 migrate/old
+else
+	t_skip "migrate --write in a read-only folder" "root can write any folder"
+fi
+
+# A full disk: a small tmpfs, filled up; every original stays as it was.
+full_disk_test() {
+	local mnt=$T_TMP/full
+	mkdir -p "$mnt"
+	cat > "$T_TMP/full.sh" <<-EOF
+	set -u
+	mount -t tmpfs -o size=64k tmpfs "$mnt" || exit 77
+	cp -r "$FX/migrate" "$mnt/"
+	# fill what is left, leaving less than the new files need
+	dd if=/dev/zero of="$mnt/filler" bs=1k count=1000 2> /dev/null
+	rm -f "$mnt/filler.small"; dd if=/dev/zero of="$mnt/filler.small" bs=1 count=100 2> /dev/null
+	(cd "$mnt" && find migrate -type f -print0 | sort -z | xargs -0 sha1sum) > "$T_TMP/full.before"
+	(cd "$mnt" && "$KSC" src migrate --to 6.17 --write migrate/old) > "$T_TMP/full.out" 2> "$T_TMP/full.err"
+	echo \$? > "$T_TMP/full.rc"
+	(cd "$mnt" && find migrate -type f -print0 | sort -z | xargs -0 sha1sum) > "$T_TMP/full.after"
+	ls -A "$mnt/migrate/old" > "$T_TMP/full.ls"
+	umount "$mnt"
+	EOF
+	if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null && unshare -m true 2> /dev/null; then
+		unshare -m bash "$T_TMP/full.sh"
+	elif command -v unshare > /dev/null && unshare -Urm true 2> /dev/null; then
+		unshare -Urm bash "$T_TMP/full.sh"
+	else
+		return 77
+	fi
+}
+full_disk_test
+rc=$?
+if [ $rc = 77 ] || [ ! -f "$T_TMP/full.rc" ]; then
+	t_skip "migrate --write on a full disk" "cannot mount a small tmpfs here (needs root or user namespaces)"
+else
+	t_eq "migrate --write on a full disk: exit status 4 (+1 for the note)" "5" "$(cat "$T_TMP/full.rc")"
+	t_grep "migrate: the full disk is reported" "No space left on device; left unchanged" "$T_TMP/full.err"
+	if cmp -s "$T_TMP/full.before" "$T_TMP/full.after"; then
+		t_ok "migrate: a full disk leaves every original intact"
+	else
+		t_fail "migrate: a full disk leaves every original intact" "$(diff "$T_TMP/full.before" "$T_TMP/full.after")"
+	fi
+	t_eq "migrate: no temporary files on the full disk" "Makefile fx-drv.c" "$(tr '\n' ' ' < "$T_TMP/full.ls" | sed 's/ $//')"
+fi
+
+# ---- nsdeps --------------------------------------------------------------------------
+cd "$TOP"
+CLANG=${CLANG:-clang}
+N=$T_TMP/n
+nfresh() { cd "$T_TMP" && rm -rf "$N" && mkdir -p "$N" && cp -r "$FX/nsdeps" "$N/" && cd "$N"; }
+nfresh
+if ! command -v "$CLANG" > /dev/null ||
+	! "$CLANG" --target=x86_64-linux-gnu -Werror -c -I "$TOP/tests/fixtures/src" \
+		-o "$N/nsdeps/fx-nsuser.ko" "$FX/nsdeps/fx-nsuser.S" 2> "$T_TMP/clang.err"; then
+	t_skip "nsdeps" "cannot assemble the module fixture with $CLANG: $(head -c 200 "$T_TMP/clang.err")"
+	exit 0
+fi
+cp "$N/nsdeps/fx-nsuser.ko" "$T_TMP/fx-nsuser.ko"
+cd "$N"
+SV=nsdeps/Module.symvers
+before=$(snapshot "$N")
+t_run "nsdeps 6.16: dry run" 1 "$KSC" nsdeps --symvers $SV --src nsdeps/fx-nsuser nsdeps/fx-nsuser.ko
+t_diff "nsdeps 6.16: exact diff (sorted into the existing block)" "$FX/nsdeps-6.16.diff" "$T_TMP/out"
+t_diff "nsdeps 6.16: messages (module: explained, not imported)" "$FX/nsdeps-6.16.err" "$T_TMP/err"
+t_eq "nsdeps: a dry run changes nothing" "$before" "$(snapshot "$N")"
+t_run "nsdeps 6.16 --write" 1 "$KSC" nsdeps --symvers $SV --src nsdeps/fx-nsuser --write nsdeps/fx-nsuser.ko
+t_grep "nsdeps --write reports the file" "nsdeps/fx-nsuser/main.c: 2 imports added" "$T_TMP/out"
+(cd "$T_TMP" && rm -rf np && mkdir np && cp -r "$FX/nsdeps" np/ && cd np &&
+	patch -s -p1 < "$FX/nsdeps-6.16.diff") > /dev/null 2>&1
+if cmp -s "$T_TMP/np/nsdeps/fx-nsuser/main.c" nsdeps/fx-nsuser/main.c; then
+	t_ok "nsdeps --write writes what the diff says (patch -p1)"
+else
+	t_fail "nsdeps --write writes what the diff says (patch -p1)" "$(diff "$T_TMP/np/nsdeps/fx-nsuser/main.c" nsdeps/fx-nsuser/main.c | head)"
+fi
+t_eq "nsdeps: the file without MODULE_LICENSE() is not touched" \
+	"$(sha1sum < "$FX/nsdeps/fx-nsuser/helper.c")" "$(sha1sum < nsdeps/fx-nsuser/helper.c)"
+after=$(snapshot "$N")
+t_run "nsdeps: a second run" 1 "$KSC" nsdeps --symvers $SV --src nsdeps/fx-nsuser --write nsdeps/fx-nsuser.ko
+t_eq "nsdeps: a second run changes nothing" "$after" "$(snapshot "$N")"
+t_eq "nsdeps: a second run prints nothing to stdout" "" "$(cat "$T_TMP/out")"
+
+# 6.1: identifiers, no .mod file (the one .c with MODULE_LICENSE()), no imports yet.
+nfresh
+cp "$T_TMP/fx-nsuser.ko" nsdeps/
+t_run "nsdeps 6.1: dry run" 1 "$KSC" nsdeps --symvers $SV --policy 6.1 --src nsdeps/single nsdeps/fx-nsuser.ko
+t_diff "nsdeps 6.1: exact diff (after MODULE_LICENSE, identifiers)" "$FX/nsdeps-6.1.diff" "$T_TMP/out"
+t_grep "nsdeps 6.1: module:kvm is explained, not imported" \
+	"not adding MODULE_IMPORT_NS(\"module:kvm\")" "$T_TMP/err"
+# A read-only source: left alone.
+chmod 0444 nsdeps/single/fx-nsuser.c
+t_run "nsdeps --write on a read-only source" 5 "$KSC" nsdeps --symvers $SV --policy 6.1 --src nsdeps/single --write nsdeps/fx-nsuser.ko
+t_eq "nsdeps: the read-only source is intact" \
+	"$(sha1sum < "$FX/nsdeps/single/fx-nsuser.c")" "$(sha1sum < nsdeps/single/fx-nsuser.c)"
+chmod 0644 nsdeps/single/fx-nsuser.c
+# Several files with MODULE_LICENSE() and no .mod: which one is ambiguous.
+t_run "nsdeps: ambiguous sources" 5 "$KSC" nsdeps --symvers $SV --src "$FX/scan" nsdeps/fx-nsuser.ko
+t_grep "nsdeps: ambiguous sources are explained" "have MODULE_LICENSE() and none is fx-nsuser.c" "$T_TMP/err"
+t_run "nsdeps: no kernel" 2 "$KSC" nsdeps nsdeps/fx-nsuser.ko
+t_run "nsdeps: no module" 2 "$KSC" nsdeps --symvers $SV
+t_run "nsdeps: --help" 0 "$KSC" nsdeps --help
+# Nothing missing: exit 0, no output.
+t_run "nsdeps: nothing to add" 0 "$KSC" nsdeps --symvers "$TOP/tests/fixtures/srctree/scan.symvers" --src nsdeps/single nsdeps/fx-nsuser.ko
+t_eq "nsdeps: nothing to add prints nothing" "" "$(cat "$T_TMP/out")"

@@ -1,0 +1,190 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# ksymcheck tree on trees made of the fixtures: depmod's files byte for byte as kmod's
+# real depmod writes them (when it is installed), the index (reuse, a touched module
+# read again, a corrupt index rebuilt), a broken tree processed fully with exit status 4,
+# runs killed midway leaving no partial file and no corrupt index, the progress bar only
+# on a terminal, usage errors.
+. tests/lib.sh
+REL=6.16.0-demo
+D=$FIXTURES/demo
+X=$FIXTURES/x86_64
+DEPMOD=$(PATH=$PATH:/usr/sbin:/sbin command -v depmod || true)
+
+# A tree: modules in folders, compressed ones, one in updates/ shadowing one in kernel/,
+# a modules.order that lists some of them, the sample kernel's vmlinux and config.
+make_tree() { # $1 root
+	local r=$1 m=$1/lib/modules/$REL
+	mkdir -p "$m/kernel/virt/kvm" "$m/kernel/arch/x86/kvm" "$m/kernel/drivers/dma" \
+		"$m/kernel/fx" "$m/updates" "$m/extra" "$r/boot"
+	cp "$D/intree/kvm.ko" "$m/kernel/virt/kvm/kvm.ko"
+	cp "$D/intree/kvm-amd.ko" "$m/kernel/arch/x86/kvm/kvm-amd.ko"
+	cp "$D/intree/kvm_intel.ko" "$m/kernel/arch/x86/kvm/kvm_intel.ko"
+	cp "$D/intree/fx-patterns.ko" "$m/kernel/virt/kvm/fx-patterns.ko"
+	cp "$D/oot/fxdma.ko" "$m/kernel/drivers/dma/fxdma.ko"
+	cp "$D/oot/kvm.ko" "$m/updates/kvm.ko"
+	cp "$D/extra/kvm-evil.ko" "$m/extra/kvm-evil.ko"
+	for f in fx-65 fx-modns fx-ptr3 fx-prel32-ns fx-kflagstab fx-user-ext; do
+		cp "$X/$f.ko" "$m/kernel/fx/$f.ko"
+	done
+	cp "$X/fx-user.ko.xz" "$m/kernel/fx/fx-user.ko.xz"
+	cp "$X/fx-kvm-amd.ko.zst" "$m/kernel/fx/fx-kvm-amd.ko.zst"
+	printf '%s\n' kernel/virt/kvm/kvm.ko kernel/arch/x86/kvm/kvm-amd.ko \
+		kernel/fx/fx-user.ko kernel/fx/fx-65.ko kernel/arch/x86/kvm/kvm_intel.ko \
+		> "$m/modules.order"
+	cp "$X/fx-vmlinux-prel32" "$r/boot/vmlinux-$REL"
+	printf 'CONFIG_MODVERSIONS=y\n# CONFIG_MODULE_SIG is not set\n' > "$r/boot/config-$REL"
+	find "$r" -exec touch -h -d '2 days ago' {} +
+}
+FILES="modules.dep modules.symbols modules.alias modules.softdep modules.devname"
+
+root=$T_TMP/root
+make_tree "$root"
+mkdir -p "$T_TMP/dout"
+t_run "tree: a tree of fixtures" 1 "$KSC" tree -b "$root" "$REL" --no-index --write-depmod "$T_TMP/dout"
+t_grep "... summary" "$root/lib/modules/$REL: 14 modules (14 read, 0 from the index, 0 unreadable); kernel exports: $root/boot/vmlinux-$REL" "$T_TMP/out"
+t_grep "... judged by the rules of 6.16" "14 judged (rules of 6.16)" "$T_TMP/out"
+t_grep "... findings per code" "findings: " "$T_TMP/out"
+t_grep "... the modpost finding of kvm_intel" "kernel/arch/x86/kvm/kvm_intel.ko: fxm_for_kvm_family: modpost: refused" "$T_TMP/out"
+t_eq "... updates/kvm.ko wins over kernel/virt/kvm/kvm.ko" "updates/kvm.ko:" "$(grep -E '^(updates|kernel/virt/kvm)/kvm.ko:' "$T_TMP/dout/modules.dep")"
+
+if [ -n "$DEPMOD" ]; then
+	cp -a "$root" "$T_TMP/droot"
+	"$DEPMOD" -b "$T_TMP/droot" "$REL" 2> "$T_TMP/depmod.err"
+	for f in $FILES; do
+		t_diff "tree: $f byte for byte as kmod's depmod" "$T_TMP/droot/lib/modules/$REL/$f" "$T_TMP/dout/$f"
+	done
+else
+	for f in $FILES; do t_skip "tree: $f byte for byte as kmod's depmod" "depmod not installed"; done
+fi
+
+t_run "tree --no-check: depmod's view only" 0 "$KSC" tree -b "$root" "$REL" --no-index --no-check
+t_run "tree --format json" 1 "$KSC" tree -b "$root" "$REL" --no-index --format json
+python3 - "$T_TMP/out" > "$T_TMP/j" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["modules"], d["read"], d["cached"], d["index"], d["policy"], d["verdicts"]["judged"],
+      len(d["problems"]), sorted(d["timing"])[:3], "modns-denied" in d["findings"])
+PY
+t_eq "... the summary" "14 14 0 none 6.16 14 0 ['bytes_decompressed', 'bytes_read', 'check'] True" "$(cat "$T_TMP/j")"
+t_run "tree --quiet: nothing on stdout" 1 "$KSC" tree -b "$root" "$REL" --no-index -q
+t_eq "... stdout empty" "" "$(cat "$T_TMP/out")"
+t_eq "... no progress bar on a pipe" "" "$(tr -d '\n' < "$T_TMP/err" | tr -dc '\r')"
+if command -v script > /dev/null; then
+	script -q -c "'$KSC' tree -b '$root' $REL --no-index > /dev/null" "$T_TMP/tty" < /dev/null > /dev/null 2>&1 || true
+	t_grep "... a progress bar on a terminal" "read    [" "$T_TMP/tty"
+else
+	t_skip "... a progress bar on a terminal" "no script(1)"
+fi
+
+# The index.
+idx=$T_TMP/cache/tree.idx
+t_run "tree --index: first run" 1 "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
+t_eq "... index absent, then written" "absent yes" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["index"])' "$T_TMP/out") $([ -s "$idx" ] && echo yes)"
+t_run "tree --index: second run" 1 "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
+t_eq "... nothing read again" "used 0 14" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"], d["cached"])' "$T_TMP/out")"
+touch -d '1 day ago' "$root/lib/modules/$REL/kernel/fx/fx-65.ko"
+t_run "tree --index: one module touched" 1 "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
+t_eq "... only it read again" "used 1 13" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"], d["cached"])' "$T_TMP/out")"
+printf 'garbage' | dd of="$idx" bs=1 seek=200 conv=notrunc 2> /dev/null
+t_run "tree --index: a corrupt index" 1 "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
+t_grep "... is reported" "$idx: index corrupt" "$T_TMP/err"
+t_eq "... and rebuilt, not used" "rebuilt 14" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"])' "$T_TMP/out")"
+t_run "tree --index: after the rebuild" 1 "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
+t_eq "... used again" "used 0" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"])' "$T_TMP/out")"
+XDG_CACHE_HOME=$T_TMP/xdg t_run "tree: the default index under XDG_CACHE_HOME" 1 "$KSC" tree -b "$root" "$REL" -q
+t_eq "... one index file" "1" "$(find "$T_TMP/xdg/ksymcheck/tree" -name "$REL-*.idx" | wc -l)"
+
+# A broken tree: a corrupt module, an unreadable one, a symbolic link loop, a dangling
+# symbolic link, an empty folder. Everything else is read; each problem reported; exit 4.
+broken=$T_TMP/broken
+mkdir -p "$broken/lib/modules/$REL/kernel/ok" "$broken/boot"
+cp "$D/intree/kvm.ko" "$broken/lib/modules/$REL/kernel/ok/kvm.ko"
+cp "$D/intree/kvm-amd.ko" "$broken/lib/modules/$REL/kernel/ok/kvm-amd.ko"
+cp "$X/fx-modns.ko" "$broken/lib/modules/$REL/kernel/ok/fx-modns.ko"
+cp "$FIXTURES/bad/truncated-header.ko" "$broken/lib/modules/$REL/kernel/ok/corrupt.ko"
+cp "$D/intree/kvm.ko" "$broken/lib/modules/$REL/kernel/ok/unreadable.ko"
+chmod 000 "$broken/lib/modules/$REL/kernel/ok/unreadable.ko"
+ln -s .. "$broken/lib/modules/$REL/kernel/ok/loop"
+ln -s nowhere.ko "$broken/lib/modules/$REL/kernel/ok/dangling.ko"
+mkdir -p "$broken/lib/modules/$REL/kernel/empty"
+cp "$X/fx-vmlinux-prel32" "$broken/boot/vmlinux-$REL"
+printf 'CONFIG_MODVERSIONS=y\nCONFIG_MODULE_FORCE_LOAD=y\n' > "$broken/boot/config-$REL"
+bm=$broken/lib/modules/$REL
+mkdir -p "$T_TMP/bout"
+as_user=()
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	# root reads any file: run as nobody so that chmod 000 means unreadable
+	chmod 755 "$T_TMP"
+	chmod -R a+rX "$T_TMP/broken" "$FIXTURES" 2> /dev/null || true
+	chmod 000 "$bm/kernel/ok/unreadable.ko"
+	chmod 777 "$T_TMP/bout"
+	as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+fi
+t_run "tree: a broken tree, processed fully" 4 "${as_user[@]}" "$KSC" tree -b "$broken" "$REL" --no-index --write-depmod "$T_TMP/bout"
+t_grep "... the corrupt module" "$bm/kernel/ok/corrupt.ko: truncated ELF header" "$T_TMP/err"
+if [ ${#as_user[@]} -gt 0 ] || [ "$(id -u)" != 0 ]; then
+	t_grep "... the unreadable module" "$bm/kernel/ok/unreadable.ko: Permission denied" "$T_TMP/err"
+else
+	t_skip "... the unreadable module" "root without setpriv reads every file"
+fi
+t_grep "... the symbolic link loop" "$bm/kernel/ok/loop: symbolic link loop" "$T_TMP/err"
+t_grep "... the dangling symbolic link" "$bm/kernel/ok/dangling.ko: dangling symbolic link" "$T_TMP/err"
+t_grep "... the good modules still judged" "3 judged (rules of 6.16)" "$T_TMP/out"
+t_grep "... problems counted" "problems: 4" "$T_TMP/out"
+cp "$T_TMP/out" "$T_TMP/broken.out"
+if [ -n "$DEPMOD" ]; then
+	# depmod on the same tree without the loop (it would recurse into it until it runs out of file descriptors)
+	cp -a "$broken" "$T_TMP/dbroken"
+	rm "$T_TMP/dbroken/lib/modules/$REL/kernel/ok/loop"
+	chmod 777 "$T_TMP/dbroken/lib/modules/$REL"
+	"${as_user[@]}" "$DEPMOD" -b "$T_TMP/dbroken" "$REL" 2> /dev/null
+	for f in modules.dep modules.symbols modules.alias; do
+		t_diff "... $f complete, as kmod's depmod" "$T_TMP/dbroken/lib/modules/$REL/$f" "$T_TMP/bout/$f"
+	done
+else
+	t_grep "... modules.dep lists the unreadable modules too" "kernel/ok/corrupt.ko:" "$T_TMP/bout/modules.dep"
+fi
+chmod 644 "$bm/kernel/ok/unreadable.ko"
+chmod 700 "$T_TMP"
+
+# Runs killed at any moment: depmod's files complete or absent, the index valid or absent.
+big=$T_TMP/big
+mkdir -p "$big/lib/modules/$REL/kernel" "$big/boot"
+for i in $(seq 1 150); do
+	cp "$D/intree/kvm.ko" "$big/lib/modules/$REL/kernel/kvm$i.ko"
+	cp "$X/fx-user.ko.xz" "$big/lib/modules/$REL/kernel/fxu$i.ko.xz"
+	cp "$X/fx-65.ko" "$big/lib/modules/$REL/kernel/fx65-$i.ko"
+done
+cp "$X/fx-vmlinux-prel32" "$big/boot/vmlinux-$REL"
+find "$big" -exec touch -h -d '2 days ago' {} +
+mkdir -p "$T_TMP/kref" "$T_TMP/kout"
+"$KSC" tree -b "$big" "$REL" --no-index -q --write-depmod "$T_TMP/kref" || true
+kidx=$T_TMP/kill/tree.idx
+bad=""
+for delay in 0.005 0.01 0.02 0.03 0.04 0.05 0.06 0.08 0.1 0.12 0.15 0.2 0.3 0.5; do
+	rm -rf "$T_TMP/kout" "$T_TMP/kill"
+	mkdir -p "$T_TMP/kout"
+	{ timeout -s KILL "$delay" "$KSC" tree -b "$big" "$REL" -q --index "$kidx" --write-depmod "$T_TMP/kout"; } > /dev/null 2>&1
+	for f in $FILES; do
+		if [ -e "$T_TMP/kout/$f" ] && ! cmp -s "$T_TMP/kout/$f" "$T_TMP/kref/$f"; then
+			bad="$bad $delay:$f-partial"
+		fi
+	done
+	if [ -e "$kidx" ]; then
+		state=$("$KSC" tree -b "$big" "$REL" --index "$kidx" --no-check -f json 2> /dev/null |
+			python3 -c 'import json,sys; print(json.load(sys.stdin)["index"])')
+		[ "$state" = used ] || bad="$bad $delay:index-$state"
+	fi
+done
+t_eq "tree killed midway (14 times): no partial file, no corrupt index" "" "$bad"
+"$KSC" tree -b "$big" "$REL" -q --index "$kidx" --write-depmod "$T_TMP/kout" || true
+t_eq "... the next run removes stale temporary files" "" "$(find "$T_TMP/kout" "$T_TMP/kill" -name '*.ksymcheck-tmp-*')"
+
+# Usage.
+t_run "tree: a bad release" 2 "$KSC" tree -b "$root" banana
+t_run "tree: --index and --no-index" 2 "$KSC" tree -b "$root" "$REL" --index x --no-index
+t_run "tree: two sources of kernel exports" 2 "$KSC" tree -b "$root" "$REL" -E a -F b
+t_run "tree: no such module folder" 4 "$KSC" tree -b "$T_TMP/nowhere" "$REL" --no-index
+t_grep "... reported" "$T_TMP/nowhere/lib/modules/$REL: no such module directory" "$T_TMP/err"
+t_run "tree --help" 0 "$KSC" tree --help
+t_grep "... documents --write-depmod" "--write-depmod DIR" "$T_TMP/out"

@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ksymcheck nsdeps: add the MODULE_IMPORT_NS lines a built module is missing to its
+ * sources, as `make nsdeps` does (kernel-semantics.md R27): modpost's namespace check
+ * (ksc_check_modules, modpost view) says which namespaces a module uses without importing
+ * them; each goes into the source files that have MODULE_LICENSE() (as
+ * scripts/coccinelle/misc/add_namespace.cocci does), among the existing imports in byte
+ * order (as scripts/nsdeps sorts them), in the target kernel's syntax. A module:
+ * namespace is never added (R11): it is explained instead.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "tools/ksc-tool.h"
+
+static const char *const help =
+	"Usage: ksymcheck nsdeps [OPTIONS] MODULE...\n\n"
+	"Add the MODULE_IMPORT_NS() lines each built MODULE (.ko) is missing to its C sources,\n"
+	"as 'make nsdeps' does: only namespaces of symbols the module really uses and does not\n"
+	"import, next to MODULE_LICENSE() or among the existing imports, sorted, in the target\n"
+	"kernel's syntax (identifier before 6.13, string literal from 6.13). A module:\n"
+	"namespace (6.16+ EXPORT_SYMBOL_FOR_MODULES) is never imported: the loader would\n"
+	"refuse the module; the reason is printed instead.\n\n"
+	"Sources:\n"
+	"      --src DIR          the module's source folder (default: the module's folder);\n"
+	"                         the files are those of DIR/<module>.mod when kbuild left one,\n"
+	"                         else the .c files below DIR that have MODULE_LICENSE()\n"
+	"  -w, --write            apply the changes (default: print a unified diff)\n\n"
+	"The kernel the module is built for (one is required), as for 'ksymcheck check':\n"
+	"  -k, --kernel ROOT      a root holding lib/modules/KVER and the kernel's exports\n"
+	"      --kver KVER        the kernel release under ROOT (default: the running one)\n"
+	"  -s, --symvers FILE     the kernel's Module.symvers\n"
+	"      --vmlinux FILE     the kernel image (vmlinux or bzImage)\n"
+	"  -m, --modules DIR      also take the modules below DIR as providers\n"
+	"  -p, --policy KVER      rules and syntax of this kernel version (default: the\n"
+	"                         kernel's release, else the module's vermagic)\n"
+	"  -h, --help             show this help and exit\n\n"
+	"Exit status: 0 nothing missing (or all of it written); 1 imports missing (dry run) or a\n"
+	"namespace that must not be imported; 2 usage error; 4 some inputs unreadable or files\n"
+	"not written (each left as it was); 1 and 4 add up.\n";
+
+enum { OPT_KVER = 256, OPT_VMLINUX, OPT_SRC };
+
+struct nsdeps_args {
+	const char *root, *kver, *symvers, *vmlinux, *policy, *src;
+	char **module_dirs;
+	int n_module_dirs;
+	bool write;
+};
+
+/* ---- the kernel: the same options as `ksymcheck check` ---- */
+
+static int add_provider(const char *path, const char *root, void *data)
+{
+	struct ksc_kernel *k = data;
+	struct ksc_module *mod;
+	int r = ksc_module_new_from_path(ksc_kernel_get_ctx(k), path, &mod);
+
+	if (r < 0)
+		return r == -ENOMEM ? r : 1;
+	r = ksc_module_get_kind(mod) == KSC_KIND_MODULE ? ksc_kernel_add_module(k, mod)
+							: 0;
+	ksc_module_unref(mod);
+	return r;
+}
+
+static struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct nsdeps_args *a,
+				      unsigned *errors)
+{
+	struct ksc_kernel *k = NULL;
+	int r;
+
+	if (a->root) {
+		if (ksc_kernel_open(ctx, a->root, a->kver, &k) < 0)
+			return NULL;
+		*errors += ksc_kernel_get_error_count(k);
+	} else {
+		if (ksc_kernel_new(ctx, &k) < 0)
+			return NULL;
+		if (a->kver && ksc_kernel_set_release(k, a->kver) < 0)
+			goto err;
+	}
+	if (a->symvers) {
+		struct ksc_symvers *sv;
+		if (ksc_symvers_new_from_path(ctx, a->symvers, &sv) < 0)
+			goto err;
+		if (ksc_symvers_get_error_count(sv))
+			(*errors)++;
+		r = ksc_kernel_add_symvers(k, sv);
+		ksc_symvers_unref(sv);
+		if (r < 0)
+			goto err;
+	}
+	if (a->vmlinux) {
+		struct ksc_module *vm;
+		if (ksc_module_new_from_path(ctx, a->vmlinux, &vm) < 0)
+			goto err;
+		if (ksc_module_get_kind(vm) != KSC_KIND_VMLINUX) {
+			fprintf(stderr, "%s: not a kernel image\n", a->vmlinux);
+			ksc_module_unref(vm);
+			goto err;
+		}
+		r = ksc_kernel_add_vmlinux(k, vm);
+		ksc_module_unref(vm);
+		if (r < 0)
+			goto err;
+	}
+	for (int i = 0; i < a->n_module_dirs; i++) {
+		unsigned bad = 0;
+		r = walk_paths(ctx, &a->module_dirs[i], 1, add_provider, k, &bad);
+		*errors += bad;
+		if (r < 0)
+			goto err;
+	}
+	return k;
+err:
+	ksc_kernel_unref(k);
+	return NULL;
+}
+
+/* ---- the modules ---- */
+
+struct collect {
+	struct ksc_ctx *ctx;
+	struct ksc_module **mods;
+	size_t n, cap;
+	unsigned errors;
+};
+
+static int collect_module(const char *path, const char *root, void *data)
+{
+	struct collect *c = data;
+	struct ksc_module *mod;
+
+	if (ksc_module_new_from_path(c->ctx, path, &mod) < 0) {
+		c->errors++;
+		return 0;
+	}
+	if (ksc_module_get_kind(mod) != KSC_KIND_MODULE) {
+		fprintf(stderr, "%s: not a module\n", path);
+		ksc_module_unref(mod);
+		c->errors++;
+		return 0;
+	}
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 8;
+		struct ksc_module **m = realloc(c->mods, cap * sizeof(*m));
+		if (!m) {
+			ksc_module_unref(mod);
+			return -ENOMEM;
+		}
+		c->mods = m;
+		c->cap = cap;
+	}
+	c->mods[c->n++] = mod;
+	return 0;
+}
+
+/* ---- a list of unique strings ---- */
+
+struct strs {
+	char **v;
+	size_t n;
+};
+
+static int strs_add(struct strs *s, const char *x)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (strcmp(s->v[i], x) == 0)
+			return 0;
+	char **v = realloc(s->v, (s->n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	s->v = v;
+	s->v[s->n] = strdup(x);
+	if (!s->v[s->n])
+		return -ENOMEM;
+	s->n++;
+	return 1;
+}
+
+static void strs_free(struct strs *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		free(s->v[i]);
+	free(s->v);
+	s->v = NULL;
+	s->n = 0;
+}
+
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* ---- the module's source files ---- */
+
+static bool is_file(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/*
+ * kbuild's <module>.mod: one object per line (scripts/Makefile.build cmd_mod), paths as
+ * kbuild saw them. Each foo.o is taken as foo.c: as given when absolute, else below DIR,
+ * else its basename in DIR. 1 when the .mod file was read, 0 when there is none.
+ */
+static int sources_from_mod(const char *dir, const char *name, struct strs *out)
+{
+	char *path = NULL, *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (asprintf(&path, "%s/%s.mod", dir, name) < 0)
+		return -ENOMEM;
+	f = fopen(path, "re");
+	free(path);
+	if (!f)
+		return 0;
+	while (getline(&line, &cap, f) > 0) {
+		char *save = NULL;
+		for (char *tok = strtok_r(line, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
+			size_t l = strlen(tok);
+			if (l < 3 || strcmp(tok + l - 2, ".o") != 0)
+				continue;
+			tok[l - 1] = 'c';
+			char *cand = NULL;
+			const char *base = strrchr(tok, '/');
+			base = base ? base + 1 : tok;
+			if (tok[0] == '/' && is_file(tok)) {
+				cand = strdup(tok);
+			} else {
+				const char *rel = strncmp(tok, "./", 2) == 0 ? tok + 2 : tok;
+				if (asprintf(&cand, "%s/%s", dir, rel) < 0)
+					cand = NULL;
+				if (cand && !is_file(cand)) {
+					free(cand);
+					if (asprintf(&cand, "%s/%s", dir, base) < 0)
+						cand = NULL;
+				}
+			}
+			if (cand && is_file(cand) && strs_add(out, cand) < 0) {
+				free(cand);
+				free(line);
+				fclose(f);
+				return -ENOMEM;
+			}
+			free(cand);
+		}
+	}
+	free(line);
+	fclose(f);
+	return 1;
+}
+
+/*
+ * The files to add imports to: of the module's sources, those with MODULE_LICENSE().
+ * Without a .mod file: the .c files below DIR that have one; when that is more than one
+ * file, the one named after the module. 0, or -errno (reported).
+ */
+static int license_files(struct ksc_ctx *ctx, const char *dir,
+			 const struct ksc_module *mod, struct strs *out)
+{
+	const char *name = ksc_module_get_modpost_name(mod);
+	struct strs srcs = { 0 };
+	struct ksc_src *src = NULL;
+	int r = sources_from_mod(dir, name, &srcs);
+
+	if (r < 0 || ksc_src_new(ctx, NULL, &src) < 0) {
+		strs_free(&srcs);
+		return -ENOMEM;
+	}
+	bool from_mod = r == 1;
+	if (from_mod) {
+		for (size_t i = 0; i < srcs.n; i++)
+			ksc_src_add_path(src, srcs.v[i]);
+	} else {
+		ksc_src_add_path(src, dir);
+	}
+	struct strs lic = { 0 };
+	for (size_t i = 0; i < ksc_src_get_record_count(src); i++) {
+		const struct ksc_src_record *rec = ksc_src_get_record(src, i);
+		size_t l = strlen(rec->path);
+		if (rec->kind != KSC_SRC_LICENSE || l < 2 || strcmp(rec->path + l - 2, ".c") != 0)
+			continue;
+		if (strs_add(&lic, rec->path) < 0) {
+			r = -ENOMEM;
+			goto out;
+		}
+	}
+	r = 0;
+	if (lic.n == 0) {
+		fprintf(stderr, "%s: no source file of %s.ko has MODULE_LICENSE() (%s)\n", dir, name,
+			from_mod ? "files from its .mod" : "no .mod file, every .c file looked at");
+		r = -ENOENT;
+	} else if (from_mod || lic.n == 1) {
+		for (size_t i = 0; i < lic.n && r == 0; i++)
+			r = strs_add(out, lic.v[i]) < 0 ? -ENOMEM : 0;
+	} else {
+		/* Several modules in one folder: the file named after this one. */
+		const char *pick = NULL;
+		for (size_t i = 0; i < lic.n; i++) {
+			const char *b = strrchr(lic.v[i], '/');
+			b = b ? b + 1 : lic.v[i];
+			if (strncmp(b, name, strlen(name)) == 0 && strcmp(b + strlen(name), ".c") == 0)
+				pick = lic.v[i];
+		}
+		if (pick) {
+			r = strs_add(out, pick) < 0 ? -ENOMEM : 0;
+		} else {
+			fprintf(stderr, "%s: %zu files have MODULE_LICENSE() and none is %s.c: build the module (kbuild writes %s.mod, the list of its sources) or give --src its own folder\n",
+				dir, lic.n, name, name);
+			r = -ENOENT;
+		}
+	}
+out:
+	strs_free(&lic);
+	strs_free(&srcs);
+	ksc_src_unref(src);
+	return r;
+}
+
+/* ---- per source file: the namespaces to add ---- */
+
+struct target_file {
+	char *path;
+	struct strs ns;
+};
+
+struct plan {
+	struct target_file *files;
+	size_t n;
+};
+
+static struct target_file *plan_file(struct plan *p, const char *path)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (strcmp(p->files[i].path, path) == 0)
+			return &p->files[i];
+	struct target_file *v = realloc(p->files, (p->n + 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	p->files = v;
+	memset(&v[p->n], 0, sizeof(v[p->n]));
+	v[p->n].path = strdup(path);
+	if (!v[p->n].path)
+		return NULL;
+	return &v[p->n++];
+}
+
+static void plan_free(struct plan *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->files[i].path);
+		strs_free(&p->files[i].ns);
+	}
+	free(p->files);
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	return strndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
+int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "src", required_argument, NULL, OPT_SRC },
+		{ "write", no_argument, NULL, 'w' },
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "kver", required_argument, NULL, OPT_KVER },
+		{ "symvers", required_argument, NULL, 's' },
+		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+		{ "modules", required_argument, NULL, 'm' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct nsdeps_args a = { 0 };
+	struct collect c = { .ctx = ctx };
+	struct plan plan = { 0 };
+	struct ksc_kernel *k = NULL;
+	struct ksc_report *rep = NULL;
+	int ch, status = KSC_EXIT_OK;
+	char release[128] = "";
+
+	a.module_dirs = calloc((size_t)argc, sizeof(char *));
+	if (!a.module_dirs)
+		return KSC_EXIT_UNREADABLE;
+	while ((ch = getopt_long(argc, argv, "+wk:s:m:p:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_SRC: a.src = optarg; break;
+		case 'w': a.write = true; break;
+		case 'k': a.root = optarg; break;
+		case OPT_KVER: a.kver = optarg; break;
+		case 's': a.symvers = optarg; break;
+		case OPT_VMLINUX: a.vmlinux = optarg; break;
+		case 'm': a.module_dirs[a.n_module_dirs++] = optarg; break;
+		case 'p': a.policy = optarg; break;
+		case 'h':
+			fputs(help, stdout);
+			free(a.module_dirs);
+			return KSC_EXIT_OK;
+		default:
+			free(a.module_dirs);
+			return usage_error("nsdeps", "invalid option");
+		}
+	}
+	if (optind >= argc) {
+		free(a.module_dirs);
+		return usage_error("nsdeps", "no MODULE given");
+	}
+	if (!a.root && !a.symvers && !a.vmlinux) {
+		free(a.module_dirs);
+		return usage_error("nsdeps", "no kernel given: use --kernel, --symvers or --vmlinux");
+	}
+	struct ksc_kver pv;
+	if (a.policy && ksc_kver_parse(a.policy, &pv) < 0) {
+		free(a.module_dirs);
+		return usage_error("nsdeps", "--policy '%s' is not a kernel version", a.policy);
+	}
+	if (a.src) {
+		struct stat st;
+		if (stat(a.src, &st) < 0 || !S_ISDIR(st.st_mode)) {
+			free(a.module_dirs);
+			return usage_error("nsdeps", "--src '%s' is not a folder", a.src);
+		}
+	}
+
+	int r = walk_paths(ctx, argv + optind, argc - optind, collect_module, &c,
+			   &c.errors);
+	if (r < 0 || !c.n) {
+		status = KSC_EXIT_UNREADABLE;
+		goto out;
+	}
+	k = open_kernel(ctx, &a, &c.errors);
+	if (!k) {
+		status = KSC_EXIT_UNREADABLE;
+		goto out;
+	}
+	/* Rules and syntax: --policy, else the kernel's release, else the vermagic. */
+	const char *policy = a.policy ? a.policy : ksc_kernel_get_release(k);
+	for (size_t i = 0; !policy && i < c.n && !release[0]; i++) {
+		const char *vm = ksc_module_get_vermagic(c.mods[i]);
+		if (vm)
+			snprintf(release, sizeof(release), "%.*s", (int)strcspn(vm, " "), vm);
+	}
+	if (!policy && release[0])
+		policy = release;
+	if (!policy) {
+		status = usage_error("nsdeps", "cannot tell the kernel version (no release, no vermagic): use --policy");
+		goto out;
+	}
+	struct ksc_check_opts o = {
+		.sz = sizeof(o),
+		.policy = policy,
+		.allow_missing_ns = 0,
+		.views = KSC_VIEW_MODPOST,
+	};
+	r = ksc_check_modules(k, c.mods, c.n, &o, &rep);
+	if (r < 0) {
+		fprintf(stderr, "%s: nsdeps: %s\n", program_name, strerror(-r));
+		status = r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
+		goto out;
+	}
+
+	for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
+		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+		const char *mpath = ksc_module_get_path(v->module);
+		struct strs missing = { 0 };
+		for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
+			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+			if (strcmp(d->code, "ns-missing") == 0) {
+				if (strs_add(&missing, d->ns) == 1)
+					fprintf(stderr, "%s: uses %s from namespace %s, not imported\n",
+						mpath, d->symbol, d->ns);
+			} else if (strcmp(d->code, "modns-denied") == 0) {
+				status |= KSC_EXIT_FINDINGS;
+				fprintf(stderr, "%s: uses %s from the module-restricted namespace %s: not importing it; %s\n",
+					mpath, d->symbol, d->ns,
+					d->fix ? d->fix : "only modules named in it may use the symbol");
+			} else if (strcmp(d->code, "modns-import") == 0) {
+				status |= KSC_EXIT_FINDINGS;
+				fprintf(stderr, "%s: imports the module namespace %s, which the %s loader refuses (-EPERM): remove that MODULE_IMPORT_NS\n",
+					mpath, d->ns, ksc_report_get_policy(rep));
+			}
+		}
+		if (!missing.n) {
+			strs_free(&missing);
+			continue;
+		}
+		qsort(missing.v, missing.n, sizeof(*missing.v), cmp_strp);
+		char *dir = a.src ? strdup(a.src) : dir_of(mpath);
+		struct strs files = { 0 };
+		r = dir ? license_files(ctx, dir, v->module, &files) : -ENOMEM;
+		free(dir);
+		if (r < 0) {
+			status |= KSC_EXIT_UNREADABLE;
+		} else {
+			for (size_t f = 0; f < files.n; f++) {
+				struct target_file *tf = plan_file(&plan, files.v[f]);
+				for (size_t i = 0; tf && i < missing.n; i++)
+					if (strs_add(&tf->ns, missing.v[i]) < 0)
+						tf = NULL;
+				if (!tf) {
+					status |= KSC_EXIT_UNREADABLE;
+					break;
+				}
+			}
+		}
+		strs_free(&files);
+		strs_free(&missing);
+	}
+
+	for (size_t f = 0; f < plan.n; f++) {
+		struct target_file *tf = &plan.files[f];
+		struct ksc_srcedit *e;
+		if (ksc_srcedit_new_from_path(ctx, tf->path, &e) < 0) {
+			status |= KSC_EXIT_UNREADABLE;
+			continue;
+		}
+		qsort(tf->ns.v, tf->ns.n, sizeof(*tf->ns.v), cmp_strp);
+		int n = ksc_srcedit_plan_imports(e, policy, (const char *const *)tf->ns.v,
+						 tf->ns.n);
+		for (size_t i = 0; i < ksc_srcedit_get_note_count(e); i++) {
+			const struct ksc_srcedit_note *note = ksc_srcedit_get_note(e, i);
+			fprintf(stderr, "%s:%u: note: %s\n", tf->path, note->line, note->text);
+			status |= KSC_EXIT_FINDINGS;
+		}
+		if (n < 0) {
+			fprintf(stderr, "%s: %s\n", tf->path,
+				n == -ENOENT ? "no MODULE_LICENSE() to add the imports after" : strerror(-n));
+			status |= KSC_EXIT_UNREADABLE;
+		} else if (n > 0) {
+			if (!a.write) {
+				status |= KSC_EXIT_FINDINGS;
+				ksc_srcedit_write_diff(e, stdout);
+			} else if (ksc_srcedit_commit(e, NULL) < 0) {
+				status |= KSC_EXIT_UNREADABLE;
+			} else {
+				printf("%s: %d import%s added\n", tf->path, n, n == 1 ? "" : "s");
+			}
+		}
+		ksc_srcedit_free(e);
+	}
+	if (c.errors)
+		status |= KSC_EXIT_UNREADABLE;
+out:
+	plan_free(&plan);
+	ksc_report_unref(rep);
+	ksc_kernel_unref(k);
+	for (size_t i = 0; i < c.n; i++)
+		ksc_module_unref(c.mods[i]);
+	free(c.mods);
+	free(a.module_dirs);
+	return status;
+}

@@ -1,0 +1,584 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ksymcheck tree: a whole kernel's module folder at once, with depmod's conventions:
+ * every module read (in parallel), resolved as depmod resolves it, judged by the policy
+ * engine, with depmod's files written on request and an index that makes the next run
+ * re-read only what changed. The work is in the library (struct ksc_tree); this prints.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "ksc-internal.h"
+#include "tools/ksc-tool.h"
+
+static const char *const help =
+	"Usage: ksymcheck tree [OPTIONS] [-b ROOT] [KVER]\n\n"
+	"Read every module of ROOT/lib/modules/KVER (depmod's conventions: ROOT defaults to /,\n"
+	"KVER to the running kernel's release) in parallel, resolve every import as depmod\n"
+	"does, report unresolved symbols and dependency cycles, and judge every module as the\n"
+	"loader and modpost would (one line per finding: MODULE: SYMBOL: VIEW: VERDICT [code]),\n"
+	"then a summary with counts per finding code.\n\n"
+	"The tree:\n"
+	"  -b, --basedir ROOT      the root holding lib/modules/KVER (default /)\n"
+	"  -j, --jobs N            worker threads (default: one per CPU)\n"
+	"      --index FILE        the index of what was read (default:\n"
+	"                          $XDG_CACHE_HOME/ksymcheck/tree/KVER-HASH.idx); a re-run\n"
+	"                          re-reads only modules whose size, mtime or inode changed\n"
+	"      --no-index          neither read nor write an index\n\n"
+	"The kernel's exports (default: the first found of build/Module.symvers,\n"
+	"usr/src/linux-headers-KVER/Module.symvers, boot/vmlinux-KVER, boot/vmlinuz-KVER,\n"
+	"boot/System.map-KVER below ROOT):\n"
+	"  -E, --symvers FILE      Module.symvers (as depmod -E)\n"
+	"  -F, --system-map FILE   System.map (as depmod -F)\n"
+	"      --vmlinux FILE      vmlinux or bzImage\n"
+	"      --config FILE       the kernel's .config (default boot/config-KVER)\n"
+	"      --no-kernel-search  use only the files named by the options above\n\n"
+	"Rules (as ksymcheck check):\n"
+	"  -p, --policy KVER       apply the rules of this kernel version (default: KVER's)\n"
+	"      --require-intree    module-restricted exports only for in-tree modules (R25)\n"
+	"      --allow-missing-ns  as CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y\n"
+	"      --view VIEW         loader, modpost or both (default)\n"
+	"      --distro NAME       debian or upstream: the distribution's loader patches\n"
+	"                          (default: debian when ROOT holds a Debian kernel package)\n"
+	"      --no-check          depmod's view only: no verdicts\n\n"
+	"Output:\n"
+	"      --write-depmod DIR  write modules.dep, modules.symbols, modules.alias,\n"
+	"                          modules.softdep and modules.devname into DIR, byte for byte\n"
+	"                          as kmod's depmod, each atomically (not the *.bin files)\n"
+	"  -f, --format FMT        text (default) or json: a JSON summary (also --json)\n"
+	"  -q, --quiet             no findings and no summary (problems still on stderr)\n"
+	"  -v, --verbose           also notes (info findings)\n"
+	"      --timing            where the time went, on standard error\n"
+	"  -h, --help              show this help and exit\n\n"
+	"A progress bar is drawn on standard error when it is a terminal (not with --quiet).\n\n"
+	"Exit status: 0 all fine; 1 some module would be refused, or dependency cycles; 2 usage\n"
+	"error; 4 some inputs unreadable (each reported as path: reason; the rest processed)\n"
+	"or an output could not be written; 1 and 4 add up.\n";
+
+enum {
+	OPT_INDEX = 256, OPT_NO_INDEX, OPT_VMLINUX, OPT_CONFIG, OPT_NO_KSEARCH,
+	OPT_REQUIRE_INTREE, OPT_ALLOW_MISSING_NS, OPT_VIEW, OPT_DISTRO, OPT_NO_CHECK,
+	OPT_WRITE_DEPMOD,
+	OPT_TIMING,
+};
+
+struct bar {
+	bool on;
+	size_t last;
+	const char *phase;
+};
+
+static void draw_bar(void *data, const char *phase, size_t done, size_t total)
+{
+	struct bar *b = data;
+
+	if (!b->on || !total)
+		return;
+	size_t w = 40, fill = total ? done * w / total : w;
+	if (done != total && fill == b->last && b->phase == phase)
+		return;
+	b->last = fill;
+	b->phase = phase;
+	fprintf(stderr, "\r%-7s [", phase);
+	for (size_t i = 0; i < w; i++)
+		fputc(i < fill ? '#' : ' ', stderr);
+	fprintf(stderr, "] %zu/%zu\033[K", done, total);
+	fflush(stderr);
+}
+
+static void clear_bar(struct bar *b)
+{
+	if (b->on && b->phase) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+	}
+}
+
+/* $XDG_CACHE_HOME/ksymcheck/tree/KVER-HASH.idx, HASH of the module folder. */
+static char *default_index(const char *root, const char *kver)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	char cwd[PATH_MAX], dir[PATH_MAX * 2], moddir[PATH_MAX * 3];
+	char *out;
+
+	if (!root || !*root)
+		root = "/";
+	if (root[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		snprintf(dir, sizeof(dir), "%s/%s", cwd, root);
+	else
+		snprintf(dir, sizeof(dir), "%s", root);
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		dir[--n] = '\0';
+	snprintf(moddir, sizeof(moddir), "%s/lib/modules/%s", strcmp(dir, "/") == 0 ? "" : dir,
+		 kver);
+	uint64_t hash = ksc_hash64(moddir, strlen(moddir), 0);
+	int r;
+	if (x && x[0] == '/')
+		r = asprintf(&out, "%s/ksymcheck/tree/%s-%016llx.idx", x, kver,
+			     (unsigned long long)hash);
+	else if (h && *h)
+		r = asprintf(&out, "%s/.cache/ksymcheck/tree/%s-%016llx.idx", h, kver,
+			     (unsigned long long)hash);
+	else
+		return NULL;
+	return r < 0 ? NULL : out;
+}
+
+static const char *view_word(enum ksc_view v)
+{
+	return v == KSC_VIEW_LOADER ? "loader" : "modpost";
+}
+
+static const char *sev_word(enum ksc_severity s)
+{
+	return s == KSC_SEV_ERROR ? "refused" : s == KSC_SEV_WARNING ? "warning" : "note";
+}
+
+static const char *sev_key(enum ksc_severity s)
+{
+	return s == KSC_SEV_ERROR ? "error" : s == KSC_SEV_WARNING ? "warning" : "info";
+}
+
+static const char *index_word(enum ksc_tree_index_state s)
+{
+	switch (s) {
+	case KSC_TREE_INDEX_ABSENT: return "absent";
+	case KSC_TREE_INDEX_USED: return "used";
+	case KSC_TREE_INDEX_REBUILT: return "rebuilt";
+	default: return "none";
+	}
+}
+
+struct counts {
+	const char *code;
+	unsigned int n[3];
+};
+
+static int cmp_counts(const void *a, const void *b)
+{
+	return strcmp(((const struct counts *)a)->code, ((const struct counts *)b)->code);
+}
+
+static size_t count_codes(const struct ksc_tree *t, unsigned views, struct counts **out)
+{
+	size_t nd = ksc_tree_get_diag_count(t), n = 0;
+	struct counts *c = calloc(nd ? nd : 1, sizeof(*c));
+
+	if (!c) {
+		*out = NULL;
+		return 0;
+	}
+	for (size_t i = 0; i < nd; i++) {
+		const struct ksc_diag *d = ksc_tree_get_diag(t, i);
+		if (!(views & d->view))
+			continue;
+		size_t k;
+		for (k = 0; k < n && strcmp(c[k].code, d->code) != 0; k++)
+			;
+		if (k == n)
+			c[n++].code = d->code;
+		c[k].n[d->severity]++;
+	}
+	qsort(c, n, sizeof(*c), cmp_counts);
+	*out = c;
+	return n;
+}
+
+static void print_text(const struct ksc_tree *t, unsigned views, bool verbose,
+		       const char *written, unsigned *refused_out)
+{
+	size_t n = ksc_tree_get_module_count(t);
+	unsigned loads = 0, refused = 0, passes = 0, fails = 0, judged = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct ksc_module_verdict *v = ksc_tree_get_verdict(t, i);
+		if (!v)
+			continue;
+		judged++;
+		for (size_t j = v->first_diag; j < v->first_diag + v->n_diags; j++) {
+			const struct ksc_diag *d = ksc_tree_get_diag(t, j);
+			if (!(views & d->view) || (d->severity == KSC_SEV_INFO && !verbose))
+				continue;
+			printf("%s: ", ksc_tree_get_module_relpath(t, i));
+			if (d->symbol)
+				printf("%s: ", d->symbol);
+			printf("%s: %s: %s [%s]\n", view_word(d->view), sev_word(d->severity),
+			       d->summary ? d->summary : d->code, d->code);
+		}
+		if (v->loader_err)
+			refused++;
+		else
+			loads++;
+		if (v->modpost_ok)
+			passes++;
+		else
+			fails++;
+	}
+	*refused_out = ((views & KSC_VIEW_LOADER) ? refused : 0) +
+		       ((views & KSC_VIEW_MODPOST) ? fails : 0);
+	for (size_t i = 0; i < ksc_tree_get_unresolved_count(t); i++) {
+		const struct ksc_tree_unresolved *u = ksc_tree_get_unresolved(t, i);
+		printf("%s: %s %s [%s]\n", ksc_tree_get_module_relpath(t, u->module),
+		       u->kind == KSC_TREE_UNKNOWN_SYMBOL ? "needs unknown symbol"
+							  : "disagrees about version of symbol",
+		       u->symbol, u->kind == KSC_TREE_UNKNOWN_SYMBOL ? "depmod-unknown" : "depmod-crc");
+	}
+	for (size_t i = 0; i < ksc_tree_get_cycle_count(t); i++) {
+		const size_t *m;
+		size_t k = ksc_tree_get_cycle(t, i, &m);
+		printf("Cycle detected: ");
+		for (size_t j = 0; j < k; j++)
+			printf("%s -> ", ksc_tree_get_module_name(t, m[j]));
+		printf("%s\n", ksc_tree_get_module_name(t, m[0]));
+	}
+
+	struct ksc_tree_stats st;
+	ksc_tree_get_stats(t, &st);
+	const char *ks = ksc_tree_get_kernel_source(t);
+	printf("%s: %zu module%s (%zu read, %zu from the index, %zu unreadable); kernel exports: %s\n",
+	       ksc_tree_get_moddir(t), n, n == 1 ? "" : "s", st.read, st.cached, st.unreadable,
+	       ks ? ks : "none");
+	if (ksc_tree_has_verdicts(t))
+		printf("%u judged (rules of %s): loader: %u would load, %u refused; modpost: %u pass, %u fail\n",
+		       judged, ksc_tree_get_policy(t), loads, refused, passes, fails);
+	struct counts *c;
+	size_t nc = count_codes(t, views, &c);
+	bool any = false;
+	for (size_t i = 0; i < nc; i++) {
+		unsigned shown = c[i].n[KSC_SEV_ERROR] + c[i].n[KSC_SEV_WARNING] +
+				 (verbose ? c[i].n[KSC_SEV_INFO] : 0);
+		if (!shown)
+			continue;
+		printf("%s%s %u", any ? ", " : "findings: ", c[i].code, shown);
+		any = true;
+	}
+	if (any)
+		printf("\n");
+	free(c);
+	printf("unresolved symbols: %zu; dependency cycles: %zu; problems: %zu\n",
+	       ksc_tree_get_unresolved_count(t), ksc_tree_get_cycle_count(t),
+	       ksc_tree_get_problem_count(t));
+	if (written)
+		printf("depmod files written to %s\n", written);
+}
+
+static json_object *jstr(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static void print_json(const struct ksc_tree *t, unsigned views, const char *written,
+		       unsigned *refused_out)
+{
+	json_object *o = json_object_new_object();
+	size_t n = ksc_tree_get_module_count(t);
+	struct ksc_tree_stats st;
+	unsigned loads = 0, refused = 0, passes = 0, fails = 0;
+
+	ksc_tree_get_stats(t, &st);
+	json_object_object_add(o, "moddir", jstr(ksc_tree_get_moddir(t)));
+	json_object_object_add(o, "release", jstr(ksc_tree_get_release(t)));
+	json_object_object_add(o, "kernel_exports", jstr(ksc_tree_get_kernel_source(t)));
+	json_object_object_add(o, "policy", jstr(ksc_tree_get_policy(t)));
+	json_object_object_add(o, "modules", json_object_new_int64((int64_t)n));
+	json_object_object_add(o, "read", json_object_new_int64((int64_t)st.read));
+	json_object_object_add(o, "cached", json_object_new_int64((int64_t)st.cached));
+	json_object_object_add(o, "unreadable", json_object_new_int64((int64_t)st.unreadable));
+	json_object_object_add(o, "index", jstr(index_word(st.index_state)));
+	for (size_t i = 0; i < n; i++) {
+		const struct ksc_module_verdict *v = ksc_tree_get_verdict(t, i);
+		if (!v)
+			continue;
+		if (v->loader_err)
+			refused++;
+		else
+			loads++;
+		if (v->modpost_ok)
+			passes++;
+		else
+			fails++;
+	}
+	*refused_out = ((views & KSC_VIEW_LOADER) ? refused : 0) +
+		       ((views & KSC_VIEW_MODPOST) ? fails : 0);
+	json_object *verd = json_object_new_object();
+	json_object_object_add(verd, "judged", json_object_new_int64(loads + refused));
+	json_object_object_add(verd, "loader_loads", json_object_new_int64(loads));
+	json_object_object_add(verd, "loader_refused", json_object_new_int64(refused));
+	json_object_object_add(verd, "modpost_pass", json_object_new_int64(passes));
+	json_object_object_add(verd, "modpost_fail", json_object_new_int64(fails));
+	json_object_object_add(o, "verdicts", verd);
+	struct counts *c;
+	size_t nc = count_codes(t, views, &c);
+	json_object *f = json_object_new_object();
+	for (size_t i = 0; i < nc; i++) {
+		json_object *x = json_object_new_object();
+		for (int s = KSC_SEV_INFO; s <= KSC_SEV_ERROR; s++)
+			json_object_object_add(x, sev_key((enum ksc_severity)s),
+					       json_object_new_int64(c[i].n[s]));
+		json_object_object_add(f, c[i].code, x);
+	}
+	free(c);
+	json_object_object_add(o, "findings", f);
+	json_object *u = json_object_new_array();
+	for (size_t i = 0; i < ksc_tree_get_unresolved_count(t); i++) {
+		const struct ksc_tree_unresolved *x = ksc_tree_get_unresolved(t, i);
+		json_object *e = json_object_new_object();
+		json_object_object_add(e, "module", jstr(ksc_tree_get_module_relpath(t, x->module)));
+		json_object_object_add(e, "symbol", jstr(x->symbol));
+		json_object_object_add(e, "kind", jstr(x->kind == KSC_TREE_UNKNOWN_SYMBOL ? "unknown" : "crc"));
+		json_object_array_add(u, e);
+	}
+	json_object_object_add(o, "unresolved", u);
+	json_object *cy = json_object_new_array();
+	for (size_t i = 0; i < ksc_tree_get_cycle_count(t); i++) {
+		const size_t *m;
+		size_t k = ksc_tree_get_cycle(t, i, &m);
+		json_object *a = json_object_new_array();
+		for (size_t j = 0; j < k; j++)
+			json_object_array_add(a, jstr(ksc_tree_get_module_name(t, m[j])));
+		json_object_array_add(cy, a);
+	}
+	json_object_object_add(o, "cycles", cy);
+	json_object *pr = json_object_new_array();
+	for (size_t i = 0; i < ksc_tree_get_problem_count(t); i++) {
+		const struct ksc_tree_problem *p = ksc_tree_get_problem(t, i);
+		json_object *e = json_object_new_object();
+		json_object_object_add(e, "path", jstr(p->path));
+		json_object_object_add(e, "reason", jstr(p->reason));
+		json_object_object_add(e, "errno", jstr(ksc_errno_name(p->err)));
+		json_object_array_add(pr, e);
+	}
+	json_object_object_add(o, "problems", pr);
+	json_object_object_add(o, "depmod_dir", jstr(written));
+	json_object *tm = json_object_new_object();
+	json_object_object_add(tm, "jobs", json_object_new_int((int)st.jobs));
+	json_object_object_add(tm, "total", json_object_new_double(st.wall_total));
+	json_object_object_add(tm, "walk", json_object_new_double(st.wall_walk));
+	json_object_object_add(tm, "index_load", json_object_new_double(st.wall_index_load));
+	json_object_object_add(tm, "read", json_object_new_double(st.wall_read));
+	json_object_object_add(tm, "kernel", json_object_new_double(st.wall_kernel));
+	json_object_object_add(tm, "resolve", json_object_new_double(st.wall_resolve));
+	json_object_object_add(tm, "check", json_object_new_double(st.wall_check));
+	json_object_object_add(tm, "write_depmod", json_object_new_double(st.wall_write_depmod));
+	json_object_object_add(tm, "index_save", json_object_new_double(st.wall_index_save));
+	json_object_object_add(tm, "cpu_read", json_object_new_double(st.cpu_read));
+	json_object_object_add(tm, "cpu_decompress", json_object_new_double(st.cpu_decompress));
+	json_object_object_add(tm, "cpu_parse", json_object_new_double(st.cpu_parse));
+	json_object_object_add(tm, "cpu_check", json_object_new_double(st.cpu_check));
+	json_object_object_add(tm, "bytes_read", json_object_new_int64((int64_t)st.bytes_read));
+	json_object_object_add(tm, "bytes_decompressed",
+			       json_object_new_int64((int64_t)st.bytes_decompressed));
+	json_object_object_add(o, "timing", tm);
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+						   JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+static void print_timing(const struct ksc_tree *t)
+{
+	struct ksc_tree_stats s;
+
+	ksc_tree_get_stats(t, &s);
+	fprintf(stderr,
+		"timing: %.3f s in ksc_tree_open with %u jobs: walk %.3f, index load %.3f, read %.3f, "
+		"kernel exports %.3f, resolve %.3f, check %.3f; then write depmod %.3f, index save %.3f\n"
+		"timing: summed over workers: read %.3f, decompress %.3f, parse %.3f, check %.3f; "
+		"%zu modules read (%.1f MiB read, %.1f MiB decompressed), %zu from the index, %zu judged\n",
+		s.wall_total, s.jobs, s.wall_walk, s.wall_index_load, s.wall_read, s.wall_kernel,
+		s.wall_resolve, s.wall_check, s.wall_write_depmod, s.wall_index_save, s.cpu_read,
+		s.cpu_decompress, s.cpu_parse, s.cpu_check, s.read,
+		(double)s.bytes_read / (1 << 20), (double)s.bytes_decompressed / (1 << 20), s.cached,
+		s.checked);
+}
+
+int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
+{
+	static const struct option opts[] = {
+		{ "basedir", required_argument, NULL, 'b' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "index", required_argument, NULL, OPT_INDEX },
+		{ "no-index", no_argument, NULL, OPT_NO_INDEX },
+		{ "symvers", required_argument, NULL, 'E' },
+		{ "system-map", required_argument, NULL, 'F' },
+		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "no-kernel-search", no_argument, NULL, OPT_NO_KSEARCH },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "require-intree", no_argument, NULL, OPT_REQUIRE_INTREE },
+		{ "allow-missing-ns", no_argument, NULL, OPT_ALLOW_MISSING_NS },
+		{ "view", required_argument, NULL, OPT_VIEW },
+		{ "distro", required_argument, NULL, OPT_DISTRO },
+		{ "no-check", no_argument, NULL, OPT_NO_CHECK },
+		{ "write-depmod", required_argument, NULL, OPT_WRITE_DEPMOD },
+		{ "format", required_argument, NULL, 'f' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "timing", no_argument, NULL, OPT_TIMING },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct ksc_tree_opts o = { .sz = sizeof(o) };
+	struct ksc_check_opts co = { .sz = sizeof(co), .allow_missing_ns = -1, .views = KSC_VIEW_BOTH };
+	const char *root = NULL, *index = NULL, *depmod_dir = NULL;
+	bool no_index = false, json = false, quiet = false, verbose = false, timing = false;
+	int ch, status = KSC_EXIT_OK;
+
+	while ((ch = getopt_long(argc, argv, "b:j:E:F:p:f:qvh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'b': root = optarg; break;
+		case 'j': {
+			char *end;
+			long n = strtol(optarg, &end, 10);
+			if (*end || n < 1 || n > 256)
+				return usage_error("tree", "--jobs needs a number from 1 to 256");
+			o.jobs = (unsigned int)n;
+			break;
+		}
+		case OPT_INDEX: index = optarg; break;
+		case OPT_NO_INDEX: no_index = true; break;
+		case 'E': o.symvers = optarg; break;
+		case 'F': o.system_map = optarg; break;
+		case OPT_VMLINUX: o.vmlinux = optarg; break;
+		case OPT_CONFIG: o.config = optarg; break;
+		case OPT_NO_KSEARCH: o.no_kernel_search = true; break;
+		case 'p': co.policy = optarg; break;
+		case OPT_REQUIRE_INTREE: co.require_intree = true; break;
+		case OPT_ALLOW_MISSING_NS: co.allow_missing_ns = 1; break;
+		case OPT_VIEW:
+			if (strcmp(optarg, "loader") == 0)
+				co.views = KSC_VIEW_LOADER;
+			else if (strcmp(optarg, "modpost") == 0)
+				co.views = KSC_VIEW_MODPOST;
+			else if (strcmp(optarg, "both") == 0)
+				co.views = KSC_VIEW_BOTH;
+			else
+				return usage_error("tree", "unknown --view '%s'", optarg);
+			break;
+		case OPT_DISTRO:
+			if (strcmp(optarg, "debian") == 0)
+				o.quirks = KSC_QUIRK_DEBIAN_MISSING_CRC;
+			else if (strcmp(optarg, "upstream") == 0)
+				o.quirks = 0;
+			else
+				return usage_error("tree", "unknown --distro '%s' (debian or upstream)", optarg);
+			o.set_quirks = true;
+			break;
+		case OPT_NO_CHECK: o.no_check = true; break;
+		case OPT_WRITE_DEPMOD: depmod_dir = optarg; break;
+		case 'f': {
+			int f = parse_format("tree", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
+			if (f < 0)
+				return KSC_EXIT_USAGE;
+			json = f == FMT_JSON;
+			break;
+		}
+		case 'q': quiet = true; break;
+		case 'v': verbose = true; break;
+		case OPT_TIMING: timing = true; break;
+		case 'h':
+			fputs(help, stdout);
+			return KSC_EXIT_OK;
+		default:
+			return usage_error("tree", "invalid option");
+		}
+	}
+	if (argc - optind > 1)
+		return usage_error("tree", "more than one KVER given");
+	if (index && no_index)
+		return usage_error("tree", "--index and --no-index exclude each other");
+	if (!!o.symvers + !!o.system_map + !!o.vmlinux > 1)
+		return usage_error("tree", "give the kernel's exports once: --symvers, --system-map or --vmlinux");
+	if (co.policy) {
+		struct ksc_kver v;
+		if (ksc_kver_parse(co.policy, &v) < 0)
+			return usage_error("tree", "--policy '%s' is not a kernel version", co.policy);
+	}
+	const char *kver = optind < argc ? argv[optind] : NULL;
+	struct utsname u;
+	if (!kver) {
+		if (uname(&u) < 0) {
+			fprintf(stderr, "%s: uname: %s\n", program_name, strerror(errno));
+			return KSC_EXIT_UNREADABLE;
+		}
+		kver = u.release;
+	}
+	unsigned a, b;
+	if (sscanf(kver, "%u.%u", &a, &b) != 2 || strchr(kver, '/'))
+		return usage_error("tree", "bad version '%s' (MAJOR.MINOR...)", kver);
+	if (depmod_dir) {
+		struct stat st;
+		if (stat(depmod_dir, &st) < 0 || !S_ISDIR(st.st_mode))
+			return usage_error("tree", "--write-depmod %s: not a folder", depmod_dir);
+	}
+	char *def_index = NULL;
+	if (!no_index && !index) {
+		def_index = default_index(root, kver);
+		index = def_index;
+	}
+	o.index = no_index ? NULL : index;
+	o.check = &co;
+	struct bar bar = { .on = !quiet && isatty(STDERR_FILENO) };
+	o.progress = draw_bar;
+	o.progress_data = &bar;
+
+	/* A rebuilt index is worth a warning (the library's warnings are off by default). */
+	if (ksc_get_log_priority(ctx) < KSC_LOG_WARNING)
+		ksc_set_log_priority(ctx, KSC_LOG_WARNING);
+	struct ksc_tree *t;
+	int r = ksc_tree_open(ctx, root, kver, &o, &t);
+	clear_bar(&bar);
+	if (r < 0) {
+		free(def_index);
+		if (r == -EINVAL)
+			return KSC_EXIT_USAGE;
+		return KSC_EXIT_UNREADABLE;
+	}
+	if (ksc_tree_get_problem_count(t))
+		status |= KSC_EXIT_UNREADABLE;
+	const char *written = NULL;
+	char wbuf[PATH_MAX];
+	if (depmod_dir) {
+		r = ksc_tree_write_depmod(t, depmod_dir, KSC_DEPMOD_ALL);
+		if (r == 0) {
+			snprintf(wbuf, sizeof(wbuf), "%s", depmod_dir);
+			written = wbuf;
+		} else if (r == -EDEADLK) {
+			status |= KSC_EXIT_FINDINGS;
+		} else {
+			status |= KSC_EXIT_UNREADABLE;
+		}
+	}
+	if (o.index && ksc_tree_save_index(t) < 0)
+		status |= KSC_EXIT_UNREADABLE;
+	unsigned refused = 0;
+	if (json)
+		print_json(t, co.views, written, &refused);
+	else if (!quiet)
+		print_text(t, co.views, verbose, written, &refused);
+	else {
+		for (size_t i = 0; i < ksc_tree_get_module_count(t); i++) {
+			const struct ksc_module_verdict *v = ksc_tree_get_verdict(t, i);
+			if (v && (((co.views & KSC_VIEW_LOADER) && v->loader_err) ||
+				  ((co.views & KSC_VIEW_MODPOST) && !v->modpost_ok)))
+				refused++;
+		}
+	}
+	if (refused || ksc_tree_get_cycle_count(t) ||
+	    (!ksc_tree_has_verdicts(t) && ksc_tree_get_unresolved_count(t)))
+		status |= KSC_EXIT_FINDINGS;
+	if (timing)
+		print_timing(t);
+	ksc_tree_unref(t);
+	free(def_index);
+	return status;
+}
