@@ -44,7 +44,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < idx.n_outs; i++)
 		sink += touch(idx.outs[i].name);
 	for (size_t i = 0; i < idx.n_mods; i++) {
-		const struct krec *rec = idx.mods[i].rec;
+		const struct krec *rec;
+		const struct kder *d = idx.mods[i].der;
+		sink += touch(idx.mods[i].relpath);
+		if (d)
+			sink += touch(kder_str(d, d->loader_name)) + touch(kder_str(d, d->modpost_name));
+		if (ksc_kidx_fetch(&idx, i, &rec) < 0)
+			continue;
 		const struct krec_msg *m = krec_arr(rec, rec->msgs);
 		sink += touch(krec_str(rec, rec->relpath));
 		for (size_t j = 0; j < rec->msgs.n; j++)
@@ -73,7 +79,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				sink += touch(ksc_module_get_modinfo(mod, j)->value);
 			ksc_module_unref(mod);
 		}
-		const struct kder *d = idx.mods[i].der;
 		if (!d)
 			continue;
 		const struct kder_diag *g = kder_arr(d, d->diags);

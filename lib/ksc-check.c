@@ -321,6 +321,35 @@ static bool try_force(struct run *run, struct loading *L, const char *reason,
 /*
  * R21 check_version(). Returns 1 pass, 0 fail. `d_out` gets the diag that holds the lines.
  */
+/*
+ * The CRC of the first entry of __versions (`ext`: of the 6.14+ extended tables) named
+ * `sym`, as the loader's linear search finds it. For an import the reader already did
+ * that search (ksc_import has_crc/crc, has_ext_crc/ext_crc): looked up by name, so that a
+ * module's check is not quadratic in its imports (tree-wide checks, issue 4). Other
+ * names (module_layout), and a CRC that does not fit 32 bits, take the linear search.
+ */
+static bool version_of(const struct ksc_module *mod, const char *sym, bool ext, uint64_t *crc)
+{
+	const struct ksc_import *im = ksc_module_find_import(mod, sym);
+
+	if (im && (ext || !im->crc_truncated)) {
+		if (ext ? !im->has_ext_crc : !im->has_crc)
+			return false;
+		*crc = ext ? im->ext_crc : im->crc;
+		return true;
+	}
+	size_t n = ext ? ksc_module_get_ext_version_count(mod) : ksc_module_get_version_count(mod);
+	for (size_t i = 0; i < n; i++) {
+		const struct ksc_version *v = ext ? ksc_module_get_ext_version(mod, i)
+						  : ksc_module_get_version(mod, i);
+		if (strcmp(v->name, sym) == 0) {
+			*crc = v->crc;
+			return true;
+		}
+	}
+	return false;
+}
+
 static int check_version(struct run *run, struct loading *L, const char *sym, uint32_t crc,
 			 struct ksc_diag **d_out)
 {
@@ -329,12 +358,10 @@ static int check_version(struct run *run, struct loading *L, const char *sym, ui
 	struct ksc_diag *d;
 
 	*d_out = NULL;
+	uint64_t vcrc;
 	if (run->pol->ext_modversions && ksc_module_has_ext_versions(mod)) {
-		for (size_t i = 0; i < ksc_module_get_ext_version_count(mod); i++) {
-			const struct ksc_version *v = ksc_module_get_ext_version(mod, i);
-			if (strcmp(v->name, sym) != 0)
-				continue;
-			if ((uint32_t)v->crc == crc)
+		if (version_of(mod, sym, true, &vcrc)) {
+			if ((uint32_t)vcrc == crc)
 				return 1;
 			goto bad;
 		}
@@ -365,12 +392,9 @@ static int check_version(struct run *run, struct loading *L, const char *sym, ui
 			d->severity = KSC_SEV_ERROR;
 		return 0;
 	}
-	for (size_t i = 0; i < ksc_module_get_version_count(mod); i++) {
-		const struct ksc_version *v = ksc_module_get_version(mod, i);
-		if (strcmp(v->name, sym) != 0)
-			continue;
+	if (version_of(mod, sym, false, &vcrc)) {
 		/* The whole unsigned long must equal the 32-bit CRC. */
-		if (v->crc == (uint64_t)crc)
+		if (vcrc == (uint64_t)crc)
 			return 1;
 		goto bad;
 	}

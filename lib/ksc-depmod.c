@@ -221,6 +221,7 @@ struct kelf {
 		uint64_t off, size;
 	} found[5];
 	bool have[5];
+	unsigned int idx[5];
 };
 
 /* kmod's elf_get_uint(): bounds-checked, (uint64_t)-1 when out of the file. */
@@ -328,7 +329,7 @@ enum { KS_STRTAB, KS_SYMTAB, KS_KSYMTAB_STRINGS, KS_VERSIONS, KS_MODINFO, KS_COU
 static const char *const ks_names[KS_COUNT] = { ".strtab", ".symtab", "__ksymtab_strings",
 						"__versions", ".modinfo" };
 
-static void kindex(struct kelf *e, struct ksec *found, bool *have)
+static void kindex(struct kelf *e, struct ksec *found, bool *have, unsigned int *idx)
 {
 	for (int k = 0; k < KS_COUNT; k++)
 		have[k] = false;
@@ -343,6 +344,7 @@ static void kindex(struct kelf *e, struct ksec *found, bool *have)
 				continue;
 			have[k] = true;
 			found[k] = s;
+			idx[k] = i;
 		}
 	}
 }
@@ -641,8 +643,44 @@ out:
 	return ret;
 }
 
+/*
+ * When are kmod's dependency symbols exactly the library reader's imports (symbols
+ * without section in the first SHT_SYMTAB, in order) followed by its unmatched __versions
+ * entries? When both read the same symbol table and strings, skip nothing (SPARC register
+ * symbols), and see the same __versions names (NUL inside each 64-byte record).
+ */
+static bool deps_derivable(struct kelf *e)
+{
+	unsigned int first = 0, link = 0;
+
+	if (e->machine == EM_SPARC_ || e->machine == EM_SPARCV9_)
+		return false;
+	if (!e->have[KS_SYMTAB] || !e->have[KS_STRTAB])
+		return false;
+	for (unsigned int i = 1; i < e->shnum && !first; i++) {
+		uint64_t h = e->shoff + (uint64_t)i * e->shentsize;
+		if (kget(e, h + 4, 4) == 2 /* SHT_SYMTAB */) {
+			first = i;
+			link = (unsigned int)kget(e, h + (e->c64 ? 40 : 24), 4);
+		}
+	}
+	if (first != e->idx[KS_SYMTAB] || link != e->idx[KS_STRTAB])
+		return false;
+	if (e->have[KS_VERSIONS]) {
+		struct ksec v = e->found[KS_VERSIONS];
+		size_t crclen = e->c64 ? 8 : 4;
+		if (v.size % VERSION_RECORD)
+			return false;
+		kneed(e, v.off, v.size);
+		for (uint64_t o = v.off; o < v.off + v.size; o += VERSION_RECORD)
+			if (!memchr(e->m + o + crclen, '\0', VERSION_RECORD - crclen))
+				return false;
+	}
+	return true;
+}
+
 int ksc_kview_read(const unsigned char *img, size_t size, kv_loaded_fn loaded, void *data,
-		   struct kview *kv)
+		   bool engine_ok, struct kview *kv)
 {
 	struct kelf e = { .m = img, .size = size, .loaded = loaded, .ldata = data };
 	struct kv_build b = { .kv = kv };
@@ -654,7 +692,7 @@ int ksc_kview_read(const unsigned char *img, size_t size, kv_loaded_fn loaded, v
 	if (!kelf_open(&e))
 		goto out;
 	kv->elf_ok = true;
-	kindex(&e, e.found, e.have);
+	kindex(&e, e.found, e.have, e.idx);
 	r = kexports(&e, &b);
 	if (r < 0)
 		return r;
@@ -664,9 +702,14 @@ int ksc_kview_read(const unsigned char *img, size_t size, kv_loaded_fn loaded, v
 		if (r < 0)
 			return r;
 	}
-	r = kdeps(&e, &b);
-	if (r < 0)
-		return r;
+	if (engine_ok && deps_derivable(&e)) {
+		kv->deps_ok = true;
+		kv->deps_derivable = true;
+	} else {
+		r = kdeps(&e, &b);
+		if (r < 0)
+			return r;
+	}
 out:
 	kv->incomplete = e.incomplete;
 	return 0;
@@ -713,54 +756,112 @@ static void remove_stale(int dfd, const char *name)
 	closedir(d);
 }
 
-int ksc_write_atomic_iov(const char *dir, const char *name, const struct iovec *iov,
-			 size_t n_iov, bool sync)
+/* A temporary file next to `name` in dfd: its descriptor, its name in tmp. */
+static int open_temp(int dfd, const char *name, char *tmp, size_t size)
 {
-	char tmp[NAME_MAX + 1];
-	int dfd, fd, ret = 0;
-
-	if ((size_t)snprintf(tmp, sizeof(tmp), ".%s" TMP_TAG "%ld-XXXXXX", name,
-			     (long)getpid()) >= sizeof(tmp))
+	if ((size_t)snprintf(tmp, size, ".%s" TMP_TAG "%ld-XXXXXX", name, (long)getpid()) >= size)
 		return -ENAMETOOLONG;
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return -errno;
-	remove_stale(dfd, name);
-	/* mkstemp() in `dir`: random names tried relative to the folder's descriptor. */
 	size_t tl = strlen(tmp);
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
-	uint64_t seed = (uint64_t)getpid() << 32 ^ (uint64_t)now.tv_nsec ^ (uint64_t)now.tv_sec;
+	uint64_t seed = (uint64_t)getpid() << 32 ^ (uint64_t)now.tv_nsec ^ (uint64_t)now.tv_sec ^
+			ksc_hash64(name, strlen(name), 3);
 	for (int tries = 0;; tries++) {
 		static const char chars[] =
 			"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 		uint64_t rnd = ksc_hash64(&tries, sizeof(tries), seed);
 		for (size_t i = 0; i < 6; i++, rnd /= 62)
 			tmp[tl - 6 + i] = chars[rnd % 62];
-		fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		int fd = openat(dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 		if (fd >= 0)
+			return fd;
+		if (errno != EEXIST || tries > 100)
+			return -errno;
+	}
+}
+
+static int write_all(int fd, const struct iovec *v)
+{
+	const unsigned char *p = v->iov_base;
+	size_t left = v->iov_len;
+
+	while (left) {
+		ssize_t w = write(fd, p, left);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		left -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * Several files at once: every one written to its temporary file and (with `sync`)
+ * fsynced before any is renamed, then one fsync of the folder. A failure before the
+ * renames leaves every old file as it was and removes the temporaries.
+ */
+int ksc_write_atomic_many(const char *dir, const char *const *names, const struct iovec *data,
+			  size_t n, bool sync)
+{
+	char tmp[16][NAME_MAX + 1];
+	int fds[16];
+	size_t opened = 0;
+	int dfd, ret = 0;
+
+	if (n > 16)
+		return -EINVAL;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	for (size_t i = 0; i < n && ret == 0; i++) {
+		remove_stale(dfd, names[i]);
+		int fd = open_temp(dfd, names[i], tmp[i], sizeof(tmp[i]));
+		if (fd < 0) {
+			ret = fd;
 			break;
-		if (errno != EEXIST || tries > 100) {
+		}
+		fds[opened++] = fd;
+		ret = write_all(fd, &data[i]);
+	}
+	for (size_t i = 0; i < opened && ret == 0 && sync; i++)
+		if (fsync(fds[i]) < 0)
 			ret = -errno;
-			close(dfd);
-			return ret;
-		}
+	for (size_t i = 0; i < opened; i++)
+		if (close(fds[i]) < 0 && ret == 0)
+			ret = -errno;
+	for (size_t i = 0; i < opened && ret == 0; i++)
+		if (renameat(dfd, tmp[i], dfd, names[i]) < 0)
+			ret = -errno;
+	if (ret < 0) {
+		for (size_t i = 0; i < opened; i++)
+			unlinkat(dfd, tmp[i], 0); /* those renamed already are gone: ENOENT */
+	} else if (sync) {
+		fsync(dfd); /* the renames themselves */
 	}
-	for (size_t i = 0; i < n_iov && ret == 0; i++) {
-		const unsigned char *p = iov[i].iov_base;
-		size_t left = iov[i].iov_len;
-		while (left) {
-			ssize_t w = write(fd, p, left);
-			if (w < 0) {
-				if (errno == EINTR)
-					continue;
-				ret = -errno;
-				break;
-			}
-			p += w;
-			left -= (size_t)w;
-		}
+	close(dfd);
+	return ret;
+}
+
+int ksc_write_atomic_iov(const char *dir, const char *name, const struct iovec *iov,
+			 size_t n_iov, bool sync)
+{
+	char tmp[NAME_MAX + 1];
+	int dfd, fd, ret = 0;
+
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return -errno;
+	remove_stale(dfd, name);
+	fd = open_temp(dfd, name, tmp, sizeof(tmp));
+	if (fd < 0) {
+		close(dfd);
+		return fd;
 	}
+	for (size_t i = 0; i < n_iov && ret == 0; i++)
+		ret = write_all(fd, &iov[i]);
 	if (ret == 0 && sync && fsync(fd) < 0)
 		ret = -errno;
 	if (close(fd) < 0 && ret == 0)

@@ -85,13 +85,24 @@ size_t rbuf_put(struct rbuf *b, size_t size, size_t align)
 	return at;
 }
 
+/* Eight bytes at a time: symbol names are short, and there are hundreds of thousands. */
 static uint32_t str_hash(const char *s, size_t len)
 {
-	uint32_t h = 2166136261u;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
 
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h;
+	for (; len >= 8; s += 8, len -= 8) {
+		uint64_t v;
+		memcpy(&v, s, 8);
+		h = (h ^ v) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	if (len) {
+		uint64_t v = 0;
+		memcpy(&v, s, len);
+		h = (h ^ v) * 0xc4ceb9fe1a85ec53ULL;
+	}
+	h ^= h >> 29;
+	return (uint32_t)h;
 }
 
 static int tab_grow(struct rbuf *b)
@@ -113,6 +124,22 @@ static int tab_grow(struct rbuf *b)
 	b->tab = t;
 	b->tab_cap = cap;
 	return 0;
+}
+
+void rbuf_reserve_strings(struct rbuf *b, size_t n)
+{
+	size_t cap = 256;
+
+	while (cap < n * 2)
+		cap *= 2;
+	if (cap <= b->tab_cap || b->tab_n)
+		return;
+	struct rbuf_slot *t = calloc(cap, sizeof(*t));
+	if (!t)
+		return; /* it grows as needed then */
+	free(b->tab);
+	b->tab = t;
+	b->tab_cap = cap;
 }
 
 uint32_t rbuf_str(struct rbuf *b, const char *s, size_t len)
@@ -236,6 +263,13 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 	*out = NULL;
 	memset(&h, 0, sizeof(h));
 	rbuf_init(&b);
+	/* Room for every string at once: the table never grows while interning. */
+	size_t nstr = 8 + src->n_msgs + (kv ? 2 * kv->n_info + kv->n_exports + kv->n_deps : 0);
+	if (mod)
+		nstr += 2 * ksc_module_get_modinfo_count(mod) + ksc_module_get_import_count(mod) +
+			ksc_module_get_version_count(mod) + ksc_module_get_ext_version_count(mod) +
+			2 * ksc_module_get_export_count(mod);
+	rbuf_reserve_strings(&b, nstr);
 	rbuf_put(&b, sizeof(struct krec), 8);
 	h.magic = KREC_MAGIC;
 	h.file_size = src->file_size;
@@ -270,9 +304,14 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 			h.flags |= KREC_F_EXT_VERSIONS;
 		if (ksc_module_has_kflagstab(mod))
 			h.flags |= KREC_F_KFLAGSTAB;
-		for (size_t i = 0; i < ksc_tree_section_count; i++)
-			if (ksc_module_has_section(mod, ksc_tree_section_names[i]))
-				h.sections |= 1u << i;
+		for (size_t j = 0; j < mod->n_sections; j++) {
+			const char *sn = mod->sections[j];
+			if (sn[0] != '_' && sn[0] != '.')
+				continue;
+			for (size_t i = 0; i < ksc_tree_section_count; i++)
+				if (strcmp(sn, ksc_tree_section_names[i]) == 0)
+					h.sections |= 1u << i;
+		}
 		h.struct_name = rbuf_cstr(&b, ksc_module_get_struct_name(mod));
 		h.kmod_name = rbuf_cstr(&b, ksc_module_get_kmod_name(mod));
 		h.modpost_name = rbuf_cstr(&b, ksc_module_get_modpost_name(mod));
@@ -348,7 +387,9 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 				memcpy(b.p + h.kinfo.off + i * sizeof(p), &p, sizeof(p));
 			}
 		}
-		if (kv->deps_ok) {
+		if (kv->deps_ok && kv->deps_derivable && mod) {
+			h.flags |= KREC_F_KDEPS | KREC_F_KDEPS_DERIVED;
+		} else if (kv->deps_ok) {
 			h.flags |= KREC_F_KDEPS;
 			size_t nd = kv->n_deps, ni = h.imports.n, nv = h.versions.n, k = 0;
 			struct krec_kdep *x = malloc((nd + ni + nv ? nd + ni + nv : 1) * sizeof(*x) * 2);
@@ -901,6 +942,10 @@ int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules)
 		return -EINVAL;
 	if (!(d->flags & KDER_F_CHECKED) && (d->diags.n || d->loader_err || (d->flags & KDER_F_MODPOST_OK)))
 		return -EINVAL;
+	if (!str_ok(d->loader_name, sn, true) || !str_ok(d->modpost_name, sn, true) ||
+	    ((d->flags & KDER_F_CHECKED) && (d->loader_name == KREC_NONE ||
+					      d->modpost_name == KREC_NONE)))
+		return -EINVAL;
 	if (d->loader_err > 0 || d->loader_err < -4095)
 		return -EINVAL;
 	const uint32_t *dp = kder_arr(d, d->deps);
@@ -930,19 +975,20 @@ int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules)
 /* The index file                                                                     */
 
 #define KIDX_MAGIC "KSCTREE\n"
-#define KIDX_VERSION 1u
+#define KIDX_VERSION 3u
 #define KIDX_BYTE_ORDER 0x01020304u
 #define KIDX_F_DERIVED 1u
-#define KIDX_CHECKED_FROM 32 /* the checksum covers the file from this offset */
+#define KIDX_CHECKED_FROM 32 /* the hot checksum covers the file from here to cold_off */
 #define KIDX_MAX_MODULES (1u << 24)
 #define KIDX_MAX_OUTPUTS 64
+#define KIDX_MAX_DIRS (1u << 22)
 
 struct kidx_hdr {
 	char magic[8];
 	uint32_t version;
 	uint32_t byte_order;
 	uint64_t file_size;
-	uint64_t checksum;       /* of [KIDX_CHECKED_FROM, end of the outputs table) */
+	uint64_t checksum;       /* of [KIDX_CHECKED_FROM, cold_off) */
 	uint32_t n_modules;
 	uint32_t flags;
 	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp;
@@ -950,14 +996,15 @@ struct kidx_hdr {
 	uint32_t strings_size;
 	uint32_t moddir, release, out_dir; /* header string offsets; KREC_NONE for out_dir */
 	uint32_t n_outputs;
-	uint32_t pad;
-	uint64_t dir_off, out_off;
+	uint32_t n_dirs;
+	uint64_t dir_off, out_off, dirs_off, cold_off;
 };
 
 struct kidx_dirent {
-	uint64_t rec_off, der_off; /* der_off 0: none */
+	uint64_t rec_off, rec_hash, der_off, der_hash; /* der_off 0: none */
 	uint32_t rec_size, der_size;
-	uint64_t rec_hash, der_hash;
+	uint32_t relpath, pad;  /* header string */
+	struct krec_sum sum;
 };
 
 struct kidx_out {
@@ -966,12 +1013,43 @@ struct kidx_out {
 	int64_t mtime_ns;
 };
 
+struct kidx_fdir {
+	uint32_t relpath, pad; /* header string */
+	uint64_t ino;
+	int64_t mtime_ns;
+};
+
+void ksc_krec_sum(const struct krec *r, struct krec_sum *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->file_size = r->file_size;
+	s->ino = r->ino;
+	s->mtime_ns = r->mtime_ns;
+	s->facts_hash = r->facts_hash;
+	s->kexp_hash = r->kexp_hash;
+	s->kmod_hash = r->kmod_hash;
+	s->prov_hash = r->prov_hash;
+	s->flags = r->flags;
+	s->kind = r->kind;
+	s->n_msgs = r->msgs.n;
+	s->err = r->err;
+}
+
 void ksc_kidx_free(struct kidx *idx)
 {
+	if (idx->fd >= 0)
+		close(idx->fd);
+	if (idx->fetched)
+		for (size_t i = 0; i < idx->n_mods; i++)
+			free(idx->fetched[i]);
+	free(idx->fetched);
+	free(idx->cold);
 	free(idx->buf);
 	free(idx->mods);
 	free(idx->outs);
+	free(idx->dirs);
 	memset(idx, 0, sizeof(*idx));
+	idx->fd = -1;
 }
 
 static const char *hdr_str(const struct kidx_hdr *h, const char *base, uint32_t off)
@@ -981,32 +1059,59 @@ static const char *hdr_str(const struct kidx_hdr *h, const char *base, uint32_t 
 	return base + h->strings_off + off;
 }
 
-static int parse(struct kidx *idx)
+static bool sum_eq(const struct krec_sum *a, const struct krec_sum *b)
+{
+	return a->file_size == b->file_size && a->ino == b->ino && a->mtime_ns == b->mtime_ns &&
+	       a->facts_hash == b->facts_hash && a->kexp_hash == b->kexp_hash &&
+	       a->kmod_hash == b->kmod_hash && a->prov_hash == b->prov_hash &&
+	       a->flags == b->flags && a->kind == b->kind && a->n_msgs == b->n_msgs &&
+	       a->err == b->err;
+}
+
+/* A record's bytes, checked: checksum, bounds, and what the directory says of it. */
+static int check_rec(const struct kidx_module *m, const void *p)
+{
+	const struct krec *r = p;
+	struct krec_sum s;
+
+	if (ksc_hash64(p, m->rec_size, 7) != m->rec_hash || ksc_krec_validate(r, m->rec_size) < 0)
+		return -EINVAL;
+	ksc_krec_sum(r, &s);
+	if (!sum_eq(&s, &m->sum) || strcmp(krec_str(r, r->relpath), m->relpath) != 0)
+		return -EINVAL;
+	return 0;
+}
+
+static int parse(struct kidx *idx, uint64_t file_size)
 {
 	const unsigned char *p = idx->buf;
-	size_t size = idx->size;
+	size_t size = idx->size; /* the hot part, or the whole file */
 	const struct kidx_hdr *h = idx->buf;
 
 	if (size == 0)
 		return -ENOENT;
 	if (size < sizeof(*h) || memcmp(h->magic, KIDX_MAGIC, 8) != 0 ||
 	    h->version != KIDX_VERSION || h->byte_order != KIDX_BYTE_ORDER ||
-	    h->file_size != size)
+	    h->file_size != file_size)
 		return -EINVAL;
 	if (h->n_modules > KIDX_MAX_MODULES || h->n_outputs > KIDX_MAX_OUTPUTS ||
-	    (h->flags & ~KIDX_F_DERIVED))
+	    h->n_dirs > KIDX_MAX_DIRS ||
+	    (h->flags & ~KIDX_F_DERIVED) || h->cold_off > size || h->cold_off % 8)
 		return -EINVAL;
-	/* Header strings, directory and outputs: in the file, in this order, aligned. */
+	uint64_t hot = h->cold_off;
+	/* Header strings, directory and outputs: in the hot part, in this order, aligned. */
 	uint64_t dir_bytes = (uint64_t)h->n_modules * sizeof(struct kidx_dirent);
 	uint64_t out_bytes = (uint64_t)h->n_outputs * sizeof(struct kidx_out);
+	uint64_t dirs_bytes = (uint64_t)h->n_dirs * sizeof(struct kidx_fdir);
 	if (h->strings_off != sizeof(*h) || h->strings_size == 0 ||
-	    h->strings_size > size - sizeof(*h) || h->dir_off % 8 ||
-	    h->dir_off < h->strings_off + h->strings_size || h->dir_off > size ||
-	    dir_bytes > size - h->dir_off || h->out_off != h->dir_off + dir_bytes ||
-	    out_bytes > size - h->out_off)
+	    h->strings_size > hot - sizeof(*h) || h->dir_off % 8 ||
+	    h->dir_off < h->strings_off + h->strings_size || h->dir_off > hot ||
+	    dir_bytes > hot - h->dir_off || h->out_off != h->dir_off + dir_bytes ||
+	    out_bytes > hot - h->out_off || h->dirs_off != h->out_off + out_bytes ||
+	    dirs_bytes > hot - h->dirs_off)
 		return -EINVAL;
-	uint64_t end = h->out_off + out_bytes;
-	if (ksc_hash64(p + KIDX_CHECKED_FROM, (size_t)end - KIDX_CHECKED_FROM, KIDX_VERSION) !=
+	uint64_t meta_end = h->dirs_off + dirs_bytes;
+	if (ksc_hash64(p + KIDX_CHECKED_FROM, (size_t)hot - KIDX_CHECKED_FROM, KIDX_VERSION) !=
 	    h->checksum)
 		return -EINVAL;
 	const char *strs = (const char *)p + h->strings_off;
@@ -1022,6 +1127,8 @@ static int parse(struct kidx *idx)
 	idx->eng_world_fp = h->eng_world_fp;
 	idx->out_fp = h->out_fp;
 	idx->derived = h->flags & KIDX_F_DERIVED;
+	idx->file_size = file_size;
+	idx->cold_off = hot;
 
 	idx->n_outs = h->n_outputs;
 	idx->outs = calloc(idx->n_outs ? idx->n_outs : 1, sizeof(*idx->outs));
@@ -1039,38 +1146,205 @@ static int parse(struct kidx *idx)
 		idx->outs[i].mtime_ns = o.mtime_ns;
 	}
 
+	idx->n_dirs = h->n_dirs;
+	idx->dirs = calloc(idx->n_dirs ? idx->n_dirs : 1, sizeof(*idx->dirs));
+	if (!idx->dirs)
+		return -ENOMEM;
+	for (size_t i = 0; i < idx->n_dirs; i++) {
+		struct kidx_fdir d;
+		memcpy(&d, p + h->dirs_off + i * sizeof(d), sizeof(d));
+		idx->dirs[i].relpath = hdr_str(h, (const char *)p, d.relpath);
+		if (!idx->dirs[i].relpath)
+			return -EINVAL;
+		idx->dirs[i].ino = d.ino;
+		idx->dirs[i].mtime_ns = d.mtime_ns;
+	}
+
 	idx->n_mods = h->n_modules;
 	idx->mods = calloc(idx->n_mods ? idx->n_mods : 1, sizeof(*idx->mods));
-	if (!idx->mods)
+	idx->fetched = calloc(idx->n_mods ? idx->n_mods : 1, sizeof(*idx->fetched));
+	if (!idx->mods || !idx->fetched)
 		return -ENOMEM;
 	for (size_t i = 0; i < idx->n_mods; i++) {
 		struct kidx_dirent de;
+		struct kidx_module *m = &idx->mods[i];
 		memcpy(&de, p + h->dir_off + i * sizeof(de), sizeof(de));
-		if (de.rec_off % 8 || de.rec_off < end || de.rec_off > size ||
-		    de.rec_size > size - de.rec_off)
+		/* The record: in the cold part (checked when fetched). */
+		if (de.rec_off % 8 || de.rec_off < hot || de.rec_off > file_size ||
+		    de.rec_size > file_size - de.rec_off || de.rec_size < sizeof(struct krec) ||
+		    (de.sum.flags & ~KREC_F_ALL) || de.sum.kind > KSC_KIND_VMLINUX)
 			return -EINVAL;
-		if (ksc_hash64(p + de.rec_off, de.rec_size, 7) != de.rec_hash)
+		m->relpath = hdr_str(h, (const char *)p, de.relpath);
+		if (!m->relpath || !*m->relpath)
 			return -EINVAL;
-		const struct krec *r = (const void *)(p + de.rec_off);
-		if (ksc_krec_validate(r, de.rec_size) < 0)
-			return -EINVAL;
-		idx->mods[i].rec = r;
+		m->sum = de.sum;
+		m->rec_off = de.rec_off;
+		m->rec_size = de.rec_size;
+		m->rec_hash = de.rec_hash;
 		if (de.der_off == 0) {
 			if (de.der_size)
 				return -EINVAL;
 			continue;
 		}
-		if (de.der_off % 8 || de.der_off < end || de.der_off > size ||
-		    de.der_size > size - de.der_off)
+		/* The derived record: in the hot part, checked now. */
+		if (de.der_off % 8 || de.der_off < meta_end || de.der_off > hot ||
+		    de.der_size > hot - de.der_off)
 			return -EINVAL;
 		if (ksc_hash64(p + de.der_off, de.der_size, 9) != de.der_hash)
 			return -EINVAL;
 		const struct kder *d = (const void *)(p + de.der_off);
 		if (ksc_kder_validate(d, de.der_size, idx->n_mods) < 0)
 			return -EINVAL;
-		idx->mods[i].der = d;
+		m->der = d;
 	}
 	return 0;
+}
+
+int ksc_kidx_parse(const void *data, size_t size, struct kidx *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->fd = -1;
+	if (size == 0)
+		return -ENOENT;
+	out->buf = malloc(size);
+	if (!out->buf)
+		return -ENOMEM;
+	memcpy(out->buf, data, size);
+	out->size = size;
+	int r = parse(out, size);
+	if (r < 0)
+		ksc_kidx_free(out);
+	return r;
+}
+
+static int pread_exact(int fd, void *buf, size_t len, uint64_t off)
+{
+	unsigned char *p = buf;
+
+	while (len) {
+		ssize_t k = pread(fd, p, len, (off_t)off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			return -EINVAL; /* shorter than the header said */
+		p += k;
+		len -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return 0;
+}
+
+int ksc_kidx_read(const char *path, struct kidx *out)
+{
+	struct stat st;
+	struct kidx_hdr h;
+	int fd, r;
+
+	memset(out, 0, sizeof(*out));
+	out->fd = -1;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size < (off_t)sizeof(h) ||
+	    (uint64_t)st.st_size > ((uint64_t)1 << 32)) {
+		close(fd);
+		return -EINVAL;
+	}
+	/* The header says where the hot part ends; only that is read now. */
+	r = pread_exact(fd, &h, sizeof(h), 0);
+	if (r < 0 || h.cold_off < sizeof(h) || h.cold_off > (uint64_t)st.st_size) {
+		close(fd);
+		return r < 0 && r != -EINVAL ? r : -EINVAL;
+	}
+	out->buf = malloc((size_t)h.cold_off);
+	if (!out->buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	out->size = (size_t)h.cold_off;
+	r = pread_exact(fd, out->buf, out->size, 0);
+	out->fd = fd;
+	if (r == 0)
+		r = parse(out, (uint64_t)st.st_size);
+	if (r == -ENOENT)
+		r = -EINVAL;
+	if (r < 0)
+		ksc_kidx_free(out);
+	return r;
+}
+
+int ksc_kidx_fetch(struct kidx *idx, size_t i, const struct krec **out)
+{
+	struct kidx_module *m;
+	int r;
+
+	*out = NULL;
+	if (i >= idx->n_mods)
+		return -EINVAL;
+	m = &idx->mods[i];
+	if (m->rec) {
+		*out = m->rec;
+		return 0;
+	}
+	if (idx->fd < 0) { /* parsed from memory: the record is in the buffer */
+		const unsigned char *p = (const unsigned char *)idx->buf + m->rec_off;
+		if ((r = check_rec(m, p)) < 0)
+			return r;
+		m->rec = (const void *)p;
+	} else {
+		void *p = malloc(m->rec_size);
+		if (!p)
+			return -ENOMEM;
+		r = pread_exact(idx->fd, p, m->rec_size, m->rec_off);
+		if (r == 0)
+			r = check_rec(m, p);
+		if (r < 0) {
+			free(p);
+			return r;
+		}
+		idx->fetched[i] = p;
+		m->rec = p;
+	}
+	*out = m->rec;
+	return 0;
+}
+
+int ksc_kidx_fetch_all(struct kidx *idx)
+{
+	const struct krec *r;
+	int ret = 0;
+
+	if (idx->fd >= 0 && !idx->cold && idx->file_size > idx->cold_off) {
+		size_t n = (size_t)(idx->file_size - idx->cold_off);
+		idx->cold = malloc(n);
+		if (!idx->cold)
+			return -ENOMEM;
+		ret = pread_exact(idx->fd, idx->cold, n, idx->cold_off);
+		if (ret < 0)
+			return ret;
+	}
+	for (size_t i = 0; i < idx->n_mods && ret == 0; i++) {
+		struct kidx_module *m = &idx->mods[i];
+		if (m->rec)
+			continue;
+		if (idx->cold) {
+			const unsigned char *p = (const unsigned char *)idx->cold +
+						 (m->rec_off - idx->cold_off);
+			ret = check_rec(m, p);
+			if (ret == 0)
+				m->rec = (const void *)p;
+		} else {
+			ret = ksc_kidx_fetch(idx, i, &r);
+		}
+	}
+	return ret;
 }
 
 void ksc_kidx_fix_checksums(void *data, size_t size)
@@ -1087,84 +1361,21 @@ void ksc_kidx_fix_checksums(void *data, size_t size)
 		if (h.dir_off > size || at > size - sizeof(de))
 			break;
 		memcpy(&de, p + at, sizeof(de));
-		if (de.rec_off <= size && de.rec_size <= size - de.rec_off)
+		if (de.rec_off <= size && de.rec_size <= size - de.rec_off) {
 			de.rec_hash = ksc_hash64(p + de.rec_off, de.rec_size, 7);
+			if (de.rec_size >= sizeof(struct krec) && de.rec_off % 8 == 0 &&
+			    (uintptr_t)(p + de.rec_off) % 8 == 0)
+				ksc_krec_sum((const void *)(p + de.rec_off), &de.sum);
+		}
 		if (de.der_off <= size && de.der_size <= size - de.der_off)
 			de.der_hash = ksc_hash64(p + de.der_off, de.der_size, 9);
 		memcpy(p + at, &de, sizeof(de));
 	}
-	uint64_t out_bytes = (uint64_t)h.n_outputs * sizeof(struct kidx_out);
-	if (h.out_off <= size && out_bytes <= size - h.out_off && h.out_off + out_bytes >= KIDX_CHECKED_FROM) {
-		h.checksum = ksc_hash64(p + KIDX_CHECKED_FROM,
-					(size_t)(h.out_off + out_bytes) - KIDX_CHECKED_FROM, KIDX_VERSION);
+	if (h.cold_off <= size && h.cold_off >= KIDX_CHECKED_FROM) {
+		h.checksum = ksc_hash64(p + KIDX_CHECKED_FROM, (size_t)h.cold_off - KIDX_CHECKED_FROM,
+					KIDX_VERSION);
 		memcpy(p + offsetof(struct kidx_hdr, checksum), &h.checksum, sizeof(h.checksum));
 	}
-}
-
-int ksc_kidx_parse(const void *data, size_t size, struct kidx *out)
-{
-	memset(out, 0, sizeof(*out));
-	if (size == 0)
-		return -ENOENT;
-	out->buf = malloc(size);
-	if (!out->buf)
-		return -ENOMEM;
-	memcpy(out->buf, data, size);
-	out->size = size;
-	int r = parse(out);
-	if (r < 0)
-		ksc_kidx_free(out);
-	return r;
-}
-
-int ksc_kidx_read(const char *path, struct kidx *out)
-{
-	struct stat st;
-	int fd, r;
-
-	memset(out, 0, sizeof(*out));
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		return -EINVAL;
-	}
-	if (st.st_size == 0) {
-		close(fd);
-		return -EINVAL; /* an empty file is not an index */
-	}
-	if ((uint64_t)st.st_size > ((uint64_t)1 << 32)) {
-		close(fd);
-		return -EINVAL;
-	}
-	size_t size = (size_t)st.st_size, n = 0;
-	out->buf = malloc(size);
-	if (!out->buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (n < size) {
-		ssize_t k = read(fd, (char *)out->buf + n, size - n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			break;
-		n += (size_t)k;
-	}
-	close(fd);
-	out->size = n; /* shorter than fstat said: the header's size check fails */
-	r = parse(out);
-	if (r == -ENOENT)
-		r = -EINVAL;
-	if (r < 0)
-		ksc_kidx_free(out);
-	return r;
 }
 
 static int mkdir_p(const char *dir)
@@ -1208,12 +1419,24 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 	h.release = rbuf_cstr(&s, w->release);
 	h.out_dir = w->out_dir ? rbuf_cstr(&s, w->out_dir) : KREC_NONE;
 	h.n_outputs = (uint32_t)w->n_outs;
+	h.n_dirs = (uint32_t)w->n_dirs;
 	struct kidx_out *outs = calloc(w->n_outs ? w->n_outs : 1, sizeof(*outs));
+	struct kidx_fdir *fdirs = calloc(w->n_dirs ? w->n_dirs : 1, sizeof(*fdirs));
 	struct kidx_dirent *dir = calloc(w->n_mods ? w->n_mods : 1, sizeof(*dir));
 	struct iovec *iov = malloc((w->n_mods * 2 + 4) * sizeof(*iov));
-	static const unsigned char zeros[8];
-	if (!outs || !dir || !iov || w->n_mods > KIDX_MAX_MODULES || w->n_outs > KIDX_MAX_OUTPUTS)
+	unsigned char *m = NULL;
+	if (!outs || !dir || !iov || !fdirs || w->n_mods > KIDX_MAX_MODULES ||
+	    w->n_outs > KIDX_MAX_OUTPUTS || w->n_dirs > KIDX_MAX_DIRS)
 		goto out;
+	for (size_t i = 0; i < w->n_dirs; i++) {
+		fdirs[i].relpath = rbuf_cstr(&s, w->dirs[i].relpath);
+		fdirs[i].ino = w->dirs[i].ino;
+		fdirs[i].mtime_ns = w->dirs[i].mtime_ns;
+	}
+	for (size_t i = 0; i < w->n_mods; i++) {
+		const struct krec *r = w->mods[i].rec;
+		dir[i].relpath = rbuf_cstr(&s, krec_str(r, r->relpath));
+	}
 	for (size_t i = 0; i < w->n_outs; i++) {
 		outs[i].name = rbuf_cstr(&s, w->outs[i].name);
 		outs[i].size = w->outs[i].size;
@@ -1227,14 +1450,11 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 	h.strings_size = (uint32_t)s.sn;
 	h.dir_off = (h.strings_off + s.sn + 7) & ~(uint64_t)7;
 	h.out_off = h.dir_off + w->n_mods * sizeof(*dir);
-	uint64_t at = h.out_off + w->n_outs * sizeof(*outs);
-	at = (at + 7) & ~(uint64_t)7;
+	h.dirs_off = h.out_off + w->n_outs * sizeof(*outs);
+	size_t meta = (size_t)(h.dirs_off + w->n_dirs * sizeof(*fdirs));
+	uint64_t at = (meta + 7) & ~(uint64_t)7;
+	/* hot: the derived records; then cold: the facts records */
 	for (size_t i = 0; i < w->n_mods; i++) {
-		const struct krec *r = w->mods[i].rec;
-		dir[i].rec_off = at;
-		dir[i].rec_size = r->size;
-		dir[i].rec_hash = ksc_hash64(r, r->size, 7);
-		at += r->size;
 		const struct kder *d = w->mods[i].der;
 		if (d) {
 			dir[i].der_off = at;
@@ -1243,35 +1463,57 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 			at += d->size;
 		}
 	}
+	h.cold_off = at;
+	for (size_t i = 0; i < w->n_mods; i++) {
+		const struct krec *r = w->mods[i].rec;
+		dir[i].rec_off = at;
+		dir[i].rec_size = r->size;
+		dir[i].rec_hash = w->mods[i].rec_hash ? w->mods[i].rec_hash
+						      : ksc_hash64(r, r->size, 7);
+		ksc_krec_sum(r, &dir[i].sum);
+		at += r->size;
+	}
 	h.file_size = at;
 
-	/* The checksum covers the header from KIDX_CHECKED_FROM, the strings, directory, outputs. */
-	size_t meta = (size_t)(h.out_off + w->n_outs * sizeof(*outs));
-	size_t pad_meta = (size_t)(((meta + 7) & ~(size_t)7) - meta);
-	unsigned char *m = calloc(1, meta);
+	m = calloc(1, meta);
 	if (!m)
 		goto out;
-	memcpy(m, &h, sizeof(h));
 	memcpy(m + h.strings_off, s.s, s.sn);
 	memcpy(m + h.dir_off, dir, w->n_mods * sizeof(*dir));
 	memcpy(m + h.out_off, outs, w->n_outs * sizeof(*outs));
-	h.checksum = ksc_hash64(m + KIDX_CHECKED_FROM, meta - KIDX_CHECKED_FROM, KIDX_VERSION);
+	memcpy(m + h.dirs_off, fdirs, w->n_dirs * sizeof(*fdirs));
+	memcpy(m, &h, sizeof(h));
+	/* the checksum of the hot part: the header from KIDX_CHECKED_FROM to cold_off */
+	size_t pad_meta = (size_t)(((meta + 7) & ~(size_t)7) - meta);
+	size_t hot_len = (size_t)h.cold_off - KIDX_CHECKED_FROM;
+	unsigned char *hot = malloc(hot_len);
+	if (!hot)
+		goto out;
+	size_t pos = 0;
+	memcpy(hot, m + KIDX_CHECKED_FROM, meta - KIDX_CHECKED_FROM);
+	pos = meta - KIDX_CHECKED_FROM;
+	memset(hot + pos, 0, pad_meta);
+	pos += pad_meta;
+	for (size_t i = 0; i < w->n_mods; i++) {
+		const struct kder *d = w->mods[i].der;
+		if (d) {
+			memcpy(hot + pos, d, d->size);
+			pos += d->size;
+		}
+	}
+	h.checksum = ksc_hash64(hot, hot_len, KIDX_VERSION);
 	memcpy(m, &h, sizeof(h));
 
 	size_t niov = 0;
-	iov[niov++] = (struct iovec){ m, meta };
-	if (pad_meta)
-		iov[niov++] = (struct iovec){ (void *)zeros, pad_meta };
-	for (size_t i = 0; i < w->n_mods; i++) {
+	iov[niov++] = (struct iovec){ m, KIDX_CHECKED_FROM };
+	iov[niov++] = (struct iovec){ hot, hot_len };
+	for (size_t i = 0; i < w->n_mods; i++)
 		iov[niov++] = (struct iovec){ (void *)w->mods[i].rec, w->mods[i].rec->size };
-		if (w->mods[i].der)
-			iov[niov++] = (struct iovec){ (void *)w->mods[i].der, w->mods[i].der->size };
-	}
 
 	/* The folder, then a temporary file next to the index, renamed over it. */
 	char dirbuf[PATH_MAX];
 	if ((size_t)snprintf(dirbuf, sizeof(dirbuf), "%s", path) >= sizeof(dirbuf)) {
-		free(m);
+		free(hot);
 		ret = -ENAMETOOLONG;
 		goto out;
 	}
@@ -1285,7 +1527,7 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 			*slash = '\0';
 		ret = mkdir_p(dirbuf);
 		if (ret < 0) {
-			free(m);
+			free(hot);
 			goto out;
 		}
 	} else {
@@ -1296,9 +1538,11 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 	 * crash it is at worst rebuilt. The rename keeps readers from ever seeing half of it.
 	 */
 	ret = ksc_write_atomic_iov(dirbuf, name, iov, niov, false);
-	free(m);
+	free(hot);
 out:
+	free(m);
 	rbuf_fini(&s);
+	free(fdirs);
 	free(outs);
 	free(dir);
 	free(iov);

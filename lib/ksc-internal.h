@@ -276,6 +276,8 @@ struct kview {
 	bool elf_ok;     /* kmod_elf_new() would accept the image */
 	bool deps_ok;    /* kmod_elf_get_dependency_symbols() would succeed */
 	bool incomplete; /* a byte range not in `loaded` was needed (sparse images) */
+	bool deps_derivable; /* deps not read: they are the library reader's imports and
+			      * unmatched __versions (see ksc_kview_read) */
 	struct kv_export *exports;
 	size_t n_exports;
 	struct kv_dep *deps;
@@ -287,10 +289,14 @@ struct kview {
  * Read kmod's view of the image (the whole file, signature included). `loaded`, when not
  * NULL, says which byte ranges of a sparse image hold file data: using any other range
  * sets kv->incomplete. 0, or -ENOMEM; a file kmod would reject gives 0 with elf_ok false.
+ * With `engine_ok` (the library's reader read the same image), the dependency symbols are
+ * not read when they cannot differ from the reader's imports and __versions: .symtab and
+ * .strtab by name are the first SHT_SYMTAB and its string table, the machine is not SPARC
+ * and every __versions name ends inside its record; kv->deps_derivable says so.
  */
 typedef bool (*kv_loaded_fn)(void *data, uint64_t off, uint64_t size);
 int ksc_kview_read(const unsigned char *img, size_t size, kv_loaded_fn loaded, void *data,
-		   struct kview *kv) _must_check_;
+		   bool engine_ok, struct kview *kv) _must_check_;
 void ksc_kview_free(struct kview *kv);
 
 /* kmod's shared/hash.c bucket hash (Paul Hsieh's SuperFastHash, x86 byte semantics). */
@@ -399,6 +405,7 @@ struct kder {
 	uint32_t size;
 	uint32_t flags;
 	int32_t loader_err;
+	uint32_t loader_name, modpost_name; /* the verdict's names (strings), when checked */
 	struct krange deps;     /* uint32_t module indices, in the order depmod adds them */
 	struct krange unres;    /* struct kder_unres */
 	struct krange diags;    /* struct kder_diag */
@@ -452,6 +459,8 @@ void rbuf_init(struct rbuf *b);
 void rbuf_fini(struct rbuf *b);
 /* Reserve `size` zero bytes (aligned to `align`); returns their offset. */
 size_t rbuf_put(struct rbuf *b, size_t size, size_t align);
+/* Size the interning table for about n strings (before the first one). */
+void rbuf_reserve_strings(struct rbuf *b, size_t n);
 /* Intern a string (len bytes, a NUL is added); returns its string-table offset. */
 uint32_t rbuf_str(struct rbuf *b, const char *s, size_t len);
 /* Append the string table, fix up `strtab`, pad to 8; returns the finished bytes (caller frees). */
@@ -508,19 +517,47 @@ int ksc_krec_kdeps(const struct krec *r, struct kdep_item **out, size_t *n) _mus
 /* kmod's .modinfo of a record (what depmod's aliases and softdeps come from). */
 struct krange ksc_krec_kinfo(const struct krec *r);
 
-/* The index file. */
+/* What the index's directory keeps of a facts record, so that it need not be read. */
+struct krec_sum {
+	uint64_t file_size, ino;
+	int64_t mtime_ns;
+	uint64_t facts_hash, kexp_hash, kmod_hash, prov_hash;
+	uint32_t flags, kind, n_msgs;
+	int32_t err;
+};
+void ksc_krec_sum(const struct krec *r, struct krec_sum *s);
+
+/*
+ * The index file: a hot part (header, directory with each module's struct krec_sum,
+ * derived records) read and checked whole when opened, and a cold part (the facts
+ * records) read only when needed, each record checked when it is read.
+ */
 struct kidx_module {
-	const struct krec *rec;
+	const char *relpath;    /* the record's relpath (from the directory) */
+	struct krec_sum sum;
+	const struct krec *rec; /* NULL until fetched (ksc_kidx_fetch) */
 	const struct kder *der; /* NULL when none */
+	uint64_t rec_off, rec_hash;
+	uint32_t rec_size;
 };
 struct kidx_output {
 	const char *name;       /* "modules.dep", ... */
 	uint64_t size, ino, content_hash;
 	int64_t mtime_ns;
 };
+/* A folder the last walk read: unchanged (inode, mtime), its entries are the same. */
+struct kidx_dir {
+	const char *relpath;    /* "" for the module folder itself */
+	uint64_t ino;
+	int64_t mtime_ns;
+};
 struct kidx {
-	void *buf;              /* the file, read (aligned) */
+	void *buf;              /* the hot part (parsed from memory: the whole file) */
 	size_t size;
+	int fd;                 /* the file, for the cold part; -1 when parsed from memory */
+	uint64_t file_size, cold_off;
+	void *cold;             /* the cold part, once read whole */
+	struct krec **fetched;  /* records read one by one */
 	const char *moddir, *release;
 	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp;
 	bool derived;           /* derived records are valid for the fingerprints above */
@@ -529,8 +566,21 @@ struct kidx {
 	const char *out_dir;    /* where the depmod files were last written, or NULL */
 	struct kidx_output *outs;
 	size_t n_outs;
+	struct kidx_dir *dirs;  /* the last walk's folders when it met no symbolic link */
+	size_t n_dirs;
 };
-/* Parse an index from memory (copied). 0; -ENOENT for an empty buffer; -EINVAL invalid. */
+/*
+ * The facts record of module i: read from the file (checked: checksum, every bound, and
+ * that it says what the directory says) and kept. 0, -EINVAL when it is corrupt (the
+ * caller reads the module instead), -ENOMEM, -errno.
+ */
+int ksc_kidx_fetch(struct kidx *idx, size_t i, const struct krec **out) _must_check_;
+/* The same for every module, with one read of the cold part. 0 or -errno (-EINVAL). */
+int ksc_kidx_fetch_all(struct kidx *idx) _must_check_;
+/*
+ * Parse an index from memory (copied; records are fetched from the copy). 0; -ENOENT for
+ * an empty buffer; -EINVAL invalid.
+ */
 int ksc_kidx_parse(const void *data, size_t size, struct kidx *out) _must_check_;
 /*
  * For fuzzing and tests: recompute, in place, every checksum a valid index would carry
@@ -538,18 +588,28 @@ int ksc_kidx_parse(const void *data, size_t size, struct kidx *out) _must_check_
  * the checksums gets exercised. Does nothing to a buffer too short for a header.
  */
 void ksc_kidx_fix_checksums(void *data, size_t size);
-/* Read `path`: 0, -ENOENT when absent, -EINVAL when corrupt or foreign, other -errno. */
+/*
+ * Read `path` (its hot part; the file stays open for the records): 0, -ENOENT when
+ * absent, -EINVAL when corrupt or foreign, other -errno.
+ */
 int ksc_kidx_read(const char *path, struct kidx *out) _must_check_;
 void ksc_kidx_free(struct kidx *idx);
+struct kidx_wmod {
+	const struct krec *rec; /* in memory */
+	const struct kder *der; /* or NULL */
+	uint64_t rec_hash;      /* ksc_hash64(rec, size, 7) when known, else 0 */
+};
 struct kidx_write {
 	const char *moddir, *release;
 	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp;
 	bool derived;
-	const struct kidx_module *mods;
+	const struct kidx_wmod *mods;
 	size_t n_mods;
 	const char *out_dir;
 	const struct kidx_output *outs;
 	size_t n_outs;
+	const struct kidx_dir *dirs;
+	size_t n_dirs;
 };
 /* Write atomically (temporary file in the same folder, rename); creates the folder. */
 int ksc_kidx_write(const char *path, const struct kidx_write *w) _must_check_;
@@ -564,6 +624,12 @@ int ksc_write_atomic(const char *dir, const char *name, const void *data, size_t
 struct iovec;
 int ksc_write_atomic_iov(const char *dir, const char *name, const struct iovec *iov,
 			 size_t n_iov, bool sync) _must_check_;
+/*
+ * Up to 16 files into `dir`: all written (and fsynced) to temporary files before any is
+ * renamed, then the folder fsynced once. On failure no old file is replaced.
+ */
+int ksc_write_atomic_many(const char *dir, const char *const *names, const struct iovec *data,
+			  size_t n, bool sync) _must_check_;
 
 /* depmod's orders and dependency sort (ksc-depmod.c). */
 int ksc_depmod_hash_order(const char *const *names, size_t n, uint32_t buckets,

@@ -568,19 +568,27 @@ static size_t block_comment_end(const char *d, size_t n, size_t p)
 static size_t literal_end(const char *d, size_t n, size_t p)
 {
 	char q = d[p];
+	size_t i = p + 1;
 
-	for (size_t i = p + 1; i < n; i++) {
+	/* Line continuations are joined first (translation phase 2), even after a '\\'. */
+	while (i < n) {
+		size_t s = splice_at(d, n, i);
+		if (s != i) {
+			i = s;
+			continue;
+		}
 		char c = d[i];
 		if (c == q)
 			return i + 1;
-		if (c == '\\') {
-			size_t s = splice_at(d, n, i);
-			if (s != i)
-				i = s - 1;
-			else
-				i++;
-		} else if (c == '\n') {
+		if (c == '\n')
 			return i;
+		i++;
+		if (c == '\\') {
+			/* the escaped character, after any continuations */
+			while ((s = splice_at(d, n, i)) != i)
+				i = s;
+			if (i < n && d[i] != '\n')
+				i++;
 		}
 	}
 	return n;
@@ -715,6 +723,10 @@ static int decode_literal(struct ksc_src_scanner *sc, const char *d, size_t n, s
 			out[o++] = c;
 			continue;
 		}
+		while ((sp = splice_at(d, n, i)) != i)
+			i = sp;
+		if (i >= stop)
+			break;
 		c = d[i++];
 		switch (c) {
 		case 'n': out[o++] = '\n'; break;
@@ -1120,8 +1132,10 @@ static size_t directive(struct lex *L, size_t q, enum dirkind *kind, size_t *nam
 	p = name_end;
 	for (;;) {
 		t = next_token(L, &p, true);
-		if (t.t == T_NL || t.t == T_END)
+		if (t.t == T_NL || t.t == T_END) {
+			r->end = t.s; /* a block comment in it may carry it over lines */
 			break;
+		}
 		if (vs == SIZE_MAX)
 			vs = t.s;
 		ve = t.e;

@@ -811,6 +811,12 @@ static int respell(struct ksc_srcedit *e, const struct scanned *s,
 
 	if (!r->ns_end || r->spelling == KSC_SRC_SPELL_NONE)
 		return 0;
+	/* Only plain values are rewritten: no NUL bytes, and a Makefile flag on one line. */
+	const char *raw = e->data + r->ns_offset;
+	size_t rawlen = r->ns_end - r->ns_offset;
+	if (memchr(raw, '\0', rawlen) || (make && memchr(raw, '\n', rawlen)))
+		return add_note(e, r->line, "%s: the namespace is written in an unusual way (NUL bytes, or over several lines): check it for %s by hand",
+				what, t->name);
 	if (t->string_ns && r->spelling == KSC_SRC_SPELL_IDENT) {
 		const struct ksc_src_define *df = make ? NULL : find_define(s, r->ns);
 		if (df)

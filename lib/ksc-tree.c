@@ -74,10 +74,11 @@ struct tmod {
 	uint32_t hash_pos;       /* position in kmod's name hash order */
 	bool in_updates;
 
-	const struct krec *rec;  /* facts: from the index or rec_own */
+	struct krec_sum sum;     /* always valid once read or found in the index */
+	const struct krec *rec;  /* facts: rec_own, or the index's once fetched (need_rec) */
 	struct krec *rec_own;
 	bool cached;
-	const struct krec *old_rec; /* the index's record for this path, if any */
+	const struct kidx_module *old; /* the index's entry for this path, if any */
 	const struct kder *old_der; /* ... and its derived record */
 
 	/* depmod */
@@ -115,6 +116,10 @@ struct ksc_tree {
 	struct tmod *mods;
 	size_t n_mods, cap_mods;
 	struct hash by_name;     /* modname -> index + 1 (walk) */
+	struct kidx_dir *dirs;   /* the folders the walk read (for the index) */
+	size_t n_dirs, cap_dirs;
+	bool walk_clean;         /* no symbolic link, special file or problem met */
+	bool walk_cached;        /* the folders were unchanged: the index's module list used */
 	struct tproblem *problems;
 	size_t n_problems, cap_problems;
 	struct ksc_tree_problem *pub_problems;
@@ -143,6 +148,7 @@ struct ksc_tree {
 
 	uint64_t ctx_fp, dm_fp, eng_fp, out_fp;
 	bool any_resolve, any_check;
+	int oom;
 
 	/* results */
 	size_t n_sorted;
@@ -178,11 +184,12 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
+/* The calling thread's CPU time: what the workers' split reports, whatever the load. */
 static uint64_t now_ns(void)
 {
 	struct timespec t;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
@@ -471,6 +478,26 @@ static bool kmod_ext(const char *name)
 	return false;
 }
 
+/* Remember a folder the walk read, for the next run's check that nothing changed. */
+static int note_dir(struct ksc_tree *t, const char *rel, const struct stat *st)
+{
+	if (t->n_dirs == t->cap_dirs) {
+		size_t cap = t->cap_dirs ? t->cap_dirs * 2 : 256;
+		struct kidx_dir *d = realloc(t->dirs, cap * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		t->dirs = d;
+		t->cap_dirs = cap;
+	}
+	char *r = strdup(rel);
+	if (!r)
+		return -ENOMEM;
+	int64_t mt = st_mtime_ns(st);
+	t->dirs[t->n_dirs++] = (struct kidx_dir){ r, (uint64_t)st->st_ino,
+						  mt > t->start_ns - RACY_NS ? KREC_RACY : mt };
+	return 0;
+}
+
 static int walk_dir(struct walker *w, int dfd, size_t rlen)
 {
 	struct ksc_tree *t = w->t;
@@ -500,6 +527,7 @@ static int walk_dir(struct walker *w, int dfd, size_t rlen)
 		struct stat st;
 		bool have_st = false;
 		if (type != DT_REG && type != DT_DIR) {
+			t->walk_clean = false; /* a link's target can change without its folder */
 			if (fstatat(dfd, name, &st, 0) < 0) {
 				int e = errno;
 				struct stat lst;
@@ -564,6 +592,11 @@ static int walk_dir(struct walker *w, int dfd, size_t rlen)
 		w->stack[w->depth].dev = st.st_dev;
 		w->stack[w->depth].ino = st.st_ino;
 		w->depth++;
+		if (note_dir(t, w->rel, &st) < 0) {
+			close(fd);
+			ret = -ENOMEM;
+			break;
+		}
 		w->rel[rlen + nl] = '/';
 		w->rel[rlen + nl + 1] = '\0';
 		ret = walk_dir(w, fd, rlen + nl + 1);
@@ -586,7 +619,12 @@ static int do_walk(struct ksc_tree *t)
 
 	if (fd < 0)
 		return add_problem(t, t->moddir, -errno, "%s", strerror(errno));
+	t->walk_clean = true;
 	if (fstat(fd, &st) == 0) {
+		if (note_dir(t, "", &st) < 0) {
+			close(fd);
+			return -ENOMEM;
+		}
 		w.stack = malloc(32 * sizeof(*w.stack));
 		if (!w.stack) {
 			close(fd);
@@ -598,9 +636,72 @@ static int do_walk(struct ksc_tree *t)
 		w.depth = 1;
 	}
 	w.rel[0] = '\0';
+	size_t problems = t->n_problems;
 	int r = walk_dir(&w, fd, 0);
 	free(w.stack);
+	if (t->n_problems != problems)
+		t->walk_clean = false;
 	return r;
+}
+
+/*
+ * The walk of the last run again, without reading folders: when every folder it read is
+ * still the same (inode, modification time, not modified within the clock's granularity
+ * of that run) and it met no symbolic link, the same files are there: its module list
+ * is this one. 1 when used, 0 when a walk is needed, -ENOMEM.
+ */
+static int cached_walk(struct ksc_tree *t)
+{
+	const struct kidx *idx = &t->idx;
+	struct stat st;
+
+	if (!idx->n_dirs)
+		return 0;
+	for (size_t i = 0; i < idx->n_dirs; i++) {
+		const struct kidx_dir *d = &idx->dirs[i];
+		if (d->mtime_ns == KREC_RACY ||
+		    fstatat(t->dfd, d->relpath[0] ? d->relpath : ".", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISDIR(st.st_mode) || (uint64_t)st.st_ino != d->ino || st_mtime_ns(&st) != d->mtime_ns)
+			return 0;
+	}
+	struct walker w = { .t = t };
+	for (size_t i = 0; i < idx->n_mods; i++) {
+		size_t n = strlen(idx->mods[i].relpath);
+		if (n >= sizeof(w.rel))
+			return 0;
+		memcpy(w.rel, idx->mods[i].relpath, n + 1);
+		size_t before = t->n_mods;
+		int r = add_candidate(&w, n);
+		if (r < 0)
+			return r;
+		if (t->n_mods == before)
+			return 0; /* not the list of one walk: walk */
+	}
+	for (size_t i = 0; i < idx->n_dirs; i++) {
+		struct stat fake = { .st_ino = (ino_t)idx->dirs[i].ino };
+		fake.st_mtim.tv_sec = (time_t)(idx->dirs[i].mtime_ns / 1000000000LL);
+		fake.st_mtim.tv_nsec = (long)(idx->dirs[i].mtime_ns % 1000000000LL);
+		if (note_dir(t, idx->dirs[i].relpath, &fake) < 0)
+			return -ENOMEM;
+	}
+	t->walk_clean = t->walk_cached = true;
+	return 1;
+}
+
+static void drop_walk(struct ksc_tree *t)
+{
+	for (size_t i = 0; i < t->n_mods; i++) {
+		free(t->mods[i].relpath);
+		free(t->mods[i].path);
+		free(t->mods[i].modname);
+	}
+	t->n_mods = 0;
+	hash_fini(&t->by_name);
+	hash_init(&t->by_name);
+	for (size_t i = 0; i < t->n_dirs; i++)
+		free((char *)t->dirs[i].relpath);
+	t->n_dirs = 0;
+	t->walk_clean = t->walk_cached = false;
 }
 
 /* depmod's "uncrelpath": the path up to the basename, then modname-length bytes and ".ko"'s length. */
@@ -727,7 +828,7 @@ struct range {
 struct img {
 	unsigned char *data;
 	size_t size, map_size;
-	bool mapped, sparse;
+	bool mapped, sparse, borrowed; /* borrowed: the worker's buffer */
 	struct range *r;
 	size_t nr, cap;
 };
@@ -735,6 +836,8 @@ struct img {
 struct rstate {
 	struct ksc_ctx *ctx;
 	struct msgbuf msgs;
+	unsigned char *buf;   /* reused for every file read whole: no fresh pages per module */
+	size_t buf_cap;
 	uint64_t ns_read, ns_decompress, ns_parse, bytes_read, bytes_decompressed;
 	int oom;
 };
@@ -743,7 +846,7 @@ static void img_free(struct img *im)
 {
 	if (im->mapped)
 		munmap(im->data, im->map_size);
-	else
+	else if (!im->borrowed)
 		free(im->data);
 	free(im->r);
 	memset(im, 0, sizeof(*im));
@@ -813,9 +916,24 @@ static int img_range(struct img *im, int fd, uint64_t off, uint64_t len, struct 
 static int img_full(struct img *im, int fd, size_t size, struct rstate *w)
 {
 	img_free(im);
-	im->data = malloc(size ? size : 1);
-	if (!im->data)
-		return -ENOMEM;
+	if (size <= SPARSE_MIN) {
+		if (w->buf_cap < size) {
+			size_t cap = w->buf_cap ? w->buf_cap : 64 * 1024;
+			while (cap < size)
+				cap *= 2;
+			unsigned char *b = realloc(w->buf, cap);
+			if (!b)
+				return -ENOMEM;
+			w->buf = b;
+			w->buf_cap = cap;
+		}
+		im->data = w->buf;
+		im->borrowed = true;
+	} else {
+		im->data = malloc(size ? size : 1);
+		if (!im->data)
+			return -ENOMEM;
+	}
 	im->size = size;
 	return pread_all(fd, im->data, size, 0, w);
 }
@@ -1195,7 +1313,8 @@ static void read_module(struct ksc_tree *t, struct tmod *m, struct rstate *w)
 		if (r == -ENOMEM)
 			goto oom;
 		src.err = r;
-		r = ksc_kview_read(im.data, im.size, im.sparse ? img_loaded : NULL, &im, &kv);
+		r = ksc_kview_read(im.data, im.size, im.sparse ? img_loaded : NULL, &im, mod != NULL,
+				   &kv);
 		if (r < 0)
 			goto oom;
 		have_kv = true;
@@ -1261,17 +1380,94 @@ static void read_item(struct tpool *p, size_t i, unsigned int worker)
 	struct tmod *m = &t->mods[i];
 	struct rstate *w = &j->ws[worker];
 
-	if (j->use_index && m->old_rec && m->old_rec->mtime_ns != KREC_RACY) {
+	if (j->use_index && m->old && m->old->sum.mtime_ns != KREC_RACY) {
 		struct stat st;
+		const struct krec_sum *o = &m->old->sum;
 		if (fstatat(t->dfd, m->relpath, &st, 0) == 0 && S_ISREG(st.st_mode) &&
-		    (uint64_t)st.st_size == m->old_rec->file_size &&
-		    (uint64_t)st.st_ino == m->old_rec->ino && st_mtime_ns(&st) == m->old_rec->mtime_ns) {
-			m->rec = m->old_rec;
+		    (uint64_t)st.st_size == o->file_size && (uint64_t)st.st_ino == o->ino &&
+		    st_mtime_ns(&st) == o->mtime_ns) {
+			m->sum = *o;
+			m->rec = m->old->rec; /* NULL until fetched */
 			m->cached = true;
 			return;
 		}
 	}
 	read_module(t, m, w);
+	if (m->rec)
+		ksc_krec_sum(m->rec, &m->sum);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Records of the index, read when needed                                             */
+
+/* Read module m again (the main thread): its index record is corrupt. */
+static int reread(struct ksc_tree *t, struct tmod *m)
+{
+	struct rstate w;
+
+	memset(&w, 0, sizeof(w));
+	w.ctx = ksc_new();
+	if (!w.ctx)
+		return -ENOMEM;
+	ksc_set_log_fn(w.ctx, msgbuf_log, &w.msgs);
+	ksc_set_log_priority(w.ctx, KSC_LOG_WARNING);
+	free(m->rec_own);
+	m->rec_own = NULL;
+	m->rec = NULL;
+	read_module(t, m, &w);
+	int oom = w.oom | w.msgs.oom;
+	msgbuf_fini(&w.msgs);
+	free(w.buf);
+	ksc_unref(w.ctx);
+	if (oom || !m->rec)
+		return -ENOMEM;
+	ksc_krec_sum(m->rec, &m->sum);
+	m->cached = false;
+	t->dirty = true;
+	return 0;
+}
+
+/* The facts record of a module found in the index: fetched now (main thread only). */
+static const struct krec *need_rec(struct ksc_tree *t, struct tmod *m)
+{
+	const struct krec *r;
+
+	if (m->rec)
+		return m->rec;
+	size_t pos = (size_t)(m->old - t->idx.mods);
+	int e = ksc_kidx_fetch(&t->idx, pos, &r);
+	if (e == 0) {
+		m->rec = r;
+		return r;
+	}
+	if (e != -ENOMEM) {
+		ksc_warn(t->ctx, "%s: the index's record of %s is corrupt: read again", t->index_path,
+			 m->relpath);
+		if (reread(t, m) == 0)
+			return m->rec;
+	}
+	t->oom = 1;
+	return NULL;
+}
+
+/* Every record in memory, before work on all modules or in threads. */
+static int ensure_records(struct ksc_tree *t)
+{
+	bool missing = false;
+
+	for (size_t i = 0; i < t->n_mods && !missing; i++)
+		missing = !t->mods[i].rec;
+	if (!missing)
+		return 0;
+	if (t->have_idx && ksc_kidx_fetch_all(&t->idx) == 0) {
+		for (size_t i = 0; i < t->n_mods; i++)
+			if (!t->mods[i].rec && t->mods[i].cached)
+				t->mods[i].rec = t->mods[i].old->rec;
+	}
+	for (size_t i = 0; i < t->n_mods; i++)
+		if (!t->mods[i].rec && !need_rec(t, &t->mods[i]))
+			return -ENOMEM;
+	return 0;
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -1524,9 +1720,33 @@ static int thread_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_ker
 		r = ksc_kernel_add_vmlinux(k, vm);
 		ksc_module_unref(vm);
 	}
+	/*
+	 * The providers. ksc_kernel_add_module() also takes the kernel's vermagic from the
+	 * first in-tree module: set it from that module here, so that only the modules that
+	 * export something need adding (a provider without exports provides nothing).
+	 */
 	for (size_t i = 0; r >= 0 && i < t->n_mods; i++) {
 		const struct krec *rec = t->mods[i].rec;
 		if (!rec || !(rec->flags & KREC_F_ENGINE) || rec->kind != KSC_KIND_MODULE)
+			continue;
+		const struct krec_pair *mi = krec_arr(rec, rec->modinfo);
+		const char *intree = NULL, *vermagic = NULL;
+		for (size_t j = 0; j < rec->modinfo.n; j++) {
+			const char *key = krec_str(rec, mi[j].key);
+			if (!intree && strcmp(key, "intree") == 0)
+				intree = key;
+			if (!vermagic && strcmp(key, "vermagic") == 0)
+				vermagic = krec_str(rec, mi[j].value);
+		}
+		if (intree && vermagic) {
+			r = ksc_kernel_set_vermagic(k, vermagic);
+			break;
+		}
+	}
+	for (size_t i = 0; r >= 0 && i < t->n_mods; i++) {
+		const struct krec *rec = t->mods[i].rec;
+		if (!rec || !(rec->flags & KREC_F_ENGINE) || rec->kind != KSC_KIND_MODULE ||
+		    rec->exports.n == 0)
 			continue;
 		struct ksc_module *stub;
 		r = ksc_krec_to_module(ctx, rec, t->mods[i].path, false, true, NULL, &stub);
@@ -1563,19 +1783,13 @@ struct resolve_job {
 	int oom;
 };
 
-static struct msym *find_sym(struct ksc_tree *t, struct resolve_job *j, const char *name,
-			     struct msym *tmp)
+/* depmod_symbol_find(): the kernel's and the modules' symbols are one table. */
+static const struct msym *find_sym(struct resolve_job *j, const char *name)
 {
-	if (name[0] == '.') /* depmod_symbol_find(): PPC64's .foo is foo */
+	if (name[0] == '.') /* PPC64's .foo is foo */
 		name++;
 	uintptr_t v = (uintptr_t)hash_find(j->syms, name);
-	if (v)
-		return &j->msyms[v - 1];
-	v = (uintptr_t)hash_find(&t->ksyms, name);
-	if (!v)
-		return NULL;
-	*tmp = (struct msym){ -1, t->ksym_crcs[v - 1] };
-	return tmp;
+	return v ? &j->msyms[v - 1] : NULL;
 }
 
 static void resolve_item(struct tpool *p, size_t i, unsigned int worker)
@@ -1601,8 +1815,7 @@ static void resolve_item(struct tpool *p, size_t i, unsigned int worker)
 	}
 	uint32_t nd = 0, nu = 0;
 	for (size_t k = 0; k < n; k++) {
-		struct msym tmp;
-		const struct msym *s = find_sym(t, j, d[k].name, &tmp);
+		const struct msym *s = find_sym(j, d[k].name);
 		if (!s) {
 			if (t->kernel_ok && !d[k].weak)
 				un[nu++] = (struct tunres){ d[k].name, KDER_UNKNOWN_SYMBOL };
@@ -1657,6 +1870,7 @@ static int build_kder(const struct tmod *m, const struct ksc_report *rep,
 	rbuf_init(&b);
 	rbuf_put(&b, sizeof(h), 8);
 	h.magic = KDER_MAGIC;
+	h.loader_name = h.modpost_name = KREC_NONE;
 	h.deps.n = m->n_deps;
 	h.deps.off = (uint32_t)rbuf_put(&b, (size_t)m->n_deps * 4, 4);
 	if (!b.oom)
@@ -1673,6 +1887,8 @@ static int build_kder(const struct tmod *m, const struct ksc_report *rep,
 		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, 0);
 		h.flags = KDER_F_CHECKED | (v->modpost_ok ? KDER_F_MODPOST_OK : 0);
 		h.loader_err = v->loader_err;
+		h.loader_name = DS(v->loader_name ? v->loader_name : "");
+		h.modpost_name = DS(v->modpost_name ? v->modpost_name : "");
 		size_t n = ksc_report_get_diag_count(rep);
 		h.diags.n = (uint32_t)n;
 		h.diags.off = (uint32_t)rbuf_put(&b, n * sizeof(struct kder_diag), 4);
@@ -1689,6 +1905,8 @@ static int build_kder(const struct tmod *m, const struct ksc_report *rep,
 	} else if (old && (old->flags & KDER_F_CHECKED)) {
 		h.flags = old->flags;
 		h.loader_err = old->loader_err;
+		h.loader_name = DS(kder_str(old, old->loader_name));
+		h.modpost_name = DS(kder_str(old, old->modpost_name));
 		const struct kder_diag *od = kder_arr(old, old->diags);
 		h.diags.n = old->diags.n;
 		h.diags.off = (uint32_t)rbuf_put(&b, old->diags.n * sizeof(struct kder_diag), 4);
@@ -1778,9 +1996,9 @@ static void fingerprints(struct ksc_tree *t)
 	uint64_t out = hn(c, t->order_fp);
 	for (size_t i = 0; i < t->n_mods; i++) {
 		const struct tmod *m = &t->mods[i];
-		dm = hn(hs(dm, m->relpath), m->rec->kexp_hash);
-		eng = hn(hs(eng, m->relpath), m->rec->prov_hash);
-		out = hn(hs(out, m->relpath), m->rec->kmod_hash);
+		dm = hn(hs(dm, m->relpath), m->sum.kexp_hash);
+		eng = hn(hs(eng, m->relpath), m->sum.prov_hash);
+		out = hn(hs(out, m->relpath), m->sum.kmod_hash);
 	}
 	t->dm_fp = dm;
 	t->eng_fp = eng;
@@ -1817,8 +2035,13 @@ static int report_problems(struct ksc_tree *t)
 
 	/* Problems of modules: those the reader failed on, kernel images in the tree. */
 	for (size_t i = 0; i < t->n_mods; i++) {
-		const struct tmod *m = &t->mods[i];
-		const struct krec *r = m->rec;
+		struct tmod *m = &t->mods[i];
+		bool problem = !(m->sum.flags & KREC_F_ENGINE) || m->sum.kind == KSC_KIND_VMLINUX;
+		if (!m->sum.n_msgs && !problem)
+			continue;
+		const struct krec *r = need_rec(t, m);
+		if (!r)
+			return -ENOMEM;
 		const struct krec_msg *msg = krec_arr(r, r->msgs);
 		n += r->msgs.n;
 		if ((r->flags & KREC_F_ENGINE) && r->kind != KSC_KIND_VMLINUX)
@@ -1861,6 +2084,8 @@ static int report_problems(struct ksc_tree *t)
 	for (size_t i = 0; i < t->n_mods; i++) {
 		const struct tmod *m = &t->mods[i];
 		const struct krec *r = m->rec;
+		if (!m->sum.n_msgs || !r)
+			continue;
 		const struct krec_msg *msg = krec_arr(r, r->msgs);
 		for (size_t j = 0; j < r->msgs.n && k < n; j++)
 			l[k++] = (struct logline){ m->path, (int)msg[j].priority,
@@ -1892,19 +2117,6 @@ oom:
 	return -ENOMEM;
 }
 
-static const char *loader_name(const struct krec *r)
-{
-	const char *s = krec_str(r, r->struct_name);
-
-	if (s && *s)
-		return s;
-	const struct krec_pair *mi = krec_arr(r, r->modinfo);
-	for (size_t i = 0; i < r->modinfo.n; i++)
-		if (strcmp(krec_str(r, mi[i].key), "name") == 0 && *krec_str(r, mi[i].value))
-			return krec_str(r, mi[i].value);
-	return krec_str(r, r->kmod_name);
-}
-
 /* The public arrays: verdicts, diags, unresolved symbols, cycles. */
 static int assemble(struct ksc_tree *t)
 {
@@ -1933,8 +2145,8 @@ static int assemble(struct ksc_tree *t)
 		t->has_verdict[i] = true;
 		struct ksc_module_verdict *v = &t->verdicts[i];
 		v->module = NULL;
-		v->loader_name = loader_name(m->rec);
-		v->modpost_name = krec_str(m->rec, m->rec->modpost_name);
+		v->loader_name = kder_str(d, d->loader_name);
+		v->modpost_name = kder_str(d, d->modpost_name);
 		v->loader_err = d->loader_err;
 		v->modpost_ok = d->flags & KDER_F_MODPOST_OK;
 		v->first_diag = t->n_diags;
@@ -2026,7 +2238,7 @@ static int attach_index(struct ksc_tree *t)
 
 	hash_init(&h);
 	for (size_t i = 0; i < t->idx.n_mods; i++) {
-		const char *rel = krec_str(t->idx.mods[i].rec, t->idx.mods[i].rec->relpath);
+		const char *rel = t->idx.mods[i].relpath;
 		int r = hash_add(&h, rel, &t->idx.mods[i], 1);
 		if (r == 1) {
 			ksc_warn(t->ctx, "%s: index lists %s twice, rebuilt", t->index_path, rel);
@@ -2045,7 +2257,7 @@ static int attach_index(struct ksc_tree *t)
 		const struct kidx_module *km = hash_find(&h, t->mods[i].relpath);
 		if (!km)
 			continue;
-		t->mods[i].old_rec = km->rec;
+		t->mods[i].old = km;
 		t->mods[i].old_der = t->idx.derived ? km->der : NULL;
 	}
 	hash_fini(&h);
@@ -2064,9 +2276,15 @@ static int do_open(struct ksc_tree *t)
 		t->st.wall_index_load = (t1 = now_s()) - t0;
 		t0 = t1;
 	}
-	r = do_walk(t);
+	r = t->have_idx ? cached_walk(t) : 0;
 	if (r < 0)
 		return r;
+	if (r == 0) {
+		drop_walk(t);
+		r = do_walk(t);
+		if (r < 0)
+			return r;
+	}
 	r = order_modules(t);
 	if (r < 0)
 		return r;
@@ -2105,13 +2323,14 @@ static int do_open(struct ksc_tree *t)
 		t->st.bytes_read += ws[i].bytes_read;
 		t->st.bytes_decompressed += ws[i].bytes_decompressed;
 		msgbuf_fini(&ws[i].msgs);
+		free(ws[i].buf);
 		ksc_unref(ws[i].ctx);
 	}
 	free(ws);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < t->n_mods; i++) {
-		if (!t->mods[i].rec)
+		if (!t->mods[i].rec && !t->mods[i].cached)
 			oom = 1;
 		else if (t->mods[i].cached)
 			t->st.cached++;
@@ -2126,7 +2345,7 @@ static int do_open(struct ksc_tree *t)
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < t->n_mods; i++)
-		if (!(t->mods[i].rec->flags & KREC_F_ENGINE))
+		if (!(t->mods[i].sum.flags & KREC_F_ENGINE))
 			t->st.unreadable++;
 
 	/* What can be reused: fingerprints of everything the derived results depend on. */
@@ -2146,12 +2365,11 @@ static int do_open(struct ksc_tree *t)
 	}
 	for (size_t i = 0; i < t->n_mods; i++) {
 		struct tmod *m = &t->mods[i];
-		const struct krec *rec = m->rec;
 		const struct kder *od = m->old_der;
-		bool checkable = t->verdicts_on && (rec->flags & KREC_F_ENGINE) &&
-				 rec->kind == KSC_KIND_MODULE;
-		m->dm_ok = dm_world && od && m->old_rec->kmod_hash == rec->kmod_hash;
-		m->eng_ok = eng_world && od && m->old_rec->facts_hash == rec->facts_hash;
+		bool checkable = t->verdicts_on && (m->sum.flags & KREC_F_ENGINE) &&
+				 m->sum.kind == KSC_KIND_MODULE;
+		m->dm_ok = dm_world && od && m->old->sum.kmod_hash == m->sum.kmod_hash;
+		m->eng_ok = eng_world && od && m->old->sum.facts_hash == m->sum.facts_hash;
 		m->need_resolve = !m->dm_ok;
 		m->need_check = !m->eng_ok && checkable;
 		if (m->need_resolve) {
@@ -2184,18 +2402,35 @@ static int do_open(struct ksc_tree *t)
 	t->st.checked = n_check;
 
 	/* Step 3: depmod's resolution of the modules that need it. */
+	if (n_resolve || n_check) {
+		r = ensure_records(t);
+		if (r < 0)
+			goto out;
+	}
 	if (n_resolve) {
 		r = load_kernel(t);
 		if (r < 0)
 			goto out;
+		/*
+		 * depmod's table: the kernel's symbols (depmod -E/-F, and the fake ones), then each
+		 * module's exports in module order, a later one replacing an earlier one.
+		 */
 		struct hash syms;
-		size_t total = 0;
+		size_t total = t->n_ksyms;
 		for (size_t i = 0; i < t->n_mods; i++)
 			total += t->mods[i].rec->kexports.n;
 		struct msym *ms = malloc((total ? total : 1) * sizeof(*ms));
 		hash_init(&syms);
 		r = ms ? hash_reserve(&syms, total) : -ENOMEM;
 		size_t k = 0;
+		for (size_t i = 0; i < t->ksyms.n_buckets && r >= 0; i++) {
+			if (!t->ksyms.keys[i])
+				continue;
+			uintptr_t v = (uintptr_t)t->ksyms.values[i];
+			ms[k] = (struct msym){ -1, t->ksym_crcs[v - 1] };
+			r = hash_add(&syms, t->ksyms.keys[i], (void *)(uintptr_t)(k + 1), 0);
+			k++;
+		}
 		for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
 			const struct krec *rec = t->mods[i].rec;
 			const struct krec_crc *c = krec_arr(rec, rec->kexports);
@@ -2331,15 +2566,24 @@ static int do_open(struct ksc_tree *t)
 	for (size_t i = 0; i < t->n_mods && !t->dirty; i++) {
 		const struct tmod *m = &t->mods[i];
 		const struct kidx_module *km = &t->idx.mods[i];
-		if (km->rec != m->old_rec || m->der != km->der)
+		if (m->old != km || m->der != km->der)
 			t->dirty = true; /* another order, or new results */
-		else if (m->rec != m->old_rec && m->rec->facts_hash != m->old_rec->facts_hash)
+		else if (!m->cached && m->sum.facts_hash != km->sum.facts_hash)
 			t->dirty = true;
-		else if (m->rec != m->old_rec && m->rec->mtime_ns != KREC_RACY)
+		else if (!m->cached && m->sum.mtime_ns != KREC_RACY)
 			stale++;
 	}
 	if (stale > STALE_MAX)
 		t->dirty = true;
+	if (!t->walk_cached && t->have_idx) {
+		bool same = t->walk_clean && t->n_dirs == t->idx.n_dirs;
+		for (size_t i = 0; same && i < t->n_dirs; i++)
+			same = t->dirs[i].ino == t->idx.dirs[i].ino &&
+			       t->dirs[i].mtime_ns == t->idx.dirs[i].mtime_ns &&
+			       strcmp(t->dirs[i].relpath, t->idx.dirs[i].relpath) == 0;
+		if (!same && (t->walk_clean || t->idx.n_dirs))
+			t->dirty = true;
+	}
 	t->st.modules = t->n_mods;
 out:
 	free(resolve_items);
@@ -2470,6 +2714,9 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 			free(m->unres);
 	}
 	free(t->mods);
+	for (size_t i = 0; i < t->n_dirs; i++)
+		free((char *)t->dirs[i].relpath);
+	free(t->dirs);
 	for (size_t i = 0; i < t->n_problems; i++) {
 		free(t->problems[i].path);
 		free(t->problems[i].reason);
@@ -2552,7 +2799,7 @@ KSC_EXPORT int ksc_tree_get_module_error(const struct ksc_tree *t, size_t i)
 {
 	if (i >= t->n_mods)
 		return -ERANGE;
-	const struct krec *r = t->mods[i].rec;
+	const struct krec_sum *r = &t->mods[i].sum;
 	if (!(r->flags & KREC_F_ENGINE))
 		return r->err ? r->err : -EINVAL;
 	return r->kind == KSC_KIND_VMLINUX ? -ENOEXEC : 0;
@@ -2568,8 +2815,10 @@ KSC_EXPORT int ksc_tree_get_module(const struct ksc_tree *t, size_t i, struct ks
 	*out = NULL;
 	if (i >= t->n_mods)
 		return -ERANGE;
-	return ksc_krec_to_module(t->ctx, t->mods[i].rec, t->mods[i].path, true, false, NULL,
-				  out);
+	const struct krec *r = need_rec((struct ksc_tree *)t, &((struct ksc_tree *)t)->mods[i]);
+	if (!r)
+		return -ENOMEM;
+	return ksc_krec_to_module(t->ctx, r, t->mods[i].path, true, false, NULL, out);
 }
 
 KSC_EXPORT size_t ksc_tree_get_dep_count(const struct ksc_tree *t, size_t i)
@@ -2768,13 +3017,30 @@ KSC_EXPORT int ksc_tree_print_depmod(const struct ksc_tree *t, unsigned int file
 		return -EINVAL;
 	if (t->n_cycles)
 		return -EDEADLK;
-	int r = render(t, file, &data, &size);
+	int r = ensure_records((struct ksc_tree *)t); /* records are fetched, not changed */
+	if (r < 0)
+		return r;
+	r = render(t, file, &data, &size);
 	if (r < 0)
 		return r;
 	if (size && fwrite(data, 1, size, f) != size)
 		r = -EIO;
 	free(data);
 	return r;
+}
+
+struct render_job {
+	unsigned int files[ARRAY_SIZE(depmod_files)];
+	char *data[ARRAY_SIZE(depmod_files)];
+	size_t size[ARRAY_SIZE(depmod_files)];
+	int err[ARRAY_SIZE(depmod_files)];
+};
+
+static void render_item(struct tpool *p, size_t i, unsigned int worker)
+{
+	struct render_job *j = p->data;
+
+	j->err[i] = render(p->t, j->files[i], &j->data[i], &j->size[i]);
 }
 
 KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir, unsigned int what)
@@ -2795,10 +3061,11 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir, unsign
 	bool same = t->have_idx && t->idx.out_dir && strcmp(t->idx.out_dir, adir) == 0 &&
 		    t->idx.out_fp == t->out_fp;
 	struct kidx_output outs[ARRAY_SIZE(depmod_files)];
-	char *names[ARRAY_SIZE(depmod_files)];
-	size_t n_outs = 0;
-	bool wrote = false;
-	for (size_t i = 0; i < ARRAY_SIZE(depmod_files) && r >= 0; i++) {
+	const char *names[ARRAY_SIZE(depmod_files)];
+	struct render_job rj;
+	size_t n_outs = 0, n_new = 0;
+	memset(&rj, 0, sizeof(rj));
+	for (size_t i = 0; i < ARRAY_SIZE(depmod_files); i++) {
 		if (!(what & depmod_files[i].flag))
 			continue;
 		const char *name = depmod_files[i].name;
@@ -2812,42 +3079,49 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir, unsign
 		if (prev && stat(path, &st) == 0 && (uint64_t)st.st_size == prev->size &&
 		    (uint64_t)st.st_ino == prev->ino && st_mtime_ns(&st) == prev->mtime_ns) {
 			outs[n_outs] = *prev; /* unchanged, and so is the file */
-			names[n_outs] = strdup(name);
-			if (!names[n_outs])
-				r = -ENOMEM;
-			outs[n_outs].name = names[n_outs];
-			n_outs++;
+			names[n_outs++] = name;
 			continue;
 		}
-		char *data;
-		size_t size;
-		r = render(t, depmod_files[i].flag, &data, &size);
-		if (r < 0)
-			break;
-		r = ksc_write_atomic(adir, name, data, size, true);
-		uint64_t hash = ksc_hash64(data, size, 5);
-		free(data);
-		if (r < 0) {
-			ksc_err(t->ctx, "%s: %s", path, strerror(-r));
-			break;
-		}
-		if (stat(path, &st) < 0) {
-			r = -errno;
-			break;
-		}
-		names[n_outs] = strdup(name);
-		if (!names[n_outs]) {
-			r = -ENOMEM;
-			break;
-		}
-		outs[n_outs] = (struct kidx_output){ names[n_outs], (uint64_t)st.st_size,
-						     (uint64_t)st.st_ino, hash, st_mtime_ns(&st) };
-		n_outs++;
-		wrote = true;
+		rj.files[n_new++] = depmod_files[i].flag;
 	}
+	/* The files that must be (re)written: made in parallel, then written together. */
+	if (n_new)
+		r = ensure_records(t);
+	if (n_new && r == 0) {
+		struct tpool p = { .n = n_new, .fn = render_item, .data = &rj };
+		unsigned int jobs = t->st.jobs ? t->st.jobs : 1;
+		run_pool(t, &p, jobs, NULL, "write");
+		for (size_t i = 0; i < n_new && r == 0; i++)
+			r = rj.err[i];
+	}
+	if (r == 0 && n_new) {
+		const char *wnames[ARRAY_SIZE(depmod_files)];
+		struct iovec iov[ARRAY_SIZE(depmod_files)];
+		for (size_t i = 0; i < n_new; i++) {
+			wnames[i] = ksc_depmod_file_name(rj.files[i]);
+			iov[i] = (struct iovec){ rj.data[i], rj.size[i] };
+		}
+		r = ksc_write_atomic_many(adir, wnames, iov, n_new, true);
+		if (r < 0)
+			ksc_err(t->ctx, "%s: %s", adir, strerror(-r));
+		for (size_t i = 0; i < n_new && r == 0; i++) {
+			char path[PATH_MAX];
+			struct stat st;
+			snprintf(path, sizeof(path), "%s/%s", adir, wnames[i]);
+			if (stat(path, &st) < 0) {
+				r = -errno;
+				break;
+			}
+			outs[n_outs] = (struct kidx_output){ wnames[i], (uint64_t)st.st_size,
+							     (uint64_t)st.st_ino,
+							     ksc_hash64(rj.data[i], rj.size[i], 5),
+							     st_mtime_ns(&st) };
+			names[n_outs++] = wnames[i];
+		}
+	}
+	for (size_t i = 0; i < n_new; i++)
+		free(rj.data[i]);
 	if (r < 0) {
-		for (size_t i = 0; i < n_outs; i++)
-			free(names[i]);
 		free(adir);
 		return r;
 	}
@@ -2856,14 +3130,17 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir, unsign
 		free(t->out_names[i]);
 	free(t->out_dir);
 	t->out_dir = adir;
+	t->n_outs = 0;
 	for (size_t i = 0; i < n_outs; i++) {
-		t->out_names[i] = names[i];
+		t->out_names[i] = strdup(names[i]);
+		if (!t->out_names[i])
+			return -ENOMEM;
 		t->outs[i] = outs[i];
-		t->outs[i].name = names[i];
+		t->outs[i].name = t->out_names[i];
+		t->n_outs++;
 	}
-	t->n_outs = n_outs;
 	t->outs_from_index = false;
-	if (wrote || !same || n_outs != t->idx.n_outs)
+	if (n_new || !same || n_outs != t->idx.n_outs)
 		t->dirty = true;
 	t->st.wall_write_depmod += now_s() - t0;
 	return 0;
@@ -2889,16 +3166,23 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 	}
 	if (!t->dirty)
 		return 0; /* the index on disk says all this already */
-	struct kidx_module *mods = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*mods));
+	r = ensure_records(t);
+	if (r < 0)
+		return r;
+	struct kidx_wmod *mods = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*mods));
 	if (!mods)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->n_mods; i++)
-		mods[i] = (struct kidx_module){ t->mods[i].rec, t->mods[i].der };
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct tmod *m = &t->mods[i];
+		bool same = m->old && m->rec == m->old->rec;
+		mods[i] = (struct kidx_wmod){ m->rec, m->der, same ? m->old->rec_hash : 0 };
+	}
 	struct kidx_write w = {
 		.moddir = t->moddir, .release = t->release, .ctx_fp = t->ctx_fp,
 		.dm_world_fp = t->dm_fp, .eng_world_fp = t->eng_fp,
 		.out_fp = t->out_fp, .derived = true, .mods = mods, .n_mods = t->n_mods,
 		.out_dir = out_dir, .outs = outs, .n_outs = n_outs,
+		.dirs = t->walk_clean ? t->dirs : NULL, .n_dirs = t->walk_clean ? t->n_dirs : 0,
 	};
 	r = ksc_kidx_write(t->index_path, &w);
 	free(mods);

@@ -800,8 +800,11 @@ int ksc_srcedit_plan_migrate(struct ksc_srcedit *e, const char *kver);
  * Plan MODULE_IMPORT_NS lines for the namespaces in `ns` that the file does not import yet,
  * in `kver`'s syntax, as make nsdeps would: next to the existing imports, keeping them in
  * byte order, or else on the lines after MODULE_LICENSE(). Never a module: namespace (R11):
- * those become notes. Returns the number of lines added, -ENOENT when the file has no
- * MODULE_LICENSE() to put them after, -EINVAL for a bad `kver`.
+ * those become notes, as do namespaces that cannot be written for `kver` (no identifier
+ * before 6.13; none at all before 5.4) and lines whose place is inside a comment, string,
+ * directive or macro call. Existing imports are not moved (scripts/nsdeps also gathers
+ * scattered ones into one sorted block). Returns the number of lines added, -ENOENT when
+ * the file has no MODULE_LICENSE(), -EINVAL for a bad `kver`.
  */
 int ksc_srcedit_plan_imports(struct ksc_srcedit *e, const char *kver, const char *const *ns,
 			     size_t n);

@@ -205,6 +205,46 @@ static void test_scan_lexer(void **state)
 	ksc_src_unref(src);
 }
 
+/* Inputs the fuzzer (fuzz/fuzz-src.c) found mishandled, kept as regressions. */
+static void test_scan_fuzz_regressions(void **state)
+{
+	struct test_env *env = *state;
+	struct ksc_src *src;
+
+	/* A continuation after an escaped backslash still joins the lines (phase 2). */
+	src = scan_mem(env, "s.c", "const char *s = \"x\\\\\nEXPORT_SYMBOL(in_string)\";\n"
+				   "EXPORT_SYMBOL(after);\n", KSC_SRC_MENTIONS);
+	assert_int_equal(ksc_src_get_record_count(src), 2);
+	assert_int_equal(ksc_src_get_record(src, 0)->mention, KSC_SRC_IN_STRING);
+	assert_string_equal(nth(src, KSC_SRC_EXPORT, 0)->symbol, "after");
+	ksc_src_unref(src);
+
+	/* A block comment inside a directive carries it over lines. */
+	static const char dir[] = "#define DEFAULT_SYMBOL_NAMESPACE FOO /* a\n b */ BAR\n"
+				  "EXPORT_SYMBOL(x);\n";
+	src = scan_mem(env, "d.c", dir, 0);
+	const struct ksc_src_record *r = nth(src, KSC_SRC_DEFAULT_NS, 0);
+	assert_non_null(r);
+	assert_string_equal(r->ns, "FOO BAR");
+	assert_int_equal(r->spelling, KSC_SRC_SPELL_OTHER);
+	assert_true(r->ns_offset >= r->offset && r->ns_end <= r->end);
+	assert_memory_equal(dir + r->end, "\nEXPORT", 7);
+	assert_string_equal(nth(src, KSC_SRC_EXPORT, 0)->ns, "FOO BAR");
+	ksc_src_unref(src);
+
+	/*
+	 * A keyword inside an invocation, then a long run of plain bytes: the lexer must not
+	 * scan from past the next keyword (an overread with AVX2).
+	 */
+	char text[512];
+	snprintf(text, sizeof(text), "EXPORT_SYMBOL_NS(a,\n EXPORT_SYMBOL_GPL);%100s\n"
+		 "EXPORT_SYMBOL(b);", "");
+	src = scan_mem(env, "k.c", text, 0);
+	assert_int_equal(count_kind(src, KSC_SRC_EXPORT), 2);
+	assert_string_equal(nth(src, KSC_SRC_EXPORT, 0)->ns, "EXPORT_SYMBOL_GPL");
+	ksc_src_unref(src);
+}
+
 static void test_scan_asm(void **state)
 {
 	struct test_env *env = *state;
@@ -877,6 +917,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_scan_lexer, test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_scan_asm, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_scan_fuzz_regressions, test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_scan_default_ns, test_env_setup,
 						test_env_teardown),

@@ -621,13 +621,29 @@ static void test_index_corrupt(void **state)
 	assert_non_null(good);
 	assert_true(n > 1000);
 
-	/* a byte flipped in the header, the directory, a record, the end */
-	size_t at[] = { 0, 9, 40, 200, n / 3, n / 2, n - 1 };
+	/* a byte flipped in the header, the directory, a derived record: all refused at once */
+	struct kidx idx;
+	assert_int_equal(ksc_kidx_parse(good, n, &idx), 0);
+	size_t cold = (size_t)idx.cold_off;
+	ksc_kidx_free(&idx);
+	size_t at[] = { 0, 9, 40, 200, cold / 2, cold - 1 };
 	for (size_t i = 0; i < ARRAY_SIZE(at); i++) {
 		good[at[i]] ^= 0x40;
 		write_bytes(f.index, good, n);
 		good[at[i]] ^= 0x40;
 		corrupt_and_check(env, &f, ref, "flipped byte");
+	}
+	/* ... in a facts record: refused when it is read, that module read again */
+	size_t cat[] = { cold + 3, (cold + n) / 2, n - 1 };
+	for (size_t i = 0; i < ARRAY_SIZE(cat); i++) {
+		good[cat[i]] ^= 0x40;
+		write_bytes(f.index, good, n);
+		good[cat[i]] ^= 0x40;
+		test_log_clear(env);
+		struct ksc_tree *t = open_tree(env, &f, 2, f.index);
+		assert_same_results(ref, t); /* reads every record */
+		assert_log_contains(env, "is corrupt: read again");
+		ksc_tree_unref(t);
 	}
 	write_bytes(f.index, good, n / 2);
 	corrupt_and_check(env, &f, ref, "truncated");
@@ -649,7 +665,6 @@ static void test_index_corrupt(void **state)
 	ksc_tree_unref(t);
 
 	/* the good bytes parse */
-	struct kidx idx;
 	assert_int_equal(ksc_kidx_parse(good, n, &idx), 0);
 	assert_int_equal(idx.n_mods, 4);
 	ksc_kidx_free(&idx);
@@ -657,6 +672,50 @@ static void test_index_corrupt(void **state)
 	ksc_tree_unref(ref);
 	unit_rm_rf(f.root);
 	unit_rm_rf(g.root);
+}
+
+/* A record of the cold part corrupted (checksums redone): not used, the module read again. */
+static void test_index_cold_record(void **state)
+{
+	struct test_env *env = *state;
+	struct tfx f;
+	struct ksc_tree_stats st;
+	size_t n = 0;
+
+	tfx_init(&f);
+	small_tree(&f);
+	struct ksc_tree *ref = open_tree(env, &f, 1, f.index);
+	assert_int_equal(ksc_tree_save_index(ref), 0);
+	struct kidx idx;
+	assert_int_equal(ksc_kidx_read(f.index, &idx), 0);
+	uint64_t off = idx.mods[2].rec_off;
+	ksc_kidx_free(&idx);
+	char *buf = unit_read_file(f.index, &n);
+	assert_non_null(buf);
+	/* the record's relpath field, pointing elsewhere in its string table */
+	struct krec *r = (struct krec *)(buf + off);
+	r->relpath = r->kmod_name;
+	ksc_kidx_fix_checksums(buf, n);
+	write_bytes(f.index, buf, n);
+	free(buf);
+	/* a warm run: the record is not needed, nothing is read */
+	struct ksc_tree *t = open_tree(env, &f, 1, f.index);
+	ksc_tree_get_stats(t, &st);
+	assert_int_equal(st.read, 0);
+	ksc_tree_unref(t);
+	/* a run that needs every record: the bad one is refused and its module read again */
+	test_log_clear(env);
+	t = open_tree(env, &f, 1, f.index);
+	char *dep = depmod_file(t, KSC_DEPMOD_DEP), *want = depmod_file(ref, KSC_DEPMOD_DEP);
+	assert_string_equal(dep, want);
+	free(dep);
+	free(want);
+	assert_log_contains(env, "is corrupt: read again");
+	assert_false(ksc_tree_module_is_cached(t, 2));
+	assert_true(ksc_tree_module_is_cached(t, 1));
+	ksc_tree_unref(t);
+	ksc_tree_unref(ref);
+	unit_rm_rf(f.root);
 }
 
 /* Records and derived records: every validator bound holds. */
@@ -671,8 +730,11 @@ static void test_record_validation(void **state)
 	assert_int_equal(ksc_tree_save_index(t), 0);
 	ksc_tree_unref(t);
 	struct kidx idx;
+	const struct krec *r;
 	assert_int_equal(ksc_kidx_read(f.index, &idx), 0);
-	const struct krec *r = idx.mods[1].rec;
+	assert_null(idx.mods[1].rec); /* the cold part is read when needed */
+	assert_int_equal(ksc_kidx_fetch(&idx, 1, &r), 0);
+	assert_ptr_equal(idx.mods[1].rec, r);
 	size_t size = r->size;
 	struct krec *c = malloc(size);
 	assert_non_null(c);
@@ -829,6 +891,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_outputs_unchanged, test_env_setup, test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_index_corrupt, test_env_setup, test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_record_validation, test_env_setup, test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_index_cold_record, test_env_setup, test_env_teardown),
 		cmocka_unit_test(test_kidx_garbage),
 		cmocka_unit_test_setup_teardown(test_parallel_same, test_env_setup, test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_args, test_env_setup, test_env_teardown),
