@@ -16,6 +16,8 @@ for f in build-fuzz/fuzz-*; do
 	case $name in
 	fuzz-module) for d in build/fixtures build-san/fixtures; do [ -d $d ] && seeds+=("$d"); done ;;
 	fuzz-symvers) seeds+=(tests/fixtures/text) ;;
+	fuzz-sig) for d in build/fixtures/signed build-san/fixtures/signed; do [ -d $d ] && seeds+=("$d"); done ;;
+	fuzz-src) seeds+=(tests/fixtures/srctree) ;;
 	esac
 	existing=()
 	for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done
