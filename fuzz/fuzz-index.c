@@ -40,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(buf);
 	if (r < 0)
 		return 0;
-	volatile size_t sink = touch(idx.moddir) + touch(idx.release) + touch(idx.out_dir);
+	volatile size_t sink =
+		touch(idx.moddir) + touch(idx.release) + touch(idx.out_dir);
 	for (size_t i = 0; i < idx.n_outs; i++)
 		sink += touch(idx.outs[i].name);
 	for (size_t i = 0; i < idx.n_mods; i++) {
@@ -48,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		const struct kder *d = idx.mods[i].der;
 		sink += touch(idx.mods[i].relpath);
 		if (d)
-			sink += touch(kder_str(d, d->loader_name)) + touch(kder_str(d, d->modpost_name));
+			sink += touch(kder_str(d, d->loader_name)) +
+				touch(kder_str(d, d->modpost_name));
 		if (ksc_kidx_fetch(&idx, i, &rec) < 0)
 			continue;
 		const struct krec_msg *m = krec_arr(rec, rec->msgs);
@@ -65,12 +67,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct krange ki = ksc_krec_kinfo(rec);
 		const struct krec_pair *p = krec_arr(rec, ki);
 		for (size_t j = 0; j < ki.n; j++)
-			sink += touch(krec_str(rec, p[j].key)) + touch(krec_str(rec, p[j].value));
+			sink += touch(krec_str(rec, p[j].key)) +
+				touch(krec_str(rec, p[j].value));
 		struct ksc_module *mod;
 		for (int provider = 0; provider < 2; provider++) {
-			if (ksc_krec_to_module(ctx, rec, "fuzz.ko", provider, provider, NULL, &mod) < 0)
+			if (ksc_krec_to_module(ctx, rec, "fuzz.ko", provider, provider,
+					       NULL, &mod) < 0)
 				continue;
-			sink += touch(ksc_module_get_name(mod)) + touch(ksc_module_get_modpost_name(mod));
+			sink += touch(ksc_module_get_name(mod)) +
+				touch(ksc_module_get_modpost_name(mod));
 			for (size_t j = 0; j < ksc_module_get_import_count(mod); j++)
 				sink += touch(ksc_module_get_import(mod, j)->name);
 			for (size_t j = 0; j < ksc_module_get_export_count(mod); j++)
@@ -83,8 +88,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		const struct kder_diag *g = kder_arr(d, d->diags);
 		for (size_t j = 0; j < d->diags.n; j++)
-			sink += touch(kder_str(d, g[j].code)) + touch(kder_str(d, g[j].fix)) +
-				touch(kder_str(d, g[j].kernel_lines)) + touch(kder_str(d, g[j].module));
+			sink += touch(kder_str(d, g[j].code)) +
+				touch(kder_str(d, g[j].fix)) +
+				touch(kder_str(d, g[j].kernel_lines)) +
+				touch(kder_str(d, g[j].module));
 		const struct kder_unres *u = kder_arr(d, d->unres);
 		for (size_t j = 0; j < d->unres.n; j++)
 			sink += touch(kder_str(d, u[j].name));

@@ -93,7 +93,8 @@ uint64_t ksc_hash64(const void *data, size_t size, uint64_t seed)
 	uint64_t h;
 
 	if (size >= 32) {
-		uint64_t v1 = seed + H_P1 + H_P2, v2 = seed + H_P2, v3 = seed, v4 = seed - H_P1;
+		uint64_t v1 = seed + H_P1 + H_P2, v2 = seed + H_P2, v3 = seed,
+			 v4 = seed - H_P1;
 		const unsigned char *limit = end - 32;
 		do {
 			v1 = lane(v1, rd_le64(p));
@@ -250,7 +251,8 @@ static bool kneed(struct kelf *e, uint64_t off, uint64_t size)
 }
 
 /* elf_get_section_info(): offset and size of section idx, which must lie in the file. */
-static int ksec_info(const struct kelf *e, unsigned int idx, struct ksec *s, uint32_t *nameoff)
+static int ksec_info(const struct kelf *e, unsigned int idx, struct ksec *s,
+		     uint32_t *nameoff)
 {
 	if (idx == SHN_UNDEF_ || idx >= e->shnum)
 		return -EINVAL;
@@ -417,7 +419,8 @@ struct kv_build {
 
 static int add_export(struct kv_build *b, const char *p, size_t n, uint64_t crc)
 {
-	if (grow((void **)&b->kv->exports, &b->cap_exp, b->kv->n_exports, sizeof(struct kv_export)))
+	if (grow((void **)&b->kv->exports, &b->cap_exp, b->kv->n_exports,
+		 sizeof(struct kv_export)))
 		return -ENOMEM;
 	b->kv->exports[b->kv->n_exports++] = (struct kv_export){ { p, n }, crc };
 	return 0;
@@ -433,7 +436,8 @@ static int add_info_piece(void *data, const char *p, size_t n)
 	struct kv_build *b = data;
 	const char *eq = memchr(p, '=', n);
 
-	if (grow((void **)&b->kv->info, &b->cap_info, b->kv->n_info, sizeof(struct kv_info)))
+	if (grow((void **)&b->kv->info, &b->cap_info, b->kv->n_info,
+		 sizeof(struct kv_info)))
 		return -ENOMEM;
 	struct kv_info *in = &b->kv->info[b->kv->n_info++];
 	if (eq) {
@@ -463,9 +467,21 @@ static inline uint64_t fget(const struct kelf *e, const unsigned char *p, unsign
 	}
 	switch (n) {
 	case 1: return p[0];
-	case 2: { uint16_t x; memcpy(&x, p, 2); return le16toh(x); }
-	case 4: { uint32_t x; memcpy(&x, p, 4); return le32toh(x); }
-	default: { uint64_t x; memcpy(&x, p, 8); return le64toh(x); }
+	case 2: {
+		uint16_t x;
+		memcpy(&x, p, 2);
+		return le16toh(x);
+	}
+	case 4: {
+		uint32_t x;
+		memcpy(&x, p, 4);
+		return le32toh(x);
+	}
+	default: {
+		uint64_t x;
+		memcpy(&x, p, 8);
+		return le64toh(x);
+	}
 	}
 }
 
@@ -560,7 +576,9 @@ static int kdeps(struct kelf *e, struct kv_build *b)
 	    symtab.size % symlen)
 		return 0; /* -EINVAL for kmod: no dependency symbols */
 
-	/* The first __versions entry of each (terminated) name, as kmod_elf_crc_find(). */
+	/*
+	 * The first __versions entry of each (terminated) name, as kmod_elf_crc_find().
+	 */
 	size_t nver = (size_t)(ver.size / VERSION_RECORD);
 	const unsigned char *vend = e->m + ver.off + ver.size;
 	hash_init(&vidx);
@@ -569,9 +587,11 @@ static int kdeps(struct kelf *e, struct kv_build *b)
 		if (!visited)
 			return -ENOMEM;
 		for (size_t i = 0; i < nver && ret >= 0; i++) {
-			const unsigned char *nm = e->m + ver.off + i * VERSION_RECORD + crclen;
+			const unsigned char *nm =
+				e->m + ver.off + i * VERSION_RECORD + crclen;
 			if (memchr(nm, '\0', (size_t)(vend - nm)))
-				ret = hash_add(&vidx, (const char *)nm, (void *)(uintptr_t)(i + 1), 1);
+				ret = hash_add(&vidx, (const char *)nm,
+					       (void *)(uintptr_t)(i + 1), 1);
 		}
 		if (ret < 0)
 			goto out;
@@ -613,28 +633,34 @@ static int kdeps(struct kelf *e, struct kv_build *b)
 			vi = (uintptr_t)hash_find(&vidx, key);
 		if (vi) {
 			visited[vi - 1] = 1;
-			crc = kget(e, ver.off + (vi - 1) * VERSION_RECORD, (unsigned int)crclen);
+			crc = kget(e, ver.off + (vi - 1) * VERSION_RECORD,
+				   (unsigned int)crclen);
 		}
-		if (grow((void **)&kv->deps, &b->cap_dep, kv->n_deps, sizeof(struct kv_dep))) {
+		if (grow((void **)&kv->deps, &b->cap_dep, kv->n_deps,
+			 sizeof(struct kv_dep))) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		kv->deps[kv->n_deps++] = (struct kv_dep){ { (const char *)nm, len }, crc,
-							   (s.info >> 4) == 2 /* STB_WEAK */ };
+		kv->deps[kv->n_deps++] =
+			(struct kv_dep){ { (const char *)nm, len },
+					 crc,
+					 (s.info >> 4) == 2 /* STB_WEAK */ };
 	}
 	/* The __versions entries no symbol matched (module_layout), in table order. */
 	for (size_t i = 0; i < nver; i++) {
 		if (visited[i])
 			continue;
 		const unsigned char *nm = e->m + ver.off + i * VERSION_RECORD + crclen;
-		if (grow((void **)&kv->deps, &b->cap_dep, kv->n_deps, sizeof(struct kv_dep))) {
+		if (grow((void **)&kv->deps, &b->cap_dep, kv->n_deps,
+			 sizeof(struct kv_dep))) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		kv->deps[kv->n_deps++] = (struct kv_dep){
-			{ (const char *)nm, bstrlen(nm, vend) },
-			kget(e, ver.off + i * VERSION_RECORD, (unsigned int)crclen), false
-		};
+		kv->deps[kv->n_deps++] =
+			(struct kv_dep){ { (const char *)nm, bstrlen(nm, vend) },
+					 kget(e, ver.off + i * VERSION_RECORD,
+					      (unsigned int)crclen),
+					 false };
 	}
 	kv->deps_ok = true;
 out:
@@ -759,13 +785,14 @@ static void remove_stale(int dfd, const char *name)
 /* A temporary file next to `name` in dfd: its descriptor, its name in tmp. */
 static int open_temp(int dfd, const char *name, char *tmp, size_t size)
 {
-	if ((size_t)snprintf(tmp, size, ".%s" TMP_TAG "%ld-XXXXXX", name, (long)getpid()) >= size)
+	if ((size_t)snprintf(tmp, size, ".%s" TMP_TAG "%ld-XXXXXX", name,
+			     (long)getpid()) >= size)
 		return -ENAMETOOLONG;
 	size_t tl = strlen(tmp);
 	struct timespec now;
 	clock_gettime(CLOCK_REALTIME, &now);
-	uint64_t seed = (uint64_t)getpid() << 32 ^ (uint64_t)now.tv_nsec ^ (uint64_t)now.tv_sec ^
-			ksc_hash64(name, strlen(name), 3);
+	uint64_t seed = (uint64_t)getpid() << 32 ^ (uint64_t)now.tv_nsec ^
+			(uint64_t)now.tv_sec ^ ksc_hash64(name, strlen(name), 3);
 	for (int tries = 0;; tries++) {
 		static const char chars[] =
 			"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
@@ -803,8 +830,8 @@ static int write_all(int fd, const struct iovec *v)
  * fsynced before any is renamed, then one fsync of the folder. A failure before the
  * renames leaves every old file as it was and removes the temporaries.
  */
-int ksc_write_atomic_many(const char *dir, const char *const *names, const struct iovec *data,
-			  size_t n, bool sync)
+int ksc_write_atomic_many(const char *dir, const char *const *names,
+			  const struct iovec *data, size_t n, bool sync)
 {
 	char tmp[16][NAME_MAX + 1];
 	int fds[16];
@@ -837,7 +864,8 @@ int ksc_write_atomic_many(const char *dir, const char *const *names, const struc
 			ret = -errno;
 	if (ret < 0) {
 		for (size_t i = 0; i < opened; i++)
-			unlinkat(dfd, tmp[i], 0); /* those renamed already are gone: ENOENT */
+			unlinkat(dfd, tmp[i],
+				 0); /* those renamed already are gone: ENOENT */
 	} else if (sync) {
 		fsync(dfd); /* the renames themselves */
 	}
@@ -933,8 +961,8 @@ int ksc_depmod_hash_order(const char *const *names, size_t n, uint32_t buckets,
  * then nothing is ranked (depmod keeps its hash order). `lookup` maps a line (the
  * module's path with a .ko suffix) to a module index + 1, or 0.
  */
-bool ksc_depmod_rank(const char *data, size_t size, size_t (*lookup)(void *, const char *),
-		     void *ldata, int *rank)
+bool ksc_depmod_rank(const char *data, size_t size,
+		     size_t (*lookup)(void *, const char *), void *ldata, int *rank)
 {
 	char line[4096];
 	int idx = 0;
@@ -978,7 +1006,8 @@ bool ksc_depmod_rank(const char *data, size_t size, size_t (*lookup)(void *, con
  * order, and popping gives the next sort index; a module whose last user is sorted is
  * pushed. Modules never sorted are in (or behind) a cycle: sort_idx INT_MAX.
  */
-size_t ksc_depmod_sort(size_t n, uint32_t *const *deps, const uint32_t *n_deps, int *sort_idx)
+size_t ksc_depmod_sort(size_t n, uint32_t *const *deps, const uint32_t *n_deps,
+		       int *sort_idx)
 {
 	uint32_t *users = calloc(n ? n : 1, sizeof(*users));
 	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack));
@@ -1087,7 +1116,9 @@ int ksc_depmod_cycles(size_t n, uint32_t *const *deps, const uint32_t *n_deps,
 	int64_t *low = malloc((n ? n : 1) * sizeof(*low));
 	uint32_t *comp = malloc((n ? n : 1) * sizeof(*comp));
 	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack));
-	struct frame { uint32_t v, next; } *cs = malloc((n ? n : 1) * sizeof(*cs));
+	struct frame {
+		uint32_t v, next;
+	} *cs = malloc((n ? n : 1) * sizeof(*cs));
 	unsigned char *on = calloc(n ? n : 1, 1);
 	uint32_t *flat = NULL, *path = NULL, *pnext = NULL;
 	size_t *ls = NULL, nflat = 0, ncyc = 0;
@@ -1139,7 +1170,10 @@ int ksc_depmod_cycles(size_t n, uint32_t *const *deps, const uint32_t *n_deps,
 				low[cs[csp - 1].v] = low[v];
 		}
 	}
-	/* One cycle per component: a breadth-first search from its lowest member back to it. */
+	/*
+	 * One cycle per component: a breadth-first search from its lowest member back to
+	 * it.
+	 */
 	path = malloc((n ? n : 1) * sizeof(*path));
 	pnext = malloc((n ? n : 1) * sizeof(*pnext));
 	flat = malloc((n ? n : 1) * sizeof(*flat));
@@ -1312,8 +1346,10 @@ int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size
 			sb_str(&b, mods[i].relpath);
 			sb_chr(&b, ':');
 			uint32_t *all = NULL;
-			size_t k = mods[i].n_deps ? ksc_depmod_all_deps((uint32_t)i, dp, nd, sort_idx,
-									 mark, &all) : 0;
+			size_t k = mods[i].n_deps
+					   ? ksc_depmod_all_deps((uint32_t)i, dp, nd,
+								 sort_idx, mark, &all)
+					   : 0;
 			if (k == SIZE_MAX) {
 				b.oom = 1;
 				break;
@@ -1333,7 +1369,8 @@ int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size
 	case KSC_DEPMOD_SYMBOLS:
 		sb_str(&b, "# Aliases for symbols, used by symbol_request().\n");
 		for (size_t i = 0; i < n_syms; i++)
-			syms[i].bucket = ksc_kmod_hash(syms[i].name, strlen(syms[i].name)) & 2047;
+			syms[i].bucket =
+				ksc_kmod_hash(syms[i].name, strlen(syms[i].name)) & 2047;
 		qsort(syms, n_syms, sizeof(*syms), cmp_sym);
 		for (size_t i = 0; i < n_syms; i++) {
 			sb_str(&b, "alias symbol:");
@@ -1347,7 +1384,8 @@ int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size
 	case KSC_DEPMOD_SOFTDEP: {
 		bool alias = what == KSC_DEPMOD_ALIAS;
 		sb_str(&b, alias ? "# Aliases extracted from modules themselves.\n"
-				 : "# Soft dependencies extracted from modules themselves.\n");
+				 : "# Soft dependencies extracted from modules "
+				   "themselves.\n");
 		for (size_t i = 0; i < n; i++) {
 			const struct krec *r = mods[i].rec;
 			for (size_t j = 0; r && j < ksc_krec_kinfo(r).n; j++) {
@@ -1384,11 +1422,13 @@ int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size
 					continue;
 				if (strncmp(v, "devname:", 8) == 0) {
 					devname = v + 8;
-				} else if (sscanf(v, "char-major-%u-%u", &maj, &min) == 2) {
+				} else if (sscanf(v, "char-major-%u-%u", &maj, &min) ==
+					   2) {
 					type = 'c';
 					major = maj;
 					minor = min;
-				} else if (sscanf(v, "block-major-%u-%u", &maj, &min) == 2) {
+				} else if (sscanf(v, "block-major-%u-%u", &maj, &min) ==
+					   2) {
 					type = 'b';
 					major = maj;
 					minor = min;
@@ -1399,7 +1439,8 @@ int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size
 			if (!devname || type == '\0')
 				continue; /* depmod: "has devname but lacks major and minor" */
 			if (empty) {
-				sb_str(&b, "# Device nodes to trigger on-demand module loading.\n");
+				sb_str(&b, "# Device nodes to trigger on-demand module "
+					   "loading.\n");
 				empty = false;
 			}
 			char line[64];
@@ -1411,8 +1452,7 @@ int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size
 		}
 		break;
 	}
-	default:
-		return -EINVAL;
+	default: return -EINVAL;
 	}
 	if (b.oom) {
 		free(b.p);

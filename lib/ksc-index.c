@@ -32,9 +32,18 @@
 #include "ksc-internal.h"
 
 const char *const ksc_tree_section_names[] = {
-	"__ksymtab", "__ksymtab_gpl", "__kcrctab", "__kcrctab_gpl", "__ksymtab_strings",
-	"__kflagstab", "__versions", "__version_ext_crcs", "__version_ext_names", ".modinfo",
-	".gnu.linkonce.this_module", ".symtab",
+	"__ksymtab",
+	"__ksymtab_gpl",
+	"__kcrctab",
+	"__kcrctab_gpl",
+	"__ksymtab_strings",
+	"__kflagstab",
+	"__versions",
+	"__version_ext_crcs",
+	"__version_ext_names",
+	".modinfo",
+	".gnu.linkonce.this_module",
+	".symtab",
 };
 const size_t ksc_tree_section_count = ARRAY_SIZE(ksc_tree_section_names);
 
@@ -215,8 +224,8 @@ void *rbuf_finish(struct rbuf *b, size_t strtab_field_off, size_t *size)
 /* Facts records                                                                      */
 
 static int kdeps_stored(const struct krec *r, struct kdep_item **out, size_t *n);
-static int derive_kdeps(const uint32_t *im, size_t ni, const struct krec_crc *v, size_t nv,
-			struct krec_kdep *out, size_t *n);
+static int derive_kdeps(const uint32_t *im, size_t ni, const struct krec_crc *v,
+			size_t nv, struct krec_kdep *out, size_t *n);
 
 static bool kv_eq(struct kv_str s, const char *c)
 {
@@ -232,14 +241,15 @@ static bool same_info(const struct kview *kv, const struct ksc_module *mod)
 		return false;
 	for (size_t i = 0; i < n; i++) {
 		const struct ksc_modinfo *m = ksc_module_get_modinfo(mod, i);
-		if (!kv_eq(kv->info[i].key, m->key) || !kv_eq(kv->info[i].value, m->value))
+		if (!kv_eq(kv->info[i].key, m->key) ||
+		    !kv_eq(kv->info[i].value, m->value))
 			return false;
 	}
 	return true;
 }
 
-#define PUT_ARRAY(b, field, count, type) \
-	((field).n = (uint32_t)(count), \
+#define PUT_ARRAY(b, field, count, type)                                                 \
+	((field).n = (uint32_t)(count),                                                  \
 	 (field).off = (uint32_t)rbuf_put((b), (size_t)(count) * sizeof(type), 4))
 
 static uint64_t hstr(uint64_t h, const char *s)
@@ -264,10 +274,13 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 	memset(&h, 0, sizeof(h));
 	rbuf_init(&b);
 	/* Room for every string at once: the table never grows while interning. */
-	size_t nstr = 8 + src->n_msgs + (kv ? 2 * kv->n_info + kv->n_exports + kv->n_deps : 0);
+	size_t nstr =
+		8 + src->n_msgs + (kv ? 2 * kv->n_info + kv->n_exports + kv->n_deps : 0);
 	if (mod)
-		nstr += 2 * ksc_module_get_modinfo_count(mod) + ksc_module_get_import_count(mod) +
-			ksc_module_get_version_count(mod) + ksc_module_get_ext_version_count(mod) +
+		nstr += 2 * ksc_module_get_modinfo_count(mod) +
+			ksc_module_get_import_count(mod) +
+			ksc_module_get_version_count(mod) +
+			ksc_module_get_ext_version_count(mod) +
 			2 * ksc_module_get_export_count(mod);
 	rbuf_reserve_strings(&b, nstr);
 	rbuf_put(&b, sizeof(struct krec), 8);
@@ -283,7 +296,8 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 
 	PUT_ARRAY(&b, h.msgs, src->n_msgs, struct krec_msg);
 	for (size_t i = 0; i < src->n_msgs && !b.oom; i++) {
-		struct krec_msg m = { (uint32_t)src->msg_prio[i], rbuf_cstr(&b, src->msg_text[i]) };
+		struct krec_msg m = { (uint32_t)src->msg_prio[i],
+				      rbuf_cstr(&b, src->msg_text[i]) };
 		memcpy(b.p + h.msgs.off + i * sizeof(m), &m, sizeof(m));
 	}
 
@@ -323,7 +337,8 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 		PUT_ARRAY(&b, h.modinfo, n, struct krec_pair);
 		for (size_t i = 0; i < n && !b.oom; i++) {
 			const struct ksc_modinfo *m = ksc_module_get_modinfo(mod, i);
-			struct krec_pair p = { rbuf_cstr(&b, m->key), rbuf_cstr(&b, m->value) };
+			struct krec_pair p = { rbuf_cstr(&b, m->key),
+					       rbuf_cstr(&b, m->value) };
 			memcpy(b.p + h.modinfo.off + i * sizeof(p), &p, sizeof(p));
 		}
 		n = ksc_module_get_import_count(mod);
@@ -355,9 +370,11 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 		PUT_ARRAY(&b, h.exports, n, struct krec_export);
 		for (size_t i = 0; i < n && !b.oom; i++) {
 			const struct ksc_export *e = ksc_module_get_export(mod, i);
-			struct krec_export x = { rbuf_cstr(&b, e->name), rbuf_cstr(&b, e->ns), e->crc,
-						 (e->gpl_only ? KREC_EXP_GPL : 0) |
-							 (e->has_crc ? KREC_EXP_HAS_CRC : 0) };
+			struct krec_export x = {
+				rbuf_cstr(&b, e->name), rbuf_cstr(&b, e->ns), e->crc,
+				(e->gpl_only ? KREC_EXP_GPL : 0) |
+					(e->has_crc ? KREC_EXP_HAS_CRC : 0)
+			};
 			memcpy(b.p + h.exports.off + i * sizeof(x), &x, sizeof(x));
 		}
 	}
@@ -373,7 +390,8 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 		PUT_ARRAY(&b, h.kexports, kv->n_exports, struct krec_crc);
 		for (size_t i = 0; i < kv->n_exports && !b.oom; i++) {
 			const struct kv_export *e = &kv->exports[i];
-			struct krec_crc c = { rbuf_str(&b, e->name.p, e->name.n), (uint32_t)e->crc,
+			struct krec_crc c = { rbuf_str(&b, e->name.p, e->name.n),
+					      (uint32_t)e->crc,
 					      (uint32_t)(e->crc >> 32) };
 			memcpy(b.p + h.kexports.off + i * sizeof(c), &c, sizeof(c));
 		}
@@ -381,7 +399,8 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 			h.flags |= KREC_F_KINFO;
 			PUT_ARRAY(&b, h.kinfo, kv->n_info, struct krec_pair);
 			for (size_t i = 0; i < kv->n_info && !b.oom; i++) {
-				struct krec_pair p = { rbuf_str(&b, kv->info[i].key.p, kv->info[i].key.n),
+				struct krec_pair p = { rbuf_str(&b, kv->info[i].key.p,
+								kv->info[i].key.n),
 						       rbuf_str(&b, kv->info[i].value.p,
 								kv->info[i].value.n) };
 				memcpy(b.p + h.kinfo.off + i * sizeof(p), &p, sizeof(p));
@@ -391,25 +410,34 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 			h.flags |= KREC_F_KDEPS | KREC_F_KDEPS_DERIVED;
 		} else if (kv->deps_ok) {
 			h.flags |= KREC_F_KDEPS;
-			size_t nd = kv->n_deps, ni = h.imports.n, nv = h.versions.n, k = 0;
-			struct krec_kdep *x = malloc((nd + ni + nv ? nd + ni + nv : 1) * sizeof(*x) * 2);
+			size_t nd = kv->n_deps, ni = h.imports.n, nv = h.versions.n,
+			       k = 0;
+			struct krec_kdep *x = malloc((nd + ni + nv ? nd + ni + nv : 1) *
+						     sizeof(*x) * 2);
 			if (!x) {
 				b.oom = 1;
 				goto out;
 			}
 			for (size_t i = 0; i < nd && !b.oom; i++) {
 				const struct kv_dep *d = &kv->deps[i];
-				x[i] = (struct krec_kdep){ rbuf_str(&b, d->name.p, d->name.n) |
-								   (d->weak ? KREC_IMP_WEAK : 0),
-							   (uint32_t)d->crc, (uint32_t)(d->crc >> 32) };
+				x[i] = (struct krec_kdep){
+					rbuf_str(&b, d->name.p, d->name.n) |
+						(d->weak ? KREC_IMP_WEAK : 0),
+					(uint32_t)d->crc, (uint32_t)(d->crc >> 32)
+				};
 			}
-			/* Stored only when the library's imports and __versions do not give them. */
+			/*
+			 * Stored only when the library's imports and __versions do not
+			 * give them.
+			 */
 			struct krec_kdep *y = x + nd + ni + nv;
-			bool derived = mod && !b.oom &&
-				       derive_kdeps((const uint32_t *)(b.p + h.imports.off), ni,
-						    (const struct krec_crc *)(b.p + h.versions.off), nv, y,
-						    &k) == 0 &&
-				       k == nd && memcmp(x, y, nd * sizeof(*x)) == 0;
+			bool derived =
+				mod && !b.oom &&
+				derive_kdeps(
+					(const uint32_t *)(b.p + h.imports.off), ni,
+					(const struct krec_crc *)(b.p + h.versions.off),
+					nv, y, &k) == 0 &&
+				k == nd && memcmp(x, y, nd * sizeof(*x)) == 0;
 			if (derived) {
 				h.flags |= KREC_F_KDEPS_DERIVED;
 			} else {
@@ -428,17 +456,25 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 	if (!r)
 		goto out;
 
-	/* Fingerprints, over resolved strings so that they do not depend on the layout. */
+	/*
+	 * Fingerprints, over resolved strings so that they do not depend on the layout.
+	 */
 	size_t skip = offsetof(struct krec, relpath);
 	r->facts_hash = ksc_hash64((const char *)r + skip, size - skip, 1);
 	uint64_t kx = 2;
 	const struct krec_crc *kc = krec_arr(r, r->kexports);
 	for (size_t i = 0; i < r->kexports.n; i++)
-		kx = hnum(hstr(kx, krec_str(r, kc[i].name)), (uint64_t)kc[i].crc_hi << 32 | kc[i].crc_lo);
+		kx = hnum(hstr(kx, krec_str(r, kc[i].name)),
+			  (uint64_t)kc[i].crc_hi << 32 | kc[i].crc_lo);
 	r->kexp_hash = kx = hnum(kx, r->flags & KREC_F_KELF);
-	/* kmod's whole view: the exports, the dependency symbols, the modinfo (all interned). */
-	uint64_t km = hnum(kx, r->flags & (KREC_F_KDEPS | KREC_F_KDEPS_DERIVED | KREC_F_UNREADABLE));
-	km = ksc_hash64(krec_arr(r, r->kdeps), (size_t)r->kdeps.n * sizeof(struct krec_kdep), km);
+	/*
+	 * kmod's whole view: the exports, the dependency symbols, the modinfo (all
+	 * interned).
+	 */
+	uint64_t km = hnum(
+		kx, r->flags & (KREC_F_KDEPS | KREC_F_KDEPS_DERIVED | KREC_F_UNREADABLE));
+	km = ksc_hash64(krec_arr(r, r->kdeps),
+			(size_t)r->kdeps.n * sizeof(struct krec_kdep), km);
 	if (r->flags & KREC_F_KDEPS_DERIVED) {
 		km = ksc_hash64(krec_arr(r, r->imports), (size_t)r->imports.n * 4, km);
 		km = ksc_hash64(krec_arr(r, r->versions),
@@ -448,7 +484,10 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 	struct krange ki = ksc_krec_kinfo(r);
 	km = ksc_hash64(krec_arr(r, ki), (size_t)ki.n * sizeof(struct krec_pair), km);
 	r->kmod_hash = km;
-	/* As a provider (ksc_kernel_add_module): name, license, intree, vermagic, exports. */
+	/*
+	 * As a provider (ksc_kernel_add_module): name, license, intree, vermagic,
+	 * exports.
+	 */
 	uint64_t pv = hnum(3, r->flags & (KREC_F_ENGINE | KREC_F_VMLINUX));
 	pv = hstr(pv, krec_str(r, r->struct_name));
 	pv = hstr(pv, krec_str(r, r->kmod_name));
@@ -486,8 +525,8 @@ struct krange ksc_krec_kinfo(const struct krec *r)
  * __versions entry of its name, then the entries no import matched. Names are interned
  * offsets: equal names, equal offsets. Writes n_imports + unmatched entries to out[].
  */
-static int derive_kdeps(const uint32_t *im, size_t ni, const struct krec_crc *v, size_t nv,
-			struct krec_kdep *out, size_t *n)
+static int derive_kdeps(const uint32_t *im, size_t ni, const struct krec_crc *v,
+			size_t nv, struct krec_kdep *out, size_t *n)
 {
 	size_t cap = 16;
 	while (cap < nv * 2)
@@ -522,7 +561,8 @@ static int derive_kdeps(const uint32_t *im, size_t ni, const struct krec_crc *v,
 	}
 	for (size_t i = 0; i < nv; i++)
 		if (!visited[i])
-			out[k++] = (struct krec_kdep){ v[i].name, v[i].crc_lo, v[i].crc_hi };
+			out[k++] =
+				(struct krec_kdep){ v[i].name, v[i].crc_lo, v[i].crc_hi };
 	free(tab);
 	free(visited);
 	*n = k;
@@ -535,16 +575,19 @@ int ksc_krec_kdeps(const struct krec *r, struct kdep_item **out, size_t *n)
 		size_t ni = r->imports.n, nv = r->versions.n, k;
 		struct krec_kdep *d = malloc((ni + nv ? ni + nv : 1) * sizeof(*d));
 		struct kdep_item *a = malloc((ni + nv ? ni + nv : 1) * sizeof(*a));
-		if (!d || !a || derive_kdeps(krec_arr(r, r->imports), ni,
-					     krec_arr(r, r->versions), nv, d, &k) < 0) {
+		if (!d || !a ||
+		    derive_kdeps(krec_arr(r, r->imports), ni, krec_arr(r, r->versions),
+				 nv, d, &k) < 0) {
 			free(d);
 			free(a);
 			return -ENOMEM;
 		}
 		for (size_t i = 0; i < k; i++)
-			a[i] = (struct kdep_item){ krec_str(r, d[i].name & ~KREC_IMP_WEAK),
-						   (uint64_t)d[i].crc_hi << 32 | d[i].crc_lo,
-						   (d[i].name & KREC_IMP_WEAK) != 0 };
+			a[i] = (struct kdep_item){
+				krec_str(r, d[i].name & ~KREC_IMP_WEAK),
+				(uint64_t)d[i].crc_hi << 32 | d[i].crc_lo,
+				(d[i].name & KREC_IMP_WEAK) != 0
+			};
 		free(d);
 		*out = a;
 		*n = k;
@@ -598,8 +641,8 @@ int ksc_krec_validate(const struct krec *r, size_t size)
 	if (r->flags & ~KREC_F_ALL)
 		return -EINVAL;
 	if (r->kind > KSC_KIND_VMLINUX || r->compression > KSC_COMPRESSION_ZSTD ||
-	    r->layout > KSC_LAYOUT_PREL32_3 || (r->elf_class != 0 && r->elf_class != 32 &&
-						r->elf_class != 64) ||
+	    r->layout > KSC_LAYOUT_PREL32_3 ||
+	    (r->elf_class != 0 && r->elf_class != 32 && r->elf_class != 64) ||
 	    (r->sections >> ksc_tree_section_count) != 0)
 		return -EINVAL;
 	if (!range_ok(r->strtab, 1, 1, H, size) || r->strtab.n == 0)
@@ -696,8 +739,8 @@ size_t ksc_sig_tail_len(const unsigned char *img, size_t size)
 		return SIG_MARKER_LEN;
 	const unsigned char *info = img + before - 12;
 	size_t avail = before - 12;
-	size_t sig_len = (size_t)info[8] << 24 | (size_t)info[9] << 16 | (size_t)info[10] << 8 |
-			 info[11];
+	size_t sig_len = (size_t)info[8] << 24 | (size_t)info[9] << 16 |
+			 (size_t)info[10] << 8 | info[11];
 	size_t want = sig_len + info[3] + info[4], keep = 0;
 	if (sig_len <= avail && sig_len <= ((size_t)1 << 20))
 		keep = want < avail ? want : avail;
@@ -746,8 +789,8 @@ static int restore_signature(struct ksc_module *mod, const struct krec *r,
 	return ret;
 }
 
-int ksc_krec_to_module(struct ksc_ctx *ctx, const struct krec *r, const char *path, bool copy,
-		       bool provider_only, struct ksc_sigscratch *scratch,
+int ksc_krec_to_module(struct ksc_ctx *ctx, const struct krec *r, const char *path,
+		       bool copy, bool provider_only, struct ksc_sigscratch *scratch,
 		       struct ksc_module **out)
 {
 	struct ksc_module *mod;
@@ -765,8 +808,9 @@ int ksc_krec_to_module(struct ksc_ctx *ctx, const struct krec *r, const char *pa
 	hash_init(&mod->import_index);
 	hash_init(&mod->export_index);
 
-#define S(off) (copy && (off) != KREC_NONE ? pool_strdup(&mod->strings, krec_str(r, off)) \
-					     : krec_str(r, off))
+#define S(off)                                                                           \
+	(copy && (off) != KREC_NONE ? pool_strdup(&mod->strings, krec_str(r, off))       \
+				    : krec_str(r, off))
 	mod->path = copy ? pool_strdup(&mod->strings, path) : path;
 	mod->kind = r->kind;
 	mod->compression = r->compression;
@@ -858,11 +902,13 @@ int ksc_krec_to_module(struct ksc_ctx *ctx, const struct krec *r, const char *pa
 	 * names have equal offsets.
 	 */
 	const uint32_t *im = krec_arr(r, r->imports);
-	const struct krec_crc *vv = krec_arr(r, r->versions), *ev = krec_arr(r, r->ext_versions);
+	const struct krec_crc *vv = krec_arr(r, r->versions),
+			      *ev = krec_arr(r, r->ext_versions);
 	size_t cap = 16;
 	while (cap < (r->versions.n + r->ext_versions.n) * 2)
 		cap *= 2;
-	uint32_t *tab = calloc(cap * 2, sizeof(*tab)); /* [0,cap): versions, [cap,2cap): ext */
+	uint32_t *tab =
+		calloc(cap * 2, sizeof(*tab)); /* [0,cap): versions, [cap,2cap): ext */
 	mod->imports = calloc(r->imports.n ? r->imports.n : 1, sizeof(*mod->imports));
 	if (!tab || !mod->imports) {
 		free(tab);
@@ -940,11 +986,12 @@ int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules)
 	uint32_t sn = d->strtab.n;
 	if (st[0] != '\0' || st[sn - 1] != '\0')
 		return -EINVAL;
-	if (!(d->flags & KDER_F_CHECKED) && (d->diags.n || d->loader_err || (d->flags & KDER_F_MODPOST_OK)))
+	if (!(d->flags & KDER_F_CHECKED) &&
+	    (d->diags.n || d->loader_err || (d->flags & KDER_F_MODPOST_OK)))
 		return -EINVAL;
 	if (!str_ok(d->loader_name, sn, true) || !str_ok(d->modpost_name, sn, true) ||
-	    ((d->flags & KDER_F_CHECKED) && (d->loader_name == KREC_NONE ||
-					      d->modpost_name == KREC_NONE)))
+	    ((d->flags & KDER_F_CHECKED) &&
+	     (d->loader_name == KREC_NONE || d->modpost_name == KREC_NONE)))
 		return -EINVAL;
 	if (d->loader_err > 0 || d->loader_err < -4095)
 		return -EINVAL;
@@ -964,7 +1011,8 @@ int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules)
 		    !str_ok(g[i].code, sn, false) || !str_ok(g[i].rule, sn, true) ||
 		    !str_ok(g[i].module, sn, false) || !str_ok(g[i].symbol, sn, true) ||
 		    !str_ok(g[i].ns, sn, true) || !str_ok(g[i].owner, sn, true) ||
-		    !str_ok(g[i].summary, sn, true) || !str_ok(g[i].kernel_lines, sn, true) ||
+		    !str_ok(g[i].summary, sn, true) ||
+		    !str_ok(g[i].kernel_lines, sn, true) ||
 		    !str_ok(g[i].explanation, sn, true) || !str_ok(g[i].fix, sn, true))
 			return -EINVAL;
 	}
@@ -988,13 +1036,14 @@ struct kidx_hdr {
 	uint32_t version;
 	uint32_t byte_order;
 	uint64_t file_size;
-	uint64_t checksum;       /* of [KIDX_CHECKED_FROM, cold_off) */
+	uint64_t checksum; /* of [KIDX_CHECKED_FROM, cold_off) */
 	uint32_t n_modules;
 	uint32_t flags;
 	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp;
 	uint64_t strings_off;
 	uint32_t strings_size;
-	uint32_t moddir, release, out_dir; /* header string offsets; KREC_NONE for out_dir */
+	uint32_t moddir, release,
+		out_dir; /* header string offsets; KREC_NONE for out_dir */
 	uint32_t n_outputs;
 	uint32_t n_dirs;
 	uint64_t dir_off, out_off, dirs_off, cold_off;
@@ -1003,7 +1052,7 @@ struct kidx_hdr {
 struct kidx_dirent {
 	uint64_t rec_off, rec_hash, der_off, der_hash; /* der_off 0: none */
 	uint32_t rec_size, der_size;
-	uint32_t relpath, pad;  /* header string */
+	uint32_t relpath, pad; /* header string */
 	struct krec_sum sum;
 };
 
@@ -1061,11 +1110,11 @@ static const char *hdr_str(const struct kidx_hdr *h, const char *base, uint32_t 
 
 static bool sum_eq(const struct krec_sum *a, const struct krec_sum *b)
 {
-	return a->file_size == b->file_size && a->ino == b->ino && a->mtime_ns == b->mtime_ns &&
-	       a->facts_hash == b->facts_hash && a->kexp_hash == b->kexp_hash &&
-	       a->kmod_hash == b->kmod_hash && a->prov_hash == b->prov_hash &&
-	       a->flags == b->flags && a->kind == b->kind && a->n_msgs == b->n_msgs &&
-	       a->err == b->err;
+	return a->file_size == b->file_size && a->ino == b->ino &&
+	       a->mtime_ns == b->mtime_ns && a->facts_hash == b->facts_hash &&
+	       a->kexp_hash == b->kexp_hash && a->kmod_hash == b->kmod_hash &&
+	       a->prov_hash == b->prov_hash && a->flags == b->flags &&
+	       a->kind == b->kind && a->n_msgs == b->n_msgs && a->err == b->err;
 }
 
 /* A record's bytes, checked: checksum, bounds, and what the directory says of it. */
@@ -1074,7 +1123,8 @@ static int check_rec(const struct kidx_module *m, const void *p)
 	const struct krec *r = p;
 	struct krec_sum s;
 
-	if (ksc_hash64(p, m->rec_size, 7) != m->rec_hash || ksc_krec_validate(r, m->rec_size) < 0)
+	if (ksc_hash64(p, m->rec_size, 7) != m->rec_hash ||
+	    ksc_krec_validate(r, m->rec_size) < 0)
 		return -EINVAL;
 	ksc_krec_sum(r, &s);
 	if (!sum_eq(&s, &m->sum) || strcmp(krec_str(r, r->relpath), m->relpath) != 0)
@@ -1095,11 +1145,13 @@ static int parse(struct kidx *idx, uint64_t file_size)
 	    h->file_size != file_size)
 		return -EINVAL;
 	if (h->n_modules > KIDX_MAX_MODULES || h->n_outputs > KIDX_MAX_OUTPUTS ||
-	    h->n_dirs > KIDX_MAX_DIRS ||
-	    (h->flags & ~KIDX_F_DERIVED) || h->cold_off > size || h->cold_off % 8)
+	    h->n_dirs > KIDX_MAX_DIRS || (h->flags & ~KIDX_F_DERIVED) ||
+	    h->cold_off > size || h->cold_off % 8)
 		return -EINVAL;
 	uint64_t hot = h->cold_off;
-	/* Header strings, directory and outputs: in the hot part, in this order, aligned. */
+	/*
+	 * Header strings, directory and outputs: in the hot part, in this order, aligned.
+	 */
 	uint64_t dir_bytes = (uint64_t)h->n_modules * sizeof(struct kidx_dirent);
 	uint64_t out_bytes = (uint64_t)h->n_outputs * sizeof(struct kidx_out);
 	uint64_t dirs_bytes = (uint64_t)h->n_dirs * sizeof(struct kidx_fdir);
@@ -1111,15 +1163,16 @@ static int parse(struct kidx *idx, uint64_t file_size)
 	    dirs_bytes > hot - h->dirs_off)
 		return -EINVAL;
 	uint64_t meta_end = h->dirs_off + dirs_bytes;
-	if (ksc_hash64(p + KIDX_CHECKED_FROM, (size_t)hot - KIDX_CHECKED_FROM, KIDX_VERSION) !=
-	    h->checksum)
+	if (ksc_hash64(p + KIDX_CHECKED_FROM, (size_t)hot - KIDX_CHECKED_FROM,
+		       KIDX_VERSION) != h->checksum)
 		return -EINVAL;
 	const char *strs = (const char *)p + h->strings_off;
 	if (strs[h->strings_size - 1] != '\0')
 		return -EINVAL;
 	idx->moddir = hdr_str(h, (const char *)p, h->moddir);
 	idx->release = hdr_str(h, (const char *)p, h->release);
-	idx->out_dir = h->out_dir == KREC_NONE ? NULL : hdr_str(h, (const char *)p, h->out_dir);
+	idx->out_dir =
+		h->out_dir == KREC_NONE ? NULL : hdr_str(h, (const char *)p, h->out_dir);
 	if (!idx->moddir || !idx->release || (h->out_dir != KREC_NONE && !idx->out_dir))
 		return -EINVAL;
 	idx->ctx_fp = h->ctx_fp;
@@ -1171,8 +1224,9 @@ static int parse(struct kidx *idx, uint64_t file_size)
 		memcpy(&de, p + h->dir_off + i * sizeof(de), sizeof(de));
 		/* The record: in the cold part (checked when fetched). */
 		if (de.rec_off % 8 || de.rec_off < hot || de.rec_off > file_size ||
-		    de.rec_size > file_size - de.rec_off || de.rec_size < sizeof(struct krec) ||
-		    (de.sum.flags & ~KREC_F_ALL) || de.sum.kind > KSC_KIND_VMLINUX)
+		    de.rec_size > file_size - de.rec_off ||
+		    de.rec_size < sizeof(struct krec) || (de.sum.flags & ~KREC_F_ALL) ||
+		    de.sum.kind > KSC_KIND_VMLINUX)
 			return -EINVAL;
 		m->relpath = hdr_str(h, (const char *)p, de.relpath);
 		if (!m->relpath || !*m->relpath)
@@ -1372,9 +1426,11 @@ void ksc_kidx_fix_checksums(void *data, size_t size)
 		memcpy(p + at, &de, sizeof(de));
 	}
 	if (h.cold_off <= size && h.cold_off >= KIDX_CHECKED_FROM) {
-		h.checksum = ksc_hash64(p + KIDX_CHECKED_FROM, (size_t)h.cold_off - KIDX_CHECKED_FROM,
-					KIDX_VERSION);
-		memcpy(p + offsetof(struct kidx_hdr, checksum), &h.checksum, sizeof(h.checksum));
+		h.checksum =
+			ksc_hash64(p + KIDX_CHECKED_FROM,
+				   (size_t)h.cold_off - KIDX_CHECKED_FROM, KIDX_VERSION);
+		memcpy(p + offsetof(struct kidx_hdr, checksum), &h.checksum,
+		       sizeof(h.checksum));
 	}
 }
 
@@ -1508,7 +1564,8 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 	iov[niov++] = (struct iovec){ m, KIDX_CHECKED_FROM };
 	iov[niov++] = (struct iovec){ hot, hot_len };
 	for (size_t i = 0; i < w->n_mods; i++)
-		iov[niov++] = (struct iovec){ (void *)w->mods[i].rec, w->mods[i].rec->size };
+		iov[niov++] =
+			(struct iovec){ (void *)w->mods[i].rec, w->mods[i].rec->size };
 
 	/* The folder, then a temporary file next to the index, renamed over it. */
 	char dirbuf[PATH_MAX];

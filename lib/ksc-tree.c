@@ -66,20 +66,20 @@ struct tunres {
 };
 
 struct tmod {
-	char *relpath;           /* below the module folder */
-	char *path;              /* absolute */
-	char *modname;           /* kmod's name */
-	size_t base_off;         /* offset of the basename in relpath */
-	int rank;                /* modules.order: line - total, else 1 */
-	uint32_t hash_pos;       /* position in kmod's name hash order */
+	char *relpath;	   /* below the module folder */
+	char *path;	   /* absolute */
+	char *modname;	   /* kmod's name */
+	size_t base_off;   /* offset of the basename in relpath */
+	int rank;	   /* modules.order: line - total, else 1 */
+	uint32_t hash_pos; /* position in kmod's name hash order */
 	bool in_updates;
 
-	struct krec_sum sum;     /* always valid once read or found in the index */
-	const struct krec *rec;  /* facts: rec_own, or the index's once fetched (need_rec) */
+	struct krec_sum sum;	/* always valid once read or found in the index */
+	const struct krec *rec; /* facts: rec_own, or the index's once fetched (need_rec) */
 	struct krec *rec_own;
 	bool cached;
 	const struct kidx_module *old; /* the index's entry for this path, if any */
-	const struct kder *old_der; /* ... and its derived record */
+	const struct kder *old_der;    /* ... and its derived record */
 
 	/* depmod */
 	uint32_t *deps;
@@ -92,8 +92,8 @@ struct tmod {
 	bool need_resolve, need_check, dm_ok, eng_ok;
 
 	/* verdict */
-	struct kder *der_own;    /* rebuilt this run */
-	const struct kder *der;  /* the derived record in force */
+	struct kder *der_own;	/* rebuilt this run */
+	const struct kder *der; /* the derived record in force */
 };
 
 struct tproblem {
@@ -115,11 +115,11 @@ struct ksc_tree {
 
 	struct tmod *mods;
 	size_t n_mods, cap_mods;
-	struct hash by_name;     /* modname -> index + 1 (walk) */
-	struct kidx_dir *dirs;   /* the folders the walk read (for the index) */
+	struct hash by_name;   /* modname -> index + 1 (walk) */
+	struct kidx_dir *dirs; /* the folders the walk read (for the index) */
 	size_t n_dirs, cap_dirs;
-	bool walk_clean;         /* no symbolic link, special file or problem met */
-	bool walk_cached;        /* the folders were unchanged: the index's module list used */
+	bool walk_clean;  /* no symbolic link, special file or problem met */
+	bool walk_cached; /* the folders were unchanged: the index's module list used */
 	struct tproblem *problems;
 	size_t n_problems, cap_problems;
 	struct ksc_tree_problem *pub_problems;
@@ -141,8 +141,8 @@ struct ksc_tree {
 	struct ksc_symvers *ksv;
 	struct ksc_module *kvm;
 	struct ksc_sysmap *ksm;
-	struct ksc_kernel *ktmpl;  /* config and release, copied into each thread's kernel */
-	struct hash ksyms;        /* depmod view: kernel symbol -> crc + 1 (as pointer) */
+	struct ksc_kernel *ktmpl; /* config and release, copied into each thread's kernel */
+	struct hash ksyms;	  /* depmod view: kernel symbol -> crc + 1 (as pointer) */
 	uint64_t *ksym_crcs;
 	size_t n_ksyms;
 
@@ -198,9 +198,10 @@ static int64_t st_mtime_ns(const struct stat *st)
 	return (int64_t)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
 }
 
-static int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt, ...)
-	_printf_format_(4, 5);
-static int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt, ...)
+static int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt,
+		       ...) _printf_format_(4, 5);
+static int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt,
+		       ...)
 {
 	va_list ap;
 	char *reason;
@@ -236,7 +237,7 @@ typedef void (*job_fn)(struct tpool *p, size_t item, unsigned int worker);
 struct tpool {
 	struct ksc_tree *t;
 	size_t n;
-	const size_t *items;       /* item indices, or NULL for 0..n-1 */
+	const size_t *items; /* item indices, or NULL for 0..n-1 */
 	atomic_size_t next, done;
 	job_fn fn;
 	void *data;
@@ -410,7 +411,10 @@ static void msgbuf_fini(struct msgbuf *b)
 
 struct walker {
 	struct ksc_tree *t;
-	struct { dev_t dev; ino_t ino; } *stack;
+	struct {
+		dev_t dev;
+		ino_t ino;
+	} * stack;
 	size_t depth, cap;
 	char rel[PATH_MAX];
 	int err;
@@ -431,7 +435,10 @@ static int add_candidate(struct walker *w, size_t rlen)
 	struct tmod *m;
 	if (have) {
 		m = &t->mods[have - 1];
-		/* depmod_module_is_higher_priority(): only updates/ beats what came first. */
+		/*
+		 * depmod_module_is_higher_priority(): only updates/ beats what came
+		 * first.
+		 */
 		if (!updates || m->in_updates)
 			return 0;
 		free(m->relpath);
@@ -449,7 +456,8 @@ static int add_candidate(struct walker *w, size_t rlen)
 		m = &t->mods[t->n_mods];
 		memset(m, 0, sizeof(*m));
 		m->modname = strdup(name);
-		if (!m->modname || hash_add(&t->by_name, m->modname, (void *)(uintptr_t)(t->n_mods + 1), 0) < 0) {
+		if (!m->modname || hash_add(&t->by_name, m->modname,
+					    (void *)(uintptr_t)(t->n_mods + 1), 0) < 0) {
 			free(m->modname);
 			return -ENOMEM;
 		}
@@ -493,8 +501,9 @@ static int note_dir(struct ksc_tree *t, const char *rel, const struct stat *st)
 	if (!r)
 		return -ENOMEM;
 	int64_t mt = st_mtime_ns(st);
-	t->dirs[t->n_dirs++] = (struct kidx_dir){ r, (uint64_t)st->st_ino,
-						  mt > t->start_ns - RACY_NS ? KREC_RACY : mt };
+	t->dirs[t->n_dirs++] =
+		(struct kidx_dir){ r, (uint64_t)st->st_ino,
+				   mt > t->start_ns - RACY_NS ? KREC_RACY : mt };
 	return 0;
 }
 
@@ -518,8 +527,9 @@ static int walk_dir(struct walker *w, int dfd, size_t rlen)
 			continue;
 		size_t nl = strlen(name);
 		if (rlen + nl + 2 >= sizeof(w->rel)) {
-			ret = add_problem(t, t->moddir, -ENAMETOOLONG, "%.*s%s: %s", (int)rlen, w->rel,
-					  name, strerror(ENAMETOOLONG));
+			ret = add_problem(t, t->moddir, -ENAMETOOLONG, "%.*s%s: %s",
+					  (int)rlen, w->rel, name,
+					  strerror(ENAMETOOLONG));
 			continue;
 		}
 		memcpy(w->rel + rlen, name, nl + 1);
@@ -527,23 +537,30 @@ static int walk_dir(struct walker *w, int dfd, size_t rlen)
 		struct stat st;
 		bool have_st = false;
 		if (type != DT_REG && type != DT_DIR) {
-			t->walk_clean = false; /* a link's target can change without its folder */
+			t->walk_clean =
+				false; /* a link's target can change without its folder */
 			if (fstatat(dfd, name, &st, 0) < 0) {
 				int e = errno;
 				struct stat lst;
 				char full[PATH_MAX + 256];
 				snprintf(full, sizeof(full), "%s/%s", t->moddir, w->rel);
 				if (e == ELOOP)
-					ret = add_problem(t, full, -ELOOP, "symbolic link loop");
-				else if (e == ENOENT && fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) == 0 &&
+					ret = add_problem(t, full, -ELOOP,
+							  "symbolic link loop");
+				else if (e == ENOENT &&
+					 fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) ==
+						 0 &&
 					 S_ISLNK(lst.st_mode))
-					ret = add_problem(t, full, -ENOENT, "dangling symbolic link");
+					ret = add_problem(t, full, -ENOENT,
+							  "dangling symbolic link");
 				else
 					ret = add_problem(t, full, -e, "%s", strerror(e));
 				continue;
 			}
 			have_st = true;
-			type = S_ISREG(st.st_mode) ? DT_REG : S_ISDIR(st.st_mode) ? DT_DIR : DT_UNKNOWN;
+			type = S_ISREG(st.st_mode)   ? DT_REG
+			       : S_ISDIR(st.st_mode) ? DT_DIR
+						     : DT_UNKNOWN;
 		}
 		if (type == DT_REG) {
 			if (kmod_ext(name))
@@ -554,7 +571,8 @@ static int walk_dir(struct walker *w, int dfd, size_t rlen)
 			char full[PATH_MAX + 256];
 			snprintf(full, sizeof(full), "%s/%s", t->moddir, w->rel);
 			ret = add_problem(t, full, -EINVAL, "unsupported file type %o",
-					  have_st ? (unsigned int)(st.st_mode & S_IFMT) : 0u);
+					  have_st ? (unsigned int)(st.st_mode & S_IFMT)
+						  : 0u);
 			continue;
 		}
 		int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -605,7 +623,8 @@ static int walk_dir(struct walker *w, int dfd, size_t rlen)
 	if (ret >= 0 && errno && !de) {
 		int e = errno;
 		w->rel[rlen] = '\0';
-		ret = add_problem(t, t->moddir, -e, "%s%s%s", w->rel, rlen ? ": " : "", strerror(e));
+		ret = add_problem(t, t->moddir, -e, "%s%s%s", w->rel, rlen ? ": " : "",
+				  strerror(e));
 	}
 	closedir(d);
 	return ret;
@@ -660,8 +679,10 @@ static int cached_walk(struct ksc_tree *t)
 	for (size_t i = 0; i < idx->n_dirs; i++) {
 		const struct kidx_dir *d = &idx->dirs[i];
 		if (d->mtime_ns == KREC_RACY ||
-		    fstatat(t->dfd, d->relpath[0] ? d->relpath : ".", &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    !S_ISDIR(st.st_mode) || (uint64_t)st.st_ino != d->ino || st_mtime_ns(&st) != d->mtime_ns)
+		    fstatat(t->dfd, d->relpath[0] ? d->relpath : ".", &st,
+			    AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISDIR(st.st_mode) || (uint64_t)st.st_ino != d->ino ||
+		    st_mtime_ns(&st) != d->mtime_ns)
 			return 0;
 	}
 	struct walker w = { .t = t };
@@ -704,7 +725,10 @@ static void drop_walk(struct ksc_tree *t)
 	t->walk_clean = t->walk_cached = false;
 }
 
-/* depmod's "uncrelpath": the path up to the basename, then modname-length bytes and ".ko"'s length. */
+/*
+ * depmod's "uncrelpath": the path up to the basename, then modname-length bytes and
+ * ".ko"'s length.
+ */
 static size_t order_lookup(void *data, const char *line)
 {
 	struct hash *h = data;
@@ -785,7 +809,8 @@ static int order_modules(struct ksc_tree *t)
 			size_t len = m->base_off + nl + 3;
 			size_t rl = strlen(m->relpath);
 			uncrel[i] = strndup(m->relpath, len < rl ? len : rl);
-			if (!uncrel[i] || hash_add(&h, uncrel[i], (void *)(uintptr_t)(i + 1), 1) < 0)
+			if (!uncrel[i] ||
+			    hash_add(&h, uncrel[i], (void *)(uintptr_t)(i + 1), 1) < 0)
 				goto out;
 		}
 		int *rank = malloc((n ? n : 1) * sizeof(*rank));
@@ -797,8 +822,9 @@ static int order_modules(struct ksc_tree *t)
 			for (size_t i = 0; i < n; i++)
 				t->mods[i].rank = rank[i];
 		} else {
-			ksc_warn(t->ctx, "%s/modules.order: a line misses its newline; the order is not used (as depmod)",
-				 t->moddir);
+			ksc_warn(
+				t->ctx, "%s/modules.order: a line misses its newline; the order is not used (as depmod)",
+				t->moddir);
 			t->order_fp ^= 1;
 		}
 		free(rank);
@@ -836,7 +862,8 @@ struct img {
 struct rstate {
 	struct ksc_ctx *ctx;
 	struct msgbuf msgs;
-	unsigned char *buf;   /* reused for every file read whole: no fresh pages per module */
+	unsigned char
+		*buf; /* reused for every file read whole: no fresh pages per module */
 	size_t buf_cap;
 	uint64_t ns_read, ns_decompress, ns_parse, bytes_read, bytes_decompressed;
 	int oom;
@@ -953,9 +980,19 @@ static uint64_t hrd(const unsigned char *p, unsigned int n, bool msb)
 
 /* Names of the sections the readers use; REL/RELA of the export tables come on top. */
 static const char *const wanted[] = {
-	".modinfo", ".gnu.linkonce.this_module", "__versions", "__version_ext_crcs",
-	"__version_ext_names", "__ksymtab", "__ksymtab_gpl", "__kcrctab", "__kcrctab_gpl",
-	"__ksymtab_strings", "__kflagstab", ".symtab", ".strtab",
+	".modinfo",
+	".gnu.linkonce.this_module",
+	"__versions",
+	"__version_ext_crcs",
+	"__version_ext_names",
+	"__ksymtab",
+	"__ksymtab_gpl",
+	"__kcrctab",
+	"__kcrctab_gpl",
+	"__ksymtab_strings",
+	"__kflagstab",
+	".symtab",
+	".strtab",
 };
 
 /*
@@ -982,8 +1019,9 @@ static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, boo
 	unsigned int shentsize = (unsigned int)hrd(h + (c64 ? 58 : 46), 2, msb);
 	unsigned int shnum = (unsigned int)hrd(h + (c64 ? 60 : 48), 2, msb);
 	unsigned int shstrndx = (unsigned int)hrd(h + (c64 ? 62 : 50), 2, msb);
-	if (shentsize != (c64 ? 64u : 40u) || shnum == 0 || shnum >= 0xff00 || shstrndx >= shnum ||
-	    shoff > size || (uint64_t)shnum * shentsize > size - shoff)
+	if (shentsize != (c64 ? 64u : 40u) || shnum == 0 || shnum >= 0xff00 ||
+	    shstrndx >= shnum || shoff > size ||
+	    (uint64_t)shnum * shentsize > size - shoff)
 		return 0;
 
 	im->map_size = size;
@@ -1002,7 +1040,9 @@ static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, boo
 		return -ENOMEM;
 	im->cap = 32;
 	im->r[im->nr++] = (struct range){ 0, 64 };
-	/* The section headers with what usually precedes them (.shstrtab), in one read. */
+	/*
+	 * The section headers with what usually precedes them (.shstrtab), in one read.
+	 */
 	uint64_t hdr_end = shoff + (uint64_t)shnum * shentsize;
 	uint64_t from = shoff > TAIL_SLACK ? shoff - TAIL_SLACK : 0;
 	if (from < 64)
@@ -1065,8 +1105,8 @@ static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, boo
 			ksymtab = true;
 		if (strcmp(nm, "__ksymtab_strings") == 0)
 			strings = true;
-		static const char *const tn[4] = { "__ksymtab", "__ksymtab_gpl", "__kcrctab",
-						   "__kcrctab_gpl" };
+		static const char *const tn[4] = { "__ksymtab", "__ksymtab_gpl",
+						   "__kcrctab", "__kcrctab_gpl" };
 		for (int k = 0; k < 4; k++)
 			if (strcmp(nm, tn[k]) == 0 && !tables[k])
 				tables[k] = i;
@@ -1126,7 +1166,9 @@ static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, boo
 	for (size_t i = 1; i < im->nr; i++) {
 		struct range *a = &im->r[k], *b = &im->r[i];
 		if (b->off <= a->off + a->len) {
-			uint64_t end = b->off + b->len > a->off + a->len ? b->off + b->len : a->off + a->len;
+			uint64_t end = b->off + b->len > a->off + a->len
+					       ? b->off + b->len
+					       : a->off + a->len;
 			a->len = end - a->off;
 		} else {
 			im->r[++k] = *b;
@@ -1192,7 +1234,10 @@ static int set_names(struct ksc_module *mod, const char *path)
 	return mod->kmod_name && mod->modpost_name && mod->symvers_owner ? 0 : -ENOMEM;
 }
 
-/* The library's reader on an image in memory, without copying it (ksc_module_new_from_memory copies). */
+/*
+ * The library's reader on an image in memory, without copying it
+ * (ksc_module_new_from_memory copies).
+ */
 static int parse_engine(struct ksc_ctx *ctx, const char *path, const struct img *im,
 			enum ksc_compression comp, struct ksc_module **out)
 {
@@ -1257,7 +1302,8 @@ static void read_module(struct ksc_tree *t, struct tmod *m, struct rstate *w)
 	src.ino = (uint64_t)st.st_ino;
 	src.mtime_ns = st_mtime_ns(&st);
 	if (src.mtime_ns > t->start_ns - RACY_NS)
-		src.mtime_ns = KREC_RACY; /* could change again within the clock's granularity */
+		src.mtime_ns =
+			KREC_RACY; /* could change again within the clock's granularity */
 	size_t size = (size_t)st.st_size;
 	if ((uint64_t)st.st_size > ((uint64_t)2 << 30)) {
 		src.err = -EFBIG;
@@ -1303,24 +1349,31 @@ static void read_module(struct ksc_tree *t, struct tmod *m, struct rstate *w)
 		t0 = t1;
 	}
 	for (int attempt = 0; attempt < 2; attempt++) {
-		/* The signature block, for ksc-sig.c (a sparse image has its last 64 bytes). */
+		/*
+		 * The signature block, for ksc-sig.c (a sparse image has its last 64
+		 * bytes).
+		 */
 		src.sigtail_len = ksc_sig_tail_len(im.data, im.size);
 		if (im.sparse && src.sigtail_len &&
-		    (r = img_range(&im, fd, im.size - src.sigtail_len, src.sigtail_len, w)) < 0)
+		    (r = img_range(&im, fd, im.size - src.sigtail_len, src.sigtail_len,
+				   w)) < 0)
 			goto ioerr;
 		src.sigtail = im.data + im.size - src.sigtail_len;
 		r = parse_engine(w->ctx, m->path, &im, comp, &mod);
 		if (r == -ENOMEM)
 			goto oom;
 		src.err = r;
-		r = ksc_kview_read(im.data, im.size, im.sparse ? img_loaded : NULL, &im, mod != NULL,
-				   &kv);
+		r = ksc_kview_read(im.data, im.size, im.sparse ? img_loaded : NULL, &im,
+				   mod != NULL, &kv);
 		if (r < 0)
 			goto oom;
 		have_kv = true;
 		if (!kv.incomplete)
 			break;
-		/* kmod's view needed bytes the sparse image lacks: read everything, again. */
+		/*
+		 * kmod's view needed bytes the sparse image lacks: read everything,
+		 * again.
+		 */
 		ksc_kview_free(&kv);
 		ksc_module_unref(mod);
 		mod = NULL;
@@ -1384,8 +1437,8 @@ static void read_item(struct tpool *p, size_t i, unsigned int worker)
 		struct stat st;
 		const struct krec_sum *o = &m->old->sum;
 		if (fstatat(t->dfd, m->relpath, &st, 0) == 0 && S_ISREG(st.st_mode) &&
-		    (uint64_t)st.st_size == o->file_size && (uint64_t)st.st_ino == o->ino &&
-		    st_mtime_ns(&st) == o->mtime_ns) {
+		    (uint64_t)st.st_size == o->file_size &&
+		    (uint64_t)st.st_ino == o->ino && st_mtime_ns(&st) == o->mtime_ns) {
 			m->sum = *o;
 			m->rec = m->old->rec; /* NULL until fetched */
 			m->cached = true;
@@ -1441,8 +1494,8 @@ static const struct krec *need_rec(struct ksc_tree *t, struct tmod *m)
 		return r;
 	}
 	if (e != -ENOMEM) {
-		ksc_warn(t->ctx, "%s: the index's record of %s is corrupt: read again", t->index_path,
-			 m->relpath);
+		ksc_warn(t->ctx, "%s: the index's record of %s is corrupt: read again",
+			 t->index_path, m->relpath);
 		if (reread(t, m) == 0)
 			return m->rec;
 	}
@@ -1481,7 +1534,8 @@ static uint64_t file_id(const char *path, uint64_t seed)
 		return ksc_hash64("none", 4, seed);
 	if (stat(path, &st) < 0)
 		return ksc_hash64(path, strlen(path), seed ^ 0xdead);
-	uint64_t v[3] = { (uint64_t)st.st_size, (uint64_t)st_mtime_ns(&st), (uint64_t)st.st_ino };
+	uint64_t v[3] = { (uint64_t)st.st_size, (uint64_t)st_mtime_ns(&st),
+			  (uint64_t)st.st_ino };
 	return ksc_hash64(v, sizeof(v), ksc_hash64(path, strlen(path), seed));
 }
 
@@ -1500,8 +1554,12 @@ static int find_kernel(struct ksc_tree *t)
 	const char *root = strcmp(t->root, "/") == 0 ? "" : t->root;
 
 	if (o->symvers || o->vmlinux || o->system_map) {
-		t->ksrc = o->symvers ? KSRC_SYMVERS : o->vmlinux ? KSRC_VMLINUX : KSRC_SYSMAP;
-		t->ksrc_path = strdup(o->symvers ? o->symvers : o->vmlinux ? o->vmlinux : o->system_map);
+		t->ksrc = o->symvers   ? KSRC_SYMVERS
+			  : o->vmlinux ? KSRC_VMLINUX
+				       : KSRC_SYSMAP;
+		t->ksrc_path = strdup(o->symvers   ? o->symvers
+				      : o->vmlinux ? o->vmlinux
+						   : o->system_map);
 		if (!t->ksrc_path)
 			return -ENOMEM;
 	} else if (!o->no_kernel_search) {
@@ -1525,7 +1583,10 @@ static int find_kernel(struct ksc_tree *t)
 			if (!is_file(p))
 				continue;
 			if (cands[i].kind == KSRC_SYSMAP) {
-				/* Debian ships a one-line placeholder: only a map with exports counts. */
+				/*
+				 * Debian ships a one-line placeholder: only a map with
+				 * exports counts.
+				 */
 				struct ksc_sysmap *sm;
 				struct ksc_ctx *quiet = ksc_new();
 				if (!quiet)
@@ -1551,20 +1612,26 @@ static int find_kernel(struct ksc_tree *t)
 	} else if (!o->no_kernel_search) {
 		snprintf(p, sizeof(p), "%s/boot/config-%s", root, t->release);
 		if (!is_file(p))
-			snprintf(p, sizeof(p), "%s/lib/modules/%s/build/.config", root, t->release);
+			snprintf(p, sizeof(p), "%s/lib/modules/%s/build/.config", root,
+				 t->release);
 		if (is_file(p))
 			t->config_path = strdup(p);
 	}
 	if ((o->config || t->config_path) && !t->config_path)
 		return -ENOMEM;
-	/* As ksc_kernel_open(): a Debian kernel package documents itself under usr/share/doc. */
+	/*
+	 * As ksc_kernel_open(): a Debian kernel package documents itself under
+	 * usr/share/doc.
+	 */
 	t->quirks = o->quirks;
 	if (!o->set_quirks) {
 		struct stat st;
 		t->quirks = 0;
-		snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s", root, t->release);
+		snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s", root,
+			 t->release);
 		bool debian = stat(p, &st) == 0;
-		snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s-unsigned", root, t->release);
+		snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s-unsigned", root,
+			 t->release);
 		if (debian || stat(p, &st) == 0)
 			t->quirks |= KSC_QUIRK_DEBIAN_MISSING_CRC;
 	}
@@ -1574,7 +1641,7 @@ static int find_kernel(struct ksc_tree *t)
 }
 
 struct ksym {
-	int32_t owner;   /* module index, or -1: the kernel */
+	int32_t owner; /* module index, or -1: the kernel */
 	uint64_t crc;
 };
 
@@ -1624,10 +1691,13 @@ static int load_kernel(struct ksc_tree *t)
 		r = ksc_symvers_new_from_path(t->ctx, t->ksrc_path, &t->ksv);
 		if (r == 0) {
 			if (ksc_symvers_get_error_count(t->ksv))
-				add_problem(t, t->ksrc_path, -EINVAL, "%u malformed lines skipped",
+				add_problem(t, t->ksrc_path, -EINVAL,
+					    "%u malformed lines skipped",
 					    ksc_symvers_get_error_count(t->ksv));
-			for (size_t i = 0; i < ksc_symvers_get_count(t->ksv) && r >= 0; i++) {
-				const struct ksc_symvers_entry *e = ksc_symvers_get(t->ksv, i);
+			for (size_t i = 0; i < ksc_symvers_get_count(t->ksv) && r >= 0;
+			     i++) {
+				const struct ksc_symvers_entry *e =
+					ksc_symvers_get(t->ksv, i);
 				if (strcmp(e->module, "vmlinux") == 0)
 					r = ksym_add(t, e->symbol, e->crc);
 			}
@@ -1641,7 +1711,8 @@ static int load_kernel(struct ksc_tree *t)
 			t->kvm = NULL;
 			r = -ENOEXEC;
 		}
-		for (size_t i = 0; r == 0 && i < ksc_module_get_export_count(t->kvm); i++) {
+		for (size_t i = 0; r == 0 && i < ksc_module_get_export_count(t->kvm);
+		     i++) {
 			const struct ksc_export *e = ksc_module_get_export(t->kvm, i);
 			r = ksym_add(t, e->name, e->has_crc ? e->crc : 0);
 		}
@@ -1651,8 +1722,7 @@ static int load_kernel(struct ksc_tree *t)
 		for (size_t i = 0; r == 0 && i < ksc_sysmap_get_export_count(t->ksm); i++)
 			r = ksym_add(t, ksc_sysmap_get_export(t->ksm, i), 0);
 		break;
-	default:
-		break;
+	default: break;
 	}
 	if (r == -ENOMEM)
 		return r;
@@ -1715,8 +1785,9 @@ static int thread_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_ker
 			goto oom;
 		}
 		for (size_t i = 0; i < n; i++)
-			vm->exports[vm->n_exports++] = (struct ksc_export){
-				ksc_sysmap_get_export(t->ksm, i), "", false, false, 0 };
+			vm->exports[vm->n_exports++] =
+				(struct ksc_export){ ksc_sysmap_get_export(t->ksm, i), "",
+						     false, false, 0 };
 		r = ksc_kernel_add_vmlinux(k, vm);
 		ksc_module_unref(vm);
 	}
@@ -1745,11 +1816,12 @@ static int thread_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_ker
 	}
 	for (size_t i = 0; r >= 0 && i < t->n_mods; i++) {
 		const struct krec *rec = t->mods[i].rec;
-		if (!rec || !(rec->flags & KREC_F_ENGINE) || rec->kind != KSC_KIND_MODULE ||
-		    rec->exports.n == 0)
+		if (!rec || !(rec->flags & KREC_F_ENGINE) ||
+		    rec->kind != KSC_KIND_MODULE || rec->exports.n == 0)
 			continue;
 		struct ksc_module *stub;
-		r = ksc_krec_to_module(ctx, rec, t->mods[i].path, false, true, NULL, &stub);
+		r = ksc_krec_to_module(ctx, rec, t->mods[i].path, false, true, NULL,
+				       &stub);
 		if (r < 0)
 			break;
 		r = ksc_kernel_add_module(k, stub);
@@ -1818,10 +1890,12 @@ static void resolve_item(struct tpool *p, size_t i, unsigned int worker)
 		const struct msym *s = find_sym(j, d[k].name);
 		if (!s) {
 			if (t->kernel_ok && !d[k].weak)
-				un[nu++] = (struct tunres){ d[k].name, KDER_UNKNOWN_SYMBOL };
+				un[nu++] =
+					(struct tunres){ d[k].name, KDER_UNKNOWN_SYMBOL };
 			continue;
 		}
-		if (t->kernel_ok && t->ksrc == KSRC_SYMVERS && s->crc != d[k].crc && !d[k].weak)
+		if (t->kernel_ok && t->ksrc == KSRC_SYMVERS && s->crc != d[k].crc &&
+		    !d[k].weak)
 			un[nu++] = (struct tunres){ d[k].name, KDER_CRC_DIFFERS };
 		if (s->owner < 0)
 			continue;
@@ -1858,7 +1932,9 @@ struct check_job {
 	int oom;
 };
 
-/* The derived record of a module: its dependencies and unresolved symbols, and a verdict. */
+/*
+ * The derived record of a module: its dependencies and unresolved symbols, and a verdict.
+ */
 static int build_kder(const struct tmod *m, const struct ksc_report *rep,
 		      const struct kder *old, struct kder **out)
 {
@@ -1876,9 +1952,11 @@ static int build_kder(const struct tmod *m, const struct ksc_report *rep,
 	if (!b.oom)
 		memcpy(b.p + h.deps.off, m->deps, (size_t)m->n_deps * 4);
 	h.unres.n = m->n_unres;
-	h.unres.off = (uint32_t)rbuf_put(&b, (size_t)m->n_unres * sizeof(struct kder_unres), 4);
+	h.unres.off =
+		(uint32_t)rbuf_put(&b, (size_t)m->n_unres * sizeof(struct kder_unres), 4);
 	for (size_t i = 0; i < m->n_unres && !b.oom; i++) {
-		struct kder_unres u = { rbuf_str(&b, m->unres[i].name, strlen(m->unres[i].name)),
+		struct kder_unres u = { rbuf_str(&b, m->unres[i].name,
+						 strlen(m->unres[i].name)),
 					m->unres[i].kind };
 		memcpy(b.p + h.unres.off + i * sizeof(u), &u, sizeof(u));
 	}
@@ -1894,10 +1972,19 @@ static int build_kder(const struct tmod *m, const struct ksc_report *rep,
 		h.diags.off = (uint32_t)rbuf_put(&b, n * sizeof(struct kder_diag), 4);
 		for (size_t i = 0; i < n && !b.oom; i++) {
 			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
-			struct kder_diag x = { d->view, d->severity, d->err, DS(d->code), DS(d->rule),
-					       DS(d->module ? d->module : ""), DS(d->symbol), DS(d->ns),
-					       DS(d->owner), DS(d->summary), DS(d->kernel_lines),
-					       DS(d->explanation), DS(d->fix) };
+			struct kder_diag x = { d->view,
+					       d->severity,
+					       d->err,
+					       DS(d->code),
+					       DS(d->rule),
+					       DS(d->module ? d->module : ""),
+					       DS(d->symbol),
+					       DS(d->ns),
+					       DS(d->owner),
+					       DS(d->summary),
+					       DS(d->kernel_lines),
+					       DS(d->explanation),
+					       DS(d->fix) };
 			if (x.code == KREC_NONE)
 				x.code = 0;
 			memcpy(b.p + h.diags.off + i * sizeof(x), &x, sizeof(x));
@@ -1909,15 +1996,23 @@ static int build_kder(const struct tmod *m, const struct ksc_report *rep,
 		h.modpost_name = DS(kder_str(old, old->modpost_name));
 		const struct kder_diag *od = kder_arr(old, old->diags);
 		h.diags.n = old->diags.n;
-		h.diags.off = (uint32_t)rbuf_put(&b, old->diags.n * sizeof(struct kder_diag), 4);
+		h.diags.off = (uint32_t)rbuf_put(
+			&b, old->diags.n * sizeof(struct kder_diag), 4);
 		for (size_t i = 0; i < old->diags.n && !b.oom; i++) {
 			const struct kder_diag *d = &od[i];
-			struct kder_diag x = { d->view, d->severity, d->err, DS(kder_str(old, d->code)),
-					       DS(kder_str(old, d->rule)), DS(kder_str(old, d->module)),
-					       DS(kder_str(old, d->symbol)), DS(kder_str(old, d->ns)),
-					       DS(kder_str(old, d->owner)), DS(kder_str(old, d->summary)),
+			struct kder_diag x = { d->view,
+					       d->severity,
+					       d->err,
+					       DS(kder_str(old, d->code)),
+					       DS(kder_str(old, d->rule)),
+					       DS(kder_str(old, d->module)),
+					       DS(kder_str(old, d->symbol)),
+					       DS(kder_str(old, d->ns)),
+					       DS(kder_str(old, d->owner)),
+					       DS(kder_str(old, d->summary)),
 					       DS(kder_str(old, d->kernel_lines)),
-					       DS(kder_str(old, d->explanation)), DS(kder_str(old, d->fix)) };
+					       DS(kder_str(old, d->explanation)),
+					       DS(kder_str(old, d->fix)) };
 			memcpy(b.p + h.diags.off + i * sizeof(x), &x, sizeof(x));
 		}
 	}
@@ -1953,7 +2048,8 @@ static void check_item(struct tpool *p, size_t i, unsigned int worker)
 			j->oom = 1;
 	}
 	if (w->k) {
-		r = ksc_krec_to_module(w->ctx, m->rec, m->path, false, false, &w->sig, &mod);
+		r = ksc_krec_to_module(w->ctx, m->rec, m->path, false, false, &w->sig,
+				       &mod);
 		if (r == 0)
 			r = ksc_check_modules(w->k, &mod, 1, j->opts, &rep);
 		if (r == -ENOMEM)
@@ -1983,15 +2079,20 @@ static uint64_t hn(uint64_t h, uint64_t v)
 /* What the derived results depend on besides each module's own facts. */
 static void fingerprints(struct ksc_tree *t)
 {
-	uint64_t c = hs(hs(hs(hs(0x6b73632d74726565ULL, "ksc-tree-1"), KSC_VERSION_STRING),
-			   t->moddir), t->release);
+	uint64_t c =
+		hs(hs(hs(hs(0x6b73632d74726565ULL, "ksc-tree-1"), KSC_VERSION_STRING),
+		      t->moddir),
+		   t->release);
 	t->ctx_fp = c;
 	uint64_t dm = hn(hn(hn(c, t->order_fp), t->ksrc_id), t->n_mods);
-	uint64_t eng = hn(hn(hn(hn(c, t->order_fp), t->ksrc_id), t->config_id), t->n_mods);
+	uint64_t eng =
+		hn(hn(hn(hn(c, t->order_fp), t->ksrc_id), t->config_id), t->n_mods);
 	const struct ksc_check_opts *o = t->has_check ? &t->check : NULL;
 	eng = hs(eng, o ? o->policy : NULL);
-	eng = hn(eng, o ? ((uint64_t)o->require_intree | (uint64_t)(o->allow_missing_ns + 1) << 1 |
-			   (uint64_t)o->views << 8) : 0xffff);
+	eng = hn(eng,
+		 o ? ((uint64_t)o->require_intree |
+		      (uint64_t)(o->allow_missing_ns + 1) << 1 | (uint64_t)o->views << 8)
+		   : 0xffff);
 	eng = hn(hn(eng, t->opts.no_check), t->quirks);
 	uint64_t out = hn(c, t->order_fp);
 	for (size_t i = 0; i < t->n_mods; i++) {
@@ -2028,7 +2129,9 @@ static int cmp_problem(const void *a, const void *b)
 	return strcmp(x->path, y->path);
 }
 
-/* Every message of this run and of the cached modules, sorted by path; the problems list. */
+/*
+ * Every message of this run and of the cached modules, sorted by path; the problems list.
+ */
 static int report_problems(struct ksc_tree *t)
 {
 	size_t walk_n = t->n_problems, n = 0;
@@ -2036,7 +2139,8 @@ static int report_problems(struct ksc_tree *t)
 	/* Problems of modules: those the reader failed on, kernel images in the tree. */
 	for (size_t i = 0; i < t->n_mods; i++) {
 		struct tmod *m = &t->mods[i];
-		bool problem = !(m->sum.flags & KREC_F_ENGINE) || m->sum.kind == KSC_KIND_VMLINUX;
+		bool problem = !(m->sum.flags & KREC_F_ENGINE) ||
+			       m->sum.kind == KSC_KIND_VMLINUX;
 		if (!m->sum.n_msgs && !problem)
 			continue;
 		const struct krec *r = need_rec(t, m);
@@ -2051,14 +2155,19 @@ static int report_problems(struct ksc_tree *t)
 			if (msg[j].priority <= KSC_LOG_ERR)
 				why = krec_str(r, msg[j].text);
 		size_t pl = strlen(m->path);
-		if (why && strncmp(why, m->path, pl) == 0 && strncmp(why + pl, ": ", 2) == 0)
+		if (why && strncmp(why, m->path, pl) == 0 &&
+		    strncmp(why + pl, ": ", 2) == 0)
 			why += pl + 2;
 		if (r->kind == KSC_KIND_VMLINUX)
 			why = NULL;
-		int err = r->err ? r->err : r->kind == KSC_KIND_VMLINUX ? -ENOEXEC : -EINVAL;
+		int err = r->err			? r->err
+			  : r->kind == KSC_KIND_VMLINUX ? -ENOEXEC
+							: -EINVAL;
 		if (add_problem(t, m->path, err, "%s",
-				why ? why : r->kind == KSC_KIND_VMLINUX ? "not a module (a kernel image)"
-									: strerror(-err)) < 0)
+				why ? why
+				: r->kind == KSC_KIND_VMLINUX
+					? "not a module (a kernel image)"
+					: strerror(-err)) < 0)
 			return -ENOMEM;
 		if (r->kind == KSC_KIND_VMLINUX)
 			n++; /* logged from the problem list */
@@ -2070,7 +2179,8 @@ static int report_problems(struct ksc_tree *t)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n_problems; i++) {
 		struct tproblem *p = &t->problems[i];
-		if (i >= walk_n && strcmp(p->reason, "not a module (a kernel image)") != 0)
+		if (i >= walk_n &&
+		    strcmp(p->reason, "not a module (a kernel image)") != 0)
 			continue; /* the module's own messages say it */
 		if (asprintf(&l[k].own, "%s: %s", p->path, p->reason) < 0) {
 			l[k].own = NULL;
@@ -2102,7 +2212,8 @@ static int report_problems(struct ksc_tree *t)
 	free(l);
 	if (t->n_problems > 1)
 		qsort(t->problems, t->n_problems, sizeof(*t->problems), cmp_problem);
-	t->pub_problems = calloc(t->n_problems ? t->n_problems : 1, sizeof(*t->pub_problems));
+	t->pub_problems =
+		calloc(t->n_problems ? t->n_problems : 1, sizeof(*t->pub_problems));
 	if (!t->pub_problems)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n_problems; i++)
@@ -2139,7 +2250,9 @@ static int assemble(struct ksc_tree *t)
 		const struct kder_unres *u = kder_arr(d, d->unres);
 		for (size_t j = 0; j < d->unres.n; j++)
 			t->unres[t->n_unres++] = (struct ksc_tree_unresolved){
-				i, kder_str(d, u[j].name), (enum ksc_tree_unresolved_kind)u[j].kind };
+				i, kder_str(d, u[j].name),
+				(enum ksc_tree_unresolved_kind)u[j].kind
+			};
 		if (!(d->flags & KDER_F_CHECKED))
 			continue;
 		t->has_verdict[i] = true;
@@ -2223,7 +2336,8 @@ static void load_index(struct ksc_tree *t)
 	}
 	if (r < 0) {
 		ksc_warn(t->ctx, "%s: %s, rebuilt", t->index_path,
-			 r == -EINVAL ? "index corrupt, truncated or of another format" : strerror(-r));
+			 r == -EINVAL ? "index corrupt, truncated or of another format"
+				      : strerror(-r));
 		t->index_state = KSC_TREE_INDEX_REBUILT;
 		return;
 	}
@@ -2241,7 +2355,8 @@ static int attach_index(struct ksc_tree *t)
 		const char *rel = t->idx.mods[i].relpath;
 		int r = hash_add(&h, rel, &t->idx.mods[i], 1);
 		if (r == 1) {
-			ksc_warn(t->ctx, "%s: index lists %s twice, rebuilt", t->index_path, rel);
+			ksc_warn(t->ctx, "%s: index lists %s twice, rebuilt",
+				 t->index_path, rel);
 			hash_fini(&h);
 			ksc_kidx_free(&t->idx);
 			t->have_idx = false;
@@ -2348,7 +2463,9 @@ static int do_open(struct ksc_tree *t)
 		if (!(t->mods[i].sum.flags & KREC_F_ENGINE))
 			t->st.unreadable++;
 
-	/* What can be reused: fingerprints of everything the derived results depend on. */
+	/*
+	 * What can be reused: fingerprints of everything the derived results depend on.
+	 */
 	fingerprints(t);
 	t->verdicts_on = !t->opts.no_check && t->ksrc != KSRC_NONE;
 	bool dm_world = t->have_idx && t->idx.derived && t->idx.ctx_fp == t->ctx_fp &&
@@ -2369,7 +2486,8 @@ static int do_open(struct ksc_tree *t)
 		bool checkable = t->verdicts_on && (m->sum.flags & KREC_F_ENGINE) &&
 				 m->sum.kind == KSC_KIND_MODULE;
 		m->dm_ok = dm_world && od && m->old->sum.kmod_hash == m->sum.kmod_hash;
-		m->eng_ok = eng_world && od && m->old->sum.facts_hash == m->sum.facts_hash;
+		m->eng_ok =
+			eng_world && od && m->old->sum.facts_hash == m->sum.facts_hash;
 		m->need_resolve = !m->dm_ok;
 		m->need_check = !m->eng_ok && checkable;
 		if (m->need_resolve) {
@@ -2379,7 +2497,8 @@ static int do_open(struct ksc_tree *t)
 			m->n_deps = od->deps.n;
 			m->deps_own = false;
 			const struct kder_unres *u = kder_arr(od, od->unres);
-			m->unres = malloc((od->unres.n ? od->unres.n : 1) * sizeof(*m->unres));
+			m->unres = malloc((od->unres.n ? od->unres.n : 1) *
+					  sizeof(*m->unres));
 			if (!m->unres) {
 				free(resolve_items);
 				free(check_items);
@@ -2387,7 +2506,8 @@ static int do_open(struct ksc_tree *t)
 			}
 			m->unres_own = true;
 			for (size_t j = 0; j < od->unres.n; j++)
-				m->unres[j] = (struct tunres){ kder_str(od, u[j].name), u[j].kind };
+				m->unres[j] = (struct tunres){ kder_str(od, u[j].name),
+							       u[j].kind };
 			m->n_unres = od->unres.n;
 		}
 		if (m->need_check)
@@ -2428,20 +2548,26 @@ static int do_open(struct ksc_tree *t)
 				continue;
 			uintptr_t v = (uintptr_t)t->ksyms.values[i];
 			ms[k] = (struct msym){ -1, t->ksym_crcs[v - 1] };
-			r = hash_add(&syms, t->ksyms.keys[i], (void *)(uintptr_t)(k + 1), 0);
+			r = hash_add(&syms, t->ksyms.keys[i], (void *)(uintptr_t)(k + 1),
+				     0);
 			k++;
 		}
 		for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
 			const struct krec *rec = t->mods[i].rec;
 			const struct krec_crc *c = krec_arr(rec, rec->kexports);
 			for (size_t j = 0; j < rec->kexports.n && r >= 0; j++, k++) {
-				ms[k] = (struct msym){ (int32_t)i, (uint64_t)c[j].crc_hi << 32 | c[j].crc_lo };
-				r = hash_add(&syms, krec_str(rec, c[j].name), (void *)(uintptr_t)(k + 1), 0);
+				ms[k] = (struct msym){ (int32_t)i,
+						       (uint64_t)c[j].crc_hi << 32 |
+							       c[j].crc_lo };
+				r = hash_add(&syms, krec_str(rec, c[j].name),
+					     (void *)(uintptr_t)(k + 1), 0);
 			}
 		}
 		if (r >= 0) {
 			struct resolve_job rj = { &syms, ms, 0 };
-			struct tpool p = { .n = n_resolve, .items = resolve_items, .fn = resolve_item,
+			struct tpool p = { .n = n_resolve,
+					   .items = resolve_items,
+					   .fn = resolve_item,
 					   .data = &rj };
 			run_pool(t, &p, n_resolve > 256 ? jobs : 1, NULL, "resolve");
 			if (rj.oom)
@@ -2472,7 +2598,8 @@ static int do_open(struct ksc_tree *t)
 		if (t->n_sorted == SIZE_MAX)
 			r = -ENOMEM;
 		if (r >= 0 && t->n_sorted < t->n_mods) {
-			int c = ksc_depmod_cycles(t->n_mods, dp, nd, si, &t->cycle_flat, &t->cycle_lens);
+			int c = ksc_depmod_cycles(t->n_mods, dp, nd, si, &t->cycle_flat,
+						  &t->cycle_lens);
 			if (c < 0)
 				r = c;
 			else
@@ -2502,7 +2629,10 @@ static int do_open(struct ksc_tree *t)
 	}
 	if (n_check) {
 		unsigned int cj = jobs;
-		/* Each thread builds a kernel of the whole tree: worth it for many modules only. */
+		/*
+		 * Each thread builds a kernel of the whole tree: worth it for many
+		 * modules only.
+		 */
 		if (n_check < 64 * (size_t)cj)
 			cj = (unsigned int)((n_check + 63) / 64);
 		struct cstate *cs = calloc(cj, sizeof(*cs));
@@ -2519,13 +2649,16 @@ static int do_open(struct ksc_tree *t)
 		}
 		struct check_job cjob = { cs, t->has_check ? &t->check : NULL, 0 };
 		if (r == 0) {
-			struct tpool p = { .n = n_check, .items = check_items, .fn = check_item,
+			struct tpool p = { .n = n_check,
+					   .items = check_items,
+					   .fn = check_item,
 					   .data = &cjob };
 			run_pool(t, &p, cj, NULL, "check");
 		}
 		for (unsigned int i = 0; i < cj; i++) {
 			for (size_t j = 0; j < cs[i].msgs.n; j++)
-				ksc_log(t->ctx, cs[i].msgs.prio[j], "%s", cs[i].msgs.text[j]);
+				ksc_log(t->ctx, cs[i].msgs.prio[j], "%s",
+					cs[i].msgs.text[j]);
 			if (cs[i].err && cs[i].err != -ENOMEM)
 				ksc_err(t->ctx, "%s: cannot build the kernel to check against: %s",
 					t->moddir, strerror(-cs[i].err));
@@ -2559,9 +2692,9 @@ static int do_open(struct ksc_tree *t)
 	 * again with identical facts (touched, copied with a new inode): those are read again
 	 * next time too, until more than STALE_MAX of them make a rewrite worth it.
 	 */
-	t->dirty = !t->have_idx || t->idx.n_mods != t->n_mods || t->idx.ctx_fp != t->ctx_fp ||
-		   t->idx.dm_world_fp != t->dm_fp || t->idx.eng_world_fp != t->eng_fp ||
-		   !t->idx.derived;
+	t->dirty = !t->have_idx || t->idx.n_mods != t->n_mods ||
+		   t->idx.ctx_fp != t->ctx_fp || t->idx.dm_world_fp != t->dm_fp ||
+		   t->idx.eng_world_fp != t->eng_fp || !t->idx.derived;
 	size_t stale = 0;
 	for (size_t i = 0; i < t->n_mods && !t->dirty; i++) {
 		const struct tmod *m = &t->mods[i];
@@ -2626,8 +2759,10 @@ KSC_EXPORT int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *
 	}
 	t->opts.sz = sizeof(t->opts);
 	if (t->opts.check) {
-		t->check = (struct ksc_check_opts){ .sz = sizeof(t->check), .allow_missing_ns = -1 };
-		size_t sz = t->opts.check->sz < sizeof(t->check) ? t->opts.check->sz : sizeof(t->check);
+		t->check = (struct ksc_check_opts){ .sz = sizeof(t->check),
+						    .allow_missing_ns = -1 };
+		size_t sz = t->opts.check->sz < sizeof(t->check) ? t->opts.check->sz
+								 : sizeof(t->check);
 		memcpy(&t->check, t->opts.check, sz);
 		t->check.sz = sizeof(t->check);
 		t->has_check = true;
@@ -2644,14 +2779,15 @@ KSC_EXPORT int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *
 	t->release = strdup(kver);
 	if (!t->release)
 		goto oom;
-	if (asprintf(&t->moddir, "%s/lib/modules/%s", strcmp(t->root, "/") == 0 ? "" : t->root,
-		     kver) < 0) {
+	if (asprintf(&t->moddir, "%s/lib/modules/%s",
+		     strcmp(t->root, "/") == 0 ? "" : t->root, kver) < 0) {
 		t->moddir = NULL;
 		goto oom;
 	}
 	if (t->opts.index && !(t->index_path = strdup(t->opts.index)))
 		goto oom;
-	if (t->has_check && t->check.policy && !(t->check.policy = strdup(t->check.policy)))
+	if (t->has_check && t->check.policy &&
+	    !(t->check.policy = strdup(t->check.policy)))
 		goto oom;
 	struct ksc_kver v;
 	const char *pol = t->has_check && t->check.policy ? t->check.policy : kver;
@@ -2685,7 +2821,8 @@ oom:
 	r = -ENOMEM;
 err:
 	if (r == -ENOMEM)
-		ksc_err(ctx, "%s: out of memory", t->moddir ? t->moddir : "ksc_tree_open");
+		ksc_err(ctx, "%s: out of memory",
+			t->moddir ? t->moddir : "ksc_tree_open");
 	ksc_tree_unref(t);
 	return r;
 }
@@ -2810,12 +2947,14 @@ KSC_EXPORT bool ksc_tree_module_is_cached(const struct ksc_tree *t, size_t i)
 	return i < t->n_mods && t->mods[i].cached;
 }
 
-KSC_EXPORT int ksc_tree_get_module(const struct ksc_tree *t, size_t i, struct ksc_module **out)
+KSC_EXPORT int ksc_tree_get_module(const struct ksc_tree *t, size_t i,
+				   struct ksc_module **out)
 {
 	*out = NULL;
 	if (i >= t->n_mods)
 		return -ERANGE;
-	const struct krec *r = need_rec((struct ksc_tree *)t, &((struct ksc_tree *)t)->mods[i]);
+	const struct krec *r =
+		need_rec((struct ksc_tree *)t, &((struct ksc_tree *)t)->mods[i]);
 	if (!r)
 		return -ENOMEM;
 	return ksc_krec_to_module(t->ctx, r, t->mods[i].path, true, false, NULL, out);
@@ -2867,8 +3006,8 @@ KSC_EXPORT size_t ksc_tree_get_unresolved_count(const struct ksc_tree *t)
 	return t->n_unres;
 }
 
-KSC_EXPORT const struct ksc_tree_unresolved *ksc_tree_get_unresolved(const struct ksc_tree *t,
-								     size_t i)
+KSC_EXPORT const struct ksc_tree_unresolved *
+ksc_tree_get_unresolved(const struct ksc_tree *t, size_t i)
 {
 	return i < t->n_unres ? &t->unres[i] : NULL;
 }
@@ -2878,7 +3017,8 @@ KSC_EXPORT size_t ksc_tree_get_cycle_count(const struct ksc_tree *t)
 	return t->n_cycles;
 }
 
-KSC_EXPORT size_t ksc_tree_get_cycle(const struct ksc_tree *t, size_t i, const size_t **mods)
+KSC_EXPORT size_t ksc_tree_get_cycle(const struct ksc_tree *t, size_t i,
+				     const size_t **mods)
 {
 	if (i >= t->n_cycles) {
 		*mods = NULL;
@@ -2971,7 +3111,8 @@ static int render(const struct ksc_tree *t, unsigned int file, char **data, size
 		goto out;
 	for (size_t i = 0; i < t->n_mods; i++) {
 		const struct tmod *m = &t->mods[i];
-		mods[i] = (struct ksc_depmod_mod){ m->relpath, m->modname, m->rec, m->deps, m->n_deps };
+		mods[i] = (struct ksc_depmod_mod){ m->relpath, m->modname, m->rec,
+						   m->deps, m->n_deps };
 		si[i] = m->sort_idx;
 	}
 	if (file == KSC_DEPMOD_SYMBOLS) {
@@ -2992,8 +3133,10 @@ static int render(const struct ksc_tree *t, unsigned int file, char **data, size
 					syms[have - 1].owner = (uint32_t)i;
 					continue;
 				}
-				syms[n_syms] = (struct ksc_depmod_sym){ name, (uint32_t)i, 0 };
-				if (hash_add(&h, name, (void *)(uintptr_t)(n_syms + 1), 0) < 0)
+				syms[n_syms] =
+					(struct ksc_depmod_sym){ name, (uint32_t)i, 0 };
+				if (hash_add(&h, name, (void *)(uintptr_t)(n_syms + 1),
+					     0) < 0)
 					goto out;
 				n_syms++;
 			}
@@ -3017,7 +3160,8 @@ KSC_EXPORT int ksc_tree_print_depmod(const struct ksc_tree *t, unsigned int file
 		return -EINVAL;
 	if (t->n_cycles)
 		return -EDEADLK;
-	int r = ensure_records((struct ksc_tree *)t); /* records are fetched, not changed */
+	int r = ensure_records(
+		(struct ksc_tree *)t); /* records are fetched, not changed */
 	if (r < 0)
 		return r;
 	r = render(t, file, &data, &size);
@@ -3043,21 +3187,24 @@ static void render_item(struct tpool *p, size_t i, unsigned int worker)
 	j->err[i] = render(p->t, j->files[i], &j->data[i], &j->size[i]);
 }
 
-KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir, unsigned int what)
+KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
+				     unsigned int what)
 {
 	double t0 = now_s();
 	char *adir = NULL;
 	int r = 0;
 
 	if (t->n_cycles) {
-		ksc_err(t->ctx, "%s: %zu dependency cycle%s: depmod's files not written", t->moddir,
-			t->n_cycles, t->n_cycles == 1 ? "" : "s");
+		ksc_err(t->ctx, "%s: %zu dependency cycle%s: depmod's files not written",
+			t->moddir, t->n_cycles, t->n_cycles == 1 ? "" : "s");
 		return -EDEADLK;
 	}
 	r = make_absolute(dir ? dir : t->moddir, &adir);
 	if (r < 0)
 		return r;
-	/* What the index says was written last time, into this folder, for these modules. */
+	/*
+	 * What the index says was written last time, into this folder, for these modules.
+	 */
 	bool same = t->have_idx && t->idx.out_dir && strcmp(t->idx.out_dir, adir) == 0 &&
 		    t->idx.out_fp == t->out_fp;
 	struct kidx_output outs[ARRAY_SIZE(depmod_files)];
@@ -3077,7 +3224,8 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir, unsign
 			if (strcmp(t->idx.outs[k].name, name) == 0)
 				prev = &t->idx.outs[k];
 		if (prev && stat(path, &st) == 0 && (uint64_t)st.st_size == prev->size &&
-		    (uint64_t)st.st_ino == prev->ino && st_mtime_ns(&st) == prev->mtime_ns) {
+		    (uint64_t)st.st_ino == prev->ino &&
+		    st_mtime_ns(&st) == prev->mtime_ns) {
 			outs[n_outs] = *prev; /* unchanged, and so is the file */
 			names[n_outs++] = name;
 			continue;
@@ -3112,10 +3260,10 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir, unsign
 				r = -errno;
 				break;
 			}
-			outs[n_outs] = (struct kidx_output){ wnames[i], (uint64_t)st.st_size,
-							     (uint64_t)st.st_ino,
-							     ksc_hash64(rj.data[i], rj.size[i], 5),
-							     st_mtime_ns(&st) };
+			outs[n_outs] = (struct kidx_output){
+				wnames[i], (uint64_t)st.st_size, (uint64_t)st.st_ino,
+				ksc_hash64(rj.data[i], rj.size[i], 5), st_mtime_ns(&st)
+			};
 			names[n_outs++] = wnames[i];
 		}
 	}
@@ -3153,7 +3301,10 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 
 	if (!t->index_path)
 		return -EINVAL;
-	/* Keep what the index knew about the last depmod files when none were written now. */
+	/*
+	 * Keep what the index knew about the last depmod files when none were written
+	 * now.
+	 */
 	const char *out_dir = t->out_dir;
 	const struct kidx_output *outs = t->outs;
 	size_t n_outs = t->n_outs;
@@ -3175,14 +3326,24 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 	for (size_t i = 0; i < t->n_mods; i++) {
 		const struct tmod *m = &t->mods[i];
 		bool same = m->old && m->rec == m->old->rec;
-		mods[i] = (struct kidx_wmod){ m->rec, m->der, same ? m->old->rec_hash : 0 };
+		mods[i] =
+			(struct kidx_wmod){ m->rec, m->der, same ? m->old->rec_hash : 0 };
 	}
 	struct kidx_write w = {
-		.moddir = t->moddir, .release = t->release, .ctx_fp = t->ctx_fp,
-		.dm_world_fp = t->dm_fp, .eng_world_fp = t->eng_fp,
-		.out_fp = t->out_fp, .derived = true, .mods = mods, .n_mods = t->n_mods,
-		.out_dir = out_dir, .outs = outs, .n_outs = n_outs,
-		.dirs = t->walk_clean ? t->dirs : NULL, .n_dirs = t->walk_clean ? t->n_dirs : 0,
+		.moddir = t->moddir,
+		.release = t->release,
+		.ctx_fp = t->ctx_fp,
+		.dm_world_fp = t->dm_fp,
+		.eng_world_fp = t->eng_fp,
+		.out_fp = t->out_fp,
+		.derived = true,
+		.mods = mods,
+		.n_mods = t->n_mods,
+		.out_dir = out_dir,
+		.outs = outs,
+		.n_outs = n_outs,
+		.dirs = t->walk_clean ? t->dirs : NULL,
+		.n_dirs = t->walk_clean ? t->n_dirs : 0,
 	};
 	r = ksc_kidx_write(t->index_path, &w);
 	free(mods);

@@ -1020,7 +1020,11 @@ int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir, unsigned int what
 /* One file (a single KSC_DEPMOD_* value) to a stream. 0 or -errno. */
 int ksc_tree_print_depmod(const struct ksc_tree *t, unsigned int file, FILE *f);
 
-/* Write the index to opts->index (atomically; its folder is created). 0 or -errno. */
+/*
+ * Write the index to opts->index (atomically: temporary file + rename; its folder is
+ * created). Not rewritten when nothing it holds changed (a few modules only touched, with
+ * identical contents, are simply read again next time). 0 or -errno.
+ */
 int ksc_tree_save_index(struct ksc_tree *t);
 
 enum ksc_tree_index_state {

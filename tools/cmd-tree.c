@@ -22,20 +22,27 @@
 
 static const char *const help =
 	"Usage: ksymcheck tree [OPTIONS] [-b ROOT] [KVER]\n\n"
-	"Read every module of ROOT/lib/modules/KVER (depmod's conventions: ROOT defaults to /,\n"
-	"KVER to the running kernel's release) in parallel, resolve every import as depmod\n"
-	"does, report unresolved symbols and dependency cycles, and judge every module as the\n"
-	"loader and modpost would (one line per finding: MODULE: SYMBOL: VIEW: VERDICT [code]),\n"
+	"Read every module of ROOT/lib/modules/KVER (depmod's conventions: ROOT defaults "
+	"to /,\n"
+	"KVER to the running kernel's release) in parallel, resolve every import as "
+	"depmod\n"
+	"does, report unresolved symbols and dependency cycles, and judge every module "
+	"as the\n"
+	"loader and modpost would (one line per finding: MODULE: SYMBOL: VIEW: VERDICT "
+	"[code]),\n"
 	"then a summary with counts per finding code.\n\n"
 	"The tree:\n"
 	"  -b, --basedir ROOT      the root holding lib/modules/KVER (default /)\n"
 	"  -j, --jobs N            worker threads (default: one per CPU)\n"
 	"      --index FILE        the index of what was read (default:\n"
-	"                          $XDG_CACHE_HOME/ksymcheck/tree/KVER-HASH.idx); a re-run\n"
-	"                          re-reads only modules whose size, mtime or inode changed\n"
+	"                          $XDG_CACHE_HOME/ksymcheck/tree/KVER-HASH.idx); a "
+	"re-run\n"
+	"                          re-reads only modules whose size, mtime or inode "
+	"changed\n"
 	"      --no-index          neither read nor write an index\n\n"
 	"The kernel's exports (default: the first found of build/Module.symvers,\n"
-	"usr/src/linux-headers-KVER/Module.symvers, boot/vmlinux-KVER, boot/vmlinuz-KVER,\n"
+	"usr/src/linux-headers-KVER/Module.symvers, boot/vmlinux-KVER, "
+	"boot/vmlinuz-KVER,\n"
 	"boot/System.map-KVER below ROOT):\n"
 	"  -E, --symvers FILE      Module.symvers (as depmod -E)\n"
 	"  -F, --system-map FILE   System.map (as depmod -F)\n"
@@ -43,30 +50,48 @@ static const char *const help =
 	"      --config FILE       the kernel's .config (default boot/config-KVER)\n"
 	"      --no-kernel-search  use only the files named by the options above\n\n"
 	"Rules (as ksymcheck check):\n"
-	"  -p, --policy KVER       apply the rules of this kernel version (default: KVER's)\n"
-	"      --require-intree    module-restricted exports only for in-tree modules (R25)\n"
+	"  -p, --policy KVER       apply the rules of this kernel version (default: "
+	"KVER's)\n"
+	"      --require-intree    module-restricted exports only for in-tree modules "
+	"(R25)\n"
 	"      --allow-missing-ns  as CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y\n"
 	"      --view VIEW         loader, modpost or both (default)\n"
-	"      --distro NAME       debian or upstream: the distribution's loader patches\n"
-	"                          (default: debian when ROOT holds a Debian kernel package)\n"
+	"      --distro NAME       debian or upstream: the distribution's loader "
+	"patches\n"
+	"                          (default: debian when ROOT holds a Debian kernel "
+	"package)\n"
 	"      --no-check          depmod's view only: no verdicts\n\n"
 	"Output:\n"
 	"      --write-depmod DIR  write modules.dep, modules.symbols, modules.alias,\n"
-	"                          modules.softdep and modules.devname into DIR, byte for byte\n"
-	"                          as kmod's depmod, each atomically (not the *.bin files)\n"
+	"                          modules.softdep and modules.devname into DIR, byte "
+	"for byte\n"
+	"                          as kmod's depmod, each atomically (not the *.bin "
+	"files)\n"
 	"  -f, --format FMT        text (default) or json: a JSON summary (also --json)\n"
-	"  -q, --quiet             no findings and no summary (problems still on stderr)\n"
+	"  -q, --quiet             no findings and no summary (problems still on "
+	"stderr)\n"
 	"  -v, --verbose           also notes (info findings)\n"
 	"      --timing            where the time went, on standard error\n"
 	"  -h, --help              show this help and exit\n\n"
-	"A progress bar is drawn on standard error when it is a terminal (not with --quiet).\n\n"
-	"Exit status: 0 all fine; 1 some module would be refused, or dependency cycles; 2 usage\n"
-	"error; 4 some inputs unreadable (each reported as path: reason; the rest processed)\n"
+	"A progress bar is drawn on standard error when it is a terminal (not with "
+	"--quiet).\n\n"
+	"Exit status: 0 all fine; 1 some module would be refused, or dependency cycles; "
+	"2 usage\n"
+	"error; 4 some inputs unreadable (each reported as path: reason; the rest "
+	"processed)\n"
 	"or an output could not be written; 1 and 4 add up.\n";
 
 enum {
-	OPT_INDEX = 256, OPT_NO_INDEX, OPT_VMLINUX, OPT_CONFIG, OPT_NO_KSEARCH,
-	OPT_REQUIRE_INTREE, OPT_ALLOW_MISSING_NS, OPT_VIEW, OPT_DISTRO, OPT_NO_CHECK,
+	OPT_INDEX = 256,
+	OPT_NO_INDEX,
+	OPT_VMLINUX,
+	OPT_CONFIG,
+	OPT_NO_KSEARCH,
+	OPT_REQUIRE_INTREE,
+	OPT_ALLOW_MISSING_NS,
+	OPT_VIEW,
+	OPT_DISTRO,
+	OPT_NO_CHECK,
 	OPT_WRITE_DEPMOD,
 	OPT_TIMING,
 };
@@ -119,8 +144,8 @@ static char *default_index(const char *root, const char *kver)
 	size_t n = strlen(dir);
 	while (n > 1 && dir[n - 1] == '/')
 		dir[--n] = '\0';
-	snprintf(moddir, sizeof(moddir), "%s/lib/modules/%s", strcmp(dir, "/") == 0 ? "" : dir,
-		 kver);
+	snprintf(moddir, sizeof(moddir), "%s/lib/modules/%s",
+		 strcmp(dir, "/") == 0 ? "" : dir, kver);
 	uint64_t hash = ksc_hash64(moddir, strlen(moddir), 0);
 	int r;
 	if (x && x[0] == '/')
@@ -207,13 +232,15 @@ static void print_text(const struct ksc_tree *t, unsigned views, bool verbose,
 		judged++;
 		for (size_t j = v->first_diag; j < v->first_diag + v->n_diags; j++) {
 			const struct ksc_diag *d = ksc_tree_get_diag(t, j);
-			if (!(views & d->view) || (d->severity == KSC_SEV_INFO && !verbose))
+			if (!(views & d->view) ||
+			    (d->severity == KSC_SEV_INFO && !verbose))
 				continue;
 			printf("%s: ", ksc_tree_get_module_relpath(t, i));
 			if (d->symbol)
 				printf("%s: ", d->symbol);
-			printf("%s: %s: %s [%s]\n", view_word(d->view), sev_word(d->severity),
-			       d->summary ? d->summary : d->code, d->code);
+			printf("%s: %s: %s [%s]\n", view_word(d->view),
+			       sev_word(d->severity), d->summary ? d->summary : d->code,
+			       d->code);
 		}
 		if (v->loader_err)
 			refused++;
@@ -229,9 +256,12 @@ static void print_text(const struct ksc_tree *t, unsigned views, bool verbose,
 	for (size_t i = 0; i < ksc_tree_get_unresolved_count(t); i++) {
 		const struct ksc_tree_unresolved *u = ksc_tree_get_unresolved(t, i);
 		printf("%s: %s %s [%s]\n", ksc_tree_get_module_relpath(t, u->module),
-		       u->kind == KSC_TREE_UNKNOWN_SYMBOL ? "needs unknown symbol"
-							  : "disagrees about version of symbol",
-		       u->symbol, u->kind == KSC_TREE_UNKNOWN_SYMBOL ? "depmod-unknown" : "depmod-crc");
+		       u->kind == KSC_TREE_UNKNOWN_SYMBOL
+			       ? "needs unknown symbol"
+			       : "disagrees about version of symbol",
+		       u->symbol,
+		       u->kind == KSC_TREE_UNKNOWN_SYMBOL ? "depmod-unknown"
+							  : "depmod-crc");
 	}
 	for (size_t i = 0; i < ksc_tree_get_cycle_count(t); i++) {
 		const size_t *m;
@@ -245,11 +275,13 @@ static void print_text(const struct ksc_tree *t, unsigned views, bool verbose,
 	struct ksc_tree_stats st;
 	ksc_tree_get_stats(t, &st);
 	const char *ks = ksc_tree_get_kernel_source(t);
-	printf("%s: %zu module%s (%zu read, %zu from the index, %zu unreadable); kernel exports: %s\n",
-	       ksc_tree_get_moddir(t), n, n == 1 ? "" : "s", st.read, st.cached, st.unreadable,
-	       ks ? ks : "none");
+	printf("%s: %zu module%s (%zu read, %zu from the index, %zu unreadable); kernel "
+	       "exports: %s\n",
+	       ksc_tree_get_moddir(t), n, n == 1 ? "" : "s", st.read, st.cached,
+	       st.unreadable, ks ? ks : "none");
 	if (ksc_tree_has_verdicts(t))
-		printf("%u judged (rules of %s): loader: %u would load, %u refused; modpost: %u pass, %u fail\n",
+		printf("%u judged (rules of %s): loader: %u would load, %u refused; "
+		       "modpost: %u pass, %u fail\n",
 		       judged, ksc_tree_get_policy(t), loads, refused, passes, fails);
 	struct counts *c;
 	size_t nc = count_codes(t, views, &c);
@@ -293,7 +325,8 @@ static void print_json(const struct ksc_tree *t, unsigned views, const char *wri
 	json_object_object_add(o, "modules", json_object_new_int64((int64_t)n));
 	json_object_object_add(o, "read", json_object_new_int64((int64_t)st.read));
 	json_object_object_add(o, "cached", json_object_new_int64((int64_t)st.cached));
-	json_object_object_add(o, "unreadable", json_object_new_int64((int64_t)st.unreadable));
+	json_object_object_add(o, "unreadable",
+			       json_object_new_int64((int64_t)st.unreadable));
 	json_object_object_add(o, "index", jstr(index_word(st.index_state)));
 	for (size_t i = 0; i < n; i++) {
 		const struct ksc_module_verdict *v = ksc_tree_get_verdict(t, i);
@@ -333,9 +366,12 @@ static void print_json(const struct ksc_tree *t, unsigned views, const char *wri
 	for (size_t i = 0; i < ksc_tree_get_unresolved_count(t); i++) {
 		const struct ksc_tree_unresolved *x = ksc_tree_get_unresolved(t, i);
 		json_object *e = json_object_new_object();
-		json_object_object_add(e, "module", jstr(ksc_tree_get_module_relpath(t, x->module)));
+		json_object_object_add(e, "module",
+				       jstr(ksc_tree_get_module_relpath(t, x->module)));
 		json_object_object_add(e, "symbol", jstr(x->symbol));
-		json_object_object_add(e, "kind", jstr(x->kind == KSC_TREE_UNKNOWN_SYMBOL ? "unknown" : "crc"));
+		json_object_object_add(
+			e, "kind",
+			jstr(x->kind == KSC_TREE_UNKNOWN_SYMBOL ? "unknown" : "crc"));
 		json_object_array_add(u, e);
 	}
 	json_object_object_add(o, "unresolved", u);
@@ -364,23 +400,28 @@ static void print_json(const struct ksc_tree *t, unsigned views, const char *wri
 	json_object_object_add(tm, "jobs", json_object_new_int((int)st.jobs));
 	json_object_object_add(tm, "total", json_object_new_double(st.wall_total));
 	json_object_object_add(tm, "walk", json_object_new_double(st.wall_walk));
-	json_object_object_add(tm, "index_load", json_object_new_double(st.wall_index_load));
+	json_object_object_add(tm, "index_load",
+			       json_object_new_double(st.wall_index_load));
 	json_object_object_add(tm, "read", json_object_new_double(st.wall_read));
 	json_object_object_add(tm, "kernel", json_object_new_double(st.wall_kernel));
 	json_object_object_add(tm, "resolve", json_object_new_double(st.wall_resolve));
 	json_object_object_add(tm, "check", json_object_new_double(st.wall_check));
-	json_object_object_add(tm, "write_depmod", json_object_new_double(st.wall_write_depmod));
-	json_object_object_add(tm, "index_save", json_object_new_double(st.wall_index_save));
+	json_object_object_add(tm, "write_depmod",
+			       json_object_new_double(st.wall_write_depmod));
+	json_object_object_add(tm, "index_save",
+			       json_object_new_double(st.wall_index_save));
 	json_object_object_add(tm, "cpu_read", json_object_new_double(st.cpu_read));
-	json_object_object_add(tm, "cpu_decompress", json_object_new_double(st.cpu_decompress));
+	json_object_object_add(tm, "cpu_decompress",
+			       json_object_new_double(st.cpu_decompress));
 	json_object_object_add(tm, "cpu_parse", json_object_new_double(st.cpu_parse));
 	json_object_object_add(tm, "cpu_check", json_object_new_double(st.cpu_check));
-	json_object_object_add(tm, "bytes_read", json_object_new_int64((int64_t)st.bytes_read));
+	json_object_object_add(tm, "bytes_read",
+			       json_object_new_int64((int64_t)st.bytes_read));
 	json_object_object_add(tm, "bytes_decompressed",
 			       json_object_new_int64((int64_t)st.bytes_decompressed));
 	json_object_object_add(o, "timing", tm);
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						   JSON_C_TO_STRING_NOSLASHESCAPE));
+						       JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
@@ -390,15 +431,19 @@ static void print_timing(const struct ksc_tree *t)
 
 	ksc_tree_get_stats(t, &s);
 	fprintf(stderr,
-		"timing: %.3f s in ksc_tree_open with %u jobs: walk %.3f, index load %.3f, read %.3f, "
-		"kernel exports %.3f, resolve %.3f, check %.3f; then write depmod %.3f, index save %.3f\n"
-		"timing: summed over workers: read %.3f, decompress %.3f, parse %.3f, check %.3f; "
-		"%zu modules read (%.1f MiB read, %.1f MiB decompressed), %zu from the index, %zu judged\n",
-		s.wall_total, s.jobs, s.wall_walk, s.wall_index_load, s.wall_read, s.wall_kernel,
-		s.wall_resolve, s.wall_check, s.wall_write_depmod, s.wall_index_save, s.cpu_read,
-		s.cpu_decompress, s.cpu_parse, s.cpu_check, s.read,
-		(double)s.bytes_read / (1 << 20), (double)s.bytes_decompressed / (1 << 20), s.cached,
-		s.checked);
+		"timing: %.3f s in ksc_tree_open with %u jobs: walk %.3f, index load "
+		"%.3f, read %.3f, "
+		"kernel exports %.3f, resolve %.3f, check %.3f; then write depmod %.3f, "
+		"index save %.3f\n"
+		"timing: summed over workers: read %.3f, decompress %.3f, parse %.3f, "
+		"check %.3f; "
+		"%zu modules read (%.1f MiB read, %.1f MiB decompressed), %zu from the "
+		"index, %zu judged\n",
+		s.wall_total, s.jobs, s.wall_walk, s.wall_index_load, s.wall_read,
+		s.wall_kernel, s.wall_resolve, s.wall_check, s.wall_write_depmod,
+		s.wall_index_save, s.cpu_read, s.cpu_decompress, s.cpu_parse, s.cpu_check,
+		s.read, (double)s.bytes_read / (1 << 20),
+		(double)s.bytes_decompressed / (1 << 20), s.cached, s.checked);
 }
 
 int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
@@ -428,9 +473,12 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 		{ 0 },
 	};
 	struct ksc_tree_opts o = { .sz = sizeof(o) };
-	struct ksc_check_opts co = { .sz = sizeof(co), .allow_missing_ns = -1, .views = KSC_VIEW_BOTH };
+	struct ksc_check_opts co = { .sz = sizeof(co),
+				     .allow_missing_ns = -1,
+				     .views = KSC_VIEW_BOTH };
 	const char *root = NULL, *index = NULL, *depmod_dir = NULL;
-	bool no_index = false, json = false, quiet = false, verbose = false, timing = false;
+	bool no_index = false, json = false, quiet = false, verbose = false,
+	     timing = false;
 	int ch, status = KSC_EXIT_OK;
 
 	while ((ch = getopt_long(argc, argv, "b:j:E:F:p:f:qvh", opts, NULL)) != -1) {
@@ -440,7 +488,8 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 			char *end;
 			long n = strtol(optarg, &end, 10);
 			if (*end || n < 1 || n > 256)
-				return usage_error("tree", "--jobs needs a number from 1 to 256");
+				return usage_error("tree",
+						   "--jobs needs a number from 1 to 256");
 			o.jobs = (unsigned int)n;
 			break;
 		}
@@ -470,13 +519,17 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 			else if (strcmp(optarg, "upstream") == 0)
 				o.quirks = 0;
 			else
-				return usage_error("tree", "unknown --distro '%s' (debian or upstream)", optarg);
+				return usage_error(
+					"tree",
+					"unknown --distro '%s' (debian or upstream)",
+					optarg);
 			o.set_quirks = true;
 			break;
 		case OPT_NO_CHECK: o.no_check = true; break;
 		case OPT_WRITE_DEPMOD: depmod_dir = optarg; break;
 		case 'f': {
-			int f = parse_format("tree", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
+			int f = parse_format("tree", optarg,
+					     1u << FMT_TEXT | 1u << FMT_JSON);
 			if (f < 0)
 				return KSC_EXIT_USAGE;
 			json = f == FMT_JSON;
@@ -485,11 +538,8 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 		case 'q': quiet = true; break;
 		case 'v': verbose = true; break;
 		case OPT_TIMING: timing = true; break;
-		case 'h':
-			fputs(help, stdout);
-			return KSC_EXIT_OK;
-		default:
-			return usage_error("tree", "invalid option");
+		case 'h': fputs(help, stdout); return KSC_EXIT_OK;
+		default: return usage_error("tree", "invalid option");
 		}
 	}
 	if (argc - optind > 1)
@@ -497,11 +547,14 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 	if (index && no_index)
 		return usage_error("tree", "--index and --no-index exclude each other");
 	if (!!o.symvers + !!o.system_map + !!o.vmlinux > 1)
-		return usage_error("tree", "give the kernel's exports once: --symvers, --system-map or --vmlinux");
+		return usage_error("tree", "give the kernel's exports once: --symvers, "
+					   "--system-map or --vmlinux");
 	if (co.policy) {
 		struct ksc_kver v;
 		if (ksc_kver_parse(co.policy, &v) < 0)
-			return usage_error("tree", "--policy '%s' is not a kernel version", co.policy);
+			return usage_error("tree",
+					   "--policy '%s' is not a kernel version",
+					   co.policy);
 	}
 	const char *kver = optind < argc ? argv[optind] : NULL;
 	struct utsname u;
@@ -518,7 +571,8 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 	if (depmod_dir) {
 		struct stat st;
 		if (stat(depmod_dir, &st) < 0 || !S_ISDIR(st.st_mode))
-			return usage_error("tree", "--write-depmod %s: not a folder", depmod_dir);
+			return usage_error("tree", "--write-depmod %s: not a folder",
+					   depmod_dir);
 	}
 	char *def_index = NULL;
 	if (!no_index && !index) {
@@ -531,7 +585,9 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 	o.progress = draw_bar;
 	o.progress_data = &bar;
 
-	/* A rebuilt index is worth a warning (the library's warnings are off by default). */
+	/*
+	 * A rebuilt index is worth a warning (the library's warnings are off by default).
+	 */
 	if (ksc_get_log_priority(ctx) < KSC_LOG_WARNING)
 		ksc_set_log_priority(ctx, KSC_LOG_WARNING);
 	struct ksc_tree *t;

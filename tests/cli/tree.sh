@@ -57,6 +57,17 @@ else
 	for f in $FILES; do t_skip "tree: $f byte for byte as kmod's depmod" "depmod not installed"; done
 fi
 
+# Each module's verdict is what `check` says of it alone (modprobe into a fresh boot).
+"$KSC" tree -b "$root" "$REL" --no-index -v > "$T_TMP/tree.txt" 2> /dev/null
+diffs=""
+while read -r rel; do
+	"$KSC" check -k "$root" --kver "$REL" -v "$root/lib/modules/$REL/$rel" > "$T_TMP/check.txt" 2> /dev/null
+	grep -v '^ \|module.* checked' "$T_TMP/check.txt" | sed 's/^[^:]*: //' | sort > "$T_TMP/c1"
+	grep "^$rel: " "$T_TMP/tree.txt" | grep -v ' \[depmod-' | sed 's/^[^:]*: //' | sort > "$T_TMP/c2"
+	cmp -s "$T_TMP/c1" "$T_TMP/c2" || diffs="$diffs $rel"
+done < <(sed -n 's/^\([^:]*\):.*/\1/p' "$T_TMP/dout/modules.dep")
+t_eq "tree: every module's findings are check's for that module alone" "" "$diffs"
+
 t_run "tree --no-check: depmod's view only" 0 "$KSC" tree -b "$root" "$REL" --no-index --no-check
 t_run "tree --format json" 1 "$KSC" tree -b "$root" "$REL" --no-index --format json
 python3 - "$T_TMP/out" > "$T_TMP/j" <<'PY'

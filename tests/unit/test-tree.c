@@ -96,23 +96,28 @@ static void tfx_init(struct tfx *f)
  */
 static void small_tree(struct tfx *f)
 {
-	struct mkmod core = { .this_module = "core",
-			      .modinfo = { "license=GPL", "intree=Y", VERMAGIC, "alias=pci:v00001234d*",
-					   "softdep=pre: mid", "alias=devname:core0",
-					   "alias=char-major-10-200" },
-			      .imports = { { "printk" } },
-			      .versions = { { "module_layout", 0x11 }, { "printk", 0x22 } },
-			      .exports = { { "core_fn", "", false, 0x33 } } };
+	struct mkmod core = {
+		.this_module = "core",
+		.modinfo = { "license=GPL", "intree=Y", VERMAGIC, "alias=pci:v00001234d*",
+			     "softdep=pre: mid", "alias=devname:core0",
+			     "alias=char-major-10-200" },
+		.imports = { { "printk" } },
+		.versions = { { "module_layout", 0x11 }, { "printk", 0x22 } },
+		.exports = { { "core_fn", "", false, 0x33 } }
+	};
 	struct mkmod mid = { .this_module = "mid",
 			     .modinfo = { "license=GPL", "intree=Y", VERMAGIC },
 			     .imports = { { "core_fn" }, { "printk" } },
-			     .versions = { { "module_layout", 0x11 }, { "core_fn", 0x33 },
+			     .versions = { { "module_layout", 0x11 },
+					   { "core_fn", 0x33 },
 					   { "printk", 0x22 } },
 			     .exports = { { "mid_fn", "", true, 0x44 } } };
 	struct mkmod top = { .this_module = "top",
-			     .modinfo = { "license=GPL", "intree=Y", VERMAGIC, "alias=acpi*:TOP0001:*" },
+			     .modinfo = { "license=GPL", "intree=Y", VERMAGIC,
+					  "alias=acpi*:TOP0001:*" },
 			     .imports = { { "mid_fn" }, { "core_fn" } },
-			     .versions = { { "module_layout", 0x11 }, { "mid_fn", 0x44 },
+			     .versions = { { "module_layout", 0x11 },
+					   { "mid_fn", 0x44 },
 					   { "core_fn", 0x33 } } };
 	struct mkmod extra = { .this_module = "extra",
 			       .modinfo = { "license=GPL", "intree=Y", VERMAGIC },
@@ -122,7 +127,8 @@ static void small_tree(struct tfx *f)
 	put_mod(f, "kernel/b/mid.ko", &mid);
 	put_mod(f, "kernel/c/top.ko", &top);
 	put_mod(f, "kernel/d/extra.ko", &extra);
-	put_text(f, "modules.order", "kernel/a/core.ko\nkernel/b/mid.ko\nkernel/c/top.ko\n");
+	put_text(f, "modules.order",
+		 "kernel/a/core.ko\nkernel/b/mid.ko\nkernel/c/top.ko\n");
 	put_text(f, "build/Module.symvers",
 		 "0x00000011\tmodule_layout\tvmlinux\tEXPORT_SYMBOL\t\n"
 		 "0x00000022\tprintk\tvmlinux\tEXPORT_SYMBOL\t\n");
@@ -168,7 +174,9 @@ static void assert_file_eq(const char *path, const char *want)
 static void test_kmod_hash(void **state)
 {
 	(void)state;
-	/* SuperFastHash values computed independently (Python, kmod 30's byte semantics) */
+	/*
+	 * SuperFastHash values computed independently (Python, kmod 30's byte semantics)
+	 */
 	assert_int_equal(ksc_kmod_hash("", 0), 0x0);
 	assert_int_equal(ksc_kmod_hash("a", 1), 0x115ea782);
 	assert_int_equal(ksc_kmod_hash("ab", 2), 0x516b8b44);
@@ -215,13 +223,15 @@ static void test_small_tree(void **state)
 	free(dep);
 	/* kmod's hash order: bucket(core_fn) < bucket(mid_fn) */
 	char *sym = depmod_file(t, KSC_DEPMOD_SYMBOLS);
-	uint32_t bc = ksc_kmod_hash("core_fn", 7) & 2047, bm = ksc_kmod_hash("mid_fn", 6) & 2047;
-	assert_string_equal(sym, bc < bm ? "# Aliases for symbols, used by symbol_request().\n"
-					   "alias symbol:core_fn core\n"
-					   "alias symbol:mid_fn mid\n"
-					 : "# Aliases for symbols, used by symbol_request().\n"
-					   "alias symbol:mid_fn mid\n"
-					   "alias symbol:core_fn core\n");
+	uint32_t bc = ksc_kmod_hash("core_fn", 7) & 2047,
+		 bm = ksc_kmod_hash("mid_fn", 6) & 2047;
+	assert_string_equal(sym,
+			    bc < bm ? "# Aliases for symbols, used by symbol_request().\n"
+				      "alias symbol:core_fn core\n"
+				      "alias symbol:mid_fn mid\n"
+				    : "# Aliases for symbols, used by symbol_request().\n"
+				      "alias symbol:mid_fn mid\n"
+				      "alias symbol:core_fn core\n");
 	free(sym);
 	char *alias = depmod_file(t, KSC_DEPMOD_ALIAS);
 	assert_string_equal(alias, "# Aliases extracted from modules themselves.\n"
@@ -231,8 +241,9 @@ static void test_small_tree(void **state)
 				   "alias acpi*:TOP0001:* top\n");
 	free(alias);
 	char *soft = depmod_file(t, KSC_DEPMOD_SOFTDEP);
-	assert_string_equal(soft, "# Soft dependencies extracted from modules themselves.\n"
-				  "softdep core pre: mid\n");
+	assert_string_equal(soft,
+			    "# Soft dependencies extracted from modules themselves.\n"
+			    "softdep core pre: mid\n");
 	free(soft);
 	char *dev = depmod_file(t, KSC_DEPMOD_DEVNAME);
 	assert_string_equal(dev, "# Device nodes to trigger on-demand module loading.\n"
@@ -257,7 +268,8 @@ static void test_small_tree(void **state)
 	 */
 	assert_int_equal(ksc_tree_get_unresolved_count(t), 3);
 	for (size_t i = 0; i < 3; i++)
-		assert_int_equal(ksc_tree_get_unresolved(t, i)->kind, KSC_TREE_CRC_DIFFERS);
+		assert_int_equal(ksc_tree_get_unresolved(t, i)->kind,
+				 KSC_TREE_CRC_DIFFERS);
 
 	/* The files, written atomically, no temporary left behind. */
 	assert_int_equal(ksc_tree_write_depmod(t, f.out, KSC_DEPMOD_ALL), 0);
@@ -272,10 +284,13 @@ static void test_small_tree(void **state)
 	/* A rebuilt module is the module. */
 	struct ksc_module *a, *b;
 	assert_int_equal(ksc_tree_get_module(t, 1, &a), 0);
-	assert_int_equal(ksc_module_new_from_path(env->ctx, ksc_tree_get_module_path(t, 1), &b), 0);
+	assert_int_equal(
+		ksc_module_new_from_path(env->ctx, ksc_tree_get_module_path(t, 1), &b),
+		0);
 	assert_int_equal(ksc_module_get_import_count(a), ksc_module_get_import_count(b));
 	for (size_t i = 0; i < ksc_module_get_import_count(a); i++) {
-		const struct ksc_import *x = ksc_module_get_import(a, i), *y = ksc_module_get_import(b, i);
+		const struct ksc_import *x = ksc_module_get_import(a, i),
+					*y = ksc_module_get_import(b, i);
 		assert_string_equal(x->name, y->name);
 		assert_int_equal(x->crc, y->crc);
 		assert_int_equal(x->has_crc, y->has_crc);
@@ -284,6 +299,12 @@ static void test_small_tree(void **state)
 	assert_int_equal(ksc_module_get_export_count(a), 1);
 	assert_true(ksc_module_get_export(a, 0)->gpl_only);
 	assert_string_equal(ksc_module_get_name(a), "mid");
+	assert_string_equal(ksc_module_get_kmod_name(a), ksc_module_get_kmod_name(b));
+	assert_string_equal(ksc_module_get_modpost_name(a), ksc_module_get_modpost_name(b));
+	assert_string_equal(ksc_module_get_symvers_owner(a), ksc_module_get_symvers_owner(b));
+	assert_int_equal(ksc_module_get_signature_size(a), ksc_module_get_signature_size(b));
+	assert_int_equal(ksc_module_get_size(a), ksc_module_get_size(b));
+	assert_int_equal(ksc_module_get_version_count(a), ksc_module_get_version_count(b));
 	assert_string_equal(ksc_module_get_modinfo_value(a, "license"), "GPL");
 	assert_true(ksc_module_has_section(a, "__ksymtab_gpl"));
 	ksc_module_unref(a);
@@ -299,17 +320,21 @@ static void test_owners_and_priority(void **state)
 	struct tfx f;
 
 	tfx_init(&f);
-	struct mkmod a = { .this_module = "dupa", .modinfo = { "license=GPL" },
+	struct mkmod a = { .this_module = "dupa",
+			   .modinfo = { "license=GPL" },
 			   .exports = { { "shared", "", false, 1 } } };
-	struct mkmod b = { .this_module = "dupb", .modinfo = { "license=GPL" },
+	struct mkmod b = { .this_module = "dupb",
+			   .modinfo = { "license=GPL" },
 			   .exports = { { "shared", "", false, 2 } } };
-	struct mkmod u = { .this_module = "over", .modinfo = { "license=GPL" },
+	struct mkmod u = { .this_module = "over",
+			   .modinfo = { "license=GPL" },
 			   .imports = { { "shared" } } };
 	put_mod(&f, "kernel/x/dupa.ko", &a);
 	put_mod(&f, "kernel/y/dupb.ko", &b);
 	put_mod(&f, "kernel/z/over.ko", &u);
 	put_mod(&f, "updates/over.ko", &u);
-	put_text(&f, "modules.order", "kernel/x/dupa.ko\nkernel/y/dupb.ko\nkernel/z/over.ko\n");
+	put_text(&f, "modules.order",
+		 "kernel/x/dupa.ko\nkernel/y/dupb.ko\nkernel/z/over.ko\n");
 	struct ksc_tree_opts o = { .sz = sizeof(o), .no_kernel_search = true };
 	struct ksc_tree *t = NULL;
 	assert_int_equal(ksc_tree_open(env->ctx, f.root, KVER, &o, &t), 0);
@@ -336,11 +361,16 @@ static void test_cycle(void **state)
 	struct tfx f;
 
 	tfx_init(&f);
-	struct mkmod a = { .this_module = "ping", .modinfo = { "license=GPL" },
-			   .imports = { { "pong_fn" } }, .exports = { { "ping_fn", "", false, 1 } } };
-	struct mkmod b = { .this_module = "pong", .modinfo = { "license=GPL" },
-			   .imports = { { "ping_fn" } }, .exports = { { "pong_fn", "", false, 2 } } };
-	struct mkmod c = { .this_module = "user", .modinfo = { "license=GPL" },
+	struct mkmod a = { .this_module = "ping",
+			   .modinfo = { "license=GPL" },
+			   .imports = { { "pong_fn" } },
+			   .exports = { { "ping_fn", "", false, 1 } } };
+	struct mkmod b = { .this_module = "pong",
+			   .modinfo = { "license=GPL" },
+			   .imports = { { "ping_fn" } },
+			   .exports = { { "pong_fn", "", false, 2 } } };
+	struct mkmod c = { .this_module = "user",
+			   .modinfo = { "license=GPL" },
 			   .imports = { { "ping_fn" } } };
 	put_mod(&f, "kernel/ping.ko", &a);
 	put_mod(&f, "kernel/pong.ko", &b);
@@ -367,11 +397,13 @@ static void test_unresolved(void **state)
 	struct tfx f;
 
 	tfx_init(&f);
-	struct mkmod a = { .this_module = "needy", .modinfo = { "license=GPL", VERMAGIC },
+	struct mkmod a = { .this_module = "needy",
+			   .modinfo = { "license=GPL", VERMAGIC },
 			   .imports = { { "printk" }, { "nosuch" }, { "maybe", true } },
 			   .versions = { { "printk", 0x99 } } };
 	put_mod(&f, "kernel/needy.ko", &a);
-	put_text(&f, "build/Module.symvers", "0x00000022\tprintk\tvmlinux\tEXPORT_SYMBOL\t\n");
+	put_text(&f, "build/Module.symvers",
+		 "0x00000022\tprintk\tvmlinux\tEXPORT_SYMBOL\t\n");
 	struct ksc_tree *t = open_tree(env, &f, 1, NULL);
 
 	assert_int_equal(ksc_tree_get_unresolved_count(t), 2);
@@ -389,7 +421,8 @@ static void test_unresolved(void **state)
 	for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
 		const struct ksc_diag *d = ksc_tree_get_diag(t, i);
 		assert_int_equal(d->module_index, 0);
-		if (strcmp(d->code, "unresolved") == 0 && d->symbol && strcmp(d->symbol, "nosuch") == 0)
+		if (strcmp(d->code, "unresolved") == 0 && d->symbol &&
+		    strcmp(d->symbol, "nosuch") == 0)
 			undefined = true;
 	}
 	assert_true(undefined);
@@ -420,8 +453,9 @@ static void test_broken_tree(void **state)
 	struct ksc_tree *t = open_tree(env, &f, 2, f.index);
 
 	size_t np = ksc_tree_get_problem_count(t);
-	const char *want[] = { "kernel/bad/dangling.ko", "kernel/bad/empty.ko", "kernel/bad/fifo.ko",
-			       "kernel/bad/loop", "kernel/bad/text.ko", "kernel/bad/truncated.ko" };
+	const char *want[] = { "kernel/bad/dangling.ko", "kernel/bad/empty.ko",
+			       "kernel/bad/fifo.ko",	 "kernel/bad/loop",
+			       "kernel/bad/text.ko",	 "kernel/bad/truncated.ko" };
 	assert_int_equal(np, ARRAY_SIZE(want));
 	for (size_t i = 0; i < np; i++) {
 		const struct ksc_tree_problem *x = ksc_tree_get_problem(t, i);
@@ -438,7 +472,8 @@ static void test_broken_tree(void **state)
 	char *dep = depmod_file(t, KSC_DEPMOD_DEP);
 	assert_non_null(strstr(dep, "kernel/bad/truncated.ko:\n"));
 	assert_non_null(strstr(dep, "kernel/bad/empty.ko:\n"));
-	assert_non_null(strstr(dep, "kernel/c/top.ko: kernel/b/mid.ko kernel/a/core.ko\n"));
+	assert_non_null(
+		strstr(dep, "kernel/c/top.ko: kernel/b/mid.ko kernel/a/core.ko\n"));
 	free(dep);
 	size_t bad = 0;
 	for (size_t i = 0; i < 7; i++)
@@ -474,12 +509,14 @@ static void assert_same_results(struct ksc_tree *a, struct ksc_tree *b)
 	}
 	assert_int_equal(ksc_tree_get_diag_count(a), ksc_tree_get_diag_count(b));
 	for (size_t i = 0; i < ksc_tree_get_diag_count(a); i++) {
-		const struct ksc_diag *x = ksc_tree_get_diag(a, i), *y = ksc_tree_get_diag(b, i);
+		const struct ksc_diag *x = ksc_tree_get_diag(a, i),
+				      *y = ksc_tree_get_diag(b, i);
 		assert_string_equal(x->code, y->code);
 		assert_int_equal(x->module_index, y->module_index);
 		assert_int_equal(x->severity, y->severity);
 	}
-	assert_int_equal(ksc_tree_get_unresolved_count(a), ksc_tree_get_unresolved_count(b));
+	assert_int_equal(ksc_tree_get_unresolved_count(a),
+			 ksc_tree_get_unresolved_count(b));
 	assert_int_equal(ksc_tree_get_problem_count(a), ksc_tree_get_problem_count(b));
 }
 
@@ -524,9 +561,11 @@ static void test_index_reuse(void **state)
 	struct mkmod mid = { .this_module = "mid",
 			     .modinfo = { "license=GPL", "intree=Y", VERMAGIC },
 			     .imports = { { "core_fn" }, { "printk" } },
-			     .versions = { { "module_layout", 0x11 }, { "core_fn", 0x33 },
+			     .versions = { { "module_layout", 0x11 },
+					   { "core_fn", 0x33 },
 					   { "printk", 0x22 } },
-			     .exports = { { "mid_fn", "", true, 0x44 }, { "mid_new", "", false, 0x55 } } };
+			     .exports = { { "mid_fn", "", true, 0x44 },
+					  { "mid_new", "", false, 0x55 } } };
 	put_mod(&f, "kernel/b/mid.ko", &mid);
 	t1 = open_tree(env, &f, 2, f.index);
 	ksc_tree_get_stats(t1, &st);
@@ -621,7 +660,10 @@ static void test_index_corrupt(void **state)
 	assert_non_null(good);
 	assert_true(n > 1000);
 
-	/* a byte flipped in the header, the directory, a derived record: all refused at once */
+	/*
+	 * a byte flipped in the header, the directory, a derived record: all refused at
+	 * once
+	 */
 	struct kidx idx;
 	assert_int_equal(ksc_kidx_parse(good, n, &idx), 0);
 	size_t cold = (size_t)idx.cold_off;
@@ -674,7 +716,10 @@ static void test_index_corrupt(void **state)
 	unit_rm_rf(g.root);
 }
 
-/* A record of the cold part corrupted (checksums redone): not used, the module read again. */
+/*
+ * A record of the cold part corrupted (checksums redone): not used, the module read
+ * again.
+ */
 static void test_index_cold_record(void **state)
 {
 	struct test_env *env = *state;
@@ -703,10 +748,13 @@ static void test_index_cold_record(void **state)
 	ksc_tree_get_stats(t, &st);
 	assert_int_equal(st.read, 0);
 	ksc_tree_unref(t);
-	/* a run that needs every record: the bad one is refused and its module read again */
+	/*
+	 * a run that needs every record: the bad one is refused and its module read again
+	 */
 	test_log_clear(env);
 	t = open_tree(env, &f, 1, f.index);
-	char *dep = depmod_file(t, KSC_DEPMOD_DEP), *want = depmod_file(ref, KSC_DEPMOD_DEP);
+	char *dep = depmod_file(t, KSC_DEPMOD_DEP),
+	     *want = depmod_file(ref, KSC_DEPMOD_DEP);
 	assert_string_equal(dep, want);
 	free(dep);
 	free(want);
@@ -743,11 +791,11 @@ static void test_record_validation(void **state)
 	/* each field set out of range, one at a time */
 	struct krec *x = malloc(size);
 	assert_non_null(x);
-#define BREAK(stmt)                                                   \
-	do {                                                          \
-		memcpy(x, c, size);                                   \
-		stmt;                                                 \
-		assert_int_equal(ksc_krec_validate(x, size), -EINVAL); \
+#define BREAK(stmt)                                                                      \
+	do {                                                                             \
+		memcpy(x, c, size);                                                      \
+		stmt;                                                                    \
+		assert_int_equal(ksc_krec_validate(x, size), -EINVAL);                   \
 	} while (0)
 	BREAK(x->magic++);
 	BREAK(x->size = (uint32_t)size + 8);
@@ -765,7 +813,8 @@ static void test_record_validation(void **state)
 	const struct kder *d = idx.mods[2].der;
 	assert_non_null(d);
 	assert_int_equal(ksc_kder_validate(d, d->size, idx.n_mods), 0);
-	assert_int_equal(ksc_kder_validate(d, d->size, 1), -EINVAL); /* deps out of range */
+	assert_int_equal(ksc_kder_validate(d, d->size, 1),
+			 -EINVAL); /* deps out of range */
 	free(x);
 	free(c);
 	ksc_kidx_free(&idx);
@@ -789,7 +838,8 @@ static void test_kidx_garbage(void **state)
 			buf[i] = (unsigned char)x;
 		}
 		if (n > 8)
-			memcpy(buf, "KSCTREE\n", 8); /* past the magic, to reach the checks behind it */
+			memcpy(buf, "KSCTREE\n",
+			       8); /* past the magic, to reach the checks behind it */
 		int r = ksc_kidx_parse(buf, n, &idx);
 		assert_true(r == -EINVAL || r == -ENOENT);
 	}
@@ -810,7 +860,8 @@ static void test_parallel_same(void **state)
 		snprintf(fn, sizeof(fn), "m%02d_fn", i);
 		char prev[32];
 		snprintf(prev, sizeof(prev), "m%02d_fn", i ? i - 1 : 0);
-		struct mkmod m = { .this_module = name, .modinfo = { "license=GPL", VERMAGIC },
+		struct mkmod m = { .this_module = name,
+				   .modinfo = { "license=GPL", VERMAGIC },
 				   .imports = { { i ? prev : "core_fn" } },
 				   .exports = { { fn, "", i % 2, (uint32_t)i } } };
 		put_mod(&f, rel, &m);
@@ -833,7 +884,8 @@ static void test_bad_args(void **state)
 	tfx_init(&f);
 	assert_int_equal(ksc_tree_open(env->ctx, f.root, "banana", NULL, &t), -EINVAL);
 	assert_null(t);
-	assert_int_equal(ksc_tree_open(env->ctx, f.root, "9.9.9-none", NULL, &t), -ENOENT);
+	assert_int_equal(ksc_tree_open(env->ctx, f.root, "9.9.9-none", NULL, &t),
+			 -ENOENT);
 	assert_log_contains(env, "no such module directory");
 	/* an empty folder is a tree of no modules */
 	t = open_tree(env, &f, 0, NULL);
@@ -882,19 +934,31 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kmod_hash),
-		cmocka_unit_test_setup_teardown(test_small_tree, test_env_setup, test_env_teardown),
-		cmocka_unit_test_setup_teardown(test_owners_and_priority, test_env_setup, test_env_teardown),
-		cmocka_unit_test_setup_teardown(test_cycle, test_env_setup, test_env_teardown),
-		cmocka_unit_test_setup_teardown(test_unresolved, test_env_setup, test_env_teardown),
-		cmocka_unit_test_setup_teardown(test_broken_tree, test_env_setup, test_env_teardown),
-		cmocka_unit_test_setup_teardown(test_index_reuse, test_env_setup, test_env_teardown),
-		cmocka_unit_test_setup_teardown(test_outputs_unchanged, test_env_setup, test_env_teardown),
-		cmocka_unit_test_setup_teardown(test_index_corrupt, test_env_setup, test_env_teardown),
-		cmocka_unit_test_setup_teardown(test_record_validation, test_env_setup, test_env_teardown),
-		cmocka_unit_test_setup_teardown(test_index_cold_record, test_env_setup, test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_small_tree, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_owners_and_priority, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_cycle, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_unresolved, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_broken_tree, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_index_reuse, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_outputs_unchanged, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_index_corrupt, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_record_validation, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_index_cold_record, test_env_setup,
+						test_env_teardown),
 		cmocka_unit_test(test_kidx_garbage),
-		cmocka_unit_test_setup_teardown(test_parallel_same, test_env_setup, test_env_teardown),
-		cmocka_unit_test_setup_teardown(test_bad_args, test_env_setup, test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_parallel_same, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_args, test_env_setup,
+						test_env_teardown),
 		cmocka_unit_test(test_write_atomic),
 	};
 
