@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Run every libFuzzer target in build-fuzz/ for RUNS executions (default 1,000,000), seeded
 # from the test fixtures when they exist. Prints one line per target with its exec count.
-# Usage: scripts/fuzz-run.sh [RUNS]
+# Usage: scripts/fuzz-run.sh [RUNS]   (FUZZ_SECONDS=N also stops each target after N seconds)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-${FUZZ_RUNS:-1000000}}
@@ -22,7 +22,7 @@ for f in build-fuzz/fuzz-*; do
 	existing=()
 	for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done
 	log=build-fuzz/$name.log
-	if "$f" -runs="$runs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$corpus" ${existing[@]+"${existing[@]}"} > "$log" 2>&1; then
+	if "$f" -runs="$runs" -max_total_time="${FUZZ_SECONDS:-0}" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$corpus" ${existing[@]+"${existing[@]}"} > "$log" 2>&1; then
 		execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}')
 		[ -n "$execs" ] || execs=$(grep -Eo '^#[0-9]+' "$log" | tail -1 | tr -d '#')
 		echo "$name: ok, $execs executions"
