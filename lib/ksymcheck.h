@@ -842,8 +842,8 @@ struct ksc_srcedit_commit_opts {
  * and the temporary file removed; the reason is logged as "<path>: <reason>". Returns 0
  * (also with no edits: nothing is written), -EACCES (no write permission bit: read-only
  * files are left alone even for root), -EMLINK (several hard links; replacing would split
- * them), -ESTALE (the file changed since it was read), or the -errno of the failing step
- * (-ENOSPC, -EIO, ...).
+ * them), -ESTALE (the file changed since it was read), -EINVAL (an edit made from memory
+ * has no file), or the -errno of the failing step (-ENOSPC, -EIO, ...).
  */
 int ksc_srcedit_commit(struct ksc_srcedit *e, const struct ksc_srcedit_commit_opts *opts);
 
