@@ -53,92 +53,14 @@ enum { OPT_KVER = 256, OPT_VMLINUX, OPT_CONFIG, OPT_REQUIRE_INTREE, OPT_ALLOW_MI
        OPT_VIEW, OPT_DISTRO, OPT_INSMOD, OPT_CERT };
 
 struct check_args {
-	const char *root, *kver, *symvers, *vmlinux, *config, *policy, *distro;
-	char **module_dirs;
-	int n_module_dirs;
+	struct kernel_opts kern;
+	const char *policy, *distro;
 	char **certs;
 	int n_certs;
 	bool require_intree, allow_missing_ns, verbose, insmod_only;
 	unsigned views;
 	int format;
 };
-
-static int add_provider(const char *path, const char *root, void *data)
-{
-	struct ksc_kernel *k = data;
-	struct ksc_module *mod;
-	int r = ksc_module_new_from_path(ksc_kernel_get_ctx(k), path, &mod);
-
-	if (r < 0)
-		return r == -ENOMEM ? r : 1;
-	r = ksc_module_get_kind(mod) == KSC_KIND_MODULE ? ksc_kernel_add_module(k, mod) : 0;
-	ksc_module_unref(mod);
-	return r;
-}
-
-/* The kernel to check against, from the options. Errors reported; counts *errors. */
-static struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct check_args *a,
-				      unsigned *errors, struct ksc_keyring *kr)
-{
-	struct ksc_kernel *k = NULL;
-	int r;
-
-	if (a->root) {
-		r = ksc_kernel_open(ctx, a->root, a->kver, &k);
-		if (r < 0)
-			return NULL;
-		*errors += ksc_kernel_get_error_count(k);
-	} else {
-		r = ksc_kernel_new(ctx, &k);
-		if (r < 0)
-			return NULL;
-		if (a->kver && ksc_kernel_set_release(k, a->kver) < 0)
-			goto err;
-	}
-	if (a->symvers) {
-		struct ksc_symvers *sv;
-		if (ksc_symvers_new_from_path(ctx, a->symvers, &sv) < 0)
-			goto err;
-		if (ksc_symvers_get_error_count(sv))
-			(*errors)++;
-		r = ksc_kernel_add_symvers(k, sv);
-		ksc_symvers_unref(sv);
-		if (r < 0)
-			goto err;
-	}
-	if (a->vmlinux) {
-		struct ksc_module *vm;
-		if (ksc_module_new_from_path(ctx, a->vmlinux, &vm) < 0)
-			goto err;
-		if (ksc_module_get_kind(vm) != KSC_KIND_VMLINUX) {
-			fprintf(stderr, "%s: not a kernel image\n", a->vmlinux);
-			ksc_module_unref(vm);
-			goto err;
-		}
-		r = ksc_kernel_add_vmlinux(k, vm);
-		if (r >= 0 && kr) /* its built-in keys verify module signatures */
-			r = ksc_keyring_add_vmlinux(kr, vm);
-		ksc_module_unref(vm);
-		if (r < 0)
-			goto err;
-	}
-	for (int i = 0; i < a->n_module_dirs; i++) {
-		unsigned bad = 0;
-		r = walk_paths(ctx, &a->module_dirs[i], 1, add_provider, k, &bad);
-		*errors += bad;
-		if (r < 0)
-			goto err;
-	}
-	if (a->config && ksc_kernel_read_config(k, a->config) < 0)
-		goto err;
-	if (a->distro)
-		ksc_kernel_set_quirks(k, strcmp(a->distro, "debian") == 0
-					      ? KSC_QUIRK_DEBIAN_MISSING_CRC : 0);
-	return k;
-err:
-	ksc_kernel_unref(k);
-	return NULL;
-}
 
 static const char *sev_word(enum ksc_severity s)
 {
@@ -371,21 +293,21 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 	struct collect c = { .ctx = ctx };
 	int ch, status = KSC_EXIT_OK;
 
-	a.module_dirs = calloc((size_t)argc, sizeof(char *));
+	a.kern.module_dirs = calloc((size_t)argc, sizeof(char *));
 	a.certs = calloc((size_t)argc, sizeof(char *));
-	if (!a.module_dirs || !a.certs) {
-		free(a.module_dirs);
+	if (!a.kern.module_dirs || !a.certs) {
+		free(a.kern.module_dirs);
 		free(a.certs);
 		return KSC_EXIT_UNREADABLE;
 	}
 	while ((ch = getopt_long(argc, argv, "+k:s:m:p:f:vh", opts, NULL)) != -1) {
 		switch (ch) {
-		case 'k': a.root = optarg; break;
-		case OPT_KVER: a.kver = optarg; break;
-		case 's': a.symvers = optarg; break;
-		case OPT_VMLINUX: a.vmlinux = optarg; break;
-		case 'm': a.module_dirs[a.n_module_dirs++] = optarg; break;
-		case OPT_CONFIG: a.config = optarg; break;
+		case 'k': a.kern.root = optarg; break;
+		case OPT_KVER: a.kern.kver = optarg; break;
+		case 's': a.kern.symvers = optarg; break;
+		case OPT_VMLINUX: a.kern.vmlinux = optarg; break;
+		case 'm': a.kern.module_dirs[a.kern.n_module_dirs++] = optarg; break;
+		case OPT_CONFIG: a.kern.config = optarg; break;
 		case 'p': a.policy = optarg; break;
 		case OPT_REQUIRE_INTREE: a.require_intree = true; break;
 		case OPT_ALLOW_MISSING_NS: a.allow_missing_ns = true; break;
@@ -394,7 +316,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		case OPT_CERT: a.certs[a.n_certs++] = optarg; break;
 		case OPT_DISTRO:
 			if (strcmp(optarg, "debian") != 0 && strcmp(optarg, "upstream") != 0) {
-				free(a.module_dirs);
+				free(a.kern.module_dirs);
 				free(a.certs);
 				return usage_error("check", "unknown --distro '%s' (debian, upstream)",
 						   optarg);
@@ -409,7 +331,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 			else if (strcmp(optarg, "both") == 0)
 				a.views = KSC_VIEW_BOTH;
 			else {
-				free(a.module_dirs);
+				free(a.kern.module_dirs);
 				free(a.certs);
 				return usage_error("check", "unknown --view '%s'", optarg);
 			}
@@ -421,36 +343,36 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 			}
 			a.format = parse_format("check", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
 			if (a.format < 0) {
-				free(a.module_dirs);
+				free(a.kern.module_dirs);
 				free(a.certs);
 				return KSC_EXIT_USAGE;
 			}
 			break;
 		case 'h':
 			fputs(help, stdout);
-			free(a.module_dirs);
+			free(a.kern.module_dirs);
 			free(a.certs);
 			return KSC_EXIT_OK;
 		default:
-			free(a.module_dirs);
+			free(a.kern.module_dirs);
 			free(a.certs);
 			return usage_error("check", "invalid option");
 		}
 	}
 	if (optind >= argc) {
-		free(a.module_dirs);
+		free(a.kern.module_dirs);
 		free(a.certs);
 		return usage_error("check", "no MODULE given");
 	}
-	if (!a.root && !a.symvers && !a.vmlinux) {
-		free(a.module_dirs);
+	if (!a.kern.root && !a.kern.symvers && !a.kern.vmlinux) {
+		free(a.kern.module_dirs);
 		free(a.certs);
 		return usage_error("check", "no kernel given: use --kernel, --symvers or --vmlinux");
 	}
 	if (a.policy) {
 		struct ksc_kver v;
 		if (ksc_kver_parse(a.policy, &v) < 0) {
-			free(a.module_dirs);
+			free(a.kern.module_dirs);
 			free(a.certs);
 			return usage_error("check", "--policy '%s' is not a kernel version", a.policy);
 		}
@@ -473,14 +395,17 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 			r = ksc_keyring_add_path(kr, a.certs[i]);
 	}
 	if (r >= 0)
-		k = open_kernel(ctx, &a, &c.errors, any_signed ? kr : NULL);
+		k = open_kernel(ctx, &a.kern, &c.errors, any_signed ? kr : NULL);
 	if (!k) {
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
 	}
-	if (any_signed && a.root && !a.vmlinux) {
-		const char *kver = a.kver ? a.kver : ksc_kernel_get_release(k);
-		if (ksc_keyring_add_kernel(kr, a.root, kver) == -ENOMEM) {
+	if (a.distro)
+		ksc_kernel_set_quirks(k, strcmp(a.distro, "debian") == 0
+					      ? KSC_QUIRK_DEBIAN_MISSING_CRC : 0);
+	if (any_signed && a.kern.root && !a.kern.vmlinux) {
+		const char *kver = a.kern.kver ? a.kern.kver : ksc_kernel_get_release(k);
+		if (ksc_keyring_add_kernel(kr, a.kern.root, kver) == -ENOMEM) {
 			status = KSC_EXIT_UNREADABLE;
 			goto out;
 		}
@@ -534,7 +459,7 @@ out:
 	for (size_t i = 0; i < c.n; i++)
 		ksc_module_unref(c.mods[i]);
 	free(c.mods);
-	free(a.module_dirs);
+	free(a.kern.module_dirs);
 	free(a.certs);
 	return status;
 }

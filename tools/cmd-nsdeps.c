@@ -46,81 +46,12 @@ static const char *const help =
 enum { OPT_KVER = 256, OPT_VMLINUX, OPT_SRC };
 
 struct nsdeps_args {
-	const char *root, *kver, *symvers, *vmlinux, *policy, *src;
-	char **module_dirs;
-	int n_module_dirs;
+	struct kernel_opts kern;
+	const char *policy, *src;
 	bool write;
 };
 
 /* ---- the kernel: the same options as `ksymcheck check` ---- */
-
-static int add_provider(const char *path, const char *root, void *data)
-{
-	struct ksc_kernel *k = data;
-	struct ksc_module *mod;
-	int r = ksc_module_new_from_path(ksc_kernel_get_ctx(k), path, &mod);
-
-	if (r < 0)
-		return r == -ENOMEM ? r : 1;
-	r = ksc_module_get_kind(mod) == KSC_KIND_MODULE ? ksc_kernel_add_module(k, mod)
-							: 0;
-	ksc_module_unref(mod);
-	return r;
-}
-
-static struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct nsdeps_args *a,
-				      unsigned *errors)
-{
-	struct ksc_kernel *k = NULL;
-	int r;
-
-	if (a->root) {
-		if (ksc_kernel_open(ctx, a->root, a->kver, &k) < 0)
-			return NULL;
-		*errors += ksc_kernel_get_error_count(k);
-	} else {
-		if (ksc_kernel_new(ctx, &k) < 0)
-			return NULL;
-		if (a->kver && ksc_kernel_set_release(k, a->kver) < 0)
-			goto err;
-	}
-	if (a->symvers) {
-		struct ksc_symvers *sv;
-		if (ksc_symvers_new_from_path(ctx, a->symvers, &sv) < 0)
-			goto err;
-		if (ksc_symvers_get_error_count(sv))
-			(*errors)++;
-		r = ksc_kernel_add_symvers(k, sv);
-		ksc_symvers_unref(sv);
-		if (r < 0)
-			goto err;
-	}
-	if (a->vmlinux) {
-		struct ksc_module *vm;
-		if (ksc_module_new_from_path(ctx, a->vmlinux, &vm) < 0)
-			goto err;
-		if (ksc_module_get_kind(vm) != KSC_KIND_VMLINUX) {
-			fprintf(stderr, "%s: not a kernel image\n", a->vmlinux);
-			ksc_module_unref(vm);
-			goto err;
-		}
-		r = ksc_kernel_add_vmlinux(k, vm);
-		ksc_module_unref(vm);
-		if (r < 0)
-			goto err;
-	}
-	for (int i = 0; i < a->n_module_dirs; i++) {
-		unsigned bad = 0;
-		r = walk_paths(ctx, &a->module_dirs[i], 1, add_provider, k, &bad);
-		*errors += bad;
-		if (r < 0)
-			goto err;
-	}
-	return k;
-err:
-	ksc_kernel_unref(k);
-	return NULL;
-}
 
 /* ---- the modules ---- */
 
@@ -394,45 +325,45 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 	int ch, status = KSC_EXIT_OK;
 	char release[128] = "";
 
-	a.module_dirs = calloc((size_t)argc, sizeof(char *));
-	if (!a.module_dirs)
+	a.kern.module_dirs = calloc((size_t)argc, sizeof(char *));
+	if (!a.kern.module_dirs)
 		return KSC_EXIT_UNREADABLE;
 	while ((ch = getopt_long(argc, argv, "+wk:s:m:p:h", opts, NULL)) != -1) {
 		switch (ch) {
 		case OPT_SRC: a.src = optarg; break;
 		case 'w': a.write = true; break;
-		case 'k': a.root = optarg; break;
-		case OPT_KVER: a.kver = optarg; break;
-		case 's': a.symvers = optarg; break;
-		case OPT_VMLINUX: a.vmlinux = optarg; break;
-		case 'm': a.module_dirs[a.n_module_dirs++] = optarg; break;
+		case 'k': a.kern.root = optarg; break;
+		case OPT_KVER: a.kern.kver = optarg; break;
+		case 's': a.kern.symvers = optarg; break;
+		case OPT_VMLINUX: a.kern.vmlinux = optarg; break;
+		case 'm': a.kern.module_dirs[a.kern.n_module_dirs++] = optarg; break;
 		case 'p': a.policy = optarg; break;
 		case 'h':
 			fputs(help, stdout);
-			free(a.module_dirs);
+			free(a.kern.module_dirs);
 			return KSC_EXIT_OK;
 		default:
-			free(a.module_dirs);
+			free(a.kern.module_dirs);
 			return usage_error("nsdeps", "invalid option");
 		}
 	}
 	if (optind >= argc) {
-		free(a.module_dirs);
+		free(a.kern.module_dirs);
 		return usage_error("nsdeps", "no MODULE given");
 	}
-	if (!a.root && !a.symvers && !a.vmlinux) {
-		free(a.module_dirs);
+	if (!a.kern.root && !a.kern.symvers && !a.kern.vmlinux) {
+		free(a.kern.module_dirs);
 		return usage_error("nsdeps", "no kernel given: use --kernel, --symvers or --vmlinux");
 	}
 	struct ksc_kver pv;
 	if (a.policy && ksc_kver_parse(a.policy, &pv) < 0) {
-		free(a.module_dirs);
+		free(a.kern.module_dirs);
 		return usage_error("nsdeps", "--policy '%s' is not a kernel version", a.policy);
 	}
 	if (a.src) {
 		struct stat st;
 		if (stat(a.src, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			free(a.module_dirs);
+			free(a.kern.module_dirs);
 			return usage_error("nsdeps", "--src '%s' is not a folder", a.src);
 		}
 	}
@@ -443,7 +374,7 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
 	}
-	k = open_kernel(ctx, &a, &c.errors);
+	k = open_kernel(ctx, &a.kern, &c.errors, NULL);
 	if (!k) {
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
@@ -562,6 +493,6 @@ out:
 	for (size_t i = 0; i < c.n; i++)
 		ksc_module_unref(c.mods[i]);
 	free(c.mods);
-	free(a.module_dirs);
+	free(a.kern.module_dirs);
 	return status;
 }

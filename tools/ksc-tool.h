@@ -57,6 +57,18 @@ int walk_paths(struct ksc_ctx *ctx, char **paths, int n,
 	       int (*fn)(const char *path, const char *root, void *data), void *data,
 	       unsigned *errors);
 
+/* The kernel to check against, from check's options (shared with nsdeps). */
+struct kernel_opts {
+	const char *root, *kver, *symvers, *vmlinux, *config;
+	char **module_dirs;
+	int n_module_dirs;
+};
+struct ksc_keyring;
+/* Open it: reported as "path: reason"; unreadable parts counted in *errors; NULL on failure.
+ * With `kr`, the keys built into a --vmlinux image are added to it. */
+struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *o, unsigned *errors,
+			       struct ksc_keyring *kr);
+
 /* JSON arrays printed one element at a time, so memory stays flat over a whole tree. */
 void json_stream_item(unsigned *count, json_object *o);
 void json_stream_end(unsigned count);

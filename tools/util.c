@@ -102,3 +102,79 @@ void json_stream_end(unsigned count)
 {
 	fputs(count ? "\n]\n" : "[]\n", stdout);
 }
+
+/* ---- the kernel a command checks against (check, nsdeps) ---- */
+
+static int add_provider(const char *path, const char *root, void *data)
+{
+	struct ksc_kernel *k = data;
+	struct ksc_module *mod;
+	int r = ksc_module_new_from_path(ksc_kernel_get_ctx(k), path, &mod);
+
+	if (r < 0)
+		return r == -ENOMEM ? r : 1;
+	r = ksc_module_get_kind(mod) == KSC_KIND_MODULE ? ksc_kernel_add_module(k, mod) : 0;
+	ksc_module_unref(mod);
+	return r;
+}
+
+/* The kernel to check against, from the options. Errors reported; counts *errors. */
+struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *a, unsigned *errors,
+			       struct ksc_keyring *kr)
+{
+	struct ksc_kernel *k = NULL;
+	int r;
+
+	if (a->root) {
+		r = ksc_kernel_open(ctx, a->root, a->kver, &k);
+		if (r < 0)
+			return NULL;
+		*errors += ksc_kernel_get_error_count(k);
+	} else {
+		r = ksc_kernel_new(ctx, &k);
+		if (r < 0)
+			return NULL;
+		if (a->kver && ksc_kernel_set_release(k, a->kver) < 0)
+			goto err;
+	}
+	if (a->symvers) {
+		struct ksc_symvers *sv;
+		if (ksc_symvers_new_from_path(ctx, a->symvers, &sv) < 0)
+			goto err;
+		if (ksc_symvers_get_error_count(sv))
+			(*errors)++;
+		r = ksc_kernel_add_symvers(k, sv);
+		ksc_symvers_unref(sv);
+		if (r < 0)
+			goto err;
+	}
+	if (a->vmlinux) {
+		struct ksc_module *vm;
+		if (ksc_module_new_from_path(ctx, a->vmlinux, &vm) < 0)
+			goto err;
+		if (ksc_module_get_kind(vm) != KSC_KIND_VMLINUX) {
+			fprintf(stderr, "%s: not a kernel image\n", a->vmlinux);
+			ksc_module_unref(vm);
+			goto err;
+		}
+		r = ksc_kernel_add_vmlinux(k, vm);
+		if (r >= 0 && kr) /* its built-in keys verify module signatures */
+			r = ksc_keyring_add_vmlinux(kr, vm);
+		ksc_module_unref(vm);
+		if (r < 0)
+			goto err;
+	}
+	for (int i = 0; i < a->n_module_dirs; i++) {
+		unsigned bad = 0;
+		r = walk_paths(ctx, &a->module_dirs[i], 1, add_provider, k, &bad);
+		*errors += bad;
+		if (r < 0)
+			goto err;
+	}
+	if (a->config && ksc_kernel_read_config(k, a->config) < 0)
+		goto err;
+	return k;
+err:
+	ksc_kernel_unref(k);
+	return NULL;
+}
