@@ -99,6 +99,8 @@ struct ksc_module {
 
 /* Parse .modinfo bytes into mod->modinfo (replacing it). 0 or -errno (logged). */
 int ksc_modinfo_parse(struct ksc_module *mod, const char *p, size_t size) _must_check_;
+/* The names a module gets from its path (R4-R6): kmod's, modpost's, the symvers owner. */
+int ksc_module_set_names(struct ksc_module *mod, const char *path) _must_check_;
 /* Parse the ELF image in `b` into `mod`. 0 or -errno (logged). */
 int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b) _must_check_;
 

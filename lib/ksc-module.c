@@ -46,14 +46,10 @@ static size_t strip_module_suffix(const char *s)
  */
 static const char *kmod_name(struct pool *p, const char *path)
 {
-	const char *base = ksc_basename(path);
-	size_t n = strcspn(base, ".");
 	char buf[256];
+	size_t n;
 
-	if (n >= sizeof(buf))
-		n = sizeof(buf) - 1;
-	for (size_t i = 0; i < n; i++)
-		buf[i] = base[i] == '-' ? '_' : base[i];
+	ksc_kmod_modname(path, buf, sizeof(buf), &n);
 	return pool_strndup(p, buf, n);
 }
 
@@ -78,6 +74,17 @@ static const char *symvers_owner(struct pool *p, const char *path)
 	while (best[0] == '.' && best[1] == '/')
 		best += 2;
 	return pool_strndup(p, best, strip_module_suffix(best));
+}
+
+int ksc_module_set_names(struct ksc_module *mod, const char *path)
+{
+	const char *base = ksc_basename(path);
+
+	mod->kmod_name = kmod_name(&mod->strings, path);
+	mod->modpost_name = pool_strndup(&mod->strings, base, strip_module_suffix(base));
+	mod->symvers_owner = mod->kind == KSC_KIND_VMLINUX ? "vmlinux"
+							   : symvers_owner(&mod->strings, path);
+	return mod->kmod_name && mod->modpost_name && mod->symvers_owner ? 0 : -ENOMEM;
 }
 
 static int module_new(struct ksc_ctx *ctx, const char *path, const void *data, size_t size,
@@ -115,15 +122,9 @@ static int module_new(struct ksc_ctx *ctx, const char *path, const void *data, s
 	if (ret < 0)
 		goto err;
 
-	const char *base = ksc_basename(path);
-	mod->kmod_name = kmod_name(&mod->strings, path);
-	mod->modpost_name = pool_strndup(&mod->strings, base, strip_module_suffix(base));
-	mod->symvers_owner = mod->kind == KSC_KIND_VMLINUX ? "vmlinux"
-							   : symvers_owner(&mod->strings, path);
-	if (!mod->kmod_name || !mod->modpost_name || !mod->symvers_owner) {
-		ret = -ENOMEM;
+	ret = ksc_module_set_names(mod, path);
+	if (ret < 0)
 		goto err;
-	}
 	*out = mod;
 	return 0;
 err:

@@ -420,8 +420,6 @@ struct walker {
 	int err;
 };
 
-static const char *const module_suffixes[] = { ".ko.zst", ".ko.xz", ".ko.gz", ".ko" };
-
 static int add_candidate(struct walker *w, size_t rlen)
 {
 	struct ksc_tree *t = w->t;
@@ -474,17 +472,6 @@ static int add_candidate(struct walker *w, size_t rlen)
 	return 0;
 }
 
-static bool kmod_ext(const char *name)
-{
-	size_t n = strlen(name);
-
-	for (size_t i = 0; i < ARRAY_SIZE(module_suffixes); i++) {
-		size_t m = strlen(module_suffixes[i]);
-		if (n > m && strcmp(name + n - m, module_suffixes[i]) == 0)
-			return true;
-	}
-	return false;
-}
 
 /* Remember a folder the walk read, for the next run's check that nothing changed. */
 static int note_dir(struct ksc_tree *t, const char *rel, const struct stat *st)
@@ -563,7 +550,7 @@ static int walk_dir(struct walker *w, int dfd, size_t rlen)
 						     : DT_UNKNOWN;
 		}
 		if (type == DT_REG) {
-			if (kmod_ext(name))
+			if (ksc_path_is_module_name(name))
 				ret = add_candidate(w, rlen + nl);
 			continue;
 		}
@@ -1179,60 +1166,6 @@ static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, boo
 	return 0;
 }
 
-/* The names ksc_module_new_from_path() gives a module (R4-R6), into its pool. */
-static int set_names(struct ksc_module *mod, const char *path)
-{
-	const char *base = ksc_basename(path);
-	char buf[256];
-	size_t n = strcspn(base, ".");
-
-	if (n >= sizeof(buf))
-		n = sizeof(buf) - 1;
-	for (size_t i = 0; i < n; i++)
-		buf[i] = base[i] == '-' ? '_' : base[i];
-	mod->kmod_name = pool_strndup(&mod->strings, buf, n);
-
-	size_t bl = strlen(base), cut = bl;
-	for (size_t i = 0; i < ARRAY_SIZE(module_suffixes); i++) {
-		size_t m = strlen(module_suffixes[i]);
-		if (bl > m && strcmp(base + bl - m, module_suffixes[i]) == 0) {
-			cut = bl - m;
-			break;
-		}
-	}
-	if (cut == bl && bl > 2 && strcmp(base + bl - 2, ".o") == 0)
-		cut = bl - 2;
-	mod->modpost_name = pool_strndup(&mod->strings, base, cut);
-
-	if (mod->kind == KSC_KIND_VMLINUX) {
-		mod->symvers_owner = "vmlinux";
-	} else {
-		const char *s = path, *best = NULL;
-		while ((s = strstr(s, "lib/modules/")) != NULL) {
-			const char *rel = s + strlen("lib/modules/");
-			const char *slash = strchr(rel, '/');
-			if (slash && strncmp(slash, "/kernel/", 8) == 0)
-				best = slash + 8;
-			s = rel;
-		}
-		if (!best)
-			best = path;
-		while (best[0] == '.' && best[1] == '/')
-			best += 2;
-		size_t l = strlen(best), c = l;
-		for (size_t i = 0; i < ARRAY_SIZE(module_suffixes); i++) {
-			size_t m = strlen(module_suffixes[i]);
-			if (l > m && strcmp(best + l - m, module_suffixes[i]) == 0) {
-				c = l - m;
-				break;
-			}
-		}
-		if (c == l && l > 2 && strcmp(best + l - 2, ".o") == 0)
-			c = l - 2;
-		mod->symvers_owner = pool_strndup(&mod->strings, best, c);
-	}
-	return mod->kmod_name && mod->modpost_name && mod->symvers_owner ? 0 : -ENOMEM;
-}
 
 /*
  * The library's reader on an image in memory, without copying it
@@ -1261,7 +1194,7 @@ static int parse_engine(struct ksc_ctx *ctx, const char *path, const struct img 
 	struct ksc_blob b = { im->data, im->size, comp };
 	r = ksc_elf_parse_module(mod, &b);
 	if (r == 0)
-		r = set_names(mod, path);
+		r = ksc_module_set_names(mod, path);
 	if (r < 0) {
 		ksc_module_unref(mod);
 		return r;
