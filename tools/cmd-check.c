@@ -231,42 +231,7 @@ static void print_json(const struct ksc_report *rep, unsigned views)
 	json_object_put(root);
 }
 
-struct collect {
-	struct ksc_ctx *ctx;
-	struct ksc_module **mods;
-	size_t n, cap;
-	unsigned errors;
-};
 
-static int collect_module(const char *path, const char *root, void *data)
-{
-	struct collect *c = data;
-	struct ksc_module *mod;
-	int r = ksc_module_new_from_path(c->ctx, path, &mod);
-
-	if (r < 0) {
-		c->errors++;
-		return r == -ENOMEM ? r : 0;
-	}
-	if (ksc_module_get_kind(mod) != KSC_KIND_MODULE) {
-		fprintf(stderr, "%s: not a module\n", path);
-		ksc_module_unref(mod);
-		c->errors++;
-		return 0;
-	}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 16;
-		struct ksc_module **m = realloc(c->mods, cap * sizeof(*m));
-		if (!m) {
-			ksc_module_unref(mod);
-			return -ENOMEM;
-		}
-		c->mods = m;
-		c->cap = cap;
-	}
-	c->mods[c->n++] = mod;
-	return 0;
-}
 
 int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 {
@@ -290,7 +255,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		{ 0 },
 	};
 	struct check_args a = { .views = KSC_VIEW_BOTH, .format = FMT_TEXT };
-	struct collect c = { .ctx = ctx };
+	struct module_list c = { .ctx = ctx };
 	int ch, status = KSC_EXIT_OK;
 
 	a.kern.module_dirs = calloc((size_t)argc, sizeof(char *));
@@ -456,9 +421,7 @@ out:
 	ksc_report_unref(rep);
 	ksc_kernel_unref(k);
 	ksc_keyring_unref(kr);
-	for (size_t i = 0; i < c.n; i++)
-		ksc_module_unref(c.mods[i]);
-	free(c.mods);
+	module_list_free(&c);
 	free(a.kern.module_dirs);
 	free(a.certs);
 	return status;

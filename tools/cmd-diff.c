@@ -231,32 +231,7 @@ static void compare_module(const struct ksc_module *mod, const struct ksc_report
 	}
 }
 
-struct collect {
-	struct ksc_ctx *ctx;
-	struct ksc_module **mods; /* NULL-terminated */
-	size_t n;
-	unsigned errors;
-};
 
-static int collect(const char *path, const char *root, void *data)
-{
-	struct collect *c = data;
-	struct ksc_module *mod;
-
-	if (ksc_module_new_from_path(c->ctx, path, &mod) < 0) {
-		c->errors++;
-		return 0;
-	}
-	struct ksc_module **m = realloc(c->mods, (c->n + 2) * sizeof(*m));
-	if (!m) {
-		ksc_module_unref(mod);
-		return -ENOMEM;
-	}
-	m[c->n++] = mod;
-	m[c->n] = NULL;
-	c->mods = m;
-	return 0;
-}
 
 /* The rules for one side: the option, else the kernel's release, else the modules'. */
 static const char *side_policy(const char *opt, struct ksc_kernel *k, struct ksc_module **mods,
@@ -321,7 +296,7 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 
 	struct ksc_kernel *ko = NULL, *kn = NULL;
 	struct ksc_diff *df = NULL;
-	struct collect col = { .ctx = ctx, .mods = calloc(1, sizeof(struct ksc_module *)) };
+	struct module_list col = { .ctx = ctx, .mods = calloc(1, sizeof(struct ksc_module *)) };
 	struct ksc_report *ro = NULL, *rn = NULL;
 	if (!col.mods)
 		return KSC_EXIT_UNREADABLE;
@@ -332,7 +307,7 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 	}
 	errors += ksc_kernel_get_error_count(ko) + ksc_kernel_get_error_count(kn);
 	if (argc - optind > 2 &&
-	    walk_paths(ctx, argv + optind + 2, argc - optind - 2, collect, &col, &col.errors) < 0) {
+	    walk_paths(ctx, argv + optind + 2, argc - optind - 2, collect_module, &col, &col.errors) < 0) {
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
 	}
@@ -443,9 +418,7 @@ out:
 	ksc_report_unref(ro);
 	ksc_report_unref(rn);
 	ksc_diff_free(df);
-	for (size_t i = 0; i < col.n; i++)
-		ksc_module_unref(col.mods[i]);
-	free(col.mods);
+	module_list_free(&col);
 	ksc_kernel_unref(ko);
 	ksc_kernel_unref(kn);
 	return status;

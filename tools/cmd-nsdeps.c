@@ -55,41 +55,7 @@ struct nsdeps_args {
 
 /* ---- the modules ---- */
 
-struct collect {
-	struct ksc_ctx *ctx;
-	struct ksc_module **mods;
-	size_t n, cap;
-	unsigned errors;
-};
 
-static int collect_module(const char *path, const char *root, void *data)
-{
-	struct collect *c = data;
-	struct ksc_module *mod;
-
-	if (ksc_module_new_from_path(c->ctx, path, &mod) < 0) {
-		c->errors++;
-		return 0;
-	}
-	if (ksc_module_get_kind(mod) != KSC_KIND_MODULE) {
-		fprintf(stderr, "%s: not a module\n", path);
-		ksc_module_unref(mod);
-		c->errors++;
-		return 0;
-	}
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 8;
-		struct ksc_module **m = realloc(c->mods, cap * sizeof(*m));
-		if (!m) {
-			ksc_module_unref(mod);
-			return -ENOMEM;
-		}
-		c->mods = m;
-		c->cap = cap;
-	}
-	c->mods[c->n++] = mod;
-	return 0;
-}
 
 /* ---- a list of unique strings ---- */
 
@@ -318,7 +284,7 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 		{ 0 },
 	};
 	struct nsdeps_args a = { 0 };
-	struct collect c = { .ctx = ctx };
+	struct module_list c = { .ctx = ctx };
 	struct plan plan = { 0 };
 	struct ksc_kernel *k = NULL;
 	struct ksc_report *rep = NULL;
@@ -490,9 +456,7 @@ out:
 	plan_free(&plan);
 	ksc_report_unref(rep);
 	ksc_kernel_unref(k);
-	for (size_t i = 0; i < c.n; i++)
-		ksc_module_unref(c.mods[i]);
-	free(c.mods);
+	module_list_free(&c);
 	free(a.kern.module_dirs);
 	return status;
 }

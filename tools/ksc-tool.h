@@ -69,6 +69,20 @@ struct ksc_keyring;
 struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *o, unsigned *errors,
 			       struct ksc_keyring *kr);
 
+/*
+ * The modules named on a command line, read in order: a walk_paths() callback. Files that
+ * cannot be read, and kernel images, are reported and counted in `errors`. `mods` is
+ * NULL-terminated once a module was added.
+ */
+struct module_list {
+	struct ksc_ctx *ctx;
+	struct ksc_module **mods;
+	size_t n, cap;
+	unsigned errors;
+};
+int collect_module(const char *path, const char *root, void *data);
+void module_list_free(struct module_list *l);
+
 /* JSON arrays printed one element at a time, so memory stays flat over a whole tree. */
 void json_stream_item(unsigned *count, json_object *o);
 void json_stream_end(unsigned count);

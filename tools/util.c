@@ -178,3 +178,45 @@ err:
 	ksc_kernel_unref(k);
 	return NULL;
 }
+
+/* ---- the modules given on a command line ---- */
+
+int collect_module(const char *path, const char *root, void *data)
+{
+	struct module_list *l = data;
+	struct ksc_module *mod;
+	int r = ksc_module_new_from_path(l->ctx, path, &mod);
+
+	if (r < 0) {
+		l->errors++;
+		return r == -ENOMEM ? r : 0;
+	}
+	if (ksc_module_get_kind(mod) != KSC_KIND_MODULE) {
+		fprintf(stderr, "%s: not a module\n", path);
+		ksc_module_unref(mod);
+		l->errors++;
+		return 0;
+	}
+	if (l->n + 2 > l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		struct ksc_module **m = realloc(l->mods, cap * sizeof(*m));
+		if (!m) {
+			ksc_module_unref(mod);
+			return -ENOMEM;
+		}
+		l->mods = m;
+		l->cap = cap;
+	}
+	l->mods[l->n++] = mod;
+	l->mods[l->n] = NULL;
+	return 0;
+}
+
+void module_list_free(struct module_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		ksc_module_unref(l->mods[i]);
+	free(l->mods);
+	l->mods = NULL;
+	l->n = l->cap = 0;
+}
