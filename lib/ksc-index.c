@@ -799,14 +799,9 @@ int ksc_krec_to_module(struct ksc_ctx *ctx, const struct krec *r, const char *pa
 	*out = NULL;
 	if (!(r->flags & KREC_F_ENGINE))
 		return -ENOEXEC;
-	mod = calloc(1, sizeof(*mod));
+	mod = ksc_module_alloc(ctx);
 	if (!mod)
 		return -ENOMEM;
-	mod->refcount = 1;
-	mod->ctx = ksc_ref(ctx);
-	pool_init(&mod->strings);
-	hash_init(&mod->import_index);
-	hash_init(&mod->export_index);
 
 #define S(off)                                                                           \
 	(copy && (off) != KREC_NONE ? pool_strdup(&mod->strings, krec_str(r, off))       \

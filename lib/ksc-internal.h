@@ -99,6 +99,8 @@ struct ksc_module {
 
 /* Parse .modinfo bytes into mod->modinfo (replacing it). 0 or -errno (logged). */
 int ksc_modinfo_parse(struct ksc_module *mod, const char *p, size_t size) _must_check_;
+/* An empty module object (refcount 1, a reference on ctx); NULL when out of memory. */
+struct ksc_module *ksc_module_alloc(struct ksc_ctx *ctx);
 /* The names a module gets from its path (R4-R6): kmod's, modpost's, the symvers owner. */
 int ksc_module_set_names(struct ksc_module *mod, const char *path) _must_check_;
 /* Parse the ELF image in `b` into `mod`. 0 or -errno (logged). */

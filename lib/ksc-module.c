@@ -87,6 +87,20 @@ int ksc_module_set_names(struct ksc_module *mod, const char *path)
 	return mod->kmod_name && mod->modpost_name && mod->symvers_owner ? 0 : -ENOMEM;
 }
 
+struct ksc_module *ksc_module_alloc(struct ksc_ctx *ctx)
+{
+	struct ksc_module *mod = calloc(1, sizeof(*mod));
+
+	if (!mod)
+		return NULL;
+	mod->refcount = 1;
+	mod->ctx = ksc_ref(ctx);
+	pool_init(&mod->strings);
+	hash_init(&mod->import_index);
+	hash_init(&mod->export_index);
+	return mod;
+}
+
 static int module_new(struct ksc_ctx *ctx, const char *path, const void *data, size_t size,
 		      struct ksc_module **out)
 {
@@ -97,14 +111,9 @@ static int module_new(struct ksc_ctx *ctx, const char *path, const void *data, s
 	*out = NULL;
 	if (!ctx || !path)
 		return -EINVAL;
-	mod = calloc(1, sizeof(*mod));
+	mod = ksc_module_alloc(ctx);
 	if (!mod)
 		return -ENOMEM;
-	mod->refcount = 1;
-	mod->ctx = ksc_ref(ctx);
-	pool_init(&mod->strings);
-	hash_init(&mod->import_index);
-	hash_init(&mod->export_index);
 	mod->path = pool_strdup(&mod->strings, path);
 	if (!mod->path) {
 		ret = -ENOMEM;

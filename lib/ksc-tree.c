@@ -1174,17 +1174,12 @@ static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, boo
 static int parse_engine(struct ksc_ctx *ctx, const char *path, const struct img *im,
 			enum ksc_compression comp, struct ksc_module **out)
 {
-	struct ksc_module *mod = calloc(1, sizeof(*mod));
+	struct ksc_module *mod = ksc_module_alloc(ctx);
 	int r;
 
 	*out = NULL;
 	if (!mod)
 		return -ENOMEM;
-	mod->refcount = 1;
-	mod->ctx = ksc_ref(ctx);
-	pool_init(&mod->strings);
-	hash_init(&mod->import_index);
-	hash_init(&mod->export_index);
 	mod->path = pool_strdup(&mod->strings, path);
 	mod->compression = comp;
 	if (!mod->path) {
