@@ -323,15 +323,16 @@ static bool try_force(struct run *run, struct loading *L, const char *reason,
  */
 /*
  * The CRC of the first entry of __versions (`ext`: of the 6.14+ extended tables) named
- * `sym`, as the loader's linear search finds it. For an import the reader already did
- * that search (ksc_import has_crc/crc, has_ext_crc/ext_crc): looked up by name, so that a
- * module's check is not quadratic in its imports (tree-wide checks, issue 4). Other
- * names (module_layout), and a CRC that does not fit 32 bits, take the linear search.
+ * `sym`, as the loader's linear search finds it. For an import (`im`, the one being
+ * resolved) the reader already did that search (ksc_import has_crc/crc, has_ext_crc/
+ * ext_crc), so that a module's check is not quadratic in its imports (tree-wide checks,
+ * issue 4). Other names (module_layout), and a CRC that does not fit 32 bits, take the
+ * linear search.
  */
-static bool version_of(const struct ksc_module *mod, const char *sym, bool ext, uint64_t *crc)
+static bool version_of(const struct ksc_module *mod, const struct ksc_import *im,
+		       const char *sym, bool ext, uint64_t *crc)
 {
-	const struct ksc_import *im = ksc_module_find_import(mod, sym);
-
+	/* no import (module_layout): the linear search finds the same first entry */
 	if (im && (ext || !im->crc_truncated)) {
 		if (ext ? !im->has_ext_crc : !im->has_crc)
 			return false;
@@ -350,8 +351,8 @@ static bool version_of(const struct ksc_module *mod, const char *sym, bool ext, 
 	return false;
 }
 
-static int check_version(struct run *run, struct loading *L, const char *sym, uint32_t crc,
-			 struct ksc_diag **d_out)
+static int check_version(struct run *run, struct loading *L, const struct ksc_import *im,
+			 const char *sym, uint32_t crc, struct ksc_diag **d_out)
 {
 	struct ksc_report *r = run->r;
 	const struct ksc_module *mod = L->mod;
@@ -360,7 +361,7 @@ static int check_version(struct run *run, struct loading *L, const char *sym, ui
 	*d_out = NULL;
 	uint64_t vcrc;
 	if (run->pol->ext_modversions && ksc_module_has_ext_versions(mod)) {
-		if (version_of(mod, sym, true, &vcrc)) {
+		if (version_of(mod, im, sym, true, &vcrc)) {
 			if ((uint32_t)vcrc == crc)
 				return 1;
 			goto bad;
@@ -392,7 +393,7 @@ static int check_version(struct run *run, struct loading *L, const char *sym, ui
 			d->severity = KSC_SEV_ERROR;
 		return 0;
 	}
-	if (version_of(mod, sym, false, &vcrc)) {
+	if (version_of(mod, im, sym, false, &vcrc)) {
 		/* The whole unsigned long must equal the 32-bit CRC. */
 		if (vcrc == (uint64_t)crc)
 			return 1;
@@ -785,7 +786,7 @@ static void resolve_one(struct run *run, struct loading *L, const struct ksc_imp
 
 	/* R21 modversions */
 	uint32_t crc;
-	if (export_crc(run, f.exp, &crc) && !check_version(run, L, im->name, crc, &d)) {
+	if (export_crc(run, f.exp, &crc) && !check_version(run, L, im, im->name, crc, &d)) {
 		unknown_symbol(run, L, d, im->name, -EINVAL);
 		return;
 	}
@@ -861,7 +862,7 @@ static int load_module(struct run *run, struct loading *L)
 	const char *owner;
 	const struct ksc_export *ml = ksc_kernel_find_export(run->k, "module_layout", &owner);
 	uint32_t crc;
-	if (ml && export_crc(run, ml, &crc) && !check_version(run, L, "module_layout", crc, &d)) {
+	if (ml && export_crc(run, ml, &crc) && !check_version(run, L, NULL, "module_layout", crc, &d)) {
 		if (d) {
 			d->err = -ENOEXEC;
 			d->summary = ksc_module_has_versions(mod)

@@ -38,6 +38,7 @@ KSC_EXPORT struct ksc_ctx *ksc_unref(struct ksc_ctx *ctx)
 {
 	if (!ctx || --ctx->refcount > 0)
 		return NULL;
+	ksc_sigmemo_free(ctx->sigmemo);
 	free(ctx);
 	return NULL;
 }

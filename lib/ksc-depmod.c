@@ -807,20 +807,36 @@ static int open_temp(int dfd, const char *name, char *tmp, size_t size)
 	}
 }
 
-static int write_all(int fd, const struct iovec *v)
+/* Every byte of iov[0..n), in as few writev() calls as IOV_MAX allows. */
+static int writev_all(int fd, const struct iovec *iov, size_t n)
 {
-	const unsigned char *p = v->iov_base;
-	size_t left = v->iov_len;
+	struct iovec v[IOV_MAX < 1024 ? IOV_MAX : 1024];
+	size_t i = 0, off = 0; /* the next byte: iov[i], at off */
 
-	while (left) {
-		ssize_t w = write(fd, p, left);
+	while (i < n) {
+		int k = 0;
+		for (size_t j = i; j < n && k < (int)ARRAY_SIZE(v); j++) {
+			size_t skip = j == i ? off : 0;
+			if (iov[j].iov_len == skip)
+				continue;
+			v[k++] = (struct iovec){ (unsigned char *)iov[j].iov_base + skip,
+						 iov[j].iov_len - skip };
+		}
+		if (k == 0)
+			break;
+		ssize_t w = writev(fd, v, k);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		p += w;
-		left -= (size_t)w;
+		size_t left = (size_t)w;
+		while (i < n && left >= iov[i].iov_len - off) {
+			left -= iov[i].iov_len - off;
+			i++;
+			off = 0;
+		}
+		off += left;
 	}
 	return 0;
 }
@@ -851,8 +867,14 @@ int ksc_write_atomic_many(const char *dir, const char *const *names,
 			break;
 		}
 		fds[opened++] = fd;
-		ret = write_all(fd, &data[i]);
+		ret = writev_all(fd, &data[i], 1);
 	}
+	/*
+	 * Start every file's writeback before waiting for any: the fsyncs then wait for
+	 * writes under way together instead of one after the other.
+	 */
+	for (size_t i = 0; i < opened && ret == 0 && sync; i++)
+		sync_file_range(fds[i], 0, 0, SYNC_FILE_RANGE_WRITE);
 	for (size_t i = 0; i < opened && ret == 0 && sync; i++)
 		if (fsync(fds[i]) < 0)
 			ret = -errno;
@@ -888,8 +910,7 @@ int ksc_write_atomic_iov(const char *dir, const char *name, const struct iovec *
 		close(dfd);
 		return fd;
 	}
-	for (size_t i = 0; i < n_iov && ret == 0; i++)
-		ret = write_all(fd, &iov[i]);
+	ret = writev_all(fd, iov, n_iov);
 	if (ret == 0 && sync && fsync(fd) < 0)
 		ret = -errno;
 	if (close(fd) < 0 && ret == 0)

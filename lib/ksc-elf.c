@@ -736,9 +736,6 @@ static int parse_imports(struct reader *r)
 			imp->has_ext_crc = true;
 			imp->ext_crc = (uint32_t)v->crc;
 		}
-		ret = hash_add(&mod->import_index, imp->name, imp, 1);
-		if (ret < 0)
-			goto out;
 	}
 	ret = 0;
 out:

@@ -948,10 +948,6 @@ int ksc_krec_to_module(struct ksc_ctx *ctx, const struct krec *r, const char *pa
 				x->ext_crc = c->crc_lo;
 			}
 		}
-		if (hash_add(&mod->import_index, x->name, x, 1) < 0) {
-			free(tab);
-			goto err;
-		}
 	}
 	free(tab);
 #undef S

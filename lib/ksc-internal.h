@@ -20,7 +20,10 @@ struct ksc_ctx {
 	ksc_log_fn log_fn;
 	void *log_data;
 	int log_priority;
+	struct ksc_sigmemo *sigmemo; /* ksc-sig.c: recent PKCS#7 verdicts */
 };
+struct ksc_sigmemo;
+void ksc_sigmemo_free(struct ksc_sigmemo *m);
 
 void ksc_log(struct ksc_ctx *ctx, int priority, const char *fmt, ...) _printf_format_(3, 4);
 #define ksc_err(ctx, ...) ksc_log((ctx), KSC_LOG_ERR, __VA_ARGS__)
@@ -76,7 +79,9 @@ struct ksc_module {
 
 	struct ksc_import *imports;
 	size_t n_imports;
+	/* by name, first of a name wins; built by the first ksc_module_find_import() */
 	struct hash import_index;
+	bool import_index_built;
 
 	bool has_versions, has_ext_versions;
 	struct ksc_version *versions, *ext_versions;

@@ -322,10 +322,33 @@ KSC_EXPORT const struct ksc_import *ksc_module_get_import(const struct ksc_modul
 	return i < mod->n_imports ? &mod->imports[i] : NULL;
 }
 
-KSC_EXPORT const struct ksc_import *ksc_module_find_import(const struct ksc_module *mod,
+KSC_EXPORT const struct ksc_import *ksc_module_find_import(const struct ksc_module *cmod,
 							  const char *name)
 {
+	struct ksc_module *mod = (struct ksc_module *)cmod;
+
+	/*
+	 * Built when first wanted: a whole tree's checks never look imports up by name
+	 * (they go through the list), and building 185,000 entries costs.
+	 */
+	if (!mod->import_index_built) {
+		if (hash_reserve(&mod->import_index, mod->n_imports) < 0)
+			goto linear;
+		for (size_t i = 0; i < mod->n_imports; i++)
+			if (hash_add(&mod->import_index, mod->imports[i].name,
+				     &mod->imports[i], 1) < 0) {
+				hash_fini(&mod->import_index);
+				hash_init(&mod->import_index);
+				goto linear;
+			}
+		mod->import_index_built = true;
+	}
 	return hash_find(&mod->import_index, name);
+linear: /* out of memory: still the right answer */
+	for (size_t i = 0; i < mod->n_imports; i++)
+		if (strcmp(mod->imports[i].name, name) == 0)
+			return &mod->imports[i];
+	return NULL;
 }
 
 KSC_EXPORT bool ksc_module_has_versions(const struct ksc_module *mod)

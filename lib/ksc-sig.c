@@ -1045,8 +1045,102 @@ static void eval_set(struct ksc_sig_eval *ev, int err, const char *line, const c
 	ev->why = why;
 }
 
+/*
+ * Structural verdicts of recent PKCS#7 messages, kept per context (a context is used by one
+ * thread at a time). The messages sign-file makes with one key differ only in the signature
+ * value, which is the content of the message's last primitive OCTET STRING: a message of the
+ * same length whose bytes before that content are the same as a remembered one's decodes to
+ * the same structure (a DER decoder never looks inside an OCTET STRING), so it gets the same
+ * verdict without being decoded again. Decoding costs about 10 us a module with OpenSSL's
+ * template decoder, a sixth of what a whole tree's checks cost.
+ */
+#define SIGMEMO_SLOTS 4
+
+struct sigmemo_slot {
+	unsigned char *prefix; /* the message's bytes before the signature value */
+	size_t len, value_len; /* the whole message's length, the value's length */
+	struct ksc_sig_eval ev;
+};
+
+struct ksc_sigmemo {
+	struct sigmemo_slot slot[SIGMEMO_SLOTS];
+	unsigned int next;
+};
+
+void ksc_sigmemo_free(struct ksc_sigmemo *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < SIGMEMO_SLOTS; i++)
+		free(m->slot[i].prefix);
+	free(m);
+}
+
+static bool memo_find(struct ksc_ctx *ctx, const unsigned char *msg, size_t len,
+		      struct ksc_sig_eval *ev)
+{
+	struct ksc_sigmemo *m = ctx ? ctx->sigmemo : NULL;
+
+	for (size_t i = 0; m && i < SIGMEMO_SLOTS; i++) {
+		const struct sigmemo_slot *s = &m->slot[i];
+		if (s->prefix && s->len == len &&
+		    memcmp(s->prefix, msg, len - s->value_len) == 0) {
+			*ev = s->ev;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Remember the verdict of `msg` when its last SignerInfo's signature ends it, encoded plainly. */
+static void memo_store(struct ksc_ctx *ctx, const unsigned char *msg, size_t len,
+		       CMS_ContentInfo *cms, const struct ksc_sig_eval *ev)
+{
+	if (!ctx)
+		return;
+	STACK_OF(CMS_SignerInfo) *sis = CMS_get0_SignerInfos(cms);
+	int n = sis ? sk_CMS_SignerInfo_num(sis) : 0;
+	if (n <= 0)
+		return;
+	ASN1_OCTET_STRING *sig = CMS_SignerInfo_get0_signature(sk_CMS_SignerInfo_value(sis, n - 1));
+	int vl = sig ? ASN1_STRING_length(sig) : -1;
+	if (vl <= 0 || vl > 0xffff || (size_t)vl + 4 > len)
+		return;
+	size_t v = (size_t)vl;
+	/* the header right before it: 04, then the length in DER's shortest form */
+	unsigned char h[4] = { 0x04 };
+	size_t hl;
+	if (v < 0x80) {
+		h[1] = (unsigned char)v;
+		hl = 2;
+	} else if (v < 0x100) {
+		h[1] = 0x81;
+		h[2] = (unsigned char)v;
+		hl = 3;
+	} else {
+		h[1] = 0x82;
+		h[2] = (unsigned char)(v >> 8);
+		h[3] = (unsigned char)v;
+		hl = 4;
+	}
+	if (memcmp(msg + len - v - hl, h, hl) != 0 ||
+	    memcmp(msg + len - v, ASN1_STRING_get0_data(sig), v) != 0)
+		return;
+	if (!ctx->sigmemo && !(ctx->sigmemo = calloc(1, sizeof(*ctx->sigmemo))))
+		return;
+	struct ksc_sigmemo *m = ctx->sigmemo;
+	unsigned char *p = malloc(len - v);
+	if (!p)
+		return;
+	memcpy(p, msg, len - v);
+	struct sigmemo_slot *s = &m->slot[m->next++ % SIGMEMO_SLOTS];
+	free(s->prefix);
+	*s = (struct sigmemo_slot){ p, len, v, *ev };
+}
+
 /* Steps 1-4: what needs no key. Fills ev; true when the keys are to be looked at. */
-static bool check_structure(struct ksc_sigtrail *t, struct ksc_sig_eval *ev)
+static bool check_structure(struct ksc_ctx *ctx, struct ksc_sigtrail *t,
+			    struct ksc_sig_eval *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	if (!t) {
@@ -1077,6 +1171,14 @@ static bool check_structure(struct ksc_sigtrail *t, struct ksc_sig_eval *ev)
 		eval_set(ev, -EMSGSIZE, NULL, "the PKCS#7 message is longer than the kernel's ASN.1 decoder takes (65535 bytes)");
 		return false;
 	}
+	const unsigned char *msg;
+	size_t msg_len;
+	if (!trail_sig(t, &msg, &msg_len)) {
+		eval_set(ev, -EBADMSG, NULL, "the PKCS#7 message cannot be parsed");
+		return false;
+	}
+	if (memo_find(ctx, msg, msg_len, ev))
+		return ev->err == 0;
 	CMS_ContentInfo *cms = parse_cms(t);
 	if (!cms) {
 		eval_set(ev, -EBADMSG, NULL, "the PKCS#7 message cannot be parsed");
@@ -1130,6 +1232,7 @@ static bool check_structure(struct ksc_sigtrail *t, struct ksc_sig_eval *ev)
 	eval_set(ev, 0, NULL, "well-formed PKCS#7 signature; not verified: no key known");
 	go_on = true;
 out:
+	memo_store(ctx, msg, msg_len, cms, ev);
 	CMS_ContentInfo_free(cms);
 	openssl_quiet();
 	return go_on;
@@ -1212,11 +1315,11 @@ static void sig_eval(const struct ksc_module *mod, const struct ksc_keyring *kr,
 	struct ksc_sigtrail *t = trail_of(mod);
 
 	if (!t) {
-		check_structure(NULL, ev);
+		check_structure(NULL, NULL, ev);
 		return;
 	}
 	if (!t->checked) {
-		check_structure(t, &t->structural);
+		check_structure(mod->ctx, t, &t->structural);
 		t->checked = true;
 	}
 	*ev = t->structural;

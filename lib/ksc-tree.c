@@ -48,8 +48,13 @@
 
 #include "ksc-internal.h"
 
-/* Uncompressed files at least this large are read section by section. */
-#define SPARSE_MIN (512 * 1024)
+/*
+ * Uncompressed files at least this large are read section by section: what the readers
+ * look at is a fifth of a typical module (its code and relocations are the rest).
+ */
+#define SPARSE_MIN (32 * 1024)
+/* Sparse images up to this size go into the worker's reused, zeroed buffer. */
+#define SBUF_MAX (8 * 1024 * 1024)
 /* Bytes read before the section headers in the same read (where .shstrtab usually is). */
 #define TAIL_SLACK (16 * 1024)
 /* Needed ranges closer than this are read with one read. */
@@ -841,7 +846,7 @@ struct range {
 struct img {
 	unsigned char *data;
 	size_t size, map_size;
-	bool mapped, sparse, borrowed; /* borrowed: the worker's buffer */
+	bool mapped, sparse, borrowed; /* borrowed: a buffer of the worker's */
 	struct range *r;
 	size_t nr, cap;
 };
@@ -852,18 +857,37 @@ struct rstate {
 	unsigned char
 		*buf; /* reused for every file read whole: no fresh pages per module */
 	size_t buf_cap;
+	/*
+	 * Reused for sparse images: all zero but while an image is in it (the bytes not
+	 * loaded must read as zero, as in a fresh mapping); the loaded ranges are zeroed
+	 * again when the image is freed. No mapping, page faults or TLB shootdowns per file.
+	 */
+	unsigned char *sbuf;
+	size_t sbuf_cap;
 	uint64_t ns_read, ns_decompress, ns_parse, bytes_read, bytes_decompressed;
 	int oom;
 };
 
 static void img_free(struct img *im)
 {
-	if (im->mapped)
+	if (im->mapped && !im->borrowed)
 		munmap(im->data, im->map_size);
+	else if (im->mapped) /* the worker's sparse buffer: zero what was loaded */
+		for (size_t i = 0; i < im->nr; i++)
+			memset(im->data + im->r[i].off, 0, im->r[i].len);
 	else if (!im->borrowed)
 		free(im->data);
 	free(im->r);
 	memset(im, 0, sizeof(*im));
+}
+
+static void rstate_fini(struct rstate *w)
+{
+	free(w->buf);
+	if (w->sbuf)
+		munmap(w->sbuf, w->sbuf_cap);
+	w->buf = w->sbuf = NULL;
+	w->buf_cap = w->sbuf_cap = 0;
 }
 
 static bool img_loaded(void *data, uint64_t off, uint64_t len)
@@ -921,8 +945,10 @@ static int img_range(struct img *im, int fd, uint64_t off, uint64_t len, struct 
 		im->cap = cap;
 	}
 	int ret = pread_all(fd, im->data + off, (size_t)len, off, w);
-	if (ret < 0)
+	if (ret < 0) {
+		memset(im->data + off, 0, (size_t)len); /* a short read left bytes there */
 		return ret;
+	}
 	im->r[im->nr++] = (struct range){ off, len };
 	return 0;
 }
@@ -1011,21 +1037,42 @@ static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, boo
 	    (uint64_t)shnum * shentsize > size - shoff)
 		return 0;
 
-	im->map_size = size;
-	im->data = mmap(NULL, size, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (im->data == MAP_FAILED) {
-		im->data = NULL;
-		return 0;
+	if (size <= SBUF_MAX) {
+		if (w->sbuf_cap < size) {
+			size_t cap = w->sbuf_cap ? w->sbuf_cap : 1024 * 1024;
+			while (cap < size)
+				cap *= 2;
+			void *b = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+			if (b == MAP_FAILED)
+				return 0;
+			if (w->sbuf)
+				munmap(w->sbuf, w->sbuf_cap);
+			w->sbuf = b;
+			w->sbuf_cap = cap;
+		}
+		im->data = w->sbuf;
+		im->map_size = w->sbuf_cap;
+		im->borrowed = true;
+	} else {
+		im->map_size = size;
+		im->data = mmap(NULL, size, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (im->data == MAP_FAILED) {
+			im->data = NULL;
+			return 0;
+		}
 	}
 	im->mapped = true;
 	im->sparse = true;
 	im->size = size;
-	memcpy(im->data, h, 64);
 	im->r = malloc(32 * sizeof(*im->r));
-	if (!im->r)
+	if (!im->r) {
+		img_free(im); /* nothing loaded yet */
 		return -ENOMEM;
+	}
 	im->cap = 32;
+	memcpy(im->data, h, 64);
 	im->r[im->nr++] = (struct range){ 0, 64 };
 	/*
 	 * The section headers with what usually precedes them (.shstrtab), in one read.
@@ -1200,7 +1247,8 @@ static int parse_engine(struct ksc_ctx *ctx, const char *path, const struct img 
 
 static void read_module(struct ksc_tree *t, struct tmod *m, struct rstate *w)
 {
-	uint64_t t0 = now_ns(), t1;
+	const bool timing = t->opts.timing;
+	uint64_t t0 = timing ? now_ns() : 0, t1;
 	struct img im = { 0 };
 	struct kview kv;
 	struct ksc_module *mod = NULL;
@@ -1246,13 +1294,13 @@ static void read_module(struct ksc_tree *t, struct tmod *m, struct rstate *w)
 		r = img_full(&im, fd, size, w);
 		if (r < 0)
 			goto ioerr;
-		t1 = now_ns();
+		t1 = timing ? now_ns() : 0;
 		w->ns_read += t1 - t0;
 		t0 = t1;
 		struct ksc_blob blob;
 		r = ksc_blob_load(w->ctx, m->path, im.data, size, &blob);
 		img_free(&im);
-		t1 = now_ns();
+		t1 = timing ? now_ns() : 0;
 		w->ns_decompress += t1 - t0;
 		t0 = t1;
 		if (r < 0) {
@@ -1272,7 +1320,7 @@ static void read_module(struct ksc_tree *t, struct tmod *m, struct rstate *w)
 		}
 		if (full && (r = img_full(&im, fd, size, w)) < 0)
 			goto ioerr;
-		t1 = now_ns();
+		t1 = timing ? now_ns() : 0;
 		w->ns_read += t1 - t0;
 		t0 = t1;
 	}
@@ -1307,13 +1355,13 @@ static void read_module(struct ksc_tree *t, struct tmod *m, struct rstate *w)
 		mod = NULL;
 		have_kv = false;
 		msgbuf_clear(&w->msgs);
-		t1 = now_ns();
+		t1 = timing ? now_ns() : 0;
 		w->ns_parse += t1 - t0;
 		t0 = t1;
 		r = img_full(&im, fd, size, w);
 		if (r < 0)
 			goto ioerr;
-		t1 = now_ns();
+		t1 = timing ? now_ns() : 0;
 		w->ns_read += t1 - t0;
 		t0 = t1;
 	}
@@ -1346,7 +1394,8 @@ record:
 	img_free(&im); /* the kmod view pointed into it */
 	ksc_kview_free(&kv);
 	ksc_module_unref(mod);
-	w->ns_parse += now_ns() - t0;
+	if (timing)
+		w->ns_parse += now_ns() - t0;
 }
 
 struct read_job {
@@ -1398,7 +1447,7 @@ static int reread(struct ksc_tree *t, struct tmod *m)
 	read_module(t, m, &w);
 	int oom = w.oom | w.msgs.oom;
 	msgbuf_fini(&w.msgs);
-	free(w.buf);
+	rstate_fini(&w);
 	ksc_unref(w.ctx);
 	if (oom || !m->rec)
 		return -ENOMEM;
@@ -1967,7 +2016,7 @@ static void check_item(struct tpool *p, size_t i, unsigned int worker)
 	struct tmod *m = &t->mods[i];
 	struct ksc_module *mod = NULL;
 	struct ksc_report *rep = NULL;
-	uint64_t t0 = now_ns();
+	uint64_t t0 = t->opts.timing ? now_ns() : 0;
 	int r;
 
 	if (!w->k && !w->err) {
@@ -1988,7 +2037,8 @@ static void check_item(struct tpool *p, size_t i, unsigned int worker)
 	m->der = m->der_own;
 	ksc_report_unref(rep);
 	ksc_module_unref(mod);
-	w->ns += now_ns() - t0;
+	if (t->opts.timing)
+		w->ns += now_ns() - t0;
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -2366,7 +2416,7 @@ static int do_open(struct ksc_tree *t)
 		t->st.bytes_read += ws[i].bytes_read;
 		t->st.bytes_decompressed += ws[i].bytes_decompressed;
 		msgbuf_fini(&ws[i].msgs);
-		free(ws[i].buf);
+		rstate_fini(&ws[i]);
 		ksc_unref(ws[i].ctx);
 	}
 	free(ws);
@@ -2472,12 +2522,13 @@ static int do_open(struct ksc_tree *t)
 		r = ms ? hash_reserve(&syms, total) : -ENOMEM;
 		size_t k = 0;
 		for (size_t i = 0; i < t->ksyms.n_buckets && r >= 0; i++) {
-			if (!t->ksyms.keys[i])
+			void *val;
+			const char *key = hash_slot_key(&t->ksyms, i, &val);
+			if (!key)
 				continue;
-			uintptr_t v = (uintptr_t)t->ksyms.values[i];
+			uintptr_t v = (uintptr_t)val;
 			ms[k] = (struct msym){ -1, t->ksym_crcs[v - 1] };
-			r = hash_add(&syms, t->ksyms.keys[i], (void *)(uintptr_t)(k + 1),
-				     0);
+			r = hash_add(&syms, key, (void *)(uintptr_t)(k + 1), 0);
 			k++;
 		}
 		for (size_t i = 0; i < t->n_mods && r >= 0; i++) {

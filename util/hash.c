@@ -25,40 +25,27 @@ void hash_init(struct hash *h)
 
 void hash_fini(struct hash *h)
 {
-	free(h->keys);
-	free(h->values);
-	free(h->hashes);
+	free(h->slots);
 	hash_init(h);
 }
 
 static int hash_resize(struct hash *h, size_t n)
 {
-	const char **keys = calloc(n, sizeof(*keys));
-	void **values = calloc(n, sizeof(*values));
-	uint64_t *hashes = calloc(n, sizeof(*hashes));
+	struct hash_slot *slots = calloc(n, sizeof(*slots));
 
-	if (!keys || !values || !hashes) {
-		free(keys);
-		free(values);
-		free(hashes);
+	if (!slots)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < h->n_buckets; i++) {
-		if (!h->keys[i])
+		const struct hash_slot *o = &h->slots[i];
+		if (!o->key)
 			continue;
-		size_t j = h->hashes[i] & (n - 1);
-		while (keys[j])
+		size_t j = o->hash & (n - 1);
+		while (slots[j].key)
 			j = (j + 1) & (n - 1);
-		keys[j] = h->keys[i];
-		values[j] = h->values[i];
-		hashes[j] = h->hashes[i];
+		slots[j] = *o;
 	}
-	free(h->keys);
-	free(h->values);
-	free(h->hashes);
-	h->keys = keys;
-	h->values = values;
-	h->hashes = hashes;
+	free(h->slots);
+	h->slots = slots;
 	h->n_buckets = n;
 	return 0;
 }
@@ -75,7 +62,7 @@ static size_t buckets_for(size_t n)
 
 int hash_reserve(struct hash *h, size_t n)
 {
-	if (n > SIZE_MAX / 16)
+	if (n > SIZE_MAX / 32)
 		return -ENOMEM;
 	size_t b = buckets_for(n);
 	return b > h->n_buckets ? hash_resize(h, b) : 0;
@@ -91,19 +78,18 @@ int hash_add(struct hash *h, const char *key, void *value, int keep_first)
 	uint64_t hv = hash_str(key);
 	size_t mask = h->n_buckets - 1;
 	size_t j = hv & mask;
+	struct hash_slot *s;
 
-	while (h->keys[j]) {
-		if (h->hashes[j] == hv && strcmp(h->keys[j], key) == 0) {
+	while ((s = &h->slots[j])->key) {
+		if (s->hash == hv && strcmp(s->key, key) == 0) {
 			if (keep_first)
 				return 1;
-			h->values[j] = value;
+			s->value = value;
 			return 0;
 		}
 		j = (j + 1) & mask;
 	}
-	h->keys[j] = key;
-	h->values[j] = value;
-	h->hashes[j] = hv;
+	*s = (struct hash_slot){ hv, key, value };
 	h->count++;
 	return 0;
 }
@@ -115,10 +101,11 @@ void *hash_find(const struct hash *h, const char *key)
 	uint64_t hv = hash_str(key);
 	size_t mask = h->n_buckets - 1;
 	size_t j = hv & mask;
+	const struct hash_slot *s;
 
-	while (h->keys[j]) {
-		if (h->hashes[j] == hv && strcmp(h->keys[j], key) == 0)
-			return h->values[j];
+	while ((s = &h->slots[j])->key) {
+		if (s->hash == hv && strcmp(s->key, key) == 0)
+			return s->value;
 		j = (j + 1) & mask;
 	}
 	return NULL;

@@ -9,10 +9,15 @@
  * alive as long as the table. Written here because neither glibc's hsearch (one global
  * table, no deletion) nor anything in our chosen dependencies offers a reentrant map.
  */
+struct hash_slot {
+	uint64_t hash; /* the key's hash: growing never rehashes the strings */
+	const char *key; /* NULL: empty */
+	void *value;
+};
+
+/* One array of slots: a probe reads one cache line, not one per field. */
 struct hash {
-	const char **keys;
-	void **values;
-	uint64_t *hashes; /* each key's hash, so growing never rehashes the strings */
+	struct hash_slot *slots;
 	size_t n_buckets; /* power of two */
 	size_t count;
 };
@@ -24,3 +29,10 @@ int hash_add(struct hash *h, const char *key, void *value, int keep_first);
 void *hash_find(const struct hash *h, const char *key);
 /* Make room for `n` entries in all, so that adding them never grows the table. */
 int hash_reserve(struct hash *h, size_t n);
+/* Slot i (0 <= i < h->n_buckets) in table order: its key, or NULL when empty. */
+static inline const char *hash_slot_key(const struct hash *h, size_t i, void **value)
+{
+	if (value)
+		*value = h->slots[i].value;
+	return h->slots[i].key;
+}
