@@ -6,7 +6,10 @@
  * impersonation risks: modules without intree whose name matches a restricted pattern
  * (R25: every released kernel grants them access), intree claims the reference tree does
  * not back, and kernels whose CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS defeats the
- * restrictions altogether (R13).
+ * restrictions altogether (R13). And the provenance of the tree's modules: every module's
+ * appended signature, verified against the kernel's keys, counted per state and per signer;
+ * an intree claim or a name granted a module-restricted export without a valid signature is
+ * a finding, with the codes `check` gives the same thing.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -51,6 +54,9 @@ struct ksc_audit {
 	struct plist *lists; /* every list handed out, freed at the end */
 	size_t n_lists, cap_lists;
 	size_t gpl_only, plain;
+	struct ksc_audit_sig_counts sig;
+	struct ksc_audit_signer *signers;
+	size_t n_signers, cap_signers;
 	int oom;
 };
 
@@ -442,6 +448,241 @@ static int audit_reference(struct ksc_audit *a, struct ksc_kernel *ref)
 	return a->oom ? -ENOMEM : 0;
 }
 
+/* ---- signatures: which modules the kernel's keys vouch for (issue 5) ---- */
+
+/* kmod's sig_key: the key id as upper-case hex bytes joined by ':', into buf. */
+static const char *key_id_str(char *buf, size_t size, const unsigned char *p, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (len + 3 + 4 > size) {
+			memcpy(buf + len, "...", 3);
+			len += 3;
+			break;
+		}
+		if (i)
+			buf[len++] = ':';
+		buf[len++] = hex[p[i] >> 4];
+		buf[len++] = hex[p[i] & 15];
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+static const char *sig_errno_name(int err)
+{
+	switch (-err) {
+	case ENOKEY: return "ENOKEY";
+	case EKEYREJECTED: return "EKEYREJECTED";
+	case EBADMSG: return "EBADMSG";
+	case EINVAL: return "EINVAL";
+	case EMSGSIZE: return "EMSGSIZE";
+	case ENOPKG: return "ENOPKG";
+	}
+	return ksc_errno_name(err);
+}
+
+/* The signer row of a signature (one per signer, key id and hash algorithm), by index. */
+static size_t signer_row(struct ksc_audit *a, struct hash *idx, const char *signer,
+			 const char *key_id, const char *hash_algo)
+{
+	char key[1024];
+
+	snprintf(key, sizeof(key), "%s%s\x01%s%s\x01%s%s", signer ? "=" : "-", signer ? signer : "",
+		 key_id ? "=" : "-", key_id ? key_id : "", hash_algo ? "=" : "-",
+		 hash_algo ? hash_algo : "");
+	size_t xi = (size_t)(uintptr_t)hash_find(idx, key);
+	if (xi)
+		return xi - 1;
+	if (a->n_signers == a->cap_signers) {
+		size_t cap = a->cap_signers ? a->cap_signers * 2 : 8;
+		struct ksc_audit_signer *v = realloc(a->signers, cap * sizeof(*v));
+		if (!v) {
+			a->oom = 1;
+			return (size_t)-1;
+		}
+		a->signers = v;
+		a->cap_signers = cap;
+	}
+	struct ksc_audit_signer *x = &a->signers[a->n_signers];
+	memset(x, 0, sizeof(*x));
+	x->signer = signer ? pool_strdup(&a->strings, signer) : NULL;
+	x->key_id = key_id ? pool_strdup(&a->strings, key_id) : NULL;
+	x->hash_algo = hash_algo ? pool_strdup(&a->strings, hash_algo) : NULL;
+	const char *k = pool_strdup(&a->strings, key);
+	if ((signer && !x->signer) || (key_id && !x->key_id) || (hash_algo && !x->hash_algo) || !k ||
+	    hash_add(idx, k, (void *)(uintptr_t)(a->n_signers + 1), 0) < 0) {
+		a->oom = 1;
+		return (size_t)-1;
+	}
+	return a->n_signers++;
+}
+
+static int cmp_signer(const void *x, const void *y)
+{
+	const struct ksc_audit_signer *a = x, *b = y;
+
+	if (a->n_modules != b->n_modules)
+		return a->n_modules < b->n_modules ? 1 : -1;
+	int c = strcmp(a->signer ? a->signer : "", b->signer ? b->signer : "");
+	if (!c)
+		c = strcmp(a->key_id ? a->key_id : "", b->key_id ? b->key_id : "");
+	if (!c)
+		c = strcmp(a->hash_algo ? a->hash_algo : "", b->hash_algo ? b->hash_algo : "");
+	return c;
+}
+
+/* What is wrong with a module's provenance, in the words of check's finding codes. */
+enum provenance { PROV_OK = 0, PROV_UNSIGNED, PROV_FOREIGN_KEY, PROV_BAD_SIGNATURE };
+
+static const char *const intree_codes[] = {
+	[PROV_UNSIGNED] = "intree-unsigned",
+	[PROV_FOREIGN_KEY] = "intree-foreign-key",
+	[PROV_BAD_SIGNATURE] = "intree-bad-signature",
+};
+static const char *const modns_codes[] = {
+	[PROV_UNSIGNED] = "modns-unsigned",
+	[PROV_FOREIGN_KEY] = "modns-foreign-key",
+	[PROV_BAD_SIGNATURE] = "modns-bad-signature",
+};
+
+/*
+ * Every module's signature: counted by state and by signer, and judged for the modules
+ * whose provenance matters: those with intree in .modinfo, and those whose name matches a
+ * module-restricted pattern (loader matching). Unsigned is a problem when the kernel signs
+ * its modules (CONFIG_MODULE_SIG=y) or keys were given; as in `check`, a kernel without
+ * either has no signatures to expect.
+ */
+static int audit_signatures(struct ksc_audit *a)
+{
+	struct ksc_kernel *k = a->k;
+	const struct ksc_keyring *kr = k->keyring;
+	bool keys = !ksc_keyring_is_empty(kr);
+	struct ksc_audit_sig_counts *c = &a->sig;
+	struct hash idx; /* signer key -> row index + 1 */
+
+	c->n_keys = keys ? ksc_keyring_get_count(kr) : 0;
+	c->module_sig = k->config[KSC_CONFIG_MODULE_SIG];
+	bool expect_signed = keys || c->module_sig == 1;
+	hash_init(&idx);
+	for (size_t m = 0; m < k->n_owners && !a->oom; m++) {
+		const struct ksc_module *mod = owner_module(k, m);
+		if (!mod)
+			continue;
+		c->n_modules++;
+		struct ksc_signature_info si;
+		int sr = -ENODATA;
+		/* kmod's view first: for a module rebuilt from an index it reads the block again */
+		if (ksc_module_get_signature_size(mod) > 0) {
+			sr = ksc_module_get_signature(mod, &si);
+			if (sr == -ENOMEM) {
+				a->oom = 1;
+				break;
+			}
+		}
+		struct ksc_sig_eval ev;
+		ksc_sig_evaluate(mod, kr, &ev);
+		enum provenance prov = PROV_OK;
+		const char *state;
+		size_t row = (size_t)-1;
+		if (ev.err == -ENODATA) {
+			c->n_unsigned++;
+			if (expect_signed)
+				prov = PROV_UNSIGNED;
+			state = "is unsigned";
+		} else {
+			c->n_signed++;
+			char kid[200];
+			row = sr == 0 ? signer_row(a, &idx, si.signer,
+						   key_id_str(kid, sizeof(kid), si.key_id, si.key_id_len),
+						   si.hash_algo)
+				      : signer_row(a, &idx, NULL, NULL, NULL);
+			if (a->oom)
+				break;
+			struct ksc_audit_signer *x = &a->signers[row];
+			x->n_modules++;
+			switch (ev.err) {
+			case 0:
+				if (ev.verified) {
+					c->n_verified++;
+					x->n_verified++;
+					if (!x->key && ev.key && ev.key->subject &&
+					    !(x->key = pool_strdup(&a->strings, ev.key->subject)))
+						a->oom = 1;
+				} else {
+					c->n_not_checked++;
+					x->n_not_checked++;
+				}
+				break;
+			case -ENOKEY:
+				c->n_foreign_key++;
+				x->n_foreign_key++;
+				prov = PROV_FOREIGN_KEY;
+				break;
+			case -ENOPKG:
+				c->n_unsupported++;
+				x->n_unsupported++;
+				prov = PROV_BAD_SIGNATURE;
+				break;
+			default:
+				c->n_rejected++;
+				x->n_rejected++;
+				prov = PROV_BAD_SIGNATURE;
+			}
+			state = prov == PROV_OK ? NULL : prov == PROV_FOREIGN_KEY
+				? "is signed by a key that is not among the kernel's keys"
+				: "carries a signature that fails";
+		}
+		if (prov == PROV_OK)
+			continue;
+
+		/* Who signed it, as modinfo shows it. */
+		const char *who = "";
+		if (row != (size_t)-1 && a->signers[row].signer)
+			who = sfmt(a, " (signer '%s', key %s, %s)", a->signers[row].signer,
+				   a->signers[row].key_id ? a->signers[row].key_id : "-",
+				   a->signers[row].hash_algo ? a->signers[row].hash_algo : "-");
+		else if (row != (size_t)-1)
+			who = " (a block kmod's modinfo cannot decode)";
+		const char *why = prov == PROV_UNSIGNED
+			? (keys ? "" : " (keys were not checked: with no key known, only missing and malformed signatures are judged)")
+			: prov == PROV_FOREIGN_KEY ? ": the kernel loads it as if it were unsigned (taint E), or refuses it when signatures are enforced"
+			: ev.err == -ENOPKG ? sfmt(a, ": %s; the kernel loads it as if it were unsigned (-%s)", ev.why, sig_errno_name(ev.err))
+			: sfmt(a, ": %s; the kernel refuses to load it (-%s)", ev.why, sig_errno_name(ev.err));
+		enum ksc_severity sev = prov == PROV_BAD_SIGNATURE && ev.err != -ENOPKG
+			? KSC_SEV_ERROR : KSC_SEV_WARNING;
+		if (ksc_module_is_intree(mod))
+			finding(a, intree_codes[prov], sev, mod, NULL, NULL,
+				sfmt(a, "claims to be in-tree (intree in .modinfo) but %s%s%s; a signature by the kernel's own key is the one proof that it was built with the kernel",
+				     state, who, why));
+		/* The restricted exports its name is granted (the list is sorted by symbol). */
+		const struct ksc_audit_restricted *first = NULL;
+		size_t n_granted = 0;
+		for (size_t i = 0; i < a->n_restricted; i++) {
+			const struct ksc_audit_restricted *r = &a->restricted[i];
+			if (!ksc_namespace_matches_module(r->ns, ksc_module_get_name(mod), KSC_MATCH_LOADER))
+				continue;
+			if (!first)
+				first = r;
+			n_granted++;
+		}
+		if (first)
+			finding(a, modns_codes[prov], sev, mod, first->symbol, first->ns,
+				sfmt(a, "its name matches %s, which grants it %s%s, but it %s%s%s; the name alone does not show that it is one of the kernel's own modules",
+				     first->ns + strlen("module:"), first->symbol,
+				     n_granted > 1 ? sfmt(a, " and %zu more module-restricted exports", n_granted - 1) : "",
+				     state, who, why));
+	}
+	hash_fini(&idx);
+	if (a->oom)
+		return -ENOMEM;
+	if (a->n_signers > 1)
+		qsort(a->signers, a->n_signers, sizeof(*a->signers), cmp_signer);
+	return 0;
+}
+
 KSC_EXPORT int ksc_audit_kernel(struct ksc_kernel *k, const struct ksc_audit_opts *opts,
 				struct ksc_audit **out)
 {
@@ -461,7 +702,7 @@ KSC_EXPORT int ksc_audit_kernel(struct ksc_kernel *k, const struct ksc_audit_opt
 	a->k = ksc_kernel_ref(k);
 	pool_init(&a->strings);
 	if ((r = ksc_kernel_build_index(k)) < 0 || (r = audit_restricted(a, &o)) < 0 ||
-	    (r = audit_namespaces(a)) < 0)
+	    (r = audit_namespaces(a)) < 0 || (r = audit_signatures(a)) < 0)
 		goto err;
 	if (o.reference) {
 		if ((r = ksc_kernel_build_index(o.reference)) < 0 ||
@@ -484,6 +725,7 @@ KSC_EXPORT void ksc_audit_free(struct ksc_audit *a)
 	free(a->restricted);
 	free(a->namespaces);
 	free(a->findings);
+	free(a->signers);
 	for (size_t i = 0; i < a->n_lists; i++)
 		free(a->lists[i].v);
 	free(a->lists);
@@ -531,6 +773,21 @@ KSC_EXPORT void ksc_audit_get_export_counts(const struct ksc_audit *a, size_t *g
 {
 	*gpl_only = a->gpl_only;
 	*plain = a->plain;
+}
+
+KSC_EXPORT const struct ksc_audit_sig_counts *ksc_audit_get_signature_counts(const struct ksc_audit *a)
+{
+	return &a->sig;
+}
+
+KSC_EXPORT size_t ksc_audit_get_signer_count(const struct ksc_audit *a)
+{
+	return a->n_signers;
+}
+
+KSC_EXPORT const struct ksc_audit_signer *ksc_audit_get_signer(const struct ksc_audit *a, size_t i)
+{
+	return i < a->n_signers ? &a->signers[i] : NULL;
 }
 
 KSC_EXPORT const char *ksc_item_kind_name(enum ksc_item_kind kind)

@@ -1274,6 +1274,21 @@ struct ksc_audit_namespace {
  * "modns-empty-list", "modns-modpost-mismatch" (loader and modpost match different
  * modules), "modns-allow-missing-ns" and "modns-defeated" (R13), "ns-import-unused",
  * "intree-not-in-reference", "srcversion-differs".
+ * Signatures (the codes ksc_check_modules() gives the same problems), for a module with
+ * intree in .modinfo ("intree-*") and for a module whose name matches a module-restricted
+ * pattern, the loader's way ("modns-*"; symbol and ns: the first export, by name, that the
+ * name is granted):
+ *   "intree-unsigned", "modns-unsigned"          no signature (warning); judged only when
+ *                                                the kernel signs its modules
+ *                                                (CONFIG_MODULE_SIG=y) or has keys
+ *   "intree-foreign-key", "modns-foreign-key"    signed by no key of the kernel's keyring,
+ *                                                -ENOKEY (warning); needs keys
+ *   "intree-bad-signature", "modns-bad-signature" a signature that fails: -EKEYREJECTED
+ *                                                (changed after signing; needs keys),
+ *                                                -EBADMSG and other malformed blocks
+ *                                                (error: the kernel refuses the module), or
+ *                                                -ENOPKG (warning: loaded as if unsigned)
+ * The detail names the signer, key id and hash algorithm as modinfo shows them.
  */
 struct ksc_audit_finding {
 	const char *code;
@@ -1288,12 +1303,44 @@ struct ksc_audit_opts {
 	struct ksc_kernel *reference;  /* the distribution's own tree, for intree claims */
 };
 
+/*
+ * The signatures of every module of the tree. signed = verified + foreign_key + rejected +
+ * unsupported + not_checked.
+ */
+struct ksc_audit_sig_counts {
+	size_t n_modules;      /* modules of the tree */
+	size_t n_signed;       /* with a signature block appended */
+	size_t n_unsigned;
+	size_t n_verified;     /* valid, signed by a key of the kernel's keyring */
+	size_t n_foreign_key;  /* well-formed, signed by no key of the keyring (-ENOKEY) */
+	size_t n_rejected;     /* refused by the loader: -EKEYREJECTED (changed after signing),
+				* -EBADMSG and other malformed blocks */
+	size_t n_unsupported;  /* -ENOPKG: not PKCS#7, or algorithms the kernel lacks */
+	size_t n_not_checked;  /* well-formed, not verified: no keys, or the file could not
+				* be read again (logged) */
+	size_t n_keys;         /* certificates in the keyring; 0: keys were not checked */
+	int module_sig;        /* CONFIG_MODULE_SIG: 1 set, 0 not set, -1 unknown */
+};
+
+/* The modules signed by one signer, key id and hash algorithm, with their states. */
+struct ksc_audit_signer {
+	const char *signer;    /* as modinfo's signer, sig_key ("5E:E1:13:...") and
+				* sig_hashalgo; all three NULL for blocks kmod cannot decode */
+	const char *key_id;
+	const char *hash_algo;
+	const char *key;       /* subject of the keyring's certificate that verified them, or NULL */
+	size_t n_modules, n_verified, n_foreign_key, n_rejected, n_unsupported, n_not_checked;
+};
+
 struct ksc_audit;
 
 /*
  * Audit kernel `k` (usually from ksc_kernel_open(): its tree's modules are the users).
- * The audit holds a reference to `k`; its strings live until ksc_audit_free(). 0 or
- * -ENOMEM.
+ * Every module's signature is read and, when the kernel has keys (ksc_kernel_set_keyring()),
+ * verified: each signed module's file is read again and hashed (a file that cannot be, is
+ * logged and counted as not checked). Without keys, what needs no key is still judged
+ * (unsigned, malformed). The audit holds a reference to `k`; its strings live until
+ * ksc_audit_free(). 0 or -ENOMEM.
  */
 int ksc_audit_kernel(struct ksc_kernel *k, const struct ksc_audit_opts *opts,
 		     struct ksc_audit **out);
@@ -1305,6 +1352,14 @@ const struct ksc_audit_namespace *ksc_audit_get_namespace(const struct ksc_audit
 size_t ksc_audit_get_finding_count(const struct ksc_audit *a);
 const struct ksc_audit_finding *ksc_audit_get_finding(const struct ksc_audit *a, size_t i);
 void ksc_audit_get_export_counts(const struct ksc_audit *a, size_t *gpl_only, size_t *plain);
+/* The signature counts (owned by the audit; never NULL). */
+const struct ksc_audit_sig_counts *ksc_audit_get_signature_counts(const struct ksc_audit *a);
+/*
+ * Signers, most modules first (then by signer, key id, hash algorithm); signer i is owned
+ * by the audit, NULL when i >= the count.
+ */
+size_t ksc_audit_get_signer_count(const struct ksc_audit *a);
+const struct ksc_audit_signer *ksc_audit_get_signer(const struct ksc_audit *a, size_t i);
 
 #ifdef __cplusplus
 }

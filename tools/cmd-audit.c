@@ -19,20 +19,31 @@ static const char *const help =
 	"and the modules that use it; dead and unmatchable items; every namespace with its\n"
 	"exporters, importers and importers that use nothing from it; GPL-only counts; and\n"
 	"impersonation risks: out-of-tree modules whose name matches a restricted pattern,\n"
-	"intree claims the reference tree does not back, srcversions that differ.\n\n"
+	"intree claims the reference tree does not back, srcversions that differ. And every\n"
+	"module's signature (signer, key id, hash algorithm), verified against the kernel's\n"
+	"keys: intree modules and modules granted a restricted export by name that are\n"
+	"unsigned, signed by another key or whose signature fails are flagged.\n\n"
 	"Options:\n"
 	"  -b, --basedir ROOT      the root holding lib/modules/KVER (default /)\n"
 	"      --reference ROOT2   the distribution's own tree (with KVER too) to check intree\n"
 	"                          claims and srcversions against\n"
+	"      --config FILE       the kernel's .config (default: ROOT/boot/config-KVER or\n"
+	"                          lib/modules/KVER/build/.config)\n"
+	"      --cert FILE         a certificate the kernel trusts for module signatures (PEM\n"
+	"                          or DER; or a kernel image: its built-in keys); repeatable.\n"
+	"                          The built-in keys of the kernel image under ROOT are used\n"
+	"                          too. Without any key, signatures are not verified: only\n"
+	"                          unsigned and malformed ones are judged\n"
 	"  -f, --format FMT        text (default), json, or dot (usage graph for Graphviz)\n"
 	"      --html FILE         also write a self-contained HTML report (sortable,\n"
 	"                          filterable tables and the usage graph)\n"
 	"      --json              the same as --format json\n"
 	"  -h, --help              show this help and exit\n\n"
-	"Exit status: 0 nothing flagged, 1 warnings (impostors, unmatchable items, ...),\n"
-	"2 usage error, 4 unreadable input (the rest was audited).\n";
+	"Exit status: 0 nothing flagged, 1 warnings or errors (impostors, unmatchable items,\n"
+	"unsigned intree modules, ...), 2 usage error, 4 unreadable input (the rest was\n"
+	"audited).\n";
 
-enum { OPT_REFERENCE = 256, OPT_JSON, OPT_HTML };
+enum { OPT_REFERENCE = 256, OPT_JSON, OPT_HTML, OPT_CONFIG, OPT_CERT };
 enum { AUDIT_DOT = 100 }; /* the JSON document, drawn by report_write_dot() */
 
 static json_object *jstrs(const char *const *v, size_t n)
@@ -47,6 +58,75 @@ static json_object *jstrs(const char *const *v, size_t n)
 static const char *sev_name(enum ksc_severity s)
 {
 	return s == KSC_SEV_ERROR ? "error" : s == KSC_SEV_WARNING ? "warning" : "info";
+}
+
+static json_object *jstr(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *jsize(size_t n)
+{
+	return json_object_new_int64((int64_t)n);
+}
+
+static json_object *signatures_json(const struct ksc_audit_sig_counts *c)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "modules", jsize(c->n_modules));
+	json_object_object_add(o, "signed", jsize(c->n_signed));
+	json_object_object_add(o, "unsigned", jsize(c->n_unsigned));
+	json_object_object_add(o, "verified", jsize(c->n_verified));
+	json_object_object_add(o, "foreign_key", jsize(c->n_foreign_key));
+	json_object_object_add(o, "rejected", jsize(c->n_rejected));
+	json_object_object_add(o, "unsupported", jsize(c->n_unsupported));
+	json_object_object_add(o, "not_checked", jsize(c->n_not_checked));
+	json_object_object_add(o, "keys", jsize(c->n_keys));
+	json_object_object_add(o, "keys_checked", json_object_new_boolean(c->n_keys > 0));
+	json_object_object_add(o, "module_sig", c->module_sig < 0 ? NULL
+			       : json_object_new_boolean(c->module_sig == 1));
+	return o;
+}
+
+static json_object *keys_json(const struct ksc_keyring *kr)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; kr && i < ksc_keyring_get_count(kr); i++) {
+		const struct ksc_key *key = ksc_keyring_get_key(kr, i);
+		json_object *x = json_object_new_object();
+		json_object_object_add(x, "subject", jstr(key->subject));
+		json_object_object_add(x, "issuer", jstr(key->issuer));
+		json_object_object_add(x, "serial", jstr(key->serial));
+		json_object_object_add(x, "key_algo", jstr(key->key_algo));
+		json_object_object_add(x, "bits", json_object_new_int64(key->bits));
+		json_object_object_add(x, "source", jstr(key->source));
+		json_object_array_add(a, x);
+	}
+	return a;
+}
+
+static json_object *signers_json(const struct ksc_audit *a)
+{
+	json_object *v = json_object_new_array();
+
+	for (size_t i = 0; i < ksc_audit_get_signer_count(a); i++) {
+		const struct ksc_audit_signer *s = ksc_audit_get_signer(a, i);
+		json_object *x = json_object_new_object();
+		json_object_object_add(x, "signer", jstr(s->signer));
+		json_object_object_add(x, "key_id", jstr(s->key_id));
+		json_object_object_add(x, "hash_algo", jstr(s->hash_algo));
+		json_object_object_add(x, "key", jstr(s->key));
+		json_object_object_add(x, "modules", jsize(s->n_modules));
+		json_object_object_add(x, "verified", jsize(s->n_verified));
+		json_object_object_add(x, "foreign_key", jsize(s->n_foreign_key));
+		json_object_object_add(x, "rejected", jsize(s->n_rejected));
+		json_object_object_add(x, "unsupported", jsize(s->n_unsupported));
+		json_object_object_add(x, "not_checked", jsize(s->n_not_checked));
+		json_object_array_add(v, x);
+	}
+	return v;
 }
 
 static json_object *audit_json(const struct ksc_audit *a, const struct ksc_kernel *k,
@@ -106,6 +186,9 @@ static json_object *audit_json(const struct ksc_audit *a, const struct ksc_kerne
 		json_object_array_add(jn, x);
 	}
 	json_object_object_add(o, "namespaces", jn);
+	json_object_object_add(o, "signatures", signatures_json(ksc_audit_get_signature_counts(a)));
+	json_object_object_add(o, "keys", keys_json(ksc_kernel_get_keyring(k)));
+	json_object_object_add(o, "signers", signers_json(a));
 
 	json_object *jf = json_object_new_array(), *counts = json_object_new_object();
 	for (size_t i = 0; i < ksc_audit_get_finding_count(a); i++) {
@@ -136,6 +219,43 @@ static void print_list(const char *const *v, size_t n)
 		printf("%s%s", i ? "," : "", v[i]);
 }
 
+/* The signature summary line, the keys and the signers. */
+static void signatures_text(const struct ksc_audit *a, const struct ksc_kernel *k)
+{
+	const struct ksc_audit_sig_counts *c = ksc_audit_get_signature_counts(a);
+	const struct ksc_keyring *kr = ksc_kernel_get_keyring(k);
+
+	printf("signatures: %zu modules: %zu signed (%zu verified, %zu foreign key, %zu rejected, %zu unsupported, %zu not checked), %zu unsigned; ",
+	       c->n_modules, c->n_signed, c->n_verified, c->n_foreign_key, c->n_rejected,
+	       c->n_unsupported, c->n_not_checked, c->n_unsigned);
+	if (c->n_keys)
+		printf("%zu key%s\n", c->n_keys, c->n_keys == 1 ? "" : "s");
+	else
+		printf("keys not checked: no certificate given (--cert) and none in the kernel image%s\n",
+		       c->module_sig == 1 ? ""
+		       : c->module_sig == 0 ? "; unsigned modules not flagged: CONFIG_MODULE_SIG is not set"
+		       : "; unsigned modules not flagged: no kernel configuration");
+	for (size_t i = 0; c->n_keys && kr && i < ksc_keyring_get_count(kr); i++) {
+		const struct ksc_key *key = ksc_keyring_get_key(kr, i);
+		printf("  key '%s' (serial %s, %s %u, from %s)\n", key->subject ? key->subject : "",
+		       key->serial ? key->serial : "-", key->key_algo ? key->key_algo : "?",
+		       key->bits, key->source ? key->source : "-");
+	}
+	if (ksc_audit_get_signer_count(a))
+		printf("\nsigners (signer, key id, hash algorithm: modules, and their states)\n");
+	for (size_t i = 0; i < ksc_audit_get_signer_count(a); i++) {
+		const struct ksc_audit_signer *s = ksc_audit_get_signer(a, i);
+		if (s->signer)
+			printf("  '%s' %s %s: ", s->signer, s->key_id ? s->key_id : "-",
+			       s->hash_algo ? s->hash_algo : "-");
+		else
+			printf("  (blocks modinfo cannot decode): ");
+		printf("%zu (%zu verified, %zu foreign key, %zu rejected, %zu unsupported, %zu not checked)\n",
+		       s->n_modules, s->n_verified, s->n_foreign_key, s->n_rejected,
+		       s->n_unsupported, s->n_not_checked);
+	}
+}
+
 static void audit_text(const struct ksc_audit *a, const struct ksc_kernel *k)
 {
 	size_t gpl, plain;
@@ -145,6 +265,7 @@ static void audit_text(const struct ksc_audit *a, const struct ksc_kernel *k)
 	       ksc_kernel_get_release(k) ? ksc_kernel_get_release(k) : "?",
 	       ksc_kernel_get_module_count(k), gpl + plain, gpl, plain,
 	       ksc_audit_get_restricted_count(a), ksc_audit_get_namespace_count(a));
+	signatures_text(a, k);
 	if (ksc_audit_get_restricted_count(a))
 		printf("\nmodule-restricted exports (symbol, owner, namespace: item -> matching modules; users)\n");
 	for (size_t i = 0; i < ksc_audit_get_restricted_count(a); i++) {
@@ -193,12 +314,18 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "html", required_argument, NULL, OPT_HTML },
+		{ "config", required_argument, NULL, OPT_CONFIG },
+		{ "cert", required_argument, NULL, OPT_CERT },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *root = "/", *reference = NULL, *kver = NULL, *html = NULL;
-	int format = FMT_TEXT, c, status = KSC_EXIT_OK;
+	const char *root = "/", *reference = NULL, *kver = NULL, *html = NULL, *config = NULL;
+	int format = FMT_TEXT, c, status = KSC_EXIT_OK, n_certs = 0;
 	struct utsname u;
+	char **certs = calloc((size_t)argc + 1, sizeof(*certs));
+
+	if (!certs)
+		return KSC_EXIT_UNREADABLE;
 
 	while ((c = getopt_long(argc, argv, "+b:f:h", opts, NULL)) != -1) {
 		switch (c) {
@@ -206,37 +333,73 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
 		case OPT_REFERENCE: reference = optarg; break;
 		case OPT_JSON: format = FMT_JSON; break;
 		case OPT_HTML: html = optarg; break;
+		case OPT_CONFIG: config = optarg; break;
+		case OPT_CERT: certs[n_certs++] = optarg; break;
 		case 'f':
 			if (strcmp(optarg, "dot") == 0) {
 				format = AUDIT_DOT;
 				break;
 			}
 			format = parse_format("audit", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
-			if (format < 0)
+			if (format < 0) {
+				free(certs);
 				return KSC_EXIT_USAGE;
+			}
 			break;
 		case 'h':
 			fputs(help, stdout);
+			free(certs);
 			return KSC_EXIT_OK;
 		default:
+			free(certs);
 			return usage_error("audit", "invalid option");
 		}
 	}
-	if (argc - optind > 1)
+	if (argc - optind > 1) {
+		free(certs);
 		return usage_error("audit", "one KVER at most");
+	}
 	if (optind < argc)
 		kver = argv[optind];
 	else if (uname(&u) == 0)
 		kver = u.release;
 
 	struct ksc_kernel *k = NULL, *ref = NULL;
+	struct ksc_keyring *kr = NULL;
 	struct ksc_audit *a = NULL;
 	unsigned errors = 0;
+	int r;
+	/* The keys: every --cert (a file without a certificate stops here), then the kernel's. */
+	if (ksc_keyring_new(ctx, &kr) < 0) {
+		status = KSC_EXIT_UNREADABLE;
+		goto out;
+	}
+	for (int i = 0; i < n_certs; i++) {
+		if (ksc_keyring_add_path(kr, certs[i]) < 0) {
+			status = KSC_EXIT_UNREADABLE;
+			goto out;
+		}
+	}
 	if (ksc_kernel_open(ctx, root, kver, &k) < 0) {
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
 	}
 	errors += ksc_kernel_get_error_count(k);
+	if (config && ksc_kernel_read_config(k, config) < 0) {
+		status = KSC_EXIT_UNREADABLE;
+		goto out;
+	}
+	/*
+	 * The image's built-in keys, as check --kernel takes them. No image, or one that cannot
+	 * be read (logged; /boot/vmlinuz-* is often readable by root only), leaves the --cert
+	 * keys alone, and the summary says when there are none.
+	 */
+	r = ksc_keyring_add_kernel(kr, root, kver);
+	if (r == -ENOMEM) {
+		status = KSC_EXIT_UNREADABLE;
+		goto out;
+	}
+	ksc_kernel_set_keyring(k, kr);
 	if (reference) {
 		if (ksc_kernel_open(ctx, reference, kver, &ref) < 0) {
 			status = KSC_EXIT_UNREADABLE;
@@ -259,7 +422,7 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
 	else
 		audit_text(a, k);
 	if (html) {
-		int r = report_write_html(html, NULL, doc, "audit");
+		r = report_write_html(html, NULL, doc, "audit");
 		if (r < 0) {
 			fprintf(stderr, "%s: %s: %s\n", program_name, html, strerror(-r));
 			errors++;
@@ -275,5 +438,7 @@ out:
 	ksc_audit_free(a);
 	ksc_kernel_unref(ref);
 	ksc_kernel_unref(k);
+	ksc_keyring_unref(kr);
+	free(certs);
 	return status;
 }

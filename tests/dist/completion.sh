@@ -52,6 +52,9 @@ t_eq "... also after --kernel=ROOT" "6.16.0-demo" "$(comp check --kernel = "$roo
 t_eq "check --policy: the versions its help names" "6.1 6.12.y 6.16 6.17 6.18 6.6.y 7.0 7.1" \
 	"$(comp check --policy "" | tr ' ' '\n' | sort | xargs)"
 t_eq "modinfo -F: .modinfo keys" "license" "$(comp modinfo -F lic)"
+t_eq "audit KVER: the releases below the -b root" "6.16.0-demo" "$(comp audit -b "$root" "")"
+t_eq "... after --basedir=ROOT and --cert FILE" "6.16.0-demo" "$(comp audit --basedir = "$root" --cert x.pem 6)"
+t_eq "... one KVER only" "" "$(comp audit -b "$root" 6.16.0-demo 6)"
 
 # Operands and file values, in a folder with one file of each kind.
 files=$T_TMP/files
