@@ -50,8 +50,8 @@ report_render() {
 		tools/report.c $(pkg-config --libs json-c) > "$T_TMP/render.log" 2>&1
 }
 
-# report_audit DIR: the fixture tree of tests/cli/audit.sh under DIR/root and its audit as
-# DIR/audit.json, and DIR/audit.html (by `audit --html` when the command has it, else by
+# report_audit DIR: the fixture tree of tests/cli/audit.sh (with signed modules when the
+# signed fixtures are there) under DIR/root and its audit as DIR/audit.json, and DIR/audit.html (by `audit --html` when the command has it, else by
 # the render helper). Returns 1 when the tool, the script or the fixtures are not there.
 report_audit() {
 	local d=$1 rel=6.16.0-demo demo=$FIXTURES/demo rc
@@ -63,11 +63,21 @@ report_audit() {
 	cp "$demo/intree/kvm.ko" "$demo/intree/kvm-amd.ko" "$demo/intree/kvm_intel.ko" "$k/kernel/arch/x86/kvm/"
 	cp "$demo/intree/fx-patterns.ko" "$k/kernel/drivers/fx/"
 	cp "$demo/extra/kvm-evil.ko" "$k/extra/"
-	"$KSC" audit -b "$d/root" --json "$rel" > "$d/audit.json"
+	# With the signed fixtures (tests/fixtures/signed.mk): kvm signed by the key given,
+	# kvm-amd by another one, a signed module edited afterwards, and the rest unsigned.
+	local signed=$FIXTURES/signed certs=()
+	if [ -f "$signed/demo-kvm-rsa.ko" ] && grep -q -- '--cert' "$d/audit-help"; then
+		cp "$signed/demo-kvm-rsa.ko" "$k/kernel/arch/x86/kvm/kvm.ko"
+		cp "$signed/demo-kvm-amd-ec.ko" "$k/kernel/arch/x86/kvm/kvm-amd.ko"
+		cp "$signed/demo-fx-patterns-edited.ko" "$k/kernel/drivers/fx/fx-patterns.ko"
+		sed -i 's/^# CONFIG_MODULE_SIG is not set$/CONFIG_MODULE_SIG=y/' "$d/root/boot/config-$rel"
+		certs=(--cert "$signed/rsa.pem")
+	fi
+	"$KSC" audit -b "$d/root" ${certs[@]+"${certs[@]}"} --json "$rel" > "$d/audit.json"
 	rc=$?
 	[ $rc -le 1 ] && [ -s "$d/audit.json" ] || return 1
 	if grep -q -- '--html' "$d/audit-help"; then
-		"$KSC" audit -b "$d/root" --html "$d/audit.html" "$rel" > /dev/null
+		"$KSC" audit -b "$d/root" ${certs[@]+"${certs[@]}"} --html "$d/audit.html" "$rel" > /dev/null
 	else
 		"$T_TMP/render" html audit "$d/audit.json" "$d/audit.html" "ksymcheck audit: $rel"
 	fi

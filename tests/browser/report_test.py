@@ -93,6 +93,17 @@ def model(kind, doc):
             "text": lambda r: " ".join(s(r.get(k)) for k in ("severity", "code", "module", "symbol",
                                                              "namespace", "detail")),
             "sort": [(1, "Code", lambda r: s(r.get("code")), False)]}
+        if isinstance(doc.get("signatures"), dict):
+            t["signers"] = {
+                "rows": [r for r in doc.get("signers") or [] if isinstance(r, dict)],
+                "text": lambda r: " ".join(
+                    ["(not decodable)" if r.get("signer") is None else s(r.get("signer")),
+                     s(r.get("key_id")), s(r.get("hash_algo")), s(r.get("key"))] +
+                    [s(r.get(k)) for k in ("modules", "verified", "foreign_key", "rejected",
+                                           "unsupported", "not_checked")]),
+                "sort": [(4, "Modules", lambda r: r.get("modules") or 0, True),
+                         (0, "Signer", lambda r: "(not decodable)" if r.get("signer") is None
+                          else s(r.get("signer")), False)]}
         graph = ["restricted", "namespaces"]
     elif "modules" in doc:
         t["modules"] = {
