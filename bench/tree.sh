@@ -4,7 +4,7 @@
 # cached by scripts/fetch-debian-kernel.sh), in one run:
 #   cold  ksymcheck tree with no index: reads all 4023 modules, resolves, judges every
 #         module, writes modules.dep/.symbols/.alias/.softdep/.devname and the index;
-#   depmod -b ROOT KVER on the same tree (it writes its text and binary files);
+#   depmod -b ROOT KVER on a hard-linked copy of the same tree (it writes its files into it)
 #   warm  the same ksymcheck command again after `touch` of one module (index used).
 # Prints medians, peak RSS, the ratios depmod/cold and warm/cold, and where the cold
 # run's time went (read, decompress, parse, resolve, check) from its --json summary.
@@ -52,6 +52,9 @@ make_root() { # $1 source lib/modules/<ver> folder, $2 new root
 	return 0
 }
 make_root "$MODDIR" "$work/ko"
+# depmod writes its files into the tree it reads: it gets a tree of its own, so that its
+# writes do not change the folder ksymcheck's runs read (a changed folder is walked again).
+make_root "$MODDIR" "$work/ko-depmod"
 trees=(ko)
 if [ $xz -eq 1 ]; then
 	xzdir=$KDIR/bench-xz/lib/modules/$KVER
@@ -60,6 +63,7 @@ if [ $xz -eq 1 ]; then
 		exit 1
 	fi
 	make_root "$xzdir" "$work/xz"
+	make_root "$xzdir" "$work/xz-depmod"
 	trees+=(xz)
 fi
 
@@ -91,7 +95,7 @@ def bench(tree):
     idx = os.path.join(WORK, tree + ".idx")
     ksc = [KSC, "tree", "-b", root, KVER, "-j", JOBS, "--index", idx, "-E", SYMVERS,
            "--config", CONFIG, "--write-depmod", out, "--quiet"]
-    depmod = [DEPMOD, "-b", root, KVER]
+    depmod = [DEPMOD, "-b", root + "-depmod", KVER]
     # one module to touch: the first of modules.order
     with open(os.path.join(moddir, "modules.order")) as f:
         first = f.readline().strip()

@@ -61,6 +61,7 @@ struct reader {
 	unsigned int type;
 	struct sec *secs;
 	size_t n_secs;
+	size_t known[KSC_TREE_SECTIONS_MAX]; /* first section of each ksc_tree_section_id() */
 	GElf_Sym *syms;
 	const char **sym_names;
 	size_t n_syms;
@@ -321,6 +322,9 @@ static int load_sections(struct reader *r)
 			return -EINVAL;
 		}
 		s->name = (const char *)r->img + strsh.sh_offset + s->sh.sh_name;
+		int id = ksc_tree_section_id(s->name);
+		if (id >= 0 && !r->known[id])
+			r->known[id] = i;
 		if (s->sh.sh_type == SHT_NOBITS)
 			continue;
 		if (!range_ok(s->sh.sh_offset, s->sh.sh_size, r->size)) {
@@ -333,8 +337,13 @@ static int load_sections(struct reader *r)
 	return 0;
 }
 
+/* The first section named `name`. */
 static struct sec *find_sec(struct reader *r, const char *name)
 {
+	int id = ksc_tree_section_id(name);
+
+	if (id >= 0)
+		return r->known[id] ? &r->secs[r->known[id]] : NULL;
 	for (size_t i = 1; i < r->n_secs; i++)
 		if (strcmp(r->secs[i].name, name) == 0)
 			return &r->secs[i];
@@ -1038,23 +1047,13 @@ out:
 
 /* ---------------------------------------------------------------------------------- */
 
-static bool is_export_section(const char *name)
-{
-	return strcmp(name, "__ksymtab") == 0 || strcmp(name, "__ksymtab_gpl") == 0 ||
-	       strcmp(name, "__ksymtab_strings") == 0;
-}
-
 static int classify_file(struct reader *r)
 {
 	bool has_exports = false, has_modinfo = false;
 
-	for (size_t i = 1; i < r->n_secs; i++) {
-		if (is_export_section(r->secs[i].name))
-			has_exports = true;
-		if (strcmp(r->secs[i].name, ".modinfo") == 0 ||
-		    strcmp(r->secs[i].name, ".gnu.linkonce.this_module") == 0)
-			has_modinfo = true;
-	}
+	has_exports = find_sec(r, "__ksymtab") || find_sec(r, "__ksymtab_gpl") ||
+		      find_sec(r, "__ksymtab_strings");
+	has_modinfo = find_sec(r, ".modinfo") || find_sec(r, ".gnu.linkonce.this_module");
 	switch (r->type) {
 	case ET_REL:
 		if (!has_modinfo && !has_exports) {

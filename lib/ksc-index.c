@@ -31,6 +31,7 @@
 
 #include "ksc-internal.h"
 
+/* Bit i of krec.sections. The first five in this order: ksc-tree.c img_sparse() uses it. */
 const char *const ksc_tree_section_names[] = {
 	"__ksymtab",
 	"__ksymtab_gpl",
@@ -46,6 +47,20 @@ const char *const ksc_tree_section_names[] = {
 	".symtab",
 };
 const size_t ksc_tree_section_count = ARRAY_SIZE(ksc_tree_section_names);
+_Static_assert(ARRAY_SIZE(ksc_tree_section_names) <= KSC_TREE_SECTIONS_MAX,
+	       "KSC_TREE_SECTIONS_MAX too small");
+
+int ksc_tree_section_id(const char *n)
+{
+	/* "__k...", "__v...", ".m...", ".g...", ".s...": the rest is none of them */
+	if (n[0] == '_' ? n[1] != '_' || (n[2] != 'k' && n[2] != 'v')
+			: n[0] != '.' || (n[1] != 'm' && n[1] != 'g' && n[1] != 's'))
+		return -1;
+	for (size_t i = 0; i < ksc_tree_section_count; i++)
+		if (strcmp(n, ksc_tree_section_names[i]) == 0)
+			return (int)i;
+	return -1;
+}
 
 /* ---------------------------------------------------------------------------------- */
 /* Record buffers                                                                     */
@@ -319,12 +334,9 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 		if (ksc_module_has_kflagstab(mod))
 			h.flags |= KREC_F_KFLAGSTAB;
 		for (size_t j = 0; j < mod->n_sections; j++) {
-			const char *sn = mod->sections[j];
-			if (sn[0] != '_' && sn[0] != '.')
-				continue;
-			for (size_t i = 0; i < ksc_tree_section_count; i++)
-				if (strcmp(sn, ksc_tree_section_names[i]) == 0)
-					h.sections |= 1u << i;
+			int id = ksc_tree_section_id(mod->sections[j]);
+			if (id >= 0)
+				h.sections |= 1u << id;
 		}
 		h.struct_name = rbuf_cstr(&b, ksc_module_get_struct_name(mod));
 		h.kmod_name = rbuf_cstr(&b, ksc_module_get_kmod_name(mod));
@@ -1014,7 +1026,7 @@ int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules)
 /* The index file                                                                     */
 
 #define KIDX_MAGIC "KSCTREE\n"
-#define KIDX_VERSION 3u
+#define KIDX_VERSION 4u
 #define KIDX_BYTE_ORDER 0x01020304u
 #define KIDX_F_DERIVED 1u
 #define KIDX_CHECKED_FROM 32 /* the hot checksum covers the file from here to cold_off */
@@ -1038,6 +1050,7 @@ struct kidx_hdr {
 	uint32_t n_outputs;
 	uint32_t n_dirs;
 	uint64_t dir_off, out_off, dirs_off, cold_off;
+	uint64_t order_fp; /* modules.order's hash: with the same walk, the same order */
 };
 
 struct kidx_dirent {
@@ -1170,6 +1183,7 @@ static int parse(struct kidx *idx, uint64_t file_size)
 	idx->dm_world_fp = h->dm_world_fp;
 	idx->eng_world_fp = h->eng_world_fp;
 	idx->out_fp = h->out_fp;
+	idx->order_fp = h->order_fp;
 	idx->derived = h->flags & KIDX_F_DERIVED;
 	idx->file_size = file_size;
 	idx->cold_off = hot;
@@ -1462,6 +1476,7 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 	h.dm_world_fp = w->dm_world_fp;
 	h.eng_world_fp = w->eng_world_fp;
 	h.out_fp = w->out_fp;
+	h.order_fp = w->order_fp;
 	h.moddir = rbuf_cstr(&s, w->moddir);
 	h.release = rbuf_cstr(&s, w->release);
 	h.out_dir = w->out_dir ? rbuf_cstr(&s, w->out_dir) : KREC_NONE;

@@ -449,6 +449,9 @@ static inline const void *kder_arr(const struct kder *d, struct krange g)
 /* Sections a rebuilt module answers ksc_module_has_section() for (bit order). */
 extern const char *const ksc_tree_section_names[];
 extern const size_t ksc_tree_section_count;
+#define KSC_TREE_SECTIONS_MAX 16
+/* The index of `name` in ksc_tree_section_names, or -1 (most names: without a strcmp). */
+int ksc_tree_section_id(const char *name);
 
 /* A growing byte buffer with a string table, used to build records. */
 struct rbuf_slot {
@@ -569,6 +572,7 @@ struct kidx {
 	struct krec **fetched;  /* records read one by one */
 	const char *moddir, *release;
 	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp;
+	uint64_t order_fp;      /* the tree's order_fp when written (module order) */
 	bool derived;           /* derived records are valid for the fingerprints above */
 	struct kidx_module *mods;
 	size_t n_mods;
@@ -610,7 +614,7 @@ struct kidx_wmod {
 };
 struct kidx_write {
 	const char *moddir, *release;
-	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp;
+	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp, order_fp;
 	bool derived;
 	const struct kidx_wmod *mods;
 	size_t n_mods;

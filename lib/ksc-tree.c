@@ -125,6 +125,13 @@ struct ksc_tree {
 	size_t n_dirs, cap_dirs;
 	bool walk_clean;  /* no symbolic link, special file or problem met */
 	bool walk_cached; /* the folders were unchanged: the index's module list used */
+	/*
+	 * The index's module list is used before its folders are seen to be unchanged: the
+	 * read phase checks them (in parallel with the modules) and sets walk_stale when one
+	 * changed; then the tree is walked and read again.
+	 */
+	bool dirs_unverified;
+	atomic_bool walk_stale;
 	struct tproblem *problems;
 	size_t n_problems, cap_problems;
 	struct ksc_tree_problem *pub_problems;
@@ -664,19 +671,12 @@ static int do_walk(struct ksc_tree *t)
 static int cached_walk(struct ksc_tree *t)
 {
 	const struct kidx *idx = &t->idx;
-	struct stat st;
 
 	if (!idx->n_dirs)
 		return 0;
-	for (size_t i = 0; i < idx->n_dirs; i++) {
-		const struct kidx_dir *d = &idx->dirs[i];
-		if (d->mtime_ns == KREC_RACY ||
-		    fstatat(t->dfd, d->relpath[0] ? d->relpath : ".", &st,
-			    AT_SYMLINK_NOFOLLOW) < 0 ||
-		    !S_ISDIR(st.st_mode) || (uint64_t)st.st_ino != d->ino ||
-		    st_mtime_ns(&st) != d->mtime_ns)
+	for (size_t i = 0; i < idx->n_dirs; i++)
+		if (idx->dirs[i].mtime_ns == KREC_RACY)
 			return 0;
-	}
 	struct walker w = { .t = t };
 	for (size_t i = 0; i < idx->n_mods; i++) {
 		size_t n = strlen(idx->mods[i].relpath);
@@ -698,7 +698,20 @@ static int cached_walk(struct ksc_tree *t)
 			return -ENOMEM;
 	}
 	t->walk_clean = t->walk_cached = true;
+	t->dirs_unverified = true; /* dir_unchanged(), in the read phase */
 	return 1;
+}
+
+/* Is folder i of the index's walk as it was then (inode, modification time)? */
+static bool dir_unchanged(const struct ksc_tree *t, size_t i)
+{
+	const struct kidx_dir *d = &t->idx.dirs[i];
+	struct stat st;
+
+	return fstatat(t->dfd, d->relpath[0] ? d->relpath : ".", &st, AT_SYMLINK_NOFOLLOW) ==
+		       0 &&
+	       S_ISDIR(st.st_mode) && (uint64_t)st.st_ino == d->ino &&
+	       st_mtime_ns(&st) == d->mtime_ns;
 }
 
 static void drop_walk(struct ksc_tree *t)
@@ -707,7 +720,10 @@ static void drop_walk(struct ksc_tree *t)
 		free(t->mods[i].relpath);
 		free(t->mods[i].path);
 		free(t->mods[i].modname);
+		free(t->mods[i].rec_own);
 	}
+	t->dirs_unverified = false;
+	atomic_store(&t->walk_stale, false);
 	t->n_mods = 0;
 	hash_fini(&t->by_name);
 	hash_init(&t->by_name);
@@ -749,23 +765,26 @@ static int order_modules(struct ksc_tree *t)
 	hash_init(&h);
 	if (!names || !order || !uncrel)
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		names[i] = t->mods[i].modname;
-	ret = ksc_depmod_hash_order(names, n, 512, order);
-	if (ret < 0)
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		t->mods[order[i]].hash_pos = (uint32_t)i;
-
 	/* modules.order: matched against depmod's uncompressed relative path. */
 	int fd = openat(t->dfd, "modules.order", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	char *data = NULL;
 	size_t size = 0;
+	int oerr = fd < 0 ? errno : 0;
+	struct stat ost;
 	t->order_fp = 0;
 	if (fd >= 0) {
-		struct stat st;
-		if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) {
-			size_t cap = (size_t)st.st_size + 1;
+		if (fstat(fd, &ost) < 0)
+			oerr = errno;
+		else if (!S_ISREG(ost.st_mode))
+			oerr = EINVAL;
+		if (oerr) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	if (fd >= 0) {
+		if (ost.st_size >= 0) {
+			size_t cap = (size_t)ost.st_size + 1;
 			data = malloc(cap);
 			while (data) {
 				ssize_t k = read(fd, data + size, cap - size);
@@ -791,9 +810,29 @@ static int order_modules(struct ksc_tree *t)
 			goto out;
 		}
 		t->order_fp = ksc_hash64(data, size, 11);
-	} else if (errno != ENOENT) {
-		ksc_warn(t->ctx, "%s/modules.order: %s", t->moddir, strerror(errno));
+	} else if (oerr != ENOENT) {
+		ksc_warn(t->ctx, "%s/modules.order: %s", t->moddir,
+			 oerr == EINVAL ? "not a regular file" : strerror(oerr));
 	}
+	/*
+	 * The walk of the last run (same files, listed in the order that run sorted them)
+	 * and the same modules.order, read without a problem: the same order.
+	 */
+	if (t->walk_cached && (data || oerr == ENOENT) && t->idx.order_fp == t->order_fp) {
+		ret = 0;
+		free(data);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		names[i] = t->mods[i].modname;
+	ret = ksc_depmod_hash_order(names, n, 512, order);
+	if (ret < 0) {
+		free(data);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++)
+		t->mods[order[i]].hash_pos = (uint32_t)i;
+	ret = -ENOMEM;
 	if (data) {
 		for (size_t i = 0; i < n; i++) {
 			struct tmod *m = &t->mods[i];
@@ -991,23 +1030,10 @@ static uint64_t hrd(const unsigned char *p, unsigned int n, bool msb)
 	return v;
 }
 
-/* Names of the sections the readers use; REL/RELA of the export tables come on top. */
-static const char *const wanted[] = {
-	".modinfo",
-	".gnu.linkonce.this_module",
-	"__versions",
-	"__version_ext_crcs",
-	"__version_ext_names",
-	"__ksymtab",
-	"__ksymtab_gpl",
-	"__kcrctab",
-	"__kcrctab_gpl",
-	"__ksymtab_strings",
-	"__kflagstab",
-	".symtab",
-	".strtab",
-};
-
+/*
+ * The sections the readers use: ksc_tree_section_names (ksc_tree_section_id()), .strtab and
+ * the REL/RELA of the export tables.
+ */
 /*
  * A large uncompressed module: an anonymous mapping of the file's size (untouched pages
  * cost nothing), filled with only the byte ranges the two readers look at: the ELF
@@ -1132,18 +1158,16 @@ static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, boo
 		const char *nm = names + s[i].name;
 		if (!memchr(nm, '\0', (size_t)(nend - nm)))
 			continue;
-		for (size_t k = 0; k < ARRAY_SIZE(wanted); k++)
-			if (strcmp(nm, wanted[k]) == 0)
-				need[i] = 1;
-		if (strcmp(nm, "__ksymtab") == 0 || strcmp(nm, "__ksymtab_gpl") == 0)
+		int id = ksc_tree_section_id(nm);
+		if (id >= 0 || strcmp(nm, ".strtab") == 0)
+			need[i] = 1;
+		/* ksc_tree_section_names: __ksymtab, _gpl, __kcrctab, _gpl, __ksymtab_strings */
+		if (id == 0 || id == 1)
 			ksymtab = true;
-		if (strcmp(nm, "__ksymtab_strings") == 0)
+		if (id == 4)
 			strings = true;
-		static const char *const tn[4] = { "__ksymtab", "__ksymtab_gpl",
-						   "__kcrctab", "__kcrctab_gpl" };
-		for (int k = 0; k < 4; k++)
-			if (strcmp(nm, tn[k]) == 0 && !tables[k])
-				tables[k] = i;
+		if (id >= 0 && id < 4 && !tables[id])
+			tables[id] = i;
 		if (s[i].type == 2 /* SYMTAB */) {
 			need[i] = 1;
 			if (s[i].link < shnum)
@@ -1401,12 +1425,23 @@ record:
 struct read_job {
 	struct rstate *ws;
 	bool use_index;
+	size_t n_dirs; /* items 0..n_dirs-1: the index's folders, checked */
 };
 
 static void read_item(struct tpool *p, size_t i, unsigned int worker)
 {
 	struct ksc_tree *t = p->t;
 	struct read_job *j = p->data;
+
+	if (i < j->n_dirs) {
+		if (!atomic_load(&t->walk_stale) && !dir_unchanged(t, i))
+			atomic_store(&t->walk_stale, true);
+		return;
+	}
+	i -= j->n_dirs;
+	if (atomic_load(&t->walk_stale))
+		return; /* the tree is walked and read again */
+
 	struct tmod *m = &t->mods[i];
 	struct rstate *w = &j->ws[worker];
 
@@ -2328,6 +2363,20 @@ static int attach_index(struct ksc_tree *t)
 {
 	struct hash h;
 
+	/*
+	 * The walk of the last run, in its order (the usual re-check): entry i is module
+	 * i. Its paths are unique: cached_walk() takes no list with a name twice.
+	 */
+	bool same = t->walk_cached && t->n_mods == t->idx.n_mods;
+	for (size_t i = 0; same && i < t->n_mods; i++)
+		same = strcmp(t->mods[i].relpath, t->idx.mods[i].relpath) == 0;
+	if (same) {
+		for (size_t i = 0; i < t->n_mods; i++) {
+			t->mods[i].old = &t->idx.mods[i];
+			t->mods[i].old_der = t->idx.derived ? t->idx.mods[i].der : NULL;
+		}
+		return 0;
+	}
 	hash_init(&h);
 	for (size_t i = 0; i < t->idx.n_mods; i++) {
 		const char *rel = t->idx.mods[i].relpath;
@@ -2369,57 +2418,69 @@ static int do_open(struct ksc_tree *t)
 		t->st.wall_index_load = (t1 = now_s()) - t0;
 		t0 = t1;
 	}
-	r = t->have_idx ? cached_walk(t) : 0;
-	if (r < 0)
-		return r;
-	if (r == 0) {
-		drop_walk(t);
-		r = do_walk(t);
+	int oom = 0;
+	for (int pass = 0;; pass++) {
+		/*
+		 * Pass 0 may take the index's walk; should one of its folders turn out
+		 * changed while modules are read, pass 1 walks the tree (the modules
+		 * whose files did not change still come from the index).
+		 */
+		r = pass == 0 && t->have_idx ? cached_walk(t) : 0;
 		if (r < 0)
 			return r;
-	}
-	r = order_modules(t);
-	if (r < 0)
-		return r;
-	t->st.wall_walk = (t1 = now_s()) - t0;
-	t0 = t1;
-	if (t->have_idx && (r = attach_index(t)) < 0)
-		return r;
-	r = find_kernel(t);
-	if (r < 0)
-		return r;
-
-	/* Step 2: read (or find in the index) every module. */
-	struct rstate *ws = calloc(jobs, sizeof(*ws));
-	if (!ws)
-		return -ENOMEM;
-	for (unsigned int i = 0; i < jobs && r == 0; i++) {
-		ws[i].ctx = ksc_new();
-		if (!ws[i].ctx) {
-			r = -ENOMEM;
-			break;
+		if (r == 0) {
+			drop_walk(t);
+			r = do_walk(t);
+			if (r < 0)
+				return r;
 		}
-		ksc_set_log_fn(ws[i].ctx, msgbuf_log, &ws[i].msgs);
-		ksc_set_log_priority(ws[i].ctx, KSC_LOG_WARNING);
+		r = order_modules(t);
+		if (r < 0)
+			return r;
+		t->st.wall_walk += (t1 = now_s()) - t0;
+		t0 = t1;
+		if (t->have_idx && (r = attach_index(t)) < 0)
+			return r;
+		if (pass == 0 && (r = find_kernel(t)) < 0)
+			return r;
+
+		/* Step 2: read (or find in the index) every module. */
+		struct rstate *ws = calloc(jobs, sizeof(*ws));
+		if (!ws)
+			return -ENOMEM;
+		for (unsigned int i = 0; i < jobs && r == 0; i++) {
+			ws[i].ctx = ksc_new();
+			if (!ws[i].ctx) {
+				r = -ENOMEM;
+				break;
+			}
+			ksc_set_log_fn(ws[i].ctx, msgbuf_log, &ws[i].msgs);
+			ksc_set_log_priority(ws[i].ctx, KSC_LOG_WARNING);
+		}
+		if (r == 0) {
+			size_t nd = t->dirs_unverified ? t->idx.n_dirs : 0;
+			struct read_job rj = { ws, t->have_idx, nd };
+			struct tpool p = { .n = nd + t->n_mods, .fn = read_item, .data = &rj };
+			run_pool(t, &p, jobs,
+				 t->have_idx || pass > 0 ? NULL : side_load_kernel, "read");
+		}
+		for (unsigned int i = 0; i < jobs; i++) {
+			oom |= ws[i].oom | ws[i].msgs.oom;
+			t->st.cpu_read += (double)ws[i].ns_read / 1e9;
+			t->st.cpu_decompress += (double)ws[i].ns_decompress / 1e9;
+			t->st.cpu_parse += (double)ws[i].ns_parse / 1e9;
+			t->st.bytes_read += ws[i].bytes_read;
+			t->st.bytes_decompressed += ws[i].bytes_decompressed;
+			msgbuf_fini(&ws[i].msgs);
+			rstate_fini(&ws[i]);
+			ksc_unref(ws[i].ctx);
+		}
+		free(ws);
+		if (r < 0 || oom || !atomic_load(&t->walk_stale))
+			break;
+		t->st.wall_read += (t1 = now_s()) - t0;
+		t0 = t1;
 	}
-	if (r == 0) {
-		struct read_job rj = { ws, t->have_idx };
-		struct tpool p = { .n = t->n_mods, .fn = read_item, .data = &rj };
-		run_pool(t, &p, jobs, t->have_idx ? NULL : side_load_kernel, "read");
-	}
-	int oom = 0;
-	for (unsigned int i = 0; i < jobs; i++) {
-		oom |= ws[i].oom | ws[i].msgs.oom;
-		t->st.cpu_read += (double)ws[i].ns_read / 1e9;
-		t->st.cpu_decompress += (double)ws[i].ns_decompress / 1e9;
-		t->st.cpu_parse += (double)ws[i].ns_parse / 1e9;
-		t->st.bytes_read += ws[i].bytes_read;
-		t->st.bytes_decompressed += ws[i].bytes_decompressed;
-		msgbuf_fini(&ws[i].msgs);
-		rstate_fini(&ws[i]);
-		ksc_unref(ws[i].ctx);
-	}
-	free(ws);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < t->n_mods; i++) {
@@ -2432,7 +2493,7 @@ static int do_open(struct ksc_tree *t)
 	}
 	if (oom)
 		return -ENOMEM;
-	t->st.wall_read = (t1 = now_s()) - t0;
+	t->st.wall_read += (t1 = now_s()) - t0;
 	t0 = t1;
 	r = report_problems(t);
 	if (r < 0)
@@ -3315,6 +3376,7 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 		.dm_world_fp = t->dm_fp,
 		.eng_world_fp = t->eng_fp,
 		.out_fp = t->out_fp,
+		.order_fp = t->order_fp,
 		.derived = true,
 		.mods = mods,
 		.n_mods = t->n_mods,
