@@ -26,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -807,16 +808,19 @@ static int open_temp(int dfd, const char *name, char *tmp, size_t size)
 	}
 }
 
-/* Every byte of iov[0..n), in as few writev() calls as IOV_MAX allows. */
-static int writev_all(int fd, const struct iovec *iov, size_t n)
+/*
+ * Every byte of iov[0..n) at file offset `off` (or, off < 0, at the file position), in as
+ * few calls as IOV_MAX allows.
+ */
+static int writev_at(int fd, const struct iovec *iov, size_t n, off_t off)
 {
 	struct iovec v[IOV_MAX < 1024 ? IOV_MAX : 1024];
-	size_t i = 0, off = 0; /* the next byte: iov[i], at off */
+	size_t i = 0, at = 0; /* the next byte: iov[i], at `at` */
 
 	while (i < n) {
 		int k = 0;
 		for (size_t j = i; j < n && k < (int)ARRAY_SIZE(v); j++) {
-			size_t skip = j == i ? off : 0;
+			size_t skip = j == i ? at : 0;
 			if (iov[j].iov_len == skip)
 				continue;
 			v[k++] = (struct iovec){ (unsigned char *)iov[j].iov_base + skip,
@@ -824,21 +828,67 @@ static int writev_all(int fd, const struct iovec *iov, size_t n)
 		}
 		if (k == 0)
 			break;
-		ssize_t w = writev(fd, v, k);
+		ssize_t w = off < 0 ? writev(fd, v, k) : pwritev(fd, v, k, off);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
+		if (off >= 0)
+			off += w;
 		size_t left = (size_t)w;
-		while (i < n && left >= iov[i].iov_len - off) {
-			left -= iov[i].iov_len - off;
+		while (i < n && left >= iov[i].iov_len - at) {
+			left -= iov[i].iov_len - at;
 			i++;
-			off = 0;
+			at = 0;
 		}
-		off += left;
+		at += left;
 	}
 	return 0;
+}
+
+static int writev_all(int fd, const struct iovec *iov, size_t n)
+{
+	return writev_at(fd, iov, n, -1);
+}
+
+struct half {
+	int fd;
+	const struct iovec *iov;
+	size_t n;
+	off_t off;
+	int ret;
+};
+
+static void *write_half(void *arg)
+{
+	struct half *h = arg;
+
+	h->ret = writev_at(h->fd, h->iov, h->n, h->off);
+	return NULL;
+}
+
+/*
+ * Large data in two halves at once, one in a thread of its own: copying into the page
+ * cache is most of the cost of writing an index of a whole tree.
+ */
+static int write_parallel(int fd, const struct iovec *iov, size_t n)
+{
+	size_t total = 0, k = 0, first = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += iov[i].iov_len;
+	if (total < ((size_t)4 << 20) || n < 2)
+		return writev_all(fd, iov, n);
+	while (k < n && first + iov[k].iov_len <= total / 2)
+		first += iov[k++].iov_len;
+	struct half h = { fd, iov + k, n - k, (off_t)first, 0 };
+	pthread_t tid;
+	if (pthread_create(&tid, NULL, write_half, &h) != 0)
+		return writev_all(fd, iov, n);
+	int ret = writev_at(fd, iov, k, 0);
+	pthread_join(tid, NULL);
+	return ret < 0 ? ret : h.ret;
 }
 
 /*
@@ -898,6 +948,12 @@ int ksc_write_atomic_many(const char *dir, const char *const *names,
 int ksc_write_atomic_iov(const char *dir, const char *name, const struct iovec *iov,
 			 size_t n_iov, bool sync)
 {
+	return ksc_write_atomic_iov_par(dir, name, iov, n_iov, sync, false);
+}
+
+int ksc_write_atomic_iov_par(const char *dir, const char *name, const struct iovec *iov,
+			     size_t n_iov, bool sync, bool parallel)
+{
 	char tmp[NAME_MAX + 1];
 	int dfd, fd, ret = 0;
 
@@ -910,7 +966,7 @@ int ksc_write_atomic_iov(const char *dir, const char *name, const struct iovec *
 		close(dfd);
 		return fd;
 	}
-	ret = writev_all(fd, iov, n_iov);
+	ret = parallel ? write_parallel(fd, iov, n_iov) : writev_all(fd, iov, n_iov);
 	if (ret == 0 && sync && fsync(fd) < 0)
 		ret = -errno;
 	if (close(fd) < 0 && ret == 0)

@@ -1097,7 +1097,10 @@ void ksc_kidx_free(struct kidx *idx)
 			free(idx->fetched[i]);
 	free(idx->fetched);
 	free(idx->cold);
-	free(idx->buf);
+	if (idx->mapped)
+		munmap(idx->buf, idx->size);
+	else
+		free(idx->buf);
 	free(idx->mods);
 	free(idx->outs);
 	free(idx->dirs);
@@ -1127,7 +1130,7 @@ static int check_rec(const struct kidx_module *m, const void *p)
 	const struct krec *r = p;
 	struct krec_sum s;
 
-	if (ksc_hash64(p, m->rec_size, 7) != m->rec_hash ||
+	if (ksc_hash64(p, m->rec_size, KREC_HASH_SEED) != m->rec_hash ||
 	    ksc_krec_validate(r, m->rec_size) < 0)
 		return -EINVAL;
 	ksc_krec_sum(r, &s);
@@ -1322,13 +1325,20 @@ int ksc_kidx_read(const char *path, struct kidx *out)
 		close(fd);
 		return r < 0 && r != -EINVAL ? r : -EINVAL;
 	}
-	out->buf = malloc((size_t)h.cold_off);
-	if (!out->buf) {
+	/*
+	 * Mapped, not copied: the index is only ever replaced by a rename, never rewritten in
+	 * place, and every byte of it is checked before use.
+	 */
+	void *map = mmap(NULL, (size_t)h.cold_off, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (map == MAP_FAILED) {
+		r = -errno;
 		close(fd);
-		return -ENOMEM;
+		return r;
 	}
+	out->buf = map;
+	out->mapped = true;
 	out->size = (size_t)h.cold_off;
-	r = pread_exact(fd, out->buf, out->size, 0);
+	r = 0;
 	out->fd = fd;
 	if (r == 0)
 		r = parse(out, (uint64_t)st.st_size);
@@ -1421,7 +1431,7 @@ void ksc_kidx_fix_checksums(void *data, size_t size)
 			break;
 		memcpy(&de, p + at, sizeof(de));
 		if (de.rec_off <= size && de.rec_size <= size - de.rec_off) {
-			de.rec_hash = ksc_hash64(p + de.rec_off, de.rec_size, 7);
+			de.rec_hash = ksc_hash64(p + de.rec_off, de.rec_size, KREC_HASH_SEED);
 			if (de.rec_size >= sizeof(struct krec) && de.rec_off % 8 == 0 &&
 			    (uintptr_t)(p + de.rec_off) % 8 == 0)
 				ksc_krec_sum((const void *)(p + de.rec_off), &de.sum);
@@ -1531,7 +1541,7 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 		dir[i].rec_off = at;
 		dir[i].rec_size = r->size;
 		dir[i].rec_hash = w->mods[i].rec_hash ? w->mods[i].rec_hash
-						      : ksc_hash64(r, r->size, 7);
+						      : ksc_hash64(r, r->size, KREC_HASH_SEED);
 		ksc_krec_sum(r, &dir[i].sum);
 		at += r->size;
 	}
@@ -1600,7 +1610,7 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 	 * No fsync: the index is a cache whose every byte is checked when read; after a
 	 * crash it is at worst rebuilt. The rename keeps readers from ever seeing half of it.
 	 */
-	ret = ksc_write_atomic_iov(dirbuf, name, iov, niov, false);
+	ret = ksc_write_atomic_iov_par(dirbuf, name, iov, niov, false, w->parallel);
 	free(hot);
 out:
 	free(m);

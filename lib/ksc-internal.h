@@ -383,6 +383,7 @@ struct krec {
 	struct krange strtab;   /* bytes */
 };
 #define KREC_RACY INT64_MIN
+#define KREC_HASH_SEED 7 /* ksc_hash64(record, size, seed): the index's check of a record */
 
 struct krec_msg {
 	uint32_t priority, text;
@@ -566,6 +567,7 @@ struct kidx_dir {
 struct kidx {
 	void *buf;              /* the hot part (parsed from memory: the whole file) */
 	size_t size;
+	bool mapped;            /* buf is a mapping of the file, not an allocation */
 	int fd;                 /* the file, for the cold part; -1 when parsed from memory */
 	uint64_t file_size, cold_off;
 	void *cold;             /* the cold part, once read whole */
@@ -623,6 +625,7 @@ struct kidx_write {
 	size_t n_outs;
 	const struct kidx_dir *dirs;
 	size_t n_dirs;
+	bool parallel;          /* may write with a second thread */
 };
 /* Write atomically (temporary file in the same folder, rename); creates the folder. */
 int ksc_kidx_write(const char *path, const struct kidx_write *w) _must_check_;
@@ -637,6 +640,9 @@ int ksc_write_atomic(const char *dir, const char *name, const void *data, size_t
 struct iovec;
 int ksc_write_atomic_iov(const char *dir, const char *name, const struct iovec *iov,
 			 size_t n_iov, bool sync) _must_check_;
+/* The same; with `parallel`, large data is written by two threads (two halves). */
+int ksc_write_atomic_iov_par(const char *dir, const char *name, const struct iovec *iov,
+			     size_t n_iov, bool sync, bool parallel) _must_check_;
 /*
  * Up to 16 files into `dir`: all written (and fsynced) to temporary files before any is
  * renamed, then the folder fsynced once. On failure no old file is replaced.

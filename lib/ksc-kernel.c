@@ -315,14 +315,15 @@ int ksc_kernel_build_index(struct ksc_kernel *k)
 			if ((p->owner == PROV_VMLINUX) != (pass == 0))
 				continue;
 			p->next = 0;
-			struct kprov *first = hash_find(&k->index, p->exp.name);
-			if (!first) {
-				r = hash_add(&k->index, p->exp.name, p, 0);
-				if (r < 0)
-					return r;
+			bool added;
+			void **slot = hash_slot(&k->index, p->exp.name, &added);
+			if (!slot)
+				return -ENOMEM;
+			if (added) {
+				*slot = p;
 				continue;
 			}
-			struct kprov *last = first;
+			struct kprov *last = *slot;
 			while (last->next)
 				last = &k->provs[last->next - 1];
 			last->next = i + 1;

@@ -56,9 +56,9 @@
 /* Sparse images up to this size go into the worker's reused, zeroed buffer. */
 #define SBUF_MAX (8 * 1024 * 1024)
 /* Bytes read before the section headers in the same read (where .shstrtab usually is). */
-#define TAIL_SLACK (16 * 1024)
+#define TAIL_SLACK (4 * 1024)
 /* Needed ranges closer than this are read with one read. */
-#define GAP_MERGE (16 * 1024)
+#define GAP_MERGE (4 * 1024)
 #define RACY_NS 2000000000LL
 /* Modules whose only change is their key: the index is rewritten above this many. */
 #define STALE_MAX 32
@@ -82,6 +82,7 @@ struct tmod {
 	struct krec_sum sum;	/* always valid once read or found in the index */
 	const struct krec *rec; /* facts: rec_own, or the index's once fetched (need_rec) */
 	struct krec *rec_own;
+	uint64_t rec_hash; /* of rec_own, for the index (0: not computed) */
 	bool cached;
 	const struct kidx_module *old; /* the index's entry for this path, if any */
 	const struct kder *old_der;    /* ... and its derived record */
@@ -451,8 +452,7 @@ static int add_candidate(struct walker *w, size_t rlen)
 		 */
 		if (!updates || m->in_updates)
 			return 0;
-		free(m->relpath);
-		free(m->path);
+		free(m->path); /* relpath with it */
 		m->relpath = m->path = NULL;
 	} else {
 		if (t->n_mods == t->cap_mods) {
@@ -473,11 +473,19 @@ static int add_candidate(struct walker *w, size_t rlen)
 		}
 		t->n_mods++;
 	}
-	m->relpath = strndup(rel, rlen);
-	if (!m->relpath || asprintf(&m->path, "%s/%s", t->moddir, m->relpath) < 0) {
-		m->path = NULL;
+	/* relpath and path in one allocation: path is moddir/relpath */
+	size_t dl = strlen(t->moddir);
+	char *p = malloc(dl + 1 + rlen + 1 + rlen + 1);
+	if (!p)
 		return -ENOMEM;
-	}
+	memcpy(p, t->moddir, dl);
+	p[dl] = '/';
+	memcpy(p + dl + 1, rel, rlen);
+	p[dl + 1 + rlen] = '\0';
+	m->path = p;
+	m->relpath = p + dl + 1 + rlen + 1;
+	memcpy(m->relpath, rel, rlen);
+	m->relpath[rlen] = '\0';
 	m->base_off = (size_t)(ksc_basename(m->relpath) - m->relpath);
 	m->in_updates = updates;
 	m->rank = 1;
@@ -678,6 +686,8 @@ static int cached_walk(struct ksc_tree *t)
 		if (idx->dirs[i].mtime_ns == KREC_RACY)
 			return 0;
 	struct walker w = { .t = t };
+	if (hash_reserve(&t->by_name, idx->n_mods) < 0)
+		return -ENOMEM;
 	for (size_t i = 0; i < idx->n_mods; i++) {
 		size_t n = strlen(idx->mods[i].relpath);
 		if (n >= sizeof(w.rel))
@@ -717,8 +727,7 @@ static bool dir_unchanged(const struct ksc_tree *t, size_t i)
 static void drop_walk(struct ksc_tree *t)
 {
 	for (size_t i = 0; i < t->n_mods; i++) {
-		free(t->mods[i].relpath);
-		free(t->mods[i].path);
+		free(t->mods[i].path); /* relpath with it */
 		free(t->mods[i].modname);
 		free(t->mods[i].rec_own);
 	}
@@ -1460,6 +1469,8 @@ static void read_item(struct tpool *p, size_t i, unsigned int worker)
 	read_module(t, m, w);
 	if (m->rec)
 		ksc_krec_sum(m->rec, &m->sum);
+	if (m->rec_own && t->index_path) /* here, in parallel, not when the index is saved */
+		m->rec_hash = ksc_hash64(m->rec_own, m->rec_own->size, KREC_HASH_SEED);
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -2880,8 +2891,7 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 		return NULL;
 	for (size_t i = 0; i < t->n_mods; i++) {
 		struct tmod *m = &t->mods[i];
-		free(m->relpath);
-		free(m->path);
+		free(m->path); /* relpath with it */
 		free(m->modname);
 		free(m->rec_own);
 		free(m->der_own);
@@ -3367,7 +3377,10 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 		const struct tmod *m = &t->mods[i];
 		bool same = m->old && m->rec == m->old->rec;
 		mods[i] =
-			(struct kidx_wmod){ m->rec, m->der, same ? m->old->rec_hash : 0 };
+			(struct kidx_wmod){ m->rec, m->der,
+					    same                        ? m->old->rec_hash
+					    : m->rec == m->rec_own ? m->rec_hash
+								   : 0 };
 	}
 	struct kidx_write w = {
 		.moddir = t->moddir,
@@ -3385,6 +3398,7 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 		.n_outs = n_outs,
 		.dirs = t->walk_clean ? t->dirs : NULL,
 		.n_dirs = t->walk_clean ? t->n_dirs : 0,
+		.parallel = t->st.jobs > 1,
 	};
 	r = ksc_kidx_write(t->index_path, &w);
 	free(mods);

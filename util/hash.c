@@ -110,3 +110,26 @@ void *hash_find(const struct hash *h, const char *key)
 	}
 	return NULL;
 }
+
+void **hash_slot(struct hash *h, const char *key, bool *added)
+{
+	if ((h->count + 1) * 4 >= h->n_buckets * 3 &&
+	    hash_resize(h, h->n_buckets ? h->n_buckets * 2 : 64) < 0)
+		return NULL;
+	uint64_t hv = hash_str(key);
+	size_t mask = h->n_buckets - 1;
+	size_t j = hv & mask;
+	struct hash_slot *s;
+
+	while ((s = &h->slots[j])->key) {
+		if (s->hash == hv && strcmp(s->key, key) == 0) {
+			*added = false;
+			return &s->value;
+		}
+		j = (j + 1) & mask;
+	}
+	*s = (struct hash_slot){ hv, key, NULL };
+	h->count++;
+	*added = true;
+	return &s->value;
+}

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,11 @@ void hash_fini(struct hash *h);
 /* Insert or replace. 0, or -ENOMEM. With `keep_first`, an existing key is left alone (1). */
 int hash_add(struct hash *h, const char *key, void *value, int keep_first);
 void *hash_find(const struct hash *h, const char *key);
+/*
+ * The value slot of `key`, added (value NULL, *added true) when missing: one probe for a
+ * lookup that may insert. NULL when out of memory. The slot moves when the table grows.
+ */
+void **hash_slot(struct hash *h, const char *key, bool *added);
 /* Make room for `n` entries in all, so that adding them never grows the table. */
 int hash_reserve(struct hash *h, size_t n);
 /* Slot i (0 <= i < h->n_buckets) in table order: its key, or NULL when empty. */
