@@ -708,20 +708,8 @@ static int cached_walk(struct ksc_tree *t)
 			return -ENOMEM;
 	}
 	t->walk_clean = t->walk_cached = true;
-	t->dirs_unverified = true; /* dir_unchanged(), in the read phase */
+	t->dirs_unverified = true; /* each folder is checked in the read phase (read_item()) */
 	return 1;
-}
-
-/* Is folder i of the index's walk as it was then (inode, modification time)? */
-static bool dir_unchanged(const struct ksc_tree *t, size_t i)
-{
-	const struct kidx_dir *d = &t->idx.dirs[i];
-	struct stat st;
-
-	return fstatat(t->dfd, d->relpath[0] ? d->relpath : ".", &st, AT_SYMLINK_NOFOLLOW) ==
-		       0 &&
-	       S_ISDIR(st.st_mode) && (uint64_t)st.st_ino == d->ino &&
-	       st_mtime_ns(&st) == d->mtime_ns;
 }
 
 static void drop_walk(struct ksc_tree *t)
@@ -1431,46 +1419,143 @@ record:
 		w->ns_parse += now_ns() - t0;
 }
 
+/*
+ * The modules of one folder of the index's walk (read_job.groups): the folder is opened
+ * once, checked, and its modules looked at by name relative to it (cheaper than a path
+ * lookup from the top for each). Folder SIZE_MAX: modules not under a listed folder.
+ */
+struct rgroup {
+	size_t dir;
+	uint32_t start, n; /* in read_job.gmods */
+};
+
 struct read_job {
 	struct rstate *ws;
 	bool use_index;
-	size_t n_dirs; /* items 0..n_dirs-1: the index's folders, checked */
+	struct rgroup *groups; /* NULL: the items are modules */
+	size_t n_groups;
+	uint32_t *gmods;
 };
 
-static void read_item(struct tpool *p, size_t i, unsigned int worker)
+/* Module m's file is the one the index read: take the index's record. */
+static bool still_indexed(struct tmod *m, int dfd, const char *name)
 {
-	struct ksc_tree *t = p->t;
-	struct read_job *j = p->data;
+	const struct krec_sum *o = m->old ? &m->old->sum : NULL;
+	struct stat st;
 
-	if (i < j->n_dirs) {
-		if (!atomic_load(&t->walk_stale) && !dir_unchanged(t, i))
-			atomic_store(&t->walk_stale, true);
+	if (!o || o->mtime_ns == KREC_RACY || fstatat(dfd, name, &st, 0) < 0 ||
+	    !S_ISREG(st.st_mode) || (uint64_t)st.st_size != o->file_size ||
+	    (uint64_t)st.st_ino != o->ino || st_mtime_ns(&st) != o->mtime_ns)
+		return false;
+	m->sum = *o;
+	m->rec = m->old->rec; /* NULL until fetched */
+	m->cached = true;
+	return true;
+}
+
+static void read_one(struct ksc_tree *t, struct read_job *j, struct tmod *m,
+		     struct rstate *w, int dfd, const char *name)
+{
+	if (j->use_index && still_indexed(m, dfd, name))
 		return;
-	}
-	i -= j->n_dirs;
-	if (atomic_load(&t->walk_stale))
-		return; /* the tree is walked and read again */
-
-	struct tmod *m = &t->mods[i];
-	struct rstate *w = &j->ws[worker];
-
-	if (j->use_index && m->old && m->old->sum.mtime_ns != KREC_RACY) {
-		struct stat st;
-		const struct krec_sum *o = &m->old->sum;
-		if (fstatat(t->dfd, m->relpath, &st, 0) == 0 && S_ISREG(st.st_mode) &&
-		    (uint64_t)st.st_size == o->file_size &&
-		    (uint64_t)st.st_ino == o->ino && st_mtime_ns(&st) == o->mtime_ns) {
-			m->sum = *o;
-			m->rec = m->old->rec; /* NULL until fetched */
-			m->cached = true;
-			return;
-		}
-	}
 	read_module(t, m, w);
 	if (m->rec)
 		ksc_krec_sum(m->rec, &m->sum);
 	if (m->rec_own && t->index_path) /* here, in parallel, not when the index is saved */
 		m->rec_hash = ksc_hash64(m->rec_own, m->rec_own->size, KREC_HASH_SEED);
+}
+
+static void read_item(struct tpool *p, size_t i, unsigned int worker)
+{
+	struct ksc_tree *t = p->t;
+	struct read_job *j = p->data;
+	struct rstate *w = &j->ws[worker];
+
+	if (!j->groups) {
+		read_one(t, j, &t->mods[i], w, t->dfd, t->mods[i].relpath);
+		return;
+	}
+	const struct rgroup *g = &j->groups[i];
+	int dfd = t->dfd;
+	if (g->dir != SIZE_MAX) {
+		const struct kidx_dir *d = &t->idx.dirs[g->dir];
+		struct stat st;
+		if (atomic_load(&t->walk_stale))
+			return; /* the tree is walked and read again */
+		dfd = openat(t->dfd, d->relpath[0] ? d->relpath : ".",
+			     O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (dfd < 0 || fstat(dfd, &st) < 0 || (uint64_t)st.st_ino != d->ino ||
+		    st_mtime_ns(&st) != d->mtime_ns) {
+			if (dfd >= 0)
+				close(dfd);
+			atomic_store(&t->walk_stale, true);
+			return;
+		}
+	}
+	for (uint32_t k = 0; k < g->n && !atomic_load(&t->walk_stale); k++) {
+		struct tmod *m = &t->mods[j->gmods[g->start + k]];
+		read_one(t, j, m, w, dfd,
+			 g->dir == SIZE_MAX ? m->relpath : m->relpath + m->base_off);
+	}
+	if (dfd != t->dfd)
+		close(dfd);
+}
+
+/*
+ * The modules grouped by the folder of the index's walk they are in (one group per
+ * folder, empty ones too: each folder is checked), for read_item(). 0 or -ENOMEM.
+ */
+static int group_by_dir(struct ksc_tree *t, struct read_job *j)
+{
+	size_t nd = t->idx.n_dirs, nm = t->n_mods;
+	struct hash h;
+	uint32_t *of = malloc((nm ? nm : 1) * sizeof(*of)); /* module -> group */
+	uint32_t *cnt = calloc(nd + 1, sizeof(*cnt));
+	char buf[PATH_MAX];
+	int r = 0;
+
+	hash_init(&h);
+	j->groups = calloc(nd + 1, sizeof(*j->groups));
+	j->gmods = malloc((nm ? nm : 1) * sizeof(*j->gmods));
+	if (!of || !cnt || !j->groups || !j->gmods || hash_reserve(&h, nd) < 0)
+		goto oom;
+	for (size_t i = 0; i < nd; i++)
+		if (hash_add(&h, t->idx.dirs[i].relpath, (void *)(uintptr_t)(i + 1), 1) < 0)
+			goto oom;
+	for (size_t i = 0; i < nm; i++) {
+		const struct tmod *m = &t->mods[i];
+		size_t dl = m->base_off ? m->base_off - 1 : 0; /* without the '/' */
+		uintptr_t v = 0;
+		if (dl < sizeof(buf)) {
+			memcpy(buf, m->relpath, dl);
+			buf[dl] = '\0';
+			v = (uintptr_t)hash_find(&h, buf);
+		}
+		of[i] = v ? (uint32_t)(v - 1) : (uint32_t)nd; /* nd: not under a listed folder */
+		cnt[of[i]]++;
+	}
+	uint32_t at = 0;
+	for (size_t g = 0; g <= nd; g++) {
+		j->groups[g] = (struct rgroup){ g < nd ? g : SIZE_MAX, at, 0 };
+		at += cnt[g];
+	}
+	for (size_t i = 0; i < nm; i++) {
+		struct rgroup *g = &j->groups[of[i]];
+		j->gmods[g->start + g->n++] = (uint32_t)i;
+	}
+	j->n_groups = nd + (cnt[nd] ? 1 : 0);
+	goto out;
+oom:
+	r = -ENOMEM;
+	free(j->groups);
+	free(j->gmods);
+	j->groups = NULL;
+	j->gmods = NULL;
+out:
+	hash_fini(&h);
+	free(of);
+	free(cnt);
+	return r;
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -2468,13 +2553,18 @@ static int do_open(struct ksc_tree *t)
 			ksc_set_log_fn(ws[i].ctx, msgbuf_log, &ws[i].msgs);
 			ksc_set_log_priority(ws[i].ctx, KSC_LOG_WARNING);
 		}
+		struct read_job rj = { ws, t->have_idx, NULL, 0, NULL };
+		if (r == 0 && t->dirs_unverified)
+			r = group_by_dir(t, &rj);
 		if (r == 0) {
-			size_t nd = t->dirs_unverified ? t->idx.n_dirs : 0;
-			struct read_job rj = { ws, t->have_idx, nd };
-			struct tpool p = { .n = nd + t->n_mods, .fn = read_item, .data = &rj };
+			struct tpool p = { .n = rj.groups ? rj.n_groups : t->n_mods,
+					   .fn = read_item,
+					   .data = &rj };
 			run_pool(t, &p, jobs,
 				 t->have_idx || pass > 0 ? NULL : side_load_kernel, "read");
 		}
+		free(rj.groups);
+		free(rj.gmods);
 		for (unsigned int i = 0; i < jobs; i++) {
 			oom |= ws[i].oom | ws[i].msgs.oom;
 			t->st.cpu_read += (double)ws[i].ns_read / 1e9;
@@ -2547,18 +2637,23 @@ static int do_open(struct ksc_tree *t)
 			m->n_deps = od->deps.n;
 			m->deps_own = false;
 			const struct kder_unres *u = kder_arr(od, od->unres);
-			m->unres = malloc((od->unres.n ? od->unres.n : 1) *
-					  sizeof(*m->unres));
-			if (!m->unres) {
-				free(resolve_items);
-				free(check_items);
-				return -ENOMEM;
+			m->unres = NULL; /* most modules: nothing to copy */
+			m->n_unres = 0;
+			m->unres_own = false;
+			if (od->unres.n) {
+				m->unres = malloc(od->unres.n * sizeof(*m->unres));
+				if (!m->unres) {
+					free(resolve_items);
+					free(check_items);
+					return -ENOMEM;
+				}
+				m->unres_own = true;
+				for (size_t k = 0; k < od->unres.n; k++)
+					m->unres[k] = (struct tunres){
+						kder_str(od, u[k].name), u[k].kind
+					};
+				m->n_unres = od->unres.n;
 			}
-			m->unres_own = true;
-			for (size_t j = 0; j < od->unres.n; j++)
-				m->unres[j] = (struct tunres){ kder_str(od, u[j].name),
-							       u[j].kind };
-			m->n_unres = od->unres.n;
 		}
 		if (m->need_check)
 			check_items[n_check++] = i;
