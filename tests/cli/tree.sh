@@ -102,6 +102,33 @@ t_grep "... is reported" "$idx: index corrupt" "$T_TMP/err"
 t_eq "... and rebuilt, not used" "rebuilt 14" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"])' "$T_TMP/out")"
 t_run "tree --index: after the rebuild" 1 "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
 t_eq "... used again" "used 0" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"])' "$T_TMP/out")"
+# The index's walk: with folders older than the clock's granularity, a re-check takes the
+# last run's module list and checks each folder; a module added or removed changes its
+# folder, and the tree is walked again.
+wroot=$T_TMP/walkroot
+cp -a "$root" "$wroot"
+widx=$T_TMP/cache/walk.idx
+wm=$wroot/lib/modules/$REL
+find "$wroot" -exec touch -h -d '1 hour ago' {} +
+"$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -q 2> /dev/null
+t_run "tree --index: old folders, nothing changed" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
+t_eq "... nothing read again" "used 0 14" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"], d["cached"])' "$T_TMP/out")"
+cp "$wm/kernel/fx/fx-65.ko" "$wm/kernel/drivers/dma/fx-added.ko"
+mkdir -p "$T_TMP/wout" "$T_TMP/wfresh"
+t_run "tree --index: a module added to a folder" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json --write-depmod "$T_TMP/wout"
+t_eq "... found (the folder changed: walked again), only it read" "15 1 14" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["modules"], d["read"], d["cached"])' "$T_TMP/out")"
+"$KSC" tree -b "$wroot" "$REL" --no-index --no-check -q --write-depmod "$T_TMP/wfresh" 2> /dev/null
+t_eq "... modules.dep as without the index" "" "$(diff "$T_TMP/wout/modules.dep" "$T_TMP/wfresh/modules.dep" 2>&1)"
+find "$wroot" -exec touch -h -d '1 hour ago' {} +
+"$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -q 2> /dev/null
+rm "$wm/kernel/drivers/dma/fx-added.ko"
+t_run "tree --index: the module removed again" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
+t_eq "... gone" "14 0 14" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["modules"], d["read"], d["cached"])' "$T_TMP/out")"
+mkdir "$wm/kernel/newdir"
+cp "$wm/kernel/fx/fx-65.ko" "$wm/kernel/newdir/fx-new.ko"
+t_run "tree --index: a new folder with a module" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
+t_eq "... found" "15 1" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["modules"], d["read"])' "$T_TMP/out")"
+
 XDG_CACHE_HOME=$T_TMP/xdg t_run "tree: the default index under XDG_CACHE_HOME" 1 "$KSC" tree -b "$root" "$REL" -q
 t_eq "... one index file" "1" "$(find "$T_TMP/xdg/ksymcheck/tree" -name "$REL-*.idx" | wc -l)"
 
