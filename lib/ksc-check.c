@@ -1309,6 +1309,13 @@ KSC_EXPORT int ksc_check_modules(struct ksc_kernel *k, struct ksc_module *const 
 				 size_t n, const struct ksc_check_opts *opts,
 				 struct ksc_report **out)
 {
+	return ksc_check_modules_ctx(k, k->ctx, mods, n, opts, out);
+}
+
+int ksc_check_modules_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx,
+			  struct ksc_module *const *mods, size_t n,
+			  const struct ksc_check_opts *opts, struct ksc_report **out)
+{
 	struct ksc_check_opts o = { .sz = sizeof(o), .allow_missing_ns = -1 };
 	struct ksc_report *r;
 	struct run run = { 0 };
@@ -1324,17 +1331,17 @@ KSC_EXPORT int ksc_check_modules(struct ksc_kernel *k, struct ksc_module *const 
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
-	r->ctx = ksc_ref(k->ctx);
+	r->ctx = ksc_ref(ctx);
 	pool_init(&r->strings);
 
 	const char *pv = o.policy ? o.policy : k->release;
 	if (!pv) {
-		ksc_err(k->ctx, "no kernel version to take the rules from: give a policy (--policy) or the kernel's release");
+		ksc_err(ctx, "no kernel version to take the rules from: give a policy (--policy) or the kernel's release");
 		ret = -EINVAL;
 		goto err;
 	}
 	if (policy_init(&r->pol, pv) < 0) {
-		ksc_err(k->ctx, "%s: not a kernel version", pv);
+		ksc_err(ctx, "%s: not a kernel version", pv);
 		ret = -EINVAL;
 		goto err;
 	}

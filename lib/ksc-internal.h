@@ -174,6 +174,16 @@ int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t siz
 void ksc_sig_free(struct ksc_module *mod);
 
 /* What module_sig_check() would make of a module's signature (kernel/module/signing.c). */
+/*
+ * ksc_check_modules() with the report's context (its log, its reference) taken from
+ * `ctx` instead of the kernel's: threads each with a context of their own may then check
+ * against one kernel, which checks only read once its index is built
+ * (ksc_kernel_build_index() first).
+ */
+int ksc_check_modules_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx,
+			  struct ksc_module *const *mods, size_t n,
+			  const struct ksc_check_opts *opts, struct ksc_report **out);
+
 struct ksc_sig_eval {
 	int err;                   /* 0 valid (or assumed valid), -ENODATA unsigned, else the
 				    * kernel's -errno (-ENOKEY, -ENOPKG, -EKEYREJECTED, -EBADMSG,

@@ -107,6 +107,14 @@ struct tproblem {
 	int err;
 };
 
+/* A thread's messages: kept per module and replayed by the main thread. */
+struct msgbuf {
+	int *prio;
+	char **text;
+	size_t n, cap;
+	int oom;
+};
+
 struct ksc_tree {
 	int refcount;
 	struct ksc_ctx *ctx;
@@ -133,6 +141,11 @@ struct ksc_tree {
 	 */
 	bool dirs_unverified;
 	atomic_bool walk_stale;
+	/* the kernel the checks run against (build_check_kernel()), for the check phase */
+	struct ksc_kernel *ck;
+	struct ksc_ctx *ck_ctx;
+	struct msgbuf ck_msgs;
+	int ck_err;
 	struct tproblem *problems;
 	size_t n_problems, cap_problems;
 	struct ksc_tree_problem *pub_problems;
@@ -370,14 +383,6 @@ static unsigned int default_jobs(void)
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
 	return n > 0 ? (unsigned int)n : 1;
 }
-
-/* A thread's messages: kept per module and replayed by the main thread. */
-struct msgbuf {
-	int *prio;
-	char **text;
-	size_t n, cap;
-	int oom;
-};
 
 static void msgbuf_log(void *data, int priority, const char *msg)
 {
@@ -1856,8 +1861,8 @@ static void side_load_kernel(struct ksc_tree *t)
 	(void)load_kernel(t);
 }
 
-/* A kernel for one thread: the exports, the configuration, every module as provider. */
-static int thread_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out)
+/* The kernel to check against: the exports, the configuration, every module as provider. */
+static int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out)
 {
 	struct ksc_kernel *k;
 	int r = ksc_kernel_new(ctx, &k);
@@ -2029,13 +2034,12 @@ struct cstate {
 	struct ksc_ctx *ctx;
 	struct msgbuf msgs;
 	struct ksc_sigscratch sig;
-	struct ksc_kernel *k;
-	int err;
 	uint64_t ns;
 };
 
 struct check_job {
 	struct cstate *ws;
+	struct ksc_kernel *k; /* shared: checks only read it */
 	const struct ksc_check_opts *opts;
 	int oom;
 };
@@ -2139,6 +2143,31 @@ static int build_kder(const struct tmod *m, const struct ksc_report *rep,
 	return 0;
 }
 
+/*
+ * The kernel the checks run against, with the tree's modules as providers: built once, on
+ * the calling thread while the workers resolve (run_pool's side job), and shared by the
+ * checking threads.
+ */
+static void drop_check_kernel(struct ksc_tree *t)
+{
+	t->ck = ksc_kernel_unref(t->ck);
+	t->ck_ctx = ksc_unref(t->ck_ctx);
+	msgbuf_fini(&t->ck_msgs);
+}
+
+static void build_check_kernel(struct ksc_tree *t)
+{
+	if (t->ck || t->ck_err)
+		return;
+	t->ck_ctx = ksc_new();
+	if (!t->ck_ctx) {
+		t->ck_err = -ENOMEM;
+		return;
+	}
+	ksc_set_log_fn(t->ck_ctx, msgbuf_log, &t->ck_msgs);
+	t->ck_err = tree_kernel(t, t->ck_ctx, &t->ck);
+}
+
 static void check_item(struct tpool *p, size_t i, unsigned int worker)
 {
 	struct ksc_tree *t = p->t;
@@ -2150,16 +2179,11 @@ static void check_item(struct tpool *p, size_t i, unsigned int worker)
 	uint64_t t0 = t->opts.timing ? now_ns() : 0;
 	int r;
 
-	if (!w->k && !w->err) {
-		w->err = thread_kernel(t, w->ctx, &w->k);
-		if (w->err == -ENOMEM)
-			j->oom = 1;
-	}
-	if (w->k) {
+	if (j->k) {
 		r = ksc_krec_to_module(w->ctx, m->rec, m->path, false, false, &w->sig,
 				       &mod);
 		if (r == 0)
-			r = ksc_check_modules(w->k, &mod, 1, j->opts, &rep);
+			r = ksc_check_modules_ctx(j->k, w->ctx, &mod, 1, j->opts, &rep);
 		if (r == -ENOMEM)
 			j->oom = 1;
 	}
@@ -2715,7 +2739,8 @@ static int do_open(struct ksc_tree *t)
 					   .items = resolve_items,
 					   .fn = resolve_item,
 					   .data = &rj };
-			run_pool(t, &p, n_resolve > 256 ? jobs : 1, NULL, "resolve");
+			run_pool(t, &p, n_resolve > 256 ? jobs : 1,
+				 n_check && t->kernel_ok ? build_check_kernel : NULL, "resolve");
 			if (rj.oom)
 				r = -ENOMEM;
 		}
@@ -2774,13 +2799,19 @@ static int do_open(struct ksc_tree *t)
 		}
 	}
 	if (n_check) {
+		build_check_kernel(t); /* unless built while resolving */
+		for (size_t i = 0; i < t->ck_msgs.n; i++)
+			ksc_log(t->ctx, t->ck_msgs.prio[i], "%s", t->ck_msgs.text[i]);
+		msgbuf_clear(&t->ck_msgs);
+		oom |= t->ck_msgs.oom;
+		if (t->ck_err == -ENOMEM)
+			oom = 1;
+		else if (t->ck_err)
+			ksc_err(t->ctx, "%s: cannot build the kernel to check against: %s",
+				t->moddir, strerror(-t->ck_err));
+	}
+	if (n_check) {
 		unsigned int cj = jobs;
-		/*
-		 * Each thread builds a kernel of the whole tree: worth it for many
-		 * modules only.
-		 */
-		if (n_check < 64 * (size_t)cj)
-			cj = (unsigned int)((n_check + 63) / 64);
 		struct cstate *cs = calloc(cj, sizeof(*cs));
 		if (!cs) {
 			r = -ENOMEM;
@@ -2793,7 +2824,7 @@ static int do_open(struct ksc_tree *t)
 			else
 				ksc_set_log_fn(cs[i].ctx, msgbuf_log, &cs[i].msgs);
 		}
-		struct check_job cjob = { cs, t->has_check ? &t->check : NULL, 0 };
+		struct check_job cjob = { cs, t->ck, t->has_check ? &t->check : NULL, 0 };
 		if (r == 0) {
 			struct tpool p = { .n = n_check,
 					   .items = check_items,
@@ -2805,17 +2836,14 @@ static int do_open(struct ksc_tree *t)
 			for (size_t j = 0; j < cs[i].msgs.n; j++)
 				ksc_log(t->ctx, cs[i].msgs.prio[j], "%s",
 					cs[i].msgs.text[j]);
-			if (cs[i].err && cs[i].err != -ENOMEM)
-				ksc_err(t->ctx, "%s: cannot build the kernel to check against: %s",
-					t->moddir, strerror(-cs[i].err));
 			t->st.cpu_check += (double)cs[i].ns / 1e9;
 			oom |= cs[i].msgs.oom;
 			msgbuf_fini(&cs[i].msgs);
 			ksc_sigscratch_fini(&cs[i].sig);
-			ksc_kernel_unref(cs[i].k);
 			ksc_unref(cs[i].ctx);
 		}
 		free(cs);
+		drop_check_kernel(t);
 		if (r == 0 && (cjob.oom || oom))
 			r = -ENOMEM;
 		if (r < 0)
@@ -2984,6 +3012,7 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 {
 	if (!t || --t->refcount > 0)
 		return NULL;
+	drop_check_kernel(t); /* after an error in the middle of the checks */
 	for (size_t i = 0; i < t->n_mods; i++) {
 		struct tmod *m = &t->mods[i];
 		free(m->path); /* relpath with it */
