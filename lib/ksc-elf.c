@@ -394,8 +394,9 @@ static int load_symbols(struct reader *r)
 		return -EINVAL;
 	}
 	size_t n = st->sh.sh_size / entsize;
-	r->syms = calloc(n ? n : 1, sizeof(*r->syms));
-	r->sym_names = calloc(n ? n : 1, sizeof(*r->sym_names));
+	/* every entry is written below: no zeroing */
+	r->syms = malloc((n ? n : 1) * sizeof(*r->syms));
+	r->sym_names = malloc((n ? n : 1) * sizeof(*r->sym_names));
 	if (!r->syms || !r->sym_names)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
@@ -707,8 +708,11 @@ static int parse_imports(struct reader *r)
 	hash_init(&vers);
 	hash_init(&ext);
 	/* First entry of a name wins, as the loader's linear search finds it first. */
-	for (size_t i = 0; i < mod->n_versions && ret >= 0; i++)
+	bool vers_dup = false;
+	for (size_t i = 0; i < mod->n_versions && ret >= 0; i++) {
 		ret = hash_add(&vers, mod->versions[i].name, &mod->versions[i], 1);
+		vers_dup |= ret == 1;
+	}
 	for (size_t i = 0; i < mod->n_ext_versions && ret >= 0; i++)
 		ret = hash_add(&ext, mod->ext_versions[i].name, &mod->ext_versions[i], 1);
 	if (ret < 0)
@@ -734,7 +738,17 @@ static int parse_imports(struct reader *r)
 			goto out;
 		}
 		imp->bind = GELF_ST_BIND(sym->st_info) == STB_WEAK ? KSC_BIND_WEAK : KSC_BIND_GLOBAL;
-		const struct ksc_version *v = hash_find(&vers, imp->name);
+		/*
+		 * modpost writes __versions in the order of the undefined symbols: entry k
+		 * names import k. With no name twice in __versions it is the one entry of
+		 * that name, found without a lookup.
+		 */
+		size_t k = mod->n_imports - 1;
+		const struct ksc_version *v =
+			!vers_dup && k < mod->n_versions &&
+					strcmp(mod->versions[k].name, imp->name) == 0
+				? &mod->versions[k]
+				: hash_find(&vers, imp->name);
 		if (v) {
 			imp->has_crc = true;
 			imp->crc = (uint32_t)v->crc;

@@ -354,6 +354,7 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 			memcpy(b.p + h.modinfo.off + i * sizeof(p), &p, sizeof(p));
 		}
 		n = ksc_module_get_import_count(mod);
+		size_t n_imp = n;
 		PUT_ARRAY(&b, h.imports, n, uint32_t);
 		for (size_t i = 0; i < n && !b.oom; i++) {
 			const struct ksc_import *im = ksc_module_get_import(mod, i);
@@ -366,8 +367,18 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 		PUT_ARRAY(&b, h.versions, n, struct krec_crc);
 		for (size_t i = 0; i < n && !b.oom; i++) {
 			const struct ksc_version *v = ksc_module_get_version(mod, i);
-			struct krec_crc c = { rbuf_cstr(&b, v->name), (uint32_t)v->crc,
-					      (uint32_t)(v->crc >> 32) };
+			/*
+			 * modpost writes __versions in the order of the undefined symbols:
+			 * entry i names import i, whose string is interned already.
+			 */
+			uint32_t name;
+			if (i < n_imp && strcmp(v->name, mod->imports[i].name) == 0) {
+				memcpy(&name, b.p + h.imports.off + i * 4, 4);
+				name &= ~KREC_IMP_WEAK;
+			} else {
+				name = rbuf_cstr(&b, v->name);
+			}
+			struct krec_crc c = { name, (uint32_t)v->crc, (uint32_t)(v->crc >> 32) };
 			memcpy(b.p + h.versions.off + i * sizeof(c), &c, sizeof(c));
 		}
 		n = ksc_module_get_ext_version_count(mod);
