@@ -342,6 +342,9 @@ static void kindex(struct kelf *e, struct ksec *found, bool *have, unsigned int 
 		if (ksec_info(e, i, &s, &nameoff) < 0 || nameoff >= e->names_size)
 			continue;
 		const char *n = (const char *)e->m + e->names_off + nameoff;
+		/* only ".s...", ".m..." and "__..." can be one of them */
+		if (!(n[0] == '.' && (n[1] == 's' || n[1] == 'm')) && !(n[0] == '_' && n[1] == '_'))
+			continue;
 		for (int k = 0; k < KS_COUNT; k++) {
 			if (have[k] || strcmp(n, ks_names[k]) != 0)
 				continue;

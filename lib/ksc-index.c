@@ -32,20 +32,14 @@
 #include "ksc-internal.h"
 
 /* Bit i of krec.sections. The first five in this order: ksc-tree.c img_sparse() uses it. */
-const char *const ksc_tree_section_names[] = {
-	"__ksymtab",
-	"__ksymtab_gpl",
-	"__kcrctab",
-	"__kcrctab_gpl",
-	"__ksymtab_strings",
-	"__kflagstab",
-	"__versions",
-	"__version_ext_crcs",
-	"__version_ext_names",
-	".modinfo",
-	".gnu.linkonce.this_module",
-	".symtab",
-};
+#define TREE_SECTIONS(X)                                                                    \
+	X("__ksymtab") X("__ksymtab_gpl") X("__kcrctab") X("__kcrctab_gpl")                  \
+	X("__ksymtab_strings") X("__kflagstab") X("__versions") X("__version_ext_crcs")      \
+	X("__version_ext_names") X(".modinfo") X(".gnu.linkonce.this_module") X(".symtab")
+#define SEC_NAME(s) s,
+#define SEC_LEN(s) sizeof(s) - 1,
+const char *const ksc_tree_section_names[] = { TREE_SECTIONS(SEC_NAME) };
+static const size_t tree_section_lens[] = { TREE_SECTIONS(SEC_LEN) };
 const size_t ksc_tree_section_count = ARRAY_SIZE(ksc_tree_section_names);
 _Static_assert(ARRAY_SIZE(ksc_tree_section_names) <= KSC_TREE_SECTIONS_MAX,
 	       "KSC_TREE_SECTIONS_MAX too small");
@@ -56,8 +50,9 @@ int ksc_tree_section_id(const char *n)
 	if (n[0] == '_' ? n[1] != '_' || (n[2] != 'k' && n[2] != 'v')
 			: n[0] != '.' || (n[1] != 'm' && n[1] != 'g' && n[1] != 's'))
 		return -1;
+	size_t len = strlen(n);
 	for (size_t i = 0; i < ksc_tree_section_count; i++)
-		if (strcmp(n, ksc_tree_section_names[i]) == 0)
+		if (len == tree_section_lens[i] && memcmp(n, ksc_tree_section_names[i], len) == 0)
 			return (int)i;
 	return -1;
 }
