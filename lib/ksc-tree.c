@@ -2204,16 +2204,21 @@ static uint64_t hs(uint64_t h, const char *s)
 	return s ? ksc_hash64(s, strlen(s) + 1, h) : ksc_hash64("", 0, h + 1);
 }
 
+/* A number into a fingerprint: a bijective mix (multiply, xor-shift) of h ^ v. */
 static uint64_t hn(uint64_t h, uint64_t v)
 {
-	return ksc_hash64(&v, sizeof(v), h);
+	uint64_t x = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ULL;
+	return x ^ (x >> 32);
 }
 
 /* What the derived results depend on besides each module's own facts. */
 static void fingerprints(struct ksc_tree *t)
 {
 	uint64_t c =
-		hs(hs(hs(hs(0x6b73632d74726565ULL, "ksc-tree-1"), KSC_VERSION_STRING),
+		hs(hs(hs(hs(0x6b73632d74726565ULL, "ksc-tree-2"), KSC_VERSION_STRING),
 		      t->moddir),
 		   t->release);
 	t->ctx_fp = c;
@@ -2230,9 +2235,10 @@ static void fingerprints(struct ksc_tree *t)
 	uint64_t out = hn(c, t->order_fp);
 	for (size_t i = 0; i < t->n_mods; i++) {
 		const struct tmod *m = &t->mods[i];
-		dm = hn(hs(dm, m->relpath), m->sum.kexp_hash);
-		eng = hn(hs(eng, m->relpath), m->sum.prov_hash);
-		out = hn(hs(out, m->relpath), m->sum.kmod_hash);
+		uint64_t rp = hs(0, m->relpath);
+		dm = hn(hn(dm, rp), m->sum.kexp_hash);
+		eng = hn(hn(eng, rp), m->sum.prov_hash);
+		out = hn(hn(out, rp), m->sum.kmod_hash);
 	}
 	t->dm_fp = dm;
 	t->eng_fp = eng;
