@@ -739,9 +739,10 @@ static int parse_imports(struct reader *r)
 		}
 		imp->bind = GELF_ST_BIND(sym->st_info) == STB_WEAK ? KSC_BIND_WEAK : KSC_BIND_GLOBAL;
 		/*
-		 * modpost writes __versions in the order of the undefined symbols: entry k
-		 * names import k. With no name twice in __versions it is the one entry of
-		 * that name, found without a lookup.
+		 * modpost writes __versions in the order of the undefined symbols of the .o;
+		 * linking the .ko reorders .symtab, so entry k names import k for about one
+		 * import in six (Debian 6.1). When it does, and no name is twice in
+		 * __versions, it is the one entry of that name: no lookup.
 		 */
 		size_t k = mod->n_imports - 1;
 		const struct ksc_version *v =

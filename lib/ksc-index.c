@@ -363,8 +363,8 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 		for (size_t i = 0; i < n && !b.oom; i++) {
 			const struct ksc_version *v = ksc_module_get_version(mod, i);
 			/*
-			 * modpost writes __versions in the order of the undefined symbols:
-			 * entry i names import i, whose string is interned already.
+			 * When entry i names import i (modpost's order survives linking for
+			 * some), its string is interned already.
 			 */
 			uint32_t name;
 			if (i < n_imp && strcmp(v->name, mod->imports[i].name) == 0) {
