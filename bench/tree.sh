@@ -99,7 +99,9 @@ def bench(tree):
     # one module to touch: the first of modules.order
     with open(os.path.join(moddir, "modules.order")) as f:
         first = f.readline().strip()
-    first = os.path.join(moddir, first if tree == "ko" else first.replace(".ko", ".ko.xz"))
+    if tree != "ko" and not first.endswith(".xz"):
+        first = first.replace(".ko", ".ko.xz")
+    first = os.path.join(moddir, first)
     def cold():
         if os.path.exists(idx):
             os.unlink(idx)
@@ -138,6 +140,11 @@ def bench(tree):
     sfx = "" if tree == "ko" else " (xz)"
     print("ratio%s depmod/cold: %.2f   (target >= 3; > 1: ksymcheck is faster)" %
           (sfx, med["depmod"][0] / med["cold"][0]))
+    # each depmod run and the cold run right after it, as pairs: the machine's speed
+    # drifts (a shared host) less within a pair than across the whole run
+    pairs = sorted(d[0] / c[0] for d, c in zip(res["depmod"], res["cold"]))
+    print("  per pair (depmod run / cold run after it): median %.2f, range %.2f-%.2f" %
+          (statistics.median(pairs), pairs[0], pairs[-1]))
     print("ratio%s warm/cold: %.1f%%   (target < 5%%)" % (sfx, 100 * med["warm"][0] / med["cold"][0]))
     print("RSS%s cold/depmod: %.2f   (target <= 1)" % (sfx, med["cold"][2] / med["depmod"][2]))
     print("cold run split (s): total %.3f = walk %.3f + read phase %.3f + kernel exports %.3f"
