@@ -18,6 +18,21 @@ for f in build-fuzz/fuzz-*; do
 	fuzz-symvers) seeds+=(tests/fixtures/text) ;;
 	fuzz-sig) for d in build/fixtures/signed build-san/fixtures/signed; do [ -d $d ] && seeds+=("$d"); done ;;
 	fuzz-src) seeds+=(tests/fixtures/srctree) ;;
+	fuzz-index)
+		# an index of a tree of the x86_64 fixtures, as the tool writes it; the first
+		# byte is the target's flag (0: as is, 1: checksums fixed after mutation)
+		if [ -x build/ksymcheck ] && [ -d build/fixtures/x86_64 ]; then
+			sd=build-fuzz/seeds-fuzz-index
+			rm -rf "$sd" && mkdir -p "$sd/root/lib/modules/6.16.0-fx/kernel/fx"
+			cp build/fixtures/x86_64/*.ko "$sd/root/lib/modules/6.16.0-fx/kernel/fx/"
+			if build/ksymcheck tree -b "$sd/root" 6.16.0-fx --index "$sd/idx" -q > /dev/null 2>&1 ||
+				[ -s "$sd/idx" ]; then
+				{ printf '\000'; cat "$sd/idx"; } > "$sd/seed-0"
+				{ printf '\001'; cat "$sd/idx"; } > "$sd/seed-1"
+				rm -rf "$sd/root" "$sd/idx"
+				seeds+=("$sd")
+			fi
+		fi ;;
 	esac
 	existing=()
 	for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done
