@@ -83,27 +83,14 @@ int hash_reserve(struct hash *h, size_t n)
 
 int hash_add(struct hash *h, const char *key, void *value, int keep_first)
 {
-	if ((h->count + 1) * 4 >= h->n_buckets * 3) {
-		int r = hash_resize(h, h->n_buckets ? h->n_buckets * 2 : 64);
-		if (r < 0)
-			return r;
-	}
-	uint64_t hv = hash_str(key);
-	size_t mask = h->n_buckets - 1;
-	size_t j = hv & mask;
-	struct hash_slot *s;
+	bool added;
+	void **slot = hash_slot(h, key, &added);
 
-	while ((s = &h->slots[j])->key) {
-		if (s->hash == hv && strcmp(s->key, key) == 0) {
-			if (keep_first)
-				return 1;
-			s->value = value;
-			return 0;
-		}
-		j = (j + 1) & mask;
-	}
-	*s = (struct hash_slot){ hv, key, value };
-	h->count++;
+	if (!slot)
+		return -ENOMEM;
+	if (!added && keep_first)
+		return 1;
+	*slot = value;
 	return 0;
 }
 
