@@ -78,6 +78,7 @@ struct tmod {
 	int rank;	   /* modules.order: line - total, else 1 */
 	uint32_t hash_pos; /* position in kmod's name hash order */
 	bool in_updates;
+	bool path_arena, name_arena; /* in the tree's walk_arena: not freed one by one */
 
 	struct krec_sum sum;	/* always valid once read or found in the index */
 	const struct krec *rec; /* facts: rec_own, or the index's once fetched (need_rec) */
@@ -141,6 +142,7 @@ struct ksc_tree {
 	 */
 	bool dirs_unverified;
 	atomic_bool walk_stale;
+	char *walk_arena; /* cached_walk()'s strings */
 	/* the kernel the checks run against (build_check_kernel()), for the check phase */
 	struct ksc_kernel *ck;
 	struct ksc_ctx *ck_ctx;
@@ -429,6 +431,8 @@ static void msgbuf_fini(struct msgbuf *b)
 
 struct walker {
 	struct ksc_tree *t;
+	char *arena; /* the index's walk: one block for every module's strings */
+	size_t arena_left;
 	struct {
 		dev_t dev;
 		ino_t ino;
@@ -437,6 +441,29 @@ struct walker {
 	char rel[PATH_MAX];
 	int err;
 };
+
+/* n bytes for a module's strings: from the walk's arena while it lasts, else malloc. */
+static char *walk_alloc(struct walker *w, size_t n, bool *arena)
+{
+	if (w->arena && n <= w->arena_left) {
+		char *p = w->arena;
+		w->arena += n;
+		w->arena_left -= n;
+		*arena = true;
+		return p;
+	}
+	*arena = false;
+	return malloc(n);
+}
+
+static void free_paths(struct tmod *m)
+{
+	if (!m->path_arena)
+		free(m->path); /* relpath with it */
+	if (!m->name_arena)
+		free(m->modname);
+	m->path = m->relpath = m->modname = NULL;
+}
 
 static int add_candidate(struct walker *w, size_t rlen)
 {
@@ -457,7 +484,8 @@ static int add_candidate(struct walker *w, size_t rlen)
 		 */
 		if (!updates || m->in_updates)
 			return 0;
-		free(m->path); /* relpath with it */
+		if (!m->path_arena)
+			free(m->path); /* relpath with it */
 		m->relpath = m->path = NULL;
 	} else {
 		if (t->n_mods == t->cap_mods) {
@@ -470,17 +498,20 @@ static int add_candidate(struct walker *w, size_t rlen)
 		}
 		m = &t->mods[t->n_mods];
 		memset(m, 0, sizeof(*m));
-		m->modname = strdup(name);
-		if (!m->modname || hash_add(&t->by_name, m->modname,
-					    (void *)(uintptr_t)(t->n_mods + 1), 0) < 0) {
-			free(m->modname);
+		m->modname = walk_alloc(w, nl + 1, &m->name_arena);
+		if (!m->modname)
+			return -ENOMEM;
+		memcpy(m->modname, name, nl + 1);
+		if (hash_add(&t->by_name, m->modname, (void *)(uintptr_t)(t->n_mods + 1), 0) <
+		    0) {
+			free_paths(m);
 			return -ENOMEM;
 		}
 		t->n_mods++;
 	}
 	/* relpath and path in one allocation: path is moddir/relpath */
 	size_t dl = strlen(t->moddir);
-	char *p = malloc(dl + 1 + rlen + 1 + rlen + 1);
+	char *p = walk_alloc(w, dl + 1 + rlen + 1 + rlen + 1, &m->path_arena);
 	if (!p)
 		return -ENOMEM;
 	memcpy(p, t->moddir, dl);
@@ -693,6 +724,14 @@ static int cached_walk(struct ksc_tree *t)
 	struct walker w = { .t = t };
 	if (hash_reserve(&t->by_name, idx->n_mods) < 0)
 		return -ENOMEM;
+	/* every module's path, relpath and name in one block (a name is not longer) */
+	size_t need = 0, dl = strlen(t->moddir);
+	for (size_t i = 0; i < idx->n_mods; i++)
+		need += dl + 1 + 3 * (strlen(idx->mods[i].relpath) + 1);
+	free(t->walk_arena);
+	t->walk_arena = malloc(need ? need : 1);
+	w.arena = t->walk_arena;
+	w.arena_left = t->walk_arena ? need : 0;
 	for (size_t i = 0; i < idx->n_mods; i++) {
 		size_t n = strlen(idx->mods[i].relpath);
 		if (n >= sizeof(w.rel))
@@ -720,10 +759,11 @@ static int cached_walk(struct ksc_tree *t)
 static void drop_walk(struct ksc_tree *t)
 {
 	for (size_t i = 0; i < t->n_mods; i++) {
-		free(t->mods[i].path); /* relpath with it */
-		free(t->mods[i].modname);
+		free_paths(&t->mods[i]);
 		free(t->mods[i].rec_own);
 	}
+	free(t->walk_arena);
+	t->walk_arena = NULL;
 	t->dirs_unverified = false;
 	atomic_store(&t->walk_stale, false);
 	t->n_mods = 0;
@@ -3021,8 +3061,7 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	drop_check_kernel(t); /* after an error in the middle of the checks */
 	for (size_t i = 0; i < t->n_mods; i++) {
 		struct tmod *m = &t->mods[i];
-		free(m->path); /* relpath with it */
-		free(m->modname);
+		free_paths(m);
 		free(m->rec_own);
 		free(m->der_own);
 		if (m->deps_own)
@@ -3030,6 +3069,7 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 		if (m->unres_own)
 			free(m->unres);
 	}
+	free(t->walk_arena);
 	free(t->mods);
 	for (size_t i = 0; i < t->n_dirs; i++)
 		free((char *)t->dirs[i].relpath);
