@@ -1522,16 +1522,27 @@ static void read_item(struct tpool *p, size_t i, unsigned int worker)
 	}
 	const struct rgroup *g = &j->groups[i];
 	int dfd = t->dfd;
+	/*
+	 * A folder with a few modules (most): stat it and them by path from the top, one
+	 * system call each; with more, open it once (O_PATH) and stat them by name.
+	 */
+	bool by_fd = g->dir != SIZE_MAX && g->n > 2;
 	if (g->dir != SIZE_MAX) {
 		const struct kidx_dir *d = &t->idx.dirs[g->dir];
+		const char *rel = d->relpath[0] ? d->relpath : ".";
 		struct stat st;
 		if (atomic_load(&t->walk_stale))
 			return; /* the tree is walked and read again */
-		dfd = openat(t->dfd, d->relpath[0] ? d->relpath : ".",
-			     O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (dfd < 0 || fstat(dfd, &st) < 0 || (uint64_t)st.st_ino != d->ino ||
+		int r = -1;
+		if (by_fd) {
+			dfd = openat(t->dfd, rel, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			r = dfd < 0 ? -1 : fstat(dfd, &st);
+		} else {
+			r = fstatat(t->dfd, rel, &st, AT_SYMLINK_NOFOLLOW);
+		}
+		if (r < 0 || !S_ISDIR(st.st_mode) || (uint64_t)st.st_ino != d->ino ||
 		    st_mtime_ns(&st) != d->mtime_ns) {
-			if (dfd >= 0)
+			if (by_fd && dfd >= 0)
 				close(dfd);
 			atomic_store(&t->walk_stale, true);
 			return;
@@ -1539,10 +1550,9 @@ static void read_item(struct tpool *p, size_t i, unsigned int worker)
 	}
 	for (uint32_t k = 0; k < g->n && !atomic_load(&t->walk_stale); k++) {
 		struct tmod *m = &t->mods[j->gmods[g->start + k]];
-		read_one(t, j, m, w, dfd,
-			 g->dir == SIZE_MAX ? m->relpath : m->relpath + m->base_off);
+		read_one(t, j, m, w, dfd, by_fd ? m->relpath + m->base_off : m->relpath);
 	}
-	if (dfd != t->dfd)
+	if (by_fd)
 		close(dfd);
 }
 
