@@ -143,6 +143,7 @@ struct ksc_tree {
 	bool dirs_unverified;
 	atomic_bool walk_stale;
 	char *walk_arena; /* cached_walk()'s strings */
+	struct pre_job *pre_job; /* while pre_stat() runs */
 	/* the kernel the checks run against (build_check_kernel()), for the check phase */
 	struct ksc_kernel *ck;
 	struct ksc_ctx *ck_ctx;
@@ -1482,15 +1483,22 @@ struct read_job {
 	uint32_t *gmods;
 };
 
+/* Is dfd/name the file the index read (size, inode, modification time)? */
+static bool same_file(const struct krec_sum *o, int dfd, const char *name)
+{
+	struct stat st;
+
+	return o && o->mtime_ns != KREC_RACY && fstatat(dfd, name, &st, 0) == 0 &&
+	       S_ISREG(st.st_mode) && (uint64_t)st.st_size == o->file_size &&
+	       (uint64_t)st.st_ino == o->ino && st_mtime_ns(&st) == o->mtime_ns;
+}
+
 /* Module m's file is the one the index read: take the index's record. */
 static bool still_indexed(struct tmod *m, int dfd, const char *name)
 {
 	const struct krec_sum *o = m->old ? &m->old->sum : NULL;
-	struct stat st;
 
-	if (!o || o->mtime_ns == KREC_RACY || fstatat(dfd, name, &st, 0) < 0 ||
-	    !S_ISREG(st.st_mode) || (uint64_t)st.st_size != o->file_size ||
-	    (uint64_t)st.st_ino != o->ino || st_mtime_ns(&st) != o->mtime_ns)
+	if (!same_file(o, dfd, name))
 		return false;
 	m->sum = *o;
 	m->rec = m->old->rec; /* NULL until fetched */
@@ -1510,6 +1518,41 @@ static void read_one(struct ksc_tree *t, struct read_job *j, struct tmod *m,
 		m->rec_hash = ksc_hash64(m->rec_own, m->rec_own->size, KREC_HASH_SEED);
 }
 
+/*
+ * Check the folder of group g of the index's walk. A folder with a few modules (most):
+ * stat it by path, and its modules by path from the top (*by_fd false: the tree's fd);
+ * with more, open it once (O_PATH) and stat them by name relative to it. -1 when it
+ * changed (walk_stale set) or the tree is walked again anyway.
+ */
+static int group_open(struct ksc_tree *t, const struct rgroup *g, bool *by_fd)
+{
+	*by_fd = false;
+	if (g->dir == SIZE_MAX)
+		return t->dfd;
+	if (atomic_load(&t->walk_stale))
+		return -1;
+	const struct kidx_dir *d = &t->idx.dirs[g->dir];
+	const char *rel = d->relpath[0] ? d->relpath : ".";
+	struct stat st;
+	int dfd = t->dfd, r;
+	if (g->n > 2) {
+		dfd = openat(t->dfd, rel, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		r = dfd < 0 ? -1 : fstat(dfd, &st);
+		*by_fd = dfd >= 0;
+	} else {
+		r = fstatat(t->dfd, rel, &st, AT_SYMLINK_NOFOLLOW);
+	}
+	if (r < 0 || !S_ISDIR(st.st_mode) || (uint64_t)st.st_ino != d->ino ||
+	    st_mtime_ns(&st) != d->mtime_ns) {
+		if (*by_fd)
+			close(dfd);
+		*by_fd = false;
+		atomic_store(&t->walk_stale, true);
+		return -1;
+	}
+	return dfd;
+}
+
 static void read_item(struct tpool *p, size_t i, unsigned int worker)
 {
 	struct ksc_tree *t = p->t;
@@ -1521,33 +1564,10 @@ static void read_item(struct tpool *p, size_t i, unsigned int worker)
 		return;
 	}
 	const struct rgroup *g = &j->groups[i];
-	int dfd = t->dfd;
-	/*
-	 * A folder with a few modules (most): stat it and them by path from the top, one
-	 * system call each; with more, open it once (O_PATH) and stat them by name.
-	 */
-	bool by_fd = g->dir != SIZE_MAX && g->n > 2;
-	if (g->dir != SIZE_MAX) {
-		const struct kidx_dir *d = &t->idx.dirs[g->dir];
-		const char *rel = d->relpath[0] ? d->relpath : ".";
-		struct stat st;
-		if (atomic_load(&t->walk_stale))
-			return; /* the tree is walked and read again */
-		int r = -1;
-		if (by_fd) {
-			dfd = openat(t->dfd, rel, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-			r = dfd < 0 ? -1 : fstat(dfd, &st);
-		} else {
-			r = fstatat(t->dfd, rel, &st, AT_SYMLINK_NOFOLLOW);
-		}
-		if (r < 0 || !S_ISDIR(st.st_mode) || (uint64_t)st.st_ino != d->ino ||
-		    st_mtime_ns(&st) != d->mtime_ns) {
-			if (by_fd && dfd >= 0)
-				close(dfd);
-			atomic_store(&t->walk_stale, true);
-			return;
-		}
-	}
+	bool by_fd;
+	int dfd = group_open(t, g, &by_fd);
+	if (dfd < 0)
+		return;
 	for (uint32_t k = 0; k < g->n && !atomic_load(&t->walk_stale); k++) {
 		struct tmod *m = &t->mods[j->gmods[g->start + k]];
 		read_one(t, j, m, w, dfd, by_fd ? m->relpath + m->base_off : m->relpath);
@@ -1560,9 +1580,15 @@ static void read_item(struct tpool *p, size_t i, unsigned int worker)
  * The modules grouped by the folder of the index's walk they are in (one group per
  * folder, empty ones too: each folder is checked), for read_item(). 0 or -ENOMEM.
  */
-static int group_by_dir(struct ksc_tree *t, struct read_job *j)
+/*
+ * The modules (the tree's, or with `idx` the index's) grouped by the folder of the index's
+ * walk they are in: one group per folder, empty ones too (each folder is checked). 0 or
+ * -ENOMEM.
+ */
+static int make_groups(struct ksc_tree *t, size_t nm, bool idx, struct rgroup **groups,
+		       size_t *n_groups, uint32_t **gmods)
 {
-	size_t nd = t->idx.n_dirs, nm = t->n_mods;
+	size_t nd = t->idx.n_dirs;
 	struct hash h;
 	uint32_t *of = malloc((nm ? nm : 1) * sizeof(*of)); /* module -> group */
 	uint32_t *cnt = calloc(nd + 1, sizeof(*cnt));
@@ -1570,19 +1596,21 @@ static int group_by_dir(struct ksc_tree *t, struct read_job *j)
 	int r = 0;
 
 	hash_init(&h);
-	j->groups = calloc(nd + 1, sizeof(*j->groups));
-	j->gmods = malloc((nm ? nm : 1) * sizeof(*j->gmods));
-	if (!of || !cnt || !j->groups || !j->gmods || hash_reserve(&h, nd) < 0)
+	*groups = calloc(nd + 1, sizeof(**groups));
+	*gmods = malloc((nm ? nm : 1) * sizeof(**gmods));
+	if (!of || !cnt || !*groups || !*gmods || hash_reserve(&h, nd) < 0)
 		goto oom;
 	for (size_t i = 0; i < nd; i++)
 		if (hash_add(&h, t->idx.dirs[i].relpath, (void *)(uintptr_t)(i + 1), 1) < 0)
 			goto oom;
 	for (size_t i = 0; i < nm; i++) {
-		const struct tmod *m = &t->mods[i];
-		size_t dl = m->base_off ? m->base_off - 1 : 0; /* without the '/' */
+		const char *rp = idx ? t->idx.mods[i].relpath : t->mods[i].relpath;
+		const char *slash = idx ? strrchr(rp, '/') : NULL;
+		size_t base = idx ? (slash ? (size_t)(slash - rp) + 1 : 0) : t->mods[i].base_off;
+		size_t dl = base ? base - 1 : 0; /* without the '/' */
 		uintptr_t v = 0;
 		if (dl < sizeof(buf)) {
-			memcpy(buf, m->relpath, dl);
+			memcpy(buf, rp, dl);
 			buf[dl] = '\0';
 			v = (uintptr_t)hash_find(&h, buf);
 		}
@@ -1591,26 +1619,107 @@ static int group_by_dir(struct ksc_tree *t, struct read_job *j)
 	}
 	uint32_t at = 0;
 	for (size_t g = 0; g <= nd; g++) {
-		j->groups[g] = (struct rgroup){ g < nd ? g : SIZE_MAX, at, 0 };
+		(*groups)[g] = (struct rgroup){ g < nd ? g : SIZE_MAX, at, 0 };
 		at += cnt[g];
 	}
 	for (size_t i = 0; i < nm; i++) {
-		struct rgroup *g = &j->groups[of[i]];
-		j->gmods[g->start + g->n++] = (uint32_t)i;
+		struct rgroup *g = &(*groups)[of[i]];
+		(*gmods)[g->start + g->n++] = (uint32_t)i;
 	}
-	j->n_groups = nd + (cnt[nd] ? 1 : 0);
+	*n_groups = nd + (cnt[nd] ? 1 : 0);
 	goto out;
 oom:
 	r = -ENOMEM;
-	free(j->groups);
-	free(j->gmods);
-	j->groups = NULL;
-	j->gmods = NULL;
+	free(*groups);
+	free(*gmods);
+	*groups = NULL;
+	*gmods = NULL;
 out:
 	hash_fini(&h);
 	free(of);
 	free(cnt);
 	return r;
+}
+
+static int group_by_dir(struct ksc_tree *t, struct read_job *j)
+{
+	return make_groups(t, t->n_mods, false, &j->groups, &j->n_groups, &j->gmods);
+}
+
+/*
+ * The usual re-check, with the index's walk: the workers check its folders and stat its
+ * modules (pre[k]: index module k's file is unchanged) while the calling thread replays
+ * the walk (cached_walk(), order_modules(): neither touches the index). The index is
+ * attached afterwards, on one thread.
+ */
+struct pre_job {
+	uint8_t *pre;
+	struct rgroup *groups;
+	size_t n_groups;
+	uint32_t *gmods;
+	int replay; /* 1: the index's walk replayed, 0: not usable, <0: -errno */
+};
+
+static void prestat_item(struct tpool *p, size_t i, unsigned int worker)
+{
+	struct ksc_tree *t = p->t;
+	struct pre_job *j = p->data;
+	const struct rgroup *g = &j->groups[i];
+	bool by_fd;
+	int dfd = group_open(t, g, &by_fd);
+
+	if (dfd < 0)
+		return;
+	for (uint32_t k = 0; k < g->n && !atomic_load(&t->walk_stale); k++) {
+		uint32_t x = j->gmods[g->start + k];
+		const struct kidx_module *km = &t->idx.mods[x];
+		const char *name = km->relpath;
+		if (by_fd) {
+			const char *slash = strrchr(name, '/');
+			name = slash ? slash + 1 : name;
+		}
+		j->pre[x] = same_file(&km->sum, dfd, name);
+	}
+	if (by_fd)
+		close(dfd);
+}
+
+static void replay_walk(struct ksc_tree *t)
+{
+	struct pre_job *j = t->pre_job;
+	int r = cached_walk(t);
+
+	if (r == 1)
+		r = order_modules(t) < 0 ? -ENOMEM : 1;
+	j->replay = r;
+}
+
+/* pj->replay 1: the walk is replayed and pj->pre says which files are unchanged. */
+static int pre_stat(struct ksc_tree *t, unsigned int jobs, struct pre_job *pj)
+{
+	memset(pj, 0, sizeof(*pj));
+	if (!t->idx.n_dirs)
+		return 0;
+	for (size_t i = 0; i < t->idx.n_dirs; i++)
+		if (t->idx.dirs[i].mtime_ns == KREC_RACY)
+			return 0; /* cached_walk() would not take it */
+	pj->pre = calloc(t->idx.n_mods + 1, 1);
+	if (!pj->pre ||
+	    make_groups(t, t->idx.n_mods, true, &pj->groups, &pj->n_groups, &pj->gmods) < 0)
+		return -ENOMEM;
+	t->pre_job = pj;
+	struct tpool p = { .n = pj->n_groups, .fn = prestat_item, .data = pj };
+	run_pool(t, &p, jobs, replay_walk, "read");
+	t->pre_job = NULL;
+	return pj->replay < 0 ? pj->replay : 0;
+}
+
+static void pre_fini(struct pre_job *pj)
+{
+	free(pj->pre);
+	free(pj->groups);
+	free(pj->gmods);
+	memset(pj, 0, sizeof(*pj));
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -2595,30 +2704,70 @@ static int do_open(struct ksc_tree *t)
 		t0 = t1;
 	}
 	int oom = 0;
+	struct pre_job pj = { 0 };
+	bool pre_ok = false, pre_tried = false;
+	if (t->have_idx) {
+		r = pre_stat(t, jobs, &pj);
+		if (r < 0) {
+			pre_fini(&pj);
+			return r;
+		}
+		pre_tried = pj.pre != NULL;
+		pre_ok = pj.replay == 1 && !atomic_load(&t->walk_stale);
+		if (!pre_ok)
+			pre_fini(&pj);
+	}
 	for (int pass = 0;; pass++) {
 		/*
-		 * Pass 0 may take the index's walk; should one of its folders turn out
-		 * changed while modules are read, pass 1 walks the tree (the modules
-		 * whose files did not change still come from the index).
+		 * Pass 0 may take the index's walk (replayed by pre_stat() while its folders
+		 * and modules were checked); should one of its folders turn out changed,
+		 * the tree is walked (the modules whose files did not change still come
+		 * from the index).
 		 */
-		r = pass == 0 && t->have_idx ? cached_walk(t) : 0;
-		if (r < 0)
-			return r;
-		if (r == 0) {
-			drop_walk(t);
-			r = do_walk(t);
-			if (r < 0)
-				return r;
+		if (pass == 0 && pre_ok) {
+			r = 1;
+		} else {
+			r = pass == 0 && t->have_idx && !pre_tried ? cached_walk(t) : 0;
+			if (r == 0) {
+				drop_walk(t);
+				r = do_walk(t);
+			}
+			if (r >= 0)
+				r = order_modules(t);
 		}
-		r = order_modules(t);
-		if (r < 0)
+		if (r < 0) {
+			pre_fini(&pj);
 			return r;
+		}
+		r = 0;
 		t->st.wall_walk += (t1 = now_s()) - t0;
 		t0 = t1;
-		if (t->have_idx && (r = attach_index(t)) < 0)
+		if ((t->have_idx && (r = attach_index(t)) < 0) ||
+		    (pass == 0 && (r = find_kernel(t)) < 0)) {
+			pre_fini(&pj);
 			return r;
-		if (pass == 0 && (r = find_kernel(t)) < 0)
-			return r;
+		}
+		/* What pre_stat() found unchanged comes from the index; the rest is read. */
+		size_t *reread_items = NULL, n_reread = 0;
+		if (pass == 0 && pre_ok && t->have_idx) {
+			reread_items = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*reread_items));
+			if (!reread_items) {
+				pre_fini(&pj);
+				return -ENOMEM;
+			}
+			for (size_t i = 0; i < t->n_mods; i++) {
+				struct tmod *m = &t->mods[i];
+				if (m->old && pj.pre[m->old - t->idx.mods]) {
+					m->sum = m->old->sum;
+					m->rec = m->old->rec; /* NULL until fetched */
+					m->cached = true;
+				} else {
+					reread_items[n_reread++] = i;
+				}
+			}
+			t->dirs_unverified = false; /* pre_stat() checked every folder */
+		}
+		pre_fini(&pj);
 
 		/* Step 2: read (or find in the index) every module. */
 		struct rstate *ws = calloc(jobs, sizeof(*ws));
@@ -2634,15 +2783,20 @@ static int do_open(struct ksc_tree *t)
 			ksc_set_log_priority(ws[i].ctx, KSC_LOG_WARNING);
 		}
 		struct read_job rj = { ws, t->have_idx, NULL, 0, NULL };
-		if (r == 0 && t->dirs_unverified)
+		if (r == 0 && t->dirs_unverified && !reread_items)
 			r = group_by_dir(t, &rj);
 		if (r == 0) {
 			struct tpool p = { .n = rj.groups ? rj.n_groups : t->n_mods,
 					   .fn = read_item,
 					   .data = &rj };
+			if (reread_items) {
+				p.n = n_reread;
+				p.items = reread_items;
+			}
 			run_pool(t, &p, jobs,
 				 t->have_idx || pass > 0 ? NULL : side_load_kernel, "read");
 		}
+		free(reread_items);
 		free(rj.groups);
 		free(rj.gmods);
 		for (unsigned int i = 0; i < jobs; i++) {
