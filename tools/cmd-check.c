@@ -288,19 +288,16 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 			}
 			a.distro = optarg;
 			break;
-		case OPT_VIEW:
-			if (strcmp(optarg, "loader") == 0)
-				a.views = KSC_VIEW_LOADER;
-			else if (strcmp(optarg, "modpost") == 0)
-				a.views = KSC_VIEW_MODPOST;
-			else if (strcmp(optarg, "both") == 0)
-				a.views = KSC_VIEW_BOTH;
-			else {
+		case OPT_VIEW: {
+			int v = parse_view("check", optarg);
+			if (v < 0) {
 				free(a.kern.module_dirs);
 				free(a.certs);
-				return usage_error("check", "unknown --view '%s'", optarg);
+				return KSC_EXIT_USAGE;
 			}
+			a.views = (unsigned)v;
 			break;
+		}
 		case 'f':
 			if (strcmp(optarg, "kernel") == 0) {
 				a.format = FMT_KERNEL;

@@ -219,17 +219,42 @@ static size_t count_codes(const struct ksc_tree *t, unsigned views, struct count
 	return n;
 }
 
+struct vcounts {
+	unsigned loads, refused, passes, fails; /* loader, modpost */
+};
+
+/* The judged modules counted per view; returns the refusals of the views shown. */
+static unsigned count_verdicts(const struct ksc_tree *t, unsigned views, struct vcounts *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < ksc_tree_get_module_count(t); i++) {
+		const struct ksc_module_verdict *v = ksc_tree_get_verdict(t, i);
+		if (!v)
+			continue;
+		if (v->loader_err)
+			c->refused++;
+		else
+			c->loads++;
+		if (v->modpost_ok)
+			c->passes++;
+		else
+			c->fails++;
+	}
+	return ((views & KSC_VIEW_LOADER) ? c->refused : 0) +
+	       ((views & KSC_VIEW_MODPOST) ? c->fails : 0);
+}
+
 static void print_text(const struct ksc_tree *t, unsigned views, bool verbose,
 		       const char *written, unsigned *refused_out)
 {
 	size_t n = ksc_tree_get_module_count(t);
-	unsigned loads = 0, refused = 0, passes = 0, fails = 0, judged = 0;
+	struct vcounts vc;
 
+	*refused_out = count_verdicts(t, views, &vc);
 	for (size_t i = 0; i < n; i++) {
 		const struct ksc_module_verdict *v = ksc_tree_get_verdict(t, i);
 		if (!v)
 			continue;
-		judged++;
 		for (size_t j = v->first_diag; j < v->first_diag + v->n_diags; j++) {
 			const struct ksc_diag *d = ksc_tree_get_diag(t, j);
 			if (!(views & d->view) ||
@@ -242,17 +267,7 @@ static void print_text(const struct ksc_tree *t, unsigned views, bool verbose,
 			       sev_word(d->severity), d->summary ? d->summary : d->code,
 			       d->code);
 		}
-		if (v->loader_err)
-			refused++;
-		else
-			loads++;
-		if (v->modpost_ok)
-			passes++;
-		else
-			fails++;
 	}
-	*refused_out = ((views & KSC_VIEW_LOADER) ? refused : 0) +
-		       ((views & KSC_VIEW_MODPOST) ? fails : 0);
 	for (size_t i = 0; i < ksc_tree_get_unresolved_count(t); i++) {
 		const struct ksc_tree_unresolved *u = ksc_tree_get_unresolved(t, i);
 		printf("%s: %s %s [%s]\n", ksc_tree_get_module_relpath(t, u->module),
@@ -282,7 +297,8 @@ static void print_text(const struct ksc_tree *t, unsigned views, bool verbose,
 	if (ksc_tree_has_verdicts(t))
 		printf("%u judged (rules of %s): loader: %u would load, %u refused; "
 		       "modpost: %u pass, %u fail\n",
-		       judged, ksc_tree_get_policy(t), loads, refused, passes, fails);
+		       vc.loads + vc.refused, ksc_tree_get_policy(t), vc.loads, vc.refused,
+		       vc.passes, vc.fails);
 	struct counts *c;
 	size_t nc = count_codes(t, views, &c);
 	bool any = false;
@@ -315,7 +331,7 @@ static void print_json(const struct ksc_tree *t, unsigned views, const char *wri
 	json_object *o = json_object_new_object();
 	size_t n = ksc_tree_get_module_count(t);
 	struct ksc_tree_stats st;
-	unsigned loads = 0, refused = 0, passes = 0, fails = 0;
+	struct vcounts vc;
 
 	ksc_tree_get_stats(t, &st);
 	json_object_object_add(o, "moddir", jstr(ksc_tree_get_moddir(t)));
@@ -328,27 +344,13 @@ static void print_json(const struct ksc_tree *t, unsigned views, const char *wri
 	json_object_object_add(o, "unreadable",
 			       json_object_new_int64((int64_t)st.unreadable));
 	json_object_object_add(o, "index", jstr(index_word(st.index_state)));
-	for (size_t i = 0; i < n; i++) {
-		const struct ksc_module_verdict *v = ksc_tree_get_verdict(t, i);
-		if (!v)
-			continue;
-		if (v->loader_err)
-			refused++;
-		else
-			loads++;
-		if (v->modpost_ok)
-			passes++;
-		else
-			fails++;
-	}
-	*refused_out = ((views & KSC_VIEW_LOADER) ? refused : 0) +
-		       ((views & KSC_VIEW_MODPOST) ? fails : 0);
+	*refused_out = count_verdicts(t, views, &vc);
 	json_object *verd = json_object_new_object();
-	json_object_object_add(verd, "judged", json_object_new_int64(loads + refused));
-	json_object_object_add(verd, "loader_loads", json_object_new_int64(loads));
-	json_object_object_add(verd, "loader_refused", json_object_new_int64(refused));
-	json_object_object_add(verd, "modpost_pass", json_object_new_int64(passes));
-	json_object_object_add(verd, "modpost_fail", json_object_new_int64(fails));
+	json_object_object_add(verd, "judged", json_object_new_int64(vc.loads + vc.refused));
+	json_object_object_add(verd, "loader_loads", json_object_new_int64(vc.loads));
+	json_object_object_add(verd, "loader_refused", json_object_new_int64(vc.refused));
+	json_object_object_add(verd, "modpost_pass", json_object_new_int64(vc.passes));
+	json_object_object_add(verd, "modpost_fail", json_object_new_int64(vc.fails));
 	json_object_object_add(o, "verdicts", verd);
 	struct counts *c;
 	size_t nc = count_codes(t, views, &c);
@@ -503,16 +505,13 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 		case 'p': co.policy = optarg; break;
 		case OPT_REQUIRE_INTREE: co.require_intree = true; break;
 		case OPT_ALLOW_MISSING_NS: co.allow_missing_ns = 1; break;
-		case OPT_VIEW:
-			if (strcmp(optarg, "loader") == 0)
-				co.views = KSC_VIEW_LOADER;
-			else if (strcmp(optarg, "modpost") == 0)
-				co.views = KSC_VIEW_MODPOST;
-			else if (strcmp(optarg, "both") == 0)
-				co.views = KSC_VIEW_BOTH;
-			else
-				return usage_error("tree", "unknown --view '%s'", optarg);
+		case OPT_VIEW: {
+			int v = parse_view("tree", optarg);
+			if (v < 0)
+				return KSC_EXIT_USAGE;
+			co.views = (unsigned)v;
 			break;
+		}
 		case OPT_DISTRO:
 			if (strcmp(optarg, "debian") == 0)
 				o.quirks = KSC_QUIRK_DEBIAN_MISSING_CRC;
@@ -623,12 +622,8 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 	else if (!quiet)
 		print_text(t, co.views, verbose, written, &refused);
 	else {
-		for (size_t i = 0; i < ksc_tree_get_module_count(t); i++) {
-			const struct ksc_module_verdict *v = ksc_tree_get_verdict(t, i);
-			if (v && (((co.views & KSC_VIEW_LOADER) && v->loader_err) ||
-				  ((co.views & KSC_VIEW_MODPOST) && !v->modpost_ok)))
-				refused++;
-		}
+		struct vcounts vc;
+		refused = count_verdicts(t, co.views, &vc);
 	}
 	if (refused || ksc_tree_get_cycle_count(t) ||
 	    (!ksc_tree_has_verdicts(t) && ksc_tree_get_unresolved_count(t)))

@@ -47,6 +47,8 @@ int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(pri
 enum out_format { FMT_TEXT, FMT_JSON, FMT_SYMVERS, FMT_KERNEL };
 /* Parse --format VALUE; allowed is a mask of (1 << FMT_x). -1 on error (reported). */
 int parse_format(const char *cmd, const char *value, unsigned allowed);
+/* --view: KSC_VIEW_LOADER, _MODPOST or _BOTH; -1 after the usage error. */
+int parse_view(const char *cmd, const char *value);
 /*
  * Expand PATH arguments: a regular file is taken as is; a directory is searched
  * recursively (sorted, symlinks to files followed, loops detected) for files whose name

@@ -57,6 +57,18 @@ int parse_format(const char *cmd, const char *value, unsigned allowed)
 	return -1;
 }
 
+int parse_view(const char *cmd, const char *value)
+{
+	if (strcmp(value, "loader") == 0)
+		return KSC_VIEW_LOADER;
+	if (strcmp(value, "modpost") == 0)
+		return KSC_VIEW_MODPOST;
+	if (strcmp(value, "both") == 0)
+		return KSC_VIEW_BOTH;
+	usage_error(cmd, "unknown --view '%s'", value);
+	return -1;
+}
+
 struct walk_tramp {
 	int (*fn)(const char *path, const char *root, void *data);
 	void *data;
