@@ -135,12 +135,7 @@ struct ksc_tree {
 	size_t n_dirs, cap_dirs;
 	bool walk_clean;  /* no symbolic link, special file or problem met */
 	bool walk_cached; /* the folders were unchanged: the index's module list used */
-	/*
-	 * The index's module list is used before its folders are seen to be unchanged: the
-	 * read phase checks them (in parallel with the modules) and sets walk_stale when one
-	 * changed; then the tree is walked and read again.
-	 */
-	bool dirs_unverified;
+	/* pre_stat(): a folder of the index's walk changed, the tree is walked */
 	atomic_bool walk_stale;
 	char *walk_arena; /* cached_walk()'s strings */
 	struct pre_job *pre_job; /* while pre_stat() runs */
@@ -711,7 +706,8 @@ static int do_walk(struct ksc_tree *t)
  * The walk of the last run again, without reading folders: when every folder it read is
  * still the same (inode, modification time, not modified within the clock's granularity
  * of that run) and it met no symbolic link, the same files are there: its module list
- * is this one. 1 when used, 0 when a walk is needed, -ENOMEM.
+ * is this one. The folders themselves are checked by pre_stat(), which runs this at the
+ * same time. 1 when used, 0 when a walk is needed, -ENOMEM.
  */
 static int cached_walk(struct ksc_tree *t)
 {
@@ -752,8 +748,7 @@ static int cached_walk(struct ksc_tree *t)
 		if (note_dir(t, idx->dirs[i].relpath, &fake) < 0)
 			return -ENOMEM;
 	}
-	t->walk_clean = t->walk_cached = true;
-	t->dirs_unverified = true; /* each folder is checked in the read phase (read_item()) */
+	t->walk_clean = t->walk_cached = true; /* its folders: checked by pre_stat() */
 	return 1;
 }
 
@@ -765,7 +760,6 @@ static void drop_walk(struct ksc_tree *t)
 	}
 	free(t->walk_arena);
 	t->walk_arena = NULL;
-	t->dirs_unverified = false;
 	atomic_store(&t->walk_stale, false);
 	t->n_mods = 0;
 	hash_fini(&t->by_name);
@@ -1466,9 +1460,9 @@ record:
 }
 
 /*
- * The modules of one folder of the index's walk (read_job.groups): the folder is opened
- * once, checked, and its modules looked at by name relative to it (cheaper than a path
- * lookup from the top for each). Folder SIZE_MAX: modules not under a listed folder.
+ * The index's modules of one folder of its walk (pre_stat()): the folder is checked, and
+ * its modules looked at by path or, in a larger folder, by name relative to it. Folder
+ * SIZE_MAX: modules not under a listed folder.
  */
 struct rgroup {
 	size_t dir;
@@ -1478,9 +1472,6 @@ struct rgroup {
 struct read_job {
 	struct rstate *ws;
 	bool use_index;
-	struct rgroup *groups; /* NULL: the items are modules */
-	size_t n_groups;
-	uint32_t *gmods;
 };
 
 /* Is dfd/name the file the index read (size, inode, modification time)? */
@@ -1557,23 +1548,8 @@ static void read_item(struct tpool *p, size_t i, unsigned int worker)
 {
 	struct ksc_tree *t = p->t;
 	struct read_job *j = p->data;
-	struct rstate *w = &j->ws[worker];
 
-	if (!j->groups) {
-		read_one(t, j, &t->mods[i], w, t->dfd, t->mods[i].relpath);
-		return;
-	}
-	const struct rgroup *g = &j->groups[i];
-	bool by_fd;
-	int dfd = group_open(t, g, &by_fd);
-	if (dfd < 0)
-		return;
-	for (uint32_t k = 0; k < g->n && !atomic_load(&t->walk_stale); k++) {
-		struct tmod *m = &t->mods[j->gmods[g->start + k]];
-		read_one(t, j, m, w, dfd, by_fd ? m->relpath + m->base_off : m->relpath);
-	}
-	if (by_fd)
-		close(dfd);
+	read_one(t, j, &t->mods[i], &j->ws[worker], t->dfd, t->mods[i].relpath);
 }
 
 /*
@@ -1581,14 +1557,13 @@ static void read_item(struct tpool *p, size_t i, unsigned int worker)
  * folder, empty ones too: each folder is checked), for read_item(). 0 or -ENOMEM.
  */
 /*
- * The modules (the tree's, or with `idx` the index's) grouped by the folder of the index's
- * walk they are in: one group per folder, empty ones too (each folder is checked). 0 or
- * -ENOMEM.
+ * The index's modules grouped by the folder of its walk they are in: one group per
+ * folder, empty ones too (each folder is checked). 0 or -ENOMEM.
  */
-static int make_groups(struct ksc_tree *t, size_t nm, bool idx, struct rgroup **groups,
-		       size_t *n_groups, uint32_t **gmods)
+static int make_groups(struct ksc_tree *t, struct rgroup **groups, size_t *n_groups,
+		       uint32_t **gmods)
 {
-	size_t nd = t->idx.n_dirs;
+	size_t nd = t->idx.n_dirs, nm = t->idx.n_mods;
 	struct hash h;
 	uint32_t *of = malloc((nm ? nm : 1) * sizeof(*of)); /* module -> group */
 	uint32_t *cnt = calloc(nd + 1, sizeof(*cnt));
@@ -1604,10 +1579,9 @@ static int make_groups(struct ksc_tree *t, size_t nm, bool idx, struct rgroup **
 		if (hash_add(&h, t->idx.dirs[i].relpath, (void *)(uintptr_t)(i + 1), 1) < 0)
 			goto oom;
 	for (size_t i = 0; i < nm; i++) {
-		const char *rp = idx ? t->idx.mods[i].relpath : t->mods[i].relpath;
-		const char *slash = idx ? strrchr(rp, '/') : NULL;
-		size_t base = idx ? (slash ? (size_t)(slash - rp) + 1 : 0) : t->mods[i].base_off;
-		size_t dl = base ? base - 1 : 0; /* without the '/' */
+		const char *rp = t->idx.mods[i].relpath;
+		const char *slash = strrchr(rp, '/');
+		size_t dl = slash ? (size_t)(slash - rp) : 0; /* without the '/' */
 		uintptr_t v = 0;
 		if (dl < sizeof(buf)) {
 			memcpy(buf, rp, dl);
@@ -1639,11 +1613,6 @@ out:
 	free(of);
 	free(cnt);
 	return r;
-}
-
-static int group_by_dir(struct ksc_tree *t, struct read_job *j)
-{
-	return make_groups(t, t->n_mods, false, &j->groups, &j->n_groups, &j->gmods);
 }
 
 /*
@@ -1705,7 +1674,7 @@ static int pre_stat(struct ksc_tree *t, unsigned int jobs, struct pre_job *pj)
 			return 0; /* cached_walk() would not take it */
 	pj->pre = calloc(t->idx.n_mods + 1, 1);
 	if (!pj->pre ||
-	    make_groups(t, t->idx.n_mods, true, &pj->groups, &pj->n_groups, &pj->gmods) < 0)
+	    make_groups(t, &pj->groups, &pj->n_groups, &pj->gmods) < 0)
 		return -ENOMEM;
 	t->pre_job = pj;
 	struct tpool p = { .n = pj->n_groups, .fn = prestat_item, .data = pj };
@@ -2704,118 +2673,91 @@ static int do_open(struct ksc_tree *t)
 		t0 = t1;
 	}
 	int oom = 0;
+	/*
+	 * With an index, pre_stat() replays its walk while its folders and modules are
+	 * checked. When a folder changed, or the walk cannot be replayed, the tree is walked
+	 * (the modules whose files did not change still come from the index).
+	 */
 	struct pre_job pj = { 0 };
-	bool pre_ok = false, pre_tried = false;
+	bool pre_ok = false;
 	if (t->have_idx) {
 		r = pre_stat(t, jobs, &pj);
 		if (r < 0) {
 			pre_fini(&pj);
 			return r;
 		}
-		pre_tried = pj.pre != NULL;
 		pre_ok = pj.replay == 1 && !atomic_load(&t->walk_stale);
-		if (!pre_ok)
-			pre_fini(&pj);
 	}
-	for (int pass = 0;; pass++) {
-		/*
-		 * Pass 0 may take the index's walk (replayed by pre_stat() while its folders
-		 * and modules were checked); should one of its folders turn out changed,
-		 * the tree is walked (the modules whose files did not change still come
-		 * from the index).
-		 */
-		if (pass == 0 && pre_ok) {
-			r = 1;
-		} else {
-			r = pass == 0 && t->have_idx && !pre_tried ? cached_walk(t) : 0;
-			if (r == 0) {
-				drop_walk(t);
-				r = do_walk(t);
+	r = 0;
+	if (!pre_ok) {
+		drop_walk(t);
+		r = do_walk(t);
+		if (r >= 0)
+			r = order_modules(t);
+	}
+	t->st.wall_walk += (t1 = now_s()) - t0;
+	t0 = t1;
+	if (r >= 0 && t->have_idx)
+		r = attach_index(t);
+	if (r >= 0)
+		r = find_kernel(t);
+	/* What pre_stat() found unchanged comes from the index; the rest is read. */
+	size_t *items = NULL, n_items = 0;
+	if (r >= 0 && pre_ok && t->have_idx) {
+		items = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*items));
+		if (!items)
+			r = -ENOMEM;
+		for (size_t i = 0; items && i < t->n_mods; i++) {
+			struct tmod *m = &t->mods[i];
+			if (m->old && pj.pre[m->old - t->idx.mods]) {
+				m->sum = m->old->sum;
+				m->rec = m->old->rec; /* NULL until fetched */
+				m->cached = true;
+			} else {
+				items[n_items++] = i;
 			}
-			if (r >= 0)
-				r = order_modules(t);
 		}
-		if (r < 0) {
-			pre_fini(&pj);
-			return r;
-		}
-		r = 0;
-		t->st.wall_walk += (t1 = now_s()) - t0;
-		t0 = t1;
-		if ((t->have_idx && (r = attach_index(t)) < 0) ||
-		    (pass == 0 && (r = find_kernel(t)) < 0)) {
-			pre_fini(&pj);
-			return r;
-		}
-		/* What pre_stat() found unchanged comes from the index; the rest is read. */
-		size_t *reread_items = NULL, n_reread = 0;
-		if (pass == 0 && pre_ok && t->have_idx) {
-			reread_items = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*reread_items));
-			if (!reread_items) {
-				pre_fini(&pj);
-				return -ENOMEM;
-			}
-			for (size_t i = 0; i < t->n_mods; i++) {
-				struct tmod *m = &t->mods[i];
-				if (m->old && pj.pre[m->old - t->idx.mods]) {
-					m->sum = m->old->sum;
-					m->rec = m->old->rec; /* NULL until fetched */
-					m->cached = true;
-				} else {
-					reread_items[n_reread++] = i;
-				}
-			}
-			t->dirs_unverified = false; /* pre_stat() checked every folder */
-		}
-		pre_fini(&pj);
+	}
+	pre_fini(&pj);
+	if (r < 0)
+		return r;
 
-		/* Step 2: read (or find in the index) every module. */
-		struct rstate *ws = calloc(jobs, sizeof(*ws));
-		if (!ws)
-			return -ENOMEM;
-		for (unsigned int i = 0; i < jobs && r == 0; i++) {
-			ws[i].ctx = ksc_new();
-			if (!ws[i].ctx) {
-				r = -ENOMEM;
-				break;
-			}
-			ksc_set_log_fn(ws[i].ctx, msgbuf_log, &ws[i].msgs);
-			ksc_set_log_priority(ws[i].ctx, KSC_LOG_WARNING);
-		}
-		struct read_job rj = { ws, t->have_idx, NULL, 0, NULL };
-		if (r == 0 && t->dirs_unverified && !reread_items)
-			r = group_by_dir(t, &rj);
-		if (r == 0) {
-			struct tpool p = { .n = rj.groups ? rj.n_groups : t->n_mods,
-					   .fn = read_item,
-					   .data = &rj };
-			if (reread_items) {
-				p.n = n_reread;
-				p.items = reread_items;
-			}
-			run_pool(t, &p, jobs,
-				 t->have_idx || pass > 0 ? NULL : side_load_kernel, "read");
-		}
-		free(reread_items);
-		free(rj.groups);
-		free(rj.gmods);
-		for (unsigned int i = 0; i < jobs; i++) {
-			oom |= ws[i].oom | ws[i].msgs.oom;
-			t->st.cpu_read += (double)ws[i].ns_read / 1e9;
-			t->st.cpu_decompress += (double)ws[i].ns_decompress / 1e9;
-			t->st.cpu_parse += (double)ws[i].ns_parse / 1e9;
-			t->st.bytes_read += ws[i].bytes_read;
-			t->st.bytes_decompressed += ws[i].bytes_decompressed;
-			msgbuf_fini(&ws[i].msgs);
-			rstate_fini(&ws[i]);
-			ksc_unref(ws[i].ctx);
-		}
-		free(ws);
-		if (r < 0 || oom || !atomic_load(&t->walk_stale))
-			break;
-		t->st.wall_read += (t1 = now_s()) - t0;
-		t0 = t1;
+	/* Step 2: read (or find in the index) every module. */
+	struct rstate *ws = calloc(jobs, sizeof(*ws));
+	if (!ws) {
+		free(items);
+		return -ENOMEM;
 	}
+	for (unsigned int i = 0; i < jobs && r == 0; i++) {
+		ws[i].ctx = ksc_new();
+		if (!ws[i].ctx) {
+			r = -ENOMEM;
+			break;
+		}
+		ksc_set_log_fn(ws[i].ctx, msgbuf_log, &ws[i].msgs);
+		ksc_set_log_priority(ws[i].ctx, KSC_LOG_WARNING);
+	}
+	if (r == 0) {
+		struct read_job rj = { ws, t->have_idx };
+		struct tpool p = { .n = items ? n_items : t->n_mods,
+				   .items = items,
+				   .fn = read_item,
+				   .data = &rj };
+		run_pool(t, &p, jobs, t->have_idx ? NULL : side_load_kernel, "read");
+	}
+	free(items);
+	for (unsigned int i = 0; i < jobs; i++) {
+		oom |= ws[i].oom | ws[i].msgs.oom;
+		t->st.cpu_read += (double)ws[i].ns_read / 1e9;
+		t->st.cpu_decompress += (double)ws[i].ns_decompress / 1e9;
+		t->st.cpu_parse += (double)ws[i].ns_parse / 1e9;
+		t->st.bytes_read += ws[i].bytes_read;
+		t->st.bytes_decompressed += ws[i].bytes_decompressed;
+		msgbuf_fini(&ws[i].msgs);
+		rstate_fini(&ws[i]);
+		ksc_unref(ws[i].ctx);
+	}
+	free(ws);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < t->n_mods; i++) {
@@ -2828,7 +2770,7 @@ static int do_open(struct ksc_tree *t)
 	}
 	if (oom)
 		return -ENOMEM;
-	t->st.wall_read += (t1 = now_s()) - t0;
+	t->st.wall_read = (t1 = now_s()) - t0;
 	t0 = t1;
 	r = report_problems(t);
 	if (r < 0)
