@@ -1032,7 +1032,7 @@ int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules)
 /* The index file                                                                     */
 
 #define KIDX_MAGIC "KSCTREE\n"
-#define KIDX_VERSION 4u
+#define KIDX_VERSION 5u
 #define KIDX_BYTE_ORDER 0x01020304u
 #define KIDX_F_DERIVED 1u
 #define KIDX_CHECKED_FROM 32 /* the hot checksum covers the file from here to cold_off */
@@ -1062,7 +1062,8 @@ struct kidx_hdr {
 struct kidx_dirent {
 	uint64_t rec_off, rec_hash, der_off, der_hash; /* der_off 0: none */
 	uint32_t rec_size, der_size;
-	uint32_t relpath, pad; /* header string */
+	uint32_t relpath, modname; /* header strings */
+	uint32_t dir, pad;         /* index in the folder list, or KREC_NONE */
 	struct krec_sum sum;
 };
 
@@ -1143,6 +1144,20 @@ static int check_rec(const struct kidx_module *m, const void *p)
 	if (!sum_eq(&s, &m->sum) || strcmp(krec_str(r, r->relpath), m->relpath) != 0)
 		return -EINVAL;
 	return 0;
+}
+
+/* dir is KREC_NONE, or the folder in which relpath is (not below it). */
+static bool dir_holds(const struct kidx *idx, uint32_t dir, const char *relpath)
+{
+	if (dir == KREC_NONE)
+		return true;
+	if (dir >= idx->n_dirs)
+		return false;
+	const char *d = idx->dirs[dir].relpath;
+	size_t dl = strlen(d);
+	if (dl && (strncmp(relpath, d, dl) != 0 || relpath[dl] != '/'))
+		return false;
+	return strchr(relpath + (dl ? dl + 1 : 0), '/') == NULL;
 }
 
 static int parse(struct kidx *idx, uint64_t file_size)
@@ -1243,8 +1258,11 @@ static int parse(struct kidx *idx, uint64_t file_size)
 		    de.sum.kind > KSC_KIND_VMLINUX)
 			return -EINVAL;
 		m->relpath = hdr_str(h, (const char *)p, de.relpath);
-		if (!m->relpath || !*m->relpath)
+		m->modname = hdr_str(h, (const char *)p, de.modname);
+		if (!m->relpath || !*m->relpath || !m->modname || !*m->modname ||
+		    !dir_holds(idx, de.dir, m->relpath))
 			return -EINVAL;
+		m->dir = de.dir;
 		m->sum = de.sum;
 		m->rec_off = de.rec_off;
 		m->rec_size = de.rec_size;
@@ -1513,6 +1531,8 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 	for (size_t i = 0; i < w->n_mods; i++) {
 		const struct krec *r = w->mods[i].rec;
 		dir[i].relpath = rbuf_cstr(&s, krec_str(r, r->relpath));
+		dir[i].modname = rbuf_cstr(&s, w->mods[i].modname ? w->mods[i].modname : "");
+		dir[i].dir = w->mods[i].dir < w->n_dirs ? w->mods[i].dir : KREC_NONE;
 	}
 	for (size_t i = 0; i < w->n_outs; i++) {
 		outs[i].name = rbuf_cstr(&s, w->outs[i].name);

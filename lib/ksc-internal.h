@@ -557,6 +557,8 @@ void ksc_krec_sum(const struct krec *r, struct krec_sum *s);
  */
 struct kidx_module {
 	const char *relpath;    /* the record's relpath (from the directory) */
+	const char *modname;    /* kmod's name of it, as the walk that wrote the index made it */
+	uint32_t dir;           /* its folder in kidx.dirs, KREC_NONE when not listed */
 	struct krec_sum sum;
 	const struct krec *rec; /* NULL until fetched (ksc_kidx_fetch) */
 	const struct kder *der; /* NULL when none */
@@ -623,6 +625,8 @@ struct kidx_wmod {
 	const struct krec *rec; /* in memory */
 	const struct kder *der; /* or NULL */
 	uint64_t rec_hash;      /* ksc_hash64(rec, size, 7) when known, else 0 */
+	const char *modname;    /* kmod's name */
+	uint32_t dir;           /* its folder in kidx_write.dirs, or KREC_NONE */
 };
 struct kidx_write {
 	const char *moddir, *release;

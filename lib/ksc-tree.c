@@ -78,7 +78,8 @@ struct tmod {
 	int rank;	   /* modules.order: line - total, else 1 */
 	uint32_t hash_pos; /* position in kmod's name hash order */
 	bool in_updates;
-	bool path_arena, name_arena; /* in the tree's walk_arena: not freed one by one */
+	bool path_arena, name_arena; /* not freed one by one: walk_arena's, the index's */
+	uint32_t dir;      /* the folder (t->dirs) the walk found it in, or KREC_NONE */
 
 	struct krec_sum sum;	/* always valid once read or found in the index */
 	const struct krec *rec; /* facts: rec_own, or the index's once fetched (need_rec) */
@@ -427,30 +428,15 @@ static void msgbuf_fini(struct msgbuf *b)
 
 struct walker {
 	struct ksc_tree *t;
-	char *arena; /* the index's walk: one block for every module's strings */
-	size_t arena_left;
 	struct {
 		dev_t dev;
 		ino_t ino;
 	} * stack;
 	size_t depth, cap;
 	char rel[PATH_MAX];
+	uint32_t dir; /* the folder being read (t->dirs), or KREC_NONE */
 	int err;
 };
-
-/* n bytes for a module's strings: from the walk's arena while it lasts, else malloc. */
-static char *walk_alloc(struct walker *w, size_t n, bool *arena)
-{
-	if (w->arena && n <= w->arena_left) {
-		char *p = w->arena;
-		w->arena += n;
-		w->arena_left -= n;
-		*arena = true;
-		return p;
-	}
-	*arena = false;
-	return malloc(n);
-}
 
 static void free_paths(struct tmod *m)
 {
@@ -494,7 +480,7 @@ static int add_candidate(struct walker *w, size_t rlen)
 		}
 		m = &t->mods[t->n_mods];
 		memset(m, 0, sizeof(*m));
-		m->modname = walk_alloc(w, nl + 1, &m->name_arena);
+		m->modname = malloc(nl + 1);
 		if (!m->modname)
 			return -ENOMEM;
 		memcpy(m->modname, name, nl + 1);
@@ -505,9 +491,9 @@ static int add_candidate(struct walker *w, size_t rlen)
 		}
 		t->n_mods++;
 	}
-	/* relpath and path in one allocation: path is moddir/relpath */
+	/* path is moddir/relpath, relpath its tail */
 	size_t dl = strlen(t->moddir);
-	char *p = walk_alloc(w, dl + 1 + rlen + 1 + rlen + 1, &m->path_arena);
+	char *p = malloc(dl + 1 + rlen + 1);
 	if (!p)
 		return -ENOMEM;
 	memcpy(p, t->moddir, dl);
@@ -515,12 +501,12 @@ static int add_candidate(struct walker *w, size_t rlen)
 	memcpy(p + dl + 1, rel, rlen);
 	p[dl + 1 + rlen] = '\0';
 	m->path = p;
-	m->relpath = p + dl + 1 + rlen + 1;
-	memcpy(m->relpath, rel, rlen);
-	m->relpath[rlen] = '\0';
+	m->path_arena = false;
+	m->relpath = p + dl + 1;
 	m->base_off = (size_t)(ksc_basename(m->relpath) - m->relpath);
 	m->in_updates = updates;
 	m->rank = 1;
+	m->dir = w->dir;
 	return 0;
 }
 
@@ -656,7 +642,10 @@ static int walk_dir(struct walker *w, int dfd, size_t rlen)
 		}
 		w->rel[rlen + nl] = '/';
 		w->rel[rlen + nl + 1] = '\0';
+		uint32_t up = w->dir;
+		w->dir = (uint32_t)(t->n_dirs - 1);
 		ret = walk_dir(w, fd, rlen + nl + 1);
+		w->dir = up;
 		w->depth--;
 	}
 	if (ret >= 0 && errno && !de) {
@@ -671,7 +660,7 @@ static int walk_dir(struct walker *w, int dfd, size_t rlen)
 
 static int do_walk(struct ksc_tree *t)
 {
-	struct walker w = { .t = t };
+	struct walker w = { .t = t, .dir = KREC_NONE };
 	struct stat st;
 	int fd = openat(t->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
@@ -683,6 +672,7 @@ static int do_walk(struct ksc_tree *t)
 			close(fd);
 			return -ENOMEM;
 		}
+		w.dir = (uint32_t)(t->n_dirs - 1);
 		w.stack = malloc(32 * sizeof(*w.stack));
 		if (!w.stack) {
 			close(fd);
@@ -712,34 +702,60 @@ static int do_walk(struct ksc_tree *t)
 static int cached_walk(struct ksc_tree *t)
 {
 	const struct kidx *idx = &t->idx;
+	size_t n = idx->n_mods;
 
 	if (!idx->n_dirs)
 		return 0;
 	for (size_t i = 0; i < idx->n_dirs; i++)
 		if (idx->dirs[i].mtime_ns == KREC_RACY)
 			return 0;
-	struct walker w = { .t = t };
-	if (hash_reserve(&t->by_name, idx->n_mods) < 0)
+	if (hash_reserve(&t->by_name, n) < 0)
 		return -ENOMEM;
-	/* every module's path, relpath and name in one block (a name is not longer) */
+	if (t->cap_mods < n) {
+		struct tmod *a = realloc(t->mods, n * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		t->mods = a;
+		t->cap_mods = n;
+	}
+	/*
+	 * Every module's path in one block, its relpath the path's tail; its name is the
+	 * index's (the walk that wrote the index made it). No folder is read.
+	 */
 	size_t need = 0, dl = strlen(t->moddir);
-	for (size_t i = 0; i < idx->n_mods; i++)
-		need += dl + 1 + 3 * (strlen(idx->mods[i].relpath) + 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t rl = strlen(idx->mods[i].relpath);
+		if (rl >= PATH_MAX)
+			return 0;
+		need += dl + 1 + rl + 1;
+	}
 	free(t->walk_arena);
 	t->walk_arena = malloc(need ? need : 1);
-	w.arena = t->walk_arena;
-	w.arena_left = t->walk_arena ? need : 0;
-	for (size_t i = 0; i < idx->n_mods; i++) {
-		size_t n = strlen(idx->mods[i].relpath);
-		if (n >= sizeof(w.rel))
-			return 0;
-		memcpy(w.rel, idx->mods[i].relpath, n + 1);
-		size_t before = t->n_mods;
-		int r = add_candidate(&w, n);
-		if (r < 0)
-			return r;
-		if (t->n_mods == before)
-			return 0; /* not the list of one walk: walk */
+	if (!t->walk_arena)
+		return -ENOMEM;
+	char *p = t->walk_arena;
+	for (size_t i = 0; i < n; i++) {
+		const struct kidx_module *km = &idx->mods[i];
+		struct tmod *m = &t->mods[i];
+		size_t rl = strlen(km->relpath);
+		memset(m, 0, sizeof(*m));
+		memcpy(p, t->moddir, dl);
+		p[dl] = '/';
+		memcpy(p + dl + 1, km->relpath, rl + 1);
+		m->path = p;
+		m->relpath = p + dl + 1;
+		p += dl + 1 + rl + 1;
+		m->modname = (char *)km->modname; /* the index outlives the walk */
+		m->path_arena = m->name_arena = true;
+		m->base_off = (size_t)(ksc_basename(m->relpath) - m->relpath);
+		m->in_updates = strncmp(m->relpath, "updates/", 8) == 0;
+		m->rank = 1;
+		m->dir = km->dir;
+		t->n_mods = i + 1;
+		/* a name twice is not the list of one walk: walk */
+		int r = hash_add(&t->by_name, m->modname, (void *)(uintptr_t)(i + 1), 1);
+		if (r != 0)
+			return r < 0 ? r : 0;
 	}
 	for (size_t i = 0; i < idx->n_dirs; i++) {
 		struct stat fake = { .st_ino = (ino_t)idx->dirs[i].ino };
@@ -1553,66 +1569,41 @@ static void read_item(struct tpool *p, size_t i, unsigned int worker)
 }
 
 /*
- * The modules grouped by the folder of the index's walk they are in (one group per
- * folder, empty ones too: each folder is checked), for read_item(). 0 or -ENOMEM.
- */
-/*
  * The index's modules grouped by the folder of its walk they are in: one group per
  * folder, empty ones too (each folder is checked). 0 or -ENOMEM.
  */
 static int make_groups(struct ksc_tree *t, struct rgroup **groups, size_t *n_groups,
-		       uint32_t **gmods)
+			uint32_t **gmods)
 {
 	size_t nd = t->idx.n_dirs, nm = t->idx.n_mods;
-	struct hash h;
-	uint32_t *of = malloc((nm ? nm : 1) * sizeof(*of)); /* module -> group */
-	uint32_t *cnt = calloc(nd + 1, sizeof(*cnt));
-	char buf[PATH_MAX];
-	int r = 0;
+	uint32_t *cnt = calloc(nd + 1, sizeof(*cnt)); /* [nd]: not under a listed folder */
 
-	hash_init(&h);
 	*groups = calloc(nd + 1, sizeof(**groups));
 	*gmods = malloc((nm ? nm : 1) * sizeof(**gmods));
-	if (!of || !cnt || !*groups || !*gmods || hash_reserve(&h, nd) < 0)
-		goto oom;
-	for (size_t i = 0; i < nd; i++)
-		if (hash_add(&h, t->idx.dirs[i].relpath, (void *)(uintptr_t)(i + 1), 1) < 0)
-			goto oom;
-	for (size_t i = 0; i < nm; i++) {
-		const char *rp = t->idx.mods[i].relpath;
-		const char *slash = strrchr(rp, '/');
-		size_t dl = slash ? (size_t)(slash - rp) : 0; /* without the '/' */
-		uintptr_t v = 0;
-		if (dl < sizeof(buf)) {
-			memcpy(buf, rp, dl);
-			buf[dl] = '\0';
-			v = (uintptr_t)hash_find(&h, buf);
-		}
-		of[i] = v ? (uint32_t)(v - 1) : (uint32_t)nd; /* nd: not under a listed folder */
-		cnt[of[i]]++;
+	if (!cnt || !*groups || !*gmods) {
+		free(cnt);
+		free(*groups);
+		free(*gmods);
+		*groups = NULL;
+		*gmods = NULL;
+		return -ENOMEM;
 	}
+	/* the index's folder of each module holds it (checked when the index was read) */
+	for (size_t i = 0; i < nm; i++)
+		cnt[t->idx.mods[i].dir < nd ? t->idx.mods[i].dir : nd]++;
 	uint32_t at = 0;
 	for (size_t g = 0; g <= nd; g++) {
 		(*groups)[g] = (struct rgroup){ g < nd ? g : SIZE_MAX, at, 0 };
 		at += cnt[g];
 	}
 	for (size_t i = 0; i < nm; i++) {
-		struct rgroup *g = &(*groups)[of[i]];
+		uint32_t d = t->idx.mods[i].dir;
+		struct rgroup *g = &(*groups)[d < nd ? d : nd];
 		(*gmods)[g->start + g->n++] = (uint32_t)i;
 	}
 	*n_groups = nd + (cnt[nd] ? 1 : 0);
-	goto out;
-oom:
-	r = -ENOMEM;
-	free(*groups);
-	free(*gmods);
-	*groups = NULL;
-	*gmods = NULL;
-out:
-	hash_fini(&h);
-	free(of);
 	free(cnt);
-	return r;
+	return 0;
 }
 
 /*
@@ -2619,7 +2610,7 @@ static int attach_index(struct ksc_tree *t)
 
 	/*
 	 * The walk of the last run, in its order (the usual re-check): entry i is module
-	 * i. Its paths are unique: cached_walk() takes no list with a name twice.
+	 * i, by construction (cached_walk() takes no list with a name twice).
 	 */
 	bool same = t->walk_cached && t->n_mods == t->idx.n_mods;
 	for (size_t i = 0; same && i < t->n_mods; i++)
@@ -3652,11 +3643,11 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 	for (size_t i = 0; i < t->n_mods; i++) {
 		const struct tmod *m = &t->mods[i];
 		bool same = m->old && m->rec == m->old->rec;
-		mods[i] =
-			(struct kidx_wmod){ m->rec, m->der,
-					    same                        ? m->old->rec_hash
-					    : m->rec == m->rec_own ? m->rec_hash
-								   : 0 };
+		mods[i] = (struct kidx_wmod){
+			m->rec, m->der,
+			same ? m->old->rec_hash : m->rec == m->rec_own ? m->rec_hash : 0,
+			m->modname, t->walk_clean ? m->dir : KREC_NONE
+		};
 	}
 	struct kidx_write w = {
 		.moddir = t->moddir,
