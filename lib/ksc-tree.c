@@ -147,6 +147,9 @@ struct ksc_tree {
 	int ck_err;
 	struct tproblem *problems;
 	size_t n_problems, cap_problems;
+	/* the kernel's problems, while its exports load on a thread of their own */
+	struct tproblem *kproblems;
+	size_t n_kproblems, cap_kproblems;
 	struct ksc_tree_problem *pub_problems;
 
 	struct kidx idx;
@@ -162,7 +165,7 @@ struct ksc_tree {
 	char *ksrc_path, *config_path;
 	uint64_t ksrc_id, config_id;
 	unsigned int quirks;
-	bool kernel_loaded, kernel_ok;
+	bool kernel_found, kernel_loaded, kernel_ok;
 	struct ksc_symvers *ksv;
 	struct ksc_module *kvm;
 	struct ksc_sysmap *ksm;
@@ -223,33 +226,80 @@ static int64_t st_mtime_ns(const struct stat *st)
 	return (int64_t)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
 }
 
-static int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt,
-		       ...) _printf_format_(4, 5);
-static int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt,
-		       ...)
+static int push_problem(struct tproblem **a, size_t *n, size_t *cap, const char *path,
+			int err, const char *fmt, va_list ap)
 {
-	va_list ap;
 	char *reason;
 
-	if (t->n_problems == t->cap_problems) {
-		size_t cap = t->cap_problems ? t->cap_problems * 2 : 16;
-		struct tproblem *p = realloc(t->problems, cap * sizeof(*p));
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+		struct tproblem *p = realloc(*a, c * sizeof(*p));
 		if (!p)
 			return -ENOMEM;
-		t->problems = p;
-		t->cap_problems = cap;
+		*a = p;
+		*cap = c;
 	}
-	va_start(ap, fmt);
-	int n = vasprintf(&reason, fmt, ap);
-	va_end(ap);
-	if (n < 0)
+	if (vasprintf(&reason, fmt, ap) < 0)
 		return -ENOMEM;
 	char *p = strdup(path);
 	if (!p) {
 		free(reason);
 		return -ENOMEM;
 	}
-	t->problems[t->n_problems++] = (struct tproblem){ p, reason, err };
+	(*a)[(*n)++] = (struct tproblem){ p, reason, err };
+	return 0;
+}
+
+static int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt,
+		       ...) _printf_format_(4, 5);
+static int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt,
+		       ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	int r = push_problem(&t->problems, &t->n_problems, &t->cap_problems, path, err, fmt,
+			     ap);
+	va_end(ap);
+	return r;
+}
+
+/* A problem of the kernel's: kept apart until merge_kproblems() (see load_kernel()). */
+static int kernel_problem(struct ksc_tree *t, const char *path, int err, const char *fmt,
+			  ...) _printf_format_(4, 5);
+static int kernel_problem(struct ksc_tree *t, const char *path, int err, const char *fmt,
+			  ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	int r = push_problem(&t->kproblems, &t->n_kproblems, &t->cap_kproblems, path, err,
+			     fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* The kernel's problems after the others so far, in the order they were met. */
+static int merge_kproblems(struct ksc_tree *t)
+{
+	for (size_t i = 0; i < t->n_kproblems; i++) {
+		if (t->n_problems == t->cap_problems) {
+			size_t c = t->cap_problems ? t->cap_problems * 2 : 16;
+			struct tproblem *p = realloc(t->problems, c * sizeof(*p));
+			if (!p) {
+				for (size_t j = i; j < t->n_kproblems; j++) {
+					free(t->kproblems[j].path);
+					free(t->kproblems[j].reason);
+				}
+				t->n_kproblems = 0;
+				return -ENOMEM;
+			}
+			t->problems = p;
+			t->cap_problems = c;
+		}
+		t->problems[t->n_problems++] = t->kproblems[i];
+	}
+	t->n_kproblems = 0;
 	return 0;
 }
 
@@ -1785,6 +1835,10 @@ static int find_kernel(struct ksc_tree *t)
 	char p[PATH_MAX];
 	const char *root = strcmp(t->root, "/") == 0 ? "" : t->root;
 
+	if (t->kernel_found)
+		return 0;
+	t->kernel_found = true;
+
 	if (o->symvers || o->vmlinux || o->system_map) {
 		t->ksrc = o->symvers   ? KSRC_SYMVERS
 			  : o->vmlinux ? KSRC_VMLINUX
@@ -1894,8 +1948,13 @@ static int ksym_add(struct ksc_tree *t, const char *name, uint64_t crc)
 	return 0;
 }
 
-/* Read the kernel's exports and configuration (once). Problems are reported. */
-static int load_kernel(struct ksc_tree *t)
+/*
+ * Read the kernel's exports (depmod -E/-F) and configuration, once. Touches only the
+ * kernel's fields of t, and t->ctx to log and make the kernel's objects (nothing else uses
+ * t->ctx while it runs on its own thread): it can run beside the walk and the reading of
+ * modules. Its problems wait in t->kproblems (load_kernel() adds them to the others).
+ */
+static int load_kernel_core(struct ksc_tree *t)
 {
 	int r = 0;
 
@@ -1914,7 +1973,7 @@ static int load_kernel(struct ksc_tree *t)
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0)
-			add_problem(t, t->config_path, r, "%s", strerror(-r));
+			kernel_problem(t, t->config_path, r, "%s", strerror(-r));
 	}
 	if (t->ksrc == KSRC_NONE)
 		goto out;
@@ -1923,7 +1982,7 @@ static int load_kernel(struct ksc_tree *t)
 		r = ksc_symvers_new_from_path(t->ctx, t->ksrc_path, &t->ksv);
 		if (r == 0) {
 			if (ksc_symvers_get_error_count(t->ksv))
-				add_problem(t, t->ksrc_path, -EINVAL,
+				kernel_problem(t, t->ksrc_path, -EINVAL,
 					    "%u malformed lines skipped",
 					    ksc_symvers_get_error_count(t->ksv));
 			for (size_t i = 0; i < ksc_symvers_get_count(t->ksv) && r >= 0;
@@ -1960,7 +2019,7 @@ static int load_kernel(struct ksc_tree *t)
 		return r;
 	if (r < 0) {
 		if (t->ksrc != KSRC_VMLINUX || !t->kvm)
-			add_problem(t, t->ksrc_path, r, "%s", strerror(-r));
+			kernel_problem(t, t->ksrc_path, r, "%s", strerror(-r));
 		goto out;
 	}
 	/* depmod_add_fake_syms(): resolved by the loader itself. */
@@ -1975,9 +2034,39 @@ out:
 	return 0;
 }
 
+static int load_kernel(struct ksc_tree *t)
+{
+	int r = load_kernel_core(t);
+	int m = merge_kproblems(t);
+
+	return r < 0 ? r : m;
+}
+
 static void side_load_kernel(struct ksc_tree *t)
 {
 	(void)load_kernel(t);
+}
+
+static void *kernel_thread(void *data)
+{
+	(void)load_kernel_core(data);
+	return NULL;
+}
+
+/* The kernel's exports loading on a thread of their own (kernel_thread()). */
+struct kload {
+	pthread_t th;
+	bool on;
+};
+
+/* Wait for it; its problems join the others. */
+static int kload_join(struct ksc_tree *t, struct kload *k)
+{
+	if (!k->on)
+		return 0;
+	pthread_join(k->th, NULL);
+	k->on = false;
+	return merge_kproblems(t);
 }
 
 /* The kernel to check against: the exports, the configuration, every module as provider. */
@@ -2612,10 +2701,7 @@ static int attach_index(struct ksc_tree *t)
 	 * The walk of the last run, in its order (the usual re-check): entry i is module
 	 * i, by construction (cached_walk() takes no list with a name twice).
 	 */
-	bool same = t->walk_cached && t->n_mods == t->idx.n_mods;
-	for (size_t i = 0; same && i < t->n_mods; i++)
-		same = strcmp(t->mods[i].relpath, t->idx.mods[i].relpath) == 0;
-	if (same) {
+	if (t->walk_cached && t->n_mods == t->idx.n_mods) {
 		for (size_t i = 0; i < t->n_mods; i++) {
 			t->mods[i].old = &t->idx.mods[i];
 			t->mods[i].old_der = t->idx.derived ? t->idx.mods[i].der : NULL;
@@ -2680,7 +2766,17 @@ static int do_open(struct ksc_tree *t)
 		pre_ok = pj.replay == 1 && !atomic_load(&t->walk_stale);
 	}
 	r = 0;
-	if (!pre_ok) {
+	/*
+	 * A first run reads everything and needs the kernel's exports: they load on a thread
+	 * of their own from now until the modules are read, so the walk (one thread) leaves
+	 * no CPU idle. Nothing else touches the kernel's part of t meanwhile.
+	 */
+	struct kload kl = { .on = false };
+	if (!t->have_idx) {
+		r = find_kernel(t);
+		kl.on = r == 0 && pthread_create(&kl.th, NULL, kernel_thread, t) == 0;
+	}
+	if (r >= 0 && !pre_ok) {
 		drop_walk(t);
 		r = do_walk(t);
 		if (r >= 0)
@@ -2710,13 +2806,16 @@ static int do_open(struct ksc_tree *t)
 		}
 	}
 	pre_fini(&pj);
-	if (r < 0)
+	if (r < 0) {
+		kload_join(t, &kl);
 		return r;
+	}
 
 	/* Step 2: read (or find in the index) every module. */
 	struct rstate *ws = calloc(jobs, sizeof(*ws));
 	if (!ws) {
 		free(items);
+		kload_join(t, &kl);
 		return -ENOMEM;
 	}
 	for (unsigned int i = 0; i < jobs && r == 0; i++) {
@@ -2734,7 +2833,7 @@ static int do_open(struct ksc_tree *t)
 				   .items = items,
 				   .fn = read_item,
 				   .data = &rj };
-		run_pool(t, &p, jobs, t->have_idx ? NULL : side_load_kernel, "read");
+		run_pool(t, &p, jobs, t->have_idx || kl.on ? NULL : side_load_kernel, "read");
 	}
 	free(items);
 	for (unsigned int i = 0; i < jobs; i++) {
@@ -2749,6 +2848,9 @@ static int do_open(struct ksc_tree *t)
 		ksc_unref(ws[i].ctx);
 	}
 	free(ws);
+	int kr = kload_join(t, &kl);
+	if (r >= 0)
+		r = kr;
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < t->n_mods; i++) {
@@ -3176,6 +3278,11 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 		free(t->problems[i].reason);
 	}
 	free(t->problems);
+	for (size_t i = 0; i < t->n_kproblems; i++) {
+		free(t->kproblems[i].path);
+		free(t->kproblems[i].reason);
+	}
+	free(t->kproblems);
 	free(t->pub_problems);
 	hash_fini(&t->by_name);
 	hash_fini(&t->ksyms);

@@ -862,7 +862,11 @@ int ksc_srcedit_commit(struct ksc_srcedit *e, const struct ksc_srcedit_commit_op
  * ksc_check_modules(), each as modprobe would load it into a fresh boot of the tree's
  * kernel (the other modules are its providers), unless opts->no_check.
  *
- * Modules are read in parallel (opts->jobs threads). A persistent index (opts->index)
+ * Modules are read in parallel (opts->jobs threads); on a first run (no index) the
+ * kernel's exports load on a thread of their own meanwhile, so ctx's log function may be
+ * called from that thread, at the same time as from the calling one: it must be
+ * thread-safe (the default, and one that calls fprintf(), are).
+ * A persistent index (opts->index)
  * keeps what was read, keyed by path, size, modification time and inode, plus the results
  * that depend on the whole tree; the next ksc_tree_open() re-reads only modules that
  * changed and redoes only what their changes affect. An index that is corrupt, truncated,
