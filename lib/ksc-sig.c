@@ -67,6 +67,7 @@
 #include <openssl/rsa.h>
 #include <openssl/x509.h>
 
+#include "ksc-crypto.h" /* after OpenSSL's headers */
 #include "ksc-internal.h"
 
 #define SIG_MARKER "~Module signature appended~\n"
@@ -173,7 +174,7 @@ int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t siz
 	memcpy(t->kept, img + before - INFO_LEN - keep, keep);
 	mod->sig = t;
 	/* Bytes in memory are gone after this: hash them now for the signer's algorithm. */
-	if (from_memory) {
+	if (from_memory && ksc_crypto_load() == 0) {
 		int nid = first_digest_nid(t);
 		if (nid != NID_undef && compute_digest(t, nid, img, size) == -ENOMEM)
 			return -ENOMEM;
@@ -288,6 +289,9 @@ static int display_set(struct ksc_sigtrail *t, const char *id_type, const char *
 
 static int display_pkcs7(struct ksc_sigtrail *t, const unsigned char *raw, size_t len)
 {
+	if (ksc_crypto_load() < 0)
+		return -ENOPKG;
+
 	BIO *in = BIO_new_mem_buf(raw, (int)len);
 	PKCS7 *p7;
 	BIGNUM *bn = NULL;
@@ -414,6 +418,9 @@ static int certlist_add(struct ksc_module *mod, const unsigned char *der, size_t
 static int scan_certs(struct ksc_module *mod, const unsigned char *p, size_t n)
 {
 	size_t i = 0;
+
+	if (ksc_crypto_load() < 0)
+		return 0; /* what is a certificate cannot be told */
 
 	while (n >= 8 && i <= n - 8) {
 		const unsigned char *q = memchr(p + i, 0x30, n - 7 - i);
@@ -726,6 +733,9 @@ static int add_certlist(struct ksc_keyring *kr, const struct ksc_certlist *c,
 {
 	int added = 0;
 
+	if (c && c->size && ksc_crypto_load() < 0)
+		return -ENOPKG;
+
 	for (size_t off = 0; c && off < c->size;) {
 		const unsigned char *p = c->der + off;
 		X509 *x = d2i_X509(NULL, &p, (long)(c->size - off));
@@ -746,6 +756,11 @@ static int add_bytes(struct ksc_keyring *kr, const char *name, const unsigned ch
 		     size_t n)
 {
 	int added = 0, found = 0;
+
+	if (ksc_crypto_load() < 0) {
+		ksc_err(kr->ctx, "%s: %s", name, ksc_crypto_error());
+		return -ENOPKG;
+	}
 
 	if (looks_like_image(p, n)) {
 		struct ksc_module tmp = { .ctx = kr->ctx, .path = name };
@@ -1316,6 +1331,11 @@ static void sig_eval(const struct ksc_module *mod, const struct ksc_keyring *kr,
 
 	if (!t) {
 		check_structure(NULL, NULL, ev);
+		return;
+	}
+	if (ksc_crypto_load() < 0) {
+		memset(ev, 0, sizeof(*ev));
+		eval_set(ev, 0, NULL, "signature not examined (libcrypto could not be loaded)");
 		return;
 	}
 	if (!t->checked) {

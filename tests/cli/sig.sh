@@ -8,6 +8,16 @@
 S=$FIXTURES/signed
 X=$FIXTURES/x86_64
 
+# ---- libcrypto is loaded when a signature is first looked at (lib/ksc-crypto.h) ----------
+# glibc's loader lists every library it loads under LD_DEBUG=files.
+crypto_loads() {
+	LD_DEBUG=files "$@" 2>&1 > /dev/null |
+		grep -cE 'file=libcrypto\.so[.0-9]* \[[0-9]+\]; +(needed|dynamically loaded) by'
+}
+t_eq "--version does not load libcrypto" "0" "$(crypto_loads "$KSC" --version)"
+t_eq "check of an unsigned module does not load it" "0" "$(crypto_loads "$KSC" check "$X/fx-user.ko")"
+t_eq "modinfo of a module with a PKCS#7 block loads it, once" "1" "$(crypto_loads "$KSC" modinfo "$X/fx-user-signed.ko")"
+
 if [ ! -f "$S/fx-user-rsa.ko" ] || [ ! -f "$S/two.pem" ]; then
 	t_skip "signature CLI tests" "no signed fixtures: scripts/sign-file of Debian's linux-kbuild-6.1 is not in the cache (scripts/fetch-debian-kernel.sh)"
 	exit 0
