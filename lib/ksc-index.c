@@ -1160,7 +1160,12 @@ static bool dir_holds(const struct kidx *idx, uint32_t dir, const char *relpath)
 	return strchr(relpath + (dl ? dl + 1 : 0), '/') == NULL;
 }
 
-static int parse(struct kidx *idx, uint64_t file_size)
+/*
+ * The header and where its tables are: every count, offset and range checked, the header
+ * strings too, but not the checksum (parse_rest()). Until then the index is only "shaped":
+ * ksc_kidx_raw_dir() and ksc_kidx_raw_module() may read it, as garbage at worst.
+ */
+static int parse_shape(struct kidx *idx, uint64_t file_size)
 {
 	const unsigned char *p = idx->buf;
 	size_t size = idx->size; /* the hot part, or the whole file */
@@ -1190,10 +1195,6 @@ static int parse(struct kidx *idx, uint64_t file_size)
 	    out_bytes > hot - h->out_off || h->dirs_off != h->out_off + out_bytes ||
 	    dirs_bytes > hot - h->dirs_off)
 		return -EINVAL;
-	uint64_t meta_end = h->dirs_off + dirs_bytes;
-	if (ksc_hash64(p + KIDX_CHECKED_FROM, (size_t)hot - KIDX_CHECKED_FROM,
-		       KIDX_VERSION) != h->checksum)
-		return -EINVAL;
 	const char *strs = (const char *)p + h->strings_off;
 	if (strs[h->strings_size - 1] != '\0')
 		return -EINVAL;
@@ -1211,6 +1212,23 @@ static int parse(struct kidx *idx, uint64_t file_size)
 	idx->derived = h->flags & KIDX_F_DERIVED;
 	idx->file_size = file_size;
 	idx->cold_off = hot;
+	idx->shaped = true;
+	return 0;
+}
+
+/* The checksum, then every table and derived record (checked). */
+static int parse_rest(struct kidx *idx)
+{
+	const unsigned char *p = idx->buf;
+	const struct kidx_hdr *h = idx->buf;
+	uint64_t hot = h->cold_off, file_size = idx->file_size;
+	uint64_t meta_end = h->dirs_off + (uint64_t)h->n_dirs * sizeof(struct kidx_fdir);
+
+	if (!idx->shaped)
+		return -EINVAL;
+	if (ksc_hash64(p + KIDX_CHECKED_FROM, (size_t)hot - KIDX_CHECKED_FROM,
+		       KIDX_VERSION) != h->checksum)
+		return -EINVAL;
 
 	idx->n_outs = h->n_outputs;
 	idx->outs = calloc(idx->n_outs ? idx->n_outs : 1, sizeof(*idx->outs));
@@ -1282,7 +1300,56 @@ static int parse(struct kidx *idx, uint64_t file_size)
 			return -EINVAL;
 		m->der = d;
 	}
+	idx->finished = true;
 	return 0;
+}
+
+static int parse(struct kidx *idx, uint64_t file_size)
+{
+	int r = parse_shape(idx, file_size);
+
+	return r < 0 ? r : parse_rest(idx);
+}
+
+const char *ksc_kidx_raw_dir(const struct kidx *idx, size_t i, uint64_t *ino,
+			     int64_t *mtime_ns)
+{
+	const struct kidx_hdr *h = idx->buf;
+	struct kidx_fdir d;
+
+	if (!idx->shaped || i >= h->n_dirs)
+		return NULL;
+	memcpy(&d, (const unsigned char *)idx->buf + h->dirs_off + i * sizeof(d), sizeof(d));
+	*ino = d.ino;
+	*mtime_ns = d.mtime_ns;
+	return hdr_str(h, idx->buf, d.relpath);
+}
+
+const char *ksc_kidx_raw_module(const struct kidx *idx, size_t i, struct krec_sum *sum,
+				uint32_t *dir)
+{
+	const struct kidx_hdr *h = idx->buf;
+	struct kidx_dirent de;
+
+	if (!idx->shaped || i >= h->n_modules)
+		return NULL;
+	memcpy(&de, (const unsigned char *)idx->buf + h->dir_off + i * sizeof(de), sizeof(de));
+	*sum = de.sum;
+	*dir = de.dir;
+	return hdr_str(h, idx->buf, de.relpath);
+}
+
+size_t ksc_kidx_raw_count(const struct kidx *idx, size_t *n_dirs)
+{
+	const struct kidx_hdr *h = idx->buf;
+
+	*n_dirs = idx->shaped ? h->n_dirs : 0;
+	return idx->shaped ? h->n_modules : 0;
+}
+
+int ksc_kidx_finish(struct kidx *idx)
+{
+	return idx->finished ? 0 : parse_rest(idx);
 }
 
 int ksc_kidx_parse(const void *data, size_t size, struct kidx *out)
@@ -1321,7 +1388,7 @@ static int pread_exact(int fd, void *buf, size_t len, uint64_t off)
 	return 0;
 }
 
-int ksc_kidx_read(const char *path, struct kidx *out)
+int ksc_kidx_open(const char *path, struct kidx *out)
 {
 	struct stat st;
 	struct kidx_hdr h;
@@ -1364,10 +1431,19 @@ int ksc_kidx_read(const char *path, struct kidx *out)
 	r = 0;
 	out->fd = fd;
 	if (r == 0)
-		r = parse(out, (uint64_t)st.st_size);
+		r = parse_shape(out, (uint64_t)st.st_size);
 	if (r == -ENOENT)
 		r = -EINVAL;
 	if (r < 0)
+		ksc_kidx_free(out);
+	return r;
+}
+
+int ksc_kidx_read(const char *path, struct kidx *out)
+{
+	int r = ksc_kidx_open(path, out);
+
+	if (r == 0 && (r = ksc_kidx_finish(out)) < 0)
 		ksc_kidx_free(out);
 	return r;
 }

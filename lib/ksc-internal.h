@@ -595,6 +595,8 @@ struct kidx {
 	size_t n_outs;
 	struct kidx_dir *dirs;  /* the last walk's folders when it met no symbolic link */
 	size_t n_dirs;
+	bool shaped;            /* header and table bounds checked (ksc_kidx_open()) */
+	bool finished;          /* and the checksum and everything else (ksc_kidx_finish()) */
 };
 /*
  * The facts record of module i: read from the file (checked: checksum, every bound, and
@@ -620,6 +622,24 @@ void ksc_kidx_fix_checksums(void *data, size_t size);
  * absent, -EINVAL when corrupt or foreign, other -errno.
  */
 int ksc_kidx_read(const char *path, struct kidx *out) _must_check_;
+/*
+ * In two steps, for a caller that has work to start before the index is checked:
+ * ksc_kidx_open() maps the file and checks its header and the bounds of its tables (the
+ * header's strings: moddir, release are usable); ksc_kidx_finish() checks the rest
+ * (checksum first) and fills mods, dirs, outs. Until it returns 0 nothing but the raw
+ * accessors below may be used, and what they give may be garbage (in bounds): use it for
+ * nothing that outlives a failed ksc_kidx_finish(). Same errors as ksc_kidx_read().
+ */
+int ksc_kidx_open(const char *path, struct kidx *out) _must_check_;
+int ksc_kidx_finish(struct kidx *idx) _must_check_;
+/* Counts (modules returned, folders in *n_dirs), 0 unless opened. */
+size_t ksc_kidx_raw_count(const struct kidx *idx, size_t *n_dirs);
+/* Folder i's relpath, inode, mtime; NULL when its string is out of bounds. */
+const char *ksc_kidx_raw_dir(const struct kidx *idx, size_t i, uint64_t *ino,
+			     int64_t *mtime_ns);
+/* Module i's relpath, summary and folder; NULL when its string is out of bounds. */
+const char *ksc_kidx_raw_module(const struct kidx *idx, size_t i, struct krec_sum *sum,
+				uint32_t *dir);
 void ksc_kidx_free(struct kidx *idx);
 struct kidx_wmod {
 	const struct krec *rec; /* in memory */

@@ -1588,8 +1588,14 @@ static int group_open(struct ksc_tree *t, const struct rgroup *g, bool *by_fd)
 		return t->dfd;
 	if (atomic_load(&t->walk_stale))
 		return -1;
-	const struct kidx_dir *d = &t->idx.dirs[g->dir];
-	const char *rel = d->relpath[0] ? d->relpath : ".";
+	uint64_t ino;
+	int64_t mtime_ns;
+	const char *rel = ksc_kidx_raw_dir(&t->idx, g->dir, &ino, &mtime_ns);
+	if (!rel) {
+		atomic_store(&t->walk_stale, true);
+		return -1;
+	}
+	rel = rel[0] ? rel : ".";
 	struct stat st;
 	int dfd = t->dfd, r;
 	if (g->n > 2) {
@@ -1599,8 +1605,8 @@ static int group_open(struct ksc_tree *t, const struct rgroup *g, bool *by_fd)
 	} else {
 		r = fstatat(t->dfd, rel, &st, AT_SYMLINK_NOFOLLOW);
 	}
-	if (r < 0 || !S_ISDIR(st.st_mode) || (uint64_t)st.st_ino != d->ino ||
-	    st_mtime_ns(&st) != d->mtime_ns) {
+	if (r < 0 || !S_ISDIR(st.st_mode) || (uint64_t)st.st_ino != ino ||
+	    st_mtime_ns(&st) != mtime_ns) {
 		if (*by_fd)
 			close(dfd);
 		*by_fd = false;
@@ -1620,54 +1626,62 @@ static void read_item(struct tpool *p, size_t i, unsigned int worker)
 
 /*
  * The index's modules grouped by the folder of its walk they are in: one group per
- * folder, empty ones too (each folder is checked). 0 or -ENOMEM.
+ * folder, empty ones too (each folder is checked). From the index as opened, not yet
+ * checked (see pre_stat()). 0 or -ENOMEM.
  */
-static int make_groups(struct ksc_tree *t, struct rgroup **groups, size_t *n_groups,
-			uint32_t **gmods)
+static int make_groups(struct ksc_tree *t, size_t nm, size_t nd, struct rgroup **groups,
+		       size_t *n_groups, uint32_t **gmods)
 {
-	size_t nd = t->idx.n_dirs, nm = t->idx.n_mods;
 	uint32_t *cnt = calloc(nd + 1, sizeof(*cnt)); /* [nd]: not under a listed folder */
+	uint32_t *of = malloc((nm ? nm : 1) * sizeof(*of));
 
 	*groups = calloc(nd + 1, sizeof(**groups));
 	*gmods = malloc((nm ? nm : 1) * sizeof(**gmods));
-	if (!cnt || !*groups || !*gmods) {
+	if (!cnt || !of || !*groups || !*gmods) {
 		free(cnt);
+		free(of);
 		free(*groups);
 		free(*gmods);
 		*groups = NULL;
 		*gmods = NULL;
 		return -ENOMEM;
 	}
-	/* the index's folder of each module holds it (checked when the index was read) */
-	for (size_t i = 0; i < nm; i++)
-		cnt[t->idx.mods[i].dir < nd ? t->idx.mods[i].dir : nd]++;
+	for (size_t i = 0; i < nm; i++) {
+		struct krec_sum sum;
+		uint32_t d = KREC_NONE;
+		(void)ksc_kidx_raw_module(&t->idx, i, &sum, &d);
+		of[i] = d < nd ? d : (uint32_t)nd;
+		cnt[of[i]]++;
+	}
 	uint32_t at = 0;
 	for (size_t g = 0; g <= nd; g++) {
 		(*groups)[g] = (struct rgroup){ g < nd ? g : SIZE_MAX, at, 0 };
 		at += cnt[g];
 	}
 	for (size_t i = 0; i < nm; i++) {
-		uint32_t d = t->idx.mods[i].dir;
-		struct rgroup *g = &(*groups)[d < nd ? d : nd];
+		struct rgroup *g = &(*groups)[of[i]];
 		(*gmods)[g->start + g->n++] = (uint32_t)i;
 	}
 	*n_groups = nd + (cnt[nd] ? 1 : 0);
 	free(cnt);
+	free(of);
 	return 0;
 }
 
 /*
  * The usual re-check, with the index's walk: the workers check its folders and stat its
- * modules (pre[k]: index module k's file is unchanged) while the calling thread replays
- * the walk (cached_walk(), order_modules(): neither touches the index). The index is
- * attached afterwards, on one thread.
+ * modules (pre[k]: index module k's file is unchanged) while the calling thread checks
+ * the rest of the index (ksc_kidx_finish(): the workers read only what ksc_kidx_open()
+ * bounded, and their findings are dropped if the index turns out corrupt) and replays
+ * the walk (cached_walk(), order_modules()). The index is attached afterwards.
  */
 struct pre_job {
 	uint8_t *pre;
 	struct rgroup *groups;
 	size_t n_groups;
 	uint32_t *gmods;
-	int replay; /* 1: the index's walk replayed, 0: not usable, <0: -errno */
+	int replay;    /* 1: the index's walk replayed, 0: not usable, <0: -errno */
+	int index_err; /* ksc_kidx_finish()'s error: the index is not to be used */
 };
 
 static void prestat_item(struct tpool *p, size_t i, unsigned int worker)
@@ -1681,14 +1695,16 @@ static void prestat_item(struct tpool *p, size_t i, unsigned int worker)
 	if (dfd < 0)
 		return;
 	for (uint32_t k = 0; k < g->n && !atomic_load(&t->walk_stale); k++) {
-		uint32_t x = j->gmods[g->start + k];
-		const struct kidx_module *km = &t->idx.mods[x];
-		const char *name = km->relpath;
+		uint32_t x = j->gmods[g->start + k], d;
+		struct krec_sum sum;
+		const char *name = ksc_kidx_raw_module(&t->idx, x, &sum, &d);
+		if (!name)
+			continue;
 		if (by_fd) {
 			const char *slash = strrchr(name, '/');
 			name = slash ? slash + 1 : name;
 		}
-		j->pre[x] = same_file(&km->sum, dfd, name);
+		j->pre[x] = same_file(&sum, dfd, name);
 	}
 	if (by_fd)
 		close(dfd);
@@ -1697,6 +1713,12 @@ static void prestat_item(struct tpool *p, size_t i, unsigned int worker)
 static void replay_walk(struct ksc_tree *t)
 {
 	struct pre_job *j = t->pre_job;
+
+	j->index_err = ksc_kidx_finish(&t->idx);
+	if (j->index_err < 0) {
+		j->replay = j->index_err == -ENOMEM ? -ENOMEM : 0;
+		return;
+	}
 	int r = cached_walk(t);
 
 	if (r == 1)
@@ -1707,15 +1729,19 @@ static void replay_walk(struct ksc_tree *t)
 /* pj->replay 1: the walk is replayed and pj->pre says which files are unchanged. */
 static int pre_stat(struct ksc_tree *t, unsigned int jobs, struct pre_job *pj)
 {
+	size_t nd, nm = ksc_kidx_raw_count(&t->idx, &nd);
+
 	memset(pj, 0, sizeof(*pj));
-	if (!t->idx.n_dirs)
+	if (!nd)
 		return 0;
-	for (size_t i = 0; i < t->idx.n_dirs; i++)
-		if (t->idx.dirs[i].mtime_ns == KREC_RACY)
+	for (size_t i = 0; i < nd; i++) {
+		uint64_t ino;
+		int64_t mtime_ns;
+		if (!ksc_kidx_raw_dir(&t->idx, i, &ino, &mtime_ns) || mtime_ns == KREC_RACY)
 			return 0; /* cached_walk() would not take it */
-	pj->pre = calloc(t->idx.n_mods + 1, 1);
-	if (!pj->pre ||
-	    make_groups(t, &pj->groups, &pj->n_groups, &pj->gmods) < 0)
+	}
+	pj->pre = calloc(nm + 1, 1);
+	if (!pj->pre || make_groups(t, nm, nd, &pj->groups, &pj->n_groups, &pj->gmods) < 0)
 		return -ENOMEM;
 	t->pre_job = pj;
 	struct tpool p = { .n = pj->n_groups, .fn = prestat_item, .data = pj };
@@ -2665,9 +2691,23 @@ static int make_absolute(const char *p, char **out)
 	return 0;
 }
 
+/* The index cannot be used (r: why): said, and rebuilt. */
+static void drop_index(struct ksc_tree *t, int r)
+{
+	ksc_warn(t->ctx, "%s: %s, rebuilt", t->index_path,
+		 r == -EINVAL ? "index corrupt, truncated or of another format" : strerror(-r));
+	ksc_kidx_free(&t->idx);
+	t->have_idx = false;
+	t->index_state = KSC_TREE_INDEX_REBUILT;
+}
+
+/*
+ * The index, opened: its header and the bounds of its tables are checked, the rest is
+ * (ksc_kidx_finish()) while pre_stat() starts on it, or before anything else uses it.
+ */
 static void load_index(struct ksc_tree *t)
 {
-	int r = ksc_kidx_read(t->index_path, &t->idx);
+	int r = ksc_kidx_open(t->index_path, &t->idx);
 
 	if (r == -ENOENT) {
 		t->index_state = KSC_TREE_INDEX_ABSENT;
@@ -2675,20 +2715,20 @@ static void load_index(struct ksc_tree *t)
 	}
 	if (r == 0 && (strcmp(t->idx.moddir, t->moddir) != 0 ||
 		       strcmp(t->idx.release, t->release) != 0)) {
-		ksc_warn(t->ctx, "%s: index of another tree (%s), rebuilt", t->index_path,
-			 t->idx.moddir);
-		ksc_kidx_free(&t->idx);
-		t->index_state = KSC_TREE_INDEX_REBUILT;
-		return;
-	}
-	if (r < 0) {
-		ksc_warn(t->ctx, "%s: %s, rebuilt", t->index_path,
-			 r == -EINVAL ? "index corrupt, truncated or of another format"
-				      : strerror(-r));
-		t->index_state = KSC_TREE_INDEX_REBUILT;
-		return;
+		r = ksc_kidx_finish(&t->idx); /* corrupt, or really another tree's */
+		if (r == 0) {
+			ksc_warn(t->ctx, "%s: index of another tree (%s), rebuilt",
+				 t->index_path, t->idx.moddir);
+			ksc_kidx_free(&t->idx);
+			t->index_state = KSC_TREE_INDEX_REBUILT;
+			return;
+		}
 	}
 	t->have_idx = true;
+	if (r < 0) {
+		drop_index(t, r);
+		return;
+	}
 	t->index_state = KSC_TREE_INDEX_USED;
 }
 
@@ -2759,11 +2799,18 @@ static int do_open(struct ksc_tree *t)
 	bool pre_ok = false;
 	if (t->have_idx) {
 		r = pre_stat(t, jobs, &pj);
+		if (r == 0 && !pj.index_err && !t->idx.finished)
+			pj.index_err = ksc_kidx_finish(&t->idx); /* pre_stat() did not start */
+		if (r == 0 && pj.index_err == -ENOMEM)
+			r = -ENOMEM;
 		if (r < 0) {
 			pre_fini(&pj);
 			return r;
 		}
-		pre_ok = pj.replay == 1 && !atomic_load(&t->walk_stale);
+		if (pj.index_err < 0)
+			drop_index(t, pj.index_err); /* what pre_stat() found is not used */
+		else
+			pre_ok = pj.replay == 1 && !atomic_load(&t->walk_stale);
 	}
 	r = 0;
 	/*

@@ -128,6 +128,17 @@ mkdir "$wm/kernel/newdir"
 cp "$wm/kernel/fx/fx-65.ko" "$wm/kernel/newdir/fx-new.ko"
 t_run "tree --index: a new folder with a module" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
 t_eq "... found" "15 1" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["modules"], d["read"])' "$T_TMP/out")"
+# The same index corrupt in its derived records (the end of its hot part): its folders and
+# modules are stat'ed from it while the rest of it is checked; found corrupt, it is not used.
+find "$wroot" -exec touch -h -d '1 hour ago' {} +
+"$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -q 2> /dev/null
+hot_end=$(python3 -c 'import struct,sys; print(struct.unpack_from("<Q", open(sys.argv[1], "rb").read(), 128)[0])' "$widx")
+printf 'X' | dd of="$widx" bs=1 seek=$((hot_end - 8)) conv=notrunc 2> /dev/null
+t_run "tree --index: old folders, derived records corrupt" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
+t_grep "... is reported" "$widx: index corrupt" "$T_TMP/err"
+t_eq "... and not used: every module read" "rebuilt 15 0" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"], d["cached"])' "$T_TMP/out")"
+t_run "tree --index: the rebuilt index" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
+t_eq "... used" "used 0" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"])' "$T_TMP/out")"
 
 XDG_CACHE_HOME=$T_TMP/xdg t_run "tree: the default index under XDG_CACHE_HOME" 1 "$KSC" tree -b "$root" "$REL" -q
 t_eq "... one index file" "1" "$(find "$T_TMP/xdg/ksymcheck/tree" -name "$REL-*.idx" | wc -l)"
