@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libFuzzer target: the tree index parser (lib/ksc-index.c) on arbitrary bytes. With the
+ * libFuzzer target: the tree index parser (lib/ksc-index.c) on arbitrary bytes: opened
+ * (the raw view of every folder and module read), then checked. With the
  * first byte odd, every checksum is recomputed first, so that the structural validation
  * behind them (ranges, enums, string offsets of each record) gets the fuzzer's bytes;
  * then every record is used the way ksc_tree_open() uses it: strings, kmod's dependency
@@ -36,12 +37,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data + 1, size - 1);
 	if (data[0] & 1)
 		ksc_kidx_fix_checksums(buf, size - 1);
-	int r = ksc_kidx_parse(buf, size - 1, &idx);
+	/* opened: what a re-check's workers read before the index is checked */
+	int r = ksc_kidx_parse_open(buf, size - 1, &idx);
 	free(buf);
 	if (r < 0)
 		return 0;
-	volatile size_t sink =
-		touch(idx.moddir) + touch(idx.release) + touch(idx.out_dir);
+	volatile size_t sink = touch(idx.moddir) + touch(idx.release);
+	size_t nd, nm = ksc_kidx_raw_count(&idx, &nd);
+	for (size_t i = 0; i < nd; i++) {
+		uint64_t ino;
+		int64_t mtime;
+		sink += touch(ksc_kidx_raw_dir(&idx, i, &ino, &mtime));
+	}
+	for (size_t i = 0; i < nm; i++) {
+		struct krec_sum sum;
+		uint32_t dir;
+		sink += touch(ksc_kidx_raw_module(&idx, i, &sum, &dir));
+	}
+	if (ksc_kidx_finish(&idx) < 0) {
+		ksc_kidx_free(&idx);
+		return 0;
+	}
+	sink += touch(idx.out_dir);
 	for (size_t i = 0; i < idx.n_outs; i++)
 		sink += touch(idx.outs[i].name);
 	for (size_t i = 0; i < idx.n_mods; i++) {

@@ -1304,13 +1304,6 @@ static int parse_rest(struct kidx *idx)
 	return 0;
 }
 
-static int parse(struct kidx *idx, uint64_t file_size)
-{
-	int r = parse_shape(idx, file_size);
-
-	return r < 0 ? r : parse_rest(idx);
-}
-
 const char *ksc_kidx_raw_dir(const struct kidx *idx, size_t i, uint64_t *ino,
 			     int64_t *mtime_ns)
 {
@@ -1352,7 +1345,7 @@ int ksc_kidx_finish(struct kidx *idx)
 	return idx->finished ? 0 : parse_rest(idx);
 }
 
-int ksc_kidx_parse(const void *data, size_t size, struct kidx *out)
+int ksc_kidx_parse_open(const void *data, size_t size, struct kidx *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->fd = -1;
@@ -1363,8 +1356,17 @@ int ksc_kidx_parse(const void *data, size_t size, struct kidx *out)
 		return -ENOMEM;
 	memcpy(out->buf, data, size);
 	out->size = size;
-	int r = parse(out, size);
+	int r = parse_shape(out, size);
 	if (r < 0)
+		ksc_kidx_free(out);
+	return r;
+}
+
+int ksc_kidx_parse(const void *data, size_t size, struct kidx *out)
+{
+	int r = ksc_kidx_parse_open(data, size, out);
+
+	if (r == 0 && (r = ksc_kidx_finish(out)) < 0)
 		ksc_kidx_free(out);
 	return r;
 }

@@ -632,6 +632,8 @@ int ksc_kidx_read(const char *path, struct kidx *out) _must_check_;
  */
 int ksc_kidx_open(const char *path, struct kidx *out) _must_check_;
 int ksc_kidx_finish(struct kidx *idx) _must_check_;
+/* ksc_kidx_open() of bytes in memory (copied), as ksc_kidx_parse() is of ksc_kidx_read(). */
+int ksc_kidx_parse_open(const void *data, size_t size, struct kidx *out) _must_check_;
 /* Counts (modules returned, folders in *n_dirs), 0 unless opened. */
 size_t ksc_kidx_raw_count(const struct kidx *idx, size_t *n_dirs);
 /* Folder i's relpath, inode, mtime; NULL when its string is out of bounds. */
