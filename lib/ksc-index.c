@@ -1060,7 +1060,7 @@ struct kidx_hdr {
 };
 
 struct kidx_dirent {
-	uint64_t rec_off, rec_hash, der_off, der_hash; /* der_off 0: none */
+	uint64_t rec_off, rec_hash, der_off; /* der_off 0: none */
 	uint32_t rec_size, der_size;
 	uint32_t relpath, modname; /* header strings */
 	uint32_t dir, pad;         /* index in the folder list, or KREC_NONE */
@@ -1537,8 +1537,6 @@ void ksc_kidx_fix_checksums(void *data, size_t size)
 			    (uintptr_t)(p + de.rec_off) % 8 == 0)
 				ksc_krec_sum((const void *)(p + de.rec_off), &de.sum);
 		}
-		if (de.der_off <= size && de.der_size <= size - de.der_off)
-			de.der_hash = ksc_hash64(p + de.der_off, de.der_size, 9);
 		memcpy(p + at, &de, sizeof(de));
 	}
 	if (h.cold_off <= size && h.cold_off >= KIDX_CHECKED_FROM) {
@@ -1634,7 +1632,6 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 		if (d) {
 			dir[i].der_off = at;
 			dir[i].der_size = d->size;
-			dir[i].der_hash = ksc_hash64(d, d->size, 9);
 			at += d->size;
 		}
 	}
