@@ -117,6 +117,12 @@ struct msgbuf {
 	int oom;
 };
 
+/* An entry of depmod's symbol table: its provider and CRC. */
+struct msym {
+	int32_t owner; /* module index, or -1: the kernel */
+	uint64_t crc;
+};
+
 struct ksc_tree {
 	int refcount;
 	struct ksc_ctx *ctx;
@@ -170,9 +176,13 @@ struct ksc_tree {
 	struct ksc_module *kvm;
 	struct ksc_sysmap *ksm;
 	struct ksc_kernel *ktmpl; /* config and release, copied into each thread's kernel */
-	struct hash ksyms;	  /* depmod view: kernel symbol -> crc + 1 (as pointer) */
-	uint64_t *ksym_crcs;
-	size_t n_ksyms;
+	/*
+	 * depmod's symbol table: symbol -> index + 1 (as pointer) in ksyms_at, the kernel's
+	 * first (loaded with them), then the modules' (added when resolving).
+	 */
+	struct hash ksyms;
+	struct msym *ksyms_at;
+	size_t n_ksyms, cap_ksyms;
 
 	uint64_t ctx_fp, dm_fp, eng_fp, out_fp;
 	bool any_resolve, any_check;
@@ -1952,21 +1962,19 @@ static int find_kernel(struct ksc_tree *t)
 	return 0;
 }
 
-struct ksym {
-	int32_t owner; /* module index, or -1: the kernel */
-	uint64_t crc;
-};
-
-static int ksym_add(struct ksc_tree *t, const char *name, uint64_t crc)
+/* Add to depmod's symbol table (a later one replaces an earlier one). */
+static int ksym_add(struct ksc_tree *t, const char *name, int32_t owner, uint64_t crc)
 {
-	if (t->n_ksyms % 1024 == 0) {
-		uint64_t *c = realloc(t->ksym_crcs, (t->n_ksyms + 1024) * sizeof(*c));
-		if (!c)
+	if (t->n_ksyms == t->cap_ksyms) {
+		size_t cap = t->cap_ksyms ? t->cap_ksyms * 2 : 1024;
+		struct msym *a = realloc(t->ksyms_at, cap * sizeof(*a));
+		if (!a)
 			return -ENOMEM;
-		t->ksym_crcs = c;
+		t->ksyms_at = a;
+		t->cap_ksyms = cap;
 	}
-	/* The index into ksym_crcs is stored, not a pointer: the array moves. */
-	t->ksym_crcs[t->n_ksyms] = crc;
+	/* The index is stored, not a pointer: the array moves. */
+	t->ksyms_at[t->n_ksyms] = (struct msym){ owner, crc };
 	int r = hash_add(&t->ksyms, name, (void *)(uintptr_t)(t->n_ksyms + 1), 0);
 	if (r < 0)
 		return r;
@@ -2016,7 +2024,7 @@ static int load_kernel_core(struct ksc_tree *t)
 				const struct ksc_symvers_entry *e =
 					ksc_symvers_get(t->ksv, i);
 				if (strcmp(e->module, "vmlinux") == 0)
-					r = ksym_add(t, e->symbol, e->crc);
+					r = ksym_add(t, e->symbol, -1, e->crc);
 			}
 		}
 		break;
@@ -2031,13 +2039,13 @@ static int load_kernel_core(struct ksc_tree *t)
 		for (size_t i = 0; r == 0 && i < ksc_module_get_export_count(t->kvm);
 		     i++) {
 			const struct ksc_export *e = ksc_module_get_export(t->kvm, i);
-			r = ksym_add(t, e->name, e->has_crc ? e->crc : 0);
+			r = ksym_add(t, e->name, -1, e->has_crc ? e->crc : 0);
 		}
 		break;
 	case KSRC_SYSMAP:
 		r = ksc_sysmap_new_from_path(t->ctx, t->ksrc_path, &t->ksm);
 		for (size_t i = 0; r == 0 && i < ksc_sysmap_get_export_count(t->ksm); i++)
-			r = ksym_add(t, ksc_sysmap_get_export(t->ksm, i), 0);
+			r = ksym_add(t, ksc_sysmap_get_export(t->ksm, i), -1, 0);
 		break;
 	default: break;
 	}
@@ -2049,10 +2057,10 @@ static int load_kernel_core(struct ksc_tree *t)
 		goto out;
 	}
 	/* depmod_add_fake_syms(): resolved by the loader itself. */
-	if ((r = ksym_add(t, "__this_module", 0)) < 0 ||
-	    (r = ksym_add(t, "_GLOBAL_OFFSET_TABLE_", 0)) < 0)
+	if ((r = ksym_add(t, "__this_module", -1, 0)) < 0 ||
+	    (r = ksym_add(t, "_GLOBAL_OFFSET_TABLE_", -1, 0)) < 0)
 		return r;
-	if (!hash_find(&t->ksyms, "TOC.") && (r = ksym_add(t, "TOC.", 0)) < 0)
+	if (!hash_find(&t->ksyms, "TOC.") && (r = ksym_add(t, "TOC.", -1, 0)) < 0)
 		return r;
 	t->kernel_ok = true;
 out:
@@ -2190,11 +2198,6 @@ err:
 
 /* ---------------------------------------------------------------------------------- */
 /* Step 3: depmod's resolution                                                        */
-
-struct msym {
-	int32_t owner;
-	uint64_t crc;
-};
 
 struct resolve_job {
 	struct hash *syms;
@@ -2993,40 +2996,24 @@ static int do_open(struct ksc_tree *t)
 		if (r < 0)
 			goto out;
 		/*
-		 * depmod's table: the kernel's symbols (depmod -E/-F, and the fake ones), then each
-		 * module's exports in module order, a later one replacing an earlier one.
+		 * depmod's table: the kernel's symbols (depmod -E/-F, and the fake ones: loaded
+		 * with the kernel, perhaps on its own thread), then each module's exports in
+		 * module order, a later one replacing an earlier one. Resolved once: the kernel's
+		 * part is not kept apart.
 		 */
-		struct hash syms;
 		size_t total = t->n_ksyms;
 		for (size_t i = 0; i < t->n_mods; i++)
 			total += t->mods[i].rec->kexports.n;
-		struct msym *ms = malloc((total ? total : 1) * sizeof(*ms));
-		hash_init(&syms);
-		r = ms ? hash_reserve(&syms, total) : -ENOMEM;
-		size_t k = 0;
-		for (size_t i = 0; i < t->ksyms.n_buckets && r >= 0; i++) {
-			void *val;
-			const char *key = hash_slot_key(&t->ksyms, i, &val);
-			if (!key)
-				continue;
-			uintptr_t v = (uintptr_t)val;
-			ms[k] = (struct msym){ -1, t->ksym_crcs[v - 1] };
-			r = hash_add(&syms, key, (void *)(uintptr_t)(k + 1), 0);
-			k++;
-		}
+		r = hash_reserve(&t->ksyms, total);
 		for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
 			const struct krec *rec = t->mods[i].rec;
 			const struct krec_crc *c = krec_arr(rec, rec->kexports);
-			for (size_t j = 0; j < rec->kexports.n && r >= 0; j++, k++) {
-				ms[k] = (struct msym){ (int32_t)i,
-						       (uint64_t)c[j].crc_hi << 32 |
-							       c[j].crc_lo };
-				r = hash_add(&syms, krec_str(rec, c[j].name),
-					     (void *)(uintptr_t)(k + 1), 0);
-			}
+			for (size_t j = 0; j < rec->kexports.n && r >= 0; j++)
+				r = ksym_add(t, krec_str(rec, c[j].name), (int32_t)i,
+					     (uint64_t)c[j].crc_hi << 32 | c[j].crc_lo);
 		}
 		if (r >= 0) {
-			struct resolve_job rj = { &syms, ms, 0 };
+			struct resolve_job rj = { &t->ksyms, t->ksyms_at, 0 };
 			struct tpool p = { .n = n_resolve,
 					   .items = resolve_items,
 					   .fn = resolve_item,
@@ -3036,8 +3023,6 @@ static int do_open(struct ksc_tree *t)
 			if (rj.oom)
 				r = -ENOMEM;
 		}
-		hash_fini(&syms);
-		free(ms);
 		if (r < 0)
 			goto out;
 	}
@@ -3333,7 +3318,7 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	free(t->pub_problems);
 	hash_fini(&t->by_name);
 	hash_fini(&t->ksyms);
-	free(t->ksym_crcs);
+	free(t->ksyms_at);
 	ksc_kidx_free(&t->idx);
 	ksc_symvers_unref(t->ksv);
 	ksc_module_unref(t->kvm);
