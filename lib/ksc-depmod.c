@@ -234,6 +234,26 @@ static uint64_t kget(const struct kelf *e, uint64_t off, unsigned int size)
 	if (off > e->size || size > e->size - off)
 		return UINT64_MAX;
 	const unsigned char *p = e->m + off;
+	/* the sizes ELF fields have, with one load each (read for every symbol) */
+	switch (size) {
+	case 8: {
+		uint64_t x;
+		memcpy(&x, p, 8);
+		return e->msb ? be64toh(x) : le64toh(x);
+	}
+	case 4: {
+		uint32_t x;
+		memcpy(&x, p, 4);
+		return e->msb ? be32toh(x) : le32toh(x);
+	}
+	case 2: {
+		uint16_t x;
+		memcpy(&x, p, 2);
+		return e->msb ? be16toh(x) : le16toh(x);
+	}
+	default:
+		break;
+	}
 	if (e->msb) {
 		for (unsigned int i = 0; i < size; i++)
 			v = v << 8 | p[i];
