@@ -448,6 +448,23 @@ static void print_timing(const struct ksc_tree *t)
 		(double)s.bytes_decompressed / (1 << 20), s.cached, s.checked);
 }
 
+/*
+ * The process ends right after this: the tree's memory (every module's record, its
+ * strings, the symbol tables) goes back with it. Freeing it piece by piece took ~4 ms,
+ * 2% of a whole first run of Debian's tree; the tree stays reachable from `kept` instead.
+ * Built with AddressSanitizer it is freed, for the leak check.
+ */
+static void release_tree(struct ksc_tree *t)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	ksc_tree_unref(t);
+#else
+	static struct ksc_tree *kept;
+	kept = t;
+	(void)kept;
+#endif
+}
+
 int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 {
 	static const struct option opts[] = {
@@ -630,7 +647,7 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 		status |= KSC_EXIT_FINDINGS;
 	if (timing)
 		print_timing(t);
-	ksc_tree_unref(t);
+	release_tree(t);
 	free(def_index);
 	return status;
 }
