@@ -208,26 +208,68 @@ static uint32_t rbuf_cstr(struct rbuf *b, const char *s)
 	return s ? rbuf_str(b, s, strlen(s)) : KREC_NONE;
 }
 
-void *rbuf_finish(struct rbuf *b, size_t strtab_field_off, size_t *size)
+void rbuf_reset(struct rbuf *b)
+{
+	if (!b->s) {
+		rbuf_init(b);
+		return;
+	}
+	b->n = 0;
+	b->s[0] = '\0';
+	b->sn = 1;
+	b->oom = 0;
+	if (b->tab_cap > 4096) { /* after a huge module: not cleared for every small one */
+		free(b->tab);
+		b->tab = NULL;
+		b->tab_cap = 0;
+	} else if (b->tab_n) {
+		memset(b->tab, 0, b->tab_cap * sizeof(*b->tab));
+	}
+	b->tab_n = 0;
+}
+
+/* Append the string table, fix up `strtab` and the size, pad: 0 or -ENOMEM. */
+static int finish_in_place(struct rbuf *b, size_t strtab_field_off)
 {
 	size_t at = rbuf_put(b, b->sn, 1);
 
 	if (b->oom)
-		return NULL;
+		return -ENOMEM;
 	memcpy(b->p + at, b->s, b->sn);
 	struct krange g = { (uint32_t)at, (uint32_t)b->sn };
 	memcpy(b->p + strtab_field_off, &g, sizeof(g));
 	rbuf_put(b, 0, 8);
 	if (b->oom || b->n > UINT32_MAX)
-		return NULL;
+		return -ENOMEM;
 	/* record size: the first two u32 are magic and size */
 	uint32_t sz = (uint32_t)b->n;
 	memcpy(b->p + 4, &sz, 4);
+	return 0;
+}
+
+void *rbuf_finish(struct rbuf *b, size_t strtab_field_off, size_t *size)
+{
+	if (finish_in_place(b, strtab_field_off) < 0)
+		return NULL;
 	void *p = b->p;
 	*size = b->n;
 	b->p = NULL;
 	b->n = b->cap = 0;
 	return p;
+}
+
+void *rbuf_finish_copy(struct rbuf *b, size_t strtab_field_off, size_t *size)
+{
+	if (finish_in_place(b, strtab_field_off) < 0)
+		return NULL;
+	void *c = malloc(b->n);
+	if (!c) {
+		b->oom = 1;
+		return NULL;
+	}
+	memcpy(c, b->p, b->n);
+	*size = b->n;
+	return c;
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -282,7 +324,13 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 
 	*out = NULL;
 	memset(&h, 0, sizeof(h));
-	rbuf_init(&b);
+	/* in the caller's buffer, when it lends one: no allocations but the record's own */
+	if (src->scratch) {
+		b = *src->scratch;
+		rbuf_reset(&b);
+	} else {
+		rbuf_init(&b);
+	}
 	/* Room for every string at once: the table never grows while interning. */
 	size_t nstr =
 		8 + src->n_msgs + (kv ? 2 * kv->n_info + kv->n_exports + kv->n_deps : 0);
@@ -470,7 +518,8 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 		goto out;
 	memcpy(b.p, &h, sizeof(h));
 	size_t size;
-	struct krec *r = rbuf_finish(&b, offsetof(struct krec, strtab), &size);
+	struct krec *r = src->scratch ? rbuf_finish_copy(&b, offsetof(struct krec, strtab), &size)
+				      : rbuf_finish(&b, offsetof(struct krec, strtab), &size);
 	if (!r)
 		goto out;
 
@@ -524,7 +573,10 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 	*out = r;
 	ret = 0;
 out:
-	rbuf_fini(&b);
+	if (src->scratch)
+		*src->scratch = b; /* its memory, for the next record */
+	else
+		rbuf_fini(&b);
 	return ret;
 }
 

@@ -480,6 +480,8 @@ struct rbuf {
 };
 void rbuf_init(struct rbuf *b);
 void rbuf_fini(struct rbuf *b);
+/* Empty again, its memory kept for the next record (a zeroed rbuf is initialised). */
+void rbuf_reset(struct rbuf *b);
 /* Reserve `size` zero bytes (aligned to `align`); returns their offset. */
 size_t rbuf_put(struct rbuf *b, size_t size, size_t align);
 /* Size the interning table for about n strings (before the first one). */
@@ -488,12 +490,15 @@ void rbuf_reserve_strings(struct rbuf *b, size_t n);
 uint32_t rbuf_str(struct rbuf *b, const char *s, size_t len);
 /* Append the string table, fix up `strtab`, pad to 8; returns the finished bytes (caller frees). */
 void *rbuf_finish(struct rbuf *b, size_t strtab_field_off, size_t *size);
+/* The same, into a new block of the record's exact size; b keeps its buffer. */
+void *rbuf_finish_copy(struct rbuf *b, size_t strtab_field_off, size_t *size);
 
 /*
  * Build a facts record from what was read: `mod` (NULL when the reader failed), the kmod
  * view (NULL when the file could not be read at all), and the key. Returns malloc'd bytes.
  */
 struct krec_src {
+	struct rbuf *scratch;         /* a buffer to build in, reused; NULL: one of its own */
 	const char *relpath;
 	const struct ksc_module *mod;
 	int err;                      /* reader's error when mod is NULL */

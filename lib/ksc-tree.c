@@ -1016,6 +1016,7 @@ struct rstate {
 	 */
 	unsigned char *sbuf;
 	size_t sbuf_cap;
+	struct rbuf rb; /* records are built in it (ksc_krec_build()) */
 	uint64_t ns_read, ns_decompress, ns_parse, bytes_read, bytes_decompressed;
 	int oom;
 };
@@ -1035,6 +1036,7 @@ static void img_free(struct img *im)
 
 static void rstate_fini(struct rstate *w)
 {
+	rbuf_fini(&w->rb);
 	free(w->buf);
 	if (w->sbuf)
 		munmap(w->sbuf, w->sbuf_cap);
@@ -1390,7 +1392,7 @@ static void read_module(struct ksc_tree *t, struct tmod *m, struct rstate *w)
 	struct kview kv;
 	struct ksc_module *mod = NULL;
 	struct stat st;
-	struct krec_src src = { .relpath = m->relpath };
+	struct krec_src src = { .scratch = &w->rb, .relpath = m->relpath };
 	enum ksc_compression comp = KSC_COMPRESSION_NONE;
 	bool have_kv = false;
 	int fd, r = 0;
