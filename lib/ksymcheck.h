@@ -1046,7 +1046,10 @@ enum ksc_tree_index_state {
 
 /*
  * Where the time went. Times in seconds; cpu_* are the worker threads' time per step,
- * summed, measured only with ksc_tree_opts.timing (else 0).
+ * summed, measured only with ksc_tree_opts.timing (else 0). Steps overlap: wall_kernel
+ * (the kernel's exports, on a thread of their own on a first run) runs beside the walk
+ * and the read; wall_index_load is opening the index, whose check runs inside the
+ * walk (wall_walk), beside the folder and module checks.
  */
 struct ksc_tree_stats {
 	unsigned int jobs;
