@@ -44,6 +44,9 @@ static void log_to_stderr(void *data, int priority, const char *msg)
 	fprintf(stderr, "%s%s\n", priority <= KSC_LOG_ERR ? "" : "warning: ", msg);
 }
 
+/* The command's own exit status: a write error at exit adds KSC_EXIT_UNREADABLE to it. */
+static int exit_status;
+
 /* Catch write errors on stdout (e.g. a full disk) at exit, as util-linux's close_stdout. */
 static void close_stdout(void)
 {
@@ -52,7 +55,7 @@ static void close_stdout(void)
 			_exit(KSC_EXIT_OK);
 		fprintf(stderr, "%s: write error: %s\n", program_name,
 			errno ? strerror(errno) : "I/O error");
-		_exit(KSC_EXIT_UNREADABLE);
+		_exit(exit_status | KSC_EXIT_UNREADABLE);
 	}
 }
 
@@ -108,6 +111,7 @@ int main(int argc, char *argv[])
 		ksc_set_log_priority(ctx, getenv("KSYMCHECK_DEBUG") ? KSC_LOG_DEBUG : KSC_LOG_ERR);
 		int r = commands[i].run(ctx, argc - 1, argv + 1);
 		ksc_unref(ctx);
+		exit_status = r;
 		return r;
 	}
 	return usage_error(NULL, "unknown command '%s'", cmd);
