@@ -98,6 +98,17 @@ sed -n 's/^ \(ksc_[a-z0-9_]*\)@KSYMCHECK_0.1 .*/\1/p' "$T_TMP/symbols" | sort > 
 if [ -s "$T_TMP/listed" ]; then t_ok "libksymcheck0 has a symbols file ($(wc -l < "$T_TMP/listed") symbols)"
 else t_fail "libksymcheck0 has a symbols file"; fi
 t_diff "... listing every exported symbol" "$T_TMP/exported" "$T_TMP/listed"
+# libcrypto is loaded with dlopen() (lib/ksc-crypto.h), which dpkg-shlibdeps cannot see:
+# the library's package must name the one that holds it.
+soname=$(grep -aoE 'libcrypto\.so\.[0-9]+' "$x/usr/lib/$multiarch/libksymcheck.so.$version" | head -n 1)
+owner=$(dpkg -S "/usr/lib/$multiarch/$soname" "/lib/$multiarch/$soname" 2> /dev/null | head -n 1 | cut -d: -f1)
+for p in libksymcheck0 ksymcheck; do
+	depends=$(dpkg-deb -f "$dist/${p}_${debversion}_$arch.deb" Depends)
+	case ", $depends," in
+	*", $owner"[,\ :]*) t_ok "$p depends on $owner (it loads $soname)" ;;
+	*) t_fail "$p depends on the package of $soname (${owner:-unknown})" "Depends: $depends" ;;
+	esac
+done
 depends=$(dpkg-deb -f "$dist/libksymcheck-dev_${debversion}_$arch.deb" Depends)
 for m in $(sed -n 's/^Requires.private://p' "$x/usr/lib/$multiarch/pkgconfig/ksymcheck.pc" | tr ',' ' '); do
 	owner=$(dpkg -S "/usr/lib/$multiarch/pkgconfig/$m.pc" "/usr/lib/pkgconfig/$m.pc" "/usr/share/pkgconfig/$m.pc" 2> /dev/null |
