@@ -16,13 +16,6 @@ t_run "--require-intree refuses it" 1 "$KSC" check "${K[@]}" --require-intree "$
 t_grep "... as modns-denied in both views" "kvm: anon_inode_make_secure_inode: modpost: refused: restricted to modules matching kvm [modns-denied]" "$T_TMP/out"
 
 t_run "proprietary kvm is refused" 1 "$KSC" check "${K[@]}" --view loader --format kernel "$D/prop/kvm.ko"
-if [ -w /dev/full ]; then
-	"$KSC" check "${K[@]}" --view loader --format kernel "$D/prop/kvm.ko" > /dev/full 2> "$T_TMP/err"
-	t_eq "... written to a full disk: the refusal and the write error (1 | 4)" "5" "$?"
-	t_grep "... says so" "write error" "$T_TMP/err"
-else
-	t_skip "... written to a full disk" "no /dev/full"
-fi
 printf '%s\n' "kvm: loading out-of-tree module taints kernel." \
 	"kvm: module license 'Proprietary' taints kernel." \
 	"Disabling lock debugging due to kernel taint" \
