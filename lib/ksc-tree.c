@@ -236,19 +236,37 @@ static int64_t st_mtime_ns(const struct stat *st)
 	return (int64_t)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
 }
 
+/* Room in *a (n used, *cap allocated) for `more` problems. 0 or -ENOMEM. */
+static int problems_room(struct tproblem **a, size_t n, size_t *cap, size_t more)
+{
+	if (n + more <= *cap)
+		return 0;
+	size_t c = *cap ? *cap : 16;
+	while (c < n + more)
+		c *= 2;
+	struct tproblem *p = realloc(*a, c * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	*a = p;
+	*cap = c;
+	return 0;
+}
+
+static void problems_free(struct tproblem *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(a[i].path);
+		free(a[i].reason);
+	}
+}
+
 static int push_problem(struct tproblem **a, size_t *n, size_t *cap, const char *path,
 			int err, const char *fmt, va_list ap)
 {
 	char *reason;
 
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 16;
-		struct tproblem *p = realloc(*a, c * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		*a = p;
-		*cap = c;
-	}
+	if (problems_room(a, *n, cap, 1) < 0)
+		return -ENOMEM;
 	if (vasprintf(&reason, fmt, ap) < 0)
 		return -ENOMEM;
 	char *p = strdup(path);
@@ -292,25 +310,17 @@ static int kernel_problem(struct ksc_tree *t, const char *path, int err, const c
 /* The kernel's problems after the others so far, in the order they were met. */
 static int merge_kproblems(struct ksc_tree *t)
 {
-	for (size_t i = 0; i < t->n_kproblems; i++) {
-		if (t->n_problems == t->cap_problems) {
-			size_t c = t->cap_problems ? t->cap_problems * 2 : 16;
-			struct tproblem *p = realloc(t->problems, c * sizeof(*p));
-			if (!p) {
-				for (size_t j = i; j < t->n_kproblems; j++) {
-					free(t->kproblems[j].path);
-					free(t->kproblems[j].reason);
-				}
-				t->n_kproblems = 0;
-				return -ENOMEM;
-			}
-			t->problems = p;
-			t->cap_problems = c;
-		}
-		t->problems[t->n_problems++] = t->kproblems[i];
+	size_t n = t->n_kproblems;
+	int r = problems_room(&t->problems, t->n_problems, &t->cap_problems, n);
+
+	if (r < 0) {
+		problems_free(t->kproblems, n);
+	} else if (n) {
+		memcpy(t->problems + t->n_problems, t->kproblems, n * sizeof(*t->kproblems));
+		t->n_problems += n;
 	}
 	t->n_kproblems = 0;
-	return 0;
+	return r;
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -3307,15 +3317,9 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	for (size_t i = 0; i < t->n_dirs; i++)
 		free((char *)t->dirs[i].relpath);
 	free(t->dirs);
-	for (size_t i = 0; i < t->n_problems; i++) {
-		free(t->problems[i].path);
-		free(t->problems[i].reason);
-	}
+	problems_free(t->problems, t->n_problems);
 	free(t->problems);
-	for (size_t i = 0; i < t->n_kproblems; i++) {
-		free(t->kproblems[i].path);
-		free(t->kproblems[i].reason);
-	}
+	problems_free(t->kproblems, t->n_kproblems);
 	free(t->kproblems);
 	free(t->pub_problems);
 	hash_fini(&t->by_name);
