@@ -171,7 +171,7 @@ struct ksc_tree {
 	char *ksrc_path, *config_path;
 	uint64_t ksrc_id, config_id;
 	unsigned int quirks;
-	bool kernel_found, kernel_loaded, kernel_ok;
+	bool kernel_loaded, kernel_ok;
 	struct ksc_symvers *ksv;
 	struct ksc_module *kvm;
 	struct ksc_sysmap *ksm;
@@ -1883,10 +1883,6 @@ static int find_kernel(struct ksc_tree *t)
 	char p[PATH_MAX];
 	const char *root = strcmp(t->root, "/") == 0 ? "" : t->root;
 
-	if (t->kernel_found)
-		return 0;
-	t->kernel_found = true;
-
 	if (o->symvers || o->vmlinux || o->system_map) {
 		t->ksrc = o->symvers   ? KSRC_SYMVERS
 			  : o->vmlinux ? KSRC_VMLINUX
@@ -2827,17 +2823,15 @@ static int do_open(struct ksc_tree *t)
 		else
 			pre_ok = pj.replay == 1 && !atomic_load(&t->walk_stale);
 	}
-	r = 0;
 	/*
 	 * A first run reads everything and needs the kernel's exports: they load on a thread
 	 * of their own from now until the modules are read, so the walk (one thread) leaves
 	 * no CPU idle. Nothing else touches the kernel's part of t meanwhile.
 	 */
 	struct kload kl = { .on = false };
-	if (!t->have_idx) {
-		r = find_kernel(t);
-		kl.on = r == 0 && pthread_create(&kl.th, NULL, kernel_thread, t) == 0;
-	}
+	r = find_kernel(t);
+	if (r == 0 && !t->have_idx)
+		kl.on = pthread_create(&kl.th, NULL, kernel_thread, t) == 0;
 	if (r >= 0 && !pre_ok) {
 		drop_walk(t);
 		r = do_walk(t);
@@ -2848,8 +2842,6 @@ static int do_open(struct ksc_tree *t)
 	t0 = t1;
 	if (r >= 0 && t->have_idx)
 		r = attach_index(t);
-	if (r >= 0)
-		r = find_kernel(t);
 	/* What pre_stat() found unchanged comes from the index; the rest is read. */
 	size_t *items = NULL, n_items = 0;
 	if (r >= 0 && pre_ok && t->have_idx) {
