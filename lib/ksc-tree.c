@@ -766,19 +766,15 @@ static int do_walk(struct ksc_tree *t)
  * The walk of the last run again, without reading folders: when every folder it read is
  * still the same (inode, modification time, not modified within the clock's granularity
  * of that run) and it met no symbolic link, the same files are there: its module list
- * is this one. The folders themselves are checked by pre_stat(), which runs this at the
- * same time. 1 when used, 0 when a walk is needed, -ENOMEM.
+ * is this one. pre_stat() runs this only for an index with folders, none of them
+ * modified within the clock's granularity, and checks the folders at the same time.
+ * 1 when used, 0 when a walk is needed, -ENOMEM.
  */
 static int cached_walk(struct ksc_tree *t)
 {
 	const struct kidx *idx = &t->idx;
 	size_t n = idx->n_mods;
 
-	if (!idx->n_dirs)
-		return 0;
-	for (size_t i = 0; i < idx->n_dirs; i++)
-		if (idx->dirs[i].mtime_ns == KREC_RACY)
-			return 0;
 	if (hash_reserve(&t->by_name, n) < 0)
 		return -ENOMEM;
 	if (t->cap_mods < n) {
@@ -1760,7 +1756,7 @@ static int pre_stat(struct ksc_tree *t, unsigned int jobs, struct pre_job *pj)
 		uint64_t ino;
 		int64_t mtime_ns;
 		if (!ksc_kidx_raw_dir(&t->idx, i, &ino, &mtime_ns) || mtime_ns == KREC_RACY)
-			return 0; /* cached_walk() would not take it */
+			return 0; /* the index's walk cannot be replayed: walk */
 	}
 	pj->pre = calloc(nm + 1, 1);
 	if (!pj->pre || make_groups(t, nm, nd, &pj->groups, &pj->n_groups, &pj->gmods) < 0)
