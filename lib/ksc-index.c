@@ -1397,6 +1397,14 @@ int ksc_kidx_finish(struct kidx *idx)
 	return idx->finished ? 0 : parse_rest(idx);
 }
 
+/* After an open step that returned r: the rest checked too; freed on failure. */
+static int open_and_finish(int r, struct kidx *idx)
+{
+	if (r == 0 && (r = ksc_kidx_finish(idx)) < 0)
+		ksc_kidx_free(idx);
+	return r;
+}
+
 int ksc_kidx_parse_open(const void *data, size_t size, struct kidx *out)
 {
 	memset(out, 0, sizeof(*out));
@@ -1416,11 +1424,7 @@ int ksc_kidx_parse_open(const void *data, size_t size, struct kidx *out)
 
 int ksc_kidx_parse(const void *data, size_t size, struct kidx *out)
 {
-	int r = ksc_kidx_parse_open(data, size, out);
-
-	if (r == 0 && (r = ksc_kidx_finish(out)) < 0)
-		ksc_kidx_free(out);
-	return r;
+	return open_and_finish(ksc_kidx_parse_open(data, size, out), out);
 }
 
 static int pread_exact(int fd, void *buf, size_t len, uint64_t off)
@@ -1495,11 +1499,7 @@ int ksc_kidx_open(const char *path, struct kidx *out)
 
 int ksc_kidx_read(const char *path, struct kidx *out)
 {
-	int r = ksc_kidx_open(path, out);
-
-	if (r == 0 && (r = ksc_kidx_finish(out)) < 0)
-		ksc_kidx_free(out);
-	return r;
+	return open_and_finish(ksc_kidx_open(path, out), out);
 }
 
 int ksc_kidx_fetch(struct kidx *idx, size_t i, const struct krec **out)
@@ -1659,7 +1659,7 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 	for (size_t i = 0; i < w->n_mods; i++) {
 		const struct krec *r = w->mods[i].rec;
 		dir[i].relpath = rbuf_cstr(&s, krec_str(r, r->relpath));
-		dir[i].modname = rbuf_cstr(&s, w->mods[i].modname ? w->mods[i].modname : "");
+		dir[i].modname = rbuf_cstr(&s, w->mods[i].modname);
 		dir[i].dir = w->mods[i].dir < w->n_dirs ? w->mods[i].dir : KREC_NONE;
 	}
 	for (size_t i = 0; i < w->n_outs; i++) {
