@@ -105,7 +105,7 @@ t_run "--config FILE that does not exist" 4 "$KSC" audit -b "$r13" --config "$T_
 t_grep "... says which" "nonexistent.config" "$T_TMP/err"
 
 # ---- signatures ----------------------------------------------------------------------
-# Modules signed at test time by the kernel's sign-file (tests/fixtures/signed.mk): a tree
+# Modules signed at test time as sign-file signs (tests/fixtures/signed.mk): a tree
 # of eight, each in one state:
 #   fx_modns    intree, signed (rsa)                       kvm_intel  intree, unsigned, kvm-*
 #   kvm         intree, signed (rsa), matches module:kvm   fx_patterns intree, rsa, edited after
@@ -114,7 +114,7 @@ t_grep "... says which" "nonexistent.config" "$T_TMP/err"
 #   fxdma       not intree, unsigned, matches nothing
 S=$FIXTURES/signed
 if [ ! -f "$S/demo-kvm-rsa.ko" ] || [ ! -f "$S/two.pem" ]; then
-	t_skip "audit: signatures" "no signed fixtures: scripts/sign-file of Debian's linux-kbuild-6.1 is not in the cache (scripts/fetch-debian-kernel.sh)"
+	t_skip "audit: signatures" "no signed fixtures: the openssl command is not installed (tests/fixtures/signed.mk)"
 	exit 0
 fi
 sig=$T_TMP/sig

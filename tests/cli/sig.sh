@@ -2,7 +2,7 @@
 # Module signatures on the command line: modinfo's signature fields (against kmod's own
 # modinfo when it is there), check --cert and what the loader view makes of a valid, an
 # edited, a foreign and a missing signature. The signed fixtures come from
-# tests/fixtures/signed.mk (the kernel's sign-file from the Debian cache); without them
+# tests/fixtures/signed.mk (openssl and tests/helpers/sign-module.sh); without them
 # these tests skip.
 . tests/lib.sh
 S=$FIXTURES/signed
@@ -19,7 +19,7 @@ t_eq "check of an unsigned module does not load it" "0" "$(crypto_loads "$KSC" c
 t_eq "modinfo of a module with a PKCS#7 block loads it, once" "1" "$(crypto_loads "$KSC" modinfo "$X/fx-user-signed.ko")"
 
 if [ ! -f "$S/fx-user-rsa.ko" ] || [ ! -f "$S/two.pem" ]; then
-	t_skip "signature CLI tests" "no signed fixtures: scripts/sign-file of Debian's linux-kbuild-6.1 is not in the cache (scripts/fetch-debian-kernel.sh)"
+	t_skip "signature CLI tests" "no signed fixtures: the openssl command is not installed (tests/fixtures/signed.mk)"
 	exit 0
 fi
 
@@ -128,5 +128,5 @@ if [ -n "$KVER" ] && [ -f "$MODDIR/kernel/lib/crc7.ko" ] && [ -f "$KDIR/boot/vml
 	t_run "check --kernel: edited after signing" 1 "$KSC" check --kernel "$KDIR" --kver "$KVER" --view loader --insmod --format kernel "$T_TMP/crc7-edited.ko"
 	t_eq "... EKEYREJECTED" "insmod: ERROR: could not insert module $T_TMP/crc7-edited.ko: Key was rejected by service" "$(cat "$T_TMP/out")"
 else
-	t_skip "check --kernel: Debian's module verifies with the image's key" "no Debian 6.1 kernel in the cache"
+	t_skip "check --kernel: Debian's module verifies with the image's key" "needs the network: no Debian 6.1 kernel in the cache (make check-real fetches it)"
 fi

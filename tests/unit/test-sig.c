@@ -2,10 +2,11 @@
 /*
  * Module signatures (lib/ksc-sig.c): decoding as kmod's modinfo does, keyrings from PEM,
  * DER and kernel images, verification as the kernel does, and what the loader view makes
- * of it. The signed modules are fixture modules signed at test time by the kernel's own
- * scripts/sign-file with keys made by `openssl req` (tests/fixtures/signed.mk); without
- * Debian's linux-kbuild-6.1 in the cache those tests skip. Malformed blocks are made here
- * from the signed files by changing bytes of the trailer; nothing is signed by this code.
+ * of it. The signed modules are fixture modules signed at test time, as the kernel's
+ * scripts/sign-file signs, by tests/helpers/sign-module.sh (the openssl command line) with
+ * keys made by `openssl req` (tests/fixtures/signed.mk); without openssl those tests
+ * skip. Malformed blocks are made here from the signed files by changing bytes of the
+ * trailer; nothing is signed by this code.
  */
 #include "unit.h"
 
@@ -32,7 +33,7 @@ static char *fx(const char *rel)
 	return b;
 }
 
-/* The signed fixtures exist (sign-file was found when the fixtures were made)? */
+/* The signed fixtures exist (openssl was found when the fixtures were made)? */
 static bool have_signed(void)
 {
 	return access(fx("signed/fx-user-rsa.ko"), R_OK) == 0 &&
@@ -42,9 +43,8 @@ static bool have_signed(void)
 #define NEED_SIGNED()                                                                      \
 	do {                                                                               \
 		if (!have_signed()) {                                                      \
-			fprintf(stderr, "# no signed fixtures: scripts/sign-file of Debian's "   \
-					"linux-kbuild-6.1 is not in the cache "                  \
-					"(scripts/fetch-debian-kernel.sh)\n");                   \
+			fprintf(stderr, "# no signed fixtures: the openssl command is "          \
+					"not installed (tests/fixtures/signed.mk)\n");          \
 			skip();                                                            \
 		}                                                                          \
 	} while (0)
@@ -780,7 +780,8 @@ static void test_debian(void **state)
 	char root[1024], dir[1100], image[1100];
 
 	if (!unit_debian_file(image, sizeof(image), "boot/vmlinuz-%s")) {
-		fprintf(stderr, "# no Debian 6.1 kernel in the cache\n");
+		fprintf(stderr, "# needs the network: no Debian 6.1 kernel in the cache "
+				"(make check-real fetches it)\n");
 		skip();
 	}
 	snprintf(root, sizeof(root), "%.*s", (int)(strstr(image, "/boot/vmlinuz-") - image), image);
