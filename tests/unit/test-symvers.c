@@ -843,7 +843,8 @@ static void test_real_debian(void **state)
 
 	if (!unit_debian_file(path, sizeof(path),
 			      "usr/src/linux-headers-%s/Module.symvers")) {
-		print_message("# no Debian 6.1 cache (scripts/fetch-debian-kernel.sh)\n");
+		print_message("# needs the network: no Debian 6.1 kernel in the cache "
+			      "(make check-real fetches it)\n");
 		skip();
 	}
 	text = unit_read_file(path, &size);

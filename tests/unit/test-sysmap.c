@@ -174,7 +174,8 @@ static void test_placeholder_debian(void **state)
 	char path[1024], msg[1200];
 
 	if (!unit_debian_file(path, sizeof(path), "boot/System.map-%s")) {
-		print_message("# no Debian 6.1 cache (scripts/fetch-debian-kernel.sh)\n");
+		print_message("# needs the network: no Debian 6.1 kernel in the cache "
+			      "(make check-real fetches it)\n");
 		skip();
 	}
 	assert_int_equal(ksc_sysmap_new_from_path(env->ctx, path, &sm), -EINVAL);
