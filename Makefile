@@ -65,7 +65,7 @@ ifeq ($(V),1)
 Q :=
 endif
 
-.PHONY: all check check-real check-unit demo deps clean fuzz fuzz-run bench help fixtures man \
+.PHONY: all check check-run check-real check-unit demo demo-run demo-fixtures deps clean fuzz fuzz-run bench help fixtures man \
 	install uninstall check-dist check-browser
 
 all: deps-check $(TOOL) $(SHARED_LIB) $(PC_FILE)
@@ -83,7 +83,7 @@ help:
 	@echo "make bench      benchmarks against the real tools"
 
 deps-check:
-	@missing=""; for p in $(PKGS) $(if $(filter check check-unit,$(MAKECMDGOALS)),cmocka); do $(PKG_CONFIG) --exists $$p || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(PKGS) $(if $(filter check check-run check-unit,$(MAKECMDGOALS)),cmocka); do $(PKG_CONFIG) --exists $$p || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "missing build dependencies:$$missing (run 'make deps' or scripts/install-deps.sh)" >&2; exit 1; fi
 
 deps:
@@ -132,7 +132,18 @@ FIXTURE_DIR := $(BUILD)/fixtures
 
 check-unit: $(UNIT_BINS)
 
-check: deps-check $(TOOL) $(SHARED_LIB) $(PC_FILE) $(UNIT_BINS) $(HELPER_BINS) fixtures man
+# `make demo` and `make check` first install what is missing (scripts/install-deps.sh,
+# apt), then build in a second make: the pkg-config flags above are read when make
+# starts, so on a machine without the libraries a build in the same make would link with
+# none of them. NO_DEPS=1 skips the install step.
+INSTALL_DEPS = $(if $(filter 1,$(NO_DEPS)),@true,@scripts/install-deps.sh)
+SUBMAKE = $(MAKE) --no-print-directory
+
+check:
+	$(INSTALL_DEPS) --test
+	@$(SUBMAKE) check-run
+
+check-run: deps-check $(TOOL) $(SHARED_LIB) $(PC_FILE) $(UNIT_BINS) $(HELPER_BINS) fixtures man
 	@BUILD=$(BUILD) TOOL=$(TOOL) FIXTURES=$(FIXTURE_DIR) tests/run.sh
 
 check-real: deps-check $(TOOL)
@@ -143,7 +154,11 @@ check-real: deps-check $(TOOL)
 check-browser: deps-check $(TOOL) fixtures
 	@BUILD=$(BUILD) TOOL=$(TOOL) FIXTURES=$(FIXTURE_DIR) tests/browser/run.sh
 
-demo: deps $(TOOL) fixtures
+demo:
+	$(INSTALL_DEPS) --demo
+	@$(SUBMAKE) demo-run
+
+demo-run: deps-check $(TOOL) demo-fixtures
 	@BUILD=$(BUILD) TOOL=$(TOOL) FIXTURES=$(FIXTURE_DIR) scripts/demo.sh
 
 # libFuzzer targets: one per parser.

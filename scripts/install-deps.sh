@@ -1,13 +1,23 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Install the Debian packages ksymcheck builds and tests with, only those missing.
-# Usage: scripts/install-deps.sh [--test]   (--test adds what the test suite runs)
+# Usage: scripts/install-deps.sh [--demo | --test]
+#   (none)   what `make` builds with
+#   --demo   and what `make demo` assembles its sample kernel with (clang)
+#   --test   and what `make check`, check-real and check-dist run
+# Run by `make demo` and `make check` before they build; as root, or through sudo.
 set -euo pipefail
 pkgs=(build-essential pkg-config libelf-dev liblzma-dev libzstd-dev zlib1g-dev libjson-c-dev
       libssl-dev libcmocka-dev scdoc)
-test_pkgs=(clang binutils xz-utils zstd gzip kmod python3 scdoc
+demo_pkgs=(clang)
+test_pkgs=(clang binutils xz-utils zstd gzip kmod python3 openssl patch git
 	   debhelper dpkg-dev lintian man-db shellcheck)  # make check-dist; man, shellcheck: tests
-[ "${1:-}" = "--test" ] && pkgs+=("${test_pkgs[@]}")
+case "${1:-}" in
+--demo) pkgs+=("${demo_pkgs[@]}") ;;
+--test) pkgs+=("${test_pkgs[@]}") ;;
+"") ;;
+*) echo "usage: $0 [--demo | --test]" >&2; exit 2 ;;
+esac
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -15,6 +25,12 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "installing: ${missing[*]}" >&2
 sudo=""
-[ "$(id -u)" -eq 0 ] || sudo=sudo
+if [ "$(id -u)" -ne 0 ]; then
+	if ! command -v sudo > /dev/null; then
+		echo "$0: missing packages: ${missing[*]}; run this as root, or install sudo" >&2
+		exit 1
+	fi
+	sudo=sudo
+fi
 $sudo apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
