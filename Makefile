@@ -65,7 +65,7 @@ ifeq ($(V),1)
 Q :=
 endif
 
-.PHONY: all check check-run check-real check-unit demo demo-run demo-fixtures deps clean fuzz fuzz-run bench help fixtures man \
+.PHONY: all check check-run check-fresh check-real check-unit demo demo-run demo-fixtures deps clean fuzz fuzz-run bench help fixtures man \
 	install uninstall check-dist check-browser
 
 all: deps-check $(TOOL) $(SHARED_LIB) $(PC_FILE)
@@ -74,6 +74,7 @@ help:
 	@echo "make            build libksymcheck.a and the ksymcheck tool into $(BUILD)/"
 	@echo "make demo       install missing build dependencies, build, run the sample job"
 	@echo "make check      build fixtures and run the whole test suite (SANITIZE=1: ASan+UBSan)"
+	@echo "make check-fresh  the README's two commands in a fresh Debian 12 root (root, debootstrap)"
 	@echo "make check-real tests against Debian's real 6.1 kernel (fetched and cached)"
 	@echo "make check-browser  the HTML reports in headless Chromium (installs chromium as root)"
 	@echo "make check-dist build the Debian packages, run lintian, install and try them"
@@ -145,6 +146,11 @@ check:
 
 check-run: deps-check $(TOOL) $(SHARED_LIB) $(PC_FILE) $(UNIT_BINS) $(HELPER_BINS) fixtures man
 	@BUILD=$(BUILD) TOOL=$(TOOL) FIXTURES=$(FIXTURE_DIR) tests/run.sh
+
+# The README's two commands in a fresh Debian 12 minbase root (debootstrap, cached outside
+# git): what a new user meets on the first try. Needs root.
+check-fresh:
+	@scripts/check-fresh.sh
 
 check-real: deps-check $(TOOL)
 	@BUILD=$(BUILD) TOOL=$(TOOL) tests/run.sh --real
