@@ -359,13 +359,6 @@ KSC_EXPORT const struct ksc_export *ksc_kernel_find_export(const struct ksc_kern
 
 /* ---- ksc_kernel_open: depmod's -b ROOT and release conventions ---- */
 
-static bool is_file(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
 static int add_tree_module(const char *path, void *data)
 {
 	struct ksc_kernel *k = data;
@@ -382,116 +375,121 @@ static int add_tree_module(const char *path, void *data)
 	return r;
 }
 
-KSC_EXPORT int ksc_kernel_open(struct ksc_ctx *ctx, const char *root, const char *release,
-			       struct ksc_kernel **out)
+/*
+ * The kernel's own exports from the locator's source (Module.symvers, vmlinux, vmlinuz);
+ * when one cannot be read, the next. 0, -ENOENT (none found, logged) or -ENOMEM.
+ */
+static int add_located_exports(struct ksc_kernel *k, const struct ksc_kernel_location *loc)
 {
-	static const char *const skip[] = { "build", "source", NULL };
-	struct ksc_kernel *k;
-	struct utsname u;
-	char p[4096];
-	int r;
+	static const enum ksc_kernel_file order[] = { KSC_KFILE_SYMVERS, KSC_KFILE_VMLINUX,
+						      KSC_KFILE_VMLINUZ };
+	struct ksc_ctx *ctx = k->ctx;
+	int r = 0;
 
-	*out = NULL;
-	if (!root || !*root)
-		root = "";
-	if (!release) {
-		if (uname(&u) < 0)
-			return -errno;
-		release = u.release;
-	}
-	r = ksc_kernel_new(ctx, &k);
-	if (r < 0)
-		return r;
-	r = ksc_kernel_set_release(k, release);
-	if (r < 0)
-		goto err;
-
-	snprintf(p, sizeof(p), "%s/lib/modules/%s", root, release);
-	struct stat st;
-	if (stat(p, &st) < 0 || !S_ISDIR(st.st_mode)) {
-		ksc_err(ctx, "%s: no such module directory", p);
-		r = -ENOENT;
-		goto err;
-	}
-	r = ksc_walk_modules(ctx, p, skip, add_tree_module, k, &k->errors);
-	if (r < 0)
-		goto err;
-
-	/* The kernel's own exports: an image when there is one, else Module.symvers. */
-	const char *const images[] = { "boot/vmlinux-%s", "usr/lib/debug/boot/vmlinux-%s",
-				       "lib/modules/%s/build/vmlinux", NULL };
-	const char *const symvers[] = { "lib/modules/%s/build/Module.symvers",
-					"usr/src/linux-headers-%s/Module.symvers", NULL };
-	const char *const zimages[] = { "boot/vmlinuz-%s", NULL };
-	const char *const *lists[] = { images, symvers, zimages };
-	for (size_t l = 0; l < ARRAY_SIZE(lists) && !k->has_vmlinux; l++) {
-		for (const char *const *f = lists[l]; *f && !k->has_vmlinux; f++) {
-			char rel[512];
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-			snprintf(rel, sizeof(rel), *f, release);
-#pragma GCC diagnostic pop
-			snprintf(p, sizeof(p), "%s/%s", root, rel);
-			if (!is_file(p))
+	for (size_t i = 0; i < ARRAY_SIZE(order) && !k->has_vmlinux; i++) {
+		const char *p = ksc_kernel_location_get_path(loc, order[i]);
+		if (!p)
+			continue;
+		if (order[i] == KSC_KFILE_SYMVERS) {
+			struct ksc_symvers *sv;
+			if (ksc_symvers_new_from_path(ctx, p, &sv) < 0) {
+				k->errors++;
 				continue;
-			if (lists[l] == symvers) {
-				struct ksc_symvers *sv;
-				if (ksc_symvers_new_from_path(ctx, p, &sv) < 0) {
-					k->errors++;
-					continue;
-				}
-				r = ksc_kernel_add_symvers_rows(k, sv, true);
-				ksc_symvers_unref(sv);
-			} else {
-				struct ksc_module *vm;
-				if (ksc_module_new_from_path(ctx, p, &vm) < 0) {
-					k->errors++;
-					continue;
-				}
-				r = ksc_module_get_kind(vm) == KSC_KIND_VMLINUX
-					    ? ksc_kernel_add_vmlinux(k, vm) : 0;
-				ksc_module_unref(vm);
 			}
-			if (r < 0)
-				goto err;
-			if (k->has_vmlinux) {
-				k->exports_from = pool_strdup(&k->strings, p);
-				ksc_info(ctx, "%s: kernel exports read", p);
+			r = ksc_kernel_add_symvers_rows(k, sv, true);
+			ksc_symvers_unref(sv);
+		} else {
+			struct ksc_module *vm;
+			if (ksc_module_new_from_path(ctx, p, &vm) < 0) {
+				k->errors++;
+				continue;
 			}
+			r = ksc_module_get_kind(vm) == KSC_KIND_VMLINUX ? ksc_kernel_add_vmlinux(k, vm)
+									 : 0;
+			ksc_module_unref(vm);
+		}
+		if (r < 0)
+			return r;
+		if (k->has_vmlinux) {
+			k->exports_from = pool_strdup(&k->strings, p);
+			ksc_info(ctx, "%s: kernel exports read", p);
 		}
 	}
 	if (!k->has_vmlinux) {
-		ksc_err(ctx, "%s/lib/modules/%s: no vmlinux, vmlinuz or Module.symvers found for the kernel's own exports",
-			root, release);
-		r = -ENOENT;
+		ksc_err(ctx, "%s: no Module.symvers, vmlinux or vmlinuz found for the kernel's own exports",
+			ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR));
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* A Debian kernel package documents itself under usr/share/doc. */
+static bool is_debian_kernel(const struct ksc_kernel_location *loc)
+{
+	const char *root = ksc_kernel_location_get_root(loc);
+	const char *rel = ksc_kernel_location_get_release(loc);
+	char p[4096];
+	struct stat st;
+
+	if (strcmp(root, "/") == 0)
+		root = "";
+	snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s", root, rel);
+	if (stat(p, &st) == 0)
+		return true;
+	snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s-unsigned", root, rel);
+	return stat(p, &st) == 0;
+}
+
+KSC_EXPORT int ksc_kernel_open_location(struct ksc_ctx *ctx,
+					const struct ksc_kernel_location *loc,
+					struct ksc_kernel **out)
+{
+	static const char *const skip[] = { "build", "source", NULL };
+	struct ksc_kernel *k;
+	int r;
+
+	*out = NULL;
+	r = ksc_kernel_new(ctx, &k);
+	if (r < 0)
+		return r;
+	r = ksc_kernel_set_release(k, ksc_kernel_location_get_release(loc));
+	if (r < 0)
 		goto err;
-	}
-
-	/* A Debian kernel package documents itself under usr/share/doc. */
-	snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s", root, release);
-	struct stat dst;
-	bool debian = stat(p, &dst) == 0;
-	if (!debian) {
-		snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s-unsigned", root, release);
-		debian = stat(p, &dst) == 0;
-	}
-	if (debian)
+	r = ksc_walk_modules(ctx, ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR), skip,
+			     add_tree_module, k, &k->errors);
+	if (r < 0)
+		goto err;
+	r = add_located_exports(k, loc);
+	if (r < 0)
+		goto err;
+	if (is_debian_kernel(loc))
 		k->quirks |= KSC_QUIRK_DEBIAN_MISSING_CRC;
-
-	snprintf(p, sizeof(p), "%s/boot/config-%s", root, release);
-	if (!is_file(p))
-		snprintf(p, sizeof(p), "%s/lib/modules/%s/build/.config", root, release);
-	if (is_file(p)) {
-		r = ksc_kernel_read_config(k, p);
-		if (r < 0 && r != -ENOMEM)
-			k->errors++;
-		else if (r < 0)
+	const char *config = ksc_kernel_location_get_path(loc, KSC_KFILE_CONFIG);
+	if (config) {
+		r = ksc_kernel_read_config(k, config);
+		if (r == -ENOMEM)
 			goto err;
+		if (r < 0)
+			k->errors++;
 	}
 	*out = k;
 	return 0;
 err:
 	ksc_kernel_unref(k);
+	return r;
+}
+
+KSC_EXPORT int ksc_kernel_open(struct ksc_ctx *ctx, const char *root, const char *release,
+			       struct ksc_kernel **out)
+{
+	struct ksc_kernel_location *loc;
+
+	*out = NULL;
+	int r = ksc_kernel_locate(ctx, root, release, &loc);
+	if (r < 0)
+		return r;
+	r = ksc_kernel_open_location(ctx, loc, out);
+	ksc_kernel_location_unref(loc);
 	return r;
 }
 

@@ -868,33 +868,24 @@ KSC_EXPORT int ksc_keyring_add_vmlinux(struct ksc_keyring *kr,
 KSC_EXPORT int ksc_keyring_add_kernel(struct ksc_keyring *kr, const char *root,
 				      const char *release)
 {
-	static const char *const images[] = { "boot/vmlinux-", "usr/lib/debug/boot/vmlinux-",
-					      "lib/modules/", "boot/vmlinuz-" };
-	struct utsname u;
-	char p[4096];
+	struct ksc_kernel_location *loc;
 
 	if (!kr)
 		return -EINVAL;
-	if (!root)
-		root = "";
-	if (!release) {
-		if (uname(&u) < 0)
-			return -errno;
-		release = u.release;
+	int r = ksc_kernel_locate(kr->ctx, root, release, &loc);
+	if (r < 0)
+		return r;
+	/* the image the kernel locator names: a vmlinux with code, else vmlinuz */
+	const char *p = ksc_kernel_location_get_image_path(loc);
+	if (p)
+		r = ksc_keyring_add_path(kr, p);
+	else {
+		ksc_info(kr->ctx, "%s: no kernel image to take the built-in keys from",
+			 ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR));
+		r = -ENOENT;
 	}
-	for (size_t i = 0; i < ARRAY_SIZE(images); i++) {
-		struct stat st;
-		if (i == 2)
-			snprintf(p, sizeof(p), "%s/lib/modules/%s/build/vmlinux", root, release);
-		else
-			snprintf(p, sizeof(p), "%s/%s%s", root, images[i], release);
-		if (stat(p, &st) < 0 || !S_ISREG(st.st_mode))
-			continue;
-		return ksc_keyring_add_path(kr, p);
-	}
-	ksc_info(kr->ctx, "%s/boot/vmlinuz-%s: no kernel image to take the built-in keys from", root,
-		 release);
-	return -ENOENT;
+	ksc_kernel_location_unref(loc);
+	return r;
 }
 
 /* ---------------------------------------------------------------------------------- */

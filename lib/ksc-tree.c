@@ -130,6 +130,7 @@ struct ksc_tree {
 	struct ksc_check_opts check;
 	bool has_check;
 	char *root, *release, *moddir, *index_path;
+	struct ksc_kernel_location *loc; /* the kernel locator's answer for root and release */
 	char *policy;
 	int dfd;
 	struct timespec t0;
@@ -1865,14 +1866,26 @@ static uint64_t file_id(const char *path, uint64_t seed)
 	return ksc_hash64(v, sizeof(v), ksc_hash64(path, strlen(path), seed));
 }
 
-static bool is_file(const char *p)
+/* A System.map that lists exports (not Debian 6.1's one-line placeholder)? Quietly. */
+static bool sysmap_has_exports(const char *path)
 {
-	struct stat st;
+	struct ksc_sysmap *sm;
+	struct ksc_ctx *quiet = ksc_new();
 
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+	if (!quiet)
+		return false;
+	ksc_set_log_fn(quiet, NULL, NULL);
+	int r = ksc_sysmap_new_from_path(quiet, path, &sm);
+	ksc_unref(quiet);
+	if (r < 0)
+		return false;
+	bool any = ksc_sysmap_get_export_count(sm) > 0;
+	ksc_sysmap_unref(sm);
+	return any;
 }
 
-/* Which files give the kernel's exports and configuration (not read yet). */
+/* Which files give the kernel's exports and configuration (not read yet), as the
+ * kernel locator found them, unless options name them. */
 static int find_kernel(struct ksc_tree *t)
 {
 	const struct ksc_tree_opts *o = &t->opts;
@@ -1889,46 +1902,17 @@ static int find_kernel(struct ksc_tree *t)
 		if (!t->ksrc_path)
 			return -ENOMEM;
 	} else if (!o->no_kernel_search) {
-		static const struct {
-			const char *fmt;
-			enum ksrc_kind kind;
-		} cands[] = {
-			{ "%s/lib/modules/%s/build/Module.symvers", KSRC_SYMVERS },
-			{ "%s/usr/src/linux-headers-%s/Module.symvers", KSRC_SYMVERS },
-			{ "%s/boot/vmlinux-%s", KSRC_VMLINUX },
-			{ "%s/usr/lib/debug/boot/vmlinux-%s", KSRC_VMLINUX },
-			{ "%s/lib/modules/%s/build/vmlinux", KSRC_VMLINUX },
-			{ "%s/boot/vmlinuz-%s", KSRC_VMLINUX },
-			{ "%s/boot/System.map-%s", KSRC_SYSMAP },
-		};
-		for (size_t i = 0; i < ARRAY_SIZE(cands) && !t->ksrc; i++) {
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wformat-nonliteral"
-			snprintf(p, sizeof(p), cands[i].fmt, root, t->release);
-#pragma GCC diagnostic pop
-			if (!is_file(p))
-				continue;
-			if (cands[i].kind == KSRC_SYSMAP) {
-				/*
-				 * Debian ships a one-line placeholder: only a map with
-				 * exports counts.
-				 */
-				struct ksc_sysmap *sm;
-				struct ksc_ctx *quiet = ksc_new();
-				if (!quiet)
-					return -ENOMEM;
-				ksc_set_log_fn(quiet, NULL, NULL);
-				int r = ksc_sysmap_new_from_path(quiet, p, &sm);
-				ksc_unref(quiet);
-				if (r < 0)
-					continue;
-				bool any = ksc_sysmap_get_export_count(sm) > 0;
-				ksc_sysmap_unref(sm);
-				if (!any)
-					continue;
-			}
-			t->ksrc = cands[i].kind;
-			t->ksrc_path = strdup(p);
+		enum ksc_kernel_file which;
+		const char *path = ksc_kernel_location_get_exports_path(t->loc, &which);
+		/* Debian 6.1 ships a one-line System.map placeholder: only a map with
+		 * exports counts */
+		if (path && which == KSC_KFILE_SYSTEM_MAP && !sysmap_has_exports(path))
+			path = NULL;
+		if (path) {
+			t->ksrc = which == KSC_KFILE_SYMVERS	 ? KSRC_SYMVERS
+				  : which == KSC_KFILE_SYSTEM_MAP ? KSRC_SYSMAP
+								  : KSRC_VMLINUX;
+			t->ksrc_path = strdup(path);
 			if (!t->ksrc_path)
 				return -ENOMEM;
 		}
@@ -1936,12 +1920,9 @@ static int find_kernel(struct ksc_tree *t)
 	if (o->config) {
 		t->config_path = strdup(o->config);
 	} else if (!o->no_kernel_search) {
-		snprintf(p, sizeof(p), "%s/boot/config-%s", root, t->release);
-		if (!is_file(p))
-			snprintf(p, sizeof(p), "%s/lib/modules/%s/build/.config", root,
-				 t->release);
-		if (is_file(p))
-			t->config_path = strdup(p);
+		const char *config = ksc_kernel_location_get_path(t->loc, KSC_KFILE_CONFIG);
+		if (config)
+			t->config_path = strdup(config);
 	}
 	if ((o->config || t->config_path) && !t->config_path)
 		return -ENOMEM;
@@ -3179,20 +3160,14 @@ KSC_EXPORT int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *
 			     const struct ksc_tree_opts *opts, struct ksc_tree **out)
 {
 	struct ksc_tree *t;
-	struct utsname u;
 	unsigned int a, b;
 	int r;
 
 	*out = NULL;
 	if (!ctx)
 		return -EINVAL;
-	if (!kver) {
-		if (uname(&u) < 0)
-			return -errno;
-		kver = u.release;
-	}
 	/* depmod's is_version_number() */
-	if (sscanf(kver, "%u.%u", &a, &b) != 2 || strchr(kver, '/')) {
+	if (kver && (sscanf(kver, "%u.%u", &a, &b) != 2 || strchr(kver, '/'))) {
 		ksc_err(ctx, "%s: not a kernel release (MAJOR.MINOR...)", kver);
 		return -EINVAL;
 	}
@@ -3227,14 +3202,14 @@ KSC_EXPORT int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *
 	r = make_absolute(root, &t->root);
 	if (r < 0)
 		goto err;
+	r = ksc_kernel_locate(ctx, t->root, kver, &t->loc);
+	if (r < 0)
+		goto err;
+	kver = ksc_kernel_location_get_release(t->loc);
 	t->release = strdup(kver);
-	if (!t->release)
+	t->moddir = strdup(ksc_kernel_location_get_path(t->loc, KSC_KFILE_MODULE_DIR));
+	if (!t->release || !t->moddir)
 		goto oom;
-	if (asprintf(&t->moddir, "%s/lib/modules/%s",
-		     strcmp(t->root, "/") == 0 ? "" : t->root, kver) < 0) {
-		t->moddir = NULL;
-		goto oom;
-	}
 	if (t->opts.index && !(t->index_path = strdup(t->opts.index)))
 		goto oom;
 	if (t->has_check && t->check.policy &&
@@ -3336,6 +3311,7 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	free(t->root);
 	free(t->release);
 	free(t->moddir);
+	ksc_kernel_location_unref(t->loc);
 	free(t->index_path);
 	free(t->policy);
 	free(t->ksrc_path);

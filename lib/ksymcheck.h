@@ -449,24 +449,77 @@ enum ksc_quirk {
 };
 
 /*
+ * Where a kernel's files are under a root: the kernel locator every command uses, so that
+ * one root gives one answer. Search orders (doc/kernels.md), "MOD" standing for
+ * lib/modules/KVER then usr/lib/modules/KVER:
+ *   module folder  MOD
+ *   vmlinux        MOD/vmlinux, boot/vmlinux-KVER, usr/lib/debug/boot/vmlinux-KVER,
+ *                  usr/lib/debug/lib/modules/KVER/vmlinux, MOD/build/vmlinux (an ELF image
+ *                  with code: the BTF-only vmlinux of Debian's headers is skipped)
+ *   vmlinuz        MOD/vmlinuz, boot/vmlinuz-KVER
+ *   Module.symvers MOD/build/Module.symvers, usr/src/linux-headers-KVER/Module.symvers
+ *   System.map     MOD/System.map, boot/System.map-KVER
+ *   config         MOD/config, boot/config-KVER, MOD/build/.config
+ * Symbolic links are followed inside the root: an absolute target means ROOT/target.
+ */
+enum ksc_kernel_file {
+	KSC_KFILE_MODULE_DIR = 0,
+	KSC_KFILE_VMLINUX,
+	KSC_KFILE_VMLINUZ,
+	KSC_KFILE_SYMVERS,
+	KSC_KFILE_SYSTEM_MAP,
+	KSC_KFILE_CONFIG,
+	KSC_KFILE_COUNT
+};
+struct ksc_kernel_location;
+/*
+ * Locate release `release` under `root` (NULL, "" or "/": this machine). `release` NULL:
+ * the only release under ROOT/{lib,usr/lib}/modules; else, for this machine, the running
+ * kernel's; else -EINVAL, logged with the releases found. 0 and *out = a new location
+ * (the caller's: ksc_kernel_location_unref()), or -ENOENT (no module folder, logged),
+ * -ENOMEM, -errno of uname().
+ */
+int ksc_kernel_locate(struct ksc_ctx *ctx, const char *root, const char *release,
+		      struct ksc_kernel_location **out);
+struct ksc_kernel_location *ksc_kernel_location_ref(struct ksc_kernel_location *loc);
+struct ksc_kernel_location *ksc_kernel_location_unref(struct ksc_kernel_location *loc);
+/* The release, and the root as given ("/" for this machine). Owned by loc. */
+const char *ksc_kernel_location_get_release(const struct ksc_kernel_location *loc);
+const char *ksc_kernel_location_get_root(const struct ksc_kernel_location *loc);
+/* The file of that kind (resolved inside the root), or NULL when there is none. Owned by
+ * loc. */
+const char *ksc_kernel_location_get_path(const struct ksc_kernel_location *loc,
+					 enum ksc_kernel_file which);
+/*
+ * The one source of the kernel's own exports: Module.symvers, else the vmlinux, else
+ * vmlinuz, else System.map (names only); *which (when not NULL) says which. NULL when
+ * there is none. Owned by loc.
+ */
+const char *ksc_kernel_location_get_exports_path(const struct ksc_kernel_location *loc,
+						 enum ksc_kernel_file *which);
+/* The image whose built-in keys verify module signatures: vmlinux, else vmlinuz; or NULL. */
+const char *ksc_kernel_location_get_image_path(const struct ksc_kernel_location *loc);
+
+/*
  * An empty kernel: add its exports, configuration and release before checking. 0 and
  * *out = a new kernel (the caller's reference: ksc_kernel_unref()), or -ENOMEM.
  */
 int ksc_kernel_new(struct ksc_ctx *ctx, struct ksc_kernel **out);
 /*
- * depmod's conventions: `root` (NULL = "/") holding lib/modules/<release>/ (every module is
- * read as a provider), the kernel's exports from (first found) boot/vmlinux-<release>,
- * usr/lib/debug/boot/vmlinux-<release>, lib/modules/<release>/build/vmlinux,
- * lib/modules/<release>/build/Module.symvers, usr/src/linux-headers-<release>/Module.symvers,
- * boot/vmlinuz-<release> (bzImage; its gzip, xz or zstd payload), and the configuration from
- * boot/config-<release> or lib/modules/<release>/build/.config. `release` NULL = the
- * running kernel's. Unreadable modules are reported and skipped (counted in
+ * The kernel of release `release` under `root`, found by ksc_kernel_locate() (NULL
+ * release: as it decides): every module of its module folder is read as a provider; the
+ * kernel's own exports come from Module.symvers, else the ELF vmlinux, else vmlinuz (its
+ * gzip, xz or zstd payload), whichever is found first and reads; the configuration from
+ * the located config. Unreadable modules are reported and skipped (counted in
  * ksc_kernel_get_error_count()). 0 and *out = a new kernel (the caller's reference), or:
- * -ENOENT when ROOT/lib/modules/<release> does not exist or there are no kernel exports
- * at all, -errno of uname() or of a file that could not be read, -ENOMEM; each logged.
+ * -ENOENT when there is no module folder or no kernel exports at all, -EINVAL when the
+ * release is ambiguous, -errno of uname() or of a file that could not be read, -ENOMEM;
+ * each logged. ksc_kernel_open_location() does the same for a location already made.
  */
 int ksc_kernel_open(struct ksc_ctx *ctx, const char *root, const char *release,
 		    struct ksc_kernel **out);
+int ksc_kernel_open_location(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
+			     struct ksc_kernel **out);
 /* _ref: one more reference, returns k. _unref: drops one, returns NULL. */
 struct ksc_kernel *ksc_kernel_ref(struct ksc_kernel *k);
 struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k);
@@ -1148,9 +1201,10 @@ int ksc_keyring_add_vmlinux(struct ksc_keyring *kr, const struct ksc_module *vml
 size_t ksc_module_get_certificate_count(const struct ksc_module *vmlinux);
 /*
  * The built-in keys of the kernel installed under `root` (NULL = "/"), release `release`
- * (NULL = the running one): the first of boot/vmlinux-R, usr/lib/debug/boot/vmlinux-R,
- * lib/modules/R/build/vmlinux, boot/vmlinuz-R that exists. Returns the number added (0
- * when that image holds none), -ENOENT when there is no image.
+ * (NULL: as ksc_kernel_locate() decides): from the image the kernel locator names
+ * (ksc_kernel_location_get_image_path(): a vmlinux with code, else vmlinuz). Returns the
+ * number added (0 when that image holds none), -ENOENT when there is no image or no
+ * module folder, the locator's other errors.
  */
 int ksc_keyring_add_kernel(struct ksc_keyring *kr, const char *root, const char *release);
 size_t ksc_keyring_get_count(const struct ksc_keyring *kr);

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The kernel locator (lib/ksc-locate.c): each layout of doc/kernels.md built as a small
+ * root in a temporary folder, and what the locator makes of it: which release, which
+ * module folder, which image, Module.symvers, System.map and config, with absolute links
+ * kept inside the root and Debian's BTF-only vmlinux skipped.
+ */
+#include "unit.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ksymcheck.h"
+
+static void mkdirs(const char *root, const char *rel)
+{
+	char p[4096];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	for (char *s = p + strlen(root) + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		mkdir(p, 0755);
+		*s = '/';
+	}
+	mkdir(p, 0755);
+}
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char p[4096];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	unit_write_file(p, text);
+}
+
+static void link_to(const char *root, const char *rel, const char *target)
+{
+	char p[4096];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	assert_int_equal(symlink(target, p), 0);
+}
+
+/*
+ * An ELF64 ET_EXEC as Debian's headers ship build/vmlinux: a .BTF section and the
+ * section-name table, no executable section. With `code`, a .text section too.
+ */
+static void put_elf_image(const char *root, const char *rel, bool code)
+{
+	static const char names[] = "\0.BTF\0.shstrtab\0.text";
+	unsigned char buf[1024] = { 0 };
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)buf;
+	Elf64_Shdr *sh = (Elf64_Shdr *)(buf + 256);
+	char p[4096];
+
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_EXEC;
+	eh->e_machine = EM_X86_64;
+	eh->e_version = EV_CURRENT;
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_shentsize = sizeof(*sh);
+	eh->e_shoff = 256;
+	eh->e_shnum = code ? 4 : 3;
+	eh->e_shstrndx = 2;
+	memcpy(buf + 128, "BTFDATA", 8);
+	memcpy(buf + 192, names, sizeof(names));
+	sh[1] = (Elf64_Shdr){ .sh_name = 1, .sh_type = SHT_PROGBITS, .sh_flags = SHF_ALLOC,
+			      .sh_offset = 128, .sh_size = 8, .sh_addralign = 1 };
+	sh[2] = (Elf64_Shdr){ .sh_name = 6, .sh_type = SHT_STRTAB, .sh_offset = 192,
+			      .sh_size = sizeof(names), .sh_addralign = 1 };
+	sh[3] = (Elf64_Shdr){ .sh_name = 16, .sh_type = SHT_PROGBITS,
+			      .sh_flags = SHF_ALLOC | SHF_EXECINSTR, .sh_offset = 128,
+			      .sh_size = 8, .sh_addralign = 1 };
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	FILE *f = fopen(p, "we");
+	assert_non_null(f);
+	assert_int_equal(fwrite(buf, 1, 256 + 4 * sizeof(*sh), f), 256 + 4 * sizeof(*sh));
+	assert_int_equal(fclose(f), 0);
+}
+
+/* The located path of `which`, relative to root ("-" for none). */
+static const char *rel_path(const struct ksc_kernel_location *loc, const char *root,
+			    enum ksc_kernel_file which)
+{
+	const char *p = ksc_kernel_location_get_path(loc, which);
+
+	if (!p)
+		return "-";
+	size_t l = strlen(root);
+	assert_memory_equal(p, root, l);
+	return p + l + 1;
+}
+
+/* Debian 7.x, usrmerged: everything below usr/lib/modules/KVER, no lib link, build an
+ * absolute link into usr/src holding Module.symvers and a BTF-only vmlinux. */
+static void test_usrmerged(void **state)
+{
+	struct test_env *env = *state;
+	struct ksc_kernel_location *loc;
+	char root[256];
+
+	unit_mkdtemp(root, sizeof(root));
+	mkdirs(root, "usr/lib/modules/7.2.13+deb14-amd64/kernel");
+	mkdirs(root, "usr/src/linux-headers-7.2.13+deb14-amd64");
+	put(root, "usr/lib/modules/7.2.13+deb14-amd64/vmlinuz", "not read here");
+	put(root, "usr/lib/modules/7.2.13+deb14-amd64/config", "CONFIG_MODULES=y\n");
+	put(root, "usr/lib/modules/7.2.13+deb14-amd64/System.map", "");
+	put(root, "usr/src/linux-headers-7.2.13+deb14-amd64/Module.symvers", "");
+	put_elf_image(root, "usr/src/linux-headers-7.2.13+deb14-amd64/vmlinux", false);
+	link_to(root, "usr/lib/modules/7.2.13+deb14-amd64/build",
+		"/usr/src/linux-headers-7.2.13+deb14-amd64");
+
+	assert_int_equal(ksc_kernel_locate(env->ctx, root, NULL, &loc), 0);
+	assert_string_equal(ksc_kernel_location_get_release(loc), "7.2.13+deb14-amd64");
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_MODULE_DIR),
+			    "usr/lib/modules/7.2.13+deb14-amd64");
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_VMLINUX), "-");
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_VMLINUZ),
+			    "usr/lib/modules/7.2.13+deb14-amd64/vmlinuz");
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_SYMVERS),
+			    "usr/src/linux-headers-7.2.13+deb14-amd64/Module.symvers");
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_SYSTEM_MAP),
+			    "usr/lib/modules/7.2.13+deb14-amd64/System.map");
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_CONFIG),
+			    "usr/lib/modules/7.2.13+deb14-amd64/config");
+	enum ksc_kernel_file which = KSC_KFILE_COUNT;
+	assert_non_null(ksc_kernel_location_get_exports_path(loc, &which));
+	assert_int_equal(which, KSC_KFILE_SYMVERS);
+	/* the keys come from vmlinuz: the BTF-only image holds none */
+	assert_string_equal(ksc_kernel_location_get_image_path(loc),
+			    ksc_kernel_location_get_path(loc, KSC_KFILE_VMLINUZ));
+	assert_true(test_log_has(env, "a BTF-only image, skipped"));
+	ksc_kernel_location_unref(loc);
+
+	/* an image with code in its place is taken */
+	char p[512];
+	snprintf(p, sizeof(p), "%s/usr/src/linux-headers-7.2.13+deb14-amd64/vmlinux", root);
+	unlink(p);
+	put_elf_image(root, "usr/src/linux-headers-7.2.13+deb14-amd64/vmlinux", true);
+	assert_int_equal(ksc_kernel_locate(env->ctx, root, "7.2.13+deb14-amd64", &loc), 0);
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_VMLINUX),
+			    "usr/src/linux-headers-7.2.13+deb14-amd64/vmlinux");
+	assert_string_equal(ksc_kernel_location_get_image_path(loc),
+			    ksc_kernel_location_get_path(loc, KSC_KFILE_VMLINUX));
+	ksc_kernel_location_unref(loc);
+	unit_rm_rf(root);
+}
+
+/* Debian 6.1 and 6.12: boot/ files, lib/modules, build an absolute link to usr/src. */
+static void test_boot_layout(void **state)
+{
+	struct test_env *env = *state;
+	struct ksc_kernel_location *loc;
+	char root[256];
+
+	unit_mkdtemp(root, sizeof(root));
+	mkdirs(root, "boot");
+	mkdirs(root, "lib/modules/6.1.0-57-amd64/kernel");
+	mkdirs(root, "usr/src/linux-headers-6.1.0-57-amd64");
+	put(root, "boot/vmlinuz-6.1.0-57-amd64", "not read here");
+	put(root, "boot/config-6.1.0-57-amd64", "CONFIG_MODULES=y\n");
+	put(root, "boot/System.map-6.1.0-57-amd64", "ffffffffffffffff B The real System.map is in the linux-image-<version>-dbg package\n");
+	put(root, "usr/src/linux-headers-6.1.0-57-amd64/Module.symvers", "");
+	put(root, "usr/src/linux-headers-6.1.0-57-amd64/.config", "");
+	link_to(root, "lib/modules/6.1.0-57-amd64/build", "/usr/src/linux-headers-6.1.0-57-amd64");
+
+	assert_int_equal(ksc_kernel_locate(env->ctx, root, NULL, &loc), 0);
+	assert_string_equal(ksc_kernel_location_get_release(loc), "6.1.0-57-amd64");
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_MODULE_DIR), "lib/modules/6.1.0-57-amd64");
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_VMLINUZ), "boot/vmlinuz-6.1.0-57-amd64");
+	/* found through the build link, resolved inside the root */
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_SYMVERS),
+			    "usr/src/linux-headers-6.1.0-57-amd64/Module.symvers");
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_SYSTEM_MAP),
+			    "boot/System.map-6.1.0-57-amd64");
+	/* boot/config comes before build/.config */
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_CONFIG), "boot/config-6.1.0-57-amd64");
+	ksc_kernel_location_unref(loc);
+	unit_rm_rf(root);
+}
+
+/* Links never leave the root: an absolute target, ".." past the top, a loop. */
+static void test_links_stay_inside(void **state)
+{
+	struct test_env *env = *state;
+	struct ksc_kernel_location *loc;
+	char root[256];
+
+	unit_mkdtemp(root, sizeof(root));
+	mkdirs(root, "lib/modules/6.12.0/kernel");
+	/* on the machine, /etc/hostname exists; inside the root it does not */
+	link_to(root, "lib/modules/6.12.0/config", "../../../../../../../../etc/hostname");
+	link_to(root, "lib/modules/6.12.0/System.map", "/etc/hostname");
+	link_to(root, "lib/modules/6.12.0/vmlinuz", "vmlinuz");
+	assert_int_equal(ksc_kernel_locate(env->ctx, root, "6.12.0", &loc), 0);
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_CONFIG), "-");
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_SYSTEM_MAP), "-");
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_VMLINUZ), "-");
+	assert_null(ksc_kernel_location_get_exports_path(loc, NULL));
+	ksc_kernel_location_unref(loc);
+
+	/* ... and the same file inside the root is found through both links */
+	mkdirs(root, "etc");
+	put(root, "etc/hostname", "inside\n");
+	assert_int_equal(ksc_kernel_locate(env->ctx, root, "6.12.0", &loc), 0);
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_CONFIG), "etc/hostname");
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_SYSTEM_MAP), "etc/hostname");
+	ksc_kernel_location_unref(loc);
+	unit_rm_rf(root);
+}
+
+/* Which release, when none is named. */
+static void test_release(void **state)
+{
+	struct test_env *env = *state;
+	struct ksc_kernel_location *loc = (struct ksc_kernel_location *)1;
+	char root[256];
+
+	unit_mkdtemp(root, sizeof(root));
+	assert_int_equal(ksc_kernel_locate(env->ctx, root, NULL, &loc), -ENOENT);
+	assert_null(loc);
+	assert_true(test_log_has(env, ": no kernel release: neither lib/modules nor usr/lib/modules holds one"));
+
+	/* the same release in both bases counts once */
+	mkdirs(root, "lib/modules/6.12.0");
+	mkdirs(root, "usr/lib/modules/6.12.0");
+	assert_int_equal(ksc_kernel_locate(env->ctx, root, NULL, &loc), 0);
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_MODULE_DIR), "lib/modules/6.12.0");
+	ksc_kernel_location_unref(loc);
+
+	mkdirs(root, "usr/lib/modules/7.2.0");
+	mkdirs(root, "lib/modules/6.1.0");
+	test_log_clear(env);
+	assert_int_equal(ksc_kernel_locate(env->ctx, root, NULL, &loc), -EINVAL);
+	assert_true(test_log_has(env, ": 3 kernel releases (6.1.0, 6.12.0, 7.2.0): name one with --kver"));
+	assert_int_equal(ksc_kernel_locate(env->ctx, root, "7.2.0", &loc), 0);
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_MODULE_DIR), "usr/lib/modules/7.2.0");
+	ksc_kernel_location_unref(loc);
+
+	test_log_clear(env);
+	assert_int_equal(ksc_kernel_locate(env->ctx, root, "9.9", &loc), -ENOENT);
+	assert_true(test_log_has(env, "/lib/modules/9.9: no such module directory (nor usr/lib/modules/9.9)"));
+	unit_rm_rf(root);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+#define T(fn) cmocka_unit_test_setup_teardown(fn, test_env_setup, test_env_teardown)
+		T(test_usrmerged),
+		T(test_boot_layout),
+		T(test_links_stay_inside),
+		T(test_release),
+#undef T
+	};
+
+	return cmocka_run_group_tests_name("locate", tests, NULL, NULL);
+}
