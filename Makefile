@@ -122,6 +122,9 @@ $(BUILD)/tests/test-%: tests/unit/test-%.c $(STATIC_LIB) tests/unit/unit.h tests
 	@echo "  CC      $@"
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(STATIC_LIB) $(PKG_LIBS) $(CMOCKA_LIBS)
 
+# test-text compiles the tool's tools/text.c into itself.
+$(BUILD)/tests/test-text: tools/text.c tools/text.h
+
 $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<

@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 
 #include "tools/report.h"
+#include "tools/text.h"
 
 #ifndef KSC_VERSION
 #define KSC_VERSION "unknown"
@@ -948,44 +949,13 @@ static void put_lines(FILE *f, const char *const *lines)
 		fputs(*lines, f);
 }
 
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 if s does not start one. */
-static size_t utf8_len(const unsigned char *s)
-{
-	size_t n;
-	unsigned cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		n = 2;
-		cp = s[0] & 0x1f;
-	} else if (s[0] >= 0xe0 && s[0] <= 0xef) {
-		n = 3;
-		cp = s[0] & 0x0f;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		n = 4;
-		cp = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	for (size_t i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
-}
-
 /* Text for HTML element content and attribute values; invalid UTF-8 as U+FFFD. */
 static void html_text(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n = text_utf8_len(p);
 		switch (*p) {
 		case '&': fputs("&amp;", f); break;
 		case '<': fputs("&lt;", f); break;
@@ -1124,7 +1094,7 @@ static void dot_str(FILE *f, const char *prefix, const char *s)
 	for (int i = 0; i < 2; i++) {
 		const unsigned char *p = (const unsigned char *)(parts[i] ? parts[i] : "");
 		while (*p) {
-			size_t n = utf8_len(p);
+			size_t n = text_utf8_len(p);
 			if (!n) {
 				fputc('?', f);
 				p++;

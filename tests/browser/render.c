@@ -3,7 +3,8 @@
  * Test helper: render a JSON document with tools/report.c, as the commands do.
  *   render html KIND DOC.json OUT.html [TITLE]
  *   render dot KIND DOC.json
- * Built by the report tests themselves (cc tests/browser/render.c tools/report.c -ljson-c).
+ * Built by the report tests themselves (cc tests/browser/render.c tools/report.c
+ * tools/text.c -ljson-c).
  */
 #include <stdio.h>
 #include <string.h>
