@@ -11,6 +11,7 @@
 
 #include "tools/ksc-tool.h"
 #include "tools/report.h"
+#include "tools/text.h"
 
 static const char *const help =
 	"Usage: ksymcheck audit [OPTIONS] [KVER]\n\n"
@@ -216,7 +217,7 @@ static void print_list(const char *const *v, size_t n)
 	if (!n)
 		fputs("-", stdout);
 	for (size_t i = 0; i < n; i++)
-		printf("%s%s", i ? "," : "", v[i]);
+		printf("%s%s", i ? "," : "", text_esc(v[i]));
 }
 
 /* The signature summary line, the keys and the signers. */
@@ -237,17 +238,20 @@ static void signatures_text(const struct ksc_audit *a, const struct ksc_kernel *
 		       : "; unsigned modules not flagged: no kernel configuration");
 	for (size_t i = 0; c->n_keys && kr && i < ksc_keyring_get_count(kr); i++) {
 		const struct ksc_key *key = ksc_keyring_get_key(kr, i);
-		printf("  key '%s' (serial %s, %s %u, from %s)\n", key->subject ? key->subject : "",
-		       key->serial ? key->serial : "-", key->key_algo ? key->key_algo : "?",
-		       key->bits, key->source ? key->source : "-");
+		printf("  key '%s' (serial %s, %s %u, from %s)\n",
+		       key->subject ? text_esc(key->subject) : "",
+		       key->serial ? text_esc(key->serial) : "-",
+		       key->key_algo ? text_esc(key->key_algo) : "?", key->bits,
+		       key->source ? text_esc(key->source) : "-");
 	}
 	if (ksc_audit_get_signer_count(a))
 		printf("\nsigners (signer, key id, hash algorithm: modules, and their states)\n");
 	for (size_t i = 0; i < ksc_audit_get_signer_count(a); i++) {
 		const struct ksc_audit_signer *s = ksc_audit_get_signer(a, i);
 		if (s->signer)
-			printf("  '%s' %s %s: ", s->signer, s->key_id ? s->key_id : "-",
-			       s->hash_algo ? s->hash_algo : "-");
+			printf("  '%s' %s %s: ", text_esc(s->signer),
+			       s->key_id ? text_esc(s->key_id) : "-",
+			       s->hash_algo ? text_esc(s->hash_algo) : "-");
 		else
 			printf("  (blocks modinfo cannot decode): ");
 		printf("%zu (%zu verified, %zu foreign key, %zu rejected, %zu unsupported, %zu not checked)\n",
@@ -270,11 +274,13 @@ static void audit_text(const struct ksc_audit *a, const struct ksc_kernel *k)
 		printf("\nmodule-restricted exports (symbol, owner, namespace: item -> matching modules; users)\n");
 	for (size_t i = 0; i < ksc_audit_get_restricted_count(a); i++) {
 		const struct ksc_audit_restricted *r = ksc_audit_get_restricted(a, i);
-		printf("  %s (%s%s) %s%s\n", r->symbol, r->owner, r->gpl_only ? ", GPL-only" : "",
-		       r->ns, r->dead ? "  [dead: matches no module]" : "");
+		printf("  %s (%s%s) %s%s\n", text_esc(r->symbol), text_esc(r->owner),
+		       r->gpl_only ? ", GPL-only" : "", text_esc(r->ns),
+		       r->dead ? "  [dead: matches no module]" : "");
 		for (size_t j = 0; j < r->n_items; j++) {
 			const struct ksc_audit_item *it = &r->items[j];
-			printf("    item '%s' (%s): loader ", it->item, ksc_item_kind_name(it->kind));
+			printf("    item '%s' (%s): loader ", text_esc(it->item),
+			       ksc_item_kind_name(it->kind));
 			print_list(it->loader_matches, it->n_loader_matches);
 			printf("; modpost ");
 			print_list(it->modpost_matches, it->n_modpost_matches);
@@ -288,7 +294,7 @@ static void audit_text(const struct ksc_audit *a, const struct ksc_kernel *k)
 		printf("\nnamespaces (exports; exporters; importers; importers using nothing from it)\n");
 	for (size_t i = 0; i < ksc_audit_get_namespace_count(a); i++) {
 		const struct ksc_audit_namespace *n = ksc_audit_get_namespace(a, i);
-		printf("  %s: %zu; ", n->ns, n->n_exports);
+		printf("  %s: %zu; ", text_esc(n->ns), n->n_exports);
 		print_list(n->exporters, n->n_exporters);
 		printf("; ");
 		print_list(n->importers, n->n_importers);

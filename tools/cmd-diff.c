@@ -10,6 +10,7 @@
 
 #include "tools/ksc-tool.h"
 #include "tools/report.h"
+#include "tools/text.h"
 
 static const char *const help =
 	"Usage: ksymcheck diff [OPTIONS] OLD NEW [MODULE...]\n\n"
@@ -369,7 +370,11 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 				json_object_array_add(jc, x);
 			}
 			if (text) {
-				printf("%-26s %-40s %s\n", ksc_change_kind_name(ch->kind), ch->symbol, what);
+				/* fixed columns: a longer symbol pushes only its row */
+				text_cell(stdout, ksc_change_kind_name(ch->kind), 26);
+				putchar(' ');
+				text_cell(stdout, ch->symbol, 40);
+				printf(" %s\n", text_esc(what));
 			}
 		}
 		if (root) {

@@ -11,6 +11,7 @@
 #include <json-c/json.h>
 
 #include "tools/ksc-tool.h"
+#include "tools/text.h"
 
 static const char *const help =
 	"Usage: ksymcheck exports [OPTIONS] PATH...\n\n"
@@ -158,26 +159,30 @@ static int one_path(const char *path, const char *root, void *data)
 	return r;
 }
 
+/*
+ * Aligned columns. SYMBOL and NAMESPACE are as wide as their widest cell up to a cap, so
+ * that one long name (a Rust symbol, a crafted file) pushes only its own row.
+ */
 static void print_text(const struct ksc_symvers *sv)
 {
 	size_t n = ksc_symvers_get_count(sv);
-	int wsym = 6, wns = 9;
+	size_t wsym = strlen("SYMBOL"), wns = strlen("NAMESPACE");
 
 	for (size_t i = 0; i < n; i++) {
 		const struct ksc_symvers_entry *e = ksc_symvers_get(sv, i);
-		int l = (int)strlen(e->symbol);
-		if (l > wsym)
-			wsym = l;
-		l = (int)strlen(e->ns);
-		if (l > wns)
-			wns = l;
+		text_col_fit(&wsym, e->symbol, TEXT_CAP_SYMBOL);
+		text_col_fit(&wns, e->ns, TEXT_CAP_NAMESPACE);
 	}
-	printf("%-*s  %-3s  %-*s  %-10s  %s\n", wsym, "SYMBOL", "GPL", wns, "NAMESPACE", "CRC",
-	       "MODULE");
+	text_cell(stdout, "SYMBOL", wsym);
+	fputs("  GPL  ", stdout);
+	text_cell(stdout, "NAMESPACE", wns);
+	printf("  %-10s  %s\n", "CRC", "MODULE");
 	for (size_t i = 0; i < n; i++) {
 		const struct ksc_symvers_entry *e = ksc_symvers_get(sv, i);
-		printf("%-*s  %-3s  %-*s  0x%08x  %s\n", wsym, e->symbol, e->gpl_only ? "yes" : "-",
-		       wns, e->ns[0] ? e->ns : "-", e->crc, e->module);
+		text_cell(stdout, e->symbol, wsym);
+		printf("  %-3s  ", e->gpl_only ? "yes" : "-");
+		text_cell(stdout, e->ns[0] ? e->ns : "-", wns);
+		printf("  0x%08x  %s\n", e->crc, text_esc(e->module));
 	}
 }
 

@@ -9,6 +9,7 @@
 #include <json-c/json.h>
 
 #include "tools/ksc-tool.h"
+#include "tools/text.h"
 
 static const char *const help =
 	"Usage: ksymcheck imports [OPTIONS] PATH...\n\n"
@@ -79,20 +80,21 @@ static void print_json(struct imports_run *run, const struct ksc_module *mod)
 	json_stream_item(&run->json_items, o);
 }
 
+/* Aligned columns; SYMBOL is capped as in `exports`. */
 static void print_text(struct imports_run *run, const struct ksc_module *mod)
 {
 	size_t n = ksc_module_get_import_count(mod);
-	int w = 6;
+	size_t w = strlen("SYMBOL");
 
 	if (run->files++)
 		putchar('\n');
-	printf("%s (%s):\n", ksc_module_get_path(mod), ksc_module_get_name(mod));
-	for (size_t i = 0; i < n; i++) {
-		int l = (int)strlen(ksc_module_get_import(mod, i)->name);
-		if (l > w)
-			w = l;
-	}
-	printf("  %-*s  %-6s  %-10s  %s\n", w, "SYMBOL", "BIND", "CRC", "EXT_CRC");
+	printf("%s (%s):\n", text_esc(ksc_module_get_path(mod)),
+	       text_esc(ksc_module_get_name(mod)));
+	for (size_t i = 0; i < n; i++)
+		text_col_fit(&w, ksc_module_get_import(mod, i)->name, TEXT_CAP_SYMBOL);
+	fputs("  ", stdout);
+	text_cell(stdout, "SYMBOL", w);
+	printf("  %-6s  %-10s  %s\n", "BIND", "CRC", "EXT_CRC");
 	for (size_t i = 0; i < n; i++) {
 		const struct ksc_import *im = ksc_module_get_import(mod, i);
 		char crc[16] = "-", ext[16] = "-";
@@ -100,8 +102,10 @@ static void print_text(struct imports_run *run, const struct ksc_module *mod)
 			snprintf(crc, sizeof(crc), "0x%08x", im->crc);
 		if (im->has_ext_crc)
 			snprintf(ext, sizeof(ext), "0x%08x", im->ext_crc);
-		printf("  %-*s  %-6s  %-10s  %s\n", w, im->name,
-		       im->bind == KSC_BIND_WEAK ? "weak" : "global", crc, ext);
+		fputs("  ", stdout);
+		text_cell(stdout, im->name, w);
+		printf("  %-6s  %-10s  %s\n", im->bind == KSC_BIND_WEAK ? "weak" : "global", crc,
+		       ext);
 	}
 }
 

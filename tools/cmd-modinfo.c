@@ -24,6 +24,8 @@
  *    sig_key and signature are bytes as uppercase hex pairs joined by ':', with a line
  *    break and two tabs after every 20th byte (the ':' stays at the end of the line).
  *    A block kmod cannot decode (ksc_module_get_signature() < 0) shows nothing, as in kmod.
+ *  - unlike kmod, control characters and invalid UTF-8 in keys, values, parameter names
+ *    and the file name are shown escaped (text_esc(): ESC as \x1b), in -F output too.
  *
  * --format json prints one array with an object per file (see the usage text).
  */
@@ -38,6 +40,7 @@
 
 #include "ksymcheck.h"
 #include "tools/ksc-tool.h"
+#include "tools/text.h"
 
 #define CMD "modinfo"
 
@@ -117,6 +120,12 @@ static int signature_entry(const struct ksc_signature_info *si, size_t i, char *
 	return *value ? 0 : -ENOMEM;
 }
 
+/* A signature entry as printed: the hex dumps (i == 2, 4) are ours, with their breaks. */
+static const char *sig_text(size_t i, const char *v)
+{
+	return i == 2 || i == 4 ? v : text_esc(v);
+}
+
 /* kmod's path_make_absolute_cwd(): cwd + '/' + path for a relative path. */
 static char *absolute_path(const char *path)
 {
@@ -160,7 +169,8 @@ static int collect_params(const struct ksc_module *mod, struct param **out)
 		const char *colon = strchr(mi->value, ':');
 		if (!colon) {
 			fprintf(stderr, "%s: invalid \"%s=%s\": missing ':'\n",
-				ksc_module_get_path(mod), mi->key, mi->value);
+				text_esc(ksc_module_get_path(mod)), text_esc(mi->key),
+				text_esc(mi->value));
 			continue;
 		}
 		int namelen = (int)(colon - mi->value);
@@ -197,15 +207,22 @@ static int print_params(const struct ksc_module *mod, bool with_key)
 	if (np < 0)
 		return np;
 	for (int i = np - 1; i >= 0; i--) {
+		char *name = strndup(p[i].name, (size_t)p[i].namelen);
+		if (!name) {
+			free(p);
+			return -ENOMEM;
+		}
 		if (with_key)
 			printf("%-16s", "parm:");
 		if (!p[i].desc)
-			printf(with_key ? "%.*s:%s\n" : "%.*s: (%s)\n", p[i].namelen, p[i].name,
-			       p[i].type);
+			printf(with_key ? "%s:%s\n" : "%s: (%s)\n", text_esc(name),
+			       text_esc(p[i].type));
 		else if (p[i].type)
-			printf("%.*s:%s (%s)\n", p[i].namelen, p[i].name, p[i].desc, p[i].type);
+			printf("%s:%s (%s)\n", text_esc(name), text_esc(p[i].desc),
+			       text_esc(p[i].type));
 		else
-			printf("%.*s:%s\n", p[i].namelen, p[i].name, p[i].desc);
+			printf("%s:%s\n", text_esc(name), text_esc(p[i].desc));
+		free(name);
 	}
 	free(p);
 	return 0;
@@ -222,7 +239,7 @@ static int print_field(struct modinfo_state *st, const struct ksc_module *mod)
 		char *abs = absolute_path(ksc_module_get_path(mod));
 		if (!abs)
 			return -ENOMEM;
-		printf("%s\n", abs);
+		printf("%s\n", text_esc(abs));
 		free(abs);
 		return 0;
 	}
@@ -233,7 +250,7 @@ static int print_field(struct modinfo_state *st, const struct ksc_module *mod)
 	for (size_t i = 0; i < n; i++) {
 		const struct ksc_modinfo *mi = ksc_module_get_modinfo(mod, i);
 		if (strcmp(mi->key, field) == 0)
-			printf("%s\n", mi->value);
+			printf("%s\n", text_esc(mi->value));
 	}
 	/* kmod appends the signature fields after the .modinfo entries of a signed module. */
 	struct ksc_signature_info si;
@@ -246,7 +263,7 @@ static int print_field(struct modinfo_state *st, const struct ksc_module *mod)
 			continue;
 		if (signature_entry(&si, i, &v) < 0)
 			return -ENOMEM;
-		printf("%s\n", v);
+		printf("%s\n", sig_text(i, v));
 		free(v);
 	}
 	return 0;
@@ -257,7 +274,7 @@ static int print_text(const struct ksc_module *mod)
 	char *abs = absolute_path(ksc_module_get_path(mod));
 	if (!abs)
 		return -ENOMEM;
-	printf("%-16s%s\n", "filename:", abs);
+	printf("%-16s%s\n", "filename:", text_esc(abs));
 	free(abs);
 
 	size_t n = ksc_module_get_modinfo_count(mod);
@@ -265,8 +282,9 @@ static int print_text(const struct ksc_module *mod)
 		const struct ksc_modinfo *mi = ksc_module_get_modinfo(mod, i);
 		if (strcmp(mi->key, "parm") == 0 || strcmp(mi->key, "parmtype") == 0)
 			continue;
-		int pad = 15 - (int)strlen(mi->key);
-		printf("%s:%*s%s\n", mi->key, pad < 0 ? -pad : pad, "", mi->value);
+		int pad = 15 - (int)text_width(mi->key);
+		printf("%s:%*s%s\n", text_esc(mi->key), pad < 0 ? -pad : pad, "",
+		       text_esc(mi->value));
 	}
 	struct ksc_signature_info si;
 	int r = ksc_module_get_signature(mod, &si);
@@ -276,7 +294,8 @@ static int print_text(const struct ksc_module *mod)
 		char *v;
 		if (signature_entry(&si, i, &v) < 0)
 			return -ENOMEM;
-		printf("%s:%*s%s\n", signature_keys[i], 15 - (int)strlen(signature_keys[i]), "", v);
+		printf("%s:%*s%s\n", signature_keys[i], 15 - (int)strlen(signature_keys[i]), "",
+		       sig_text(i, v));
 		free(v);
 	}
 	return print_params(mod, true);

@@ -13,6 +13,7 @@
 #include <json-c/json.h>
 
 #include "tools/ksc-tool.h"
+#include "tools/text.h"
 
 static const char *const help =
 	"Usage: ksymcheck src scan [OPTIONS] PATH...\n"
@@ -46,35 +47,36 @@ static const char *const help =
 
 static void print_text(const struct ksc_src_record *r)
 {
-	printf("%s:%u: %s ", r->path, r->line, ksc_src_kind_name(r->kind));
+	printf("%s:%u: %s ", text_esc(r->path), r->line, ksc_src_kind_name(r->kind));
 	switch (r->kind) {
 	case KSC_SRC_EXPORT:
-		printf("%s %s%s", r->symbol, r->macro, r->gpl_only ? " gpl" : "");
+		printf("%s %s%s", text_esc(r->symbol), text_esc(r->macro),
+		       r->gpl_only ? " gpl" : "");
 		if (r->ns[0]) {
-			printf(" ns=%s", r->ns);
+			printf(" ns=%s", text_esc(r->ns));
 			if (r->ns_from)
-				printf(" default=%s", r->ns_from);
+				printf(" default=%s", text_esc(r->ns_from));
 			else if (r->spelling != KSC_SRC_SPELL_NONE)
 				printf(" %s", ksc_src_spelling_name(r->spelling));
 		}
 		break;
 	case KSC_SRC_IMPORT_NS:
-		printf("%s %s", r->ns, ksc_src_spelling_name(r->spelling));
+		printf("%s %s", text_esc(r->ns), ksc_src_spelling_name(r->spelling));
 		break;
 	case KSC_SRC_LICENSE:
-		printf("\"%s\"", r->license);
+		printf("\"%s\"", text_esc(r->license));
 		break;
 	case KSC_SRC_DEFAULT_NS:
 		if (strcmp(r->macro, "#undef") == 0)
-			printf("- %s", r->macro);
+			printf("- %s", text_esc(r->macro));
 		else
-			printf("%s %s %s", r->ns[0] ? r->ns : "\"\"", r->macro,
+			printf("%s %s %s", r->ns[0] ? text_esc(r->ns) : "\"\"", text_esc(r->macro),
 			       ksc_src_spelling_name(r->spelling));
 		if (r->after_include)
 			printf(" after-include");
 		break;
 	case KSC_SRC_MENTION:
-		printf("%s %s", r->macro, ksc_src_mention_name(r->mention));
+		printf("%s %s", text_esc(r->macro), ksc_src_mention_name(r->mention));
 		break;
 	}
 	putchar('\n');
@@ -239,7 +241,8 @@ static void print_notes(const struct ksc_srcedit *e)
 {
 	for (size_t i = 0; i < ksc_srcedit_get_note_count(e); i++) {
 		const struct ksc_srcedit_note *n = ksc_srcedit_get_note(e, i);
-		fprintf(stderr, "%s:%u: note: %s\n", ksc_srcedit_get_path(e), n->line, n->text);
+		fprintf(stderr, "%s:%u: note: %s\n", text_esc(ksc_srcedit_get_path(e)), n->line,
+			text_esc(n->text));
 	}
 }
 
@@ -319,7 +322,8 @@ static int src_migrate(struct ksc_ctx *ctx, int argc, char *argv[])
 			} else if (ksc_srcedit_commit(e, NULL) < 0) {
 				status |= KSC_EXIT_UNREADABLE;
 			} else {
-				printf("%s: %d change%s written\n", r->path, n, n == 1 ? "" : "s");
+				printf("%s: %d change%s written\n", text_esc(r->path), n,
+				       n == 1 ? "" : "s");
 			}
 		}
 		ksc_srcedit_free(e);
