@@ -385,17 +385,50 @@ struct change {
 	size_t o0, o1, n0, n1;
 };
 
+/*
+ * "--- a/PATH" or "+++ b/PATH" (an absolute PATH without a/ b/). A name with a space, a
+ * control character, '"', '\\' or a byte above 0x7f is quoted as git quotes it
+ * ("a/x\tb", octal for the rest), which GNU patch and git apply both read.
+ */
 static void diff_label(FILE *f, const char *prefix, const char *path)
 {
+	const char *ab = prefix[0] == '-' ? "a/" : "b/";
+	bool quote = false;
+
 	while (path[0] == '.' && path[1] == '/')
 		path += 2;
 	if (path[0] == '/')
-		fprintf(f, "%s %s\n", prefix, path);
-	else
-		fprintf(f, "%s %c/%s\n", prefix, prefix[0] == '-' ? 'a' : 'b', path);
+		ab = "";
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		if (*p <= ' ' || *p >= 0x7f || *p == '"' || *p == '\\')
+			quote = true;
+	if (!quote) {
+		fprintf(f, "%s %s%s\n", prefix, ab, path);
+		return;
+	}
+	fprintf(f, "%s \"%s", prefix, ab);
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p == '\t')
+			fputs("\\t", f);
+		else if (*p == '\n')
+			fputs("\\n", f);
+		else if (*p < ' ' || *p >= 0x7f)
+			fprintf(f, "\\%03o", *p);
+		else
+			fputc(*p, f);
+	}
+	fputs("\"\n", f);
 }
 
 KSC_EXPORT int ksc_srcedit_write_diff(const struct ksc_srcedit *e, FILE *f)
+{
+	return ksc_srcedit_write_diff_as(e, NULL, f);
+}
+
+KSC_EXPORT int ksc_srcedit_write_diff_as(const struct ksc_srcedit *e, const char *name,
+					 FILE *f)
 {
 	struct lines ol = { 0 }, nl = { 0 };
 	struct change *ch = NULL;
@@ -403,7 +436,7 @@ KSC_EXPORT int ksc_srcedit_write_diff(const struct ksc_srcedit *e, FILE *f)
 	size_t rsize, nch = 0;
 	int r;
 
-	if (!e || !f)
+	if (!e || !f || (name && !name[0]))
 		return -EINVAL;
 	if (!e->n_edits)
 		return 0;
@@ -469,8 +502,8 @@ KSC_EXPORT int ksc_srcedit_write_diff(const struct ksc_srcedit *e, FILE *f)
 			ch[i].n1--;
 		}
 	}
-	diff_label(f, "---", e->path);
-	diff_label(f, "+++", e->path);
+	diff_label(f, "---", name ? name : e->path);
+	diff_label(f, "+++", name ? name : e->path);
 	const size_t C = 3;
 	for (size_t i = 0; i < nch;) {
 		if (ch[i].o0 == ch[i].o1 && ch[i].n0 == ch[i].n1) {

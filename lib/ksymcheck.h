@@ -869,10 +869,18 @@ int ksc_srcedit_plan_imports(struct ksc_srcedit *e, const char *kver, const char
 int ksc_srcedit_get_result(const struct ksc_srcedit *e, char **data, size_t *size);
 /*
  * Write the changes as a unified diff (3 lines of context) with the labels "a/PATH" and
- * "b/PATH" (PATH without a leading "./"; absolute paths are used as they are). Nothing
- * is written when there are no edits. 0 or -errno of the stream.
+ * "b/PATH" (PATH without a leading "./"; absolute paths are used as they are). A PATH with
+ * a space, a control character, '"', '\\' or a byte above 0x7f is written in double
+ * quotes with C escapes, as git writes it (GNU patch and git apply read both forms).
+ * Nothing is written when there are no edits. 0 or -errno of the stream.
  */
 int ksc_srcedit_write_diff(const struct ksc_srcedit *e, FILE *f);
+/*
+ * The same with `name` as PATH instead of the path the edit was made from: the file's
+ * path relative to the folder in which `patch -p1` is to apply the diff. NULL: the path
+ * given. -EINVAL also for an empty `name`.
+ */
+int ksc_srcedit_write_diff_as(const struct ksc_srcedit *e, const char *name, FILE *f);
 
 struct ksc_srcedit_commit_opts {
 	size_t sz;                 /* sizeof(struct ksc_srcedit_commit_opts) */

@@ -488,16 +488,23 @@ static char *result_of(const struct ksc_srcedit *e)
 	return out;
 }
 
-static char *diff_of(const struct ksc_srcedit *e)
+/* The diff with the labels made from `name` (NULL: the edit's path). */
+static char *diff_as(const struct ksc_srcedit *e, const char *name)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(ksc_srcedit_write_diff(e, f), 0);
+	assert_int_equal(name ? ksc_srcedit_write_diff_as(e, name, f)
+			      : ksc_srcedit_write_diff(e, f), 0);
 	assert_int_equal(fclose(f), 0);
 	return buf;
+}
+
+static char *diff_of(const struct ksc_srcedit *e)
+{
+	return diff_as(e, NULL);
 }
 
 static void test_edit_replace(void **state)
@@ -579,6 +586,27 @@ static void test_edit_diff(void **state)
 	d = diff_of(e);
 	assert_string_equal(d, "--- a/empty.c\n+++ b/empty.c\n@@ -0,0 +1 @@\n+x\n");
 	free(d);
+	ksc_srcedit_free(e);
+
+	/* Another name for the labels, and names that must be quoted as git quotes them. */
+	e = edit_mem(env, "/abs/src/m.c", "a\n");
+	assert_int_equal(ksc_srcedit_replace(e, 0, 1, "b"), 0);
+	d = diff_as(e, "m.c");
+	assert_string_equal(d, "--- a/m.c\n+++ b/m.c\n@@ -1 +1 @@\n-a\n+b\n");
+	free(d);
+	d = diff_as(e, "./sub dir/t\tq\"\\\x1b\xc3\xa9.c");
+	assert_string_equal(d, "--- \"a/sub dir/t\\tq\\\"\\\\\\033\\303\\251.c\"\n"
+			       "+++ \"b/sub dir/t\\tq\\\"\\\\\\033\\303\\251.c\"\n"
+			       "@@ -1 +1 @@\n-a\n+b\n");
+	free(d);
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		assert_int_equal(ksc_srcedit_write_diff_as(e, "", f), -EINVAL);
+		fclose(f);
+		free(buf);
+	}
 	ksc_srcedit_free(e);
 
 	/* No edits: no output. */
