@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 
 #include "tools/ksc-tool.h"
+#include "tools/text.h"
 
 static const char *const help =
 	"Usage: ksymcheck nsdeps [OPTIONS] MODULE...\n\n"
@@ -25,6 +26,9 @@ static const char *const help =
 	"kernel's syntax (identifier before 6.13, string literal from 6.13). A module:\n"
 	"namespace (6.16+ EXPORT_SYMBOL_FOR_MODULES) is never imported: the loader would\n"
 	"refuse the module; the reason is printed instead.\n\n"
+	"The diff's paths are relative to the source folder (--src DIR, else the module's\n"
+	"folder; for MODULEs in several folders, the deepest folder holding them all), which\n"
+	"is named on stderr: apply the diff there with 'patch -p1' or 'git apply'.\n\n"
 	"Sources:\n"
 	"      --src DIR          the module's source folder (default: the module's folder);\n"
 	"                         the files are those of DIR/<module>.mod when kbuild left one,\n"
@@ -269,6 +273,127 @@ static char *dir_of(const char *path)
 	return strndup(path, slash == path ? 1 : (size_t)(slash - path));
 }
 
+/* ---- the diff: paths relative to the source folder ---- */
+
+/* p without "." and empty parts; NULL when it has a ".." part or nothing is left. */
+static char *clean_rel(const char *p)
+{
+	char *out = malloc(strlen(p) + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	while (*p) {
+		size_t n = strcspn(p, "/");
+		if (n == 2 && p[0] == '.' && p[1] == '.') {
+			free(out);
+			return NULL;
+		}
+		if (n && !(n == 1 && p[0] == '.')) {
+			if (o != out)
+				*o++ = '/';
+			memcpy(o, p, n);
+			o += n;
+		}
+		p += n;
+		while (*p == '/')
+			p++;
+	}
+	*o = '\0';
+	if (o == out) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+/* The real path of the file's folder + its name (a symlinked file keeps its name). */
+static char *real_file(const char *path)
+{
+	const char *name = strrchr(path, '/');
+	char *dir = dir_of(path), *rd = dir ? realpath(dir, NULL) : NULL, *r = NULL;
+
+	name = name ? name + 1 : path;
+	if (rd && asprintf(&r, "%s/%s", strcmp(rd, "/") ? rd : "", name) < 0)
+		r = NULL;
+	free(dir);
+	free(rd);
+	return r;
+}
+
+/*
+ * The name `path` has in the diff: its path below `base`, found from the strings when
+ * path starts with base (a kbuild .mod names sources as kbuild saw them), else from their
+ * real paths. NULL when the file is not below base.
+ */
+static char *diff_name(const char *base, const char *path)
+{
+	size_t bl = strlen(base);
+	char *r = NULL;
+
+	while (bl > 1 && base[bl - 1] == '/')
+		bl--;
+	if (bl == 1 && base[0] == '.')
+		r = path[0] != '/' ? clean_rel(path) : NULL;
+	else if (strncmp(path, base, bl) == 0 && (path[bl] == '/' || base[bl - 1] == '/'))
+		r = clean_rel(path + bl);
+	if (r)
+		return r;
+
+	char *rb = realpath(base, NULL), *rf = real_file(path);
+	size_t n = rb ? strlen(rb) : 0;
+	if (rb && rf && strncmp(rf, rb, n) == 0 && (rf[n] == '/' || n == 1))
+		r = clean_rel(rf + n);
+	free(rb);
+	free(rf);
+	return r;
+}
+
+/*
+ * The folder the diff is relative to: --src DIR; else the folder of the modules that
+ * miss imports, as given when they share one, else the deepest real folder holding all
+ * of them. NULL when out of memory or a folder has gone.
+ */
+static char *diff_base(const char *src, const struct strs *dirs)
+{
+	if (src || dirs->n == 1)
+		return strdup(src ? src : dirs->v[0]);
+	char *common = dirs->n ? realpath(dirs->v[0], NULL) : NULL;
+	for (size_t i = 1; common && i < dirs->n; i++) {
+		char *r = realpath(dirs->v[i], NULL);
+		size_t k = 0;
+		if (!r) {
+			free(common);
+			return NULL;
+		}
+		while (common[k] && common[k] == r[k])
+			k++;
+		if (common[k] || (r[k] && r[k] != '/'))
+			while (k > 0 && common[k] != '/')
+				k--; /* back to the last whole folder */
+		common[k ? k : 1] = '\0';
+		free(r);
+	}
+	return common;
+}
+
+/* Print the file's diff, named relative to base; say once where it applies. */
+static int print_diff(const struct ksc_srcedit *e, const char *base, bool *told)
+{
+	const char *path = ksc_srcedit_get_path(e);
+	char *name = diff_name(base, path);
+
+	if (!name)
+		fprintf(stderr, "%s: outside %s: its part of the diff keeps this path, which 'patch -p1' there does not apply\n",
+			text_esc(path), text_esc(base));
+	else if (!*told)
+		fprintf(stderr, "%s: nsdeps: the diff is relative to %s: apply it there with 'patch -p1'\n",
+			program_name, text_esc(base));
+	*told = *told || name;
+	int r = ksc_srcedit_write_diff_as(e, name, stdout);
+	free(name);
+	return r;
+}
+
 int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 {
 	static const struct option opts[] = {
@@ -286,6 +411,9 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 	struct nsdeps_args a = { 0 };
 	struct module_list c = { .ctx = ctx };
 	struct plan plan = { 0 };
+	struct strs dirs = { 0 }; /* the source folders of the modules that miss imports */
+	char *base = NULL;
+	bool told = false;
 	struct ksc_kernel *k = NULL;
 	struct ksc_report *rep = NULL;
 	int ch, status = KSC_EXIT_OK;
@@ -380,16 +508,16 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 			if (strcmp(d->code, "ns-missing") == 0) {
 				if (strs_add(&missing, d->ns) == 1)
 					fprintf(stderr, "%s: uses %s from namespace %s, not imported\n",
-						mpath, d->symbol, d->ns);
+						text_esc(mpath), text_esc(d->symbol), text_esc(d->ns));
 			} else if (strcmp(d->code, "modns-denied") == 0) {
 				status |= KSC_EXIT_FINDINGS;
 				fprintf(stderr, "%s: uses %s from the module-restricted namespace %s: not importing it; %s\n",
-					mpath, d->symbol, d->ns,
-					d->fix ? d->fix : "only modules named in it may use the symbol");
+					text_esc(mpath), text_esc(d->symbol), text_esc(d->ns),
+					d->fix ? text_esc(d->fix) : "only modules named in it may use the symbol");
 			} else if (strcmp(d->code, "modns-import") == 0) {
 				status |= KSC_EXIT_FINDINGS;
 				fprintf(stderr, "%s: imports the module namespace %s, which the %s loader refuses (-EPERM): remove that MODULE_IMPORT_NS\n",
-					mpath, d->ns, ksc_report_get_policy(rep));
+					text_esc(mpath), text_esc(d->ns), ksc_report_get_policy(rep));
 			}
 		}
 		if (!missing.n) {
@@ -400,6 +528,8 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 		char *dir = a.src ? strdup(a.src) : dir_of(mpath);
 		struct strs files = { 0 };
 		r = dir ? license_files(ctx, dir, v->module, &files) : -ENOMEM;
+		if (r >= 0 && strs_add(&dirs, dir) < 0)
+			r = -ENOMEM;
 		free(dir);
 		if (r < 0) {
 			status |= KSC_EXIT_UNREADABLE;
@@ -419,6 +549,11 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 		strs_free(&missing);
 	}
 
+	if (plan.n && !a.write && !(base = diff_base(a.src, &dirs))) {
+		fprintf(stderr, "%s: nsdeps: %s\n", program_name, strerror(errno));
+		status |= KSC_EXIT_UNREADABLE;
+		goto out;
+	}
 	for (size_t f = 0; f < plan.n; f++) {
 		struct target_file *tf = &plan.files[f];
 		struct ksc_srcedit *e;
@@ -431,7 +566,8 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 						 tf->ns.n);
 		for (size_t i = 0; i < ksc_srcedit_get_note_count(e); i++) {
 			const struct ksc_srcedit_note *note = ksc_srcedit_get_note(e, i);
-			fprintf(stderr, "%s:%u: note: %s\n", tf->path, note->line, note->text);
+			fprintf(stderr, "%s:%u: note: %s\n", text_esc(tf->path), note->line,
+				text_esc(note->text));
 			status |= KSC_EXIT_FINDINGS;
 		}
 		if (n < 0) {
@@ -441,11 +577,12 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 		} else if (n > 0) {
 			if (!a.write) {
 				status |= KSC_EXIT_FINDINGS;
-				ksc_srcedit_write_diff(e, stdout);
+				print_diff(e, base, &told);
 			} else if (ksc_srcedit_commit(e, NULL) < 0) {
 				status |= KSC_EXIT_UNREADABLE;
 			} else {
-				printf("%s: %d import%s added\n", tf->path, n, n == 1 ? "" : "s");
+				printf("%s: %d import%s added\n", text_esc(tf->path), n,
+				       n == 1 ? "" : "s");
 			}
 		}
 		ksc_srcedit_free(e);
@@ -453,6 +590,8 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 	if (c.errors)
 		status |= KSC_EXIT_UNREADABLE;
 out:
+	free(base);
+	strs_free(&dirs);
 	plan_free(&plan);
 	ksc_report_unref(rep);
 	ksc_kernel_unref(k);

@@ -203,8 +203,9 @@ t_diff "nsdeps 6.16: messages (module: explained, not imported)" "$FX/nsdeps-6.1
 t_eq "nsdeps: a dry run changes nothing" "$before" "$(snapshot "$N")"
 t_run "nsdeps 6.16 --write" 1 "$KSC" nsdeps --symvers $SV --src nsdeps/fx-nsuser --write nsdeps/fx-nsuser.ko
 t_grep "nsdeps --write reports the file" "nsdeps/fx-nsuser/main.c: 2 imports added" "$T_TMP/out"
-[ $HAVE_PATCH = 1 ] && (cd "$T_TMP" && rm -rf np && mkdir np && cp -r "$FX/nsdeps" np/ && cd np &&
-	patch -s -p1 < "$FX/nsdeps-6.16.diff") > /dev/null 2>&1
+# The diff's paths are relative to the source folder: patch -p1 applies it there.
+[ $HAVE_PATCH = 1 ] && (cd "$T_TMP" && rm -rf np && mkdir np && cp -r "$FX/nsdeps" np/ &&
+	cd np/nsdeps/fx-nsuser && patch -s -p1 < "$FX/nsdeps-6.16.diff") > /dev/null 2>&1
 if [ $HAVE_PATCH = 0 ]; then
 	t_skip "nsdeps --write writes what the diff says (patch -p1)" "patch is not installed"
 elif cmp -s "$T_TMP/np/nsdeps/fx-nsuser/main.c" nsdeps/fx-nsuser/main.c; then
@@ -218,6 +219,59 @@ after=$(snapshot "$N")
 t_run "nsdeps: a second run" 1 "$KSC" nsdeps --symvers $SV --src nsdeps/fx-nsuser --write nsdeps/fx-nsuser.ko
 t_eq "nsdeps: a second run changes nothing" "$after" "$(snapshot "$N")"
 t_eq "nsdeps: a second run prints nothing to stdout" "" "$(cat "$T_TMP/out")"
+
+# applies NAME DIR DIFF: patch -p1 --dry-run and git apply --check accept DIFF in DIR
+applies() {
+	local rc
+	if [ $HAVE_PATCH = 1 ]; then
+		(cd "$2" && patch -p1 --dry-run < "$3") > "$T_TMP/patch.log" 2>&1
+		rc=$?
+		t_eq "$1: patch -p1 --dry-run in that folder" "0" "$rc$(grep -iv '^checking file' "$T_TMP/patch.log")"
+	else
+		t_skip "$1: patch -p1 --dry-run in that folder" "patch is not installed"
+	fi
+	if command -v git > /dev/null; then
+		(cd "$2" && git init -q . && git apply --check "$3") > "$T_TMP/patch.log" 2>&1
+		rc=$?
+		rm -rf "$2/.git"
+		t_eq "$1: git apply --check in that folder" "0" "$rc$(cat "$T_TMP/patch.log")"
+	else
+		t_skip "$1: git apply --check in that folder" "git is not installed"
+	fi
+}
+
+# kbuild's .mod names the sources by absolute path (as an M= build of an external module
+# writes it) and there is no --src: the diff is still relative to the module's folder.
+nfresh
+cp "$T_TMP/fx-nsuser.ko" nsdeps/fx-nsuser/
+printf '%s\n' "$N/nsdeps/fx-nsuser/main.o" "$N/nsdeps/fx-nsuser/helper.o" > nsdeps/fx-nsuser/fx-nsuser.mod
+cd "$T_TMP"
+t_run "nsdeps: .mod with absolute paths, no --src" 1 "$KSC" nsdeps --symvers "$N/$SV" "$N/nsdeps/fx-nsuser/fx-nsuser.ko"
+t_diff "nsdeps: a/ b/ paths relative to the module's folder" "$FX/nsdeps-6.16.diff" "$T_TMP/out"
+t_grep "nsdeps: stderr names the folder" "ksymcheck: nsdeps: the diff is relative to $N/nsdeps/fx-nsuser: apply it there with 'patch -p1'" "$T_TMP/err"
+cp "$T_TMP/out" "$T_TMP/abs.diff"
+applies "nsdeps: absolute .mod" "$N/nsdeps/fx-nsuser" "$T_TMP/abs.diff"
+# The same module given by a relative path from elsewhere, and a --src with "./" and "//".
+(cd "$N/nsdeps" && "$KSC" nsdeps --symvers Module.symvers --src .//fx-nsuser/ ./fx-nsuser/fx-nsuser.ko) > "$T_TMP/out" 2> /dev/null
+t_diff "nsdeps: --src .//fx-nsuser/ gives the same diff" "$FX/nsdeps-6.16.diff" "$T_TMP/out"
+
+# Two modules in two folders, no --src: one diff, relative to the folder holding both.
+nfresh
+for m in m1 m2; do
+	mkdir -p "two/$m" && cp nsdeps/fx-nsuser/* "two/$m/" && cp "$T_TMP/fx-nsuser.ko" "two/$m/"
+done
+t_run "nsdeps: modules in two folders" 1 "$KSC" nsdeps --symvers $SV two/m1/fx-nsuser.ko two/m2/fx-nsuser.ko
+t_diff "nsdeps: two folders: paths relative to their common folder" "$TOP/tests/expected/nsdeps/two-folders.diff" "$T_TMP/out"
+t_grep "nsdeps: two folders: stderr names it" "the diff is relative to $(realpath "$N/two"): apply it there" "$T_TMP/err"
+cp "$T_TMP/out" "$T_TMP/two.diff"
+applies "nsdeps: two folders" "$N/two" "$T_TMP/two.diff"
+# A source outside the module's folder (named so by the .mod) keeps its path, and says so.
+mkdir other m3 && cp two/m1/*.c other/ && cp "$T_TMP/fx-nsuser.ko" m3/
+printf '%s\n' "$N/other/main.o" "$N/other/helper.o" > m3/fx-nsuser.mod
+t_run "nsdeps: a source outside the folder" 1 "$KSC" nsdeps --symvers $SV m3/fx-nsuser.ko
+t_eq "nsdeps: ... keeps its path in the diff" "--- $N/other/main.c|+++ $N/other/main.c" "$(head -n 2 "$T_TMP/out" | tr '\n' '|' | sed 's/|$//')"
+t_grep "nsdeps: ... and says so" "$N/other/main.c: outside m3: its part of the diff keeps this path" "$T_TMP/err"
+cd "$N"
 
 # 6.1: identifiers, no .mod file (the one .c with MODULE_LICENSE()), no imports yet.
 nfresh
