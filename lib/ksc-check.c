@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The policy engine: for each module, what the loader would do at insmod time and what
- * modpost would say at build time, rule by rule as kernel-semantics.md states them (rule
- * ids R4-R25 in the comments; test vectors T01-T50 in tests/unit/test-check.c).
+ * modpost would say at build time, rule by rule as doc/rules.md states them (the rule ids
+ * in the comments; each finding's rule comes from the catalogue, lib/ksc-catalogue.c).
+ * tests/unit/test-check.c runs fifty worked cases through it, T01-T50.
  *
  * The loader view replays kernel/module/main.c load_module() in its order: module_layout
  * (check_modstruct_version), vermagic and taints (check_modinfo), the signature taint, the
@@ -23,7 +24,7 @@
 
 #include "ksc-internal.h"
 
-/* What a kernel version does (kernel-semantics.md section 1). */
+/* What a kernel version does (the versions of each rule in doc/rules.md). */
 struct policy {
 	struct ksc_kver v;
 	char name[32];
@@ -49,7 +50,7 @@ static int policy_init(struct policy *p, const char *s)
 	p->taint_symname = ksc_kver_cmp(&p->v, 5, 19, 0) >= 0;
 	p->string_ns = ksc_kver_cmp(&p->v, 6, 13, 0) >= 0;
 	p->ext_modversions = ksc_kver_cmp(&p->v, 6, 14, 0) >= 0;
-	/* 6.6.y and 6.12.y got only the macro (T28/T29): they are < 6.16 anyway. */
+	/* 6.6.y and 6.12.y got only the macro (R7): they are < 6.16 anyway. */
 	p->modns = ksc_kver_cmp(&p->v, 6, 16, 0) >= 0;
 	p->kflagstab = ksc_kver_cmp(&p->v, 7, 1, 0) >= 0;
 	p->augment_taints = ksc_kver_cmp(&p->v, 6, 4, 0) >= 0;
@@ -77,7 +78,7 @@ struct live {
 	bool proprietary;
 };
 
-/* One simulated boot (R15, R21, R22: taints and *_once messages are per boot). */
+/* One simulated boot (R15, R21, R28, R31: taints and *_once messages are per boot). */
 struct boot {
 	bool taint_P, taint_O, taint_E, taint_F, taint_C;
 	bool once_nosymver, once_noextver, once_sig;
@@ -146,9 +147,10 @@ static const char *sdup(struct ksc_report *r, const char *s)
 	return out;
 }
 
+/* A new finding; its rule is the one the catalogue gives `code` in this view. */
 static struct ksc_diag *diag_new(struct ksc_report *r, enum ksc_view view,
-				 enum ksc_severity sev, const char *code, const char *rule,
-				 size_t index, const char *module, const char *symbol)
+				 enum ksc_severity sev, const char *code, size_t index,
+				 const char *module, const char *symbol)
 {
 	if (r->n_diags == r->cap_diags) {
 		size_t cap = r->cap_diags ? r->cap_diags * 2 : 64;
@@ -165,7 +167,8 @@ static struct ksc_diag *diag_new(struct ksc_report *r, enum ksc_view view,
 	d->view = view;
 	d->severity = sev;
 	d->code = code;
-	d->rule = rule;
+	const struct ksc_code *c = ksc_code_lookup(code, view);
+	d->rule = c ? c->rule : NULL;
 	d->module_index = index;
 	d->module = sdup(r, module);
 	d->symbol = sdup(r, symbol);
@@ -368,7 +371,7 @@ static int check_version(struct run *run, struct loading *L, const struct ksc_im
 		}
 		if (!run->boot.once_noextver) {
 			run->boot.once_noextver = true;
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO, "crc-missing", "R21", L->index,
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO, "crc-missing", L->index,
 				     L->name, sym);
 			if (d) {
 				d->summary = sfmt(r, "no extended symbol version for %s", sym);
@@ -379,7 +382,7 @@ static int check_version(struct run *run, struct loading *L, const struct ksc_im
 		return 1;
 	}
 	if (!ksc_module_has_versions(mod)) {
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "no-versions", "R21", L->index,
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "no-versions", L->index,
 			     L->name, sym);
 		*d_out = d;
 		if (d) {
@@ -402,7 +405,7 @@ static int check_version(struct run *run, struct loading *L, const struct ksc_im
 	if (run->missing_crc_fails) {
 		/* Debian's kernels refuse it, every time (debian/patches "module: Disable
 		 * matching missing version CRC"). */
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "crc-missing", "R21", L->index,
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "crc-missing", L->index,
 			     L->name, sym);
 		*d_out = d;
 		if (d) {
@@ -416,7 +419,7 @@ static int check_version(struct run *run, struct loading *L, const struct ksc_im
 	}
 	if (!run->boot.once_nosymver) {
 		run->boot.once_nosymver = true;
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO, "crc-missing", "R21", L->index,
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO, "crc-missing", L->index,
 			     L->name, sym);
 		if (d) {
 			d->summary = sfmt(r, "no symbol version for %s", sym);
@@ -427,7 +430,7 @@ static int check_version(struct run *run, struct loading *L, const struct ksc_im
 	return 1;
 bad:
 	d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, strcmp(sym, "module_layout") == 0
-			     ? "layout-mismatch" : "crc-mismatch", "R21", L->index, L->name, sym);
+			     ? "layout-mismatch" : "crc-mismatch", L->index, L->name, sym);
 	*d_out = d;
 	if (d) {
 		d->summary = sfmt(r, "CRC of %s differs from the kernel's", sym);
@@ -439,11 +442,10 @@ bad:
 	return 0;
 }
 
-/* ---- signatures: kernel/module/signing.c module_sig_check() (ksc-sig.c decides) ---- */
+/* ---- signatures: kernel/module/signing.c module_sig_check() (R28; ksc-sig.c decides) ---- */
 
 static struct ksc_diag *taint_line(struct run *run, struct loading *L, const char *code,
-				   const char *rule, const char *summary, const char *line,
-				   const char *why);
+				   const char *summary, const char *line, const char *why);
 
 /* Is the signature worth a provenance warning (unsigned, unknown key, invalid)? */
 static const char *provenance_problem(const struct run *run, const struct loading *L)
@@ -473,8 +475,8 @@ static const char *provenance_words(const char *problem)
 }
 
 /*
- * Issue 5: an intree claim is only a .modinfo string; the signature by the kernel's key is
- * what proves a module was built with the kernel. Warn when an intree module is unsigned
+ * R37 (issue 5): an intree claim is only a .modinfo string; the signature by the kernel's
+ * key is what proves a module was built with the kernel. Warn when an intree module is unsigned
  * or not signed by a known key.
  */
 static void intree_signature(struct run *run, struct loading *L)
@@ -487,7 +489,7 @@ static void intree_signature(struct run *run, struct loading *L)
 	struct ksc_diag *d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING,
 				      strcmp(p, "unsigned") == 0 ? "intree-unsigned"
 				      : strcmp(p, "foreign-key") == 0 ? "intree-foreign-key"
-				      : "intree-bad-signature", "R25", L->index, L->name, NULL);
+				      : "intree-bad-signature", L->index, L->name, NULL);
 	if (!d)
 		return;
 	d->summary = sfmt(r, "claims to be in-tree (intree in .modinfo) but is %s", provenance_words(p));
@@ -509,7 +511,7 @@ static void modns_signature(struct run *run, struct loading *L, const char *sym,
 	struct ksc_diag *d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING,
 				      strcmp(p, "unsigned") == 0 ? "modns-unsigned"
 				      : strcmp(p, "foreign-key") == 0 ? "modns-foreign-key"
-				      : "modns-bad-signature", "R25", L->index, L->name, sym);
+				      : "modns-bad-signature", L->index, L->name, sym);
 	if (!d)
 		return;
 	d->ns = sdup(r, ns);
@@ -539,7 +541,7 @@ static int sig_check(struct run *run, struct loading *L)
 	switch (ev->err) {
 	case 0:
 		if (!ev->verified) {
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO, "sig-unverified", "R22",
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO, "sig-unverified",
 				     L->index, L->name, NULL);
 			if (d) {
 				d->summary = "signature not verified (no key known): assumed valid";
@@ -563,7 +565,7 @@ static int sig_check(struct run *run, struct loading *L)
 		break;
 	default:
 		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR,
-			     ev->err == -EKEYREJECTED ? "sig-rejected" : "sig-malformed", "R22",
+			     ev->err == -EKEYREJECTED ? "sig-rejected" : "sig-malformed",
 			     L->index, L->name, NULL);
 		if (d) {
 			d->summary = ev->err == -EKEYREJECTED
@@ -582,7 +584,7 @@ static int sig_check(struct run *run, struct loading *L)
 		return L->err;
 	}
 	if (run->sig_force) {
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, code, "R22", L->index, L->name,
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, code, L->index, L->name,
 			     NULL);
 		if (d) {
 			d->summary = ev->err == -ENODATA
@@ -600,7 +602,7 @@ static int sig_check(struct run *run, struct loading *L)
 		return L->err;
 	}
 	if (ev->kernel_line)
-		taint_line(run, L, code, "R22", sfmt(r, "%s: treated as unsigned", reason),
+		taint_line(run, L, code, sfmt(r, "%s: treated as unsigned", reason),
 			   ev->kernel_line, ev->why);
 	return 0;
 }
@@ -624,8 +626,8 @@ static int check_namespace(struct run *run, struct loading *L, const char *sym,
 		if (intree)
 			return 0;
 		if (!run->o->require_intree) {
-			/* Every released kernel: the name alone grants access (T23). */
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "modns-impostor", "R25",
+			/* Every released kernel: the name alone grants access (R25). */
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "modns-impostor",
 				     L->index, L->name, sym);
 			if (d) {
 				d->ns = sdup(r, ns);
@@ -645,7 +647,7 @@ static int check_namespace(struct run *run, struct loading *L, const char *sym,
 
 	bool allow = run->allow_missing_ns;
 	d = diag_new(r, KSC_VIEW_LOADER, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
-		     restricted ? "modns-denied" : "ns-missing", restricted ? "R10" : "R12",
+		     restricted ? "modns-denied" : "ns-missing",
 		     L->index, L->name, sym);
 	*d_out = d;
 	if (!d)
@@ -703,8 +705,8 @@ static void resolve_one(struct run *run, struct loading *L, const struct ksc_imp
 		bool was_hidden = !gplok && find_symbol(run, L, im->name, true, &hidden);
 		if (im->bind == KSC_BIND_WEAK || ignored_undef(L->mod, im->name)) {
 			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO,
-				     was_hidden ? "gpl-only" : "weak-unresolved",
-				     was_hidden ? "R16" : "R20", L->index, L->name, im->name);
+				     was_hidden ? "gpl-only" : "weak-unresolved", L->index, L->name,
+				     im->name);
 			if (d) {
 				d->summary = "weak reference left unresolved (0)";
 				d->explanation = was_hidden
@@ -714,7 +716,7 @@ static void resolve_one(struct run *run, struct loading *L, const struct ksc_imp
 			return;
 		}
 		if (was_hidden) {
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "gpl-only", "R16", L->index,
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "gpl-only", L->index,
 				     L->name, im->name);
 			if (d) {
 				d->owner = sdup(r, hidden.owner);
@@ -726,7 +728,7 @@ static void resolve_one(struct run *run, struct loading *L, const struct ksc_imp
 				d->fix = "needs a GPL-compatible MODULE_LICENSE (\"GPL\", \"GPL v2\", \"Dual BSD/GPL\", \"Dual MIT/GPL\", ...)";
 			}
 		} else {
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "unresolved", "R20", L->index,
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "unresolved", L->index,
 				     L->name, im->name);
 			if (d) {
 				d->summary = "no one exports this symbol";
@@ -745,7 +747,7 @@ static void resolve_one(struct run *run, struct loading *L, const struct ksc_imp
 	/* R18 inherit_taint() */
 	if (run->pol->inherit_taint && !f.owner_is_kernel && f.owner_proprietary) {
 		if (L->using_gplonly) {
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "proprietary-provider", "R18",
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "proprietary-provider",
 				     L->index, L->name, im->name);
 			if (d) {
 				d->owner = sdup(r, f.owner);
@@ -765,7 +767,7 @@ static void resolve_one(struct run *run, struct loading *L, const struct ksc_imp
 			return;
 		}
 		if (!L->P) {
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "taint-inherited", "R18",
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "taint-inherited",
 				     L->index, L->name, im->name);
 			if (d) {
 				d->owner = sdup(r, f.owner);
@@ -800,11 +802,10 @@ static void resolve_one(struct run *run, struct loading *L, const struct ksc_imp
 }
 
 static struct ksc_diag *taint_line(struct run *run, struct loading *L, const char *code,
-				   const char *rule, const char *summary, const char *line,
-				   const char *why)
+				   const char *summary, const char *line, const char *why)
 {
-	struct ksc_diag *d = diag_new(run->r, KSC_VIEW_LOADER, KSC_SEV_INFO, code, rule,
-				      L->index, L->name, NULL);
+	struct ksc_diag *d = diag_new(run->r, KSC_VIEW_LOADER, KSC_SEV_INFO, code, L->index,
+				      L->name, NULL);
 
 	if (!d)
 		return NULL;
@@ -816,8 +817,8 @@ static struct ksc_diag *taint_line(struct run *run, struct loading *L, const cha
 }
 
 /*
- * add_unformed_module(): a module of the same name is already loaded (one given earlier
- * in this boot): -EEXIST, with no message.
+ * R29 add_unformed_module(): a module of the same name is already loaded (one given
+ * earlier in this boot): -EEXIST, with no message.
  */
 static int already_loaded(struct run *run, struct loading *L)
 {
@@ -825,7 +826,7 @@ static int already_loaded(struct run *run, struct loading *L)
 		if (strcmp(run->boot.live[i].name, L->name) != 0)
 			continue;
 		struct ksc_diag *d = diag_new(run->r, KSC_VIEW_LOADER, KSC_SEV_ERROR,
-					      "already-loaded", "R22", L->index, L->name, NULL);
+					      "already-loaded", L->index, L->name, NULL);
 		if (d) {
 			d->summary = "a module of this name is already loaded in this boot";
 			d->explanation = "module names are unique in a running kernel; insmod fails with EEXIST and the kernel prints nothing";
@@ -837,7 +838,7 @@ static int already_loaded(struct run *run, struct loading *L)
 	return 0;
 }
 
-/* Same vermagic, ignoring the release when the module has CRCs (same_magic()). */
+/* R30: same vermagic, ignoring the release when the module has CRCs (same_magic()). */
 static bool same_magic(const char *a, const char *b, bool has_crcs)
 {
 	if (has_crcs) {
@@ -873,11 +874,12 @@ static int load_module(struct run *run, struct loading *L)
 		return L->err;
 	}
 
-	/* check_modinfo(): vermagic, intree, staging, license */
+	/* check_modinfo(): vermagic (R30), intree (R31), retpoline (R32), staging (R33),
+	 * license (R15) */
 	const char *vm = ksc_module_get_vermagic(mod);
 	const char *kvm = ksc_kernel_get_vermagic(run->k);
 	if (!vm) {
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "vermagic", "R22", L->index,
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "vermagic", L->index,
 			     L->name, NULL);
 		if (d) {
 			d->summary = "no vermagic in .modinfo";
@@ -890,7 +892,7 @@ static int load_module(struct run *run, struct loading *L)
 			return L->err;
 		}
 	} else if (kvm && !same_magic(vm, kvm, ksc_module_has_versions(mod))) {
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "vermagic", "R22", L->index,
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "vermagic", L->index,
 			     L->name, NULL);
 		if (d) {
 			d->summary = "built for another kernel (vermagic differs)";
@@ -912,7 +914,7 @@ static int load_module(struct run *run, struct loading *L)
 		const char *line = run->boot.taint_O ? NULL
 			: sfmt(r, "%s: loading out-of-tree module taints kernel.", L->name);
 		run->boot.taint_O = true;
-		taint_line(run, L, "taint-oot", "R22", "out-of-tree module (taint O)", line,
+		taint_line(run, L, "taint-oot", "out-of-tree module (taint O)", line,
 			   "no intree in .modinfo: built outside the kernel tree (M=); the kernel is tainted, nothing is refused");
 	}
 	/*
@@ -921,7 +923,7 @@ static int load_module(struct run *run, struct loading *L)
 	 * first such module of a boot prints both lines, later ones nothing.
 	 */
 	if (run->retpoline && !ksc_module_get_modinfo_value(mod, "retpoline")) {
-		d = taint_line(run, L, "retpoline", "R22", "not compiled with retpoline", NULL,
+		d = taint_line(run, L, "retpoline", "not compiled with retpoline", NULL,
 			       "the kernel uses retpolines against Spectre v2; this module was not built with them, so the mitigation is switched off (on CPUs where it is on)");
 		if (d && !run->boot.retpoline_off) {
 			d->severity = KSC_SEV_WARNING;
@@ -934,7 +936,7 @@ static int load_module(struct run *run, struct loading *L)
 	}
 	if (ksc_module_get_modinfo_value(mod, "staging")) {
 		run->boot.taint_C = true;
-		taint_line(run, L, "taint-staging", "R22", "staging driver (taint C)",
+		taint_line(run, L, "taint-staging", "staging driver (taint C)",
 			   sfmt(r, "%s: module is from the staging directory, the quality is unknown, you have been warned.",
 				L->name), NULL);
 	}
@@ -944,7 +946,7 @@ static int load_module(struct run *run, struct loading *L)
 			: sfmt(r, "%s: module license '%s' taints kernel.", L->name, lic);
 		run->boot.taint_P = true;
 		L->P = true;
-		d = taint_line(run, L, "taint-proprietary", "R15",
+		d = taint_line(run, L, "taint-proprietary",
 			       sfmt(r, "license '%s' is not GPL-compatible (taint P)", lic), line,
 			       "the loader takes the first license= entry only; a proprietary module cannot see GPL-only exports");
 		taint_unreliable(run, d);
@@ -960,7 +962,7 @@ static int load_module(struct run *run, struct loading *L)
 			       L->name);
 		run->boot.once_sig = true;
 		run->boot.taint_E = true;
-		taint_line(run, L, "taint-unsigned", "R22",
+		taint_line(run, L, "taint-unsigned",
 			   L->sig.err == -ENODATA ? "unsigned module (taint E)"
 			   : L->sig.err == -ENOKEY ? "signed by a key the kernel does not have (taint E)"
 			   : "signature with unsupported crypto (taint E)", line,
@@ -973,7 +975,7 @@ static int load_module(struct run *run, struct loading *L)
 	/* Names the loader taints regardless of license (R15). */
 	d = NULL;
 	if (strcmp(L->name, "driverloader") == 0 || strcmp(L->name, "lve") == 0) {
-		d = taint_line(run, L, "taint-proprietary", "R15",
+		d = taint_line(run, L, "taint-proprietary",
 			       "tainted proprietary by name, whatever its license", NULL,
 			       "the loader marks modules named driverloader and lve proprietary: they cannot see GPL-only exports");
 		L->P = true;
@@ -981,22 +983,22 @@ static int load_module(struct run *run, struct loading *L)
 		taint_unreliable(run, d);
 	} else if (strcmp(L->name, "ndiswrapper") == 0) {
 		run->boot.taint_P = true; /* the kernel, not the module */
-		d = taint_line(run, L, "taint-proprietary", "R15",
+		d = taint_line(run, L, "taint-proprietary",
 			       "taints the kernel proprietary by name (the module itself stays GPL)", NULL, NULL);
 		taint_unreliable(run, d);
 	}
 	if (run->pol->augment_taints && !prev_P && run->boot.taint_P) {
 		if (!d)
-			d = taint_line(run, L, "taint-proprietary", "R15",
+			d = taint_line(run, L, "taint-proprietary",
 				       "first proprietary taint of this boot", NULL, NULL);
 		diag_line(r, d, "%s: module license taints kernel.", L->name);
 	}
 
-	/* find_module_sections(), check_export_symbol_versions() */
+	/* find_module_sections() (R34), check_export_symbol_versions() (R35) */
 	bool has_exports = ksc_module_get_export_count(mod) > 0;
 	if (run->pol->kflagstab && has_exports) {
 		if (!ksc_module_has_kflagstab(mod)) {
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "kflagstab-missing", "R22",
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "kflagstab-missing",
 				     L->index, L->name, NULL);
 			if (d) {
 				d->summary = "exports without __kflagstab (7.1+)";
@@ -1011,7 +1013,7 @@ static int load_module(struct run *run, struct loading *L)
 		for (size_t i = 0; i < ARRAY_SIZE(obsolete); i++) {
 			if (!ksc_module_has_section(mod, obsolete[i]))
 				continue;
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "obsolete-section", "R22",
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "obsolete-section",
 				     L->index, L->name, NULL);
 			if (d) {
 				d->summary = sfmt(r, "obsolete section %s ignored", obsolete[i]);
@@ -1025,7 +1027,7 @@ static int load_module(struct run *run, struct loading *L)
 			if (!ksc_module_get_export(mod, i)->has_crc)
 				missing = true;
 		if (missing) {
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "exports-no-crc", "R22",
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "exports-no-crc",
 				     L->index, L->name, NULL);
 			if (d) {
 				d->summary = "exports without CRCs on a modversions kernel";
@@ -1047,7 +1049,7 @@ static int load_module(struct run *run, struct loading *L)
 		while ((ns = ksc_module_next_modinfo_value(mod, "import_ns", &it))) {
 			if (!ksc_namespace_is_module_restricted(ns))
 				continue;
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "modns-import", "R11",
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "modns-import",
 				     L->index, L->name, NULL);
 			if (d) {
 				d->ns = sdup(r, ns);
@@ -1081,7 +1083,7 @@ static int load_module(struct run *run, struct loading *L)
 				by = run->boot.live[j].name;
 		if (!by)
 			continue;
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "duplicate-export", "R22", L->index,
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "duplicate-export", L->index,
 			     L->name, e->name);
 		if (d) {
 			d->owner = sdup(r, by);
@@ -1172,7 +1174,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 	*ok = true;
 	/* R5 */
 	if (strlen(base) >= module_name_len) {
-		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "name-too-long", "R5", idx, base,
+		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "name-too-long", idx, base,
 			     NULL);
 		if (d) {
 			d->summary = "module name too long";
@@ -1182,7 +1184,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 		*ok = false;
 	}
 
-	/* R17: every license= entry counts; none at all is its own error */
+	/* R17: every license= entry counts; none at all is its own error (R36) */
 	size_t it = 0;
 	const char *lic;
 	bool any = false, gpl_compatible = true;
@@ -1192,7 +1194,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 			gpl_compatible = false;
 	}
 	if (!any) {
-		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "license-missing", "R17", idx, base,
+		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "license-missing", idx, base,
 			     NULL);
 		if (d) {
 			d->summary = "no MODULE_LICENSE()";
@@ -1210,7 +1212,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 		while ((ns = ksc_module_next_modinfo_value(mod, "import_ns", &it))) {
 			if (!ksc_namespace_is_module_restricted(ns))
 				continue;
-			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "modns-import", "R11", idx,
+			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "modns-import", idx,
 				     base, NULL);
 			if (d) {
 				d->ns = sdup(r, ns);
@@ -1236,7 +1238,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 				continue;
 			if (++unresolved > 10)
 				continue; /* MAX_UNRESOLVED_REPORTS; the count follows */
-			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "unresolved", "R23", idx,
+			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "unresolved", idx,
 				     base, im->name);
 			if (d) {
 				d->summary = "no one exports this symbol";
@@ -1255,8 +1257,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 			if (!granted && !has_import_ns(mod, ns)) {
 				bool allow = run->allow_missing_ns;
 				d = diag_new(r, KSC_VIEW_MODPOST, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
-					     restricted ? "modns-denied" : "ns-missing",
-					     restricted ? "R10" : "R12", idx, base, im->name);
+					     restricted ? "modns-denied" : "ns-missing", idx, base, im->name);
 				if (d) {
 					d->ns = sdup(r, ns);
 					d->owner = sdup(r, owner);
@@ -1279,7 +1280,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 			}
 		}
 		if (e->gpl_only && !gpl_compatible) {
-			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "gpl-only", "R17", idx, base,
+			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "gpl-only", idx, base,
 				     im->name);
 			if (d) {
 				d->owner = sdup(r, owner);
@@ -1293,7 +1294,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 		}
 	}
 	if (unresolved > 10) {
-		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "unresolved", "R23", idx, base, NULL);
+		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "unresolved", idx, base, NULL);
 		if (d) {
 			d->summary = sfmt(r, "%u more unresolved symbols", unresolved - 10);
 			d->severity = KSC_SEV_WARNING;

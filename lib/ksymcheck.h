@@ -112,7 +112,8 @@ enum ksc_module_kind {
 };
 
 /*
- * How the export table is laid out (kernel-semantics.md 3.2). The reader detects this from
+ * How the export table is laid out (struct kernel_symbol, include/linux/export.h; doc/rules.md
+ * R3). The reader detects this from
  * relocation types (modules) or by validating every entry (vmlinux).
  */
 enum ksc_export_layout {
@@ -197,7 +198,7 @@ size_t ksc_module_get_size(const struct ksc_module *mod);
 size_t ksc_module_get_signature_size(const struct ksc_module *mod);
 
 /*
- * Names (kernel-semantics.md R4-R6):
+ * Names (doc/rules.md R4-R6):
  *  _get_name:          the name the loader matches: struct module.name from
  *                      .gnu.linkonce.this_module, else modinfo name=, else the kmod name.
  *  _get_struct_name:   struct module.name, or NULL when the section is absent/unreadable.
@@ -393,7 +394,7 @@ bool ksc_sysmap_has_export(const struct ksc_sysmap *sm, const char *name);
 unsigned int ksc_sysmap_get_error_count(const struct ksc_sysmap *sm);
 
 /* ---------------------------------------------------------------------------------- */
-/* Rules (kernel-semantics.md section 2), usable on their own                         */
+/* Rules (doc/rules.md), usable on their own                                         */
 
 /* A kernel version: "6.1.0-57-amd64" -> 6.1.0, "6.12.37" -> 6.12.37, "7.1" -> 7.1.0. */
 struct ksc_kver {
@@ -617,7 +618,7 @@ struct ksc_diag {
 	enum ksc_view view;
 	enum ksc_severity severity;
 	const char *code;         /* stable identifier, e.g. "gpl-only", "ns-missing" */
-	const char *rule;         /* kernel-semantics.md rule, e.g. "R16" */
+	const char *rule;         /* its rule in doc/rules.md, e.g. "R16" (ksc_rule_lookup()) */
 	size_t module_index;      /* index into the modules checked */
 	const char *module;       /* the module as this view names it */
 	const char *symbol;       /* NULL for module-level findings */
@@ -681,7 +682,7 @@ const char *ksc_errno_name(int err);
  * MODULE_IMPORT_NS, MODULE_LICENSE, and DEFAULT_SYMBOL_NAMESPACE (a #define in the file,
  * or -DDEFAULT_SYMBOL_NAMESPACE= in the folder's Kbuild/Makefile ccflags-y,
  * subdir-ccflags-y or CFLAGS_<obj>.o). Both namespace spellings are read: identifiers
- * (5.4 - 6.12) and string literals (6.13+) (kernel-semantics.md R1, R2).
+ * (5.4 - 6.12) and string literals (6.13+) (doc/rules.md R1, R2).
  *
  * The scanner is a small C lexer: comments, string and character literals and line
  * continuations are handled, macro arguments may spread over lines, and a use inside a
@@ -914,7 +915,7 @@ int ksc_srcedit_commit(struct ksc_srcedit *e, const struct ksc_srcedit_commit_op
  * Owned by lib/ksc-tree.c, lib/ksc-depmod.c and lib/ksc-index.c.
  *
  * A struct ksc_tree is one kernel's module folder, ROOT/lib/modules/KVER, read the way
- * kmod's depmod reads it (kernel-semantics.md R26, 3.9): the same files (every *.ko,
+ * kmod's depmod reads it (doc/rules.md R26): the same files (every *.ko,
  * *.ko.gz, *.ko.xz, *.ko.zst below it, "build" and "source" skipped, symbolic links
  * followed; of two modules with one name the first found wins unless the other is below
  * updates/), the same order (modules.order, then kmod's hash order), the same symbol
@@ -1429,6 +1430,57 @@ const struct ksc_audit_sig_counts *ksc_audit_get_signature_counts(const struct k
  */
 size_t ksc_audit_get_signer_count(const struct ksc_audit *a);
 const struct ksc_audit_signer *ksc_audit_get_signer(const struct ksc_audit *a, size_t i);
+
+/* ---------------------------------------------------------------------------------- */
+/* The catalogue of rules and finding codes (doc/rules.md)                            */
+
+/*
+ * One rule of doc/rules.md: something the loader, modpost or kmod does, in words. The
+ * catalogue is static: every entry and string lives as long as the program; do not free
+ * or modify them. Every string is non-NULL except `fix`, which is NULL for a rule that
+ * describes and refuses nothing (R1-R4, R6-R9, R14, R19, R24, R26).
+ */
+struct ksc_rule {
+	const char *id;        /* "R16" */
+	const char *title;     /* one line: the heading of the rule in doc/rules.md */
+	const char *text;      /* what the rule says */
+	const char *functions; /* where it is decided, e.g. "resolve_symbol(), find_symbol()" */
+	const char *files;     /* the kernel (or kmod) files, e.g. "kernel/module/main.c" */
+	const char *versions;  /* the kernel versions it holds for, e.g. "6.16+" */
+	const char *example;   /* a short case */
+	const char *fix;       /* what to change when it refuses a module, or NULL */
+};
+
+/* Where a finding code comes from: the views of ksc_check_modules(), and ksc_audit_kernel(). */
+#define KSC_CODE_AUDIT 4u
+
+/*
+ * One finding code: the `code` of a struct ksc_diag or struct ksc_audit_finding. A code
+ * has one entry per rule it can come from: "gpl-only" and "unresolved" have one for the
+ * loader and one for modpost; every other code has one entry.
+ */
+struct ksc_code {
+	const char *code;        /* "gpl-only" */
+	unsigned int sources;    /* KSC_VIEW_LOADER, KSC_VIEW_MODPOST, KSC_CODE_AUDIT, or'ed */
+	const char *rule;        /* the id of its rule, e.g. "R16" */
+	unsigned int severities; /* (1u << KSC_SEV_x) for each severity it can have */
+	const char *summary;     /* one line */
+	const char *fix;         /* a hint, or NULL: the rule's fix */
+};
+
+/* The rules, in their order (R1, R2, ...): entry i, or NULL when i >= the count. */
+size_t ksc_rule_get_count(void);
+const struct ksc_rule *ksc_rule_get(size_t i);
+/* The rule with this id ("R16"; the 'R' in either case), or NULL when there is none. */
+const struct ksc_rule *ksc_rule_lookup(const char *id);
+/* The finding codes, sorted by code: entry i, or NULL when i >= the count. */
+size_t ksc_code_get_count(void);
+const struct ksc_code *ksc_code_get(size_t i);
+/*
+ * The first entry of `code` whose sources include one of `sources` (0: any source), or
+ * NULL when there is none. For every entry of a code, walk ksc_code_get() from there.
+ */
+const struct ksc_code *ksc_code_lookup(const char *code, unsigned int sources);
 
 #ifdef __cplusplus
 }
