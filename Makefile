@@ -58,6 +58,7 @@ PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PKGDATADIR ?= $(DATADIR)/ksymcheck
 DKMSHOOKDIR ?= $(PKGDATADIR)/dkms
+DOCDIR ?= $(DATADIR)/doc/ksymcheck
 MAN_PAGES := $(BUILD)/ksymcheck.1 $(BUILD)/libksymcheck.3
 
 Q := @
@@ -79,7 +80,7 @@ help:
 	@echo "make check-browser  the HTML reports in headless Chromium (installs chromium as root)"
 	@echo "make check-dist build the Debian packages, run lintian, install and try them"
 	@echo "make install    PREFIX, DESTDIR, BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR,"
-	@echo "                BASHCOMPDIR, DKMSHOOKDIR; make uninstall removes the same files"
+	@echo "                BASHCOMPDIR, DKMSHOOKDIR, DOCDIR; make uninstall removes the same files"
 	@echo "make fuzz       build the libFuzzer targets (clang); fuzz-run runs them"
 	@echo "make bench      benchmarks against the real tools"
 
@@ -200,7 +201,7 @@ bench: $(TOOL)
 install: all man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DKMSHOOKDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DKMSHOOKDIR) $(DESTDIR)$(DOCDIR)
 	install -m 0755 $(TOOL) $(DESTDIR)$(BINDIR)/ksymcheck
 	install -m 0644 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
 	ln -sfn $(notdir $(SHARED_LIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -215,6 +216,7 @@ install: all man
 	install -m 0644 $(BUILD)/libksymcheck.3 $(DESTDIR)$(MANDIR)/man3/
 	install -m 0644 completion/bash/ksymcheck $(DESTDIR)$(BASHCOMPDIR)/ksymcheck
 	install -m 0755 contrib/dkms/ksymcheck-post-build $(DESTDIR)$(DKMSHOOKDIR)/
+	install -m 0644 doc/rules.md $(DESTDIR)$(DOCDIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ksymcheck $(DESTDIR)$(LIBDIR)/$(notdir $(SHARED_LIB)) \
@@ -222,8 +224,8 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libksymcheck.a $(DESTDIR)$(INCLUDEDIR)/ksymcheck.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/ksymcheck.pc $(DESTDIR)$(MANDIR)/man1/ksymcheck.1 \
 		$(DESTDIR)$(MANDIR)/man3/libksymcheck.3 $(DESTDIR)$(BASHCOMPDIR)/ksymcheck \
-		$(DESTDIR)$(DKMSHOOKDIR)/ksymcheck-post-build
-	rmdir $(DESTDIR)$(DKMSHOOKDIR) $(DESTDIR)$(PKGDATADIR) 2>/dev/null || true
+		$(DESTDIR)$(DKMSHOOKDIR)/ksymcheck-post-build $(DESTDIR)$(DOCDIR)/rules.md
+	rmdir $(DESTDIR)$(DKMSHOOKDIR) $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 # Packaging tests: Debian packages built in a copy of the tree, lintian, then installed
 # and tried (scripts/check-dist.sh; needs root or sudo for the install part).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * depmod's view of a module tree, reimplemented from the rules of kmod 30's
- * tools/depmod.c and libkmod/libkmod-elf.c (kernel-semantics.md R26 and 3.9), so that
+ * tools/depmod.c and libkmod/libkmod-elf.c (doc/rules.md R26), so that
  * the files ksymcheck writes are byte for byte the ones depmod writes:
  *
  *  - what kmod reads from a module (ksc_kview_read): sections looked up by name; exports

@@ -8,7 +8,8 @@
  * libelf does not know; we read them from the image with explicit byte order, after
  * checking that every section lies inside the file (kmod's libkmod-elf.c discipline).
  *
- * Export tables (kernel-semantics.md 3.2-3.4): in a .ko every field of struct kernel_symbol
+ * Export tables (include/linux/export-internal.h, doc/rules.md R3): in a .ko every field of
+ * struct kernel_symbol
  * is zero and the real values sit in relocations, so a field's target is S + A of its
  * relocation (PC-relative types included: the assembler writes "sym - ." with addend 0).
  * In vmlinux the fields hold link-time values. The layout (pointers or PREL32, 2 or 3
@@ -565,8 +566,8 @@ static const char *sec_string(const struct sec *s, uint64_t off)
 /* .modinfo, struct module, __versions                                                */
 
 /*
- * .modinfo (kernel-semantics.md 3.5): NUL-terminated "key=value" strings, possibly separated
- * by runs of NULs. A section whose last byte is not NUL is malformed: the loader's
+ * .modinfo (as the loader's get_next_modinfo() reads it): NUL-terminated "key=value"
+ * strings, possibly separated by runs of NULs. A section whose last byte is not NUL is malformed: the loader's
  * get_next_modinfo() would run off its end.
  */
 int ksc_modinfo_parse(struct ksc_module *mod, const char *p, size_t size)

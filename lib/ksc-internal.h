@@ -269,7 +269,7 @@ bool ksc_src_is_identifier(const char *s, size_t n);
 uint64_t ksc_hash64(const void *data, size_t size, uint64_t seed);
 
 /*
- * kmod's view of a module (kernel-semantics.md R26, kmod tools/depmod.c and
+ * kmod's view of a module (doc/rules.md R26, kmod tools/depmod.c and
  * libkmod/libkmod-elf.c): what depmod takes from the file, by kmod's own lookup rules
  * (sections by name, __crc_ symbols or else __ksymtab_strings, undefined symbols plus the
  * __versions entries no symbol matched, .modinfo split at runs of NULs). Strings point

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The small rules every verdict rests on, each as the kernel states it
- * (kernel-semantics.md section 2): kernel versions, GPL-compatible licenses, and the
+ * The small rules every verdict rests on, each as the kernel states it (doc/rules.md
+ * R7-R9, R14): kernel versions, GPL-compatible licenses, and the
  * 6.16+ module-restricted namespaces with their pattern lists.
  */
 #include <ctype.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Sources: the export and import macros as written in C (kernel-semantics.md R1,
- * R2), found before anything is built.
+ * Sources: the export and import macros as written in C (doc/rules.md R1, R2), found
+ * before anything is built.
  *
  * How a file is read, fastest path first:
  *  1. Pre-filter. One pass over the bytes looks for the only keywords that matter,

@@ -748,7 +748,7 @@ fail:
 /* ---------------------------------------------------------------------------------- */
 /* Planning                                                                           */
 
-/* What a kernel version has (kernel-semantics.md section 1). */
+/* What a kernel version has (the versions of doc/rules.md R1, R2, R7, R11). */
 struct target {
 	struct ksc_kver v;
 	char name[32];
@@ -914,7 +914,7 @@ KSC_EXPORT int ksc_srcedit_plan_migrate(struct ksc_srcedit *e, const char *kver)
 							t.fm);
 			}
 			if (k >= 0 && t.fm && t.fm_backport)
-				k = add_note(e, x->line, "%s(%s): on %s.y the macro exists (stable backport) but the loader knows no module: namespaces: %s is an ordinary namespace there (T28)",
+				k = add_note(e, x->line, "%s(%s): on %s.y the macro exists (stable backport) but the loader knows no module: namespaces: %s is an ordinary namespace there (R7)",
 					     t.fm, x->symbol, t.name, x->ns);
 		} else if (kvm && !t.kvm) {
 			k = add_note(e, x->line, "%s(%s): not in kernel %s (EXPORT_SYMBOL_FOR_KVM came after 6.18)",

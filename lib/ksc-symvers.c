@@ -3,7 +3,7 @@
  * Module.symvers: the export list modpost writes with -o and reads back with -i (external
  * module builds, KBUILD_EXTRA_SYMBOLS), and depmod reads with -E for the kernel's CRCs.
  *
- * Three line layouts have existed (kernel-semantics.md 3.7), all TAB separated:
+ * Three line layouts have existed (modpost's write_dump()), all TAB separated:
  *   <= 5.3    crc  symbol  module  type
  *   5.4, 5.5  crc  symbol  namespace  module  type
  *   5.6+      crc  symbol  module  type  namespace        (namespace may be empty)

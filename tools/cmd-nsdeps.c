@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * ksymcheck nsdeps: add the MODULE_IMPORT_NS lines a built module is missing to its
- * sources, as `make nsdeps` does (kernel-semantics.md R27): modpost's namespace check
+ * sources, as `make nsdeps` does (doc/rules.md R27): modpost's namespace check
  * (ksc_check_modules, modpost view) says which namespaces a module uses without importing
  * them; each goes into the source files that have MODULE_LICENSE() (as
  * scripts/coccinelle/misc/add_namespace.cocci does), among the existing imports in byte

@@ -82,7 +82,8 @@ has() { # PACKAGE PATH...
 }
 has ksymcheck /usr/bin/ksymcheck /usr/share/man/man1/ksymcheck.1.gz \
 	/usr/share/bash-completion/completions/ksymcheck /usr/share/ksymcheck/dkms/ksymcheck-post-build \
-	/usr/share/doc/ksymcheck/dkms/dkms.conf.example /usr/share/doc/ksymcheck/copyright
+	/usr/share/doc/ksymcheck/dkms/dkms.conf.example /usr/share/doc/ksymcheck/copyright \
+	/usr/share/doc/ksymcheck/rules.md
 has libksymcheck0 "/usr/lib/$multiarch/libksymcheck.so.$version" "/usr/lib/$multiarch/libksymcheck.so.0"
 has libksymcheck-dev /usr/include/ksymcheck.h "/usr/lib/$multiarch/libksymcheck.so" \
 	"/usr/lib/$multiarch/libksymcheck.a" "/usr/lib/$multiarch/pkgconfig/ksymcheck.pc" \

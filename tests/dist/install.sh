@@ -11,12 +11,12 @@ version=$("$KSC" --version | awk '{ print $2 }')
 dest=$T_TMP/dest
 paths=(PREFIX=/opt/ksc BINDIR=/opt/ksc/sbin LIBDIR=/opt/ksc/lib64 INCLUDEDIR=/opt/ksc/inc
 	MANDIR=/opt/ksc/man PKGCONFIGDIR=/opt/ksc/pc BASHCOMPDIR=/opt/ksc/compl
-	DKMSHOOKDIR=/opt/ksc/hooks/dkms)
+	DKMSHOOKDIR=/opt/ksc/hooks/dkms DOCDIR=/opt/ksc/doc)
 # MAKEFLAGS from `make check` (SANITIZE=1, ...) carry over, so this installs what was
 # built; but not the paths a caller gave to make check (dh_auto_test passes PREFIX=/usr
 # LIBDIR=...), which reach here in MAKEFLAGS and in the environment.
 path_vars=(PREFIX BINDIR LIBDIR INCLUDEDIR MANDIR DATADIR PKGCONFIGDIR BASHCOMPDIR PKGDATADIR
-	DKMSHOOKDIR DESTDIR)
+	DKMSHOOKDIR DOCDIR DESTDIR)
 make_install() {
 	local flags v unset=()
 	flags=$(sed -E "s/(^| )($(IFS='|'; echo "${path_vars[*]}"))=[^ ]*//g" <<< "${MAKEFLAGS:-}")
@@ -31,6 +31,7 @@ else t_fail "make install" "$(tail -n 20 "$T_TMP/make.log")"; fi
 (cd "$dest" && find . ! -type d -printf '%p %M %l\n' | sort) > "$T_TMP/files"
 sort > "$T_TMP/want" <<EOF
 ./opt/ksc/compl/ksymcheck -rw-r--r-- 
+./opt/ksc/doc/rules.md -rw-r--r-- 
 ./opt/ksc/hooks/dkms/ksymcheck-post-build -rwxr-xr-x 
 ./opt/ksc/inc/ksymcheck.h -rw-r--r-- 
 ./opt/ksc/lib64/libksymcheck.a -rw-r--r-- 
@@ -128,7 +129,7 @@ dest2=$T_TMP/dest2
 make_install "$dest2" PREFIX=/usr install || t_fail "make install PREFIX=/usr" "$(tail -n 20 "$T_TMP/make.log")"
 (cd "$dest2" && find . ! -type d | sort | xargs) > "$T_TMP/files2"
 t_eq "PREFIX=/usr alone puts everything below /usr" \
-	"./usr/bin/ksymcheck ./usr/include/ksymcheck.h ./usr/lib/libksymcheck.a ./usr/lib/libksymcheck.so ./usr/lib/libksymcheck.so.0 ./usr/lib/libksymcheck.so.$version ./usr/lib/pkgconfig/ksymcheck.pc ./usr/share/bash-completion/completions/ksymcheck ./usr/share/ksymcheck/dkms/ksymcheck-post-build ./usr/share/man/man1/ksymcheck.1 ./usr/share/man/man3/libksymcheck.3" \
+	"./usr/bin/ksymcheck ./usr/include/ksymcheck.h ./usr/lib/libksymcheck.a ./usr/lib/libksymcheck.so ./usr/lib/libksymcheck.so.0 ./usr/lib/libksymcheck.so.$version ./usr/lib/pkgconfig/ksymcheck.pc ./usr/share/bash-completion/completions/ksymcheck ./usr/share/doc/ksymcheck/rules.md ./usr/share/ksymcheck/dkms/ksymcheck-post-build ./usr/share/man/man1/ksymcheck.1 ./usr/share/man/man3/libksymcheck.3" \
 	"$(cat "$T_TMP/files2")"
 t_grep "... and ksymcheck.pc says /usr" "libdir=/usr/lib" "$dest2/usr/lib/pkgconfig/ksymcheck.pc"
 make_install "$dest2" PREFIX=/usr uninstall
