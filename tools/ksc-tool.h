@@ -31,6 +31,7 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_src(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[]);
+int cmd_explain(struct ksc_ctx *ctx, int argc, char *argv[]);
 
 /* tools/util.c */
 extern const char *program_name;

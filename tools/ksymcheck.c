@@ -20,6 +20,7 @@ static const struct ksc_cmd commands[] = {
 	{ "src", cmd_src, "find export and import macros in C sources; migrate them to a kernel version" },
 	{ "nsdeps", cmd_nsdeps, "add the MODULE_IMPORT_NS lines a built module is missing to its sources" },
 	{ "tree", cmd_tree, "a whole lib/modules/KVER at once: depmod's resolution and files, all verdicts" },
+	{ "explain", cmd_explain, "what a rule id (R16) or finding code (gpl-only) means, and the fix" },
 };
 
 static void usage(FILE *f)
