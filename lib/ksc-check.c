@@ -35,6 +35,7 @@ struct policy {
 	bool ext_modversions; /* 6.14+ */
 	bool modns;           /* 6.16+: module: namespaces, R7-R11 */
 	bool kflagstab;       /* 7.1+ */
+	bool modpost_mod_log; /* 7.3+: modpost_log() names the module first, R23 */
 	bool augment_taints;  /* 6.4+: module_augment_kernel_taints(), "module license taints kernel." */
 	const char *fm_macro; /* EXPORT_SYMBOL_[GPL_]FOR_MODULES name, 6.16 / 6.17+ */
 };
@@ -53,6 +54,7 @@ static int policy_init(struct policy *p, const char *s)
 	/* 6.6.y and 6.12.y got only the macro (R7): they are < 6.16 anyway. */
 	p->modns = ksc_kver_cmp(&p->v, 6, 16, 0) >= 0;
 	p->kflagstab = ksc_kver_cmp(&p->v, 7, 1, 0) >= 0;
+	p->modpost_mod_log = ksc_kver_cmp(&p->v, 7, 3, 0) >= 0;
 	p->augment_taints = ksc_kver_cmp(&p->v, 6, 4, 0) >= 0;
 	if (p->modns)
 		p->fm_macro = ksc_kver_cmp(&p->v, 6, 17, 0) >= 0 ? "EXPORT_SYMBOL_FOR_MODULES"
@@ -1178,7 +1180,10 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 			     NULL);
 		if (d) {
 			d->summary = "module name too long";
-			diag_line(r, d, "ERROR: modpost: module name is too long [%s.ko]", p);
+			if (run->pol->modpost_mod_log)
+				diag_line(r, d, "ERROR: modpost: %s.ko: module name is too long", p);
+			else
+				diag_line(r, d, "ERROR: modpost: module name is too long [%s.ko]", p);
 			d->fix = sfmt(r, "use a file name shorter than %zu bytes", module_name_len);
 		}
 		*ok = false;
@@ -1198,7 +1203,10 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 			     NULL);
 		if (d) {
 			d->summary = "no MODULE_LICENSE()";
-			diag_line(r, d, "ERROR: modpost: missing MODULE_LICENSE() in %s.o", p);
+			if (run->pol->modpost_mod_log)
+				diag_line(r, d, "ERROR: modpost: %s.ko: missing MODULE_LICENSE()", p);
+			else
+				diag_line(r, d, "ERROR: modpost: missing MODULE_LICENSE() in %s.o", p);
 			d->explanation = "modpost requires a license; for the GPL check it then treats the module as GPL-compatible";
 			d->fix = "add MODULE_LICENSE(\"GPL\") (or another license the module really has)";
 		}
@@ -1217,8 +1225,12 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 			if (d) {
 				d->ns = sdup(r, ns);
 				d->summary = sfmt(r, "imports module namespace %s", ns);
-				diag_line(r, d, "ERROR: modpost: %s: explicitly importing namespace \"%s\" is not allowed.",
-					  p, ns);
+				if (run->pol->modpost_mod_log)
+					diag_line(r, d, "ERROR: modpost: %s.ko: explicitly importing namespace '%s' is not allowed.",
+						  p, ns);
+				else
+					diag_line(r, d, "ERROR: modpost: %s: explicitly importing namespace \"%s\" is not allowed.",
+						  p, ns);
 				d->fix = sfmt(r, "remove %s", import_line(r, ns));
 			}
 			*ok = false;
@@ -1242,7 +1254,12 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 				     base, im->name);
 			if (d) {
 				d->summary = "no one exports this symbol";
-				diag_line(r, d, "ERROR: modpost: \"%s\" [%s.ko] undefined!", im->name, p);
+				if (run->pol->modpost_mod_log)
+					diag_line(r, d, "ERROR: modpost: %s.ko: symbol '%s' undefined!", p,
+						  im->name);
+				else
+					diag_line(r, d, "ERROR: modpost: \"%s\" [%s.ko] undefined!",
+						  im->name, p);
 				d->fix = "check the kernel configuration, or add the providing module's Module.symvers to KBUILD_EXTRA_SYMBOLS";
 			}
 			*ok = false;
@@ -1264,8 +1281,12 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 					d->summary = restricted
 						? sfmt(r, "restricted to modules matching %s", modns_list(ns))
 						: sfmt(r, "namespace %s is not imported", ns);
-					diag_line(r, d, "%s: modpost: module %s uses symbol %s from namespace %s, but does not import it.",
-						  allow ? "WARNING" : "ERROR", base, im->name, ns);
+					if (run->pol->modpost_mod_log)
+						diag_line(r, d, "%s: modpost: %s.ko: module uses symbol '%s' from namespace '%s', but does not import it.",
+							  allow ? "WARNING" : "ERROR", p, im->name, ns);
+					else
+						diag_line(r, d, "%s: modpost: module %s uses symbol %s from namespace %s, but does not import it.",
+							  allow ? "WARNING" : "ERROR", base, im->name, ns);
 					if (restricted && ksc_namespace_matches_module(ns, base, KSC_MATCH_LOADER))
 						d->fix = sfmt(r, "the loader accepts this module ('-' and '_' compare equal) but modpost compares the file name '%s' exactly with %s: name the file as the pattern spells it, or spell the pattern as the file is named",
 							      base, modns_list(ns));
@@ -1285,8 +1306,12 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 			if (d) {
 				d->owner = sdup(r, owner);
 				d->summary = "GPL-only export used by a GPL-incompatible module";
-				diag_line(r, d, "ERROR: modpost: GPL-incompatible module %s.ko uses GPL-only symbol '%s'",
-					  base, im->name);
+				if (run->pol->modpost_mod_log)
+					diag_line(r, d, "ERROR: modpost: %s.ko: GPL-incompatible module uses GPL-only symbol '%s'",
+						  p, im->name);
+				else
+					diag_line(r, d, "ERROR: modpost: GPL-incompatible module %s.ko uses GPL-only symbol '%s'",
+						  base, im->name);
 				d->explanation = "modpost checks every license= entry: one that is not GPL-compatible is enough";
 				d->fix = "needs a GPL-compatible MODULE_LICENSE (\"GPL\", \"GPL v2\", \"Dual BSD/GPL\", \"Dual MIT/GPL\", ...)";
 			}

@@ -34,6 +34,23 @@ print(d["policy"], m["loader"]["result"], m["loader"]["errno"], m["modpost"]["re
 PY
 t_eq "... JSON verdicts" "6.16 loads 0 fail ['modns-denied']" "$(cat "$T_TMP/j")"
 
+# 7.3's modpost names the module (its path, as given, with .ko) before every message and
+# quotes symbols and namespaces (scripts/mod/modpost.c modpost_log(); doc/rules.md R23).
+mp_lines() { # $1 policy
+	"$KSC" check "${K[@]}" --policy "$1" --view modpost --format kernel \
+		"$D/oot/fxdma.ko" "$D/prop/kvm.ko" "$D/intree/kvm_intel.ko" > "$T_TMP/out" 2> "$T_TMP/err"
+}
+mp_lines 7.3
+printf '%s\n' "ERROR: modpost: $D/oot/fxdma.ko: module uses symbol 'dma_buf_get' from namespace 'DMA_BUF', but does not import it." \
+	"ERROR: modpost: $D/prop/kvm.ko: GPL-incompatible module uses GPL-only symbol 'anon_inode_make_secure_inode'" \
+	"ERROR: modpost: $D/intree/kvm_intel.ko: module uses symbol 'fxm_for_kvm_family' from namespace 'module:kvm,kvm-*', but does not import it." > "$T_TMP/want"
+t_diff "modpost lines of 7.3: the module first, names quoted" "$T_TMP/want" "$T_TMP/out"
+mp_lines 7.2
+printf '%s\n' "ERROR: modpost: module fxdma uses symbol dma_buf_get from namespace DMA_BUF, but does not import it." \
+	"ERROR: modpost: GPL-incompatible module kvm.ko uses GPL-only symbol 'anon_inode_make_secure_inode'" \
+	"ERROR: modpost: module kvm_intel uses symbol fxm_for_kvm_family from namespace module:kvm,kvm-*, but does not import it." > "$T_TMP/want"
+t_diff "modpost lines of 7.2, as before" "$T_TMP/want" "$T_TMP/out"
+
 t_run "missing MODULE_IMPORT_NS" 1 "$KSC" check "${K[@]}" -v "$D/oot/fxdma.ko"
 t_grep "... the fix in 6.16 syntax" 'fix: add MODULE_IMPORT_NS("DMA_BUF");' "$T_TMP/out"
 t_run "the fix in 6.12 syntax" 1 "$KSC" check "${K[@]}" --policy 6.12 -v "$D/oot/fxdma.ko"
