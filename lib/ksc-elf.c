@@ -1109,6 +1109,75 @@ static int record_sections(struct reader *r)
 	return 0;
 }
 
+/* ---------------------------------------------------------------------------------- */
+/* A kernel image's identity                                                          */
+
+/* The NUL-terminated string that starts at p, if it ends inside [p, end). */
+static size_t str_in(const unsigned char *p, const unsigned char *end)
+{
+	const unsigned char *z = memchr(p, '\0', (size_t)(end - p));
+	return z ? (size_t)(z - p) : (size_t)-1;
+}
+
+/*
+ * A VERMAGIC_STRING (include/linux/vermagic.h): the release, a space, then words such as
+ * "SMP", "preempt", "mod_unload", "modversions", each followed by a space.
+ */
+static bool looks_like_vermagic(const unsigned char *s, size_t n, size_t rel_len)
+{
+	if (n <= rel_len + 1 || s[rel_len] != ' ' || s[n - 1] != ' ')
+		return false;
+	for (size_t i = rel_len + 1; i < n; i++)
+		if (!(s[i] == ' ' || s[i] == '_' || s[i] == '-' || s[i] == '.' ||
+		      (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z')))
+			return false;
+	return true;
+}
+
+/*
+ * The release and vermagic of a kernel image, from its .rodata: linux_banner ("Linux
+ * version RELEASE (...") names the release; the loader's vermagic[] (kernel/module/
+ * main.c, VERMAGIC_STRING) is the NUL-terminated string that starts with the release and
+ * a space and ends with a space. Either may be missing (a stripped or odd image): then
+ * the caller has no release or vermagic from the image.
+ */
+static int parse_image_identity(struct reader *r)
+{
+	static const char banner[] = "Linux version ";
+	struct sec *ro = find_sec(r, ".rodata");
+
+	if (!ro || !ro->bytes)
+		return 0;
+	const unsigned char *p = ro->bytes, *end = p + ro->sh.sh_size;
+	const unsigned char *b = memmem(p, (size_t)(end - p), banner, sizeof(banner) - 1);
+	if (!b)
+		return 0;
+	const unsigned char *rel = b + sizeof(banner) - 1;
+	size_t rl = 0;
+	while (rel + rl < end && rel[rl] > ' ' && rel[rl] < 0x7f)
+		rl++;
+	if (rl == 0 || rl >= 65 || rel + rl >= end || rel[rl] != ' ')
+		return 0;
+	r->mod->image_release = pool_strndup(&r->mod->strings, (const char *)rel, rl);
+	if (!r->mod->image_release)
+		return -ENOMEM;
+	for (const unsigned char *q = p; q < end;) {
+		const unsigned char *m = memmem(q, (size_t)(end - q), rel, rl);
+		if (!m)
+			break;
+		q = m + 1;
+		if (m > p && m[-1] != '\0')
+			continue;
+		size_t n = str_in(m, end);
+		if (n == (size_t)-1 || !looks_like_vermagic(m, n, rl))
+			continue;
+		r->mod->image_vermagic = pool_strndup(&r->mod->strings, (const char *)m, n);
+		return r->mod->image_vermagic ? 0 : -ENOMEM;
+	}
+	return 0;
+}
+
 int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b)
 {
 	struct reader r = {
@@ -1172,6 +1241,8 @@ int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b)
 			goto out;
 	}
 	ret = parse_exports(&r);
+	if (ret >= 0 && mod->kind == KSC_KIND_VMLINUX)
+		ret = parse_image_identity(&r);
 out:
 	for (size_t i = 0; i < r.n_secs; i++)
 		free(r.secs[i].rels);

@@ -73,6 +73,8 @@ struct ksc_module {
 	size_t size, sig_size;
 
 	const char *struct_name, *kmod_name, *modpost_name, *symvers_owner;
+	/* a kernel image's own: linux_banner's release, VERMAGIC_STRING (ksc-elf.c) */
+	const char *image_release, *image_vermagic;
 
 	struct ksc_modinfo *modinfo;
 	size_t n_modinfo;
@@ -145,6 +147,7 @@ struct ksc_kernel {
 	struct hash index, owner_index;
 	bool index_dirty, has_vmlinux, crcs_from_symvers;
 	const char *release, *vermagic, *exports_from;
+	bool vermagic_from_image; /* a kernel image's vermagic wins over its modules' */
 	int config[KSC_CONFIG_COUNT];
 	unsigned int quirks;
 	unsigned int errors;

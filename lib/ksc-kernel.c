@@ -120,6 +120,17 @@ KSC_EXPORT int ksc_kernel_add_vmlinux(struct ksc_kernel *k, struct ksc_module *v
 			return r;
 	}
 	k->has_vmlinux = true;
+	/* The image says which kernel it is: its release, and the vermagic the loader
+	 * compares (over whatever a module of the tree said). */
+	const char *rel = ksc_module_get_image_release(vmlinux);
+	const char *vm = ksc_module_get_image_vermagic(vmlinux);
+	if (rel && !k->release && !(k->release = pool_strdup(&k->strings, rel)))
+		return -ENOMEM;
+	if (vm && !k->vermagic_from_image) {
+		if (!(k->vermagic = pool_strdup(&k->strings, vm)))
+			return -ENOMEM;
+		k->vermagic_from_image = true;
+	}
 	return 0;
 }
 

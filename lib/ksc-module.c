@@ -306,6 +306,16 @@ KSC_EXPORT bool ksc_module_is_intree(const struct ksc_module *mod)
 	return ksc_module_get_modinfo_value(mod, "intree") != NULL;
 }
 
+KSC_EXPORT const char *ksc_module_get_image_release(const struct ksc_module *mod)
+{
+	return mod->kind == KSC_KIND_VMLINUX ? mod->image_release : NULL;
+}
+
+KSC_EXPORT const char *ksc_module_get_image_vermagic(const struct ksc_module *mod)
+{
+	return mod->kind == KSC_KIND_VMLINUX ? mod->image_vermagic : NULL;
+}
+
 KSC_EXPORT const char *ksc_module_get_vermagic(const struct ksc_module *mod)
 {
 	return ksc_module_get_modinfo_value(mod, "vermagic");

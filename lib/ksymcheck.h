@@ -240,6 +240,14 @@ const char *ksc_module_next_modinfo_value(const struct ksc_module *mod, const ch
 bool ksc_module_is_intree(const struct ksc_module *mod);
 /* modinfo vermagic=, or NULL. Owned by the module. */
 const char *ksc_module_get_vermagic(const struct ksc_module *mod);
+/*
+ * A kernel image's own release (from linux_banner, "Linux version RELEASE (...") and the
+ * vermagic its loader compares modules with (VERMAGIC_STRING, e.g. "7.2.13+deb14-amd64 SMP
+ * preempt mod_unload "); NULL for a module, or when the image does not show them. Owned by
+ * the module. ksc_kernel_add_vmlinux() takes both.
+ */
+const char *ksc_module_get_image_release(const struct ksc_module *mod);
+const char *ksc_module_get_image_vermagic(const struct ksc_module *mod);
 
 /*
  * Undefined symbols (imports) in .symtab order. Records owned by the module; _get_import
@@ -527,7 +535,9 @@ struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k);
 
 /*
  * The kernel's own exports (vmlinux): from an image, or the vmlinux rows of a symvers.
- * The exports are copied (the module may be unref'd afterwards). 0 or -ENOMEM.
+ * The exports are copied (the module may be unref'd afterwards). An image also gives the
+ * kernel its release (when none is set) and its vermagic (over one taken from a module of
+ * the tree). 0 or -ENOMEM.
  */
 int ksc_kernel_add_vmlinux(struct ksc_kernel *k, struct ksc_module *vmlinux);
 /*

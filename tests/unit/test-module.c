@@ -350,6 +350,45 @@ static void test_identity(void **state)
 	}
 }
 
+/*
+ * A kernel image names its release (linux_banner) and the vermagic its loader compares;
+ * a kernel made from it takes both, and the image's vermagic wins over a module's.
+ */
+static void test_image_identity(void **state)
+{
+	struct test_env *env = *state;
+	struct ksc_module *vm = read_ok(env, "x86_64/fx-vmlinux-prel32");
+	struct ksc_module *mod = read_ok(env, "x86_64/fx-user.ko");
+	struct ksc_module *old = read_ok(env, "x86_64/fx-vmlinux-ptr");
+	struct ksc_kernel *k;
+
+	assert_string_equal(ksc_module_get_image_release(vm), "6.16.0");
+	assert_string_equal(ksc_module_get_image_vermagic(vm),
+			    "6.16.0 SMP preempt mod_unload modversions ");
+	/* a module is no image; an image without a banner has neither */
+	assert_null(ksc_module_get_image_release(mod));
+	assert_null(ksc_module_get_image_vermagic(mod));
+	assert_null(ksc_module_get_image_release(old));
+	assert_null(ksc_module_get_image_vermagic(old));
+
+	assert_int_equal(ksc_kernel_new(env->ctx, &k), 0);
+	assert_int_equal(ksc_kernel_add_module(k, mod), 0);
+	assert_int_equal(ksc_kernel_add_vmlinux(k, vm), 0);
+	assert_string_equal(ksc_kernel_get_release(k), "6.16.0");
+	assert_string_equal(ksc_kernel_get_vermagic(k), "6.16.0 SMP preempt mod_unload modversions ");
+	ksc_kernel_unref(k);
+
+	/* a release set first stays */
+	assert_int_equal(ksc_kernel_new(env->ctx, &k), 0);
+	assert_int_equal(ksc_kernel_set_release(k, "6.16.0-demo"), 0);
+	assert_int_equal(ksc_kernel_add_vmlinux(k, vm), 0);
+	assert_string_equal(ksc_kernel_get_release(k), "6.16.0-demo");
+	ksc_kernel_unref(k);
+	ksc_module_unref(old);
+	ksc_module_unref(mod);
+	ksc_module_unref(vm);
+}
+
 /* ---- malformed input: an error, a "path: reason" message, never a crash ---- */
 
 static void test_bad_inputs(void **state)
@@ -441,6 +480,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_names, test_env_setup, test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_layouts, test_env_setup, test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_identity, test_env_setup, test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_image_identity, test_env_setup,
+						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_inputs, test_env_setup, test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_from_memory, test_env_setup, test_env_teardown),
 		cmocka_unit_test(test_path_names),
