@@ -25,7 +25,9 @@ static const char *const help =
 	"keys: intree modules and modules granted a restricted export by name that are\n"
 	"unsigned, signed by another key or whose signature fails are flagged.\n\n"
 	"Options:\n"
-	"  -b, --basedir ROOT      the root holding lib/modules/KVER (default /)\n"
+	"  -k, --kernel ROOT       the root holding lib/modules/KVER (default /)\n"
+	"  -b, --basedir ROOT      the same, as depmod -b\n"
+	"      --kver KVER         the release under ROOT (or KVER as operand)\n"
 	"      --reference ROOT2   the distribution's own tree (with KVER too) to check intree\n"
 	"                          claims and srcversions against\n"
 	"      --config FILE       the kernel's .config (default: ROOT/boot/config-KVER or\n"
@@ -39,12 +41,13 @@ static const char *const help =
 	"      --html FILE         also write a self-contained HTML report (sortable,\n"
 	"                          filterable tables and the usage graph)\n"
 	"      --json              the same as --format json\n"
+	"  -q, --quiet             text: only the warnings and errors found, no tables\n"
 	"  -h, --help              show this help and exit\n\n"
 	"Exit status: 0 nothing flagged, 1 warnings or errors (impostors, unmatchable items,\n"
 	"unsigned intree modules, ...), 2 usage error, 4 unreadable input (the rest was\n"
 	"audited).\n";
 
-enum { OPT_REFERENCE = 256, OPT_JSON, OPT_HTML, OPT_CONFIG, OPT_CERT };
+enum { OPT_REFERENCE = 256, OPT_JSON, OPT_HTML, OPT_CERT };
 enum { AUDIT_DOT = 100 }; /* the JSON document, drawn by report_write_dot() */
 
 static json_object *jstrs(const char *const *v, size_t n)
@@ -260,6 +263,13 @@ static void signatures_text(const struct ksc_audit *a, const struct ksc_kernel *
 	}
 }
 
+static void print_finding(const struct ksc_audit_finding *f)
+{
+	printf("%s: %s%s%s: %s [%s]\n", f->module ? f->module : (f->symbol ? f->symbol : "kernel"),
+	       f->module && f->symbol ? f->symbol : "", f->module && f->symbol ? ": " : "",
+	       sev_name(f->severity), f->detail ? f->detail : "", f->code);
+}
+
 static void audit_text(const struct ksc_audit *a, const struct ksc_kernel *k)
 {
 	size_t gpl, plain;
@@ -304,70 +314,101 @@ static void audit_text(const struct ksc_audit *a, const struct ksc_kernel *k)
 	}
 	if (ksc_audit_get_finding_count(a))
 		putchar('\n');
+	for (size_t i = 0; i < ksc_audit_get_finding_count(a); i++)
+		print_finding(ksc_audit_get_finding(a, i));
+}
+
+/* --quiet: only the findings that make the exit status 1 (warnings and errors). */
+static void audit_quiet(const struct ksc_audit *a)
+{
 	for (size_t i = 0; i < ksc_audit_get_finding_count(a); i++) {
 		const struct ksc_audit_finding *f = ksc_audit_get_finding(a, i);
-		printf("%s: %s%s%s: %s [%s]\n", f->module ? f->module : (f->symbol ? f->symbol : "kernel"),
-		       f->module && f->symbol ? f->symbol : "", f->module && f->symbol ? ": " : "",
-		       sev_name(f->severity), f->detail ? f->detail : "", f->code);
+		if (f->severity >= KSC_SEV_WARNING)
+			print_finding(f);
 	}
 }
 
-int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
+struct audit_args {
+	struct kernel_opts kern;
+	const char *reference, *html;
+	char **certs;
+	int n_certs, format;
+	bool quiet;
+};
+
+/* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
+static int parse_args(struct audit_args *a, int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "basedir", required_argument, NULL, 'b' },
+	static const struct option own[] = {
 		{ "reference", required_argument, NULL, OPT_REFERENCE },
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "html", required_argument, NULL, OPT_HTML },
-		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "cert", required_argument, NULL, OPT_CERT },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *root = "/", *reference = NULL, *kver = NULL, *html = NULL, *config = NULL;
-	int format = FMT_TEXT, c, status = KSC_EXIT_OK, n_certs = 0;
-	struct utsname u;
-	char **certs = calloc((size_t)argc + 1, sizeof(*certs));
+	struct opt_table t;
+	int c, r = KSC_EXIT_OK;
 
-	if (!certs)
+	if (opt_table_new(&t, own, "f:qh", KOPT_ROOT | KOPT_KVER | KOPT_CONFIG) < 0)
 		return KSC_EXIT_UNREADABLE;
-
-	while ((c = getopt_long(argc, argv, "+b:f:h", opts, NULL)) != -1) {
+	while (r == KSC_EXIT_OK &&
+	       (c = getopt_long(argc, argv, t.shortopts, t.longopts, NULL)) != -1) {
+		if (kernel_opt(&a->kern, c, optarg) > 0)
+			continue;
 		switch (c) {
-		case 'b': root = optarg; break;
-		case OPT_REFERENCE: reference = optarg; break;
-		case OPT_JSON: format = FMT_JSON; break;
-		case OPT_HTML: html = optarg; break;
-		case OPT_CONFIG: config = optarg; break;
-		case OPT_CERT: certs[n_certs++] = optarg; break;
+		case OPT_REFERENCE: a->reference = optarg; break;
+		case OPT_JSON: a->format = FMT_JSON; break;
+		case OPT_HTML: a->html = optarg; break;
+		case OPT_CERT: a->certs[a->n_certs++] = optarg; break;
+		case 'q': a->quiet = true; break;
 		case 'f':
 			if (strcmp(optarg, "dot") == 0) {
-				format = AUDIT_DOT;
+				a->format = AUDIT_DOT;
 				break;
 			}
-			format = parse_format("audit", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
-			if (format < 0) {
-				free(certs);
-				return KSC_EXIT_USAGE;
-			}
+			a->format = parse_format("audit", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
+			if (a->format < 0)
+				r = KSC_EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(help, stdout);
-			free(certs);
-			return KSC_EXIT_OK;
+			r = -1;
+			break;
 		default:
-			free(certs);
-			return usage_error("audit", "invalid option");
+			r = option_error("audit", argv, t.shortopts, t.longopts);
 		}
 	}
-	if (argc - optind > 1) {
-		free(certs);
-		return usage_error("audit", "one KVER at most");
+	opt_table_free(&t);
+	if (r == KSC_EXIT_OK && (argc - optind > 1 || (optind < argc && a->kern.kver)))
+		r = usage_error("audit", "one KVER at most");
+	return r;
+}
+
+int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
+{
+	struct audit_args args = { .format = FMT_TEXT };
+	int status = KSC_EXIT_OK;
+	struct utsname u;
+
+	args.certs = calloc((size_t)argc + 1, sizeof(*args.certs));
+	if (!args.certs)
+		return KSC_EXIT_UNREADABLE;
+	status = parse_args(&args, argc, argv);
+	kernel_opts_free(&args.kern); /* audit takes no -m: nothing was allocated */
+	if (status != KSC_EXIT_OK) {
+		free(args.certs);
+		return status < 0 ? KSC_EXIT_OK : status;
 	}
-	if (optind < argc)
-		kver = argv[optind];
-	else if (uname(&u) == 0)
+	const char *root = args.kern.root ? args.kern.root : "/", *reference = args.reference;
+	const char *kver = optind < argc ? argv[optind] : args.kern.kver;
+	const char *html = args.html, *config = args.kern.config;
+	char **certs = args.certs;
+	int format = args.format, n_certs = args.n_certs;
+
+	if (!kver && uname(&u) == 0)
 		kver = u.release;
 
 	struct ksc_kernel *k = NULL, *ref = NULL;
@@ -425,6 +466,8 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
 							 JSON_C_TO_STRING_NOSLASHESCAPE));
 	else if (format == AUDIT_DOT)
 		report_write_dot(stdout, doc, "audit"); /* write errors: caught at exit */
+	else if (args.quiet)
+		audit_quiet(a);
 	else
 		audit_text(a, k);
 	if (html) {

@@ -17,9 +17,10 @@ static const char *const help =
 	"insmod time (modules are loaded in the order given, into one boot) and what modpost\n"
 	"says at build time. One finding per line: MODULE: SYMBOL: VIEW: VERDICT [code].\n\n"
 	"The kernel checked against (one is required):\n"
-	"  -k, --kernel ROOT      a root holding lib/modules/KVER (depmod's -b), with the\n"
-	"                         kernel's exports from boot/vmlinux-KVER, Module.symvers or\n"
-	"                         boot/vmlinuz-KVER, and boot/config-KVER\n"
+	"  -k, --kernel ROOT      a root holding lib/modules/KVER, with the kernel's exports\n"
+	"                         from boot/vmlinux-KVER, Module.symvers or boot/vmlinuz-KVER,\n"
+	"                         and boot/config-KVER\n"
+	"  -b, --basedir ROOT     the same, as depmod -b\n"
 	"      --kver KVER        the kernel release under ROOT (default: the running one)\n"
 	"  -s, --symvers FILE     the kernel's Module.symvers\n"
 	"      --vmlinux FILE     the kernel image (vmlinux or bzImage)\n"
@@ -44,20 +45,22 @@ static const char *const help =
 	"Output:\n"
 	"  -f, --format FMT       text (default), json, or kernel (exactly what dmesg and\n"
 	"                         modpost would print, and insmod's error line with the errno)\n"
+	"      --json             the same as --format json\n"
+	"  -q, --quiet            text: only the refusals, no warnings, notes or summary\n"
 	"  -v, --verbose          add each finding's explanation and fix, and notes\n"
 	"  -h, --help             show this help and exit\n\n"
 	"Exit status: 0 all would load, 1 some would be refused, 2 usage error,\n"
 	"4 some inputs unreadable (the others were checked); 1 and 4 add up.\n";
 
-enum { OPT_KVER = 256, OPT_VMLINUX, OPT_CONFIG, OPT_REQUIRE_INTREE, OPT_ALLOW_MISSING_NS,
-       OPT_VIEW, OPT_DISTRO, OPT_INSMOD, OPT_CERT };
+enum { OPT_REQUIRE_INTREE = 256, OPT_ALLOW_MISSING_NS, OPT_VIEW, OPT_DISTRO, OPT_INSMOD,
+       OPT_CERT, OPT_JSON };
 
 struct check_args {
 	struct kernel_opts kern;
 	const char *policy, *distro;
 	char **certs;
 	int n_certs;
-	bool require_intree, allow_missing_ns, verbose, insmod_only;
+	bool require_intree, allow_missing_ns, quiet, verbose, insmod_only;
 	unsigned views;
 	int format;
 };
@@ -72,7 +75,8 @@ static const char *view_word(enum ksc_view v)
 	return v == KSC_VIEW_LOADER ? "loader" : "modpost";
 }
 
-static void print_text(const struct ksc_report *rep, bool verbose)
+/* quiet: only the refusals, no summary. */
+static void print_text(const struct ksc_report *rep, bool verbose, bool quiet)
 {
 	size_t nmods = ksc_report_get_module_count(rep);
 	unsigned loads = 0, refused = 0, passes = 0, fails = 0;
@@ -81,7 +85,8 @@ static void print_text(const struct ksc_report *rep, bool verbose)
 		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
 		for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
 			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
-			if (d->severity == KSC_SEV_INFO && !verbose)
+			if ((d->severity == KSC_SEV_INFO && !verbose) ||
+			    (quiet && d->severity != KSC_SEV_ERROR))
 				continue;
 			printf("%s: ", d->module);
 			if (d->symbol)
@@ -104,6 +109,8 @@ static void print_text(const struct ksc_report *rep, bool verbose)
 				printf("    fix: %s\n", d->fix);
 		}
 	}
+	if (quiet)
+		return;
 	for (size_t m = 0; m < nmods; m++) {
 		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
 		if (v->loader_err)
@@ -233,15 +240,10 @@ static void print_json(const struct ksc_report *rep, unsigned views)
 
 
 
-int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
+/* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
+static int parse_args(struct check_args *a, int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "kver", required_argument, NULL, OPT_KVER },
-		{ "symvers", required_argument, NULL, 's' },
-		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-		{ "modules", required_argument, NULL, 'm' },
-		{ "config", required_argument, NULL, OPT_CONFIG },
+	static const struct option own[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "require-intree", no_argument, NULL, OPT_REQUIRE_INTREE },
 		{ "allow-missing-ns", no_argument, NULL, OPT_ALLOW_MISSING_NS },
@@ -250,94 +252,101 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		{ "insmod", no_argument, NULL, OPT_INSMOD },
 		{ "cert", required_argument, NULL, OPT_CERT },
 		{ "format", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct check_args a = { .views = KSC_VIEW_BOTH, .format = FMT_TEXT };
-	struct module_list c = { .ctx = ctx };
-	int ch, status = KSC_EXIT_OK;
+	struct opt_table t;
+	int ch, r;
 
-	a.kern.module_dirs = calloc((size_t)argc, sizeof(char *));
-	a.certs = calloc((size_t)argc, sizeof(char *));
-	if (!a.kern.module_dirs || !a.certs) {
-		free(a.kern.module_dirs);
-		free(a.certs);
+	if (opt_table_new(&t, own, "p:f:qvh", KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS |
+			  KOPT_VMLINUX | KOPT_MODULES | KOPT_CONFIG) < 0)
 		return KSC_EXIT_UNREADABLE;
-	}
-	while ((ch = getopt_long(argc, argv, "+k:s:m:p:f:vh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, t.shortopts, t.longopts, NULL)) != -1) {
+		r = kernel_opt(&a->kern, ch, optarg);
+		if (r != 0) {
+			if (r < 0)
+				goto fail;
+			continue;
+		}
 		switch (ch) {
-		case 'k': a.kern.root = optarg; break;
-		case OPT_KVER: a.kern.kver = optarg; break;
-		case 's': a.kern.symvers = optarg; break;
-		case OPT_VMLINUX: a.kern.vmlinux = optarg; break;
-		case 'm': a.kern.module_dirs[a.kern.n_module_dirs++] = optarg; break;
-		case OPT_CONFIG: a.kern.config = optarg; break;
-		case 'p': a.policy = optarg; break;
-		case OPT_REQUIRE_INTREE: a.require_intree = true; break;
-		case OPT_ALLOW_MISSING_NS: a.allow_missing_ns = true; break;
-		case 'v': a.verbose = true; break;
-		case OPT_INSMOD: a.insmod_only = true; break;
-		case OPT_CERT: a.certs[a.n_certs++] = optarg; break;
+		case 'p': a->policy = optarg; break;
+		case OPT_REQUIRE_INTREE: a->require_intree = true; break;
+		case OPT_ALLOW_MISSING_NS: a->allow_missing_ns = true; break;
+		case 'q': a->quiet = true; break;
+		case 'v': a->verbose = true; break;
+		case OPT_INSMOD: a->insmod_only = true; break;
+		case OPT_CERT: a->certs[a->n_certs++] = optarg; break;
+		case OPT_JSON: a->format = FMT_JSON; break;
 		case OPT_DISTRO:
 			if (strcmp(optarg, "debian") != 0 && strcmp(optarg, "upstream") != 0) {
-				free(a.kern.module_dirs);
-				free(a.certs);
+				opt_table_free(&t);
 				return usage_error("check", "unknown --distro '%s' (debian, upstream)",
 						   optarg);
 			}
-			a.distro = optarg;
+			a->distro = optarg;
 			break;
 		case OPT_VIEW: {
 			int v = parse_view("check", optarg);
-			if (v < 0) {
-				free(a.kern.module_dirs);
-				free(a.certs);
-				return KSC_EXIT_USAGE;
-			}
-			a.views = (unsigned)v;
+			if (v < 0)
+				goto usage;
+			a->views = (unsigned)v;
 			break;
 		}
 		case 'f':
 			if (strcmp(optarg, "kernel") == 0) {
-				a.format = FMT_KERNEL;
+				a->format = FMT_KERNEL;
 				break;
 			}
-			a.format = parse_format("check", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
-			if (a.format < 0) {
-				free(a.kern.module_dirs);
-				free(a.certs);
-				return KSC_EXIT_USAGE;
-			}
+			a->format = parse_format("check", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
+			if (a->format < 0)
+				goto usage;
 			break;
 		case 'h':
 			fputs(help, stdout);
-			free(a.kern.module_dirs);
-			free(a.certs);
-			return KSC_EXIT_OK;
+			opt_table_free(&t);
+			return -1;
 		default:
-			free(a.kern.module_dirs);
-			free(a.certs);
-			return usage_error("check", "invalid option");
+			r = option_error("check", argv, t.shortopts, t.longopts);
+			opt_table_free(&t);
+			return r;
 		}
 	}
-	if (optind >= argc) {
-		free(a.kern.module_dirs);
-		free(a.certs);
+	opt_table_free(&t);
+	if (optind >= argc)
 		return usage_error("check", "no MODULE given");
-	}
-	if (!a.kern.root && !a.kern.symvers && !a.kern.vmlinux) {
-		free(a.kern.module_dirs);
-		free(a.certs);
+	if (!a->kern.root && !a->kern.symvers && !a->kern.vmlinux)
 		return usage_error("check", "no kernel given: use --kernel, --symvers or --vmlinux");
-	}
-	if (a.policy) {
+	if (a->policy) {
 		struct ksc_kver v;
-		if (ksc_kver_parse(a.policy, &v) < 0) {
-			free(a.kern.module_dirs);
-			free(a.certs);
-			return usage_error("check", "--policy '%s' is not a kernel version", a.policy);
-		}
+		if (ksc_kver_parse(a->policy, &v) < 0)
+			return usage_error("check", "--policy '%s' is not a kernel version", a->policy);
+	}
+	return KSC_EXIT_OK;
+usage:
+	opt_table_free(&t);
+	return KSC_EXIT_USAGE;
+fail:
+	opt_table_free(&t);
+	return KSC_EXIT_UNREADABLE;
+}
+
+int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
+{
+	struct check_args a = { .views = KSC_VIEW_BOTH, .format = FMT_TEXT };
+	struct module_list c = { .ctx = ctx };
+	int status = KSC_EXIT_OK;
+
+	a.certs = calloc((size_t)argc, sizeof(char *));
+	if (!a.certs)
+		return KSC_EXIT_UNREADABLE;
+	status = parse_args(&a, argc, argv);
+	if (status != KSC_EXIT_OK) {
+		kernel_opts_free(&a.kern);
+		free(a.certs);
+		return status < 0 ? KSC_EXIT_OK : status;
 	}
 
 	int r = walk_paths(ctx, argv + optind, argc - optind, collect_module, &c, &c.errors);
@@ -403,7 +412,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		switch (a.format) {
 		case FMT_JSON: print_json(rep, a.views); break;
 		case FMT_KERNEL: print_kernel(rep, a.views); break;
-		default: print_text(rep, a.verbose);
+		default: print_text(rep, a.verbose, a.quiet);
 		}
 		for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
 			const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
@@ -419,7 +428,7 @@ out:
 	ksc_kernel_unref(k);
 	ksc_keyring_unref(kr);
 	module_list_free(&c);
-	free(a.kern.module_dirs);
+	kernel_opts_free(&a.kern);
 	free(a.certs);
 	return status;
 }

@@ -29,6 +29,8 @@ static const char *const help =
 	"      --json             the same as --format json\n"
 	"      --html FILE        also write the report as one self-contained HTML page\n"
 	"                         (sortable, filterable tables and the graph; no network)\n"
+	"  -q, --quiet            text: only the changes, no counts; with MODULEs, only the\n"
+	"                         verdicts of the modules that would break on NEW\n"
 	"  -v, --verbose          explanations and fixes\n"
 	"  -h, --help             show this help and exit\n\n"
 	"Exit status: 0 no change (or no module breaks), 1 changes (or some module that\n"
@@ -109,6 +111,18 @@ struct module_result {
 	unsigned breaks;
 };
 
+/* One module's verdicts on OLD and NEW. */
+static void print_fate(const struct ksc_report *ro, const struct ksc_report *rn, size_t m)
+{
+	const struct ksc_module_verdict *vo = ksc_report_get_verdict(ro, m);
+	const struct ksc_module_verdict *vn = ksc_report_get_verdict(rn, m);
+
+	printf("%s: loader: %s -> %s; modpost: %s -> %s\n", vo->loader_name,
+	       vo->loader_err ? ksc_errno_name(vo->loader_err) : "loads",
+	       vn->loader_err ? ksc_errno_name(vn->loader_err) : "loads",
+	       vo->modpost_ok ? "pass" : "fail", vn->modpost_ok ? "pass" : "fail");
+}
+
 static void compare_module(const struct ksc_module *mod, const struct ksc_report *ro,
 			   const struct ksc_report *rn, size_t m, const struct ksc_diff *df,
 			   bool verbose, bool text, json_object *jmods, unsigned *breaks)
@@ -153,9 +167,9 @@ static void compare_module(const struct ksc_module *mod, const struct ksc_report
 						       ? json_object_new_string(b->explanation) : NULL);
 				json_object_object_add(x, "fix", b && b->fix ? json_object_new_string(b->fix) : NULL);
 				json_object_array_add(jc, x);
-				if (!text)
-					continue;
 			}
+			if (!text)
+				continue;
 			printf("%s: %s: %s: %s -> %s", name, sym, vw, verdict_word(a), verdict_word(b));
 			if (b && b->severity > KSC_SEV_INFO)
 				printf(": %s [%s]", b->summary ? b->summary : b->code, b->code);
@@ -199,9 +213,9 @@ static void compare_module(const struct ksc_module *mod, const struct ksc_report
 						       d->fix && side ? json_object_new_string(d->fix)
 								      : json_object_new_boolean(!side));
 				json_object_array_add(jc, x);
-				if (!text)
-					continue;
 			}
+			if (!text)
+				continue;
 			if (side) {
 				printf("%s: %s%s%s: %s [%s]\n", d->module, d->symbol ? d->symbol : "",
 				       d->symbol ? ": " : "", vw, d->summary ? d->summary : d->code,
@@ -224,12 +238,8 @@ static void compare_module(const struct ksc_module *mod, const struct ksc_report
 		json_object_object_add(jm, "changes", jc);
 		json_object_array_add(jmods, jm);
 	}
-	if (text) {
-		printf("%s: loader: %s -> %s; modpost: %s -> %s\n", vo->loader_name,
-		       vo->loader_err ? ksc_errno_name(vo->loader_err) : "loads",
-		       vn->loader_err ? ksc_errno_name(vn->loader_err) : "loads",
-		       vo->modpost_ok ? "pass" : "fail", vn->modpost_ok ? "pass" : "fail");
-	}
+	if (text)
+		print_fate(ro, rn, m);
 }
 
 
@@ -252,7 +262,14 @@ static const char *side_policy(const char *opt, struct ksc_kernel *k, struct ksc
 	return NULL;
 }
 
-int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
+struct diff_args {
+	const char *pold, *pnew, *html;
+	int format;
+	bool quiet, verbose;
+};
+
+/* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
+static int parse_args(struct diff_args *a, int argc, char *argv[])
 {
 	static const struct option opts[] = {
 		{ "policy-old", required_argument, NULL, OPT_POLICY_OLD },
@@ -260,40 +277,54 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "html", required_argument, NULL, OPT_HTML },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *pold = NULL, *pnew = NULL, *html = NULL;
-	int format = FMT_TEXT, c, status = KSC_EXIT_OK;
-	bool verbose = false;
-	unsigned errors = 0;
+	static const char shortopts[] = ":f:qvh";
+	int c;
 
-	while ((c = getopt_long(argc, argv, "+f:vh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (c) {
-		case OPT_POLICY_OLD: pold = optarg; break;
-		case OPT_POLICY_NEW: pnew = optarg; break;
-		case OPT_JSON: format = FMT_JSON; break;
-		case OPT_HTML: html = optarg; break;
-		case 'v': verbose = true; break;
+		case OPT_POLICY_OLD: a->pold = optarg; break;
+		case OPT_POLICY_NEW: a->pnew = optarg; break;
+		case OPT_JSON: a->format = FMT_JSON; break;
+		case OPT_HTML: a->html = optarg; break;
+		case 'q': a->quiet = true; break;
+		case 'v': a->verbose = true; break;
 		case 'f':
 			if (strcmp(optarg, "dot") == 0) {
-				format = DIFF_DOT;
+				a->format = DIFF_DOT;
 				break;
 			}
-			format = parse_format("diff", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
-			if (format < 0)
+			a->format = parse_format("diff", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
+			if (a->format < 0)
 				return KSC_EXIT_USAGE;
 			break;
 		case 'h':
 			fputs(help, stdout);
-			return KSC_EXIT_OK;
+			return -1;
 		default:
-			return usage_error("diff", "invalid option");
+			return option_error("diff", argv, shortopts, opts);
 		}
 	}
 	if (argc - optind < 2)
 		return usage_error("diff", "OLD and NEW are needed");
+	return KSC_EXIT_OK;
+}
+
+int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
+{
+	struct diff_args args = { .format = FMT_TEXT };
+	int status = parse_args(&args, argc, argv);
+	unsigned errors = 0;
+
+	if (status != KSC_EXIT_OK)
+		return status < 0 ? KSC_EXIT_OK : status;
+	const char *pold = args.pold, *pnew = args.pnew, *html = args.html;
+	int format = args.format;
+	bool verbose = args.verbose;
 
 	struct ksc_kernel *ko = NULL, *kn = NULL;
 	struct ksc_diff *df = NULL;
@@ -340,14 +371,19 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 		}
 		unsigned breaks = 0;
 		json_object *jmods = root ? json_object_new_array() : NULL;
-		for (size_t m = 0; m < nmods; m++)
-			compare_module(mods[m], ro, rn, m, df, verbose, text, jmods, &breaks);
+		for (size_t m = 0; m < nmods; m++) {
+			unsigned before = breaks;
+			compare_module(mods[m], ro, rn, m, df, verbose, text && !args.quiet, jmods,
+				       &breaks);
+			if (text && args.quiet && breaks > before)
+				print_fate(ro, rn, m);
+		}
 		if (root) {
 			json_object_object_add(root, "policy_old", json_object_new_string(ksc_report_get_policy(ro)));
 			json_object_object_add(root, "policy_new", json_object_new_string(ksc_report_get_policy(rn)));
 			json_object_object_add(root, "modules", jmods);
 		}
-		if (text) {
+		if (text && !args.quiet) {
 			printf("%zu module%s: %u would break on NEW (rules of %s -> %s)\n", nmods,
 			       nmods == 1 ? "" : "s", breaks, ksc_report_get_policy(ro),
 			       ksc_report_get_policy(rn));
@@ -385,14 +421,14 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 	}
 	/* The counts per kind, both modes. */
 	json_object *jcounts = root ? json_object_new_object() : NULL;
-	if (text)
+	if (text && !args.quiet)
 		printf("changes:");
 	for (int kind = 0; kind < KSC_CHANGE_KIND_COUNT; kind++) {
 		size_t n = ksc_diff_count_kind(df, (enum ksc_change_kind)kind);
 		if (jcounts)
 			json_object_object_add(jcounts, ksc_change_kind_name((enum ksc_change_kind)kind),
 					       json_object_new_int64((int64_t)n));
-		if (text)
+		if (text && !args.quiet)
 			printf(" %s %zu%s", ksc_change_kind_name((enum ksc_change_kind)kind), n,
 			       kind + 1 < KSC_CHANGE_KIND_COUNT ? "," : "\n");
 	}

@@ -20,11 +20,17 @@ static const char *const help =
 	"Options:\n"
 	"  -f, --format FMT  text (aligned columns, default), json, or symvers (Module.symvers\n"
 	"                    lines exactly as modpost writes them)\n"
+	"      --json        the same as --format json\n"
+	"  -q, --quiet       text: print nothing but the errors (a check that each PATH is\n"
+	"                    readable)\n"
 	"  -h, --help        show this help and exit\n";
+
+enum { OPT_JSON = 256 };
 
 struct exports_run {
 	struct ksc_ctx *ctx;
 	int format;
+	bool quiet;
 	struct ksc_symvers *all; /* every row, in input order */
 	unsigned json_items;     /* FMT_JSON: objects printed so far (streamed, one per file) */       /* FMT_JSON: array of per-file objects */
 	unsigned errors;
@@ -190,13 +196,16 @@ int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[])
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	static const char shortopts[] = ":f:qh";
 	struct exports_run run = { .ctx = ctx, .format = FMT_TEXT };
 	int c, r;
 
-	while ((c = getopt_long(argc, argv, "+f:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			run.format = parse_format("exports", optarg,
@@ -204,11 +213,13 @@ int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[])
 			if (run.format < 0)
 				return KSC_EXIT_USAGE;
 			break;
+		case OPT_JSON: run.format = FMT_JSON; break;
+		case 'q': run.quiet = true; break;
 		case 'h':
 			fputs(help, stdout);
 			return KSC_EXIT_OK;
 		default:
-			return usage_error("exports", "invalid option");
+			return option_error("exports", argv, shortopts, opts);
 		}
 	}
 	if (optind >= argc)
@@ -232,7 +243,8 @@ int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[])
 		json_stream_end(run.json_items);
 		break;
 	default:
-		print_text(run.all);
+		if (!run.quiet)
+			print_text(run.all);
 	}
 	ksc_symvers_unref(run.all);
 	return run.errors ? KSC_EXIT_UNREADABLE : KSC_EXIT_OK;

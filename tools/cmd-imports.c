@@ -18,10 +18,16 @@ static const char *const help =
 	"extended version tables. PATH is a module or a directory searched for modules.\n\n"
 	"Options:\n"
 	"  -f, --format FMT  text (aligned columns, default) or json\n"
+	"      --json        the same as --format json\n"
+	"  -q, --quiet       text: print nothing but the errors (a check that each module is\n"
+	"                    readable)\n"
 	"  -h, --help        show this help and exit\n";
+
+enum { OPT_JSON = 256 };
 
 struct imports_run {
 	int format;
+	bool quiet;
 	struct ksc_ctx *ctx;
 	unsigned json_items;     /* FMT_JSON: objects printed so far (streamed, one per file) */
 	unsigned errors, files;
@@ -124,7 +130,7 @@ static int one_path(const char *path, const char *root, void *data)
 		run->errors++;
 	} else if (run->format == FMT_JSON) {
 		print_json(run, mod);
-	} else {
+	} else if (!run->quiet) {
 		print_text(run, mod);
 	}
 	ksc_module_unref(mod);
@@ -135,24 +141,29 @@ int cmd_imports(struct ksc_ctx *ctx, int argc, char *argv[])
 {
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	static const char shortopts[] = ":f:qh";
 	struct imports_run run = { .ctx = ctx, .format = FMT_TEXT };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "+f:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			run.format = parse_format("imports", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
 			if (run.format < 0)
 				return KSC_EXIT_USAGE;
 			break;
+		case OPT_JSON: run.format = FMT_JSON; break;
+		case 'q': run.quiet = true; break;
 		case 'h':
 			fputs(help, stdout);
 			return KSC_EXIT_OK;
 		default:
-			return usage_error("imports", "invalid option");
+			return option_error("imports", argv, shortopts, opts);
 		}
 	}
 	if (optind >= argc)

@@ -43,6 +43,7 @@
 #include "tools/text.h"
 
 #define CMD "modinfo"
+enum { OPT_JSON = 256 };
 
 static const char *const signature_keys[] = {
 	"sig_id", "signer", "sig_key", "sig_hashalgo", "signature",
@@ -52,6 +53,7 @@ struct modinfo_state {
 	struct ksc_ctx *ctx;
 	const char *field;   /* -F KEY, or NULL */
 	int format;          /* FMT_TEXT or FMT_JSON */
+	bool quiet;          /* -q: text: nothing, only the errors */
 	unsigned errors;     /* files that could not be read */
 	size_t n_printed;    /* JSON objects written so far */
 	int err;             /* -ENOMEM and the like: stop */
@@ -72,6 +74,9 @@ static void usage(FILE *f)
 		"                         parm lines and the signature fields sig_id, signer,\n"
 		"                         sig_key, sig_hashalgo and signature included)\n"
 		"  -f, --format FORMAT    text (default) or json\n"
+		"      --json             the same as --format json\n"
+		"  -q, --quiet            text: print nothing but the errors (a check that each\n"
+		"                         FILE is a readable module)\n"
 		"  -h, --help             show this help and exit\n"
 		"\n"
 		"JSON: an array with one object per file: {\"path\", \"name\", \"struct_name\",\n"
@@ -406,6 +411,8 @@ static int do_file(const char *path, const char *root, void *data)
 		r = 0;
 	} else if (st->format == FMT_JSON)
 		r = print_json(st, mod);
+	else if (st->quiet)
+		r = 0;
 	else if (st->field)
 		r = print_field(st, mod);
 	else
@@ -421,15 +428,16 @@ int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[])
 	static const struct option opts[] = {
 		{ "field", required_argument, NULL, 'F' },
 		{ "format", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char shortopts[] = ":F:f:qh";
 	struct modinfo_state st = { .ctx = ctx, .format = FMT_TEXT };
 	int c;
 
-	optind = 0; /* glibc: full re-initialisation; parsing starts at argv[1] */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":F:f:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
 			st.field = optarg;
@@ -439,18 +447,17 @@ int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[])
 			if (st.format < 0)
 				return KSC_EXIT_USAGE;
 			break;
+		case OPT_JSON:
+			st.format = FMT_JSON;
+			break;
+		case 'q':
+			st.quiet = true;
+			break;
 		case 'h':
 			usage(stdout);
 			return KSC_EXIT_OK;
-		case ':':
-			if (strncmp(argv[optind - 1], "--", 2) == 0)
-				return usage_error(CMD, "option '%s' requires an argument",
-						   argv[optind - 1]);
-			return usage_error(CMD, "option requires an argument -- '%c'", optopt);
 		default:
-			if (optopt)
-				return usage_error(CMD, "invalid option -- '%c'", optopt);
-			return usage_error(CMD, "unrecognized option '%s'", argv[optind - 1]);
+			return option_error(CMD, argv, shortopts, opts);
 		}
 	}
 	if (optind >= argc)

@@ -36,23 +36,29 @@ static const char *const help =
 	"  -w, --write            apply the changes (default: print a unified diff)\n\n"
 	"The kernel the module is built for (one is required), as for 'ksymcheck check':\n"
 	"  -k, --kernel ROOT      a root holding lib/modules/KVER and the kernel's exports\n"
+	"  -b, --basedir ROOT     the same, as depmod -b\n"
 	"      --kver KVER        the kernel release under ROOT (default: the running one)\n"
 	"  -s, --symvers FILE     the kernel's Module.symvers\n"
 	"      --vmlinux FILE     the kernel image (vmlinux or bzImage)\n"
 	"  -m, --modules DIR      also take the modules below DIR as providers\n"
+	"      --config FILE      the kernel's .config\n"
 	"  -p, --policy KVER      rules and syntax of this kernel version (default: the\n"
-	"                         kernel's release, else the module's vermagic)\n"
+	"                         kernel's release, else the module's vermagic)\n\n"
+	"Output:\n"
+	"  -q, --quiet            only errors and what cannot be done (no diff, no 'not\n"
+	"                         imported' or 'added' lines); the exit status says whether\n"
+	"                         imports are missing\n"
 	"  -h, --help             show this help and exit\n\n"
 	"Exit status: 0 nothing missing (or all of it written); 1 imports missing (dry run) or a\n"
 	"namespace that must not be imported; 2 usage error; 4 some inputs unreadable or files\n"
 	"not written (each left as it was); 1 and 4 add up.\n";
 
-enum { OPT_KVER = 256, OPT_VMLINUX, OPT_SRC };
+enum { OPT_SRC = 256 };
 
 struct nsdeps_args {
 	struct kernel_opts kern;
 	const char *policy, *src;
-	bool write;
+	bool write, quiet;
 };
 
 /* ---- the kernel: the same options as `ksymcheck check` ---- */
@@ -394,20 +400,63 @@ static int print_diff(const struct ksc_srcedit *e, const char *base, bool *told)
 	return r;
 }
 
-int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
+/* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
+static int parse_args(struct nsdeps_args *a, int argc, char *argv[])
 {
-	static const struct option opts[] = {
+	static const struct option own[] = {
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "write", no_argument, NULL, 'w' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "kver", required_argument, NULL, OPT_KVER },
-		{ "symvers", required_argument, NULL, 's' },
-		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-		{ "modules", required_argument, NULL, 'm' },
 		{ "policy", required_argument, NULL, 'p' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	struct opt_table t;
+	int ch, r = KSC_EXIT_OK;
+
+	if (opt_table_new(&t, own, "wp:qh", KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS |
+			  KOPT_VMLINUX | KOPT_MODULES | KOPT_CONFIG) < 0)
+		return KSC_EXIT_UNREADABLE;
+	while (r == KSC_EXIT_OK &&
+	       (ch = getopt_long(argc, argv, t.shortopts, t.longopts, NULL)) != -1) {
+		int k = kernel_opt(&a->kern, ch, optarg);
+		if (k != 0) {
+			r = k < 0 ? KSC_EXIT_UNREADABLE : KSC_EXIT_OK;
+			continue;
+		}
+		switch (ch) {
+		case OPT_SRC: a->src = optarg; break;
+		case 'w': a->write = true; break;
+		case 'p': a->policy = optarg; break;
+		case 'q': a->quiet = true; break;
+		case 'h':
+			fputs(help, stdout);
+			r = -1;
+			break;
+		default:
+			r = option_error("nsdeps", argv, t.shortopts, t.longopts);
+		}
+	}
+	opt_table_free(&t);
+	if (r != KSC_EXIT_OK)
+		return r;
+	if (optind >= argc)
+		return usage_error("nsdeps", "no MODULE given");
+	if (!a->kern.root && !a->kern.symvers && !a->kern.vmlinux)
+		return usage_error("nsdeps", "no kernel given: use --kernel, --symvers or --vmlinux");
+	struct ksc_kver pv;
+	if (a->policy && ksc_kver_parse(a->policy, &pv) < 0)
+		return usage_error("nsdeps", "--policy '%s' is not a kernel version", a->policy);
+	if (a->src) {
+		struct stat st;
+		if (stat(a->src, &st) < 0 || !S_ISDIR(st.st_mode))
+			return usage_error("nsdeps", "--src '%s' is not a folder", a->src);
+	}
+	return KSC_EXIT_OK;
+}
+
+int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
+{
 	struct nsdeps_args a = { 0 };
 	struct module_list c = { .ctx = ctx };
 	struct plan plan = { 0 };
@@ -416,50 +465,13 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 	bool told = false;
 	struct ksc_kernel *k = NULL;
 	struct ksc_report *rep = NULL;
-	int ch, status = KSC_EXIT_OK;
+	int status;
 	char release[128] = "";
 
-	a.kern.module_dirs = calloc((size_t)argc, sizeof(char *));
-	if (!a.kern.module_dirs)
-		return KSC_EXIT_UNREADABLE;
-	while ((ch = getopt_long(argc, argv, "+wk:s:m:p:h", opts, NULL)) != -1) {
-		switch (ch) {
-		case OPT_SRC: a.src = optarg; break;
-		case 'w': a.write = true; break;
-		case 'k': a.kern.root = optarg; break;
-		case OPT_KVER: a.kern.kver = optarg; break;
-		case 's': a.kern.symvers = optarg; break;
-		case OPT_VMLINUX: a.kern.vmlinux = optarg; break;
-		case 'm': a.kern.module_dirs[a.kern.n_module_dirs++] = optarg; break;
-		case 'p': a.policy = optarg; break;
-		case 'h':
-			fputs(help, stdout);
-			free(a.kern.module_dirs);
-			return KSC_EXIT_OK;
-		default:
-			free(a.kern.module_dirs);
-			return usage_error("nsdeps", "invalid option");
-		}
-	}
-	if (optind >= argc) {
-		free(a.kern.module_dirs);
-		return usage_error("nsdeps", "no MODULE given");
-	}
-	if (!a.kern.root && !a.kern.symvers && !a.kern.vmlinux) {
-		free(a.kern.module_dirs);
-		return usage_error("nsdeps", "no kernel given: use --kernel, --symvers or --vmlinux");
-	}
-	struct ksc_kver pv;
-	if (a.policy && ksc_kver_parse(a.policy, &pv) < 0) {
-		free(a.kern.module_dirs);
-		return usage_error("nsdeps", "--policy '%s' is not a kernel version", a.policy);
-	}
-	if (a.src) {
-		struct stat st;
-		if (stat(a.src, &st) < 0 || !S_ISDIR(st.st_mode)) {
-			free(a.kern.module_dirs);
-			return usage_error("nsdeps", "--src '%s' is not a folder", a.src);
-		}
+	status = parse_args(&a, argc, argv);
+	if (status != KSC_EXIT_OK) {
+		kernel_opts_free(&a.kern);
+		return status < 0 ? KSC_EXIT_OK : status;
 	}
 
 	int r = walk_paths(ctx, argv + optind, argc - optind, collect_module, &c,
@@ -506,7 +518,7 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 		for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
 			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
 			if (strcmp(d->code, "ns-missing") == 0) {
-				if (strs_add(&missing, d->ns) == 1)
+				if (strs_add(&missing, d->ns) == 1 && !a.quiet)
 					fprintf(stderr, "%s: uses %s from namespace %s, not imported\n",
 						text_esc(mpath), text_esc(d->symbol), text_esc(d->ns));
 			} else if (strcmp(d->code, "modns-denied") == 0) {
@@ -577,10 +589,11 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 		} else if (n > 0) {
 			if (!a.write) {
 				status |= KSC_EXIT_FINDINGS;
-				print_diff(e, base, &told);
+				if (!a.quiet)
+					print_diff(e, base, &told);
 			} else if (ksc_srcedit_commit(e, NULL) < 0) {
 				status |= KSC_EXIT_UNREADABLE;
-			} else {
+			} else if (!a.quiet) {
 				printf("%s: %d import%s added\n", text_esc(tf->path), n,
 				       n == 1 ? "" : "s");
 			}
@@ -596,6 +609,6 @@ out:
 	ksc_report_unref(rep);
 	ksc_kernel_unref(k);
 	module_list_free(&c);
-	free(a.kern.module_dirs);
+	kernel_opts_free(&a.kern);
 	return status;
 }

@@ -17,7 +17,7 @@
 
 static const char *const help =
 	"Usage: ksymcheck src scan [OPTIONS] PATH...\n"
-	"       ksymcheck src migrate --to KVER [--write] PATH...\n\n"
+	"       ksymcheck src migrate --to KVER [--write] [-q] PATH...\n\n"
 	"Find the export and import macros in C sources (.c, .h, .S; folders are searched\n"
 	"recursively, Kbuild/Makefile read for -DDEFAULT_SYMBOL_NAMESPACE=), before anything\n"
 	"is built. Both namespace spellings are read: identifiers (5.4 - 6.12) and string\n"
@@ -25,9 +25,12 @@ static const char *const help =
 	"scan: one record per line, PATH:LINE: KIND ...\n"
 	"  -f, --format FMT          text (default), json, or symvers (exports as\n"
 	"                            Module.symvers lines: CRC 0, the file as the module)\n"
+	"      --json                the same as --format json\n"
 	"      --mentions            also list each keyword that is no record, and why\n"
 	"                            (comment, string, define, directive, other-macro, ...)\n"
-	"  -j, --threads N           scan folders with N threads (default: one per CPU)\n"
+	"  -j, --jobs N              scan folders with N threads (default: one per CPU;\n"
+	"                            --threads N is the same)\n"
+	"  -q, --quiet               text: print nothing but the errors\n"
 	"      --kvm-sub-modules L   KVM_SUB_MODULES for EXPORT_SYMBOL_FOR_KVM[_INTERNAL]\n"
 	"                            (default kvm-amd,kvm-intel, as x86)\n\n"
 	"migrate: what kernel KVER needs: EXPORT_SYMBOL_GPL_FOR_MODULES (6.16) <->\n"
@@ -37,6 +40,8 @@ static const char *const help =
 	"  -w, --write               apply the changes (default: print a unified diff, for\n"
 	"                            patch -p1); each file is replaced atomically, only if\n"
 	"                            it did not change meanwhile and has a write permission bit\n"
+	"  -q, --quiet               no diff, no summary: only errors and what cannot be\n"
+	"                            rewritten (the exit status says whether changes are needed)\n"
 	"  -h, --help                show this help and exit\n\n"
 	"Exit status: 0 nothing (more) to do; 1 migrate: changes needed (dry run) or something\n"
 	"that cannot be rewritten for KVER (see the notes on stderr); 2 usage error; 4 some\n"
@@ -139,20 +144,25 @@ static int print_symvers(const struct ksc_src_record *r)
 
 static int src_scan(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	enum { OPT_MENTIONS = 256, OPT_KVM };
+	enum { OPT_MENTIONS = 256, OPT_KVM, OPT_JSON };
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "mentions", no_argument, NULL, OPT_MENTIONS },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "threads", required_argument, NULL, 'j' },
 		{ "kvm-sub-modules", required_argument, NULL, OPT_KVM },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	static const char shortopts[] = ":f:j:qh";
 	struct ksc_src_opts o = { .sz = sizeof(o) };
 	int format = FMT_TEXT, ch, status = KSC_EXIT_OK;
+	bool quiet = false;
 	struct ksc_src *src;
 
-	while ((ch = getopt_long(argc, argv, "+f:j:h", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (ch) {
 		case 'f':
 			format = parse_format("src scan", optarg,
@@ -161,25 +171,26 @@ static int src_scan(struct ksc_ctx *ctx, int argc, char *argv[])
 			if (format < 0)
 				return KSC_EXIT_USAGE;
 			break;
+		case OPT_JSON: format = FMT_JSON; break;
 		case OPT_MENTIONS: o.flags |= KSC_SRC_MENTIONS; break;
 		case 'j': {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 10);
-			if (*end || n < 1 || n > 64)
-				return usage_error("src", "--threads needs a number from 1 to 64");
+			int n = parse_jobs("src scan", optarg, 64);
+			if (n < 0)
+				return KSC_EXIT_USAGE;
 			o.threads = (unsigned)n;
 			break;
 		}
 		case OPT_KVM: o.kvm_sub_modules = optarg; break;
+		case 'q': quiet = true; break;
 		case 'h':
 			fputs(help, stdout);
 			return KSC_EXIT_OK;
 		default:
-			return usage_error("src", "invalid option");
+			return option_error("src scan", argv, shortopts, opts);
 		}
 	}
 	if (optind >= argc)
-		return usage_error("src", "no PATH given");
+		return usage_error("src scan", "no PATH given");
 	if (ksc_src_new(ctx, &o, &src) < 0) {
 		fprintf(stderr, "%s: out of memory\n", program_name);
 		return KSC_EXIT_UNREADABLE;
@@ -207,7 +218,8 @@ static int src_scan(struct ksc_ctx *ctx, int argc, char *argv[])
 					status |= KSC_EXIT_UNREADABLE;
 				break;
 			default:
-				print_text(rec);
+				if (!quiet)
+					print_text(rec);
 			}
 		}
 	}
@@ -251,32 +263,35 @@ static int src_migrate(struct ksc_ctx *ctx, int argc, char *argv[])
 	static const struct option opts[] = {
 		{ "to", required_argument, NULL, 't' },
 		{ "write", no_argument, NULL, 'w' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	static const char shortopts[] = ":t:wqh";
 	const char *to = NULL;
-	bool write = false;
+	bool write = false, quiet = false;
 	int ch, status = KSC_EXIT_OK;
 	struct ksc_src *src;
 	struct ksc_kver v;
 
-	while ((ch = getopt_long(argc, argv, "+t:wh", opts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (ch) {
 		case 't': to = optarg; break;
 		case 'w': write = true; break;
+		case 'q': quiet = true; break;
 		case 'h':
 			fputs(help, stdout);
 			return KSC_EXIT_OK;
 		default:
-			return usage_error("src", "invalid option");
+			return option_error("src migrate", argv, shortopts, opts);
 		}
 	}
 	if (!to)
-		return usage_error("src", "migrate needs --to KVER");
+		return usage_error("src migrate", "migrate needs --to KVER");
 	if (ksc_kver_parse(to, &v) < 0)
-		return usage_error("src", "--to '%s' is not a kernel version", to);
+		return usage_error("src migrate", "--to '%s' is not a kernel version", to);
 	if (optind >= argc)
-		return usage_error("src", "no PATH given");
+		return usage_error("src migrate", "no PATH given");
 	if (ksc_src_new(ctx, NULL, &src) < 0) {
 		fprintf(stderr, "%s: out of memory\n", program_name);
 		return KSC_EXIT_UNREADABLE;
@@ -318,19 +333,21 @@ static int src_migrate(struct ksc_ctx *ctx, int argc, char *argv[])
 			changed++;
 			if (!write) {
 				status |= KSC_EXIT_FINDINGS;
-				ksc_srcedit_write_diff(e, stdout);
+				if (!quiet)
+					ksc_srcedit_write_diff(e, stdout);
 			} else if (ksc_srcedit_commit(e, NULL) < 0) {
 				status |= KSC_EXIT_UNREADABLE;
-			} else {
+			} else if (!quiet) {
 				printf("%s: %d change%s written\n", text_esc(r->path), n,
 				       n == 1 ? "" : "s");
 			}
 		}
 		ksc_srcedit_free(e);
 	}
-	fprintf(stderr, "%s: %u file%s with namespace or export macros, %u %s for %u.%u\n",
-		program_name, files, files == 1 ? "" : "s", changed,
-		write ? "rewritten" : "to change", v.major, v.minor);
+	if (!quiet)
+		fprintf(stderr, "%s: %u file%s with namespace or export macros, %u %s for %u.%u\n",
+			program_name, files, files == 1 ? "" : "s", changed,
+			write ? "rewritten" : "to change", v.major, v.minor);
 	ksc_src_unref(src);
 	return status;
 }

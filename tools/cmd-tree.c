@@ -21,71 +21,59 @@
 #include "tools/ksc-tool.h"
 
 static const char *const help =
-	"Usage: ksymcheck tree [OPTIONS] [-b ROOT] [KVER]\n\n"
-	"Read every module of ROOT/lib/modules/KVER (depmod's conventions: ROOT defaults "
-	"to /,\n"
-	"KVER to the running kernel's release) in parallel, resolve every import as "
-	"depmod\n"
-	"does, report unresolved symbols and dependency cycles, and judge every module "
-	"as the\n"
-	"loader and modpost would (one line per finding: MODULE: SYMBOL: VIEW: VERDICT "
-	"[code]),\n"
+	"Usage: ksymcheck tree [OPTIONS] [-k ROOT] [KVER]\n\n"
+	"Read every module of ROOT/lib/modules/KVER (depmod's conventions: ROOT defaults to /,\n"
+	"KVER to the running kernel's release) in parallel, resolve every import as depmod\n"
+	"does, report unresolved symbols and dependency cycles, and judge every module as the\n"
+	"loader and modpost would (one line per finding: MODULE: SYMBOL: VIEW: VERDICT [code]),\n"
 	"then a summary with counts per finding code.\n\n"
 	"The tree:\n"
-	"  -b, --basedir ROOT      the root holding lib/modules/KVER (default /)\n"
+	"  -k, --kernel ROOT       the root holding lib/modules/KVER (default /)\n"
+	"  -b, --basedir ROOT      the same, as depmod -b\n"
+	"      --kver KVER         the release under ROOT (or KVER as operand)\n"
 	"  -j, --jobs N            worker threads (default: one per CPU)\n"
 	"      --index FILE        the index of what was read (default:\n"
-	"                          $XDG_CACHE_HOME/ksymcheck/tree/KVER-HASH.idx); a "
-	"re-run\n"
-	"                          re-reads only modules whose size, mtime or inode "
-	"changed\n"
+	"                          $XDG_CACHE_HOME/ksymcheck/tree/KVER-HASH.idx); a re-run\n"
+	"                          re-reads only modules whose size, mtime or inode changed\n"
 	"      --no-index          neither read nor write an index\n\n"
 	"The kernel's exports (default: the first found of build/Module.symvers,\n"
-	"usr/src/linux-headers-KVER/Module.symvers, boot/vmlinux-KVER, "
-	"boot/vmlinuz-KVER,\n"
+	"usr/src/linux-headers-KVER/Module.symvers, boot/vmlinux-KVER, boot/vmlinuz-KVER,\n"
 	"boot/System.map-KVER below ROOT):\n"
-	"  -E, --symvers FILE      Module.symvers (as depmod -E)\n"
-	"  -F, --system-map FILE   System.map (as depmod -F)\n"
+	"  -s, --symvers FILE      Module.symvers\n"
+	"  -E FILE                 the same, as depmod -E\n"
+	"      --system-map FILE   System.map\n"
+	"  -F FILE                 the same, as depmod -F\n"
 	"      --vmlinux FILE      vmlinux or bzImage\n"
 	"      --config FILE       the kernel's .config (default boot/config-KVER)\n"
 	"      --no-kernel-search  use only the files named by the options above\n\n"
 	"Rules (as ksymcheck check):\n"
-	"  -p, --policy KVER       apply the rules of this kernel version (default: "
-	"KVER's)\n"
-	"      --require-intree    module-restricted exports only for in-tree modules "
-	"(R25)\n"
+	"  -p, --policy KVER       apply the rules of this kernel version (default: KVER's)\n"
+	"      --require-intree    module-restricted exports only for in-tree modules (R25)\n"
 	"      --allow-missing-ns  as CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y\n"
 	"      --view VIEW         loader, modpost or both (default)\n"
-	"      --distro NAME       debian or upstream: the distribution's loader "
-	"patches\n"
-	"                          (default: debian when ROOT holds a Debian kernel "
-	"package)\n"
+	"      --distro NAME       debian or upstream: the distribution's loader patches\n"
+	"                          (default: debian when ROOT holds a Debian kernel package)\n"
 	"      --no-check          depmod's view only: no verdicts\n\n"
 	"Output:\n"
 	"      --write-depmod DIR  write modules.dep, modules.symbols, modules.alias,\n"
-	"                          modules.softdep and modules.devname into DIR, byte "
-	"for byte\n"
-	"                          as kmod's depmod, each atomically (not the *.bin "
-	"files)\n"
-	"  -f, --format FMT        text (default) or json: a JSON summary (also --json)\n"
-	"  -q, --quiet             no findings and no summary (problems still on "
-	"stderr)\n"
+	"                          modules.softdep and modules.devname into DIR, byte for byte\n"
+	"                          as kmod's depmod, each atomically (not the *.bin files)\n"
+	"  -f, --format FMT        text (default) or json: a JSON summary\n"
+	"      --json              the same as --format json\n"
+	"  -q, --quiet             text: only the refusals and dependency cycles (and the\n"
+	"                          unresolved symbols when there are no verdicts); no\n"
+	"                          warnings, notes, summary or progress bar\n"
 	"  -v, --verbose           also notes (info findings)\n"
 	"      --timing            where the time went, on standard error\n"
 	"  -h, --help              show this help and exit\n\n"
-	"A progress bar is drawn on standard error when it is a terminal (not with "
-	"--quiet).\n\n"
-	"Exit status: 0 all fine; 1 some module would be refused, or dependency cycles; "
-	"2 usage\n"
-	"error; 4 some inputs unreadable (each reported as path: reason; the rest "
-	"processed)\n"
+	"A progress bar is drawn on standard error when it is a terminal (not with --quiet).\n\n"
+	"Exit status: 0 all fine; 1 some module would be refused, or dependency cycles; 2 usage\n"
+	"error; 4 some inputs unreadable (each reported as path: reason; the rest processed)\n"
 	"or an output could not be written; 1 and 4 add up.\n";
 
 enum {
 	OPT_INDEX = 256,
 	OPT_NO_INDEX,
-	OPT_VMLINUX,
-	OPT_CONFIG,
 	OPT_NO_KSEARCH,
 	OPT_REQUIRE_INTREE,
 	OPT_ALLOW_MISSING_NS,
@@ -94,6 +82,7 @@ enum {
 	OPT_NO_CHECK,
 	OPT_WRITE_DEPMOD,
 	OPT_TIMING,
+	OPT_JSON,
 };
 
 struct bar {
@@ -244,7 +233,8 @@ static unsigned count_verdicts(const struct ksc_tree *t, unsigned views, struct 
 	       ((views & KSC_VIEW_MODPOST) ? c->fails : 0);
 }
 
-static void print_text(const struct ksc_tree *t, unsigned views, bool verbose,
+/* quiet: only what makes the exit status 1 (refusals, cycles, unresolved without verdicts). */
+static void print_text(const struct ksc_tree *t, unsigned views, bool verbose, bool quiet,
 		       const char *written, unsigned *refused_out)
 {
 	size_t n = ksc_tree_get_module_count(t);
@@ -258,7 +248,8 @@ static void print_text(const struct ksc_tree *t, unsigned views, bool verbose,
 		for (size_t j = v->first_diag; j < v->first_diag + v->n_diags; j++) {
 			const struct ksc_diag *d = ksc_tree_get_diag(t, j);
 			if (!(views & d->view) ||
-			    (d->severity == KSC_SEV_INFO && !verbose))
+			    (d->severity == KSC_SEV_INFO && !verbose) ||
+			    (quiet && d->severity != KSC_SEV_ERROR))
 				continue;
 			printf("%s: ", ksc_tree_get_module_relpath(t, i));
 			if (d->symbol)
@@ -268,7 +259,8 @@ static void print_text(const struct ksc_tree *t, unsigned views, bool verbose,
 			       d->code);
 		}
 	}
-	for (size_t i = 0; i < ksc_tree_get_unresolved_count(t); i++) {
+	for (size_t i = 0; i < ksc_tree_get_unresolved_count(t) &&
+			   (!quiet || !ksc_tree_has_verdicts(t)); i++) {
 		const struct ksc_tree_unresolved *u = ksc_tree_get_unresolved(t, i);
 		printf("%s: %s %s [%s]\n", ksc_tree_get_module_relpath(t, u->module),
 		       u->kind == KSC_TREE_UNKNOWN_SYMBOL
@@ -286,6 +278,8 @@ static void print_text(const struct ksc_tree *t, unsigned views, bool verbose,
 			printf("%s -> ", ksc_tree_get_module_name(t, m[j]));
 		printf("%s\n", ksc_tree_get_module_name(t, m[0]));
 	}
+	if (quiet)
+		return;
 
 	struct ksc_tree_stats st;
 	ksc_tree_get_stats(t, &st);
@@ -465,17 +459,73 @@ static void release_tree(struct ksc_tree *t)
 #endif
 }
 
-int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
+struct tree_args {
+	struct kernel_opts kern;
+	const char *index, *depmod_dir;
+	bool no_index, json, quiet, verbose, timing;
+};
+
+/* One option of tree's own: 0, -1 after --help, or the status of a usage error. */
+static int tree_opt(struct tree_args *a, struct ksc_tree_opts *o, struct ksc_check_opts *co,
+		    int ch)
 {
-	static const struct option opts[] = {
-		{ "basedir", required_argument, NULL, 'b' },
+	switch (ch) {
+	case 'j': {
+		int n = parse_jobs("tree", optarg, 256);
+		if (n < 0)
+			return KSC_EXIT_USAGE;
+		o->jobs = (unsigned int)n;
+		break;
+	}
+	case OPT_INDEX: a->index = optarg; break;
+	case OPT_NO_INDEX: a->no_index = true; break;
+	case OPT_NO_KSEARCH: o->no_kernel_search = true; break;
+	case 'p': co->policy = optarg; break;
+	case OPT_REQUIRE_INTREE: co->require_intree = true; break;
+	case OPT_ALLOW_MISSING_NS: co->allow_missing_ns = 1; break;
+	case OPT_VIEW: {
+		int v = parse_view("tree", optarg);
+		if (v < 0)
+			return KSC_EXIT_USAGE;
+		co->views = (unsigned)v;
+		break;
+	}
+	case OPT_DISTRO:
+		if (strcmp(optarg, "debian") == 0)
+			o->quirks = KSC_QUIRK_DEBIAN_MISSING_CRC;
+		else if (strcmp(optarg, "upstream") == 0)
+			o->quirks = 0;
+		else
+			return usage_error("tree", "unknown --distro '%s' (debian or upstream)",
+					   optarg);
+		o->set_quirks = true;
+		break;
+	case OPT_NO_CHECK: o->no_check = true; break;
+	case OPT_WRITE_DEPMOD: a->depmod_dir = optarg; break;
+	case 'f': {
+		int f = parse_format("tree", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
+		if (f < 0)
+			return KSC_EXIT_USAGE;
+		a->json = f == FMT_JSON;
+		break;
+	}
+	case OPT_JSON: a->json = true; break;
+	case 'q': a->quiet = true; break;
+	case 'v': a->verbose = true; break;
+	case OPT_TIMING: a->timing = true; break;
+	case 'h': fputs(help, stdout); return -1;
+	}
+	return 0;
+}
+
+/* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
+static int parse_args(struct tree_args *a, struct ksc_tree_opts *o, struct ksc_check_opts *co,
+		      int argc, char *argv[])
+{
+	static const struct option own[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "index", required_argument, NULL, OPT_INDEX },
 		{ "no-index", no_argument, NULL, OPT_NO_INDEX },
-		{ "symvers", required_argument, NULL, 'E' },
-		{ "system-map", required_argument, NULL, 'F' },
-		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
-		{ "config", required_argument, NULL, OPT_CONFIG },
 		{ "no-kernel-search", no_argument, NULL, OPT_NO_KSEARCH },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "require-intree", no_argument, NULL, OPT_REQUIRE_INTREE },
@@ -485,94 +535,65 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 		{ "no-check", no_argument, NULL, OPT_NO_CHECK },
 		{ "write-depmod", required_argument, NULL, OPT_WRITE_DEPMOD },
 		{ "format", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "timing", no_argument, NULL, OPT_TIMING },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	struct opt_table t;
+	int ch, r = 0;
+
+	if (opt_table_new(&t, own, "j:p:f:qvh", KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS |
+			  KOPT_VMLINUX | KOPT_CONFIG | KOPT_SYSTEM_MAP | KOPT_DEPMOD) < 0)
+		return KSC_EXIT_UNREADABLE;
+	while (r == 0 && (ch = getopt_long(argc, argv, t.shortopts, t.longopts, NULL)) != -1) {
+		if (kernel_opt(&a->kern, ch, optarg) > 0)
+			continue;
+		if (ch == '?' || ch == ':')
+			r = option_error("tree", argv, t.shortopts, t.longopts);
+		else
+			r = tree_opt(a, o, co, ch);
+	}
+	opt_table_free(&t);
+	if (r)
+		return r;
+	if (argc - optind > 1 || (optind < argc && a->kern.kver))
+		return usage_error("tree", "more than one KVER given");
+	if (a->index && a->no_index)
+		return usage_error("tree", "--index and --no-index exclude each other");
+	if (!!a->kern.symvers + !!a->kern.system_map + !!a->kern.vmlinux > 1)
+		return usage_error("tree", "give the kernel's exports once: --symvers, "
+					   "--system-map or --vmlinux");
+	if (co->policy) {
+		struct ksc_kver v;
+		if (ksc_kver_parse(co->policy, &v) < 0)
+			return usage_error("tree", "--policy '%s' is not a kernel version",
+					   co->policy);
+	}
+	return KSC_EXIT_OK;
+}
+
+int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
+{
 	struct ksc_tree_opts o = { .sz = sizeof(o) };
 	struct ksc_check_opts co = { .sz = sizeof(co),
 				     .allow_missing_ns = -1,
 				     .views = KSC_VIEW_BOTH };
-	const char *root = NULL, *index = NULL, *depmod_dir = NULL;
-	bool no_index = false, json = false, quiet = false, verbose = false,
-	     timing = false;
-	int ch, status = KSC_EXIT_OK;
+	struct tree_args a = { 0 };
+	int status = parse_args(&a, &o, &co, argc, argv);
 
-	while ((ch = getopt_long(argc, argv, "b:j:E:F:p:f:qvh", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'b': root = optarg; break;
-		case 'j': {
-			char *end;
-			long n = strtol(optarg, &end, 10);
-			if (*end || n < 1 || n > 256)
-				return usage_error("tree",
-						   "--jobs needs a number from 1 to 256");
-			o.jobs = (unsigned int)n;
-			break;
-		}
-		case OPT_INDEX: index = optarg; break;
-		case OPT_NO_INDEX: no_index = true; break;
-		case 'E': o.symvers = optarg; break;
-		case 'F': o.system_map = optarg; break;
-		case OPT_VMLINUX: o.vmlinux = optarg; break;
-		case OPT_CONFIG: o.config = optarg; break;
-		case OPT_NO_KSEARCH: o.no_kernel_search = true; break;
-		case 'p': co.policy = optarg; break;
-		case OPT_REQUIRE_INTREE: co.require_intree = true; break;
-		case OPT_ALLOW_MISSING_NS: co.allow_missing_ns = 1; break;
-		case OPT_VIEW: {
-			int v = parse_view("tree", optarg);
-			if (v < 0)
-				return KSC_EXIT_USAGE;
-			co.views = (unsigned)v;
-			break;
-		}
-		case OPT_DISTRO:
-			if (strcmp(optarg, "debian") == 0)
-				o.quirks = KSC_QUIRK_DEBIAN_MISSING_CRC;
-			else if (strcmp(optarg, "upstream") == 0)
-				o.quirks = 0;
-			else
-				return usage_error(
-					"tree",
-					"unknown --distro '%s' (debian or upstream)",
-					optarg);
-			o.set_quirks = true;
-			break;
-		case OPT_NO_CHECK: o.no_check = true; break;
-		case OPT_WRITE_DEPMOD: depmod_dir = optarg; break;
-		case 'f': {
-			int f = parse_format("tree", optarg,
-					     1u << FMT_TEXT | 1u << FMT_JSON);
-			if (f < 0)
-				return KSC_EXIT_USAGE;
-			json = f == FMT_JSON;
-			break;
-		}
-		case 'q': quiet = true; break;
-		case 'v': verbose = true; break;
-		case OPT_TIMING: timing = true; break;
-		case 'h': fputs(help, stdout); return KSC_EXIT_OK;
-		default: return usage_error("tree", "invalid option");
-		}
-	}
-	if (argc - optind > 1)
-		return usage_error("tree", "more than one KVER given");
-	if (index && no_index)
-		return usage_error("tree", "--index and --no-index exclude each other");
-	if (!!o.symvers + !!o.system_map + !!o.vmlinux > 1)
-		return usage_error("tree", "give the kernel's exports once: --symvers, "
-					   "--system-map or --vmlinux");
-	if (co.policy) {
-		struct ksc_kver v;
-		if (ksc_kver_parse(co.policy, &v) < 0)
-			return usage_error("tree",
-					   "--policy '%s' is not a kernel version",
-					   co.policy);
-	}
-	const char *kver = optind < argc ? argv[optind] : NULL;
+	kernel_opts_free(&a.kern); /* tree takes no -m: nothing was allocated */
+	if (status != KSC_EXIT_OK)
+		return status < 0 ? KSC_EXIT_OK : status;
+	const char *root = a.kern.root, *index = a.index, *depmod_dir = a.depmod_dir;
+	bool quiet = a.quiet, json = a.json, verbose = a.verbose;
+	o.symvers = a.kern.symvers;
+	o.system_map = a.kern.system_map;
+	o.vmlinux = a.kern.vmlinux;
+	o.config = a.kern.config;
+	const char *kver = optind < argc ? argv[optind] : a.kern.kver;
 	struct utsname u;
 	if (!kver) {
 		if (uname(&u) < 0) {
@@ -581,8 +602,8 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 		}
 		kver = u.release;
 	}
-	unsigned a, b;
-	if (sscanf(kver, "%u.%u", &a, &b) != 2 || strchr(kver, '/'))
+	unsigned major, minor;
+	if (sscanf(kver, "%u.%u", &major, &minor) != 2 || strchr(kver, '/'))
 		return usage_error("tree", "bad version '%s' (MAJOR.MINOR...)", kver);
 	if (depmod_dir) {
 		struct stat st;
@@ -591,13 +612,13 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 					   depmod_dir);
 	}
 	char *def_index = NULL;
-	if (!no_index && !index) {
+	if (!a.no_index && !index) {
 		def_index = default_index(root, kver);
 		index = def_index;
 	}
-	o.index = no_index ? NULL : index;
+	o.index = a.no_index ? NULL : index;
 	o.check = &co;
-	o.timing = timing || json; /* the per-step split costs clock reads: only when shown */
+	o.timing = a.timing || json; /* the per-step split costs clock reads: only when shown */
 	struct bar bar = { .on = !quiet && isatty(STDERR_FILENO) };
 	o.progress = draw_bar;
 	o.progress_data = &bar;
@@ -605,7 +626,7 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 	/*
 	 * A rebuilt index is worth a warning (the library's warnings are off by default).
 	 */
-	if (ksc_get_log_priority(ctx) < KSC_LOG_WARNING)
+	if (!quiet && ksc_get_log_priority(ctx) < KSC_LOG_WARNING)
 		ksc_set_log_priority(ctx, KSC_LOG_WARNING);
 	struct ksc_tree *t;
 	int r = ksc_tree_open(ctx, root, kver, &o, &t);
@@ -636,16 +657,12 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 	unsigned refused = 0;
 	if (json)
 		print_json(t, co.views, written, &refused);
-	else if (!quiet)
-		print_text(t, co.views, verbose, written, &refused);
-	else {
-		struct vcounts vc;
-		refused = count_verdicts(t, co.views, &vc);
-	}
+	else
+		print_text(t, co.views, verbose, quiet, written, &refused);
 	if (refused || ksc_tree_get_cycle_count(t) ||
 	    (!ksc_tree_has_verdicts(t) && ksc_tree_get_unresolved_count(t)))
 		status |= KSC_EXIT_FINDINGS;
-	if (timing)
+	if (a.timing)
 		print_timing(t);
 	release_tree(t);
 	free(def_index);

@@ -45,6 +45,15 @@ bool use_colour(FILE *f);
 #define COLOUR_OFF "\033[0m"
 /* Print "ksymcheck: <msg>" and "Try 'ksymcheck <cmd> --help'." to stderr; returns 2. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+struct option;
+/*
+ * After getopt_long() returned '?' or ':' (shortopts starts with ':', opterr is 0): the
+ * usage error getopt would print, with the "ksymcheck: " prefix. Returns 2.
+ */
+int option_error(const char *cmd, char *const argv[], const char *shortopts,
+		 const struct option *longopts);
+/* -j/--jobs N: N from 1 to max, or -1 after the usage error. */
+int parse_jobs(const char *cmd, const char *value, unsigned max);
 enum out_format { FMT_TEXT, FMT_JSON, FMT_SYMVERS, FMT_KERNEL };
 /* Parse --format VALUE; allowed is a mask of (1 << FMT_x). -1 on error (reported). */
 int parse_format(const char *cmd, const char *value, unsigned allowed);
@@ -60,12 +69,40 @@ int walk_paths(struct ksc_ctx *ctx, char **paths, int n,
 	       int (*fn)(const char *path, const char *root, void *data), void *data,
 	       unsigned *errors);
 
-/* The kernel to check against, from check's options (shared with nsdeps). */
+/*
+ * The kernel options, one set of names for check, nsdeps, tree and audit: each command
+ * takes the KOPT_x it asks opt_table_new() for, and hands every option character to
+ * kernel_opt() before its own switch (so no command's own option is k, b, s, m, E or F).
+ */
+enum {
+	KOPT_ROOT = 1 << 0,       /* -k/--kernel ROOT, and -b/--basedir ROOT (depmod's) */
+	KOPT_KVER = 1 << 1,       /* --kver KVER */
+	KOPT_SYMVERS = 1 << 2,    /* -s/--symvers FILE */
+	KOPT_VMLINUX = 1 << 3,    /* --vmlinux FILE */
+	KOPT_MODULES = 1 << 4,    /* -m/--modules DIR, repeatable */
+	KOPT_CONFIG = 1 << 5,     /* --config FILE */
+	KOPT_SYSTEM_MAP = 1 << 6, /* --system-map FILE */
+	KOPT_DEPMOD = 1 << 7,     /* depmod's -E FILE (symvers) and -F FILE (System.map) */
+};
+/* getopt values of the long-only kernel options: no command's own option uses these. */
+enum { KOPT_VAL_KVER = 0x1000, KOPT_VAL_VMLINUX, KOPT_VAL_CONFIG, KOPT_VAL_SYSTEM_MAP };
 struct kernel_opts {
-	const char *root, *kver, *symvers, *vmlinux, *config;
-	char **module_dirs;
+	const char *root, *kver, *symvers, *vmlinux, *config, *system_map;
+	const char **module_dirs; /* grown by kernel_opt(): kernel_opts_free() */
 	int n_module_dirs;
 };
+/* A command's getopt tables: its own options and the kernel options it takes. */
+struct opt_table {
+	struct option *longopts;
+	char shortopts[64];
+};
+/* own: the command's options ({0}-terminated); own_short: its letters, without ':' first. */
+int opt_table_new(struct opt_table *t, const struct option *own, const char *own_short,
+		  unsigned set);
+void opt_table_free(struct opt_table *t);
+/* Store a kernel option: 1 when ch is one, 0 when not, -ENOMEM. */
+int kernel_opt(struct kernel_opts *o, int ch, const char *arg);
+void kernel_opts_free(struct kernel_opts *o);
 struct ksc_keyring;
 /* Open it: reported as "path: reason"; unreadable parts counted in *errors; NULL on failure.
  * With `kr`, the keys built into a --vmlinux image are added to it. */

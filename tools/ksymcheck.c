@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ksymcheck: which exported kernel symbols does a module use, and would Linux let it? */
 #include <errno.h>
+#include <getopt.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +34,9 @@ static void usage(FILE *f)
 	fprintf(f, "\nOptions:\n"
 		   "  -h, --help     show this help and exit\n"
 		   "  -V, --version  show the version and compiled-in features and exit\n"
-		   "      --json     (after COMMAND) the same as --format json, in every command\n"
-		   "                 that has it\n"
+		   "\nA command's options may come before, between or after its operands; '--'\n"
+		   "ends them. Every command that has --format has --json (--format json) and\n"
+		   "every command has -q, --quiet (only errors and refusals).\n"
 		   "\n'%s COMMAND --help' describes each command. See ksymcheck(1).\n",
 		program_name);
 }
@@ -95,11 +97,7 @@ int main(int argc, char *argv[])
 		printf("ksymcheck %s %s +JSON\n", KSC_VERSION_STRING, ksc_get_features());
 		return KSC_EXIT_OK;
 	}
-	/* --json is --format json in every command that has it (up to a "--"). */
-	static char format_json[] = "--format=json";
-	for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "--json") == 0)
-			argv[i] = format_json;
+	opterr = 0; /* option_error() reports them, with the program's name */
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(cmd, commands[i].name) != 0)
 			continue;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Small helpers shared by the subcommands. */
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,59 @@ int usage_error(const char *cmd, const char *fmt, ...)
 		fputs(COLOUR_OFF, stderr);
 	fprintf(stderr, "\nTry '%s%s%s --help'.\n", program_name, cmd ? " " : "", cmd ? cmd : "");
 	return KSC_EXIT_USAGE;
+}
+
+/* The length of a long option's name as written: up to '=' or the end. */
+static size_t long_name_len(const char *arg)
+{
+	return strcspn(arg, "=");
+}
+
+int option_error(const char *cmd, char *const argv[], const char *shortopts,
+		 const struct option *longopts)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	bool is_long = strncmp(arg, "--", 2) == 0;
+	int len = (int)(is_long ? long_name_len(arg) : 0);
+
+	if (optopt && optopt < 256 && strchr(shortopts, optopt) == NULL)
+		is_long = false; /* an unknown letter in a cluster after a long option */
+	if (!is_long) {
+		if (optopt && strchr(shortopts, optopt) && optopt != ':')
+			return usage_error(cmd, "option requires an argument -- '%c'", optopt);
+		return usage_error(cmd, "invalid option -- '%c'", optopt);
+	}
+	unsigned matches = 0;
+	for (const struct option *o = longopts; o->name; o++) {
+		if (strncmp(o->name, arg + 2, (size_t)len - 2) != 0)
+			continue;
+		if (strlen(o->name) == (size_t)len - 2) {
+			matches = 1;
+			break;
+		}
+		matches++;
+	}
+	if (matches > 1)
+		return usage_error(cmd, "option '%.*s' is ambiguous", len, arg);
+	if (matches == 0 || !optopt)
+		return usage_error(cmd, "unrecognized option '%.*s'", len, arg);
+	if (arg[len] == '=')
+		return usage_error(cmd, "option '%.*s' doesn't allow an argument", len, arg);
+	return usage_error(cmd, "option '%.*s' requires an argument", len, arg);
+}
+
+int parse_jobs(const char *cmd, const char *value, unsigned max)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(value, &end, 10);
+	if (value[0] < '0' || value[0] > '9' || *end || errno || n < 1 || n > max) {
+		usage_error(cmd, "--jobs needs a number from 1 to %u", max);
+		return -1;
+	}
+	return (int)n;
 }
 
 int parse_format(const char *cmd, const char *value, unsigned allowed)
@@ -115,6 +169,94 @@ void json_stream_end(unsigned count)
 	fputs(count ? "\n]\n" : "[]\n", stdout);
 }
 
+/* ---- the kernel options of check, nsdeps, tree and audit ---- */
+
+static const struct kernel_opt_def {
+	unsigned set; /* KOPT_x: the commands that ask for it take it */
+	struct option opt;
+} kernel_opt_defs[] = {
+	{ KOPT_ROOT, { "kernel", required_argument, NULL, 'k' } },
+	{ KOPT_ROOT, { "basedir", required_argument, NULL, 'b' } },
+	{ KOPT_KVER, { "kver", required_argument, NULL, KOPT_VAL_KVER } },
+	{ KOPT_SYMVERS, { "symvers", required_argument, NULL, 's' } },
+	{ KOPT_VMLINUX, { "vmlinux", required_argument, NULL, KOPT_VAL_VMLINUX } },
+	{ KOPT_MODULES, { "modules", required_argument, NULL, 'm' } },
+	{ KOPT_CONFIG, { "config", required_argument, NULL, KOPT_VAL_CONFIG } },
+	{ KOPT_SYSTEM_MAP, { "system-map", required_argument, NULL, KOPT_VAL_SYSTEM_MAP } },
+};
+
+int opt_table_new(struct opt_table *t, const struct option *own, const char *own_short,
+		  unsigned set)
+{
+	size_t n_own = 0, n = 0;
+
+	while (own[n_own].name)
+		n_own++;
+	t->longopts = calloc(n_own + sizeof(kernel_opt_defs) / sizeof(kernel_opt_defs[0]) + 1,
+			     sizeof(*t->longopts));
+	if (!t->longopts)
+		return -ENOMEM;
+	for (size_t i = 0; i < n_own; i++)
+		t->longopts[n++] = own[i];
+	for (size_t i = 0; i < sizeof(kernel_opt_defs) / sizeof(kernel_opt_defs[0]); i++)
+		if (kernel_opt_defs[i].set & set)
+			t->longopts[n++] = kernel_opt_defs[i].opt;
+	/* ':' first: missing arguments are reported by option_error(), not by getopt. */
+	snprintf(t->shortopts, sizeof(t->shortopts), ":%s%s%s%s%s", own_short,
+		 set & KOPT_ROOT ? "k:b:" : "", set & KOPT_SYMVERS ? "s:" : "",
+		 set & KOPT_MODULES ? "m:" : "", set & KOPT_DEPMOD ? "E:F:" : "");
+	return 0;
+}
+
+void opt_table_free(struct opt_table *t)
+{
+	free(t->longopts);
+	t->longopts = NULL;
+}
+
+int kernel_opt(struct kernel_opts *o, int ch, const char *arg)
+{
+	switch (ch) {
+	case 'k':
+	case 'b':
+		o->root = arg;
+		return 1;
+	case KOPT_VAL_KVER:
+		o->kver = arg;
+		return 1;
+	case 's':
+	case 'E':
+		o->symvers = arg;
+		return 1;
+	case KOPT_VAL_VMLINUX:
+		o->vmlinux = arg;
+		return 1;
+	case KOPT_VAL_CONFIG:
+		o->config = arg;
+		return 1;
+	case KOPT_VAL_SYSTEM_MAP:
+	case 'F':
+		o->system_map = arg;
+		return 1;
+	case 'm': {
+		const char **v = realloc(o->module_dirs, (o->n_module_dirs + 1) * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		o->module_dirs = v;
+		o->module_dirs[o->n_module_dirs++] = arg;
+		return 1;
+	}
+	}
+	return 0;
+}
+
+void kernel_opts_free(struct kernel_opts *o)
+{
+	free(o->module_dirs);
+	o->module_dirs = NULL;
+	o->n_module_dirs = 0;
+}
+
 /* ---- the kernel a command checks against (check, nsdeps) ---- */
 
 static int add_provider(const char *path, const char *root, void *data)
@@ -178,7 +320,7 @@ struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *a,
 	}
 	for (int i = 0; i < a->n_module_dirs; i++) {
 		unsigned bad = 0;
-		r = walk_paths(ctx, &a->module_dirs[i], 1, add_provider, k, &bad);
+		r = walk_paths(ctx, (char **)&a->module_dirs[i], 1, add_provider, k, &bad);
 		*errors += bad;
 		if (r < 0)
 			goto err;
