@@ -126,7 +126,7 @@ static int one_path(const char *path, const char *root, void *data)
 		return r == -ENOMEM ? r : 0;
 	}
 	if (ksc_module_get_kind(mod) != KSC_KIND_MODULE) {
-		fprintf(stderr, "%s: not a module (a kernel image imports nothing)\n", path);
+		print_error("%s: not a module (a kernel image imports nothing)", path);
 		run->errors++;
 	} else if (run->format == FMT_JSON) {
 		print_json(run, mod);

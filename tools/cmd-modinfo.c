@@ -173,9 +173,9 @@ static int collect_params(const struct ksc_module *mod, struct param **out)
 			continue;
 		const char *colon = strchr(mi->value, ':');
 		if (!colon) {
-			fprintf(stderr, "%s: invalid \"%s=%s\": missing ':'\n",
-				text_esc(ksc_module_get_path(mod)), text_esc(mi->key),
-				text_esc(mi->value));
+			print_warning("%s: invalid \"%s=%s\": missing ':'",
+				      text_esc(ksc_module_get_path(mod)), text_esc(mi->key),
+				      text_esc(mi->value));
 			continue;
 		}
 		int namelen = (int)(colon - mi->value);
@@ -405,8 +405,7 @@ static int do_file(const char *path, const char *root, void *data)
 		return 0;
 	}
 	if (ksc_module_get_kind(mod) != KSC_KIND_MODULE) {
-		fprintf(stderr, "%s: not a module (a kernel image has no .modinfo of its own)\n",
-			path);
+		print_error("%s: not a module (a kernel image has no .modinfo of its own)", path);
 		st->errors++;
 		r = 0;
 	} else if (st->format == FMT_JSON)

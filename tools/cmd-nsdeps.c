@@ -203,7 +203,7 @@ static int license_files(struct ksc_ctx *ctx, const char *dir,
 	}
 	r = 0;
 	if (lic.n == 0) {
-		fprintf(stderr, "%s: no source file of %s.ko has MODULE_LICENSE() (%s)\n", dir, name,
+		print_error("%s: no source file of %s.ko has MODULE_LICENSE() (%s)", dir, name,
 			from_mod ? "files from its .mod" : "no .mod file, every .c file looked at");
 		r = -ENOENT;
 	} else if (from_mod || lic.n == 1) {
@@ -221,7 +221,7 @@ static int license_files(struct ksc_ctx *ctx, const char *dir,
 		if (pick) {
 			r = strs_add(out, pick) < 0 ? -ENOMEM : 0;
 		} else {
-			fprintf(stderr, "%s: %zu files have MODULE_LICENSE() and none is %s.c: build the module (kbuild writes %s.mod, the list of its sources) or give --src its own folder\n",
+			print_error("%s: %zu files have MODULE_LICENSE() and none is %s.c: build the module (kbuild writes %s.mod, the list of its sources) or give --src its own folder",
 				dir, lic.n, name, name);
 			r = -ENOENT;
 		}
@@ -389,11 +389,11 @@ static int print_diff(const struct ksc_srcedit *e, const char *base, bool *told)
 	char *name = diff_name(base, path);
 
 	if (!name)
-		fprintf(stderr, "%s: outside %s: its part of the diff keeps this path, which 'patch -p1' there does not apply\n",
-			text_esc(path), text_esc(base));
+		print_warning("%s: outside %s: its part of the diff keeps this path, which 'patch -p1' there does not apply",
+			      text_esc(path), text_esc(base));
 	else if (!*told)
-		fprintf(stderr, "%s: nsdeps: the diff is relative to %s: apply it there with 'patch -p1'\n",
-			program_name, text_esc(base));
+		print_note("the diff is relative to %s: apply it there with 'patch -p1'",
+			   text_esc(base));
 	*told = *told || name;
 	int r = ksc_srcedit_write_diff_as(e, name, stdout);
 	free(name);
@@ -519,17 +519,17 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
 			if (strcmp(d->code, "ns-missing") == 0) {
 				if (strs_add(&missing, d->ns) == 1 && !a.quiet)
-					fprintf(stderr, "%s: uses %s from namespace %s, not imported\n",
-						text_esc(mpath), text_esc(d->symbol), text_esc(d->ns));
+					print_note("%s: uses %s from namespace %s, not imported",
+						   text_esc(mpath), text_esc(d->symbol), text_esc(d->ns));
 			} else if (strcmp(d->code, "modns-denied") == 0) {
 				status |= KSC_EXIT_FINDINGS;
-				fprintf(stderr, "%s: uses %s from the module-restricted namespace %s: not importing it; %s\n",
-					text_esc(mpath), text_esc(d->symbol), text_esc(d->ns),
-					d->fix ? text_esc(d->fix) : "only modules named in it may use the symbol");
+				print_error("%s: uses %s from the module-restricted namespace %s: not importing it; %s",
+					    text_esc(mpath), text_esc(d->symbol), text_esc(d->ns),
+					    d->fix ? text_esc(d->fix) : "only modules named in it may use the symbol");
 			} else if (strcmp(d->code, "modns-import") == 0) {
 				status |= KSC_EXIT_FINDINGS;
-				fprintf(stderr, "%s: imports the module namespace %s, which the %s loader refuses (-EPERM): remove that MODULE_IMPORT_NS\n",
-					text_esc(mpath), text_esc(d->ns), ksc_report_get_policy(rep));
+				print_error("%s: imports the module namespace %s, which the %s loader refuses (-EPERM): remove that MODULE_IMPORT_NS",
+					    text_esc(mpath), text_esc(d->ns), ksc_report_get_policy(rep));
 			}
 		}
 		if (!missing.n) {
@@ -578,12 +578,11 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 						 tf->ns.n);
 		for (size_t i = 0; i < ksc_srcedit_get_note_count(e); i++) {
 			const struct ksc_srcedit_note *note = ksc_srcedit_get_note(e, i);
-			fprintf(stderr, "%s:%u: note: %s\n", text_esc(tf->path), note->line,
-				text_esc(note->text));
+			print_note("%s:%u: %s", text_esc(tf->path), note->line, text_esc(note->text));
 			status |= KSC_EXIT_FINDINGS;
 		}
 		if (n < 0) {
-			fprintf(stderr, "%s: %s\n", tf->path,
+			print_error("%s: %s", tf->path,
 				n == -ENOENT ? "no MODULE_LICENSE() to add the imports after" : strerror(-n));
 			status |= KSC_EXIT_UNREADABLE;
 		} else if (n > 0) {

@@ -253,8 +253,8 @@ static void print_notes(const struct ksc_srcedit *e)
 {
 	for (size_t i = 0; i < ksc_srcedit_get_note_count(e); i++) {
 		const struct ksc_srcedit_note *n = ksc_srcedit_get_note(e, i);
-		fprintf(stderr, "%s:%u: note: %s\n", text_esc(ksc_srcedit_get_path(e)), n->line,
-			text_esc(n->text));
+		print_note("%s:%u: %s", text_esc(ksc_srcedit_get_path(e)), n->line,
+			   text_esc(n->text));
 	}
 }
 
@@ -321,7 +321,7 @@ static int src_migrate(struct ksc_ctx *ctx, int argc, char *argv[])
 		}
 		int n = ksc_srcedit_plan_migrate(e, to);
 		if (n < 0) {
-			fprintf(stderr, "%s: %s\n", r->path, strerror(-n));
+			print_error("%s: %s", r->path, strerror(-n));
 			status |= KSC_EXIT_UNREADABLE;
 			ksc_srcedit_free(e);
 			continue;

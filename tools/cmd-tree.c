@@ -68,8 +68,8 @@ static const char *const help =
 	"  -h, --help              show this help and exit\n\n"
 	"A progress bar is drawn on standard error when it is a terminal (not with --quiet).\n\n"
 	"Exit status: 0 all fine; 1 some module would be refused, or dependency cycles; 2 usage\n"
-	"error; 4 some inputs unreadable (each reported as path: reason; the rest processed)\n"
-	"or an output could not be written; 1 and 4 add up.\n";
+	"error; 4 some inputs unreadable (each reported as ksymcheck: PATH: reason; the rest\n"
+	"processed) or an output could not be written; 1 and 4 add up.\n";
 
 enum {
 	OPT_INDEX = 256,

@@ -45,6 +45,11 @@ bool use_colour(FILE *f);
 #define COLOUR_OFF "\033[0m"
 /* Print "ksymcheck: <msg>" and "Try 'ksymcheck <cmd> --help'." to stderr; returns 2. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* "ksymcheck: <msg>" on stderr; a problem with a file reads "ksymcheck: PATH: reason". */
+void print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "ksymcheck: warning: <msg>" and "ksymcheck: note: <msg>" on stderr. */
+void print_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void print_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 struct option;
 /*
  * After getopt_long() returned '?' or ':' (shortopts starts with ':', opterr is 0): the

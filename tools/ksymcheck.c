@@ -41,10 +41,18 @@ static void usage(FILE *f)
 		program_name);
 }
 
-/* Library messages are already "<path>: <reason>": print them as they are. */
+/* Library messages are "<path>: <reason>": "ksymcheck: <path>: <reason>", as the tool's own. */
 static void log_to_stderr(void *data, int priority, const char *msg)
 {
-	fprintf(stderr, "%s%s\n", priority <= KSC_LOG_ERR ? "" : "warning: ", msg);
+	static const char *const level[] = {
+		[KSC_LOG_WARNING] = "warning: ", [KSC_LOG_INFO] = "info: ", [KSC_LOG_DEBUG] = "debug: ",
+	};
+
+	(void)data;
+	fprintf(stderr, "%s: %s%s\n", program_name,
+		priority > KSC_LOG_ERR && priority <= KSC_LOG_DEBUG && level[priority] ?
+			level[priority] : "",
+		msg);
 }
 
 /* The command's own exit status: a write error at exit adds KSC_EXIT_UNREADABLE to it. */

@@ -46,6 +46,40 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	return KSC_EXIT_USAGE;
 }
 
+static void vmessage(const char *level, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: %s", program_name, level);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void print_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("", fmt, ap);
+	va_end(ap);
+}
+
+void print_warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void print_note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("note: ", fmt, ap);
+	va_end(ap);
+}
+
 /* The length of a long option's name as written: up to '=' or the end. */
 static size_t long_name_len(const char *arg)
 {
@@ -307,7 +341,7 @@ struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *a,
 		if (ksc_module_new_from_path(ctx, a->vmlinux, &vm) < 0)
 			goto err;
 		if (ksc_module_get_kind(vm) != KSC_KIND_VMLINUX) {
-			fprintf(stderr, "%s: not a kernel image\n", a->vmlinux);
+			print_error("%s: not a kernel image", a->vmlinux);
 			ksc_module_unref(vm);
 			goto err;
 		}
@@ -346,7 +380,7 @@ int collect_module(const char *path, const char *root, void *data)
 		return r == -ENOMEM ? r : 0;
 	}
 	if (ksc_module_get_kind(mod) != KSC_KIND_MODULE) {
-		fprintf(stderr, "%s: not a module\n", path);
+		print_error("%s: not a module", path);
 		ksc_module_unref(mod);
 		l->errors++;
 		return 0;

@@ -15,7 +15,7 @@ t_grep "... still lists the good module" "fxm_for_kvm_only" "$T_TMP/out"
 missing=""
 while IFS=$'\t' read -r f _; do
 	case $f in dir.ko) continue ;; esac
-	grep -q "^$FIXTURES/bad/$f: " "$T_TMP/err" || missing="$missing $f"
+	grep -q "^ksymcheck: $FIXTURES/bad/$f: " "$T_TMP/err" || missing="$missing $f"
 done < <(sed 's|^bad/||' tests/fixtures/bad.list)
 t_eq "... every bad file reported" "" "$missing"
 

@@ -248,7 +248,7 @@ printf '%s\n' "$N/nsdeps/fx-nsuser/main.o" "$N/nsdeps/fx-nsuser/helper.o" > nsde
 cd "$T_TMP"
 t_run "nsdeps: .mod with absolute paths, no --src" 1 "$KSC" nsdeps --symvers "$N/$SV" "$N/nsdeps/fx-nsuser/fx-nsuser.ko"
 t_diff "nsdeps: a/ b/ paths relative to the module's folder" "$FX/nsdeps-6.16.diff" "$T_TMP/out"
-t_grep "nsdeps: stderr names the folder" "ksymcheck: nsdeps: the diff is relative to $N/nsdeps/fx-nsuser: apply it there with 'patch -p1'" "$T_TMP/err"
+t_grep "nsdeps: stderr names the folder" "ksymcheck: note: the diff is relative to $N/nsdeps/fx-nsuser: apply it there with 'patch -p1'" "$T_TMP/err"
 cp "$T_TMP/out" "$T_TMP/abs.diff"
 applies "nsdeps: absolute .mod" "$N/nsdeps/fx-nsuser" "$T_TMP/abs.diff"
 # The same module given by a relative path from elsewhere, and a --src with "./" and "//".
@@ -270,7 +270,7 @@ mkdir other m3 && cp two/m1/*.c other/ && cp "$T_TMP/fx-nsuser.ko" m3/
 printf '%s\n' "$N/other/main.o" "$N/other/helper.o" > m3/fx-nsuser.mod
 t_run "nsdeps: a source outside the folder" 1 "$KSC" nsdeps --symvers $SV m3/fx-nsuser.ko
 t_eq "nsdeps: ... keeps its path in the diff" "--- $N/other/main.c|+++ $N/other/main.c" "$(head -n 2 "$T_TMP/out" | tr '\n' '|' | sed 's/|$//')"
-t_grep "nsdeps: ... and says so" "$N/other/main.c: outside m3: its part of the diff keeps this path" "$T_TMP/err"
+t_grep "nsdeps: ... and says so" "ksymcheck: warning: $N/other/main.c: outside m3: its part of the diff keeps this path" "$T_TMP/err"
 cd "$N"
 
 # 6.1: identifiers, no .mod file (the one .c with MODULE_LICENSE()), no imports yet.
