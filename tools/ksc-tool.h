@@ -68,7 +68,8 @@ int parse_view(const char *cmd, const char *value);
  * Expand PATH arguments: a regular file is taken as is; a directory is searched
  * recursively (sorted, symlinks to files followed, loops detected) for files whose name
  * ksc_path_is_module_name() accepts. Calls fn for each file; problems are logged through
- * the ctx as "path: reason" and counted in *errors.
+ * the ctx as "path: reason" and counted in *errors, and so is a directory that holds no
+ * module ("DIR: no module found").
  */
 int walk_paths(struct ksc_ctx *ctx, char **paths, int n,
 	       int (*fn)(const char *path, const char *root, void *data), void *data,

@@ -161,12 +161,14 @@ struct walk_tramp {
 	int (*fn)(const char *path, const char *root, void *data);
 	void *data;
 	const char *root;
+	size_t found;
 };
 
 static int tramp(const char *path, void *data)
 {
 	struct walk_tramp *t = data;
 
+	t->found++;
 	return t->fn(path, t->root, t->data);
 }
 
@@ -179,8 +181,14 @@ int walk_paths(struct ksc_ctx *ctx, char **paths, int n,
 	for (int i = 0; i < n && ret >= 0; i++) {
 		struct stat st;
 		if (stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)) {
-			struct walk_tramp t = { fn, data, paths[i] };
+			struct walk_tramp t = { fn, data, paths[i], 0 };
+			unsigned before = *errors;
 			ret = ksc_walk_modules(ctx, paths[i], NULL, tramp, &t, errors);
+			/* A folder that holds no module is an error, unless the walk said why. */
+			if (ret >= 0 && !t.found && *errors == before) {
+				print_error("%s: no module found", paths[i]);
+				(*errors)++;
+			}
 		} else {
 			/* Files, and paths that do not exist: the reader reports those. */
 			ret = fn(paths[i], NULL, data);
