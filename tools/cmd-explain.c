@@ -19,6 +19,8 @@ static const char *const help =
 	"Options:\n"
 	"  -f, --format FMT  text (default) or json\n"
 	"      --json        the same as --format json\n"
+	"  -q, --quiet       text: print nothing but the errors (a check that each RULE or\n"
+	"                    CODE exists)\n"
 	"  -h, --help        show this help and exit\n";
 
 #define WIDTH 79
@@ -266,14 +268,18 @@ static void selection_fini(struct selection *sel)
 	free(sel->codes);
 }
 
-/* Explain each argument (a rule, or every entry of a code with their rules), or list all. */
-static int explain(char **args, int n, int format)
+/*
+ * Explain each argument (a rule, or every entry of a code with their rules), or list all.
+ * quiet: text output prints nothing, the unknown ids are still reported.
+ */
+static int explain(char **args, int n, int format, bool quiet)
 {
 	struct selection sel;
 	int ret = KSC_EXIT_OK;
 
 	if (!n && format != FMT_JSON) {
-		print_list();
+		if (!quiet)
+			print_list();
 		return KSC_EXIT_OK;
 	}
 	if (selection_init(&sel) < 0) {
@@ -292,7 +298,7 @@ static int explain(char **args, int n, int format)
 			break;
 		}
 	}
-	if (ret == KSC_EXIT_OK)
+	if (ret == KSC_EXIT_OK && (!quiet || format == FMT_JSON))
 		print_selection(&sel, format);
 	selection_fini(&sel);
 	return ret;
@@ -303,12 +309,15 @@ int cmd_explain(struct ksc_ctx *ctx, int argc, char *argv[])
 	static const struct option opts[] = {
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, 'J' },
+		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
+	static const char shortopts[] = ":f:qh";
 	int format = FMT_TEXT, c;
+	bool quiet = false;
 
-	while ((c = getopt_long(argc, argv, "f:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			format = parse_format("explain", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
@@ -318,12 +327,15 @@ int cmd_explain(struct ksc_ctx *ctx, int argc, char *argv[])
 		case 'J':
 			format = FMT_JSON;
 			break;
+		case 'q':
+			quiet = true;
+			break;
 		case 'h':
 			fputs(help, stdout);
 			return KSC_EXIT_OK;
 		default:
-			return usage_error("explain", "invalid option");
+			return option_error("explain", argv, shortopts, opts);
 		}
 	}
-	return explain(argv + optind, argc - optind, format);
+	return explain(argv + optind, argc - optind, format, quiet);
 }

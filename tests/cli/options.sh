@@ -111,6 +111,9 @@ t_same "nsdeps: option order" 1 \
 	nsdeps --src "$T_TMP/fxdma" "$FXDMA" --kver "$REL" --kernel "$root"
 t_grep "... the diff adds the import" '+MODULE_IMPORT_NS("DMA_BUF");' "$T_TMP/same.out.0"
 
+t_same "explain: option order" 0 \
+	explain -f json R16 gpl-only :: explain R16 -f json gpl-only :: explain R16 gpl-only --format=json
+
 t_same "tree: option order" 0 \
 	tree -k "$root" --no-index -v "$REL" :: \
 	tree "$REL" --no-index -k "$root" -v :: \
@@ -142,6 +145,7 @@ t_same "modinfo --json" 0 modinfo -f json "$OOT" :: modinfo "$OOT" --json
 t_same "imports --json" 0 imports --format json "$FXDMA" :: imports "$FXDMA" --json
 t_same "exports --json" 0 exports --format json "$m" :: exports "$m" --json
 t_same "src scan --json" 0 src scan --format json "$S/scan" :: src scan "$S/scan" --json
+t_same "explain --json" 0 explain --format json ns-missing :: explain ns-missing --json
 # tree's JSON has the time each step took: compared without it.
 untimed() { python3 -c 'import json, sys; d = json.load(sys.stdin); d.pop("timing"); print(json.dumps(d, indent=1))'; }
 "$KSC" tree -k "$root" --no-index --format json "$REL" | untimed > "$T_TMP/want"
@@ -211,6 +215,10 @@ for cmd in modinfo imports exports; do
 	t_run "$cmd -q: only readable modules" 0 "$KSC" "$cmd" -q "$m"
 	t_eq "... print nothing" "" "$(cat "$T_TMP/out" "$T_TMP/err")"
 done
+t_run "explain -q: known ids" 0 "$KSC" explain -q R16 gpl-only
+t_eq "... print nothing" "" "$(cat "$T_TMP/out" "$T_TMP/err")"
+t_run "explain -q: an unknown id" 2 "$KSC" explain R16 -q no-such-code
+t_eq "... is still reported" "ksymcheck: explain: unknown rule or code 'no-such-code'" "$(head -n 1 "$T_TMP/err")"
 t_run "src scan -q" 0 "$KSC" src scan -q "$S/scan"
 t_eq "... prints nothing" "" "$(cat "$T_TMP/out" "$T_TMP/err")"
 t_run "src migrate -q" 1 "$KSC" src migrate -q --to 6.17 "$S/migrate/old"
