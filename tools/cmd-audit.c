@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include <json-c/json.h>
 
@@ -391,7 +390,6 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
 {
 	struct audit_args args = { .format = FMT_TEXT };
 	int status = KSC_EXIT_OK;
-	struct utsname u;
 
 	args.certs = calloc((size_t)argc + 1, sizeof(*args.certs));
 	if (!args.certs)
@@ -407,9 +405,6 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
 	const char *html = args.html, *config = args.kern.config;
 	char **certs = args.certs;
 	int format = args.format, n_certs = args.n_certs;
-
-	if (!kver && uname(&u) == 0)
-		kver = u.release;
 
 	struct ksc_kernel *k = NULL, *ref = NULL;
 	struct ksc_keyring *kr = NULL;

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <json-c/json.h>
@@ -594,17 +593,17 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 	o.vmlinux = a.kern.vmlinux;
 	o.config = a.kern.config;
 	const char *kver = optind < argc ? argv[optind] : a.kern.kver;
-	struct utsname u;
-	if (!kver) {
-		if (uname(&u) < 0) {
-			fprintf(stderr, "%s: uname: %s\n", program_name, strerror(errno));
-			return KSC_EXIT_UNREADABLE;
-		}
-		kver = u.release;
-	}
 	unsigned major, minor;
-	if (sscanf(kver, "%u.%u", &major, &minor) != 2 || strchr(kver, '/'))
+	if (kver && (sscanf(kver, "%u.%u", &major, &minor) != 2 || strchr(kver, '/')))
 		return usage_error("tree", "bad version '%s' (MAJOR.MINOR...)", kver);
+	/* No release named: the kernel locator's (the only one under ROOT, else the
+	 * running one for /); the index is named after it. */
+	struct ksc_kernel_location *loc = NULL;
+	if (!kver) {
+		if (ksc_kernel_locate(ctx, root, NULL, &loc) < 0)
+			return KSC_EXIT_UNREADABLE;
+		kver = ksc_kernel_location_get_release(loc);
+	}
 	if (depmod_dir) {
 		struct stat st;
 		if (stat(depmod_dir, &st) < 0 || !S_ISDIR(st.st_mode))
@@ -630,6 +629,7 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 		ksc_set_log_priority(ctx, KSC_LOG_WARNING);
 	struct ksc_tree *t;
 	int r = ksc_tree_open(ctx, root, kver, &o, &t);
+	ksc_kernel_location_unref(loc); /* kver is not used after this */
 	clear_bar(&bar);
 	if (r < 0) {
 		free(def_index);
