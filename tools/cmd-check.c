@@ -16,12 +16,13 @@ static const char *const help =
 	"Decide every import of each MODULE as the chosen kernel would: what the loader does at\n"
 	"insmod time (modules are loaded in the order given, into one boot) and what modpost\n"
 	"says at build time. One finding per line: MODULE: SYMBOL: VIEW: VERDICT [code].\n\n"
-	"The kernel checked against (one is required):\n"
+	"The kernel checked against (default: this machine's, as -k /):\n"
 	"  -k, --kernel ROOT      a root holding lib/modules/KVER, with the kernel's exports\n"
 	"                         from boot/vmlinux-KVER, Module.symvers or boot/vmlinuz-KVER,\n"
 	"                         and boot/config-KVER\n"
 	"  -b, --basedir ROOT     the same, as depmod -b\n"
-	"      --kver KVER        the kernel release under ROOT (default: the running one)\n"
+	"      --kver KVER        the kernel release under ROOT (default: the only one there,\n"
+	"                         else for / the running one)\n"
 	"  -s, --symvers FILE     the kernel's Module.symvers\n"
 	"      --vmlinux FILE     the kernel image (vmlinux or bzImage)\n"
 	"  -m, --modules DIR      also take the modules below DIR as providers\n"
@@ -317,8 +318,9 @@ static int parse_args(struct check_args *a, int argc, char *argv[])
 	opt_table_free(&t);
 	if (optind >= argc)
 		return usage_error("check", "no MODULE given");
+	/* No kernel named: this machine's, as kmod's tools take it (the running release). */
 	if (!a->kern.root && !a->kern.symvers && !a->kern.vmlinux)
-		return usage_error("check", "no kernel given: use --kernel, --symvers or --vmlinux");
+		a->kern.root = "/";
 	if (a->policy) {
 		struct ksc_kver v;
 		if (ksc_kver_parse(a->policy, &v) < 0)

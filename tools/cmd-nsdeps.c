@@ -34,10 +34,11 @@ static const char *const help =
 	"                         the files are those of DIR/<module>.mod when kbuild left one,\n"
 	"                         else the .c files below DIR that have MODULE_LICENSE()\n"
 	"  -w, --write            apply the changes (default: print a unified diff)\n\n"
-	"The kernel the module is built for (one is required), as for 'ksymcheck check':\n"
+	"The kernel the module is built for (default: this machine's), as for 'ksymcheck check':\n"
 	"  -k, --kernel ROOT      a root holding lib/modules/KVER and the kernel's exports\n"
 	"  -b, --basedir ROOT     the same, as depmod -b\n"
-	"      --kver KVER        the kernel release under ROOT (default: the running one)\n"
+	"      --kver KVER        the kernel release under ROOT (default: the only one there,\n"
+	"                         else for / the running one)\n"
 	"  -s, --symvers FILE     the kernel's Module.symvers\n"
 	"      --vmlinux FILE     the kernel image (vmlinux or bzImage)\n"
 	"  -m, --modules DIR      also take the modules below DIR as providers\n"
@@ -442,8 +443,9 @@ static int parse_args(struct nsdeps_args *a, int argc, char *argv[])
 		return r;
 	if (optind >= argc)
 		return usage_error("nsdeps", "no MODULE given");
+	/* No kernel named: this machine's, as kmod's tools take it (the running release). */
 	if (!a->kern.root && !a->kern.symvers && !a->kern.vmlinux)
-		return usage_error("nsdeps", "no kernel given: use --kernel, --symvers or --vmlinux");
+		a->kern.root = "/";
 	struct ksc_kver pv;
 	if (a->policy && ksc_kver_parse(a->policy, &pv) < 0)
 		return usage_error("nsdeps", "--policy '%s' is not a kernel version", a->policy);
