@@ -123,10 +123,21 @@ typedef int (*ksc_walk_fn)(const char *path, void *data);
 int ksc_walk_modules(struct ksc_ctx *ctx, const char *dir, const char *const *skip,
 		     ksc_walk_fn fn, void *data, unsigned int *errors);
 
+/*
+ * The kernel locator's path resolution (ksc-locate.c): `rel` below `root`, symbolic links
+ * followed with an absolute target taken inside root and ".." never leaving it. 0 and
+ * out = root/resolved path, or -errno.
+ */
+int ksc_resolve_in_root(const char *root, const char *rel, char *out, size_t outsz);
+
 /* ---- kernel (ksc-kernel.c) ---- */
 struct kowner {
 	const char *name;          /* the loader's name: struct module name, or from the owner path */
 	struct ksc_module *module; /* when read from a .ko; NULL for Module.symvers owners */
+	const char *replaced;      /* a file of the same name this one won over (depmod's
+				    * search order), relative to the module folder, or NULL */
+	const char *won_by;        /* with replaced: the rule that ranks this file first */
+	const char *relpath;       /* with replaced: this file, relative to the module folder */
 	bool proprietary;          /* license not GPL-compatible (R15): TAINT_PROPRIETARY_MODULE */
 };
 

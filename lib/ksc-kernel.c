@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 
 #include "ksc-internal.h"
+#include "ksc-modset.h"
 
 #define PROV_VMLINUX ((struct kowner *)0)
 
@@ -370,9 +371,17 @@ KSC_EXPORT const struct ksc_export *ksc_kernel_find_export(const struct ksc_kern
 
 /* ---- ksc_kernel_open: depmod's -b ROOT and release conventions ---- */
 
-static int add_tree_module(const char *path, void *data)
+struct tree_walk {
+	struct ksc_kernel *k;
+	const struct ksc_depmod_cfg *cfg;
+	size_t base; /* length of the module folder's path + '/' */
+};
+
+/* One module depmod keeps for its name; `replaced`: the file of that name it won over. */
+static int add_tree_module(const char *path, const char *replaced, void *data)
 {
-	struct ksc_kernel *k = data;
+	struct tree_walk *w = data;
+	struct ksc_kernel *k = w->k;
 	struct ksc_module *mod;
 	int r = ksc_module_new_from_path(k->ctx, path, &mod);
 
@@ -382,7 +391,37 @@ static int add_tree_module(const char *path, void *data)
 	}
 	if (ksc_module_get_kind(mod) == KSC_KIND_MODULE)
 		r = ksc_kernel_add_module(k, mod);
+	if (r >= 0 && replaced && ksc_module_get_kind(mod) == KSC_KIND_MODULE) {
+		struct kowner *o = hash_find(&k->owner_index, ksc_module_get_name(mod));
+		char why[512];
+		ksc_depmod_module_rank_reason(w->cfg, path + w->base, why, sizeof(why));
+		if (o && o->module == mod) {
+			o->replaced = pool_strdup(&k->strings, replaced);
+			o->won_by = pool_strdup(&k->strings, why);
+			o->relpath = pool_strdup(&k->strings, path + w->base);
+			if (!o->replaced || !o->won_by || !o->relpath)
+				r = -ENOMEM;
+		}
+		ksc_info(k->ctx, "%s: replaces %s for the loader (%s)", path, replaced, why);
+	}
 	ksc_module_unref(mod);
+	return r;
+}
+
+/* The modules of the location's module folder, one per name as depmod keeps them. */
+static int add_tree_modules(struct ksc_kernel *k, const struct ksc_kernel_location *loc)
+{
+	const char *moddir = ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR);
+	struct tree_walk w = { .k = k, .base = strlen(moddir) + 1 };
+	struct ksc_depmod_cfg *cfg;
+	int r = ksc_depmod_cfg_load(k->ctx, ksc_kernel_location_get_root(loc),
+				    ksc_kernel_location_get_release(loc), &cfg);
+
+	if (r < 0)
+		return r;
+	w.cfg = cfg;
+	r = ksc_depmod_modules_search(k->ctx, cfg, moddir, add_tree_module, &w, &k->errors);
+	ksc_depmod_cfg_free(cfg);
 	return r;
 }
 
@@ -455,7 +494,6 @@ KSC_EXPORT int ksc_kernel_open_location(struct ksc_ctx *ctx,
 					const struct ksc_kernel_location *loc,
 					struct ksc_kernel **out)
 {
-	static const char *const skip[] = { "build", "source", NULL };
 	struct ksc_kernel *k;
 	int r;
 
@@ -466,8 +504,7 @@ KSC_EXPORT int ksc_kernel_open_location(struct ksc_ctx *ctx,
 	r = ksc_kernel_set_release(k, ksc_kernel_location_get_release(loc));
 	if (r < 0)
 		goto err;
-	r = ksc_walk_modules(ctx, ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR), skip,
-			     add_tree_module, k, &k->errors);
+	r = add_tree_modules(k, loc);
 	if (r < 0)
 		goto err;
 	r = add_located_exports(k, loc);

@@ -103,6 +103,11 @@ static int resolve_in_root(const char *root, const char *rel, char *out, size_t 
 	return 0;
 }
 
+int ksc_resolve_in_root(const char *root, const char *rel, char *out, size_t outsz)
+{
+	return resolve_in_root(root, rel, out, outsz);
+}
+
 static bool is_regular(const char *path)
 {
 	struct stat st;

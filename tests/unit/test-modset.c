@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The module set (lib/ksc-modset.c): depmod.d parsing (search, override, exclude,
+ * external, bad lines, continuation lines, kernel patterns), the files' order and
+ * precedence across ROOT/{etc,run,usr/local/lib,usr/lib,lib}/depmod.d, and the decision
+ * between two files of one name as kmod's depmod_module_is_higher_priority() makes it,
+ * its quirk between two files below one search folder included. The comparison with
+ * kmod's real depmod on whole trees is in tests/cli/modset.sh.
+ */
+#include "unit.h"
+#include "ksc-internal.h"
+#include "ksc-modset.h"
+
+static struct ksc_depmod_cfg *cfg_of(struct test_env *env, const char *kver, const char *text)
+{
+	struct ksc_depmod_cfg *cfg = ksc_depmod_cfg_new(kver);
+
+	assert_non_null(cfg);
+	assert_int_equal(ksc_depmod_cfg_parse(env->ctx, cfg, "t.conf", text, strlen(text)), 0);
+	assert_int_equal(ksc_depmod_cfg_finish(cfg), 0);
+	return cfg;
+}
+
+/* Does `winner` win against `loser`, met before and after it? */
+static bool wins(const struct ksc_depmod_cfg *cfg, const char *winner, const char *loser)
+{
+	return ksc_depmod_module_is_higher_priority(cfg, winner, loser) &&
+	       !ksc_depmod_module_is_higher_priority(cfg, loser, winner);
+}
+
+static void test_default_updates_first(void **state)
+{
+	struct ksc_depmod_cfg *cfg = cfg_of(*state, "6.1.0", "");
+
+	assert_true(wins(cfg, "updates/dkms/kvm.ko", "kernel/arch/x86/kvm/kvm.ko"));
+	assert_true(wins(cfg, "updates/kvm.ko.xz", "kernel/arch/x86/kvm/kvm.ko"));
+	/* "updatesX" is not below "updates" */
+	assert_true(ksc_depmod_module_is_higher_priority(cfg, "kernel/kvm.ko", "updatesX/kvm.ko"));
+	/* extra/ and kernel/ rank alike: the file met first stays */
+	assert_true(ksc_depmod_module_is_higher_priority(cfg, "kernel/kvm.ko", "extra/kvm.ko"));
+	assert_true(ksc_depmod_module_is_higher_priority(cfg, "extra/kvm.ko", "kernel/kvm.ko"));
+	/* depmod's quirk: of two files below updates/, the one met later wins */
+	assert_false(ksc_depmod_module_is_higher_priority(cfg, "updates/a/kvm.ko",
+							  "updates/b/kvm.ko"));
+	assert_false(ksc_depmod_module_is_higher_priority(cfg, "updates/b/kvm.ko",
+							  "updates/a/kvm.ko"));
+	char buf[128];
+	assert_string_equal(ksc_depmod_module_rank_reason(cfg, "updates/dkms/kvm.ko", buf,
+							  sizeof(buf)),
+			    "depmod searches updates/ first");
+	assert_string_equal(ksc_depmod_module_rank_reason(cfg, "kernel/kvm.ko", buf, sizeof(buf)),
+			    "depmod's order: the first file met");
+	ksc_depmod_cfg_free(cfg);
+}
+
+static void test_search_order(void **state)
+{
+	/* first listed first; built-in stands for every folder no entry names */
+	struct ksc_depmod_cfg *cfg = cfg_of(*state, "6.1.0", "search extra built-in\nsearch updates\n");
+
+	assert_true(wins(cfg, "extra/kvm.ko", "kernel/kvm.ko"));
+	assert_true(wins(cfg, "extra/kvm.ko", "updates/kvm.ko"));
+	assert_true(wins(cfg, "kernel/kvm.ko", "updates/kvm.ko"));
+	assert_true(wins(cfg, "misc/kvm.ko", "updates/kvm.ko")); /* misc: built-in */
+	char buf[128];
+	assert_string_equal(ksc_depmod_module_rank_reason(cfg, "extra/x/kvm.ko", buf, sizeof(buf)),
+			    "depmod.d: search extra");
+	ksc_depmod_cfg_free(cfg);
+
+	/* a search line, but no built-in: updates is not added, the rest ranks lowest */
+	cfg = cfg_of(*state, "6.1.0", "search extra\n");
+	assert_true(wins(cfg, "extra/kvm.ko", "kernel/kvm.ko"));
+	assert_true(ksc_depmod_module_is_higher_priority(cfg, "kernel/kvm.ko", "updates/kvm.ko"));
+	assert_true(ksc_depmod_module_is_higher_priority(cfg, "updates/kvm.ko", "kernel/kvm.ko"));
+	ksc_depmod_cfg_free(cfg);
+}
+
+static void test_override(void **state)
+{
+	struct test_env *env = *state;
+	struct ksc_depmod_cfg *cfg = cfg_of(env, "6.1.0-13-amd64",
+					    "override kvm * kernel/arch/x86/kvm\n"
+					    "override kvm_amd 6\\.1\\..* updates\n"
+					    "override kvm-intel 5\\.10 updates\n");
+
+	/* the override beats updates/, but only for the exact folder */
+	assert_true(wins(cfg, "kernel/arch/x86/kvm/kvm.ko", "updates/dkms/kvm.ko"));
+	assert_true(wins(cfg, "updates/dkms/kvm.ko", "kernel/arch/x86/kvm/sub/kvm.ko"));
+	/* a kernel pattern is an extended regex found anywhere in the release */
+	assert_true(wins(cfg, "updates/kvm_amd.ko", "extra/kvm_amd.ko"));
+	/* a pattern that does not match: the line is ignored (updates/ still wins) */
+	assert_true(wins(cfg, "updates/dkms/kvm-intel.ko", "updates/kvm-intel.ko") == false);
+	assert_true(wins(cfg, "updates/kvm-intel.ko", "kernel/kvm-intel.ko"));
+	char buf[128];
+	assert_string_equal(ksc_depmod_module_rank_reason(cfg, "kernel/arch/x86/kvm/kvm.ko.zst",
+							  buf, sizeof(buf)),
+			    "depmod.d: override kvm * kernel/arch/x86/kvm");
+	ksc_depmod_cfg_free(cfg);
+
+	/* several overrides of one name: the one read last counts first */
+	cfg = cfg_of(env, "6.1.0", "override kvm * extra\noverride kvm * updates\n");
+	assert_true(wins(cfg, "updates/kvm.ko", "extra/kvm.ko"));
+	ksc_depmod_cfg_free(cfg);
+	/* the override names the file as spelt on disk: kvm_amd does not name kvm-amd.ko */
+	cfg = cfg_of(env, "6.1.0", "override kvm_amd * kernel\n");
+	assert_true(wins(cfg, "updates/kvm-amd.ko", "kernel/kvm-amd.ko"));
+	ksc_depmod_cfg_free(cfg);
+}
+
+static void test_exclude_and_syntax(void **state)
+{
+	struct test_env *env = *state;
+	struct ksc_depmod_cfg *cfg = cfg_of(env, "6.1.0",
+					    "# a comment\n"
+					    "\n"
+					    "exclude dkms\tveth.ko\n"
+					    "exclude \\\n"
+					    "  staging\n"
+					    "override kvm *\n"
+					    "frobnicate all\n"
+					    "include /etc/other.conf\n"
+					    "external * /opt/modules\n");
+
+	assert_true(ksc_depmod_should_exclude_dir(cfg, "dkms"));
+	assert_true(ksc_depmod_should_exclude_dir(cfg, "veth.ko"));
+	assert_true(ksc_depmod_should_exclude_dir(cfg, "staging"));
+	assert_true(ksc_depmod_should_exclude_dir(cfg, "build"));
+	assert_true(ksc_depmod_should_exclude_dir(cfg, "source"));
+	assert_true(ksc_depmod_should_exclude_dir(cfg, ".."));
+	assert_false(ksc_depmod_should_exclude_dir(cfg, ".hidden"));
+	assert_false(ksc_depmod_should_exclude_dir(cfg, "kernel"));
+	assert_true(test_log_has_line(
+		env, "t.conf:6: ignoring bad line starting with 'override' (as depmod)"));
+	assert_true(test_log_has_line(
+		env, "t.conf:7: ignoring bad line starting with 'frobnicate' (as depmod)"));
+	assert_true(test_log_has_line(
+		env, "t.conf:8: command include not implemented yet (as in depmod)"));
+	assert_false(test_log_has(env, "starting with 'include'"));
+	assert_int_equal(ksc_depmod_cfg_external_count(cfg), 1);
+	/* still the default order: the file had no search line */
+	assert_true(wins(cfg, "updates/kvm.ko", "kernel/kvm.ko"));
+	ksc_depmod_cfg_free(cfg);
+}
+
+static void test_fingerprint(void **state)
+{
+	struct test_env *env = *state;
+	struct ksc_depmod_cfg *a = cfg_of(env, "6.1.0", "# nothing\n");
+	struct ksc_depmod_cfg *b = cfg_of(env, "6.1.0", "\n\n");
+	struct ksc_depmod_cfg *c = cfg_of(env, "6.1.0", "exclude dkms\n");
+	struct ksc_depmod_cfg *d = cfg_of(env, "6.1.0", "override kvm 5\\.10 updates\n");
+
+	assert_true(ksc_depmod_cfg_fingerprint(a) == ksc_depmod_cfg_fingerprint(b));
+	assert_true(ksc_depmod_cfg_fingerprint(a) != ksc_depmod_cfg_fingerprint(c));
+	/* a line for another kernel decides nothing */
+	assert_true(ksc_depmod_cfg_fingerprint(a) == ksc_depmod_cfg_fingerprint(d));
+	ksc_depmod_cfg_free(a);
+	ksc_depmod_cfg_free(b);
+	ksc_depmod_cfg_free(c);
+	ksc_depmod_cfg_free(d);
+}
+
+static void put(const char *root, const char *rel, const char *text)
+{
+	char p[4096];
+
+	snprintf(p, sizeof(p), "%s/%s", root, rel);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		mkdir(p, 0755);
+		*s = '/';
+	}
+	unit_write_file(p, text);
+}
+
+static void test_load_order(void **state)
+{
+	struct test_env *env = *state;
+	char root[512];
+	struct ksc_depmod_cfg *cfg;
+
+	unit_mkdtemp(root, sizeof(root));
+	/* etc's a.conf hides usr/lib's a.conf; files are read by name across folders */
+	put(root, "usr/lib/depmod.d/a.conf", "override kvm * kernel\n");
+	put(root, "etc/depmod.d/a.conf", "# the admin's copy: no override\n");
+	put(root, "lib/depmod.d/b.conf", "search extra\n");
+	put(root, "run/depmod.d/c.conf", "search updates\n");
+	put(root, "usr/local/lib/depmod.d/notes.txt", "search nothing\n");
+	put(root, "etc/depmod.d/.hidden.conf", "search hidden\n");
+	assert_int_equal(ksc_depmod_cfg_load(env->ctx, root, "6.1.0", &cfg), 0);
+	assert_true(wins(cfg, "updates/kvm.ko", "kernel/kvm.ko"));
+	/* b.conf before c.conf: extra first */
+	assert_true(wins(cfg, "extra/kvm.ko", "updates/kvm.ko"));
+	assert_true(ksc_depmod_module_is_higher_priority(cfg, "kernel/kvm.ko", "hidden/kvm.ko"));
+	assert_true(ksc_depmod_module_is_higher_priority(cfg, "hidden/kvm.ko", "kernel/kvm.ko"));
+	ksc_depmod_cfg_free(cfg);
+
+	/* an absolute link stays inside the root */
+	char p[1024];
+	snprintf(p, sizeof(p), "%s/etc/depmod.d/a.conf", root);
+	unlink(p);
+	put(root, "srv/kvm.conf", "override kvm * kernel\n");
+	assert_int_equal(symlink("/srv/kvm.conf", p), 0);
+	assert_int_equal(ksc_depmod_cfg_load(env->ctx, root, "6.1.0", &cfg), 0);
+	assert_true(wins(cfg, "kernel/kvm.ko", "updates/kvm.ko"));
+	ksc_depmod_cfg_free(cfg);
+	unit_rm_rf(root);
+}
+
+struct seen {
+	char got[4096];
+	size_t base;
+};
+
+static int note(const char *path, const char *replaced, void *data)
+{
+	struct seen *s = data;
+	size_t n = strlen(s->got);
+
+	snprintf(s->got + n, sizeof(s->got) - n, "%s<%s;", path + s->base,
+		 replaced ? replaced : "-");
+	return 0;
+}
+
+static void test_modules_search(void **state)
+{
+	struct test_env *env = *state;
+	char root[512], moddir[700];
+	struct ksc_depmod_cfg *cfg;
+	struct seen s = { "", 0 };
+	unsigned int errors = 0;
+
+	unit_mkdtemp(root, sizeof(root));
+	snprintf(moddir, sizeof(moddir), "%s/lib/modules/6.1.0", root);
+	put(moddir, "kernel/arch/x86/kvm/kvm.ko", "x");
+	put(moddir, "kernel/arch/x86/kvm/kvm-amd.ko", "x");
+	put(moddir, "updates/dkms/kvm.ko", "x");
+	put(moddir, "updates/dkms/veth.ko.xz", "x");
+	put(moddir, "kernel/drivers/net/veth.ko", "x");
+	put(moddir, "build/kvm_amd.ko", "x");
+	put(moddir, "kernel/source/kvm_amd.ko", "x");
+	put(moddir, "kernel/notes.txt", "x");
+	put(root, "etc/depmod.d/veth.conf", "override veth * kernel/drivers/net\n");
+	assert_int_equal(ksc_depmod_cfg_load(env->ctx, root, "6.1.0", &cfg), 0);
+	s.base = strlen(moddir) + 1;
+	assert_int_equal(ksc_depmod_modules_search(env->ctx, cfg, moddir, note, &s, &errors), 0);
+	assert_int_equal(errors, 0);
+	assert_string_equal(s.got, "kernel/arch/x86/kvm/kvm-amd.ko<-;"
+				   "kernel/drivers/net/veth.ko<updates/dkms/veth.ko.xz;"
+				   "updates/dkms/kvm.ko<kernel/arch/x86/kvm/kvm.ko;");
+	ksc_depmod_cfg_free(cfg);
+
+	/* exclude dkms: the in-tree files again, nothing replaced */
+	put(root, "etc/depmod.d/veth.conf", "exclude dkms\n");
+	assert_int_equal(ksc_depmod_cfg_load(env->ctx, root, "6.1.0", &cfg), 0);
+	s.got[0] = '\0';
+	assert_int_equal(ksc_depmod_modules_search(env->ctx, cfg, moddir, note, &s, &errors), 0);
+	assert_string_equal(s.got, "kernel/arch/x86/kvm/kvm-amd.ko<-;"
+				   "kernel/arch/x86/kvm/kvm.ko<-;"
+				   "kernel/drivers/net/veth.ko<-;");
+	ksc_depmod_cfg_free(cfg);
+	unit_rm_rf(root);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, test_env_setup, test_env_teardown)
+	const struct CMUnitTest tests[] = {
+		T(test_default_updates_first), T(test_search_order), T(test_override),
+		T(test_exclude_and_syntax),    T(test_fingerprint),  T(test_load_order),
+		T(test_modules_search),
+	};
+#undef T
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
