@@ -1084,7 +1084,7 @@ int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules)
 /* The index file                                                                     */
 
 #define KIDX_MAGIC "KSCTREE\n"
-#define KIDX_VERSION 5u
+#define KIDX_VERSION 6u
 #define KIDX_BYTE_ORDER 0x01020304u
 #define KIDX_F_DERIVED 1u
 #define KIDX_CHECKED_FROM 32 /* the hot checksum covers the file from here to cold_off */
@@ -1109,6 +1109,7 @@ struct kidx_hdr {
 	uint32_t n_dirs;
 	uint64_t dir_off, out_off, dirs_off, cold_off;
 	uint64_t order_fp; /* modules.order's hash: with the same walk, the same order */
+	uint64_t modset_fp; /* depmod.d's fingerprint: with the same files, the same winners */
 };
 
 struct kidx_dirent {
@@ -1261,6 +1262,7 @@ static int parse_shape(struct kidx *idx, uint64_t file_size)
 	idx->eng_world_fp = h->eng_world_fp;
 	idx->out_fp = h->out_fp;
 	idx->order_fp = h->order_fp;
+	idx->modset_fp = h->modset_fp;
 	idx->derived = h->flags & KIDX_F_DERIVED;
 	idx->file_size = file_size;
 	idx->cold_off = hot;
@@ -1638,6 +1640,7 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 	h.eng_world_fp = w->eng_world_fp;
 	h.out_fp = w->out_fp;
 	h.order_fp = w->order_fp;
+	h.modset_fp = w->modset_fp;
 	h.moddir = rbuf_cstr(&s, w->moddir);
 	h.release = rbuf_cstr(&s, w->release);
 	h.out_dir = w->out_dir ? rbuf_cstr(&s, w->out_dir) : KREC_NONE;

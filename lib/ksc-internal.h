@@ -606,6 +606,7 @@ struct kidx {
 	const char *moddir, *release;
 	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp;
 	uint64_t order_fp;      /* the tree's order_fp when written (module order) */
+	uint64_t modset_fp;     /* depmod.d's fingerprint when written (which file per name) */
 	bool derived;           /* derived records are valid for the fingerprints above */
 	struct kidx_module *mods;
 	size_t n_mods;
@@ -671,7 +672,7 @@ struct kidx_wmod {
 };
 struct kidx_write {
 	const char *moddir, *release;
-	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp, order_fp;
+	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp, order_fp, modset_fp;
 	bool derived;
 	const struct kidx_wmod *mods;
 	size_t n_mods;

@@ -6,11 +6,11 @@
  * redoes only what changed.
  *
  * ksc_tree_open() runs these steps:
- *  1. walk the folder as depmod_modules_search() does (readdir order, "build" and
- *     "source" skipped at every level, symbolic links followed, loops and dangling links
- *     reported), keep one module per kmod name (the first found, unless a later one is
- *     below updates/), and order them: kmod's hash order of the names, then stably by
- *     their line in modules.order;
+ *  1. walk the folder as depmod_modules_search() does (readdir order, "build",
+ *     "source" and depmod.d's exclude names skipped at every level, symbolic links
+ *     followed, loops and dangling links reported), keep one module per kmod name by
+ *     depmod's rules (ksc-modset.c: search order, override), and order them: kmod's hash
+ *     order of the names, then stably by their line in modules.order;
  *  2. read every module whose (size, mtime, inode) the index does not know, in
  *     `jobs` threads: the file (only the sections the readers need, for large
  *     uncompressed files), the library's reader (ksc_elf_parse_module) and kmod's view
@@ -47,6 +47,7 @@
 #include <unistd.h>
 
 #include "ksc-internal.h"
+#include "ksc-modset.h"
 
 /*
  * Uncompressed files at least this large are read section by section: what the readers
@@ -77,7 +78,6 @@ struct tmod {
 	size_t base_off;   /* offset of the basename in relpath */
 	int rank;	   /* modules.order: line - total, else 1 */
 	uint32_t hash_pos; /* position in kmod's name hash order */
-	bool in_updates;
 	bool path_arena, name_arena; /* not freed one by one: walk_arena's, the index's */
 	uint32_t dir;      /* the folder (t->dirs) the walk found it in, or KREC_NONE */
 
@@ -131,6 +131,8 @@ struct ksc_tree {
 	bool has_check;
 	char *root, *release, *moddir, *index_path;
 	struct ksc_kernel_location *loc; /* the kernel locator's answer for root and release */
+	struct ksc_depmod_cfg *dmcfg;    /* depmod.d: which file of a name wins (ksc-modset.c) */
+	uint64_t modset_fp;              /* its fingerprint */
 	char *policy;
 	int dfd;
 	struct timespec t0;
@@ -526,16 +528,12 @@ static int add_candidate(struct walker *w, size_t rlen)
 	size_t nl;
 
 	ksc_kmod_modname(rel, name, sizeof(name), &nl);
-	bool updates = strncmp(rel, "updates/", 8) == 0;
 	uintptr_t have = (uintptr_t)hash_find(&t->by_name, name);
 	struct tmod *m;
 	if (have) {
 		m = &t->mods[have - 1];
-		/*
-		 * depmod_module_is_higher_priority(): only updates/ beats what came
-		 * first.
-		 */
-		if (!updates || m->in_updates)
+		/* depmod_module_is_higher_priority(): the search order, overrides */
+		if (ksc_depmod_module_is_higher_priority(t->dmcfg, m->relpath, rel))
 			return 0;
 		if (!m->path_arena)
 			free(m->path); /* relpath with it */
@@ -575,7 +573,6 @@ static int add_candidate(struct walker *w, size_t rlen)
 	m->path_arena = false;
 	m->relpath = p + dl + 1;
 	m->base_off = (size_t)(ksc_basename(m->relpath) - m->relpath);
-	m->in_updates = updates;
 	m->rank = 1;
 	m->dir = w->dir;
 	return 0;
@@ -618,8 +615,7 @@ static int walk_dir(struct walker *w, int dfd, size_t rlen)
 	}
 	while (ret >= 0 && (errno = 0, de = readdir(d)) != NULL) {
 		const char *name = de->d_name;
-		if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
-		    strcmp(name, "build") == 0 || strcmp(name, "source") == 0)
+		if (ksc_depmod_should_exclude_dir(t->dmcfg, name))
 			continue;
 		size_t nl = strlen(name);
 		if (rlen + nl + 2 >= sizeof(w->rel)) {
@@ -815,7 +811,6 @@ static int cached_walk(struct ksc_tree *t)
 		m->modname = (char *)km->modname; /* the index outlives the walk */
 		m->path_arena = m->name_arena = true;
 		m->base_off = (size_t)(ksc_basename(m->relpath) - m->relpath);
-		m->in_updates = strncmp(m->relpath, "updates/", 8) == 0;
 		m->rank = 1;
 		m->dir = km->dir;
 		t->n_mods = i + 1;
@@ -1751,8 +1746,8 @@ static int pre_stat(struct ksc_tree *t, unsigned int jobs, struct pre_job *pj)
 	size_t nd, nm = ksc_kidx_raw_count(&t->idx, &nd);
 
 	memset(pj, 0, sizeof(*pj));
-	if (!nd)
-		return 0;
+	if (!nd || t->idx.modset_fp != t->modset_fp)
+		return 0; /* no walk to replay, or other depmod.d rules: walk */
 	for (size_t i = 0; i < nd; i++) {
 		uint64_t ino;
 		int64_t mtime_ns;
@@ -3129,7 +3124,8 @@ static int do_open(struct ksc_tree *t)
 	 */
 	t->dirty = !t->have_idx || t->idx.n_mods != t->n_mods ||
 		   t->idx.ctx_fp != t->ctx_fp || t->idx.dm_world_fp != t->dm_fp ||
-		   t->idx.eng_world_fp != t->eng_fp || !t->idx.derived;
+		   t->idx.eng_world_fp != t->eng_fp || !t->idx.derived ||
+		   t->idx.modset_fp != t->modset_fp;
 	size_t stale = 0;
 	for (size_t i = 0; i < t->n_mods && !t->dirty; i++) {
 		const struct tmod *m = &t->mods[i];
@@ -3213,6 +3209,10 @@ KSC_EXPORT int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *
 	t->moddir = strdup(ksc_kernel_location_get_path(t->loc, KSC_KFILE_MODULE_DIR));
 	if (!t->release || !t->moddir)
 		goto oom;
+	r = ksc_depmod_cfg_load(ctx, t->root, kver, &t->dmcfg);
+	if (r < 0)
+		goto err;
+	t->modset_fp = ksc_depmod_cfg_fingerprint(t->dmcfg);
 	if (t->opts.index && !(t->index_path = strdup(t->opts.index)))
 		goto oom;
 	if (t->has_check && t->check.policy &&
@@ -3292,6 +3292,7 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	hash_fini(&t->ksyms);
 	free(t->ksyms_at);
 	ksc_kidx_free(&t->idx);
+	ksc_depmod_cfg_free(t->dmcfg);
 	ksc_symvers_unref(t->ksv);
 	ksc_module_unref(t->kvm);
 	ksc_sysmap_unref(t->ksm);
@@ -3769,6 +3770,7 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 		.eng_world_fp = t->eng_fp,
 		.out_fp = t->out_fp,
 		.order_fp = t->order_fp,
+		.modset_fp = t->modset_fp,
 		.derived = true,
 		.mods = mods,
 		.n_mods = t->n_mods,
