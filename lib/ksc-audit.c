@@ -683,6 +683,45 @@ static int audit_signatures(struct ksc_audit *a)
 	return 0;
 }
 
+/*
+ * Modules whose file replaced one of the kernel's own (below kernel/, where
+ * `make modules_install` puts them) for the loader, by depmod's search order (updates/
+ * first, depmod.d search and override), when that name is granted a module-restricted
+ * export: modprobe loads the replacement, and the grant goes with it.
+ */
+static int audit_replaced(struct ksc_audit *a)
+{
+	struct ksc_kernel *k = a->k;
+
+	for (size_t m = 0; m < k->n_owners && !a->oom; m++) {
+		const struct kowner *o = k->owners[m];
+		const struct ksc_module *mod = owner_module(k, m);
+		if (!mod || !o->replaced || strncmp(o->replaced, "kernel/", 7) != 0)
+			continue;
+		const struct ksc_audit_restricted *first = NULL;
+		size_t n_granted = 0;
+		for (size_t i = 0; i < a->n_restricted; i++) {
+			const struct ksc_audit_restricted *r = &a->restricted[i];
+			if (!ksc_namespace_matches_module(r->ns, ksc_module_get_name(mod),
+							  KSC_MATCH_LOADER))
+				continue;
+			if (!first)
+				first = r;
+			n_granted++;
+		}
+		if (!first)
+			continue;
+		finding(a, "modns-replaced", KSC_SEV_WARNING, mod, first->symbol, first->ns,
+			sfmt(a, "%s replaces %s for the loader (%s)%s; its name matches %s, which grants it %s%s: modprobe %s loads this file",
+			     o->relpath, o->replaced, o->won_by,
+			     ksc_module_is_intree(mod) ? "" : " and it is not in-tree (no intree in .modinfo)",
+			     first->ns + strlen("module:"), first->symbol,
+			     n_granted > 1 ? sfmt(a, " and %zu more module-restricted exports", n_granted - 1) : "",
+			     ksc_module_get_name(mod)));
+	}
+	return a->oom ? -ENOMEM : 0;
+}
+
 KSC_EXPORT int ksc_audit_kernel(struct ksc_kernel *k, const struct ksc_audit_opts *opts,
 				struct ksc_audit **out)
 {
@@ -702,7 +741,8 @@ KSC_EXPORT int ksc_audit_kernel(struct ksc_kernel *k, const struct ksc_audit_opt
 	a->k = ksc_kernel_ref(k);
 	pool_init(&a->strings);
 	if ((r = ksc_kernel_build_index(k)) < 0 || (r = audit_restricted(a, &o)) < 0 ||
-	    (r = audit_namespaces(a)) < 0 || (r = audit_signatures(a)) < 0)
+	    (r = audit_namespaces(a)) < 0 || (r = audit_signatures(a)) < 0 ||
+	    (r = audit_replaced(a)) < 0)
 		goto err;
 	if (o.reference) {
 		if ((r = ksc_kernel_build_index(o.reference)) < 0 ||

@@ -424,6 +424,19 @@ static const struct ksc_rule rules[] = {
 	  "all",
 	  "an intree kvm.ko whose srcversion differs from the distribution's kvm.ko",
 	  "check where the module comes from; reinstall the distribution's package" },
+	{ "R39", "depmod keeps one file per module name",
+	  "Of several files of one module name in the module folder, depmod writes one into "
+	  "modules.dep and modprobe loads only that one: a file below a search folder "
+	  "(updates by default) wins over the kernel's own, an override names the winner "
+	  "outright, exclude hides folders. The loser's name grants then go to the winner. "
+	  "A file that replaces one below kernel/ and whose name matches a module-restricted "
+	  "pattern is reported.",
+	  "depmod_modules_search(), depmod_module_is_higher_priority(), cfg_load()",
+	  "kmod: tools/depmod.c, depmod.d(5)",
+	  "all kmod versions (usr/lib/depmod.d read from kmod 31)",
+	  "an out-of-tree kvm.ko in updates/dkms/ replacing kernel/arch/x86/kvm/kvm.ko",
+	  "remove the replacement, or name the kernel's file with 'override kvm * "
+	  "kernel/arch/x86/kvm' in /etc/depmod.d and run depmod" },
 };
 
 /* Sorted by code (then loader before modpost), for ksc_code_lookup(). */
@@ -484,6 +497,9 @@ static const struct ksc_code codes[] = {
 	  "an item of a module: pattern list matches other modules for modpost than for the "
 	  "loader",
 	  "spell the item as the module's file is named ('-' or '_')" },
+	{ "modns-replaced", AUDIT, "R39", SEV_W,
+	  "replaces a module below kernel/ for the loader, and its name is granted a "
+	  "module-restricted export", NULL },
 	{ "modns-unmatchable-item", AUDIT, "R8", SEV_W,
 	  "an item of a module: pattern list that no module name can match as written",
 	  "put '*' only at the end of an item, and no spaces around the commas" },

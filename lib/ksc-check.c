@@ -249,6 +249,7 @@ struct found {
 	const char *owner;     /* "vmlinux" or the module name */
 	bool owner_is_kernel;
 	bool owner_proprietary;
+	const struct kowner *tree_owner; /* a module of the tree, as depmod chose its file */
 };
 
 /*
@@ -264,7 +265,7 @@ static bool find_symbol(struct run *run, const struct loading *L, const char *na
 	for (; p && !p->owner; p = ksc_kernel_next_prov(run->k, p)) {
 		if (p->exp.gpl_only && !gplok)
 			continue;
-		*f = (struct found){ &p->exp, "vmlinux", true, false };
+		*f = (struct found){ &p->exp, "vmlinux", true, false, NULL };
 		return true;
 	}
 	for (size_t i = run->boot.n_live; i-- > 0;) {
@@ -272,7 +273,7 @@ static bool find_symbol(struct run *run, const struct loading *L, const char *na
 		const struct ksc_export *e = ksc_module_find_export(lv->mod, name);
 		if (!e || (e->gpl_only && !gplok))
 			continue;
-		*f = (struct found){ e, lv->name, false, lv->proprietary };
+		*f = (struct found){ e, lv->name, false, lv->proprietary, NULL };
 		return true;
 	}
 	for (; p && !run->o->insmod_only; p = ksc_kernel_next_prov(run->k, p)) {
@@ -280,7 +281,8 @@ static bool find_symbol(struct run *run, const struct loading *L, const char *na
 			continue;
 		if (strcmp(p->owner->name, L->name) == 0)
 			continue;
-		*f = (struct found){ &p->exp, p->owner->name, false, p->owner->proprietary };
+		*f = (struct found){ &p->exp, p->owner->name, false, p->owner->proprietary,
+				     p->owner };
 		return true;
 	}
 	return false;
@@ -691,6 +693,23 @@ static void unknown_symbol(struct run *run, struct loading *L, struct ksc_diag *
 	L->err = err;
 }
 
+/*
+ * A provider whose file won its name over another (depmod's search order: updates/ first,
+ * depmod.d search and override): say which file the loader gets, as that is where the
+ * export that failed comes from.
+ */
+static void note_replaced_provider(struct run *run, struct ksc_diag *d, const struct found *f)
+{
+	const struct kowner *o = f->tree_owner;
+
+	if (!d || !o || !o->replaced || !o->module)
+		return;
+	d->owner = sdup(run->r, f->owner);
+	d->explanation = sfmt(run->r, "%s; the loader's %s is %s, which replaces %s (%s)",
+			      d->explanation ? d->explanation : "", f->owner, o->relpath,
+			      o->replaced, o->won_by);
+}
+
 /* R19/R20: resolve_symbol() for one undefined symbol, and simplify_symbols()' reporting. */
 static void resolve_one(struct run *run, struct loading *L, const struct ksc_import *im)
 {
@@ -791,6 +810,7 @@ static void resolve_one(struct run *run, struct loading *L, const struct ksc_imp
 	/* R21 modversions */
 	uint32_t crc;
 	if (export_crc(run, f.exp, &crc) && !check_version(run, L, im, im->name, crc, &d)) {
+		note_replaced_provider(run, d, &f);
 		unknown_symbol(run, L, d, im->name, -EINVAL);
 		return;
 	}
@@ -798,6 +818,7 @@ static void resolve_one(struct run *run, struct loading *L, const struct ksc_imp
 	/* R10-R13 namespaces */
 	res = check_namespace(run, L, im->name, &f, &d);
 	if (res < 0) {
+		note_replaced_provider(run, d, &f);
 		unknown_symbol(run, L, d, im->name, res);
 		return;
 	}

@@ -1353,7 +1353,9 @@ struct ksc_audit_namespace {
  * restricted pattern), "modns-dead-item", "modns-dead-restriction", "modns-unmatchable-item",
  * "modns-empty-list", "modns-modpost-mismatch" (loader and modpost match different
  * modules), "modns-allow-missing-ns" and "modns-defeated" (R13), "ns-import-unused",
- * "intree-not-in-reference", "srcversion-differs".
+ * "intree-not-in-reference", "srcversion-differs", "modns-replaced" (a file that replaces
+ * one below kernel/ for the loader, by depmod's search order or a depmod.d override, and
+ * whose name matches a restricted pattern; R39).
  * Signatures (the codes ksc_check_modules() gives the same problems), for a module with
  * intree in .modinfo ("intree-*") and for a module whose name matches a module-restricted
  * pattern, the loader's way ("modns-*"; symbol and ns: the first export, by name, that the
