@@ -13,8 +13,10 @@
  * - A kernel tree installed by `make modules_install INSTALL_MOD_PATH=ROOT`:
  *   lib/modules/KVER with `build` pointing to the tree (vmlinux, Module.symvers, .config).
  *
- * Absolute symbolic links are resolved inside the root, as the root's own system would
- * see them (an unpacked package's build link must not reach the machine's /usr/src).
+ * Absolute symbolic links are resolved inside the root first, as the root's own system
+ * would see them (an unpacked package's build link means the headers unpacked beside it,
+ * not the machine's /usr/src); only what is found nowhere inside the root is looked up as
+ * the machine resolves the path, for roots made of links to folders elsewhere.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -108,6 +110,22 @@ int ksc_resolve_in_root(const char *root, const char *rel, char *out, size_t out
 	return resolve_in_root(root, rel, out, outsz);
 }
 
+/*
+ * Pass 0: `rel` resolved inside the root. Pass 1, only for what pass 0 did not find: the
+ * path as the machine resolves it (a root made of links to folders elsewhere, which
+ * cannot be followed inside it). 0 and out, or -errno.
+ */
+static int locate_path(const char *root, const char *rel, int pass, char *out, size_t outsz)
+{
+	struct stat st;
+
+	if (pass == 0)
+		return resolve_in_root(root, rel, out, outsz);
+	if ((size_t)snprintf(out, outsz, "%s/%s", root, rel) >= outsz)
+		return -ENAMETOOLONG;
+	return stat(out, &st) == 0 ? 0 : -errno;
+}
+
 static bool is_regular(const char *path)
 {
 	struct stat st;
@@ -148,20 +166,21 @@ static bool is_btf_only_image(const char *path)
 }
 
 /* The first of the candidates (each a printf format taking the release) that resolves
- * to a regular file inside the root; NULL when none does. */
+ * to a regular file inside the root, else as the machine resolves it; NULL when none. */
 static char *first_file(const struct ksc_kernel_location *loc, const char *const *cands,
 			size_t n, bool skip_btf_only)
 {
 	char rel[PATH_MAX], p[PATH_MAX];
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t k = 0; k < 2 * n; k++) {
+		size_t i = k % n;
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 		if ((size_t)snprintf(rel, sizeof(rel), cands[i], loc->release, loc->release) >=
 		    sizeof(rel))
 			continue;
 #pragma GCC diagnostic pop
-		if (resolve_in_root(loc->root, rel, p, sizeof(p)) < 0 || !is_regular(p))
+		if (locate_path(loc->root, rel, (int)(k / n), p, sizeof(p)) < 0 || !is_regular(p))
 			continue;
 		if (skip_btf_only && is_btf_only_image(p)) {
 			ksc_dbg(loc->ctx, "%s: a BTF-only image, skipped", p);
@@ -203,10 +222,12 @@ static char *find_module_dir(const struct ksc_kernel_location *loc)
 	char rel[PATH_MAX], p[PATH_MAX];
 	struct stat st;
 
-	for (size_t i = 0; i < ARRAY_SIZE(module_bases); i++) {
+	for (size_t k = 0; k < 2 * ARRAY_SIZE(module_bases); k++) {
+		size_t i = k % ARRAY_SIZE(module_bases);
 		snprintf(rel, sizeof(rel), "%s/%s", module_bases[i], loc->release);
-		if (resolve_in_root(loc->root, rel, p, sizeof(p)) == 0 && stat(p, &st) == 0 &&
-		    S_ISDIR(st.st_mode))
+		if (locate_path(loc->root, rel, (int)(k / ARRAY_SIZE(module_bases)), p,
+				sizeof(p)) == 0 &&
+		    stat(p, &st) == 0 && S_ISDIR(st.st_mode))
 			return strdup(p);
 	}
 	return NULL;
@@ -218,7 +239,8 @@ static int list_releases(const char *root, const char *base, char **list, size_t
 {
 	char p[PATH_MAX];
 
-	if (resolve_in_root(root, base, p, sizeof(p)) < 0)
+	if (locate_path(root, base, 0, p, sizeof(p)) < 0 &&
+	    locate_path(root, base, 1, p, sizeof(p)) < 0)
 		return 0;
 	DIR *d = opendir(p);
 	if (!d)

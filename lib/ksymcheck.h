@@ -469,7 +469,9 @@ enum ksc_quirk {
  *   Module.symvers MOD/build/Module.symvers, usr/src/linux-headers-KVER/Module.symvers
  *   System.map     MOD/System.map, boot/System.map-KVER
  *   config         MOD/config, boot/config-KVER, MOD/build/.config
- * Symbolic links are followed inside the root: an absolute target means ROOT/target.
+ * Symbolic links are followed inside the root first: an absolute target means
+ * ROOT/target. Only what is found nowhere inside the root is looked for as the machine
+ * resolves the path (a root made of links to folders elsewhere).
  */
 enum ksc_kernel_file {
 	KSC_KFILE_MODULE_DIR = 0,

@@ -187,34 +187,58 @@ static void test_boot_layout(void **state)
 	unit_rm_rf(root);
 }
 
-/* Links never leave the root: an absolute target, ".." past the top, a loop. */
-static void test_links_stay_inside(void **state)
+/*
+ * Links are followed inside the root first: an absolute target, ".." past the top. Only
+ * what is not found inside the root is looked up as the machine resolves the path.
+ */
+static void test_links_inside_first(void **state)
 {
 	struct test_env *env = *state;
 	struct ksc_kernel_location *loc;
-	char root[256];
+	char root[256], other[256], target[600];
 
 	unit_mkdtemp(root, sizeof(root));
+	unit_mkdtemp(other, sizeof(other));
 	mkdirs(root, "lib/modules/6.12.0/kernel");
-	/* on the machine, /etc/hostname exists; inside the root it does not */
-	link_to(root, "lib/modules/6.12.0/config", "../../../../../../../../etc/hostname");
-	link_to(root, "lib/modules/6.12.0/System.map", "/etc/hostname");
-	link_to(root, "lib/modules/6.12.0/vmlinuz", "vmlinuz");
+	/* the machine's side of each link: a file in `other` */
+	put(other, "config", "machine\n");
+	snprintf(target, sizeof(target), "%s/config", other);
+	link_to(root, "lib/modules/6.12.0/config", target);
+	snprintf(target, sizeof(target), "../../../../../../../../../../..%s/config", other);
+	link_to(root, "lib/modules/6.12.0/System.map", target);
+	link_to(root, "lib/modules/6.12.0/vmlinuz", "vmlinuz"); /* a loop */
+	link_to(root, "boot", "/nonexistent-ksymcheck-test");
 	assert_int_equal(ksc_kernel_locate(env->ctx, root, "6.12.0", &loc), 0);
-	assert_string_equal(rel_path(loc, root, KSC_KFILE_CONFIG), "-");
-	assert_string_equal(rel_path(loc, root, KSC_KFILE_SYSTEM_MAP), "-");
+	/* nothing inside the root: the machine's path */
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_CONFIG), "lib/modules/6.12.0/config");
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_SYSTEM_MAP),
+			    "lib/modules/6.12.0/System.map");
 	assert_string_equal(rel_path(loc, root, KSC_KFILE_VMLINUZ), "-");
-	assert_null(ksc_kernel_location_get_exports_path(loc, NULL));
 	ksc_kernel_location_unref(loc);
 
-	/* ... and the same file inside the root is found through both links */
-	mkdirs(root, "etc");
-	put(root, "etc/hostname", "inside\n");
+	/* the same file inside the root wins, through both links */
+	char dir[600];
+	snprintf(dir, sizeof(dir), "%s", other + 1);
+	mkdirs(root, dir);
+	snprintf(dir, sizeof(dir), "%s/config", other + 1);
+	put(root, dir, "inside\n");
 	assert_int_equal(ksc_kernel_locate(env->ctx, root, "6.12.0", &loc), 0);
-	assert_string_equal(rel_path(loc, root, KSC_KFILE_CONFIG), "etc/hostname");
-	assert_string_equal(rel_path(loc, root, KSC_KFILE_SYSTEM_MAP), "etc/hostname");
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_CONFIG), dir);
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_SYSTEM_MAP), dir);
 	ksc_kernel_location_unref(loc);
 	unit_rm_rf(root);
+
+	/* a root made of links to folders elsewhere (lib -> OTHER/lib) */
+	unit_mkdtemp(root, sizeof(root));
+	mkdirs(other, "lib/modules/6.12.0/kernel");
+	snprintf(target, sizeof(target), "%s/lib", other);
+	link_to(root, "lib", target);
+	assert_int_equal(ksc_kernel_locate(env->ctx, root, NULL, &loc), 0);
+	assert_string_equal(ksc_kernel_location_get_release(loc), "6.12.0");
+	assert_string_equal(rel_path(loc, root, KSC_KFILE_MODULE_DIR), "lib/modules/6.12.0");
+	ksc_kernel_location_unref(loc);
+	unit_rm_rf(root);
+	unit_rm_rf(other);
 }
 
 /* Which release, when none is named. */
@@ -257,7 +281,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, test_env_setup, test_env_teardown)
 		T(test_usrmerged),
 		T(test_boot_layout),
-		T(test_links_stay_inside),
+		T(test_links_inside_first),
 		T(test_release),
 #undef T
 	};
