@@ -2145,7 +2145,9 @@ static int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kerne
 				vermagic = krec_str(rec, mi[j].value);
 		}
 		if (intree && vermagic) {
-			r = ksc_kernel_set_vermagic(k, vermagic);
+			/* a kernel image's own vermagic wins (ksc_kernel_add_vmlinux()) */
+			if (!ksc_kernel_get_vermagic(k))
+				r = ksc_kernel_set_vermagic(k, vermagic);
 			break;
 		}
 	}
@@ -3341,6 +3343,7 @@ KSC_EXPORT const char *ksc_tree_get_kernel_source(const struct ksc_tree *t)
 {
 	return t->ksrc_path;
 }
+
 
 KSC_EXPORT size_t ksc_tree_get_module_count(const struct ksc_tree *t)
 {
