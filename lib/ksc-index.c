@@ -1157,10 +1157,7 @@ void ksc_kidx_free(struct kidx *idx)
 			free(idx->fetched[i]);
 	free(idx->fetched);
 	free(idx->cold);
-	if (idx->mapped)
-		munmap(idx->buf, idx->size);
-	else
-		free(idx->buf);
+	free(idx->buf);
 	free(idx->mods);
 	free(idx->outs);
 	free(idx->dirs);
@@ -1476,22 +1473,25 @@ int ksc_kidx_open(const char *path, struct kidx *out)
 		return r < 0 && r != -EINVAL ? r : -EINVAL;
 	}
 	/*
-	 * Mapped, not copied: the index is only ever replaced by a rename, never rewritten in
-	 * place, and every byte of it is checked before use.
+	 * Read, not mapped: a mapping faults (SIGBUS) when the file is cut short under it,
+	 * as a cache cleaner or `: > FILE` may do during a run, and its pages not yet
+	 * touched could change after they were checked. A copy is checked once and stays.
 	 */
-	void *map = mmap(NULL, (size_t)h.cold_off, PROT_READ, MAP_PRIVATE, fd, 0);
-	if (map == MAP_FAILED) {
-		r = -errno;
+	out->buf = malloc((size_t)h.cold_off);
+	if (!out->buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	r = pread_exact(fd, out->buf, (size_t)h.cold_off, 0);
+	if (r < 0) {
+		free(out->buf);
+		out->buf = NULL;
 		close(fd);
 		return r;
 	}
-	out->buf = map;
-	out->mapped = true;
 	out->size = (size_t)h.cold_off;
-	r = 0;
 	out->fd = fd;
-	if (r == 0)
-		r = parse_shape(out, (uint64_t)st.st_size);
+	r = parse_shape(out, (uint64_t)st.st_size);
 	if (r == -ENOENT)
 		r = -EINVAL;
 	if (r < 0)

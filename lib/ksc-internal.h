@@ -598,7 +598,6 @@ struct kidx_dir {
 struct kidx {
 	void *buf;              /* the hot part (parsed from memory: the whole file) */
 	size_t size;
-	bool mapped;            /* buf is a mapping of the file, not an allocation */
 	int fd;                 /* the file, for the cold part; -1 when parsed from memory */
 	uint64_t file_size, cold_off;
 	void *cold;             /* the cold part, once read whole */
@@ -644,8 +643,9 @@ void ksc_kidx_fix_checksums(void *data, size_t size);
 int ksc_kidx_read(const char *path, struct kidx *out) _must_check_;
 /*
  * In two steps, for a caller that has work to start before the index is checked:
- * ksc_kidx_open() maps the file and checks its header and the bounds of its tables (the
- * header's strings: moddir, release are usable); ksc_kidx_finish() checks the rest
+ * ksc_kidx_open() reads the hot part (pread, never mmap: a file cut short under a mapping
+ * kills with SIGBUS) and checks its header and the bounds of its tables (the header's
+ * strings: moddir, release are usable); ksc_kidx_finish() checks the rest
  * (checksum first) and fills mods, dirs, outs. Until it returns 0 nothing but the raw
  * accessors below may be used, and what they give may be garbage (in bounds): use it for
  * nothing that outlives a failed ksc_kidx_finish(). Same errors as ksc_kidx_read().
