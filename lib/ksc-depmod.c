@@ -914,29 +914,71 @@ static int write_parallel(int fd, const struct iovec *iov, size_t n)
 	return ret < 0 ? ret : h.ret;
 }
 
+const char *ksc_write_strerror(int err)
+{
+	return err == KSC_ENOTREG ? "not a regular file; not replaced" : strerror(err);
+}
+
+int ksc_write_target_check(int dfd, const char *name, mode_t *mode)
+{
+	struct stat st;
+
+	*mode = (mode_t)-1;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	if (S_ISLNK(st.st_mode))
+		return 0;
+	if (!S_ISREG(st.st_mode))
+		return -KSC_ENOTREG;
+	*mode = st.st_mode & 07777;
+	return 0;
+}
+
+/* The target checked, then a temporary file for it with the target's permission bits. */
+static int open_target_temp(int dfd, const char *name, char *tmp, size_t size)
+{
+	mode_t mode;
+	int r = ksc_write_target_check(dfd, name, &mode);
+
+	if (r < 0)
+		return r;
+	remove_stale(dfd, name);
+	int fd = open_temp(dfd, name, tmp, size);
+	if (fd >= 0 && mode != (mode_t)-1 && fchmod(fd, mode) < 0) {
+		r = -errno;
+		close(fd);
+		unlinkat(dfd, tmp, 0);
+		return r;
+	}
+	return fd;
+}
+
 /*
  * Several files at once: every one written to its temporary file and (with `sync`)
  * fsynced before any is renamed, then one fsync of the folder. A failure before the
  * renames leaves every old file as it was and removes the temporaries.
  */
 int ksc_write_atomic_many(const char *dir, const char *const *names,
-			  const struct iovec *data, size_t n, bool sync)
+			  const struct iovec *data, size_t n, bool sync, size_t *failed)
 {
 	char tmp[16][NAME_MAX + 1];
 	int fds[16];
 	size_t opened = 0;
 	int dfd, ret = 0;
 
+	if (failed)
+		*failed = n;
 	if (n > 16)
 		return -EINVAL;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return -errno;
 	for (size_t i = 0; i < n && ret == 0; i++) {
-		remove_stale(dfd, names[i]);
-		int fd = open_temp(dfd, names[i], tmp[i], sizeof(tmp[i]));
+		int fd = open_target_temp(dfd, names[i], tmp[i], sizeof(tmp[i]));
 		if (fd < 0) {
 			ret = fd;
+			if (failed)
+				*failed = i;
 			break;
 		}
 		fds[opened++] = fd;
@@ -955,8 +997,11 @@ int ksc_write_atomic_many(const char *dir, const char *const *names,
 		if (close(fds[i]) < 0 && ret == 0)
 			ret = -errno;
 	for (size_t i = 0; i < opened && ret == 0; i++)
-		if (renameat(dfd, tmp[i], dfd, names[i]) < 0)
+		if (renameat(dfd, tmp[i], dfd, names[i]) < 0) {
 			ret = -errno;
+			if (failed)
+				*failed = i;
+		}
 	if (ret < 0) {
 		for (size_t i = 0; i < opened; i++)
 			unlinkat(dfd, tmp[i],
@@ -983,8 +1028,7 @@ int ksc_write_atomic_iov_par(const char *dir, const char *name, const struct iov
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return -errno;
-	remove_stale(dfd, name);
-	fd = open_temp(dfd, name, tmp, sizeof(tmp));
+	fd = open_target_temp(dfd, name, tmp, sizeof(tmp));
 	if (fd < 0) {
 		close(dfd);
 		return fd;

@@ -687,9 +687,24 @@ struct kidx_write {
 int ksc_kidx_write(const char *path, const struct kidx_write *w) _must_check_;
 
 /*
+ * A write target that exists and is not a regular file or a symbolic link (a device, a
+ * FIFO, a socket, a folder): never renamed over, so that `--index /dev/null` run as root
+ * cannot turn /dev/null into a regular file. Reported as "PATH: not a regular file; not
+ * replaced" (ksc_write_strerror()).
+ */
+#define KSC_ENOTREG EMEDIUMTYPE
+const char *ksc_write_strerror(int err);
+/*
+ * Whether dir/name may be replaced (see KSC_ENOTREG): 0, with *mode the permission bits
+ * of an existing regular file (the new one gets them), or (mode_t)-1 when there is none
+ * (or a symbolic link, replaced itself); -KSC_ENOTREG or another -errno.
+ */
+int ksc_write_target_check(int dfd, const char *name, mode_t *mode) _must_check_;
+/*
  * Write `size` bytes to dir/name atomically: a temporary file in `dir`, fsync (when
  * `sync`), rename. On failure the temporary file is removed and -errno returned; the old
- * file, if any, is left as it was. Stale temporary files of dead processes are removed.
+ * file, if any, is left as it was; a regular file replaced keeps its permission bits. Stale
+ * temporary files of dead processes are removed.
  */
 int ksc_write_atomic(const char *dir, const char *name, const void *data, size_t size,
 		     bool sync) _must_check_;
@@ -701,10 +716,11 @@ int ksc_write_atomic_iov_par(const char *dir, const char *name, const struct iov
 			     size_t n_iov, bool sync, bool parallel) _must_check_;
 /*
  * Up to 16 files into `dir`: all written (and fsynced) to temporary files before any is
- * renamed, then the folder fsynced once. On failure no old file is replaced.
+ * renamed, then the folder fsynced once. On failure no old file is replaced, and
+ * *failed (when not NULL) is the index of the name that failed, or n when none did.
  */
 int ksc_write_atomic_many(const char *dir, const char *const *names, const struct iovec *data,
-			  size_t n, bool sync) _must_check_;
+			  size_t n, bool sync, size_t *failed) _must_check_;
 
 /* depmod's orders and dependency sort (ksc-depmod.c). */
 int ksc_depmod_hash_order(const char *const *names, size_t n, uint32_t buckets,

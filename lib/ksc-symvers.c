@@ -811,6 +811,11 @@ KSC_EXPORT int ksc_symvers_write_file(const struct ksc_symvers *sv,
 
 	if (!sv || !path || !*path || !valid_format(fmt))
 		return -EINVAL;
+	r = ksc_write_target_check(AT_FDCWD, path, &mode);
+	if (r < 0) {
+		ksc_err(sv->ctx, "%s: %s", path, ksc_write_strerror(-r));
+		return r;
+	}
 	if (asprintf(&tmp, "%s.XXXXXX", path) < 0) {
 		tmp = NULL;
 		return -ENOMEM;
@@ -860,6 +865,6 @@ KSC_EXPORT int ksc_symvers_write_file(const struct ksc_symvers *sv,
 
 err_unlink:
 	unlink(tmp);
-	ksc_err(sv->ctx, "%s: %s", path, strerror(-r));
+	ksc_err(sv->ctx, "%s: %s", path, ksc_write_strerror(-r));
 	return r;
 }

@@ -3682,9 +3682,12 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 			wnames[i] = ksc_depmod_file_name(rj.files[i]);
 			iov[i] = (struct iovec){ rj.data[i], rj.size[i] };
 		}
-		r = ksc_write_atomic_many(adir, wnames, iov, n_new, true);
-		if (r < 0)
-			ksc_err(t->ctx, "%s: %s", adir, strerror(-r));
+		size_t bad;
+		r = ksc_write_atomic_many(adir, wnames, iov, n_new, true, &bad);
+		if (r < 0 && bad < n_new)
+			ksc_err(t->ctx, "%s/%s: %s", adir, wnames[bad], ksc_write_strerror(-r));
+		else if (r < 0)
+			ksc_err(t->ctx, "%s: %s", adir, ksc_write_strerror(-r));
 		for (size_t i = 0; i < n_new && r == 0; i++) {
 			char path[PATH_MAX];
 			struct stat st;
@@ -3787,7 +3790,7 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 	r = ksc_kidx_write(t->index_path, &w);
 	free(mods);
 	if (r < 0)
-		ksc_err(t->ctx, "%s: %s", t->index_path, strerror(-r));
+		ksc_err(t->ctx, "%s: %s", t->index_path, ksc_write_strerror(-r));
 	else
 		t->dirty = false;
 	t->st.wall_index_save += now_s() - t0;

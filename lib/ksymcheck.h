@@ -364,8 +364,10 @@ int ksc_symvers_format_entry(const struct ksc_symvers_entry *e, enum ksc_symvers
 int ksc_symvers_write(const struct ksc_symvers *sv, enum ksc_symvers_format fmt, FILE *f);
 /*
  * Write to a path atomically (temporary file in the same folder, then rename). 0, or the
- * -errno of the failing step (-EACCES, -ENOSPC, ...; -EINVAL for NULL arguments), logged
- * as "<path>: <reason>"; on failure the file is left as it was and the temporary removed.
+ * -errno of the failing step (-EACCES, -ENOSPC, ...; -EINVAL for NULL arguments;
+ * -EMEDIUMTYPE when path is a device, a FIFO, a socket or a folder: never replaced),
+ * logged as "<path>: <reason>"; on failure the file is left as it was and the temporary
+ * removed. An existing file keeps its permission bits.
  */
 int ksc_symvers_write_file(const struct ksc_symvers *sv, enum ksc_symvers_format fmt,
 			   const char *path);
@@ -1094,8 +1096,10 @@ enum ksc_depmod_file {
 const char *ksc_depmod_file_name(unsigned int file);
 /*
  * Write the files in `what` into `dir` (NULL: the module folder), each atomically: a
- * temporary file in `dir`, fsync, rename over the old one; on failure the temporary
- * file is removed and the old file left as it was. A file whose content and whose copy on
+ * temporary file in `dir`, fsync, rename over the old one (whose permission bits it
+ * keeps); on failure the temporary file is removed and the old file left as it was.
+ * None is written when one of them is a device, a FIFO, a socket or a folder
+ * (-EMEDIUMTYPE, logged as "DIR/NAME: not a regular file; not replaced"). A file whose content and whose copy on
  * disk are unchanged since the index recorded them is not rewritten. The binary *.bin
  * indexes are not written. 0, or -EDEADLK when there are dependency cycles (depmod then
  * writes nothing either; nothing is written), or -errno of the first failure.
@@ -1107,7 +1111,9 @@ int ksc_tree_print_depmod(const struct ksc_tree *t, unsigned int file, FILE *f);
 /*
  * Write the index to opts->index (atomically: temporary file + rename; its folder is
  * created). Not rewritten when nothing it holds changed (a few modules only touched, with
- * identical contents, are simply read again next time). 0 or -errno.
+ * identical contents, are simply read again next time). An existing file keeps its
+ * permission bits; a device, a FIFO, a socket or a folder is never replaced
+ * (-EMEDIUMTYPE, logged as "PATH: not a regular file; not replaced"). 0 or -errno.
  */
 int ksc_tree_save_index(struct ksc_tree *t);
 

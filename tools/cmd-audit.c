@@ -468,7 +468,7 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
 	if (html) {
 		r = report_write_html(html, NULL, doc, "audit");
 		if (r < 0) {
-			fprintf(stderr, "%s: %s: %s\n", program_name, html, strerror(-r));
+			fprintf(stderr, "%s: %s: %s\n", program_name, html, report_strerror(-r));
 			errors++;
 		}
 	}

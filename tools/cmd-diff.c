@@ -446,7 +446,7 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 				title = NULL;
 			int r = report_write_html(html, title, root, "diff");
 			if (r < 0) {
-				fprintf(stderr, "%s: %s: %s\n", program_name, html, strerror(-r));
+				fprintf(stderr, "%s: %s: %s\n", program_name, html, report_strerror(-r));
 				status |= KSC_EXIT_UNREADABLE;
 			}
 			free(title);

@@ -1030,6 +1030,11 @@ static void write_page(FILE *f, const char *title, json_object *doc, const char 
 	fputs("</script>\n</body>\n</html>\n", f);
 }
 
+const char *report_strerror(int err)
+{
+	return err == REPORT_ENOTREG ? "not a regular file; not replaced" : strerror(err);
+}
+
 int report_write_html(const char *path, const char *title, json_object *doc, const char *kind)
 {
 	if (!path || !doc || !valid_kind(kind))
@@ -1041,7 +1046,18 @@ int report_write_html(const char *path, const char *title, json_object *doc, con
 		return fflush(stdout) != 0 || ferror(stdout) ? -EIO : 0;
 	}
 
-	/* A temporary file beside path, renamed over it once complete. */
+	/*
+	 * A temporary file beside path, renamed over it once complete: only over a regular
+	 * file (whose permission bits it takes) or a symbolic link, never over a device, a
+	 * FIFO, a socket or a folder.
+	 */
+	struct stat st;
+	mode_t keep = (mode_t)-1;
+	if (lstat(path, &st) == 0 && !S_ISLNK(st.st_mode)) {
+		if (!S_ISREG(st.st_mode))
+			return -REPORT_ENOTREG;
+		keep = st.st_mode & 07777;
+	}
 	const char *slash = strrchr(path, '/');
 	int dirlen = slash ? (int)(slash - path + 1) : 0;
 	char *tmp;
@@ -1056,7 +1072,7 @@ int report_write_html(const char *path, const char *title, json_object *doc, con
 	mode_t mask = umask(0);
 	umask(mask);
 	FILE *f = NULL;
-	if (fchmod(fd, 0666 & ~mask) < 0 || !(f = fdopen(fd, "w"))) {
+	if (fchmod(fd, keep != (mode_t)-1 ? keep : 0666 & ~mask) < 0 || !(f = fdopen(fd, "w"))) {
 		r = -errno;
 		close(fd);
 		goto err_unlink;

@@ -707,6 +707,21 @@ static void test_write_file(void **state)
 	free(got);
 	assert_int_equal(unit_count_dir(dir), 1);
 
+	/* A FIFO or a folder in its place: not replaced, said so. */
+	{
+		char fifo[PATH_MAX];
+
+		snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+		assert_int_equal(mkfifo(fifo, 0600), 0);
+		assert_int_equal(ksc_symvers_write_file(sv, KSC_SYMVERS_5, fifo), -EMEDIUMTYPE);
+		assert_log_contains(env, "fifo: not a regular file; not replaced");
+		struct stat st;
+		assert_int_equal(lstat(fifo, &st), 0);
+		assert_true(S_ISFIFO(st.st_mode));
+		assert_int_equal(unlink(fifo), 0);
+		test_log_clear(env);
+	}
+
 	/* An empty table makes an empty file. */
 	{
 		struct ksc_symvers *empty;
@@ -779,13 +794,13 @@ static void test_write_file_fails(void **state)
 	free(got);
 	assert_int_equal(unit_count_dir(dir), 1);
 
-	/* rename() fails: the target is a folder. */
+	/* The target is a folder: not replaced (before, rename() failed with EISDIR). */
 	test_log_clear(env);
 	snprintf(sub, sizeof(sub), "%s/dir.symvers", dir);
 	assert_int_equal(mkdir(sub, 0755), 0);
 	snprintf(msg, sizeof(msg), "%s/keep", sub);
 	unit_write_file(msg, "keep\n");
-	assert_int_equal(ksc_symvers_write_file(sv, KSC_SYMVERS_5, sub), -EISDIR);
+	assert_int_equal(ksc_symvers_write_file(sv, KSC_SYMVERS_5, sub), -EMEDIUMTYPE);
 	assert_int_equal(unit_count_dir(dir), 2);
 	assert_int_equal(unit_count_dir(sub), 1);
 	assert_int_equal(env->n_errs, 1);

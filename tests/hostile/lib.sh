@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Helpers of the hostile-input catalogue (after tests/lib.sh).
+H_REL=6.16.0-demo
+H_DEMO=$FIXTURES/demo
+
+# h_tree ROOT: the sample kernel and two demo modules.
+h_tree() {
+	local m=$1/lib/modules/$H_REL
+	scripts/mk-sample-kernel.sh "$FIXTURES" "$1"
+	mkdir -p "$m/kernel"
+	cp "$H_DEMO/intree/kvm.ko" "$H_DEMO/intree/kvm-amd.ko" "$m/kernel/"
+}
+
+# h_case NAME RC STDERR CMD...: CMD's exit status is RC and its whole stderr is STDERR,
+# each of its lines after "ksymcheck: " (stdout in $T_TMP/out, stderr in $T_TMP/err). A
+# timeout of 20 s catches a hang.
+h_case() {
+	local name=$1 want=$2 err rc
+	err=$(printf '%s' "$3" | sed '/^ksymcheck: /!s/^./ksymcheck: &/')
+	shift 3
+	timeout 20 "$@" > "$T_TMP/out" 2> "$T_TMP/err" < /dev/null
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		t_fail "$name" "exit status $rc, expected $want" "stderr: $(head -c 600 "$T_TMP/err")"
+	elif [ "$(cat "$T_TMP/err")" != "$err" ]; then
+		t_fail "$name" "stderr: $(head -c 600 "$T_TMP/err")" "expected: $err"
+	else
+		t_ok "$name"
+	fi
+}
+
+# h_kind NAME TYPE PATH: PATH is of TYPE (test(1) letters: f, d, p, S, c, L)
+h_kind() {
+	if [ -"$2" "$3" ] && { [ "$2" = L ] || [ ! -L "$3" ]; }; then t_ok "$1"; else
+		t_fail "$1" "$3 is not -$2: $(ls -ld "$3" 2>&1)"; fi
+}
+
+# A small Module.symvers (modpost's format: crc, symbol, module, export type, namespace).
+H_SYMVERS=$T_TMP/Module.symvers
+printf '0x1a2b3c4d\tkvm_hook\tvmlinux\tEXPORT_SYMBOL_GPL\t\n0x00000001\tprintk\tvmlinux\tEXPORT_SYMBOL\t\n0x00000002\tdma_fn\tdrivers/dma/dma\tEXPORT_SYMBOL_GPL\tDMA_BUF\n' > "$H_SYMVERS"
