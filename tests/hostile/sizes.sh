@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Hostile sizes: a compressed module that expands past what any real module needs (the
+# largest in Debian's trees, amdgpu.ko of 7.3, is 46 MiB) is refused with the limit named,
+# without allocating more than it; a kernel image has a larger limit of its own. A large
+# file that is not ELF is refused from its first bytes, not read whole.
+. tests/lib.sh
+. tests/hostile/lib.sh
+
+# 300 MiB of zeros: a zstd file of ~10 KB.
+head -c $((300 << 20)) /dev/zero | zstd -q -c > "$T_TMP/bomb.ko.zst"
+h_case "size: a zstd bomb module" 4 \
+	"$T_TMP/bomb.ko.zst: decompresses to more than 256 MiB (limit for modules)" \
+	"$KSC" modinfo "$T_TMP/bomb.ko.zst"
+head -c $((300 << 20)) /dev/zero | gzip -1 -c > "$T_TMP/bomb.ko.gz"
+h_case "size: a gzip bomb module, next to a good one" 4 \
+	"$T_TMP/bomb.ko.gz: decompresses to more than 256 MiB (limit for modules)" \
+	"$KSC" modinfo -F name "$T_TMP/bomb.ko.gz" "$H_DEMO/intree/kvm.ko"
+t_eq "size: the good module is still shown" kvm "$(cat "$T_TMP/out")"
+# A kernel image is allowed more: the same bomb as vmlinuz is decompressed, then found not
+# to be ELF (the error is the ELF reader's, not the limit's).
+cp "$T_TMP/bomb.ko.zst" "$T_TMP/vmlinuz-bomb"
+h_case "size: the same bomb as a kernel image is under its limit" 4 \
+	"$T_TMP/vmlinuz-bomb: not an ELF file" \
+	"$KSC" modinfo "$T_TMP/vmlinuz-bomb"
+
+# A tree of bombs at -j2: each refused, the good module read, memory bounded.
+h_tree "$T_TMP/root"
+m=$T_TMP/root/lib/modules/$H_REL/kernel
+# 1 GiB of zeros (~32 KB of zstd): before the limit, each worker took all of it.
+head -c $((1 << 30)) /dev/zero | zstd -q -c > "$m/bomb1.ko.zst"
+cp "$T_TMP/bomb.ko.gz" "$m/bomb2.ko.gz"
+/usr/bin/env time -o "$T_TMP/rss" -f %M "$KSC" tree -b "$T_TMP/root" "$H_REL" -j2 \
+	--no-index --no-check -q > /dev/null 2> "$T_TMP/err"
+t_eq "size: tree -j2 on two bombs: exit status 4" 4 "$?"
+sort "$T_TMP/err" > "$T_TMP/err.sorted"
+printf 'ksymcheck: %s\n' \
+	"$m/bomb1.ko.zst: decompresses to more than 256 MiB (limit for modules)" \
+	"$m/bomb2.ko.gz: decompresses to more than 256 MiB (limit for modules)" > "$T_TMP/want"
+t_diff "size: tree -j2 names each bomb and its limit" "$T_TMP/want" "$T_TMP/err.sorted"
+# Two workers, each at most the limit and a doubling step: under 800 MiB (was 3.7 GB).
+rss=$(tail -n 1 "$T_TMP/rss")
+echo "# tree -j2 on a 1 GiB and a 300 MiB bomb: peak RSS $((rss / 1024)) MiB"
+t_eq "size: tree -j2 on two bombs stays under 800 MiB" yes \
+	"$([ "$rss" -lt $((800 << 10)) ] && echo yes || echo "no: $rss KiB")"
+
+# 200 MiB that is not ELF (sparse: no disk used): refused at once, not read whole.
+truncate -s 200M "$T_TMP/big.ko"
+h_case "size: a 200 MiB non-ELF file" 4 "$T_TMP/big.ko: not an ELF file" \
+	"$KSC" exports "$T_TMP/big.ko"
+if command -v strace > /dev/null; then
+	strace -f -e trace=read,pread64 -o "$T_TMP/trace" "$KSC" exports "$T_TMP/big.ko" \
+		> /dev/null 2>&1
+	big=$(awk -F'= ' '/read/ && $NF+0 > 1048576 { n++ } END { print n+0 }' "$T_TMP/trace")
+	t_eq "size: no read of more than 1 MiB of it" 0 "$big"
+else
+	t_skip "size: no read of more than 1 MiB of it" "strace not installed"
+fi
