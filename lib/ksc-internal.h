@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "util/macro.h"
 #include "util/hash.h"
@@ -47,6 +48,19 @@ struct ksc_blob {
 int ksc_blob_load(struct ksc_ctx *ctx, const char *path, const void *data, size_t size,
 		  struct ksc_blob *out) _must_check_;
 void ksc_blob_free(struct ksc_blob *b);
+/* A file type in words, for messages: "a FIFO", "a socket", "a character device", ... */
+struct stat;
+const char *ksc_file_kind(mode_t mode);
+/*
+ * Open dfd/name (path: its name in messages) to read it, without blocking (O_NONBLOCK: a
+ * FIFO nobody writes to cannot hang the open) and only when it is a regular file, or with
+ * `fifo_ok` a FIFO or pipe (read once, to its end: `-s <(cat Module.symvers)`). Anything
+ * else is refused, "PATH: not a regular file (a character device)", -EINVAL. A folder is
+ * -EISDIR, not logged (callers word it). The fd (blocking again) with *st filled, or
+ * -errno, logged.
+ */
+int ksc_open_regular(struct ksc_ctx *ctx, int dfd, const char *name, const char *path,
+		     struct stat *st, bool fifo_ok) _must_check_;
 enum ksc_compression ksc_detect_compression(const unsigned char *p, size_t n);
 /* Length of the module without its appended signature ("~Module signature appended~\n"). */
 size_t ksc_signature_strip(const unsigned char *p, size_t n, size_t *sig_size);

@@ -1683,7 +1683,8 @@ KSC_EXPORT int ksc_src_add_memory(struct ksc_src *src, const char *name, const c
  */
 static int read_regular(int dfd, const char *name, char **buf, size_t *cap, size_t *size)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	/* O_NONBLOCK: a FIFO put in the file's place since readdir cannot hang the open. */
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	size_t got = 0;
 	int r = 0;
 
@@ -1730,19 +1731,26 @@ out:
 	return r;
 }
 
-/* Read a whole file opened at dfd/name into *buf (grown as needed). 0 or -errno. */
-static int read_whole(int dfd, const char *name, char **buf, size_t *cap, size_t *size)
+/*
+ * Read a whole file opened at dfd/name into *buf (grown as needed). 0 or -errno; -EINVAL
+ * for what is not a regular file (*mode says what it is). The open does not block: a
+ * FIFO cannot hang it.
+ */
+static int read_whole(int dfd, const char *name, char **buf, size_t *cap, size_t *size,
+		      mode_t *mode)
 {
 	struct stat st;
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	int r = 0;
 
+	*mode = 0;
 	if (fd < 0)
 		return -errno;
 	if (fstat(fd, &st) < 0) {
 		r = -errno;
 		goto out;
 	}
+	*mode = st.st_mode;
 	if (S_ISDIR(st.st_mode)) {
 		r = -EISDIR;
 		goto out;
@@ -1751,6 +1759,9 @@ static int read_whole(int dfd, const char *name, char **buf, size_t *cap, size_t
 		r = -EINVAL;
 		goto out;
 	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	if ((uint64_t)st.st_size > MAX_FILE_SIZE) {
 		r = -EFBIG;
 		goto out;
@@ -2449,8 +2460,9 @@ static int scan_single(struct ksc_src *src, const char *path)
 			r = mkpath ? 0 : -ENOMEM;
 			if (mkpath) {
 				sprintf(mkpath, "%s/%s", dirpath, mk);
-				if (read_whole(dfd, mk, &wk.buf, &wk.cap_buf, &size) ==
-				    0) {
+				mode_t mode;
+				if (read_whole(dfd, mk, &wk.buf, &wk.cap_buf, &size,
+					       &mode) == 0) {
 					ksc_src_scanner_init(&sc, &src->strings, &tmp, 0,
 							     NULL);
 					r = ksc_src_scan_buffer(&sc, mkpath, wk.buf, size,
@@ -2471,7 +2483,12 @@ static int scan_single(struct ksc_src *src, const char *path)
 		}
 	}
 	size_t size;
-	r = read_whole(AT_FDCWD, path, &wk.buf, &wk.cap_buf, &size);
+	mode_t mode;
+	r = read_whole(AT_FDCWD, path, &wk.buf, &wk.cap_buf, &size, &mode);
+	if (r == -EINVAL && mode) {
+		ksc_err(src->ctx, "%s: not a regular file (%s)", path, ksc_file_kind(mode));
+		goto out;
+	}
 	if (r < 0) {
 		if (r != -ENOMEM)
 			ksc_err(src->ctx, "%s: %s", path, strerror(-r));

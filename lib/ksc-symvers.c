@@ -115,20 +115,13 @@ int ksc_read_text_file(struct ksc_ctx *ctx, const char *path, char **data, size_
 	char *buf;
 	int fd, r;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		ksc_err(ctx, "%s: %s", path, strerror(-r));
-		return r;
+	fd = ksc_open_regular(ctx, AT_FDCWD, path, path, &st, true);
+	if (fd == -EISDIR) {
+		ksc_err(ctx, "%s: %s", path, strerror(EISDIR));
+		return fd;
 	}
-	if (fstat(fd, &st) < 0) {
-		r = -errno;
-		goto err_close;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		r = -EISDIR;
-		goto err_close;
-	}
+	if (fd < 0)
+		return fd;
 	/*
 	 * Room for the whole regular file plus one byte, so the first read() gets all of
 	 * it and the second sees EOF. /proc files (kallsyms) report size 0: grow as

@@ -2,6 +2,7 @@
 /* ksymcheck exports: the exports of modules, vmlinux images and Module.symvers files. */
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,15 +41,26 @@ static bool looks_like_symvers(const char *path)
 {
 	const char *base = strrchr(path, '/');
 	char head[2];
+	struct stat st;
 	int fd;
 	ssize_t n;
 
 	base = base ? base + 1 : path;
 	if (strstr(base, "symvers"))
 		return true;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * Never blocks, and only a regular file is sniffed: bytes read from a pipe would be
+	 * lost to the reader that opens it again. A pipe or FIFO (`<(cat Module.symvers)`)
+	 * is taken as text, read once; other special files go to the module reader, which
+	 * refuses them.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return false;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return fd >= 0 && S_ISFIFO(st.st_mode);
+	}
 	n = read(fd, head, sizeof(head));
 	close(fd);
 	return n == 2 && head[0] == '0' && head[1] == 'x';

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Hostile special files given as paths: a FIFO (nobody writing to it), a socket, a
+# character device. No open blocks: a module or source file that is not a regular file
+# is refused by kind, a text input (Module.symvers) that is a FIFO is read once to its
+# end (empty without a writer) - and the command goes on with the next
+# path; the exit status has 4. A pipe (`<(cat Module.symvers)`) is read whole (before:
+# without its first two bytes, sniffed by a first open).
+. tests/lib.sh
+. tests/hostile/lib.sh
+
+mkfifo "$T_TMP/fifo"
+F=$T_TMP/fifo
+K=$H_DEMO/intree/kvm.ko
+h_case "fifo: modinfo FIFO MODULE" 4 "$F: not a regular file (a FIFO)" \
+	"$KSC" modinfo -F name "$F" "$K"
+t_eq "fifo: modinfo still shows the module" kvm "$(cat "$T_TMP/out")"
+h_case "fifo: imports FIFO" 4 "$F: not a regular file (a FIFO)" "$KSC" imports "$F"
+h_case "fifo: exports FIFO" 0 "" "$KSC" exports "$F"
+h_case "fifo: check -s FIFO" 1 "" \
+	"$KSC" check -s "$F" "$K"
+h_tree "$T_TMP/root"
+# (tree prints a kernel source's problem twice: the library's log and its problem list)
+h_case "fifo: tree -E FIFO" 1 "" \
+	"$KSC" tree -b "$T_TMP/root" "$H_REL" --no-index -E "$F" -q
+h_case "fifo: src scan FIFO" 4 "$F: not a regular file (a FIFO)" \
+	"$KSC" src scan "$F"
+h_case "fifo: a FIFO named Module.symvers" 0 "" \
+	bash -c 'mkdir -p "$1/s" && mkfifo "$1/s/Module.symvers" && "$2" exports "$1/s/Module.symvers"' \
+	- "$T_TMP" "$KSC"
+
+# A pipe: read once, whole.
+"$KSC" exports "$H_SYMVERS" > "$T_TMP/want"
+h_case "fifo: exports <(cat Module.symvers)" 0 "" \
+	bash -c '"$1" exports <(cat "$2")' - "$KSC" "$H_SYMVERS"
+t_diff "fifo: ... every row, the first one whole" "$T_TMP/want" "$T_TMP/out"
+
+# A socket and a character device: refused by kind.
+if python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' \
+	"$T_TMP/sock" 2> /dev/null; then
+	h_case "fifo: modinfo SOCKET" 4 "$T_TMP/sock: not a regular file (a socket)" \
+		"$KSC" modinfo "$T_TMP/sock"
+else
+	t_skip "fifo: modinfo SOCKET" "no python3 to make a socket"
+fi
+h_case "fifo: modinfo /dev/zero" 4 "/dev/zero: not a regular file (a character device)" \
+	"$KSC" modinfo /dev/zero
+h_case "fifo: exports /dev/zero" 4 "/dev/zero: not a regular file (a character device)" \
+	"$KSC" exports /dev/zero
