@@ -654,6 +654,11 @@ KSC_EXPORT int ksc_symvers_new_from_path(struct ksc_ctx *ctx, const char *path,
 	r = ksc_read_text_file(ctx, path, &data, &size);
 	if (r < 0)
 		return r;
+	if (size == 0) { /* else every import is unresolved with no word why */
+		free(data);
+		ksc_err(ctx, "%s: empty file: no exports", path);
+		return -ENODATA;
+	}
 	r = ksc_symvers_new_from_memory(ctx, path, data, size, out);
 	free(data);
 	return r;

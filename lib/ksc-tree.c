@@ -2036,6 +2036,8 @@ static int load_kernel_core(struct ksc_tree *t)
 		if (r == -EINVAL && stat(t->ksrc_path, &st) == 0 && !S_ISREG(st.st_mode))
 			kernel_problem(t, t->ksrc_path, r, "not a regular file (%s)",
 				       ksc_file_kind(st.st_mode));
+		else if (r == -ENODATA)
+			kernel_problem(t, t->ksrc_path, r, "empty file: no exports");
 		else if (t->ksrc != KSRC_VMLINUX || !t->kvm)
 			kernel_problem(t, t->ksrc_path, r, "%s", strerror(-r));
 		goto out;

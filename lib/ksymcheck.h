@@ -312,9 +312,11 @@ struct ksc_symvers_entry {
  * skipped; the count of skipped lines is ksc_symvers_get_error_count(). Returns 0 when the
  * file was read (even with bad lines) and *out = a new table (the caller's reference:
  * ksc_symvers_unref()); <0 when it could not be read at all: -ENOENT, -EACCES, ...,
- * -EISDIR, -EINVAL (ctx or path NULL), -ENOMEM, logged as "<path>: <reason>".
- * _from_memory: the same on `size` bytes at `data` (copied); `name` (NULL: "(memory)")
- * names it in messages.
+ * -EISDIR, -EINVAL (ctx or path NULL; a path that is neither a regular file nor a
+ * FIFO), -ENODATA (an empty file: "<path>: empty file: no exports"), -ENOMEM, logged as
+ * "<path>: <reason>". A FIFO or pipe is read once, to its end. _from_memory: the same
+ * on `size` bytes at `data` (copied; empty is an empty table); `name` (NULL:
+ * "(memory)") names it in messages.
  */
 int ksc_symvers_new_from_path(struct ksc_ctx *ctx, const char *path, struct ksc_symvers **out);
 int ksc_symvers_new_from_memory(struct ksc_ctx *ctx, const char *name, const char *data,

@@ -2,7 +2,7 @@
 # Hostile special files given as paths: a FIFO (nobody writing to it), a socket, a
 # character device. No open blocks: a module or source file that is not a regular file
 # is refused by kind, a text input (Module.symvers) that is a FIFO is read once to its
-# end (empty without a writer) - and the command goes on with the next
+# end - empty without a writer, and said so - and the command goes on with the next
 # path; the exit status has 4. A pipe (`<(cat Module.symvers)`) is read whole (before:
 # without its first two bytes, sniffed by a first open).
 . tests/lib.sh
@@ -15,16 +15,18 @@ h_case "fifo: modinfo FIFO MODULE" 4 "$F: not a regular file (a FIFO)" \
 	"$KSC" modinfo -F name "$F" "$K"
 t_eq "fifo: modinfo still shows the module" kvm "$(cat "$T_TMP/out")"
 h_case "fifo: imports FIFO" 4 "$F: not a regular file (a FIFO)" "$KSC" imports "$F"
-h_case "fifo: exports FIFO" 0 "" "$KSC" exports "$F"
-h_case "fifo: check -s FIFO" 1 "" \
+h_case "fifo: exports FIFO" 4 "$F: empty file: no exports" "$KSC" exports "$F"
+h_case "fifo: check -s FIFO" 4 "$F: empty file: no exports" \
 	"$KSC" check -s "$F" "$K"
 h_tree "$T_TMP/root"
 # (tree prints a kernel source's problem twice: the library's log and its problem list)
-h_case "fifo: tree -E FIFO" 1 "" \
+h_case "fifo: tree -E FIFO" 4 "$F: empty file: no exports
+$F: empty file: no exports" \
 	"$KSC" tree -b "$T_TMP/root" "$H_REL" --no-index -E "$F" -q
 h_case "fifo: src scan FIFO" 4 "$F: not a regular file (a FIFO)" \
 	"$KSC" src scan "$F"
-h_case "fifo: a FIFO named Module.symvers" 0 "" \
+h_case "fifo: a FIFO named Module.symvers" 4 \
+	"$T_TMP/s/Module.symvers: empty file: no exports" \
 	bash -c 'mkdir -p "$1/s" && mkfifo "$1/s/Module.symvers" && "$2" exports "$1/s/Module.symvers"' \
 	- "$T_TMP" "$KSC"
 
@@ -33,6 +35,11 @@ h_case "fifo: a FIFO named Module.symvers" 0 "" \
 h_case "fifo: exports <(cat Module.symvers)" 0 "" \
 	bash -c '"$1" exports <(cat "$2")' - "$KSC" "$H_SYMVERS"
 t_diff "fifo: ... every row, the first one whole" "$T_TMP/want" "$T_TMP/out"
+
+# An empty Module.symvers says so (before: every import unresolved, no word why).
+: > "$T_TMP/empty.symvers"
+h_case "fifo: check -s EMPTY" 4 "$T_TMP/empty.symvers: empty file: no exports" \
+	"$KSC" check -s "$T_TMP/empty.symvers" "$K"
 
 # A socket and a character device: refused by kind.
 if python3 -c 'import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' \

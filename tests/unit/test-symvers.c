@@ -827,6 +827,13 @@ static void test_from_path(void **state)
 	snprintf(msg, sizeof(msg), "%s: %s", dir, strerror(EISDIR));
 	assert_log_line(env, msg);
 
+	/* An empty file is said to be empty (not a table of no exports). */
+	test_log_clear(env);
+	unit_write_file(path, "");
+	assert_int_equal(ksc_symvers_new_from_path(env->ctx, path, &sv), -ENODATA);
+	snprintf(msg, sizeof(msg), "%s: empty file: no exports", path);
+	assert_log_line(env, msg);
+
 	test_log_clear(env);
 	unit_write_file(path, "0x00000001\ta\tvmlinux\tEXPORT_SYMBOL\t\nbad\n");
 	assert_int_equal(ksc_symvers_new_from_path(env->ctx, path, &sv), 0);
