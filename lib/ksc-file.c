@@ -192,7 +192,7 @@ static int unzstd(struct ksc_ctx *ctx, const char *path, const unsigned char *in
 }
 
 static int ungzip(struct ksc_ctx *ctx, const char *path, const unsigned char *in, size_t n,
-		  struct outbuf *o)
+		  struct outbuf *o, bool single)
 {
 	z_stream z;
 	int zr;
@@ -223,6 +223,13 @@ static int ungzip(struct ksc_ctx *ctx, const char *path, const unsigned char *in
 			    in[consumed + 1] == 0x8b) {
 				inflateReset(&z);
 				continue;
+			}
+			/* Bytes after the last member: refused, as xz and zstd refuse them. */
+			if (consumed < n && !single) {
+				inflateEnd(&z);
+				ksc_err(ctx, "%s: gzip: %zu bytes of trailing garbage", path,
+					n - consumed);
+				return -EINVAL;
 			}
 			break;
 		}
@@ -453,7 +460,7 @@ int ksc_blob_load(struct ksc_ctx *ctx, const char *path, const void *data, size_
 		r = unzstd(ctx, path, in, in_len, &o, in != raw);
 		break;
 	case KSC_COMPRESSION_GZIP:
-		r = ungzip(ctx, path, in, in_len, &o);
+		r = ungzip(ctx, path, in, in_len, &o, in != raw);
 		break;
 	default:
 		r = -EOPNOTSUPP;

@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# Hostile file contents: compressed modules with bytes after their stream (refused alike
+# by gzip, xz and zstd), odd Module.symvers and System.map files. Each is reported with
+# its exact message, the exit status has 4, and the other inputs are still read.
+. tests/lib.sh
+. tests/hostile/lib.sh
+
+X=$FIXTURES/x86_64
+K=$H_DEMO/intree/kvm.ko
+for c in gz xz zst; do
+	cp "$X/fx-user.ko.$c" "$T_TMP/garbage.ko.$c"
+	printf 'GARBAGE!' >> "$T_TMP/garbage.ko.$c"
+done
+h_case "format: gzip with trailing garbage" 4 \
+	"$T_TMP/garbage.ko.gz: gzip: 8 bytes of trailing garbage" \
+	"$KSC" modinfo -F name "$T_TMP/garbage.ko.gz" "$K"
+t_eq "format: ... the next module still read" kvm "$(cat "$T_TMP/out")"
+h_case "format: xz with trailing garbage" 4 "$T_TMP/garbage.ko.xz: xz: truncated stream" \
+	"$KSC" modinfo -F name "$T_TMP/garbage.ko.xz"
+h_case "format: zstd with trailing garbage" 4 \
+	"$T_TMP/garbage.ko.zst: zstd: Unknown frame descriptor" \
+	"$KSC" modinfo -F name "$T_TMP/garbage.ko.zst"
+cat "$X/fx-user.ko.gz" "$X/fx-user.ko.gz" > "$T_TMP/two.ko.gz"
+h_case "format: two gzip members (as gzip reads them)" 0 "" \
+	"$KSC" modinfo -F name "$T_TMP/two.ko.gz"
