@@ -101,8 +101,10 @@ static const char *sfmt(struct ksc_audit *a, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(buf))
+		ksc_mark_cut(buf, sizeof(buf), (size_t)n);
 	const char *s = pool_strdup(&a->strings, buf);
 	if (!s)
 		a->oom = 1;

@@ -69,6 +69,21 @@ KSC_EXPORT int ksc_get_log_priority(const struct ksc_ctx *ctx)
 	return ctx->log_priority;
 }
 
+void ksc_mark_cut(char *buf, size_t size, size_t len)
+{
+	char mark[64];
+	int m = snprintf(mark, sizeof(mark), " [... cut: %zu of %zu bytes shown]",
+			 size - 1, len);
+
+	if (m <= 0 || (size_t)m >= size)
+		return;
+	size_t at = size - 1 - (size_t)m;
+	/* Not in the middle of a UTF-8 sequence: back to the start of a character. */
+	while (at > 0 && ((unsigned char)buf[at] & 0xc0) == 0x80)
+		at--;
+	memcpy(buf + at, mark, (size_t)m + 1);
+}
+
 void ksc_log(struct ksc_ctx *ctx, int priority, const char *fmt, ...)
 {
 	char buf[1024];
@@ -77,8 +92,10 @@ void ksc_log(struct ksc_ctx *ctx, int priority, const char *fmt, ...)
 	if (!ctx || !ctx->log_fn || priority > ctx->log_priority)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	if (n >= (int)sizeof(buf))
+		ksc_mark_cut(buf, sizeof(buf), (size_t)n);
 	ctx->log_fn(ctx->log_data, priority, buf);
 }
 

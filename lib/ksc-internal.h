@@ -48,6 +48,11 @@ struct ksc_blob {
 int ksc_blob_load(struct ksc_ctx *ctx, const char *path, const void *data, size_t size,
 		  struct ksc_blob *out) _must_check_;
 void ksc_blob_free(struct ksc_blob *b);
+/*
+ * A message of `len` bytes was cut to fit buf[size]: end it with a visible mark
+ * (" [... cut: 1023 of 1500 bytes shown]"), not inside a UTF-8 character.
+ */
+void ksc_mark_cut(char *buf, size_t size, size_t len);
 /* A file type in words, for messages: "a FIFO", "a socket", "a character device", ... */
 struct stat;
 const char *ksc_file_kind(mode_t mode);

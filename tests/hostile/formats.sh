@@ -23,3 +23,14 @@ h_case "format: zstd with trailing garbage" 4 \
 cat "$X/fx-user.ko.gz" "$X/fx-user.ko.gz" > "$T_TMP/two.ko.gz"
 h_case "format: two gzip members (as gzip reads them)" 0 "" \
 	"$KSC" modinfo -F name "$T_TMP/two.ko.gz"
+
+# A message longer than the 1 KiB log line (a long path): cut with a visible mark.
+long=$T_TMP
+for i in 1 2 3 4 5; do long=$long/$(printf 'd%.0s' $(seq 220)); done
+mkdir -p "$long"
+echo "not a module" > "$long/x.ko"
+msg="$long/x.ko: not an ELF file"
+"$KSC" modinfo "$long/x.ko" > /dev/null 2> "$T_TMP/err"
+t_eq "format: a 1 KiB message ends with a mark" \
+	"ksymcheck: ${msg:0:$((1023 - 36))} [... cut: 1023 of ${#msg} bytes shown]" \
+	"$(cat "$T_TMP/err")"
