@@ -425,6 +425,7 @@ struct parser {
 	const char *path;
 	unsigned int line;
 	bool warned_mixed;
+	unsigned int n_crlf, first_crlf; /* lines with DOS line ends: said once, at the end */
 };
 
 static int quote_len(size_t len)
@@ -500,8 +501,12 @@ static int parse_line(struct parser *p, const char *s, size_t len)
 		return bad_line(p, "empty line");
 	if (memchr(s, '\0', len))
 		return bad_line(p, "NUL byte in line");
-	if (s[len - 1] == '\r')
-		return bad_line(p, "carriage return at end of line (DOS line ending)");
+	if (s[len - 1] == '\r') {
+		if (!p->n_crlf++)
+			p->first_crlf = p->line;
+		p->sv->n_errors++;
+		return 0;
+	}
 	/* Kept out of every field, so that what the writer puts out reads back. */
 	if (memchr(s, '\r', len))
 		return bad_line(p, "carriage return in line");
@@ -610,6 +615,14 @@ static int parse_buffer(struct ksc_symvers *sv, const char *path, const char *da
 			return r;
 		s = nl ? nl + 1 : end;
 	}
+	/* A file with DOS line ends: one message, not one per line (24,683 for Debian's). */
+	if (p.n_crlf == 1)
+		ksc_err(sv->ctx, "%s:%u: carriage return at end of line (DOS line ending)", path,
+			p.first_crlf);
+	else if (p.n_crlf)
+		ksc_err(sv->ctx,
+			"%s: %u of %u lines end with a carriage return (DOS line endings, from line %u): those lines not read",
+			path, p.n_crlf, p.line, p.first_crlf);
 	if (!sv->format_known)
 		sv->format = KSC_SYMVERS_5;
 	return 0;

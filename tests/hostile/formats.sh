@@ -34,3 +34,16 @@ msg="$long/x.ko: not an ELF file"
 t_eq "format: a 1 KiB message ends with a mark" \
 	"ksymcheck: ${msg:0:$((1023 - 36))} [... cut: 1023 of ${#msg} bytes shown]" \
 	"$(cat "$T_TMP/err")"
+
+# Module.symvers with DOS line ends: one message for the file, not one per line.
+printf '0x00000001\ta\tvmlinux\tEXPORT_SYMBOL\t\r\n0x00000002\tb\tvmlinux\tEXPORT_SYMBOL\t\r\n0x00000003\tc\tvmlinux\tEXPORT_SYMBOL\t\n' \
+	> "$T_TMP/crlf.symvers"
+h_case "format: a CRLF Module.symvers" 4 \
+	"$T_TMP/crlf.symvers: 2 of 3 lines end with a carriage return (DOS line endings, from line 1): those lines not read" \
+	"$KSC" exports "$T_TMP/crlf.symvers"
+t_eq "format: ... the good line still read" 1 "$(grep -c '^c ' "$T_TMP/out")"
+printf '0x00000001\ta\tvmlinux\tEXPORT_SYMBOL\t\n0x00000002\tb\tvmlinux\tEXPORT_SYMBOL\t\r\n' \
+	> "$T_TMP/crlf1.symvers"
+h_case "format: one CRLF line: its line number" 4 \
+	"$T_TMP/crlf1.symvers:2: carriage return at end of line (DOS line ending)" \
+	"$KSC" exports "$T_TMP/crlf1.symvers"
