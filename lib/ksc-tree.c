@@ -2024,6 +2024,9 @@ static int load_kernel_core(struct ksc_tree *t)
 		break;
 	case KSRC_SYSMAP:
 		r = ksc_sysmap_new_from_path(t->ctx, t->ksrc_path, &t->ksm);
+		if (r == 0 && ksc_sysmap_get_error_count(t->ksm)) /* as for Module.symvers */
+			kernel_problem(t, t->ksrc_path, -EINVAL, "%u malformed lines skipped",
+				       ksc_sysmap_get_error_count(t->ksm));
 		for (size_t i = 0; r == 0 && i < ksc_sysmap_get_export_count(t->ksm); i++)
 			r = ksym_add(t, ksc_sysmap_get_export(t->ksm, i), -1, 0);
 		break;

@@ -47,3 +47,18 @@ printf '0x00000001\ta\tvmlinux\tEXPORT_SYMBOL\t\n0x00000002\tb\tvmlinux\tEXPORT_
 h_case "format: one CRLF line: its line number" 4 \
 	"$T_TMP/crlf1.symvers:2: carriage return at end of line (DOS line ending)" \
 	"$KSC" exports "$T_TMP/crlf1.symvers"
+
+# A System.map with a malformed line: the same unreadable-input bit (4) as a malformed
+# Module.symvers, and the same words.
+h_tree "$T_TMP/smroot"
+printf 'ffffffff81000000 T _stext\nthis is bad\nffffffff81000010 r __ksymtab_printk\n' \
+	> "$T_TMP/System.map"
+printf '0x00000001\tprintk\tvmlinux\tEXPORT_SYMBOL\t\nbad\n' > "$T_TMP/bad.symvers"
+h_case "format: tree -E with a malformed Module.symvers line" 5 \
+	"$T_TMP/bad.symvers:2: too few fields (1, expected 4 or 5)
+$T_TMP/bad.symvers: 1 malformed lines skipped" \
+	"$KSC" tree -b "$T_TMP/smroot" "$H_REL" --no-index -E "$T_TMP/bad.symvers" -q
+h_case "format: tree -F with a malformed System.map line" 5 \
+	"$T_TMP/System.map:2: bad address 'this'
+$T_TMP/System.map: 1 malformed lines skipped" \
+	"$KSC" tree -b "$T_TMP/smroot" "$H_REL" --no-index -F "$T_TMP/System.map" -q
