@@ -662,9 +662,8 @@ static int walk_dir(struct walker *w, int dfd, size_t rlen)
 		if (type != DT_DIR) {
 			char full[PATH_MAX + 256];
 			snprintf(full, sizeof(full), "%s/%s", t->moddir, w->rel);
-			ret = add_problem(t, full, -EINVAL, "unsupported file type %o",
-					  have_st ? (unsigned int)(st.st_mode & S_IFMT)
-						  : 0u);
+			ret = add_problem(t, full, -EINVAL, "unsupported file type (%s)",
+					  ksc_file_kind(have_st ? st.st_mode : DTTOIF(type)));
 			continue;
 		}
 		int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);

@@ -53,3 +53,11 @@ h_case "fifo: modinfo /dev/zero" 4 "/dev/zero: not a regular file (a character d
 	"$KSC" modinfo /dev/zero
 h_case "fifo: exports /dev/zero" 4 "/dev/zero: not a regular file (a character device)" \
 	"$KSC" exports /dev/zero
+
+# A FIFO in a module tree: reported by kind (before: "unsupported file type 10000", the
+# raw S_IFMT bits in octal), the modules around it read.
+h_tree "$T_TMP/ftree"
+mkfifo "$T_TMP/ftree/lib/modules/$H_REL/kernel/pipe.ko"
+h_case "fifo: a FIFO in the module tree" 4 \
+	"$T_TMP/ftree/lib/modules/$H_REL/kernel/pipe.ko: unsupported file type (a FIFO)" \
+	"$KSC" tree -b "$T_TMP/ftree" "$H_REL" --no-index --no-check -q
