@@ -446,6 +446,26 @@ _printf_format_(2, 3) static int bad_line(struct parser *p, const char *fmt, ...
 	return 0;
 }
 
+/*
+ * The entry just added names a symbol listed before? modpost never writes that, and the
+ * views disagree on which entry counts: depmod's (kmod's hash_add()) keeps the last, the
+ * loader's (the first exporter registered wins) and modpost's (read_dump(): "exported
+ * twice") the first. Said, and counted as a malformed line.
+ */
+static void check_repeated(struct parser *p)
+{
+	struct ksc_symvers *sv = p->sv;
+	const struct ksc_symvers_entry *e = &sv->entries[sv->n_entries - 1];
+	const struct ksc_symvers_entry *first = ksc_symvers_find(sv, e->symbol);
+
+	if (!first || first == e)
+		return;
+	ksc_err(sv->ctx,
+		"%s:%u: %s listed again (first at line %u): depmod's view takes this later entry, the loader's and modpost's views the first",
+		p->path, p->line, e->symbol, first->line);
+	sv->n_errors++;
+}
+
 static bool starts_with_export(const struct field *f)
 {
 	return f->len >= 7 && memcmp(f->s, "EXPORT_", 7) == 0;
@@ -584,8 +604,11 @@ static int parse_line(struct parser *p, const char *s, size_t len)
 			 p->path, p->line, format_name(fmt), format_name(sv->format));
 		p->warned_mixed = true;
 	}
-	return add_entry(sv, sym->s, sym->len, mod->s, mod->len, ns->s, ns->len, t, crc,
-			 p->line);
+	int r = add_entry(sv, sym->s, sym->len, mod->s, mod->len, ns->s, ns->len, t, crc,
+			  p->line);
+	if (r == 0)
+		check_repeated(p);
+	return r;
 }
 
 static int parse_buffer(struct ksc_symvers *sv, const char *path, const char *data,

@@ -62,3 +62,14 @@ h_case "format: tree -F with a malformed System.map line" 5 \
 	"$T_TMP/System.map:2: bad address 'this'
 $T_TMP/System.map: 1 malformed lines skipped" \
 	"$KSC" tree -b "$T_TMP/smroot" "$H_REL" --no-index -F "$T_TMP/System.map" -q
+
+# A symbol listed twice in Module.symvers: reported, with the entry each view takes
+# (depmod's the last, as kmod's hash does; the loader's and modpost's the first).
+printf '0x00000001\tprintk\tvmlinux\tEXPORT_SYMBOL\t\n0x00000002\tkvm_hook\tvmlinux\tEXPORT_SYMBOL_GPL\t\n0x00000003\tprintk\tvmlinux\tEXPORT_SYMBOL_GPL\t\n' \
+	> "$T_TMP/dup.symvers"
+dupmsg="$T_TMP/dup.symvers:3: printk listed again (first at line 1): depmod's view takes this later entry, the loader's and modpost's views the first"
+h_case "format: a duplicate symbol in Module.symvers (exports)" 4 "$dupmsg" \
+	"$KSC" exports "$T_TMP/dup.symvers"
+t_eq "format: ... both rows still listed" 2 "$(grep -c '^printk ' "$T_TMP/out")"
+h_case "format: a duplicate symbol in Module.symvers (check -s)" 5 "$dupmsg" \
+	"$KSC" check -s "$T_TMP/dup.symvers" "$K"
