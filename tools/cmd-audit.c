@@ -54,18 +54,13 @@ static json_object *jstrs(const char *const *v, size_t n)
 	json_object *a = json_object_new_array();
 
 	for (size_t i = 0; i < n; i++)
-		json_object_array_add(a, json_object_new_string(v[i]));
+		json_object_array_add(a, json_text(v[i]));
 	return a;
 }
 
 static const char *sev_name(enum ksc_severity s)
 {
 	return s == KSC_SEV_ERROR ? "error" : s == KSC_SEV_WARNING ? "warning" : "info";
-}
-
-static json_object *jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
 }
 
 static json_object *jsize(size_t n)
@@ -99,12 +94,12 @@ static json_object *keys_json(const struct ksc_keyring *kr)
 	for (size_t i = 0; kr && i < ksc_keyring_get_count(kr); i++) {
 		const struct ksc_key *key = ksc_keyring_get_key(kr, i);
 		json_object *x = json_object_new_object();
-		json_object_object_add(x, "subject", jstr(key->subject));
-		json_object_object_add(x, "issuer", jstr(key->issuer));
-		json_object_object_add(x, "serial", jstr(key->serial));
-		json_object_object_add(x, "key_algo", jstr(key->key_algo));
+		json_object_object_add(x, "subject", json_text(key->subject));
+		json_object_object_add(x, "issuer", json_text(key->issuer));
+		json_object_object_add(x, "serial", json_text(key->serial));
+		json_object_object_add(x, "key_algo", json_text(key->key_algo));
 		json_object_object_add(x, "bits", json_object_new_int64(key->bits));
-		json_object_object_add(x, "source", jstr(key->source));
+		json_object_object_add(x, "source", json_text(key->source));
 		json_object_array_add(a, x);
 	}
 	return a;
@@ -117,10 +112,10 @@ static json_object *signers_json(const struct ksc_audit *a)
 	for (size_t i = 0; i < ksc_audit_get_signer_count(a); i++) {
 		const struct ksc_audit_signer *s = ksc_audit_get_signer(a, i);
 		json_object *x = json_object_new_object();
-		json_object_object_add(x, "signer", jstr(s->signer));
-		json_object_object_add(x, "key_id", jstr(s->key_id));
-		json_object_object_add(x, "hash_algo", jstr(s->hash_algo));
-		json_object_object_add(x, "key", jstr(s->key));
+		json_object_object_add(x, "signer", json_text(s->signer));
+		json_object_object_add(x, "key_id", json_text(s->key_id));
+		json_object_object_add(x, "hash_algo", json_text(s->hash_algo));
+		json_object_object_add(x, "key", json_text(s->key));
 		json_object_object_add(x, "modules", jsize(s->n_modules));
 		json_object_object_add(x, "verified", jsize(s->n_verified));
 		json_object_object_add(x, "foreign_key", jsize(s->n_foreign_key));
@@ -137,16 +132,16 @@ static json_object *audit_json(const struct ksc_audit *a, const struct ksc_kerne
 {
 	struct ksc_kver kv;
 	char policy[32] = "";
-	json_object *o = json_object_new_object(), *jk = json_object_new_object();
+	json_object *o = json_doc_new("audit"), *jk = json_object_new_object();
 	size_t gpl, plain;
 
 	ksc_audit_get_export_counts(a, &gpl, &plain);
-	json_object_object_add(jk, "path", json_object_new_string(root));
+	json_object_object_add(jk, "path", json_text(root));
 	json_object_object_add(jk, "release", ksc_kernel_get_release(k)
-			       ? json_object_new_string(ksc_kernel_get_release(k)) : NULL);
+			       ? json_text(ksc_kernel_get_release(k)) : NULL);
 	if (ksc_kernel_get_release(k) && ksc_kver_parse(ksc_kernel_get_release(k), &kv) == 0)
 		snprintf(policy, sizeof(policy), "%u.%u", kv.major, kv.minor);
-	json_object_object_add(jk, "policy", policy[0] ? json_object_new_string(policy) : NULL);
+	json_object_object_add(jk, "policy", policy[0] ? json_text(policy) : NULL);
 	json_object_object_add(jk, "modules", json_object_new_int64((int64_t)ksc_kernel_get_module_count(k)));
 	json_object_object_add(jk, "exports", json_object_new_int64((int64_t)(gpl + plain)));
 	json_object_object_add(jk, "gpl_only", json_object_new_int64((int64_t)gpl));
@@ -157,15 +152,15 @@ static json_object *audit_json(const struct ksc_audit *a, const struct ksc_kerne
 	for (size_t i = 0; i < ksc_audit_get_restricted_count(a); i++) {
 		const struct ksc_audit_restricted *r = ksc_audit_get_restricted(a, i);
 		json_object *x = json_object_new_object(), *items = json_object_new_array();
-		json_object_object_add(x, "symbol", json_object_new_string(r->symbol));
-		json_object_object_add(x, "owner", json_object_new_string(r->owner));
-		json_object_object_add(x, "namespace", json_object_new_string(r->ns));
+		json_object_object_add(x, "symbol", json_text(r->symbol));
+		json_object_object_add(x, "owner", json_text(r->owner));
+		json_object_object_add(x, "namespace", json_text(r->ns));
 		json_object_object_add(x, "gpl_only", json_object_new_boolean(r->gpl_only));
 		for (size_t j = 0; j < r->n_items; j++) {
 			const struct ksc_audit_item *it = &r->items[j];
 			json_object *y = json_object_new_object();
-			json_object_object_add(y, "item", json_object_new_string(it->item));
-			json_object_object_add(y, "kind", json_object_new_string(ksc_item_kind_name(it->kind)));
+			json_object_object_add(y, "item", json_text(it->item));
+			json_object_object_add(y, "kind", json_text(ksc_item_kind_name(it->kind)));
 			json_object_object_add(y, "loader_matches", jstrs(it->loader_matches, it->n_loader_matches));
 			json_object_object_add(y, "modpost_matches", jstrs(it->modpost_matches, it->n_modpost_matches));
 			json_object_array_add(items, y);
@@ -181,7 +176,7 @@ static json_object *audit_json(const struct ksc_audit *a, const struct ksc_kerne
 	for (size_t i = 0; i < ksc_audit_get_namespace_count(a); i++) {
 		const struct ksc_audit_namespace *n = ksc_audit_get_namespace(a, i);
 		json_object *x = json_object_new_object();
-		json_object_object_add(x, "namespace", json_object_new_string(n->ns));
+		json_object_object_add(x, "namespace", json_text(n->ns));
 		json_object_object_add(x, "exports", json_object_new_int64((int64_t)n->n_exports));
 		json_object_object_add(x, "exporters", jstrs(n->exporters, n->n_exporters));
 		json_object_object_add(x, "importers", jstrs(n->importers, n->n_importers));
@@ -196,15 +191,10 @@ static json_object *audit_json(const struct ksc_audit *a, const struct ksc_kerne
 	json_object *jf = json_object_new_array(), *counts = json_object_new_object();
 	for (size_t i = 0; i < ksc_audit_get_finding_count(a); i++) {
 		const struct ksc_audit_finding *f = ksc_audit_get_finding(a, i);
-		json_object *x = json_object_new_object();
-		json_object_object_add(x, "code", json_object_new_string(f->code));
-		json_object_object_add(x, "severity", json_object_new_string(sev_name(f->severity)));
-		json_object_object_add(x, "module", f->module ? json_object_new_string(f->module) : NULL);
-		json_object_object_add(x, "path", f->path ? json_object_new_string(f->path) : NULL);
-		json_object_object_add(x, "symbol", f->symbol ? json_object_new_string(f->symbol) : NULL);
-		json_object_object_add(x, "namespace", f->ns ? json_object_new_string(f->ns) : NULL);
-		json_object_object_add(x, "detail", f->detail ? json_object_new_string(f->detail) : NULL);
-		json_object_array_add(jf, x);
+		struct finding x;
+		char file[256];
+		finding_from_audit(&x, f, file, sizeof(file));
+		json_object_array_add(jf, finding_json(&x));
 		json_object *c;
 		int64_t v = json_object_object_get_ex(counts, f->code, &c) ? json_object_get_int64(c) : 0;
 		json_object_object_add(counts, f->code, json_object_new_int64(v + 1));
@@ -262,11 +252,30 @@ static void signatures_text(const struct ksc_audit *a, const struct ksc_kernel *
 	}
 }
 
-static void print_finding(const struct ksc_audit_finding *f)
+/* What a list of findings has said so far: the modpost name is noted once per module. */
+struct finding_run {
+	const char *last; /* the module of the last finding printed */
+	bool noted;
+};
+
+static void print_finding(const struct ksc_audit_finding *f, struct finding_run *run)
 {
-	printf("%s: %s%s%s: %s [%s]\n", f->module ? f->module : (f->symbol ? f->symbol : "kernel"),
-	       f->module && f->symbol ? f->symbol : "", f->module && f->symbol ? ": " : "",
-	       sev_name(f->severity), f->detail ? f->detail : "", f->code);
+	struct finding x;
+	char file[256];
+
+	finding_from_audit(&x, f, file, sizeof(file));
+	if (f->module) {
+		if (f->module != run->last)
+			run->noted = false;
+		run->last = f->module;
+		print_module_name(f->module, x.file, &run->noted);
+		if (f->symbol)
+			printf(": %s", text_esc(f->symbol));
+	} else {
+		fputs(f->symbol ? text_esc(f->symbol) : "kernel", stdout);
+	}
+	printf(": %s: %s [%s]\n", sev_name(f->severity), f->detail ? text_esc(f->detail) : "",
+	       f->code);
 }
 
 static void audit_text(const struct ksc_audit *a, const struct ksc_kernel *k)
@@ -275,7 +284,7 @@ static void audit_text(const struct ksc_audit *a, const struct ksc_kernel *k)
 
 	ksc_audit_get_export_counts(a, &gpl, &plain);
 	printf("kernel %s: %zu modules, %zu exports (%zu GPL-only, %zu plain), %zu module-restricted, %zu namespaces\n",
-	       ksc_kernel_get_release(k) ? ksc_kernel_get_release(k) : "?",
+	       ksc_kernel_get_release(k) ? text_esc(ksc_kernel_get_release(k)) : "?",
 	       ksc_kernel_get_module_count(k), gpl + plain, gpl, plain,
 	       ksc_audit_get_restricted_count(a), ksc_audit_get_namespace_count(a));
 	signatures_text(a, k);
@@ -313,17 +322,20 @@ static void audit_text(const struct ksc_audit *a, const struct ksc_kernel *k)
 	}
 	if (ksc_audit_get_finding_count(a))
 		putchar('\n');
+	struct finding_run run = { 0 };
 	for (size_t i = 0; i < ksc_audit_get_finding_count(a); i++)
-		print_finding(ksc_audit_get_finding(a, i));
+		print_finding(ksc_audit_get_finding(a, i), &run);
 }
 
 /* --quiet: only the findings that make the exit status 1 (warnings and errors). */
 static void audit_quiet(const struct ksc_audit *a)
 {
+	struct finding_run run = { 0 };
+
 	for (size_t i = 0; i < ksc_audit_get_finding_count(a); i++) {
 		const struct ksc_audit_finding *f = ksc_audit_get_finding(a, i);
 		if (f->severity >= KSC_SEV_WARNING)
-			print_finding(f);
+			print_finding(f, &run);
 	}
 }
 
@@ -457,8 +469,7 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
 	}
 	json_object *doc = format != FMT_TEXT || html ? audit_json(a, k, root) : NULL;
 	if (format == FMT_JSON)
-		puts(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
-							 JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_doc_print(doc);
 	else if (format == AUDIT_DOT)
 		report_write_dot(stdout, doc, "audit"); /* write errors: caught at exit */
 	else if (args.quiet)

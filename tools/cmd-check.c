@@ -10,6 +10,7 @@
 #include <json-c/json.h>
 
 #include "tools/ksc-tool.h"
+#include "tools/text.h"
 
 static const char *const help =
 	"Usage: ksymcheck check [OPTIONS] MODULE...\n\n"
@@ -44,8 +45,9 @@ static const char *const help =
 	"      --insmod           loader: only vmlinux and the modules given are loaded (plain\n"
 	"                         insmod); default: the tree's modules provide too (modprobe)\n\n"
 	"Output:\n"
-	"  -f, --format FMT       text (default), json, or kernel (exactly what dmesg and\n"
-	"                         modpost would print, and insmod's error line with the errno)\n"
+	"  -f, --format FMT       text (default), json, sarif (SARIF 2.1.0, for CI), or kernel\n"
+	"                         (exactly what dmesg and modpost would print, and insmod's\n"
+	"                         error line with the errno)\n"
 	"      --json             the same as --format json\n"
 	"  -q, --quiet            text: only the refusals, no warnings, notes or summary\n"
 	"  -v, --verbose          add each finding's explanation and fix, and notes\n"
@@ -71,9 +73,16 @@ static const char *sev_word(enum ksc_severity s)
 	return s == KSC_SEV_ERROR ? "refused" : s == KSC_SEV_WARNING ? "warning" : "note";
 }
 
-static const char *view_word(enum ksc_view v)
+/* '\n'-separated lines, each escaped and after a prefix. */
+static void print_lines(const char *prefix, const char *p)
 {
-	return v == KSC_VIEW_LOADER ? "loader" : "modpost";
+	while (p && *p) {
+		size_t l = strcspn(p, "\n");
+		char *line = strndup(p, l);
+		printf("%s%s\n", prefix, text_esc(line ? line : ""));
+		free(line);
+		p += l + (p[l] == '\n');
+	}
 }
 
 /* quiet: only the refusals, no summary. */
@@ -84,30 +93,25 @@ static void print_text(const struct ksc_report *rep, bool verbose, bool quiet)
 
 	for (size_t m = 0; m < nmods; m++) {
 		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+		bool noted = false;
 		for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
 			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
 			if ((d->severity == KSC_SEV_INFO && !verbose) ||
 			    (quiet && d->severity != KSC_SEV_ERROR))
 				continue;
-			printf("%s: ", d->module);
+			print_module_name(v->loader_name, v->modpost_name, &noted);
+			fputs(": ", stdout);
 			if (d->symbol)
-				printf("%s: ", d->symbol);
+				printf("%s: ", text_esc(d->symbol));
 			printf("%s: %s: %s [%s]\n", view_word(d->view), sev_word(d->severity),
-			       d->summary ? d->summary : d->code, d->code);
+			       text_esc(d->summary ? d->summary : d->code), d->code);
 			if (!verbose)
 				continue;
-			if (d->kernel_lines) {
-				const char *p = d->kernel_lines;
-				while (*p) {
-					size_t l = strcspn(p, "\n");
-					printf("    kernel: %.*s\n", (int)l, p);
-					p += l + (p[l] == '\n');
-				}
-			}
+			print_lines("    kernel: ", d->kernel_lines);
 			if (d->explanation)
-				printf("    why: %s (%s)\n", d->explanation, d->rule);
+				printf("    why: %s (%s)\n", text_esc(d->explanation), d->rule);
 			if (d->fix)
-				printf("    fix: %s\n", d->fix);
+				printf("    fix: %s\n", text_esc(d->fix));
 		}
 	}
 	if (quiet)
@@ -151,95 +155,98 @@ static void print_kernel(const struct ksc_report *rep, unsigned views)
 			const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
 			for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
 				const struct ksc_diag *d = ksc_report_get_diag(rep, i);
-				if (d->view == KSC_VIEW_LOADER && d->kernel_lines)
-					printf("%s\n", d->kernel_lines);
+				if (d->view == KSC_VIEW_LOADER)
+					print_lines("", d->kernel_lines);
 			}
 			if (v->loader_err)
 				printf("insmod: ERROR: could not insert module %s: %s\n",
-				       ksc_module_get_path(v->module), insmod_strerror(v->loader_err));
+				       text_esc(ksc_module_get_path(v->module)),
+				       insmod_strerror(v->loader_err));
 		}
 	}
 	if (views & KSC_VIEW_MODPOST) {
 		for (size_t i = 0; i < ksc_report_get_diag_count(rep); i++) {
 			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
-			if (d->view == KSC_VIEW_MODPOST && d->kernel_lines)
-				printf("%s\n", d->kernel_lines);
+			if (d->view == KSC_VIEW_MODPOST)
+				print_lines("", d->kernel_lines);
 		}
 	}
 }
 
-static json_object *jstr(const char *s)
+/* The loader's or modpost's verdict on one module, with what the kernel prints. */
+static json_object *view_json(const struct ksc_report *rep, const struct ksc_module_verdict *v,
+			      enum ksc_view view)
 {
-	return s ? json_object_new_string(s) : NULL;
+	json_object *o = json_object_new_object(), *lines = json_object_new_array();
+
+	if (view == KSC_VIEW_LOADER) {
+		json_object_object_add(o, "result", json_text(v->loader_err ? "refused" : "loads"));
+		json_object_object_add(o, "errno", json_object_new_int(v->loader_err));
+		json_object_object_add(o, "errno_name", json_text(ksc_errno_name(v->loader_err)));
+	} else {
+		json_object_object_add(o, "result", json_text(v->modpost_ok ? "pass" : "fail"));
+	}
+	for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
+		const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+		if (d->view != view || !d->kernel_lines)
+			continue;
+		json_object_array_add(lines, json_text(d->kernel_lines));
+	}
+	json_object_object_add(o, "kernel_lines", lines);
+	return o;
 }
 
 static void print_json(const struct ksc_report *rep, unsigned views)
 {
-	json_object *root = json_object_new_object(), *mods = json_object_new_array();
+	json_object *root = json_doc_new("check"), *mods = json_object_new_array();
 
-	json_object_object_add(root, "policy", jstr(ksc_report_get_policy(rep)));
+	json_object_object_add(root, "policy", json_text(ksc_report_get_policy(rep)));
 	for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
 		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+		const char *path = ksc_module_get_path(v->module);
 		json_object *o = json_object_new_object(), *fs = json_object_new_array();
-		json_object_object_add(o, "path", jstr(ksc_module_get_path(v->module)));
-		json_object_object_add(o, "name", jstr(v->loader_name));
-		json_object_object_add(o, "modpost_name", jstr(v->modpost_name));
-		if (views & KSC_VIEW_LOADER) {
-			json_object *l = json_object_new_object(), *lines = json_object_new_array();
-			json_object_object_add(l, "result",
-					       jstr(v->loader_err ? "refused" : "loads"));
-			json_object_object_add(l, "errno", json_object_new_int(v->loader_err));
-			json_object_object_add(l, "errno_name", jstr(ksc_errno_name(v->loader_err)));
-			for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
-				const struct ksc_diag *d = ksc_report_get_diag(rep, i);
-				if (d->view != KSC_VIEW_LOADER || !d->kernel_lines)
-					continue;
-				json_object_array_add(lines, jstr(d->kernel_lines));
-			}
-			json_object_object_add(l, "kernel_lines", lines);
-			json_object_object_add(o, "loader", l);
-		}
-		if (views & KSC_VIEW_MODPOST) {
-			json_object *mp = json_object_new_object(), *lines = json_object_new_array();
-			json_object_object_add(mp, "result", jstr(v->modpost_ok ? "pass" : "fail"));
-			for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
-				const struct ksc_diag *d = ksc_report_get_diag(rep, i);
-				if (d->view != KSC_VIEW_MODPOST || !d->kernel_lines)
-					continue;
-				json_object_array_add(lines, jstr(d->kernel_lines));
-			}
-			json_object_object_add(mp, "kernel_lines", lines);
-			json_object_object_add(o, "modpost", mp);
-		}
+		struct finding f;
+		json_object_object_add(o, "module", json_text(v->loader_name));
+		json_object_object_add(o, "file",
+				       json_text(other_name(v->loader_name, v->modpost_name)));
+		json_object_object_add(o, "path", json_text(path));
+		if (views & KSC_VIEW_LOADER)
+			json_object_object_add(o, "loader", view_json(rep, v, KSC_VIEW_LOADER));
+		if (views & KSC_VIEW_MODPOST)
+			json_object_object_add(o, "modpost", view_json(rep, v, KSC_VIEW_MODPOST));
 		for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
-			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
-			json_object *x = json_object_new_object();
-			json_object_object_add(x, "view", jstr(view_word(d->view)));
-			json_object_object_add(x, "severity", jstr(d->severity == KSC_SEV_ERROR ? "error"
-							: d->severity == KSC_SEV_WARNING ? "warning" : "info"));
-			json_object_object_add(x, "code", jstr(d->code));
-			json_object_object_add(x, "rule", jstr(d->rule));
-			json_object_object_add(x, "module", jstr(d->module));
-			json_object_object_add(x, "symbol", jstr(d->symbol));
-			json_object_object_add(x, "namespace", jstr(d->ns));
-			json_object_object_add(x, "owner", jstr(d->owner));
-			json_object_object_add(x, "summary", jstr(d->summary));
-			json_object_object_add(x, "kernel_lines", jstr(d->kernel_lines));
-			json_object_object_add(x, "explanation", jstr(d->explanation));
-			json_object_object_add(x, "fix", jstr(d->fix));
-			json_object_object_add(x, "errno", json_object_new_int(d->err));
-			json_object_array_add(fs, x);
+			finding_from_diag(&f, ksc_report_get_diag(rep, i), v, path);
+			json_object_array_add(fs, finding_json(&f));
 		}
 		json_object_object_add(o, "findings", fs);
 		json_object_array_add(mods, o);
 	}
 	json_object_object_add(root, "modules", mods);
-	puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-						   JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_doc_print(root);
 	json_object_put(root);
 }
 
+static int print_sarif(const struct ksc_report *rep)
+{
+	struct sarif *s = sarif_new();
 
+	if (!s)
+		return -ENOMEM;
+	for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
+		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+		for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
+			struct finding f;
+			finding_from_diag(&f, ksc_report_get_diag(rep, i), v,
+					  ksc_module_get_path(v->module));
+			if (sarif_add(s, &f) < 0) {
+				sarif_free(s);
+				return -ENOMEM;
+			}
+		}
+	}
+	sarif_print(s);
+	return 0;
+}
 
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
 static int parse_args(struct check_args *a, int argc, char *argv[])
@@ -301,7 +308,8 @@ static int parse_args(struct check_args *a, int argc, char *argv[])
 				a->format = FMT_KERNEL;
 				break;
 			}
-			a->format = parse_format("check", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
+			a->format = parse_format("check", optarg,
+						 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF);
 			if (a->format < 0)
 				goto usage;
 			break;
@@ -414,6 +422,10 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		switch (a.format) {
 		case FMT_JSON: print_json(rep, a.views); break;
 		case FMT_KERNEL: print_kernel(rep, a.views); break;
+		case FMT_SARIF:
+			if (print_sarif(rep) < 0)
+				status |= KSC_EXIT_UNREADABLE;
+			break;
 		default: print_text(rep, a.verbose, a.quiet);
 		}
 		for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {

@@ -69,6 +69,36 @@ static void describe(const struct ksc_change *c, char *buf, size_t size)
 	}
 }
 
+/* One side of an export change: who exports it and how, or null when absent. */
+static json_object *export_json(const struct ksc_export *e, const char *owner)
+{
+	json_object *o;
+	char crc[16];
+
+	if (!e)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "owner", json_text(owner));
+	json_object_object_add(o, "gpl_only", json_object_new_boolean(e->gpl_only));
+	json_object_object_add(o, "namespace", json_text(e->ns));
+	snprintf(crc, sizeof(crc), "0x%08x", e->crc);
+	json_object_object_add(o, "crc", e->has_crc ? json_text(crc) : NULL);
+	return o;
+}
+
+/* One change of one symbol: its kind, the export on each side, and in words. */
+static json_object *export_change_json(const struct ksc_change *ch, const char *what)
+{
+	json_object *x = json_object_new_object();
+
+	json_object_object_add(x, "symbol", json_text(ch->symbol));
+	json_object_object_add(x, "kind", json_text(ksc_change_kind_name(ch->kind)));
+	json_object_object_add(x, "summary", json_text(what));
+	json_object_object_add(x, "old", export_json(ch->old, ch->old_owner));
+	json_object_object_add(x, "new", export_json(ch->new, ch->new_owner));
+	return x;
+}
+
 /* The worst finding of one module for one symbol in one view. */
 static const struct ksc_diag *worst(const struct ksc_report *rep, size_t m, const char *sym,
 				    enum ksc_view view)
@@ -86,16 +116,18 @@ static const struct ksc_diag *worst(const struct ksc_report *rep, size_t m, cons
 	return w;
 }
 
-static const char *verdict_word(const struct ksc_diag *d)
+static const char *outcome_word(const struct ksc_diag *d)
 {
 	if (!d || d->severity == KSC_SEV_INFO)
 		return "allowed";
 	return d->severity == KSC_SEV_ERROR ? "refused" : "allowed with a warning";
 }
 
-/* The kinds of change of one symbol, comma-separated, into buf. */
-static void kinds_of(const struct ksc_diff *df, const char *sym, char *buf, size_t size)
+/* The kinds of change of one symbol, comma-separated into buf, and as a JSON array. */
+static json_object *kinds_of(const struct ksc_diff *df, const char *sym, char *buf, size_t size)
 {
+	json_object *a = json_object_new_array();
+
 	buf[0] = '\0';
 	for (size_t i = 0; i < ksc_diff_get_count(df); i++) {
 		const struct ksc_change *c = ksc_diff_get(df, i);
@@ -103,47 +135,74 @@ static void kinds_of(const struct ksc_diff *df, const char *sym, char *buf, size
 			continue;
 		size_t l = strlen(buf);
 		snprintf(buf + l, size - l, "%s%s", l ? ", " : "", ksc_change_kind_name(c->kind));
+		json_object_array_add(a, json_text(ksc_change_kind_name(c->kind)));
 	}
+	return a;
 }
 
-struct module_result {
-	json_object *json;
-	unsigned breaks;
+/*
+ * One verdict that changed, as JSON: the finding behind it (the new kernel's, or the old
+ * one's when it went away), the outcome on each side and the export changes.
+ */
+static json_object *change_json(const struct ksc_diag *d, const struct ksc_module_verdict *v,
+				const char *path, const char *was, const char *now,
+				json_object *kinds)
+{
+	struct finding f;
+	json_object *x;
+
+	finding_from_diag(&f, d, v, path);
+	x = finding_json(&f);
+	json_object_object_add(x, "old", json_text(was));
+	json_object_object_add(x, "new", json_text(now));
+	json_object_object_add(x, "export_changes", kinds ? kinds : json_object_new_array());
+	return x;
+}
+
+/* What compare_module() needs of one module, both kernels. */
+struct side_by_side {
+	const struct ksc_module *mod;
+	const struct ksc_report *ro, *rn;
+	const struct ksc_module_verdict *vo, *vn;
+	size_t m;
+	const char *path;
+	bool verbose, text, noted;
+	json_object *jc; /* the module's "changes", or NULL */
 };
 
-/* One module's verdicts on OLD and NEW. */
-static void print_fate(const struct ksc_report *ro, const struct ksc_report *rn, size_t m)
+/* One module's verdicts on OLD and NEW; its modpost name noted unless *noted. */
+static void print_fate(const struct ksc_module_verdict *vo, const struct ksc_module_verdict *vn,
+		       bool *noted)
 {
-	const struct ksc_module_verdict *vo = ksc_report_get_verdict(ro, m);
-	const struct ksc_module_verdict *vn = ksc_report_get_verdict(rn, m);
-
-	printf("%s: loader: %s -> %s; modpost: %s -> %s\n", vo->loader_name,
+	print_module_name(vo->loader_name, vo->modpost_name, noted);
+	printf(": loader: %s -> %s; modpost: %s -> %s\n",
 	       vo->loader_err ? ksc_errno_name(vo->loader_err) : "loads",
 	       vn->loader_err ? ksc_errno_name(vn->loader_err) : "loads",
 	       vo->modpost_ok ? "pass" : "fail", vn->modpost_ok ? "pass" : "fail");
 }
 
-static void compare_module(const struct ksc_module *mod, const struct ksc_report *ro,
-			   const struct ksc_report *rn, size_t m, const struct ksc_diff *df,
-			   bool verbose, bool text, json_object *jmods, unsigned *breaks)
+static void print_name(struct side_by_side *c)
 {
-	const struct ksc_module_verdict *vo = ksc_report_get_verdict(ro, m);
-	const struct ksc_module_verdict *vn = ksc_report_get_verdict(rn, m);
-	json_object *jm = jmods ? json_object_new_object() : NULL, *jc = NULL;
+	print_module_name(c->vo->loader_name, c->vo->modpost_name, &c->noted);
+	fputs(": ", stdout);
+}
 
-	if (jm) {
-		jc = json_object_new_array();
-		json_object_object_add(jm, "path", json_object_new_string(ksc_module_get_path(mod)));
-		json_object_object_add(jm, "name", json_object_new_string(vo->loader_name));
-		json_object_object_add(jm, "loader_errno_old", json_object_new_int(vo->loader_err));
-		json_object_object_add(jm, "loader_errno_new", json_object_new_int(vn->loader_err));
-		json_object_object_add(jm, "modpost_ok_old", json_object_new_boolean(vo->modpost_ok));
-		json_object_object_add(jm, "modpost_ok_new", json_object_new_boolean(vn->modpost_ok));
-	}
-	for (size_t i = 0; i < ksc_module_get_import_count(mod); i++) {
-		const char *sym = ksc_module_get_import(mod, i)->name;
+static void print_why(const struct side_by_side *c, const struct ksc_diag *d)
+{
+	if (c->verbose && d && d->explanation)
+		printf("    why: %s (%s)\n", text_esc(d->explanation), d->rule);
+	if (c->verbose && d && d->fix)
+		printf("    fix: %s\n", text_esc(d->fix));
+}
+
+/* Each import whose verdict differs between the kernels, per view. */
+static void compare_imports(struct side_by_side *c, const struct ksc_diff *df)
+{
+	for (size_t i = 0; i < ksc_module_get_import_count(c->mod); i++) {
+		const char *sym = ksc_module_get_import(c->mod, i)->name;
 		for (unsigned view = KSC_VIEW_LOADER; view <= KSC_VIEW_MODPOST; view <<= 1) {
-			const struct ksc_diag *a = worst(ro, m, sym, view), *b = worst(rn, m, sym, view);
+			const struct ksc_diag *a = worst(c->ro, c->m, sym, view);
+			const struct ksc_diag *b = worst(c->rn, c->m, sym, view);
 			const char *ca = a ? a->code : "", *cb = b ? b->code : "";
 			int sa = a ? (int)a->severity : -1, sb = b ? (int)b->severity : -1;
 			if (sa == sb && strcmp(ca, cb) == 0)
@@ -151,46 +210,43 @@ static void compare_module(const struct ksc_module *mod, const struct ksc_report
 			if (sa <= KSC_SEV_INFO && sb <= KSC_SEV_INFO)
 				continue;
 			char kinds[256];
-			kinds_of(df, sym, kinds, sizeof(kinds));
-			const char *name = view == KSC_VIEW_LOADER ? vo->loader_name : vo->modpost_name;
-			const char *vw = view == KSC_VIEW_LOADER ? "loader" : "modpost";
-			if (jc) {
-				json_object *x = json_object_new_object();
-				json_object_object_add(x, "symbol", json_object_new_string(sym));
-				json_object_object_add(x, "view", json_object_new_string(vw));
-				json_object_object_add(x, "old", json_object_new_string(verdict_word(a)));
-				json_object_object_add(x, "new", json_object_new_string(verdict_word(b)));
-				json_object_object_add(x, "code", b ? json_object_new_string(b->code) : NULL);
-				json_object_object_add(x, "rule", b ? json_object_new_string(b->rule) : NULL);
-				json_object_object_add(x, "changes", json_object_new_string(kinds));
-				json_object_object_add(x, "explanation", b && b->explanation
-						       ? json_object_new_string(b->explanation) : NULL);
-				json_object_object_add(x, "fix", b && b->fix ? json_object_new_string(b->fix) : NULL);
-				json_object_array_add(jc, x);
+			json_object *jk = kinds_of(df, sym, kinds, sizeof(kinds));
+			if (c->jc) {
+				const struct ksc_diag *d = b && sb > KSC_SEV_INFO ? b : a ? a : b;
+				json_object_array_add(c->jc, change_json(d, c->vn, c->path,
+									 outcome_word(a),
+									 outcome_word(b), jk));
+			} else {
+				json_object_put(jk);
 			}
-			if (!text)
+			if (!c->text)
 				continue;
-			printf("%s: %s: %s: %s -> %s", name, sym, vw, verdict_word(a), verdict_word(b));
+			print_name(c);
+			printf("%s: %s: %s -> %s", text_esc(sym), view_word(view), outcome_word(a),
+			       outcome_word(b));
 			if (b && b->severity > KSC_SEV_INFO)
-				printf(": %s [%s]", b->summary ? b->summary : b->code, b->code);
+				printf(": %s [%s]", text_esc(b->summary ? b->summary : b->code),
+				       b->code);
 			else if (a)
-				printf(" (was: %s [%s])", a->summary ? a->summary : a->code, a->code);
+				printf(" (was: %s [%s])",
+				       text_esc(a->summary ? a->summary : a->code), a->code);
 			printf(" (%s)\n", kinds[0] ? kinds : "no export change: another symbol or rule");
-			if (verbose && b && b->explanation)
-				printf("    why: %s (%s)\n", b->explanation, b->rule);
-			if (verbose && b && b->fix)
-				printf("    fix: %s\n", b->fix);
+			print_why(c, b);
 		}
 	}
-	/* Module-level findings (module_layout, vermagic, imports of module namespaces...). */
+}
+
+/* Module-level findings (module_layout, vermagic, imports of module namespaces...). */
+static void compare_module_level(struct side_by_side *c)
+{
 	for (int side = 0; side < 2; side++) {
-		const struct ksc_report *here = side ? rn : ro, *there = side ? ro : rn;
-		const struct ksc_module_verdict *v = side ? vn : vo, *w = side ? vo : vn;
+		const struct ksc_report *here = side ? c->rn : c->ro, *there = side ? c->ro : c->rn;
+		const struct ksc_module_verdict *v = side ? c->vn : c->vo, *w = side ? c->vo : c->vn;
 		for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
 			const struct ksc_diag *d = ksc_report_get_diag(here, i);
 			bool in_other = false;
 			/* Per-import findings were compared above; the rest here. */
-			if ((d->symbol && ksc_module_find_import(mod, d->symbol)) ||
+			if ((d->symbol && ksc_module_find_import(c->mod, d->symbol)) ||
 			    d->severity < KSC_SEV_WARNING)
 				continue;
 			for (size_t j = w->first_diag; j < w->first_diag + w->n_diags; j++) {
@@ -200,49 +256,60 @@ static void compare_module(const struct ksc_module *mod, const struct ksc_report
 			}
 			if (in_other)
 				continue;
-			const char *vw = d->view == KSC_VIEW_LOADER ? "loader" : "modpost";
-			if (jc) {
-				json_object *x = json_object_new_object();
-				json_object_object_add(x, "symbol", NULL);
-				json_object_object_add(x, "view", json_object_new_string(vw));
-				json_object_object_add(x, side ? "new" : "old",
-						       json_object_new_string(d->summary ? d->summary : d->code));
-				json_object_object_add(x, "code", json_object_new_string(d->code));
-				json_object_object_add(x, "rule", json_object_new_string(d->rule));
-				json_object_object_add(x, side ? "fix" : "fixed_by_new",
-						       d->fix && side ? json_object_new_string(d->fix)
-								      : json_object_new_boolean(!side));
-				json_object_array_add(jc, x);
-			}
-			if (!text)
+			if (c->jc)
+				json_object_array_add(c->jc, change_json(d, v, c->path,
+						      side ? "allowed" : outcome_word(d),
+						      side ? outcome_word(d) : "allowed", NULL));
+			if (!c->text)
 				continue;
+			print_name(c);
 			if (side) {
-				printf("%s: %s%s%s: %s [%s]\n", d->module, d->symbol ? d->symbol : "",
-				       d->symbol ? ": " : "", vw, d->summary ? d->summary : d->code,
-				       d->code);
-				if (verbose && d->explanation)
-					printf("    why: %s (%s)\n", d->explanation, d->rule);
-				if (verbose && d->fix)
-					printf("    fix: %s\n", d->fix);
+				if (d->symbol)
+					printf("%s: ", text_esc(d->symbol));
+				printf("%s: %s [%s]\n", view_word(d->view),
+				       text_esc(d->summary ? d->summary : d->code), d->code);
+				print_why(c, d);
 			} else {
-				printf("%s: %s: no longer: %s [%s]\n", d->module, vw,
-				       d->summary ? d->summary : d->code, d->code);
+				printf("%s: no longer: %s [%s]\n", view_word(d->view),
+				       text_esc(d->summary ? d->summary : d->code), d->code);
 			}
 		}
 	}
+}
+
+static void compare_module(const struct ksc_module *mod, const struct ksc_report *ro,
+			   const struct ksc_report *rn, size_t m, const struct ksc_diff *df,
+			   bool verbose, bool text, json_object *jmods, unsigned *breaks)
+{
+	struct side_by_side c = {
+		.mod = mod, .ro = ro, .rn = rn, .m = m, .path = ksc_module_get_path(mod),
+		.vo = ksc_report_get_verdict(ro, m), .vn = ksc_report_get_verdict(rn, m),
+		.verbose = verbose, .text = text, .jc = jmods ? json_object_new_array() : NULL,
+	};
+	const struct ksc_module_verdict *vo = c.vo, *vn = c.vn;
+
+	compare_imports(&c, df);
+	compare_module_level(&c);
 	bool broke = (!vo->loader_err && vn->loader_err) || (vo->modpost_ok && !vn->modpost_ok);
 	if (broke)
 		(*breaks)++;
-	if (jm) {
+	if (jmods) {
+		json_object *jm = json_object_new_object();
+		json_object_object_add(jm, "module", json_text(vo->loader_name));
+		json_object_object_add(jm, "file",
+				       json_text(other_name(vo->loader_name, vo->modpost_name)));
+		json_object_object_add(jm, "path", json_text(c.path));
+		json_object_object_add(jm, "loader_errno_old", json_object_new_int(vo->loader_err));
+		json_object_object_add(jm, "loader_errno_new", json_object_new_int(vn->loader_err));
+		json_object_object_add(jm, "modpost_ok_old", json_object_new_boolean(vo->modpost_ok));
+		json_object_object_add(jm, "modpost_ok_new", json_object_new_boolean(vn->modpost_ok));
 		json_object_object_add(jm, "breaks", json_object_new_boolean(broke));
-		json_object_object_add(jm, "changes", jc);
+		json_object_object_add(jm, "changes", c.jc);
 		json_object_array_add(jmods, jm);
 	}
 	if (text)
-		print_fate(ro, rn, m);
+		print_fate(vo, vn, &c.noted);
 }
-
-
 
 /* The rules for one side: the option, else the kernel's release, else the modules'. */
 static const char *side_policy(const char *opt, struct ksc_kernel *k, struct ksc_module **mods,
@@ -352,7 +419,7 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 	}
 
 	bool text = format == FMT_TEXT;
-	json_object *root = !text || html ? json_object_new_object() : NULL;
+	json_object *root = !text || html ? json_doc_new("diff") : NULL;
 	size_t nmods = 0;
 	while (mods[nmods])
 		nmods++;
@@ -375,12 +442,15 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 			unsigned before = breaks;
 			compare_module(mods[m], ro, rn, m, df, verbose, text && !args.quiet, jmods,
 				       &breaks);
-			if (text && args.quiet && breaks > before)
-				print_fate(ro, rn, m);
+			if (text && args.quiet && breaks > before) {
+				bool noted = false;
+				print_fate(ksc_report_get_verdict(ro, m),
+					   ksc_report_get_verdict(rn, m), &noted);
+			}
 		}
 		if (root) {
-			json_object_object_add(root, "policy_old", json_object_new_string(ksc_report_get_policy(ro)));
-			json_object_object_add(root, "policy_new", json_object_new_string(ksc_report_get_policy(rn)));
+			json_object_object_add(root, "policy_old", json_text(ksc_report_get_policy(ro)));
+			json_object_object_add(root, "policy_new", json_text(ksc_report_get_policy(rn)));
 			json_object_object_add(root, "modules", jmods);
 		}
 		if (text && !args.quiet) {
@@ -396,15 +466,8 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 			const struct ksc_change *ch = ksc_diff_get(df, i);
 			char what[512];
 			describe(ch, what, sizeof(what));
-			if (jc) {
-				json_object *x = json_object_new_object();
-				json_object_object_add(x, "symbol", json_object_new_string(ch->symbol));
-				json_object_object_add(x, "kind", json_object_new_string(ksc_change_kind_name(ch->kind)));
-				json_object_object_add(x, "detail", json_object_new_string(what));
-				json_object_object_add(x, "old_owner", ch->old_owner ? json_object_new_string(ch->old_owner) : NULL);
-				json_object_object_add(x, "new_owner", ch->new_owner ? json_object_new_string(ch->new_owner) : NULL);
-				json_object_array_add(jc, x);
-			}
+			if (jc)
+				json_object_array_add(jc, export_change_json(ch, what));
 			if (text) {
 				/* fixed columns: a longer symbol pushes only its row */
 				text_cell(stdout, ksc_change_kind_name(ch->kind), 26);
@@ -435,8 +498,7 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 	if (root) {
 		json_object_object_add(root, "counts", jcounts);
 		if (format == FMT_JSON)
-			puts(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								  JSON_C_TO_STRING_NOSLASHESCAPE));
+			json_doc_print(root);
 		else if (format == DIFF_DOT)
 			report_write_dot(stdout, root, "diff"); /* write errors: at exit */
 		if (html) {

@@ -33,7 +33,7 @@ struct exports_run {
 	int format;
 	bool quiet;
 	struct ksc_symvers *all; /* every row, in input order */
-	unsigned json_items;     /* FMT_JSON: objects printed so far (streamed, one per file) */       /* FMT_JSON: array of per-file objects */
+	struct json_stream js;   /* FMT_JSON: one object per file, printed as each is read */
 	unsigned errors;
 };
 
@@ -73,54 +73,54 @@ static json_object *crc_json(bool has, uint32_t crc)
 	if (!has)
 		return NULL;
 	snprintf(buf, sizeof(buf), "0x%08x", crc);
-	return json_object_new_string(buf);
+	return json_text(buf);
 }
 
 static void json_add_symvers(struct exports_run *run, const char *path, struct ksc_symvers *sv)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
 
-	json_object_object_add(o, "path", json_object_new_string(path));
-	json_object_object_add(o, "kind", json_object_new_string("symvers"));
+	json_object_object_add(o, "path", json_text(path));
+	json_object_object_add(o, "kind", json_text("symvers"));
 	for (size_t i = 0; i < ksc_symvers_get_count(sv); i++) {
 		const struct ksc_symvers_entry *e = ksc_symvers_get(sv, i);
 		json_object *x = json_object_new_object();
-		json_object_object_add(x, "name", json_object_new_string(e->symbol));
-		json_object_object_add(x, "module", json_object_new_string(e->module));
+		json_object_object_add(x, "name", json_text(e->symbol));
+		json_object_object_add(x, "module", json_text(e->module));
 		json_object_object_add(x, "gpl_only", json_object_new_boolean(e->gpl_only));
-		json_object_object_add(x, "namespace", json_object_new_string(e->ns));
+		json_object_object_add(x, "namespace", json_text(e->ns));
 		json_object_object_add(x, "crc", crc_json(true, e->crc));
 		json_object_array_add(arr, x);
 	}
 	json_object_object_add(o, "exports", arr);
-	json_stream_item(&run->json_items, o);
+	json_stream_item(&run->js, o);
 }
 
 static void json_add_module(struct exports_run *run, struct ksc_module *mod)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
 
-	json_object_object_add(o, "path", json_object_new_string(ksc_module_get_path(mod)));
-	json_object_object_add(o, "kind", json_object_new_string(
+	json_object_object_add(o, "path", json_text(ksc_module_get_path(mod)));
+	json_object_object_add(o, "kind", json_text(
 		ksc_module_get_kind(mod) == KSC_KIND_VMLINUX ? "vmlinux" : "module"));
-	json_object_object_add(o, "name", json_object_new_string(ksc_module_get_name(mod)));
+	json_object_object_add(o, "name", json_text(ksc_module_get_name(mod)));
 	json_object_object_add(o, "owner",
-			       json_object_new_string(ksc_module_get_symvers_owner(mod)));
-	json_object_object_add(o, "layout", json_object_new_string(
+			       json_text(ksc_module_get_symvers_owner(mod)));
+	json_object_object_add(o, "layout", json_text(
 		ksc_export_layout_name(ksc_module_get_export_layout(mod))));
 	json_object_object_add(o, "kflagstab",
 			       json_object_new_boolean(ksc_module_has_kflagstab(mod)));
 	for (size_t i = 0; i < ksc_module_get_export_count(mod); i++) {
 		const struct ksc_export *e = ksc_module_get_export(mod, i);
 		json_object *x = json_object_new_object();
-		json_object_object_add(x, "name", json_object_new_string(e->name));
+		json_object_object_add(x, "name", json_text(e->name));
 		json_object_object_add(x, "gpl_only", json_object_new_boolean(e->gpl_only));
-		json_object_object_add(x, "namespace", json_object_new_string(e->ns));
+		json_object_object_add(x, "namespace", json_text(e->ns));
 		json_object_object_add(x, "crc", crc_json(e->has_crc, e->crc));
 		json_object_array_add(arr, x);
 	}
 	json_object_object_add(o, "exports", arr);
-	json_stream_item(&run->json_items, o);
+	json_stream_item(&run->js, o);
 }
 
 /*
@@ -214,7 +214,8 @@ int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[])
 		{ 0 },
 	};
 	static const char shortopts[] = ":f:qh";
-	struct exports_run run = { .ctx = ctx, .format = FMT_TEXT };
+	struct exports_run run = { .ctx = ctx, .format = FMT_TEXT,
+				   .js = { .command = "exports", .key = "files" } };
 	int c, r;
 
 	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
@@ -252,7 +253,7 @@ int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[])
 		r = ksc_symvers_write(run.all, KSC_SYMVERS_5, stdout);
 		break;
 	case FMT_JSON:
-		json_stream_end(run.json_items);
+		json_stream_end(&run.js);
 		break;
 	default:
 		if (!run.quiet)

@@ -29,7 +29,7 @@ struct imports_run {
 	int format;
 	bool quiet;
 	struct ksc_ctx *ctx;
-	unsigned json_items;     /* FMT_JSON: objects printed so far (streamed, one per file) */
+	struct json_stream js;   /* FMT_JSON: one object per module, printed as each is read */
 	unsigned errors, files;
 };
 
@@ -40,20 +40,20 @@ static json_object *crc_json(bool has, uint64_t crc)
 	if (!has)
 		return NULL;
 	snprintf(buf, sizeof(buf), "0x%08llx", (unsigned long long)crc);
-	return json_object_new_string(buf);
+	return json_text(buf);
 }
 
 static void print_json(struct imports_run *run, const struct ksc_module *mod)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
 
-	json_object_object_add(o, "path", json_object_new_string(ksc_module_get_path(mod)));
-	json_object_object_add(o, "name", json_object_new_string(ksc_module_get_name(mod)));
+	json_object_object_add(o, "path", json_text(ksc_module_get_path(mod)));
+	json_object_object_add(o, "name", json_text(ksc_module_get_name(mod)));
 	for (size_t i = 0; i < ksc_module_get_import_count(mod); i++) {
 		const struct ksc_import *im = ksc_module_get_import(mod, i);
 		json_object *x = json_object_new_object();
-		json_object_object_add(x, "name", json_object_new_string(im->name));
-		json_object_object_add(x, "bind", json_object_new_string(
+		json_object_object_add(x, "name", json_text(im->name));
+		json_object_object_add(x, "bind", json_text(
 			im->bind == KSC_BIND_WEAK ? "weak" : "global"));
 		json_object_object_add(x, "crc", crc_json(im->has_crc, im->crc));
 		json_object_object_add(x, "ext_crc", crc_json(im->has_ext_crc, im->ext_crc));
@@ -65,7 +65,7 @@ static void print_json(struct imports_run *run, const struct ksc_module *mod)
 	for (size_t i = 0; i < ksc_module_get_version_count(mod); i++) {
 		const struct ksc_version *v = ksc_module_get_version(mod, i);
 		json_object *x = json_object_new_object();
-		json_object_object_add(x, "name", json_object_new_string(v->name));
+		json_object_object_add(x, "name", json_text(v->name));
 		json_object_object_add(x, "crc", crc_json(true, v->crc));
 		json_object_array_add(arr, x);
 	}
@@ -77,13 +77,13 @@ static void print_json(struct imports_run *run, const struct ksc_module *mod)
 		for (size_t i = 0; i < ksc_module_get_ext_version_count(mod); i++) {
 			const struct ksc_version *v = ksc_module_get_ext_version(mod, i);
 			json_object *x = json_object_new_object();
-			json_object_object_add(x, "name", json_object_new_string(v->name));
+			json_object_object_add(x, "name", json_text(v->name));
 			json_object_object_add(x, "crc", crc_json(true, v->crc));
 			json_object_array_add(arr, x);
 		}
 		json_object_object_add(o, "ext_versions", arr);
 	}
-	json_stream_item(&run->json_items, o);
+	json_stream_item(&run->js, o);
 }
 
 /* Aligned columns; SYMBOL is capped as in `exports`. */
@@ -147,7 +147,8 @@ int cmd_imports(struct ksc_ctx *ctx, int argc, char *argv[])
 		{ 0 },
 	};
 	static const char shortopts[] = ":f:qh";
-	struct imports_run run = { .ctx = ctx, .format = FMT_TEXT };
+	struct imports_run run = { .ctx = ctx, .format = FMT_TEXT,
+				   .js = { .command = "imports", .key = "modules" } };
 	int c;
 
 	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
@@ -174,6 +175,6 @@ int cmd_imports(struct ksc_ctx *ctx, int argc, char *argv[])
 		run.errors++;
 	}
 	if (run.format == FMT_JSON)
-		json_stream_end(run.json_items);
+		json_stream_end(&run.js);
 	return run.errors ? KSC_EXIT_UNREADABLE : KSC_EXIT_OK;
 }

@@ -55,7 +55,7 @@ struct modinfo_state {
 	int format;          /* FMT_TEXT or FMT_JSON */
 	bool quiet;          /* -q: text: nothing, only the errors */
 	unsigned errors;     /* files that could not be read */
-	size_t n_printed;    /* JSON objects written so far */
+	struct json_stream js; /* FMT_JSON: one object per module, printed as each is read */
 	int err;             /* -ENOMEM and the like: stop */
 };
 
@@ -306,11 +306,6 @@ static int print_text(const struct ksc_module *mod)
 	return print_params(mod, true);
 }
 
-static struct json_object *json_str_or_null(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
 static int print_json(struct modinfo_state *st, const struct ksc_module *mod)
 {
 	struct json_object *o = json_object_new_object();
@@ -320,18 +315,18 @@ static int print_json(struct modinfo_state *st, const struct ksc_module *mod)
 		json_object_put(arr);
 		return -ENOMEM;
 	}
-	json_object_object_add(o, "path", json_str_or_null(ksc_module_get_path(mod)));
-	json_object_object_add(o, "name", json_str_or_null(ksc_module_get_name(mod)));
-	json_object_object_add(o, "struct_name", json_str_or_null(ksc_module_get_struct_name(mod)));
+	json_object_object_add(o, "path", json_text(ksc_module_get_path(mod)));
+	json_object_object_add(o, "name", json_text(ksc_module_get_name(mod)));
+	json_object_object_add(o, "struct_name", json_text(ksc_module_get_struct_name(mod)));
 	json_object_object_add(o, "modinfo_name",
-			       json_str_or_null(ksc_module_get_modinfo_name(mod)));
-	json_object_object_add(o, "kmod_name", json_str_or_null(ksc_module_get_kmod_name(mod)));
+			       json_text(ksc_module_get_modinfo_name(mod)));
+	json_object_object_add(o, "kmod_name", json_text(ksc_module_get_kmod_name(mod)));
 	json_object_object_add(o, "modpost_name",
-			       json_str_or_null(ksc_module_get_modpost_name(mod)));
-	json_object_object_add(o, "compression", json_object_new_string(
+			       json_text(ksc_module_get_modpost_name(mod)));
+	json_object_object_add(o, "compression", json_text(
 		ksc_compression_name(ksc_module_get_compression(mod))));
 	json_object_object_add(o, "intree", json_object_new_boolean(ksc_module_is_intree(mod)));
-	json_object_object_add(o, "vermagic", json_str_or_null(ksc_module_get_vermagic(mod)));
+	json_object_object_add(o, "vermagic", json_text(ksc_module_get_vermagic(mod)));
 
 	size_t n = ksc_module_get_modinfo_count(mod);
 	for (size_t i = 0; i < n; i++) {
@@ -342,8 +337,8 @@ static int print_json(struct modinfo_state *st, const struct ksc_module *mod)
 			json_object_put(arr);
 			return -ENOMEM;
 		}
-		json_object_object_add(e, "key", json_object_new_string(mi->key));
-		json_object_object_add(e, "value", json_object_new_string(mi->value));
+		json_object_object_add(e, "key", json_text(mi->key));
+		json_object_object_add(e, "value", json_text(mi->value));
 		json_object_array_add(arr, e);
 	}
 	json_object_object_add(o, "modinfo", arr);
@@ -366,26 +361,17 @@ static int print_json(struct modinfo_state *st, const struct ksc_module *mod)
 			json_object_put(o);
 			return -ENOMEM;
 		}
-		json_object_object_add(sig, "id_type", json_object_new_string(si.id_type));
-		json_object_object_add(sig, "signer", json_object_new_string(si.signer));
-		json_object_object_add(sig, "key_id", json_object_new_string(key));
-		json_object_object_add(sig, "hash_algo", json_object_new_string(si.hash_algo));
-		json_object_object_add(sig, "signature", json_object_new_string(val));
+		json_object_object_add(sig, "id_type", json_text(si.id_type));
+		json_object_object_add(sig, "signer", json_text(si.signer));
+		json_object_object_add(sig, "key_id", json_text(key));
+		json_object_object_add(sig, "hash_algo", json_text(si.hash_algo));
+		json_object_object_add(sig, "signature", json_text(val));
 		free(key);
 		free(val);
 	}
 	json_object_object_add(o, "signature", sig);
 
-	const char *s = json_object_to_json_string_ext(
-		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
-	if (!s) {
-		json_object_put(o);
-		return -ENOMEM;
-	}
-	fputs(st->n_printed ? ",\n" : "[\n", stdout);
-	fputs(s, stdout);
-	st->n_printed++;
-	json_object_put(o);
+	json_stream_item(&st->js, o);
 	return 0;
 }
 
@@ -433,7 +419,8 @@ int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[])
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char shortopts[] = ":F:f:qh";
-	struct modinfo_state st = { .ctx = ctx, .format = FMT_TEXT };
+	struct modinfo_state st = { .ctx = ctx, .format = FMT_TEXT,
+				    .js = { .command = CMD, .key = "modules" } };
 	int c;
 
 	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
@@ -472,6 +459,6 @@ int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[])
 		return KSC_EXIT_UNREADABLE;
 	}
 	if (st.format == FMT_JSON)
-		fputs(st.n_printed ? "\n]\n" : "[]\n", stdout);
+		json_stream_end(&st.js);
 	return st.errors ? KSC_EXIT_UNREADABLE : KSC_EXIT_OK;
 }

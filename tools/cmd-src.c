@@ -87,37 +87,32 @@ static void print_text(const struct ksc_src_record *r)
 	putchar('\n');
 }
 
-static json_object *jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
 static json_object *record_json(const struct ksc_src_record *r)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "path", jstr(r->path));
+	json_object_object_add(o, "path", json_text(r->path));
 	json_object_object_add(o, "line", json_object_new_int((int)r->line));
 	json_object_object_add(o, "column", json_object_new_int((int)r->column));
-	json_object_object_add(o, "kind", jstr(ksc_src_kind_name(r->kind)));
-	json_object_object_add(o, "macro", jstr(r->macro));
+	json_object_object_add(o, "kind", json_text(ksc_src_kind_name(r->kind)));
+	json_object_object_add(o, "macro", json_text(r->macro));
 	if (r->kind == KSC_SRC_EXPORT) {
-		json_object_object_add(o, "symbol", jstr(r->symbol));
+		json_object_object_add(o, "symbol", json_text(r->symbol));
 		json_object_object_add(o, "gpl_only", json_object_new_boolean(r->gpl_only));
 	}
 	if (r->ns) {
-		json_object_object_add(o, "namespace", jstr(r->ns));
-		json_object_object_add(o, "spelling", jstr(ksc_src_spelling_name(r->spelling)));
+		json_object_object_add(o, "namespace", json_text(r->ns));
+		json_object_object_add(o, "spelling", json_text(ksc_src_spelling_name(r->spelling)));
 	}
 	if (r->ns_from)
-		json_object_object_add(o, "namespace_from", jstr(r->ns_from));
+		json_object_object_add(o, "namespace_from", json_text(r->ns_from));
 	if (r->license)
-		json_object_object_add(o, "license", jstr(r->license));
+		json_object_object_add(o, "license", json_text(r->license));
 	if (r->kind == KSC_SRC_DEFAULT_NS)
 		json_object_object_add(o, "after_include",
 				       json_object_new_boolean(r->after_include));
 	if (r->kind == KSC_SRC_MENTION)
-		json_object_object_add(o, "mention", jstr(ksc_src_mention_name(r->mention)));
+		json_object_object_add(o, "mention", json_text(ksc_src_mention_name(r->mention)));
 	return o;
 }
 
@@ -197,7 +192,7 @@ static int src_scan(struct ksc_ctx *ctx, int argc, char *argv[])
 	}
 	static char obuf[1 << 16];
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
-	unsigned items = 0;
+	struct json_stream js = { .command = "src scan", .key = "records" };
 	size_t done = 0;
 	for (int i = optind; i < argc; i++) {
 		int r = ksc_src_add_path(src, argv[i]);
@@ -211,7 +206,7 @@ static int src_scan(struct ksc_ctx *ctx, int argc, char *argv[])
 			const struct ksc_src_record *rec = ksc_src_get_record(src, done);
 			switch (format) {
 			case FMT_JSON:
-				json_stream_item(&items, record_json(rec));
+				json_stream_item(&js, record_json(rec));
 				break;
 			case FMT_SYMVERS:
 				if (rec->kind == KSC_SRC_EXPORT && print_symvers(rec) < 0)
@@ -224,7 +219,7 @@ static int src_scan(struct ksc_ctx *ctx, int argc, char *argv[])
 		}
 	}
 	if (format == FMT_JSON)
-		json_stream_end(items);
+		json_stream_end(&js);
 	if (ksc_src_get_error_count(src))
 		status |= KSC_EXIT_UNREADABLE;
 	ksc_src_unref(src);

@@ -18,6 +18,7 @@
 
 #include "ksc-internal.h"
 #include "tools/ksc-tool.h"
+#include "tools/text.h"
 
 static const char *const help =
 	"Usage: ksymcheck tree [OPTIONS] [-k ROOT] [KVER]\n\n"
@@ -57,7 +58,8 @@ static const char *const help =
 	"      --write-depmod DIR  write modules.dep, modules.symbols, modules.alias,\n"
 	"                          modules.softdep and modules.devname into DIR, byte for byte\n"
 	"                          as kmod's depmod, each atomically (not the *.bin files)\n"
-	"  -f, --format FMT        text (default) or json: a JSON summary\n"
+	"  -f, --format FMT        text (default), json (the summary and every module's\n"
+	"                          findings), or sarif (SARIF 2.1.0, for CI)\n"
 	"      --json              the same as --format json\n"
 	"  -q, --quiet             text: only the refusals and dependency cycles (and the\n"
 	"                          unresolved symbols when there are no verdicts); no\n"
@@ -147,19 +149,9 @@ static char *default_index(const char *root, const char *kver)
 	return r < 0 ? NULL : out;
 }
 
-static const char *view_word(enum ksc_view v)
-{
-	return v == KSC_VIEW_LOADER ? "loader" : "modpost";
-}
-
 static const char *sev_word(enum ksc_severity s)
 {
 	return s == KSC_SEV_ERROR ? "refused" : s == KSC_SEV_WARNING ? "warning" : "note";
-}
-
-static const char *sev_key(enum ksc_severity s)
-{
-	return s == KSC_SEV_ERROR ? "error" : s == KSC_SEV_WARNING ? "warning" : "info";
 }
 
 static const char *index_word(enum ksc_tree_index_state s)
@@ -250,22 +242,22 @@ static void print_text(const struct ksc_tree *t, unsigned views, bool verbose, b
 			    (d->severity == KSC_SEV_INFO && !verbose) ||
 			    (quiet && d->severity != KSC_SEV_ERROR))
 				continue;
-			printf("%s: ", ksc_tree_get_module_relpath(t, i));
+			printf("%s: ", text_esc(ksc_tree_get_module_relpath(t, i)));
 			if (d->symbol)
-				printf("%s: ", d->symbol);
+				printf("%s: ", text_esc(d->symbol));
 			printf("%s: %s: %s [%s]\n", view_word(d->view),
-			       sev_word(d->severity), d->summary ? d->summary : d->code,
+			       sev_word(d->severity), text_esc(d->summary ? d->summary : d->code),
 			       d->code);
 		}
 	}
 	for (size_t i = 0; i < ksc_tree_get_unresolved_count(t) &&
 			   (!quiet || !ksc_tree_has_verdicts(t)); i++) {
 		const struct ksc_tree_unresolved *u = ksc_tree_get_unresolved(t, i);
-		printf("%s: %s %s [%s]\n", ksc_tree_get_module_relpath(t, u->module),
+		printf("%s: %s %s [%s]\n", text_esc(ksc_tree_get_module_relpath(t, u->module)),
 		       u->kind == KSC_TREE_UNKNOWN_SYMBOL
 			       ? "needs unknown symbol"
 			       : "disagrees about version of symbol",
-		       u->symbol,
+		       text_esc(u->symbol),
 		       u->kind == KSC_TREE_UNKNOWN_SYMBOL ? "depmod-unknown"
 							  : "depmod-crc");
 	}
@@ -274,8 +266,8 @@ static void print_text(const struct ksc_tree *t, unsigned views, bool verbose, b
 		size_t k = ksc_tree_get_cycle(t, i, &m);
 		printf("Cycle detected: ");
 		for (size_t j = 0; j < k; j++)
-			printf("%s -> ", ksc_tree_get_module_name(t, m[j]));
-		printf("%s\n", ksc_tree_get_module_name(t, m[0]));
+			printf("%s -> ", text_esc(ksc_tree_get_module_name(t, m[j])));
+		printf("%s\n", text_esc(ksc_tree_get_module_name(t, m[0])));
 	}
 	if (quiet)
 		return;
@@ -285,8 +277,8 @@ static void print_text(const struct ksc_tree *t, unsigned views, bool verbose, b
 	const char *ks = ksc_tree_get_kernel_source(t);
 	printf("%s: %zu module%s (%zu read, %zu from the index, %zu unreadable); kernel "
 	       "exports: %s\n",
-	       ksc_tree_get_moddir(t), n, n == 1 ? "" : "s", st.read, st.cached,
-	       st.unreadable, ks ? ks : "none");
+	       text_esc(ksc_tree_get_moddir(t)), n, n == 1 ? "" : "s", st.read, st.cached,
+	       st.unreadable, ks ? text_esc(ks) : "none");
 	if (ksc_tree_has_verdicts(t))
 		printf("%u judged (rules of %s): loader: %u would load, %u refused; "
 		       "modpost: %u pass, %u fail\n",
@@ -310,33 +302,130 @@ static void print_text(const struct ksc_tree *t, unsigned views, bool verbose, b
 	       ksc_tree_get_unresolved_count(t), ksc_tree_get_cycle_count(t),
 	       ksc_tree_get_problem_count(t));
 	if (written)
-		printf("depmod files written to %s\n", written);
+		printf("depmod files written to %s\n", text_esc(written));
 }
 
-static json_object *jstr(const char *s)
+/* Module i's verdicts and its findings in the views shown; NULL when it has none. */
+static json_object *module_json(const struct ksc_tree *t, size_t i, unsigned views)
 {
-	return s ? json_object_new_string(s) : NULL;
+	const struct ksc_module_verdict *v = ksc_tree_get_verdict(t, i);
+	const char *path = ksc_tree_get_module_path(t, i);
+	json_object *o, *fs = NULL, *x;
+
+	for (size_t j = v ? v->first_diag : 0; v && j < v->first_diag + v->n_diags; j++) {
+		const struct ksc_diag *d = ksc_tree_get_diag(t, j);
+		struct finding f;
+		if (!(views & d->view))
+			continue;
+		if (!fs)
+			fs = json_object_new_array();
+		finding_from_diag(&f, d, v, path);
+		json_object_array_add(fs, finding_json(&f));
+	}
+	if (!fs)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "module", json_text(v->loader_name));
+	json_object_object_add(o, "file", json_text(other_name(v->loader_name, v->modpost_name)));
+	json_object_object_add(o, "path", json_text(path));
+	if (views & KSC_VIEW_LOADER) {
+		x = json_object_new_object();
+		json_object_object_add(x, "result", json_text(v->loader_err ? "refused" : "loads"));
+		json_object_object_add(x, "errno", json_object_new_int(v->loader_err));
+		json_object_object_add(x, "errno_name", json_text(ksc_errno_name(v->loader_err)));
+		json_object_object_add(o, "loader", x);
+	}
+	if (views & KSC_VIEW_MODPOST) {
+		x = json_object_new_object();
+		json_object_object_add(x, "result", json_text(v->modpost_ok ? "pass" : "fail"));
+		json_object_object_add(o, "modpost", x);
+	}
+	json_object_object_add(o, "findings", fs);
+	return o;
+}
+
+/* Unresolved symbols, dependency cycles and problems with inputs. */
+static void depmod_json(json_object *o, const struct ksc_tree *t)
+{
+	json_object *u = json_object_new_array();
+	for (size_t i = 0; i < ksc_tree_get_unresolved_count(t); i++) {
+		const struct ksc_tree_unresolved *x = ksc_tree_get_unresolved(t, i);
+		json_object *e = json_object_new_object();
+		json_object_object_add(e, "module", json_text(ksc_tree_get_module_name(t, x->module)));
+		json_object_object_add(e, "path", json_text(ksc_tree_get_module_relpath(t, x->module)));
+		json_object_object_add(e, "symbol", json_text(x->symbol));
+		json_object_object_add(
+			e, "kind",
+			json_text(x->kind == KSC_TREE_UNKNOWN_SYMBOL ? "unknown" : "crc"));
+		json_object_array_add(u, e);
+	}
+	json_object_object_add(o, "unresolved", u);
+	json_object *cy = json_object_new_array();
+	for (size_t i = 0; i < ksc_tree_get_cycle_count(t); i++) {
+		const size_t *m;
+		size_t k = ksc_tree_get_cycle(t, i, &m);
+		json_object *a = json_object_new_array();
+		for (size_t j = 0; j < k; j++)
+			json_object_array_add(a, json_text(ksc_tree_get_module_name(t, m[j])));
+		json_object_array_add(cy, a);
+	}
+	json_object_object_add(o, "cycles", cy);
+	json_object *pr = json_object_new_array();
+	for (size_t i = 0; i < ksc_tree_get_problem_count(t); i++) {
+		const struct ksc_tree_problem *p = ksc_tree_get_problem(t, i);
+		json_object *e = json_object_new_object();
+		json_object_object_add(e, "path", json_text(p->path));
+		json_object_object_add(e, "reason", json_text(p->reason));
+		json_object_object_add(e, "errno", json_text(ksc_errno_name(p->err)));
+		json_object_array_add(pr, e);
+	}
+	json_object_object_add(o, "problems", pr);
+}
+
+static json_object *timing_json(const struct ksc_tree_stats *st)
+{
+	json_object *tm = json_object_new_object();
+	const struct {
+		const char *key;
+		double v;
+	} secs[] = {
+		{ "total", st->wall_total }, { "walk", st->wall_walk },
+		{ "index_load", st->wall_index_load }, { "read", st->wall_read },
+		{ "kernel", st->wall_kernel }, { "resolve", st->wall_resolve },
+		{ "check", st->wall_check }, { "write_depmod", st->wall_write_depmod },
+		{ "index_save", st->wall_index_save }, { "cpu_read", st->cpu_read },
+		{ "cpu_decompress", st->cpu_decompress }, { "cpu_parse", st->cpu_parse },
+		{ "cpu_check", st->cpu_check },
+	};
+
+	json_object_object_add(tm, "jobs", json_object_new_int((int)st->jobs));
+	for (size_t i = 0; i < sizeof(secs) / sizeof(secs[0]); i++)
+		json_object_object_add(tm, secs[i].key, json_object_new_double(secs[i].v));
+	json_object_object_add(tm, "bytes_read", json_object_new_int64((int64_t)st->bytes_read));
+	json_object_object_add(tm, "bytes_decompressed",
+			       json_object_new_int64((int64_t)st->bytes_decompressed));
+	return tm;
 }
 
 static void print_json(const struct ksc_tree *t, unsigned views, const char *written,
 		       unsigned *refused_out)
 {
-	json_object *o = json_object_new_object();
+	json_object *o = json_doc_new("tree");
 	size_t n = ksc_tree_get_module_count(t);
 	struct ksc_tree_stats st;
 	struct vcounts vc;
 
 	ksc_tree_get_stats(t, &st);
-	json_object_object_add(o, "moddir", jstr(ksc_tree_get_moddir(t)));
-	json_object_object_add(o, "release", jstr(ksc_tree_get_release(t)));
-	json_object_object_add(o, "kernel_exports", jstr(ksc_tree_get_kernel_source(t)));
-	json_object_object_add(o, "policy", jstr(ksc_tree_get_policy(t)));
-	json_object_object_add(o, "modules", json_object_new_int64((int64_t)n));
+	json_object_object_add(o, "moddir", json_text(ksc_tree_get_moddir(t)));
+	json_object_object_add(o, "release", json_text(ksc_tree_get_release(t)));
+	json_object_object_add(o, "kernel_exports", json_text(ksc_tree_get_kernel_source(t)));
+	json_object_object_add(o, "policy", json_text(ksc_tree_get_policy(t)));
+	json_object_object_add(o, "module_count", json_object_new_int64((int64_t)n));
 	json_object_object_add(o, "read", json_object_new_int64((int64_t)st.read));
 	json_object_object_add(o, "cached", json_object_new_int64((int64_t)st.cached));
 	json_object_object_add(o, "unreadable",
 			       json_object_new_int64((int64_t)st.unreadable));
-	json_object_object_add(o, "index", jstr(index_word(st.index_state)));
+	json_object_object_add(o, "index", json_text(index_word(st.index_state)));
 	*refused_out = count_verdicts(t, views, &vc);
 	json_object *verd = json_object_new_object();
 	json_object_object_add(verd, "judged", json_object_new_int64(vc.loads + vc.refused));
@@ -351,73 +440,52 @@ static void print_json(const struct ksc_tree *t, unsigned views, const char *wri
 	for (size_t i = 0; i < nc; i++) {
 		json_object *x = json_object_new_object();
 		for (int s = KSC_SEV_INFO; s <= KSC_SEV_ERROR; s++)
-			json_object_object_add(x, sev_key((enum ksc_severity)s),
+			json_object_object_add(x, verdict_word((enum ksc_severity)s),
 					       json_object_new_int64(c[i].n[s]));
 		json_object_object_add(f, c[i].code, x);
 	}
 	free(c);
-	json_object_object_add(o, "findings", f);
-	json_object *u = json_object_new_array();
-	for (size_t i = 0; i < ksc_tree_get_unresolved_count(t); i++) {
-		const struct ksc_tree_unresolved *x = ksc_tree_get_unresolved(t, i);
-		json_object *e = json_object_new_object();
-		json_object_object_add(e, "module",
-				       jstr(ksc_tree_get_module_relpath(t, x->module)));
-		json_object_object_add(e, "symbol", jstr(x->symbol));
-		json_object_object_add(
-			e, "kind",
-			jstr(x->kind == KSC_TREE_UNKNOWN_SYMBOL ? "unknown" : "crc"));
-		json_object_array_add(u, e);
+	json_object_object_add(o, "counts", f);
+	json_object *mods = json_object_new_array();
+	for (size_t i = 0; i < n; i++) {
+		json_object *m = module_json(t, i, views);
+		if (m)
+			json_object_array_add(mods, m);
 	}
-	json_object_object_add(o, "unresolved", u);
-	json_object *cy = json_object_new_array();
-	for (size_t i = 0; i < ksc_tree_get_cycle_count(t); i++) {
-		const size_t *m;
-		size_t k = ksc_tree_get_cycle(t, i, &m);
-		json_object *a = json_object_new_array();
-		for (size_t j = 0; j < k; j++)
-			json_object_array_add(a, jstr(ksc_tree_get_module_name(t, m[j])));
-		json_object_array_add(cy, a);
-	}
-	json_object_object_add(o, "cycles", cy);
-	json_object *pr = json_object_new_array();
-	for (size_t i = 0; i < ksc_tree_get_problem_count(t); i++) {
-		const struct ksc_tree_problem *p = ksc_tree_get_problem(t, i);
-		json_object *e = json_object_new_object();
-		json_object_object_add(e, "path", jstr(p->path));
-		json_object_object_add(e, "reason", jstr(p->reason));
-		json_object_object_add(e, "errno", jstr(ksc_errno_name(p->err)));
-		json_object_array_add(pr, e);
-	}
-	json_object_object_add(o, "problems", pr);
-	json_object_object_add(o, "depmod_dir", jstr(written));
-	json_object *tm = json_object_new_object();
-	json_object_object_add(tm, "jobs", json_object_new_int((int)st.jobs));
-	json_object_object_add(tm, "total", json_object_new_double(st.wall_total));
-	json_object_object_add(tm, "walk", json_object_new_double(st.wall_walk));
-	json_object_object_add(tm, "index_load",
-			       json_object_new_double(st.wall_index_load));
-	json_object_object_add(tm, "read", json_object_new_double(st.wall_read));
-	json_object_object_add(tm, "kernel", json_object_new_double(st.wall_kernel));
-	json_object_object_add(tm, "resolve", json_object_new_double(st.wall_resolve));
-	json_object_object_add(tm, "check", json_object_new_double(st.wall_check));
-	json_object_object_add(tm, "write_depmod",
-			       json_object_new_double(st.wall_write_depmod));
-	json_object_object_add(tm, "index_save",
-			       json_object_new_double(st.wall_index_save));
-	json_object_object_add(tm, "cpu_read", json_object_new_double(st.cpu_read));
-	json_object_object_add(tm, "cpu_decompress",
-			       json_object_new_double(st.cpu_decompress));
-	json_object_object_add(tm, "cpu_parse", json_object_new_double(st.cpu_parse));
-	json_object_object_add(tm, "cpu_check", json_object_new_double(st.cpu_check));
-	json_object_object_add(tm, "bytes_read",
-			       json_object_new_int64((int64_t)st.bytes_read));
-	json_object_object_add(tm, "bytes_decompressed",
-			       json_object_new_int64((int64_t)st.bytes_decompressed));
-	json_object_object_add(o, "timing", tm);
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						       JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_object_add(o, "modules", mods);
+	depmod_json(o, t);
+	json_object_object_add(o, "depmod_dir", json_text(written));
+	json_object_object_add(o, "timing", timing_json(&st));
+	json_doc_print(o);
 	json_object_put(o);
+}
+
+/* The findings as SARIF: paths relative to the module folder. */
+static int print_sarif(const struct ksc_tree *t, unsigned views, unsigned *refused_out)
+{
+	struct sarif *s = sarif_new();
+	struct vcounts vc;
+
+	*refused_out = count_verdicts(t, views, &vc);
+	if (!s)
+		return -ENOMEM;
+	sarif_set_base(s, ksc_tree_get_moddir(t));
+	for (size_t i = 0; i < ksc_tree_get_module_count(t); i++) {
+		const struct ksc_module_verdict *v = ksc_tree_get_verdict(t, i);
+		for (size_t j = v ? v->first_diag : 0; v && j < v->first_diag + v->n_diags; j++) {
+			const struct ksc_diag *d = ksc_tree_get_diag(t, j);
+			struct finding f;
+			if (!(views & d->view))
+				continue;
+			finding_from_diag(&f, d, v, ksc_tree_get_module_relpath(t, i));
+			if (sarif_add(s, &f) < 0) {
+				sarif_free(s);
+				return -ENOMEM;
+			}
+		}
+	}
+	sarif_print(s);
+	return 0;
 }
 
 static void print_timing(const struct ksc_tree *t)
@@ -461,7 +529,8 @@ static void release_tree(struct ksc_tree *t)
 struct tree_args {
 	struct kernel_opts kern;
 	const char *index, *depmod_dir;
-	bool no_index, json, quiet, verbose, timing;
+	bool no_index, quiet, verbose, timing;
+	int format; /* FMT_TEXT, FMT_JSON or FMT_SARIF */
 };
 
 /* One option of tree's own: 0, -1 after --help, or the status of a usage error. */
@@ -502,13 +571,14 @@ static int tree_opt(struct tree_args *a, struct ksc_tree_opts *o, struct ksc_che
 	case OPT_NO_CHECK: o->no_check = true; break;
 	case OPT_WRITE_DEPMOD: a->depmod_dir = optarg; break;
 	case 'f': {
-		int f = parse_format("tree", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
+		int f = parse_format("tree", optarg,
+				     1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF);
 		if (f < 0)
 			return KSC_EXIT_USAGE;
-		a->json = f == FMT_JSON;
+		a->format = f;
 		break;
 	}
-	case OPT_JSON: a->json = true; break;
+	case OPT_JSON: a->format = FMT_JSON; break;
 	case 'q': a->quiet = true; break;
 	case 'v': a->verbose = true; break;
 	case OPT_TIMING: a->timing = true; break;
@@ -587,7 +657,8 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 	if (status != KSC_EXIT_OK)
 		return status < 0 ? KSC_EXIT_OK : status;
 	const char *root = a.kern.root, *index = a.index, *depmod_dir = a.depmod_dir;
-	bool quiet = a.quiet, json = a.json, verbose = a.verbose;
+	bool quiet = a.quiet, verbose = a.verbose;
+	int format = a.format;
 	o.symvers = a.kern.symvers;
 	o.system_map = a.kern.system_map;
 	o.vmlinux = a.kern.vmlinux;
@@ -617,7 +688,7 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 	}
 	o.index = a.no_index ? NULL : index;
 	o.check = &co;
-	o.timing = a.timing || json; /* the per-step split costs clock reads: only when shown */
+	o.timing = a.timing || format == FMT_JSON; /* the per-step split costs clock reads */
 	struct bar bar = { .on = !quiet && isatty(STDERR_FILENO) };
 	o.progress = draw_bar;
 	o.progress_data = &bar;
@@ -655,10 +726,14 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 	if (o.index && ksc_tree_save_index(t) < 0)
 		status |= KSC_EXIT_UNREADABLE;
 	unsigned refused = 0;
-	if (json)
+	if (format == FMT_JSON) {
 		print_json(t, co.views, written, &refused);
-	else
+	} else if (format == FMT_SARIF) {
+		if (print_sarif(t, co.views, &refused) < 0)
+			status |= KSC_EXIT_UNREADABLE;
+	} else {
 		print_text(t, co.views, verbose, quiet, written, &refused);
+	}
 	if (refused || ksc_tree_get_cycle_count(t) ||
 	    (!ksc_tree_has_verdicts(t) && ksc_tree_get_unresolved_count(t)))
 		status |= KSC_EXIT_FINDINGS;

@@ -59,7 +59,7 @@ int option_error(const char *cmd, char *const argv[], const char *shortopts,
 		 const struct option *longopts);
 /* -j/--jobs N: N from 1 to max, or -1 after the usage error. */
 int parse_jobs(const char *cmd, const char *value, unsigned max);
-enum out_format { FMT_TEXT, FMT_JSON, FMT_SYMVERS, FMT_KERNEL };
+enum out_format { FMT_TEXT, FMT_JSON, FMT_SYMVERS, FMT_KERNEL, FMT_SARIF };
 /* Parse --format VALUE; allowed is a mask of (1 << FMT_x). -1 on error (reported). */
 int parse_format(const char *cmd, const char *value, unsigned allowed);
 /* --view: KSC_VIEW_LOADER, _MODPOST or _BOTH; -1 after the usage error. */
@@ -129,6 +129,73 @@ struct module_list {
 int collect_module(const char *path, const char *root, void *data);
 void module_list_free(struct module_list *l);
 
-/* JSON arrays printed one element at a time, so memory stays flat over a whole tree. */
-void json_stream_item(unsigned *count, json_object *o);
-void json_stream_end(unsigned count);
+/* ---- tools/output.c: what every command prints the same way ---- */
+
+/*
+ * JSON: every command's document is an object that starts with "schema": KSC_JSON_SCHEMA
+ * and "command": the command's name (doc/ksymcheck.schema.json describes them all).
+ * json_text() is a string that is valid UTF-8 (each byte that is not becomes U+FFFD), or
+ * JSON null for NULL: use it for every string that comes from a file.
+ */
+#define KSC_JSON_SCHEMA "ksymcheck/1"
+json_object *json_text(const char *s);
+json_object *json_doc_new(const char *command);
+void json_doc_print(json_object *doc); /* pretty, to stdout; doc stays the caller's */
+
+/*
+ * A document whose one array is printed an element at a time, so memory stays flat over
+ * a whole tree: { "schema": ..., "command": command, key: [ items ] }.
+ */
+struct json_stream {
+	const char *command, *key;
+	unsigned count;
+};
+void json_stream_item(struct json_stream *js, json_object *o); /* takes o */
+void json_stream_end(struct json_stream *js);
+
+/* The words of the finding object: "error", "warning", "note"; "loader", "modpost". */
+const char *verdict_word(enum ksc_severity s);
+const char *view_word(enum ksc_view v);
+
+/*
+ * One finding, as check, tree, audit and diff print it (JSON: finding_json(), SARIF:
+ * tools/sarif.c). module is the loader's name (struct module name, R4); file the name
+ * modpost gives it (the file name without .ko, R5) where that differs, else NULL.
+ * The strings are borrowed from the report the finding was made from.
+ */
+struct finding {
+	const char *module, *file, *path, *symbol, *ns, *owner, *view;
+	enum ksc_severity severity;
+	const char *code, *rule, *summary, *kernel_lines, *explanation, *fix;
+	int err;      /* the loader's -errno for this finding */
+	bool has_err; /* err is meaningful (loader view) */
+};
+/* v: the finding's module (its names); path: the module's file. */
+void finding_from_diag(struct finding *f, const struct ksc_diag *d,
+		       const struct ksc_module_verdict *v, const char *path);
+/* file: a buffer for the modpost name made from the path. */
+void finding_from_audit(struct finding *f, const struct ksc_audit_finding *a, char *file,
+			size_t size);
+json_object *finding_json(const struct finding *f);
+/* modpost, or NULL when it equals loader: the file name only where it says something. */
+const char *other_name(const char *loader, const char *modpost);
+/* The name modpost gives the module at path: its basename without .ko[.gz|.xz|.zst]. */
+void modpost_name_of(const char *path, char *buf, size_t size);
+
+/*
+ * A module named in text output: the loader's name, and where modpost's differs, once
+ * per module (*noted false, then set), the file name and why, e.g.
+ * "ums_alauda (file ums-alauda.ko; modpost matches the file name)". Escaped.
+ */
+void print_module_name(const char *loader, const char *modpost, bool *noted);
+
+/* ---- tools/sarif.c: SARIF 2.1.0 (check and tree --format sarif) ---- */
+
+struct sarif;
+struct sarif *sarif_new(void);
+/* uri_base: a folder (absolute) the findings' paths are relative to, or NULL. */
+void sarif_set_base(struct sarif *s, const char *uri_base);
+int sarif_add(struct sarif *s, const struct finding *f); /* 0 or -ENOMEM */
+/* Print the log to stdout and free s; or only free it. */
+void sarif_print(struct sarif *s);
+void sarif_free(struct sarif *s);

@@ -227,7 +227,7 @@ static const char *const page_js[] = {
 	"var TONE_RANK = { bad: 0, warn: 1, info: 2, good: 3, '': 4 };\n",
 	"function kindTone(k) { return KIND_TONE[k] || 'info'; }\n",
 	"function sevTone(s) { return s === 'error' ? 'bad' : s === 'warning' ? 'warn' : 'info'; }\n",
-	"function sevRank(s) { return s === 'error' ? 0 : s === 'warning' ? 1 : s === 'info' ? 2 : 3; }\n",
+	"function sevRank(s) { return s === 'error' ? 0 : s === 'warning' ? 1 : s === 'note' ? 2 : 3; }\n",
 	"function verdictTone(v) {\n",
 	"\tv = str(v);\n",
 	"\tif (!v) return '';\n",
@@ -617,11 +617,11 @@ static const char *const page_js[] = {
 	"\tvar k = objs([DATA.kernel])[0] || {};\n",
 	"\tvar restricted = objs(DATA.restricted), namespaces = objs(DATA.namespaces), findings = objs(DATA.findings);\n",
 	"\tvar counts = objs([DATA.counts])[0] || {};\n",
-	"\tvar sev = { error: 0, warning: 0, info: 0 }, codeSev = {}, flagged = {};\n",
+	"\tvar sev = { error: 0, warning: 0, note: 0 }, codeSev = {}, flagged = {};\n",
 	"\tfindings.forEach(function (f) {\n",
-	"\t\tif (sev[f.severity] != null) sev[f.severity]++;\n",
-	"\t\tif (!codeSev[f.code] || sevRank(f.severity) < sevRank(codeSev[f.code])) codeSev[f.code] = f.severity;\n",
-	"\t\tif (f.module && f.severity !== 'info') flagged[modName(f.module)] = worse(flagged[modName(f.module)] || 'info', sevTone(f.severity));\n",
+	"\t\tif (sev[f.verdict] != null) sev[f.verdict]++;\n",
+	"\t\tif (!codeSev[f.code] || sevRank(f.verdict) < sevRank(codeSev[f.code])) codeSev[f.code] = f.verdict;\n",
+	"\t\tif (f.module && f.verdict !== 'note') flagged[modName(f.module)] = worse(flagged[modName(f.module)] || 'info', sevTone(f.verdict));\n",
 	"\t});\n",
 	"\tdocument.getElementById('ksc-sub').textContent = 'Audit of ' + str(k.path || 'a kernel') + (k.release ? ', release ' + k.release : '');\n",
 	"\tvar dead = restricted.filter(function (r) { return r.dead; }).length;\n",
@@ -681,12 +681,12 @@ static const char *const page_js[] = {
 	"\t\tkey: 'findings', title: 'Findings', desc: 'Each finding of the audit, with its code and what it is about.',\n",
 	"\t\trows: findings,\n",
 	"\t\tcols: [\n",
-	"\t\t\t{ label: 'Severity', type: 'badge', get: function (r) { return r.severity; }, tone: sevTone, rank: sevRank },\n",
+	"\t\t\t{ label: 'Severity', type: 'badge', get: function (r) { return r.verdict; }, tone: sevTone, rank: sevRank },\n",
 	"\t\t\t{ label: 'Code', get: function (r) { return r.code; }, cls: 'mono nw' },\n",
 	"\t\t\t{ label: 'Module', get: function (r) { return r.module; }, cls: 'mono nw', title: function (r) { return r.path; } },\n",
 	"\t\t\t{ label: 'Symbol', get: function (r) { return r.symbol; }, cls: 'mono nw' },\n",
 	"\t\t\t{ label: 'Namespace', get: function (r) { return r.namespace; }, cls: 'mono' },\n",
-	"\t\t\t{ label: 'Detail', get: function (r) { return r.detail; }, cls: 'wide' }\n",
+	"\t\t\t{ label: 'Detail', get: function (r) { return r.summary; }, cls: 'wide' }\n",
 	"\t\t]\n",
 	"\t});\n",
 	"\tvoid tFind;\n",
@@ -788,9 +788,9 @@ static const char *const page_js[] = {
 	"\t\t\tcols: [\n",
 	"\t\t\t\t{ label: 'Symbol', get: function (r) { return r.symbol; }, cls: 'mono nw' },\n",
 	"\t\t\t\t{ label: 'Kind', type: 'badge', get: function (r) { return r.kind; }, tone: kindTone },\n",
-	"\t\t\t\t{ label: 'Detail', get: function (r) { return r.detail; }, cls: 'mono' },\n",
-	"\t\t\t\t{ label: 'Old owner', get: function (r) { return r.old_owner; }, cls: 'mono' },\n",
-	"\t\t\t\t{ label: 'New owner', get: function (r) { return r.new_owner; }, cls: 'mono' }\n",
+	"\t\t\t\t{ label: 'Detail', get: function (r) { return r.summary; }, cls: 'mono' },\n",
+	"\t\t\t\t{ label: 'Old owner', get: function (r) { return owner(r.old); }, cls: 'mono' },\n",
+	"\t\t\t\t{ label: 'New owner', get: function (r) { return owner(r['new']); }, cls: 'mono' }\n",
 	"\t\t\t]\n",
 	"\t\t});\n",
 	"\t\tgraphSection({\n",
@@ -810,9 +810,10 @@ static const char *const page_js[] = {
 	"\t\t\t\t\tvar t = prev ? worse(prev.tone, tone) : tone;\n",
 	"\t\t\t\t\tvar mid = m.node(1, id, c.symbol, 'k-' + t);\n",
 	"\t\t\t\t\tm.nodes[mid].tone = t;\n",
-	"\t\t\t\t\tm.nodes[mid].title = (prev ? prev.title + '\\n' : c.symbol + ': ') + c.kind + ' (' + str(c.detail) + ')';\n",
-	"\t\t\t\t\tif (c.old_owner) m.edge(m.node(0, modName(c.old_owner), modName(c.old_owner), '', c.old_owner), mid, 'e-' + tone + (c.new_owner ? '' : ' e-dash'), c.kind);\n",
-	"\t\t\t\t\tif (c.new_owner) m.edge(mid, m.node(2, modName(c.new_owner), modName(c.new_owner), '', c.new_owner), 'e-' + tone, c.kind);\n",
+	"\t\t\t\t\tm.nodes[mid].title = (prev ? prev.title + '\\n' : c.symbol + ': ') + c.kind + ' (' + str(c.summary) + ')';\n",
+	"\t\t\t\t\tvar oo = owner(c.old), no = owner(c['new']);\n",
+	"\t\t\t\t\tif (oo) m.edge(m.node(0, modName(oo), modName(oo), '', oo), mid, 'e-' + tone + (no ? '' : ' e-dash'), c.kind);\n",
+	"\t\t\t\t\tif (no) m.edge(mid, m.node(2, modName(no), modName(no), '', no), 'e-' + tone, c.kind);\n",
 	"\t\t\t\t});\n",
 	"\t\t\t\treturn syms.length > MAX_MID ? syms.length : 0;\n",
 	"\t\t\t}\n",
@@ -822,9 +823,9 @@ static const char *const page_js[] = {
 	"\tvar rows = [];\n",
 	"\tmods.forEach(function (md) {\n",
 	"\t\tobjs(md.changes).forEach(function (c) {\n",
-	"\t\t\trows.push({ module: md.name, path: md.path, breaks: md.breaks, symbol: c.symbol, view: c.view,\n",
-	"\t\t\t\told: c.old, new: c['new'], code: c.code, rule: c.rule, changes: c.changes,\n",
-	"\t\t\t\texplanation: c.explanation, fix: c.fix, fixed: c.fixed_by_new });\n",
+	"\t\t\trows.push({ module: md.module, path: md.path, breaks: md.breaks, symbol: c.symbol, view: c.view,\n",
+	"\t\t\t\told: c.old, new: c['new'], code: c.code, rule: c.rule, changes: c.export_changes,\n",
+	"\t\t\t\texplanation: c.explanation, fix: c.fix, fixed: !c.symbol && c['new'] === 'allowed' });\n",
 	"\t\t});\n",
 	"\t});\n",
 	"\tvar breaking = mods.filter(function (md) { return md.breaks; }).length;\n",
@@ -841,7 +842,7 @@ static const char *const page_js[] = {
 	"\t\tkey: 'modules', title: 'Modules', desc: 'Each module\\u2019s fate with the loader (errno of finit_module) and modpost, on OLD and NEW.',\n",
 	"\t\trows: mods,\n",
 	"\t\tcols: [\n",
-	"\t\t\t{ label: 'Module', get: function (r) { return r.name; }, cls: 'mono nw', title: function (r) { return r.path; } },\n",
+	"\t\t\t{ label: 'Module', get: function (r) { return r.module; }, cls: 'mono nw', title: function (r) { return r.path; } },\n",
 	"\t\t\t{ label: 'Breaks', type: 'bool', get: function (r) { return r.breaks; }, yes: 'breaks', no: 'no', toneYes: 'bad' },\n",
 	"\t\t\t{ label: 'Loader, OLD', get: function (r) { return r.loader_errno_old; }, render: errnoCell },\n",
 	"\t\t\t{ label: 'Loader, NEW', get: function (r) { return r.loader_errno_new; }, render: errnoCell },\n",
@@ -878,7 +879,7 @@ static const char *const page_js[] = {
 	"\t\t\t\tif (!keep[label]) return;\n",
 	"\t\t\t\tvar tone = verdictTone(r['new']) || 'good';\n",
 	"\t\t\t\tvar mid = m.node(1, label, label, r.symbol ? 'k-info' : '', r.symbol ? r.symbol : 'module-level finding ' + str(r.code));\n",
-	"\t\t\t\tstr(r.changes).split(/,\\s*/).filter(Boolean).forEach(function (k) {\n",
+	"\t\t\t\tkindList(r.changes).forEach(function (k) {\n",
 	"\t\t\t\t\tm.edge(m.node(0, k, k, 'k-' + kindTone(k)), mid, 'e-' + kindTone(k), k);\n",
 	"\t\t\t\t});\n",
 	"\t\t\t\tvar mod = m.node(2, r.module, r.module, r.breaks ? 'k-bad' : '', r.module + (r.breaks ? ': would break on NEW' : ''));\n",
@@ -915,8 +916,10 @@ static const char *const page_js[] = {
 	"\t\tex ? h('div', { cls: 'note', text: ex + (r.rule ? ' (rule ' + r.rule + ')' : '') }) : null]);\n",
 	"\treturn { node: node, sort: fix || ex, text: fix + ' ' + ex };\n",
 	"}\n",
+	"function kindList(v) { return Array.isArray(v) ? v.map(str).filter(Boolean) : []; }\n",
+	"function owner(side) { return side && typeof side === 'object' ? side.owner : null; }\n",
 	"function changesCell(v) {\n",
-	"\tvar kinds = str(v).split(/,\\s*/).filter(Boolean);\n",
+	"\tvar kinds = kindList(v);\n",
 	"\tif (!kinds.length) return { node: h('span', { cls: 'none', text: 'none (another symbol or rule)' }), sort: null, text: '' };\n",
 	"\treturn { node: h('span', null, kinds.map(function (k) { return badge(k, kindTone(k)); })), sort: kinds.join(', '), text: kinds.join(' ') };\n",
 	"}\n",
@@ -1422,6 +1425,16 @@ static void dot_audit(struct dot *d, json_object *doc)
 	fputs("}\n", d->f);
 }
 
+/* The exporter of one side of an export change ("old" or "new"), or NULL when absent. */
+static const char *side_owner(json_object *c, const char *side)
+{
+	json_object *o;
+
+	if (!json_object_object_get_ex(c, side, &o) || !json_object_is_type(o, json_type_object))
+		return NULL;
+	return jstr(o, "owner");
+}
+
 /* diff without modules: OLD exporter -> changed symbol -> NEW exporter. */
 static void dot_diff_changes(struct dot *d, json_object *doc)
 {
@@ -1455,7 +1468,7 @@ static void dot_diff_changes(struct dot *d, json_object *doc)
 	for (size_t i = 0; i < jlen(ch); i++) {
 		json_object *c = jidx(ch, i);
 		const char *sym = jstr(c, "symbol"), *kind = jstr(c, "kind");
-		const char *oo = jstr(c, "old_owner"), *no = jstr(c, "new_owner");
+		const char *oo = side_owner(c, "old"), *no = side_owner(c, "new");
 		if (!sym || !kind)
 			continue;
 		enum tone t = kind_tone(kind);
@@ -1510,15 +1523,14 @@ static size_t dot_verdict(struct dot *d, json_object *chs, size_t j, const char 
 	dot_node(d, &(struct node){ .prefix = prefix, .id = id, .tone = TONE_INFO,
 				     .shape = sym ? "ellipse" : "note" });
 	/* export change -> symbol, for each kind of change behind it */
-	for (const char *kinds = sym ? jstr(c, "changes") : NULL; kinds && *kinds;) {
-		size_t n = strcspn(kinds, ",");
-		char kind[64];
-		snprintf(kind, sizeof(kind), "%.*s", (int)n, kinds);
+	json_object *kinds = sym ? jarr(c, "export_changes") : NULL;
+	for (size_t k = 0; k < jlen(kinds); k++) {
+		const char *kind = json_object_get_string(jidx(kinds, k));
+		if (!kind || !*kind)
+			continue;
 		dot_node(d, &(struct node){ .prefix = "change:", .id = kind, .shape = "box",
 					     .tone = kind_tone(kind) });
 		dot_edge(d, "change:", kind, "symbol:", sym, kind_tone(kind), false, NULL);
-		kinds += n;
-		kinds += strspn(kinds, ", ");
 	}
 	if (asprintf(&label, "%s: %s -> %s", views, old ? old : "-", new ? new : "-") < 0)
 		label = NULL;
@@ -1539,7 +1551,7 @@ static void dot_diff_modules(struct dot *d, json_object *doc)
 	dot_head(d, "ksymcheck diff", label);
 	for (size_t i = 0; i < jlen(mods); i++) {
 		json_object *md = jidx(mods, i), *chs = jarr(md, "changes");
-		const char *mod = jstr(md, "name") ? jstr(md, "name") : jstr(md, "path");
+		const char *mod = jstr(md, "module") ? jstr(md, "module") : jstr(md, "path");
 		bool breaks = jbool(md, "breaks");
 		if (!mod)
 			continue;

@@ -136,10 +136,10 @@ int parse_jobs(const char *cmd, const char *value, unsigned max)
 int parse_format(const char *cmd, const char *value, unsigned allowed)
 {
 	static const char *const names[] = { [FMT_TEXT] = "text", [FMT_JSON] = "json",
-					     [FMT_SYMVERS] = "symvers" };
+					     [FMT_SYMVERS] = "symvers", [FMT_SARIF] = "sarif" };
 
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if ((allowed & (1u << i)) && strcmp(value, names[i]) == 0)
+		if ((allowed & (1u << i)) && names[i] && strcmp(value, names[i]) == 0)
 			return (int)i;
 	usage_error(cmd, "unknown --format '%s'", value);
 	return -1;
@@ -195,20 +195,6 @@ int walk_paths(struct ksc_ctx *ctx, char **paths, int n,
 		}
 	}
 	return ret;
-}
-
-void json_stream_item(unsigned *count, json_object *o)
-{
-	fputs(*count ? ",\n" : "[\n", stdout);
-	fputs(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						JSON_C_TO_STRING_NOSLASHESCAPE), stdout);
-	json_object_put(o);
-	(*count)++;
-}
-
-void json_stream_end(unsigned count)
-{
-	fputs(count ? "\n]\n" : "[]\n", stdout);
 }
 
 /* ---- the kernel options of check, nsdeps, tree and audit ---- */

@@ -60,7 +60,8 @@ def verdict_rows(doc):
     for m in doc.get("modules") or []:
         for c in m.get("changes") or []:
             r = dict(c)
-            r["module"] = m.get("name")
+            r["module"] = m.get("module")
+            r["changes"] = " ".join(c.get("export_changes") or [])
             rows.append(r)
     return rows
 
@@ -90,8 +91,8 @@ def model(kind, doc):
             "mid": lambda r: "ns:" + s(r.get("namespace"))}
         t["findings"] = {
             "rows": doc.get("findings") or [],
-            "text": lambda r: " ".join(s(r.get(k)) for k in ("severity", "code", "module", "symbol",
-                                                             "namespace", "detail")),
+            "text": lambda r: " ".join(s(r.get(k)) for k in ("verdict", "code", "module", "symbol",
+                                                             "namespace", "summary")),
             "sort": [(1, "Code", lambda r: s(r.get("code")), False)]}
         if isinstance(doc.get("signatures"), dict):
             t["signers"] = {
@@ -108,8 +109,8 @@ def model(kind, doc):
     elif "modules" in doc:
         t["modules"] = {
             "rows": doc.get("modules") or [],
-            "text": lambda r: " ".join([s(r.get("name")), s(r.get("path"))]),
-            "sort": [(0, "Module", lambda r: s(r.get("name")), False)]}
+            "text": lambda r: " ".join([s(r.get("module")), s(r.get("path"))]),
+            "sort": [(0, "Module", lambda r: s(r.get("module")), False)]}
         t["verdicts"] = {
             "rows": verdict_rows(doc),
             "text": lambda r: " ".join(s(r.get(k)) for k in ("module", "symbol", "view", "old", "new",
@@ -120,8 +121,9 @@ def model(kind, doc):
     else:
         t["changes"] = {
             "rows": doc.get("changes") or [],
-            "text": lambda r: " ".join(s(r.get(k)) for k in ("symbol", "kind", "detail", "old_owner",
-                                                             "new_owner")),
+            "text": lambda r: " ".join([s(r.get("symbol")), s(r.get("kind")), s(r.get("summary")),
+                                        s((r.get("old") or {}).get("owner")),
+                                        s((r.get("new") or {}).get("owner"))]),
             "sort": [(0, "Symbol", lambda r: s(r.get("symbol")), False)],
             "mid": lambda r: "sym:" + s(r.get("symbol"))}
         graph = ["changes"]

@@ -30,7 +30,7 @@ for n in d["namespaces"]:
     print("namespace", n["namespace"], n["exports"], ",".join(n["exporters"]),
           ",".join(n["importers"]) or "-", ",".join(n["unused_importers"]) or "-")
 for f in sorted(d["findings"], key=lambda f: (f["code"], f["module"] or "", f["symbol"] or "")):
-    print("finding", f["code"], f["severity"], f["module"] or "-", f["symbol"] or "-")
+    print("finding", f["code"], f["verdict"], f["module"] or "-", f["symbol"] or "-")
 print("counts", " ".join("%s=%d" % kv for kv in sorted(d["counts"].items())))
 PY
 cat > "$T_TMP/want" <<'W'
@@ -45,24 +45,24 @@ restricted fxp_star fx_patterns k*m:misplaced-star:-/- users=- dead
 restricted fxp_underscore fx_patterns kvm_amd:exact:kvm_amd/- users=- live
 namespace DMA_BUF 1 vmlinux fx_patterns fx_patterns
 finding intree-not-in-reference warning fx_patterns -
-finding modns-dead-item info - fxp_ghost
-finding modns-dead-restriction info - fxp_empty
-finding modns-dead-restriction info - fxp_ghost
-finding modns-dead-restriction info - fxp_star
+finding modns-dead-item note - fxp_ghost
+finding modns-dead-restriction note - fxp_empty
+finding modns-dead-restriction note - fxp_ghost
+finding modns-dead-restriction note - fxp_star
 finding modns-empty-list warning - fxp_empty
 finding modns-impostor warning kvm_evil fxm_for_kvm_family
 finding modns-modpost-mismatch warning - fxm_for_kvm_family
 finding modns-modpost-mismatch warning - fxp_underscore
 finding modns-unmatchable-item warning - fxp_space
 finding modns-unmatchable-item warning - fxp_star
-finding ns-import-unused info fx_patterns -
+finding ns-import-unused note fx_patterns -
 finding srcversion-differs warning kvm -
 counts intree-not-in-reference=1 modns-dead-item=1 modns-dead-restriction=3 modns-empty-list=1 modns-impostor=1 modns-modpost-mismatch=2 modns-unmatchable-item=2 ns-import-unused=1 srcversion-differs=1
 W
 t_diff "... every table and finding" "$T_TMP/want" "$T_TMP/got"
 
 t_run "text output" 1 "$KSC" audit -b "$root" "$rel"
-t_grep "... the impostor in words" "kvm_evil: fxm_for_kvm_family: warning: not in-tree (no intree in .modinfo) yet its name matches kvm,kvm-*, so every released kernel lets it use (and it does use) fxm_for_kvm_family [modns-impostor]" "$T_TMP/out"
+t_grep "... the impostor in words" "kvm_evil (file kvm-evil.ko; modpost matches the file name): fxm_for_kvm_family: warning: not in-tree (no intree in .modinfo) yet its name matches kvm,kvm-*, so every released kernel lets it use (and it does use) fxm_for_kvm_family [modns-impostor]" "$T_TMP/out"
 scripts/mk-sample-kernel.sh "$FIXTURES" "$T_TMP/plain"
 t_run "a tree with nothing to warn about" 0 "$KSC" audit -b "$T_TMP/plain" "$rel"
 t_run "a missing release" 4 "$KSC" audit -b "$root" 9.9.9
@@ -79,7 +79,7 @@ r13_findings() {
 	python3 -c 'import json, sys
 for f in json.load(open(sys.argv[1]))["findings"]:
     if f["code"] in ("modns-allow-missing-ns", "modns-defeated"):
-        print(f["code"], f["severity"], f["module"] or "-", f["symbol"] or "-")' "$T_TMP/out"
+        print(f["code"], f["verdict"], f["module"] or "-", f["symbol"] or "-")' "$T_TMP/out"
 }
 t_run "R13: the kernel refuses missing imports (the default config)" 0 "$KSC" audit -b "$r13" --json "$rel"
 t_eq "... no modns-allow-missing-ns, no modns-defeated" "" "$(r13_findings)"
@@ -89,7 +89,7 @@ t_run "R13: boot/config-KVER with ALLOW_MISSING_NAMESPACE_IMPORTS=y" 1 "$KSC" au
 t_eq "... the kernel-wide warning, and the user it lets in" "modns-defeated warning fx_grabber fxm_for_kvm_only
 modns-allow-missing-ns warning - -" "$(r13_findings)"
 t_run "... text" 1 "$KSC" audit -b "$r13" "$rel"
-t_grep "... the user in words" "fx_grabber: fxm_for_kvm_only: warning: uses a module-restricted export it is not granted; CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y lets it load with a warning (R13) [modns-defeated]" "$T_TMP/out"
+t_grep "... the user in words" "fx_grabber (file fx-grabber.ko; modpost matches the file name): fxm_for_kvm_only: warning: uses a module-restricted export it is not granted; CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y lets it load with a warning (R13) [modns-defeated]" "$T_TMP/out"
 t_grep "... the kernel-wide line" "kernel: warning: CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y: any module can use every module-restricted export" "$T_TMP/out"
 # --config overrides boot/config-KVER, both ways
 grep -v ALLOW_MISSING "$r13/boot/config-$rel" > "$T_TMP/r13-off.config"
@@ -149,7 +149,7 @@ for g in d["signers"]:
 sigcodes = ("-unsigned", "-foreign-key", "-bad-signature")
 for f in sorted(d["findings"], key=lambda f: (f["code"], f["module"] or "")):
     if f["code"].endswith(sigcodes):
-        print("finding", f["code"], f["severity"], f["module"], f["symbol"] or "-")
+        print("finding", f["code"], f["verdict"], f["module"], f["symbol"] or "-")
 PY
 }
 EC_ID=$("$KSC" modinfo -F sig_key "$S/demo-kvm-amd-ec.ko")
@@ -173,7 +173,7 @@ python3 - "$T_TMP/out" > "$T_TMP/details" <<'PY'
 import json, sys
 for f in json.load(open(sys.argv[1]))["findings"]:
     if f["code"] in ("intree-bad-signature", "intree-foreign-key", "modns-unsigned", "intree-unsigned"):
-        print(f["module"], f["code"], f["detail"])
+        print(f["module"], f["code"], f["summary"])
 PY
 t_grep "... the edited module: EKEYREJECTED, with its signer as modinfo shows it" "fx_patterns intree-bad-signature claims to be in-tree (intree in .modinfo) but carries a signature that fails (signer 'ksymcheck test RSA key', key 12:34:AB:CD, sha256): a trusted key matches the signer but the signature does not verify: the module was changed after it was signed; the kernel refuses to load it (-EKEYREJECTED)" "$T_TMP/details"
 t_grep "... the malformed block: EBADMSG" "fx_user intree-bad-signature claims to be in-tree (intree in .modinfo) but carries a signature that fails (a block kmod's modinfo cannot decode): the PKCS#7 message cannot be parsed; the kernel refuses to load it (-EBADMSG)" "$T_TMP/details"
@@ -213,7 +213,7 @@ W
 t_diff "... only what needs no key: unsigned and malformed; the edited module not checked" "$T_TMP/want" "$T_TMP/got"
 python3 -c 'import json, sys
 for f in json.load(open(sys.argv[1]))["findings"]:
-    if f["code"] == "intree-unsigned": print(f["detail"])' "$T_TMP/out" > "$T_TMP/details"
+    if f["code"] == "intree-unsigned": print(f["summary"])' "$T_TMP/out" > "$T_TMP/details"
 t_grep "... the unsigned finding says keys were not checked" "(keys were not checked: with no key known, only missing and malformed signatures are judged)" "$T_TMP/details"
 t_run "... text" 1 "$KSC" audit -b "$sig" "$rel"
 t_grep "... the summary line says so" "signatures: 8 modules: 6 signed (0 verified, 0 foreign key, 1 rejected, 0 unsupported, 5 not checked), 2 unsigned; keys not checked: no certificate given (--cert) and none in the kernel image" "$T_TMP/out"

@@ -68,6 +68,15 @@ t_eq "... JSON counts equal the changes listed" "14 14" "$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 print(len(d["changes"]), sum(d["counts"].values()))' "$T_TMP/out")"
+t_eq "... each side of a change as an object: owner, namespace, GPL-only, CRC" \
+	"g_nschange X/vmlinux -> Y/vmlinux | k_crc 0x0000000a -> 0x00001010 | gone: new null" \
+	"$(python3 -c '
+import json, sys
+c = {x["symbol"] + " " + x["kind"]: x for x in json.load(open(sys.argv[1]))["changes"]}
+ns, crc, rm = c["g_nschange namespace-changed"], c["k_crc crc-changed"], c["gone removed"]
+print("g_nschange %s/%s -> %s/%s | k_crc %s -> %s | gone: new %s" % (
+    ns["old"]["namespace"], ns["old"]["owner"], ns["new"]["namespace"], ns["new"]["owner"],
+    crc["old"]["crc"], crc["new"]["crc"], json.dumps(rm["new"])))' "$T_TMP/out")"
 
 t_run "no change" 0 "$KSC" diff "$T_TMP/old.symvers" "$T_TMP/old.symvers"
 
@@ -76,7 +85,7 @@ t_run "with modules: what breaks them" 1 "$KSC" diff -v --policy-old 6.15 --poli
 	"$T_TMP/old.symvers" "$T_TMP/new.symvers" "$D/oot/fxdma.ko" "$D/intree/kvm-amd.ko"
 t_grep "... fxdma: the new namespace" "fxdma: dma_buf_get: loader: allowed -> refused: namespace DMA_BUF is not imported [ns-missing] (namespace-gained)" "$T_TMP/out"
 t_grep "... with the fix" 'fix: add MODULE_IMPORT_NS("DMA_BUF");' "$T_TMP/out"
-t_grep "... kvm_amd: the new restriction" "kvm_amd: fxm_for_kvm_family: loader: allowed -> refused: restricted to modules matching kvm [modns-denied] (became-module-restricted)" "$T_TMP/out"
+t_grep "... kvm_amd: the new restriction" "kvm_amd (file kvm-amd.ko; modpost matches the file name): fxm_for_kvm_family: loader: allowed -> refused: restricted to modules matching kvm [modns-denied] (became-module-restricted)" "$T_TMP/out"
 t_grep "... the count of broken modules" "2 modules: 2 would break on NEW (rules of 6.15 -> 6.16)" "$T_TMP/out"
 t_run "an unreadable side" 4 "$KSC" diff "$T_TMP/nope.symvers" "$T_TMP/new.symvers"
 t_grep "... reported" "$T_TMP/nope.symvers: No such file or directory" "$T_TMP/err"

@@ -25,7 +25,7 @@ t_diff "... is byte-identical" "$T_TMP/Module.symvers" "$T_TMP/out"
 
 t_run "imports --format json" 0 "$KSC" imports --format json "$X/fx-user.ko.zst"
 t_eq "... binding and CRC" "fx_optional_hook weak None | _printk global 0x1ea9b2c1" \
-	"$(python3 -c 'import json,sys; i=json.load(open(sys.argv[1]))[0]["imports"]; print(*["%s %s %s" % (x["name"], x["bind"], x["crc"]) for x in (i[-1], i[0])], sep=" | ")' "$T_TMP/out")"
+	"$(python3 -c 'import json,sys; i=json.load(open(sys.argv[1]))["modules"][0]["imports"]; print(*["%s %s %s" % (x["name"], x["bind"], x["crc"]) for x in (i[-1], i[0])], sep=" | ")' "$T_TMP/out")"
 
 t_run "modinfo -F name" 0 "$KSC" modinfo -F name "$X/fx-kvm-amd.ko"
 t_eq "... the modinfo name" "kvm_amd" "$(cat "$T_TMP/out")"

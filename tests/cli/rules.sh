@@ -123,20 +123,21 @@ for c in cat["codes"]:
     for s in c["sources"]:
         entries[(c["code"], s)] = c
 seen, bad = set(), []
+VERDICT = {"error": "error", "warning": "warning", "note": "info"}  # the finding object's words
 
 
 def walk(o, source):
     if isinstance(o, dict):
         if isinstance(o.get("code"), str):
-            view = o.get("view", source)
+            view = o.get("view") or source  # audit findings have "view": null
             c = entries.get((o["code"], view))
             seen.add(o["code"])
             if not c:
                 bad.append("%s(%s): not in the catalogue" % (o["code"], view))
             elif "rule" in o and o["rule"] != c["rule"]:
                 bad.append("%s(%s): rule %s, the catalogue says %s" % (o["code"], view, o["rule"], c["rule"]))
-            elif o.get("severity") and o["severity"] not in c["severities"]:
-                bad.append("%s(%s): severity %s" % (o["code"], view, o["severity"]))
+            elif o.get("verdict") and VERDICT[o["verdict"]] not in c["severities"]:
+                bad.append("%s(%s): verdict %s" % (o["code"], view, o["verdict"]))
         for v in o.values():
             walk(v, source)
     elif isinstance(o, list):

@@ -33,7 +33,7 @@ t_eq "scan: a file alone gets ccflags-y" \
 	"$(head -n 1 "$T_TMP/out")"
 # The output is valid JSON with one object per record.
 if command -v python3 > /dev/null; then
-	n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$FX/scan.json")
+	n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["records"]))' "$FX/scan.json")
 	t_eq "scan: json parses, one object per record" "$(wc -l < "$FX/scan.txt")" "$n"
 fi
 cd "$TOP"

@@ -73,10 +73,17 @@ t_run "tree --format json" 1 "$KSC" tree -b "$root" "$REL" --no-index --format j
 python3 - "$T_TMP/out" > "$T_TMP/j" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
-print(d["modules"], d["read"], d["cached"], d["index"], d["policy"], d["verdicts"]["judged"],
-      len(d["problems"]), sorted(d["timing"])[:3], "modns-denied" in d["findings"])
+print(d["schema"], d["command"], d["module_count"], d["read"], d["cached"], d["index"],
+      d["policy"], d["verdicts"]["judged"], len(d["problems"]), sorted(d["timing"])[:3],
+      d["counts"]["modns-denied"])
+# Each module with findings, with the finding object of check --json.
+m = [m for m in d["modules"] if m["module"] == "kvm_intel"][0]
+f = [f for f in m["findings"] if f["view"] == "modpost"][0]
+print(m["path"].endswith("/kvm_intel.ko"), m["loader"]["result"], m["modpost"]["result"],
+      f["module"], f["symbol"], f["verdict"], f["code"], f["kernel_lines"])
 PY
-t_eq "... the summary" "14 14 0 none 6.16 14 0 ['bytes_decompressed', 'bytes_read', 'check'] True" "$(cat "$T_TMP/j")"
+t_eq "... the summary and the modules' findings" "ksymcheck/1 tree 14 14 0 none 6.16 14 0 ['bytes_decompressed', 'bytes_read', 'check'] {'note': 0, 'warning': 0, 'error': 4}
+True loads fail kvm_intel fxm_for_kvm_family error modns-denied ['ERROR: modpost: module kvm_intel uses symbol fxm_for_kvm_family from namespace module:kvm,kvm-*, but does not import it.']" "$(cat "$T_TMP/j")"
 "$KSC" tree -b "$root" "$REL" --no-index 2> /dev/null |
 	grep -E ': (loader|modpost): refused: |^Cycle detected: ' > "$T_TMP/refused"
 t_run "tree --quiet: only the refusals" 1 "$KSC" tree -b "$root" "$REL" --no-index -q
@@ -119,18 +126,18 @@ t_eq "... nothing read again" "used 0 14" "$(python3 -c 'import json,sys; d=json
 cp "$wm/kernel/fx/fx-65.ko" "$wm/kernel/drivers/dma/fx-added.ko"
 mkdir -p "$T_TMP/wout" "$T_TMP/wfresh"
 t_run "tree --index: a module added to a folder" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json --write-depmod "$T_TMP/wout"
-t_eq "... found (the folder changed: walked again), only it read" "15 1 14" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["modules"], d["read"], d["cached"])' "$T_TMP/out")"
+t_eq "... found (the folder changed: walked again), only it read" "15 1 14" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["module_count"], d["read"], d["cached"])' "$T_TMP/out")"
 "$KSC" tree -b "$wroot" "$REL" --no-index --no-check -q --write-depmod "$T_TMP/wfresh" 2> /dev/null
 t_eq "... modules.dep as without the index" "" "$(diff "$T_TMP/wout/modules.dep" "$T_TMP/wfresh/modules.dep" 2>&1)"
 find "$wroot" -exec touch -h -d '1 hour ago' {} +
 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -q 2> /dev/null
 rm "$wm/kernel/drivers/dma/fx-added.ko"
 t_run "tree --index: the module removed again" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
-t_eq "... gone" "14 0 14" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["modules"], d["read"], d["cached"])' "$T_TMP/out")"
+t_eq "... gone" "14 0 14" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["module_count"], d["read"], d["cached"])' "$T_TMP/out")"
 mkdir "$wm/kernel/newdir"
 cp "$wm/kernel/fx/fx-65.ko" "$wm/kernel/newdir/fx-new.ko"
 t_run "tree --index: a new folder with a module" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
-t_eq "... found" "15 1" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["modules"], d["read"])' "$T_TMP/out")"
+t_eq "... found" "15 1" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["module_count"], d["read"])' "$T_TMP/out")"
 # The same index corrupt in its derived records (the end of its hot part): its folders and
 # modules are stat'ed from it while the rest of it is checked; found corrupt, it is not used.
 find "$wroot" -exec touch -h -d '1 hour ago' {} +

@@ -1,0 +1,224 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * SARIF 2.1.0 (OASIS Static Analysis Results Interchange Format), the form CI systems
+ * read: one run whose tool.driver lists one rule per finding code, and one result per
+ * finding with the module file as its physical location and the module and symbol as
+ * logical locations. check and tree --format sarif.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "tools/ksc-tool.h"
+
+#ifndef KSC_VERSION
+#define KSC_VERSION "unknown"
+#endif
+
+#define SARIF_SCHEMA \
+	"https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+/* The manual page is the tool's documentation wherever it is installed. */
+#define KSC_INFO_URI "man:ksymcheck(1)"
+#define BASE_ID "MODDIR"
+
+struct sarif {
+	json_object *results, *rules;
+	char **codes; /* rule i's finding code */
+	size_t n_codes, cap_codes;
+	char *base;   /* file URI of the folder relative paths are in, or NULL */
+};
+
+struct sarif *sarif_new(void)
+{
+	struct sarif *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->results = json_object_new_array();
+	s->rules = json_object_new_array();
+	return s;
+}
+
+/* A path as a URI reference: bytes other than unreserved ones and '/' percent-encoded;
+ * absolute paths as file: URIs. dir adds a trailing '/'. NULL when out of memory. */
+static char *path_uri(const char *path, bool dir)
+{
+	static const char ok[] = "-._~/";
+	size_t n = strlen(path);
+	char *u = malloc(n * 3 + sizeof("file://") + 1), *q = u;
+
+	if (!u)
+		return NULL;
+	if (path[0] == '/')
+		q += sprintf(q, "file://");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		    (*p >= '0' && *p <= '9') || strchr(ok, *p))
+			*q++ = (char)*p;
+		else
+			q += sprintf(q, "%%%02X", *p);
+	}
+	if (dir && (q == u || q[-1] != '/'))
+		*q++ = '/';
+	*q = '\0';
+	return u;
+}
+
+void sarif_set_base(struct sarif *s, const char *uri_base)
+{
+	free(s->base);
+	s->base = uri_base ? path_uri(uri_base, true) : NULL;
+}
+
+static json_object *text_msg(const char *text)
+{
+	json_object *m = json_object_new_object();
+
+	json_object_object_add(m, "text", json_text(text));
+	return m;
+}
+
+/* The rule of f's code: its index, added on first use. -1 when out of memory. */
+static int rule_index(struct sarif *s, const struct finding *f)
+{
+	for (size_t i = 0; i < s->n_codes; i++)
+		if (strcmp(s->codes[i], f->code) == 0)
+			return (int)i;
+	if (s->n_codes == s->cap_codes) {
+		size_t cap = s->cap_codes ? s->cap_codes * 2 : 16;
+		char **c = realloc(s->codes, cap * sizeof(*c));
+		if (!c)
+			return -1;
+		s->codes = c;
+		s->cap_codes = cap;
+	}
+	char *code = strdup(f->code), *brief = NULL, *help = NULL;
+	if (!code ||
+	    asprintf(&brief, "ksymcheck finding '%s'%s%s%s", f->code, f->rule ? " (kernel rule " : "",
+		     f->rule ? f->rule : "", f->rule ? ")" : "") < 0 ||
+	    asprintf(&help, "'ksymcheck explain %s' says what the rule is, where the kernel has "
+			    "it and how to fix a module it flags.%s%s", f->code,
+		     f->explanation ? " For example: " : "", f->explanation ? f->explanation : "") < 0) {
+		free(code);
+		free(brief);
+		return -1;
+	}
+	json_object *r = json_object_new_object(), *props = json_object_new_object();
+	json_object_object_add(r, "id", json_text(f->code));
+	json_object_object_add(r, "shortDescription", text_msg(brief));
+	json_object_object_add(r, "fullDescription", text_msg(f->explanation ? f->explanation
+									  : brief));
+	json_object_object_add(r, "help", text_msg(help));
+	json_object_object_add(props, "rule", json_text(f->rule));
+	json_object_object_add(r, "properties", props);
+	json_object_array_add(s->rules, r);
+	free(brief);
+	free(help);
+	s->codes[s->n_codes] = code;
+	return (int)s->n_codes++;
+}
+
+static json_object *location_json(const struct sarif *s, const struct finding *f)
+{
+	json_object *loc = json_object_new_object(), *logical = json_object_new_array();
+	json_object *x;
+
+	if (f->path) {
+		char *uri = path_uri(f->path, false);
+		json_object *art = json_object_new_object(), *phys = json_object_new_object();
+		json_object_object_add(art, "uri", json_text(uri));
+		if (s->base && f->path[0] != '/')
+			json_object_object_add(art, "uriBaseId", json_object_new_string(BASE_ID));
+		json_object_object_add(phys, "artifactLocation", art);
+		json_object_object_add(loc, "physicalLocation", phys);
+		free(uri);
+	}
+	x = json_object_new_object();
+	json_object_object_add(x, "name", json_text(f->module));
+	json_object_object_add(x, "kind", json_object_new_string("module"));
+	json_object_array_add(logical, x);
+	if (f->symbol) {
+		char *fq = NULL;
+		x = json_object_new_object();
+		json_object_object_add(x, "name", json_text(f->symbol));
+		if (asprintf(&fq, "%s:%s", f->module ? f->module : "", f->symbol) >= 0)
+			json_object_object_add(x, "fullyQualifiedName", json_text(fq));
+		free(fq);
+		json_object_array_add(logical, x);
+	}
+	json_object_object_add(loc, "logicalLocations", logical);
+	return loc;
+}
+
+int sarif_add(struct sarif *s, const struct finding *f)
+{
+	int idx = rule_index(s, f);
+	char *msg = NULL;
+
+	if (idx < 0 || asprintf(&msg, "%s%s%s: %s%s%s", f->symbol ? f->symbol : "",
+				f->symbol ? ": " : "", f->view ? f->view : "finding",
+				f->summary ? f->summary : f->code, f->fix ? ". Fix: " : "",
+				f->fix ? f->fix : "") < 0)
+		return -ENOMEM;
+	json_object *r = json_object_new_object(), *locs = json_object_new_array();
+	json_object_object_add(r, "ruleId", json_text(f->code));
+	json_object_object_add(r, "ruleIndex", json_object_new_int(idx));
+	/* SARIF's levels are the finding object's verdict words */
+	json_object_object_add(r, "level", json_object_new_string(verdict_word(f->severity)));
+	json_object_object_add(r, "message", text_msg(msg));
+	json_object_array_add(locs, location_json(s, f));
+	json_object_object_add(r, "locations", locs);
+	/* Everything else of the finding object, as it is in --format json. */
+	json_object *props = finding_json(f);
+	json_object_object_del(props, "code");
+	json_object_object_del(props, "verdict");
+	json_object_object_add(r, "properties", props);
+	json_object_array_add(s->results, r);
+	free(msg);
+	return 0;
+}
+
+void sarif_print(struct sarif *s)
+{
+	json_object *log = json_object_new_object(), *runs = json_object_new_array();
+	json_object *run = json_object_new_object(), *tool = json_object_new_object();
+	json_object *driver = json_object_new_object();
+
+	json_object_object_add(log, "$schema", json_object_new_string(SARIF_SCHEMA));
+	json_object_object_add(log, "version", json_object_new_string("2.1.0"));
+	json_object_object_add(driver, "name", json_object_new_string("ksymcheck"));
+	json_object_object_add(driver, "version", json_object_new_string(KSC_VERSION));
+	json_object_object_add(driver, "informationUri", json_object_new_string(KSC_INFO_URI));
+	json_object_object_add(driver, "rules", s->rules);
+	json_object_object_add(tool, "driver", driver);
+	json_object_object_add(run, "tool", tool);
+	if (s->base) {
+		json_object *bases = json_object_new_object(), *b = json_object_new_object();
+		json_object_object_add(b, "uri", json_text(s->base));
+		json_object_object_add(bases, BASE_ID, b);
+		json_object_object_add(run, "originalUriBaseIds", bases);
+	}
+	json_object_object_add(run, "results", s->results);
+	json_object_array_add(runs, run);
+	json_object_object_add(log, "runs", runs);
+	json_doc_print(log);
+	json_object_put(log); /* and with it the rules and results */
+	s->rules = s->results = NULL;
+	sarif_free(s);
+}
+
+void sarif_free(struct sarif *s)
+{
+	if (!s)
+		return;
+	json_object_put(s->rules);
+	json_object_put(s->results);
+	for (size_t i = 0; i < s->n_codes; i++)
+		free(s->codes[i]);
+	free(s->codes);
+	free(s->base);
+	free(s);
+}
