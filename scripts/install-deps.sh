@@ -10,7 +10,7 @@ set -euo pipefail
 pkgs=(build-essential pkg-config libelf-dev liblzma-dev libzstd-dev zlib1g-dev libjson-c-dev
       libssl-dev libcmocka-dev scdoc)
 demo_pkgs=(clang)
-test_pkgs=(clang binutils xz-utils zstd gzip kmod python3 openssl patch git
+test_pkgs=(clang binutils xz-utils zstd gzip kmod python3 python3-jsonschema openssl patch git
 	   debhelper dpkg-dev lintian man-db shellcheck debootstrap)  # check-dist, check-fresh
 case "${1:-}" in
 --demo) pkgs+=("${demo_pkgs[@]}") ;;

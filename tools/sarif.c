@@ -158,8 +158,9 @@ int sarif_add(struct sarif *s, const struct finding *f)
 	int idx = rule_index(s, f);
 	char *msg = NULL;
 
-	if (idx < 0 || asprintf(&msg, "%s%s%s: %s%s%s", f->symbol ? f->symbol : "",
-				f->symbol ? ": " : "", f->view ? f->view : "finding",
+	if (idx < 0 || asprintf(&msg, "%s: %s%s%s: %s%s%s", f->module ? f->module : "kernel",
+				f->symbol ? f->symbol : "", f->symbol ? ": " : "",
+				f->view ? f->view : "finding",
 				f->summary ? f->summary : f->code, f->fix ? ". Fix: " : "",
 				f->fix ? f->fix : "") < 0)
 		return -ENOMEM;
