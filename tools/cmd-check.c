@@ -188,9 +188,8 @@ static json_object *view_json(const struct ksc_report *rep, const struct ksc_mod
 	}
 	for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
 		const struct ksc_diag *d = ksc_report_get_diag(rep, i);
-		if (d->view != view || !d->kernel_lines)
-			continue;
-		json_object_array_add(lines, json_text(d->kernel_lines));
+		if (d->view == view)
+			json_add_lines(lines, d->kernel_lines);
 	}
 	json_object_object_add(o, "kernel_lines", lines);
 	return o;
@@ -207,8 +206,8 @@ static void print_json(const struct ksc_report *rep, unsigned views)
 		json_object *o = json_object_new_object(), *fs = json_object_new_array();
 		struct finding f;
 		json_object_object_add(o, "module", json_text(v->loader_name));
-		json_object_object_add(o, "file",
-				       json_text(other_name(v->loader_name, v->modpost_name)));
+		const char *file = modpost_if_differs(v->loader_name, v->modpost_name);
+		json_object_object_add(o, "file", json_text(file));
 		json_object_object_add(o, "path", json_text(path));
 		if (views & KSC_VIEW_LOADER)
 			json_object_object_add(o, "loader", view_json(rep, v, KSC_VIEW_LOADER));

@@ -241,7 +241,8 @@ static void compare_module_level(struct side_by_side *c)
 {
 	for (int side = 0; side < 2; side++) {
 		const struct ksc_report *here = side ? c->rn : c->ro, *there = side ? c->ro : c->rn;
-		const struct ksc_module_verdict *v = side ? c->vn : c->vo, *w = side ? c->vo : c->vn;
+		const struct ksc_module_verdict *v = side ? c->vn : c->vo;
+		const struct ksc_module_verdict *w = side ? c->vo : c->vn;
 		for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
 			const struct ksc_diag *d = ksc_report_get_diag(here, i);
 			bool in_other = false;
@@ -296,8 +297,8 @@ static void compare_module(const struct ksc_module *mod, const struct ksc_report
 	if (jmods) {
 		json_object *jm = json_object_new_object();
 		json_object_object_add(jm, "module", json_text(vo->loader_name));
-		json_object_object_add(jm, "file",
-				       json_text(other_name(vo->loader_name, vo->modpost_name)));
+		const char *file = modpost_if_differs(vo->loader_name, vo->modpost_name);
+		json_object_object_add(jm, "file", json_text(file));
 		json_object_object_add(jm, "path", json_text(c.path));
 		json_object_object_add(jm, "loader_errno_old", json_object_new_int(vo->loader_err));
 		json_object_object_add(jm, "loader_errno_new", json_object_new_int(vn->loader_err));

@@ -25,9 +25,12 @@
  *    break and two tabs after every 20th byte (the ':' stays at the end of the line).
  *    A block kmod cannot decode (ksc_module_get_signature() < 0) shows nothing, as in kmod.
  *  - unlike kmod, control characters and invalid UTF-8 in keys, values, parameter names
- *    and the file name are shown escaped (text_esc(): ESC as \x1b), in -F output too.
+ *    and the file name are shown escaped (text_esc(): ESC as \x1b), in -F output too;
+ *    values and parameter descriptions keep their tabs and newlines (text_esc_ws()), as
+ *    kmod prints them.
  *
- * --format json prints one array with an object per file (see the usage text).
+ * --format json prints a document whose "modules" array has an object per file (see the
+ * usage text).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -128,7 +131,7 @@ static int signature_entry(const struct ksc_signature_info *si, size_t i, char *
 /* A signature entry as printed: the hex dumps (i == 2, 4) are ours, with their breaks. */
 static const char *sig_text(size_t i, const char *v)
 {
-	return i == 2 || i == 4 ? v : text_esc(v);
+	return i == 2 || i == 4 ? v : text_esc_ws(v);
 }
 
 /* kmod's path_make_absolute_cwd(): cwd + '/' + path for a relative path. */
@@ -223,10 +226,10 @@ static int print_params(const struct ksc_module *mod, bool with_key)
 			printf(with_key ? "%s:%s\n" : "%s: (%s)\n", text_esc(name),
 			       text_esc(p[i].type));
 		else if (p[i].type)
-			printf("%s:%s (%s)\n", text_esc(name), text_esc(p[i].desc),
+			printf("%s:%s (%s)\n", text_esc(name), text_esc_ws(p[i].desc),
 			       text_esc(p[i].type));
 		else
-			printf("%s:%s\n", text_esc(name), text_esc(p[i].desc));
+			printf("%s:%s\n", text_esc(name), text_esc_ws(p[i].desc));
 		free(name);
 	}
 	free(p);
@@ -255,7 +258,7 @@ static int print_field(struct modinfo_state *st, const struct ksc_module *mod)
 	for (size_t i = 0; i < n; i++) {
 		const struct ksc_modinfo *mi = ksc_module_get_modinfo(mod, i);
 		if (strcmp(mi->key, field) == 0)
-			printf("%s\n", text_esc(mi->value));
+			printf("%s\n", text_esc_ws(mi->value));
 	}
 	/* kmod appends the signature fields after the .modinfo entries of a signed module. */
 	struct ksc_signature_info si;
@@ -289,7 +292,7 @@ static int print_text(const struct ksc_module *mod)
 			continue;
 		int pad = 15 - (int)text_width(mi->key);
 		printf("%s:%*s%s\n", text_esc(mi->key), pad < 0 ? -pad : pad, "",
-		       text_esc(mi->value));
+		       text_esc_ws(mi->value));
 	}
 	struct ksc_signature_info si;
 	int r = ksc_module_get_signature(mod, &si);

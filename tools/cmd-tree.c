@@ -326,7 +326,8 @@ static json_object *module_json(const struct ksc_tree *t, size_t i, unsigned vie
 		return NULL;
 	o = json_object_new_object();
 	json_object_object_add(o, "module", json_text(v->loader_name));
-	json_object_object_add(o, "file", json_text(other_name(v->loader_name, v->modpost_name)));
+	json_object_object_add(o, "file",
+			       json_text(modpost_if_differs(v->loader_name, v->modpost_name)));
 	json_object_object_add(o, "path", json_text(path));
 	if (views & KSC_VIEW_LOADER) {
 		x = json_object_new_object();
@@ -351,8 +352,10 @@ static void depmod_json(json_object *o, const struct ksc_tree *t)
 	for (size_t i = 0; i < ksc_tree_get_unresolved_count(t); i++) {
 		const struct ksc_tree_unresolved *x = ksc_tree_get_unresolved(t, i);
 		json_object *e = json_object_new_object();
-		json_object_object_add(e, "module", json_text(ksc_tree_get_module_name(t, x->module)));
-		json_object_object_add(e, "path", json_text(ksc_tree_get_module_relpath(t, x->module)));
+		json_object_object_add(e, "module",
+				       json_text(ksc_tree_get_module_name(t, x->module)));
+		json_object_object_add(e, "path",
+				       json_text(ksc_tree_get_module_relpath(t, x->module)));
 		json_object_object_add(e, "symbol", json_text(x->symbol));
 		json_object_object_add(
 			e, "kind",

@@ -140,6 +140,8 @@ void module_list_free(struct module_list *l);
 #define KSC_JSON_SCHEMA "ksymcheck/1"
 json_object *json_text(const char *s);
 json_object *json_doc_new(const char *command);
+/* Append each line of s ('\n'-separated; NULL: none) to array a, as json_text(). */
+void json_add_lines(json_object *a, const char *s);
 void json_doc_print(json_object *doc); /* pretty, to stdout; doc stays the caller's */
 
 /*
@@ -178,7 +180,7 @@ void finding_from_audit(struct finding *f, const struct ksc_audit_finding *a, ch
 			size_t size);
 json_object *finding_json(const struct finding *f);
 /* modpost, or NULL when it equals loader: the file name only where it says something. */
-const char *other_name(const char *loader, const char *modpost);
+const char *modpost_if_differs(const char *loader, const char *modpost);
 /* The name modpost gives the module at path: its basename without .ko[.gz|.xz|.zst]. */
 void modpost_name_of(const char *path, char *buf, size_t size);
 

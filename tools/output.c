@@ -112,7 +112,7 @@ const char *view_word(enum ksc_view v)
 	return v == KSC_VIEW_LOADER ? "loader" : v == KSC_VIEW_MODPOST ? "modpost" : NULL;
 }
 
-const char *other_name(const char *loader, const char *modpost)
+const char *modpost_if_differs(const char *loader, const char *modpost)
 {
 	return loader && modpost && strcmp(loader, modpost) != 0 ? modpost : NULL;
 }
@@ -122,7 +122,7 @@ void finding_from_diag(struct finding *f, const struct ksc_diag *d,
 {
 	*f = (struct finding){
 		.module = v && v->loader_name ? v->loader_name : d->module,
-		.file = v ? other_name(v->loader_name, v->modpost_name) : NULL,
+		.file = v ? modpost_if_differs(v->loader_name, v->modpost_name) : NULL,
 		.path = path,
 		.symbol = d->symbol,
 		.ns = d->ns,
@@ -177,15 +177,12 @@ void finding_from_audit(struct finding *f, const struct ksc_audit_finding *a, ch
 	};
 	if (a->path) {
 		modpost_name_of(a->path, file, size);
-		f->file = other_name(a->module, file);
+		f->file = modpost_if_differs(a->module, file);
 	}
 }
 
-/* '\n'-separated lines as an array of strings (empty for NULL). */
-static json_object *lines_json(const char *s)
+void json_add_lines(json_object *a, const char *s)
 {
-	json_object *a = json_object_new_array();
-
 	while (s && *s) {
 		size_t l = strcspn(s, "\n");
 		char *line = strndup(s, l);
@@ -194,6 +191,14 @@ static json_object *lines_json(const char *s)
 		free(line);
 		s += l + (s[l] == '\n');
 	}
+}
+
+/* '\n'-separated lines as an array of strings (empty for NULL). */
+static json_object *lines_json(const char *s)
+{
+	json_object *a = json_object_new_array();
+
+	json_add_lines(a, s);
 	return a;
 }
 
@@ -223,7 +228,7 @@ json_object *finding_json(const struct finding *f)
 
 void print_module_name(const char *loader, const char *modpost, bool *noted)
 {
-	const char *file = other_name(loader, modpost);
+	const char *file = modpost_if_differs(loader, modpost);
 
 	fputs(text_esc(loader), stdout);
 	if (file && noted && !*noted)

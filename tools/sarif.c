@@ -97,11 +97,12 @@ static int rule_index(struct sarif *s, const struct finding *f)
 	}
 	char *code = strdup(f->code), *brief = NULL, *help = NULL;
 	if (!code ||
-	    asprintf(&brief, "ksymcheck finding '%s'%s%s%s", f->code, f->rule ? " (kernel rule " : "",
-		     f->rule ? f->rule : "", f->rule ? ")" : "") < 0 ||
+	    asprintf(&brief, "ksymcheck finding '%s'%s%s%s", f->code,
+		     f->rule ? " (kernel rule " : "", f->rule ? f->rule : "", f->rule ? ")" : "") < 0 ||
 	    asprintf(&help, "'ksymcheck explain %s' says what the rule is, where the kernel has "
 			    "it and how to fix a module it flags.%s%s", f->code,
-		     f->explanation ? " For example: " : "", f->explanation ? f->explanation : "") < 0) {
+		     f->explanation ? " For example: " : "",
+		     f->explanation ? f->explanation : "") < 0) {
 		free(code);
 		free(brief);
 		return -1;

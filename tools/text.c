@@ -56,10 +56,11 @@ static bool is_layout_char(unsigned cp)
 }
 
 /*
- * Walk s as text_esc() renders it: the bytes of the result go to `out` when it is not
- * NULL; returns their number, and the columns they take in *cols.
+ * Walk s as text_esc() renders it (with keep_ws, as text_esc_ws()): the bytes of the
+ * result go to `out` when it is not NULL; returns their number, and the columns they take
+ * in *cols.
  */
-static size_t render(const unsigned char *s, char *out, size_t *cols)
+static size_t render(const unsigned char *s, bool keep_ws, char *out, size_t *cols)
 {
 	static const char hex[] = "0123456789abcdef";
 	size_t len = 0, w = 0;
@@ -68,6 +69,9 @@ static size_t render(const unsigned char *s, char *out, size_t *cols)
 		unsigned cp = 0;
 		size_t n = utf8_decode(s, &cp);
 		bool bytes = n == 0 || cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
+
+		if (keep_ws && (cp == '\t' || cp == '\n'))
+			bytes = false;
 
 		if (bytes) {
 			/* each byte as \xHH: one for a byte that starts nothing valid */
@@ -108,20 +112,20 @@ static size_t render(const unsigned char *s, char *out, size_t *cols)
 static char *ring[TEXT_ESC_LIVE];
 static unsigned ring_next;
 
-const char *text_esc(const char *s)
+static const char *esc(const char *s, bool keep_ws)
 {
 	size_t len;
 	char *e;
 
 	if (!s)
 		return NULL;
-	len = render((const unsigned char *)s, NULL, NULL);
+	len = render((const unsigned char *)s, keep_ws, NULL, NULL);
 	if (len == strlen(s))
 		return s; /* every escape is longer than what it stands for */
 	e = malloc(len + 1);
 	if (!e)
 		return "?";
-	render((const unsigned char *)s, e, NULL);
+	render((const unsigned char *)s, keep_ws, e, NULL);
 	e[len] = '\0';
 	free(ring[ring_next]);
 	ring[ring_next] = e;
@@ -129,12 +133,22 @@ const char *text_esc(const char *s)
 	return e;
 }
 
+const char *text_esc(const char *s)
+{
+	return esc(s, false);
+}
+
+const char *text_esc_ws(const char *s)
+{
+	return esc(s, true);
+}
+
 size_t text_width(const char *s)
 {
 	size_t w = 0;
 
 	if (s)
-		render((const unsigned char *)s, NULL, &w);
+		render((const unsigned char *)s, false, NULL, &w);
 	return w;
 }
 

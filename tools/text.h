@@ -28,6 +28,12 @@ size_t text_utf8_len(const unsigned char *s);
  */
 #define TEXT_ESC_LIVE 8
 const char *text_esc(const char *s);
+/*
+ * The same, but TAB and LF stay as they are: free text (a .modinfo description, a
+ * parameter's) printed over several lines as kmod's modinfo prints it. CR and every other
+ * control are still escaped. The results share text_esc()'s TEXT_ESC_LIVE copies.
+ */
+const char *text_esc_ws(const char *s);
 
 /*
  * The number of columns text_esc(s) takes (one per character: characters that take two

@@ -90,7 +90,7 @@ def ksc_batch(files):
     r = subprocess.run([KSC, "imports", "--format", "json"] + files,
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
-        objs = json.loads(r.stdout)
+        objs = json.loads(r.stdout)["modules"]
     except ValueError as e:
         objs = None
     return r.returncode, objs, r.stderr.decode().strip()

@@ -510,7 +510,7 @@ for i, b in enumerate(mods):
     else:
         fail(name, "real loader: %s, ksymcheck: %r (%s)" % (res[b], e, loader.get("result")))
     want = open(os.path.join(d, "dmesg-%s.txt" % b)).read().splitlines()
-    # kernel_lines: one string per line; a string holding several lines is split.
+    # kernel_lines: one string per line.
     lines = "\n".join(str(l) for l in (loader.get("kernel_lines") or [])).split("\n")
     if lines == [""]:
         lines = []

@@ -266,7 +266,7 @@ def json_batch(idx):
     rs, os_, es = run([KSC, "modinfo", "--format", "json"] + files)
     bad = []
     try:
-        objs = json.loads(os_)
+        objs = json.loads(os_)["modules"]
     except ValueError as e:
         return [("batch of %d from %s" % (len(files), files[0]), "invalid JSON: %s" % e)]
     if rs != 0 or len(objs) != len(files):

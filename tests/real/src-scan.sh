@@ -88,7 +88,7 @@ def fail(n, *why):
     print("not ok - %s" % n)
     for w in why: print("#   %s" % w)
 
-recs = json.load(open(tmp + "/scan.json"))
+recs = json.load(open(tmp + "/scan.json"))["records"]
 exports = [r for r in recs if r["kind"] == "export"]
 by_line = collections.defaultdict(list)
 for r in recs:

@@ -66,6 +66,19 @@ static void test_esc_layout(void **state)
 	assert_esc("\xe2\x80\xb0", "\xe2\x80\xb0", 1);
 }
 
+/* text_esc_ws(): free text keeps TAB and LF, as kmod's modinfo prints it; nothing else. */
+static void test_esc_ws(void **state)
+{
+	const char *s = "line one\n\tline two";
+
+	assert_ptr_equal(text_esc_ws(s), s);
+	assert_string_equal(text_esc_ws("a\tb\r\n\x1b[1mc\xff"), "a\tb\\x0d\n\\x1b[1mc\\xff");
+	assert_string_equal(text_esc_ws("\xe2\x80\xa8"), "\\u2028");
+	assert_ptr_equal(text_esc_ws(NULL), NULL);
+	/* text_esc() of the same string still escapes them */
+	assert_string_equal(text_esc(s), "line one\\x0a\\x09line two");
+}
+
 /* TEXT_ESC_LIVE escaped results can be used together. */
 static void test_esc_live(void **state)
 {
@@ -120,6 +133,7 @@ int main(void)
 		cmocka_unit_test(test_esc_controls),
 		cmocka_unit_test(test_esc_invalid_utf8),
 		cmocka_unit_test(test_esc_layout),
+		cmocka_unit_test(test_esc_ws),
 		cmocka_unit_test(test_esc_live),
 		cmocka_unit_test(test_columns),
 	};
