@@ -201,7 +201,8 @@ bench: $(TOOL)
 install: all man
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DKMSHOOKDIR) $(DESTDIR)$(DOCDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DKMSHOOKDIR) $(DESTDIR)$(DOCDIR) \
+		$(DESTDIR)$(PKGDATADIR)
 	install -m 0755 $(TOOL) $(DESTDIR)$(BINDIR)/ksymcheck
 	install -m 0644 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
 	ln -sfn $(notdir $(SHARED_LIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
@@ -217,6 +218,7 @@ install: all man
 	install -m 0644 completion/bash/ksymcheck $(DESTDIR)$(BASHCOMPDIR)/ksymcheck
 	install -m 0755 contrib/dkms/ksymcheck-post-build $(DESTDIR)$(DKMSHOOKDIR)/
 	install -m 0644 doc/rules.md $(DESTDIR)$(DOCDIR)/
+	install -m 0644 doc/ksymcheck.schema.json $(DESTDIR)$(PKGDATADIR)/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/ksymcheck $(DESTDIR)$(LIBDIR)/$(notdir $(SHARED_LIB)) \
@@ -224,7 +226,8 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libksymcheck.a $(DESTDIR)$(INCLUDEDIR)/ksymcheck.h \
 		$(DESTDIR)$(PKGCONFIGDIR)/ksymcheck.pc $(DESTDIR)$(MANDIR)/man1/ksymcheck.1 \
 		$(DESTDIR)$(MANDIR)/man3/libksymcheck.3 $(DESTDIR)$(BASHCOMPDIR)/ksymcheck \
-		$(DESTDIR)$(DKMSHOOKDIR)/ksymcheck-post-build $(DESTDIR)$(DOCDIR)/rules.md
+		$(DESTDIR)$(DKMSHOOKDIR)/ksymcheck-post-build $(DESTDIR)$(DOCDIR)/rules.md \
+		$(DESTDIR)$(PKGDATADIR)/ksymcheck.schema.json
 	rmdir $(DESTDIR)$(DKMSHOOKDIR) $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 # Packaging tests: Debian packages built in a copy of the tree, lintian, then installed

@@ -41,8 +41,9 @@ for cmd in $commands; do
 done
 
 # Values of options.
-t_eq "check --format: text, json, kernel" "json kernel text" "$(comp check --format "")"
-t_eq "check -f (the short spelling)" "json kernel text" "$(comp check -f "")"
+t_eq "check --format: text, json, sarif, kernel" "json kernel sarif text" "$(comp check --format "")"
+t_eq "check -f (the short spelling)" "json kernel sarif text" "$(comp check -f "")"
+t_eq "tree --format: text, json, sarif" "json sarif text" "$(comp tree --format "")"
 t_eq "exports --format: text, json, symvers" "json symvers text" "$(comp exports --format "")"
 t_eq "imports --format=" "json text" "$(comp imports --format = "")"
 t_eq "check --view" "both loader modpost" "$(comp check --view "")"

@@ -82,6 +82,7 @@ has() { # PACKAGE PATH...
 }
 has ksymcheck /usr/bin/ksymcheck /usr/share/man/man1/ksymcheck.1.gz \
 	/usr/share/bash-completion/completions/ksymcheck /usr/share/ksymcheck/dkms/ksymcheck-post-build \
+	/usr/share/ksymcheck/ksymcheck.schema.json \
 	/usr/share/doc/ksymcheck/dkms/dkms.conf.example /usr/share/doc/ksymcheck/copyright \
 	/usr/share/doc/ksymcheck/rules.md
 has libksymcheck0 "/usr/lib/$multiarch/libksymcheck.so.$version" "/usr/lib/$multiarch/libksymcheck.so.0"

@@ -42,6 +42,7 @@ sort > "$T_TMP/want" <<EOF
 ./opt/ksc/man/man3/libksymcheck.3 -rw-r--r-- 
 ./opt/ksc/pc/ksymcheck.pc -rw-r--r-- 
 ./opt/ksc/sbin/ksymcheck -rwxr-xr-x 
+./opt/ksc/share/ksymcheck/ksymcheck.schema.json -rw-r--r-- 
 EOF
 t_diff "exactly these files, modes and links, each where its variable says" "$T_TMP/want" "$T_TMP/files"
 cmp -s completion/bash/ksymcheck "$dest/opt/ksc/compl/ksymcheck" && t_ok "the completion is installed as is" ||
@@ -129,7 +130,7 @@ dest2=$T_TMP/dest2
 make_install "$dest2" PREFIX=/usr install || t_fail "make install PREFIX=/usr" "$(tail -n 20 "$T_TMP/make.log")"
 (cd "$dest2" && find . ! -type d | sort | xargs) > "$T_TMP/files2"
 t_eq "PREFIX=/usr alone puts everything below /usr" \
-	"./usr/bin/ksymcheck ./usr/include/ksymcheck.h ./usr/lib/libksymcheck.a ./usr/lib/libksymcheck.so ./usr/lib/libksymcheck.so.0 ./usr/lib/libksymcheck.so.$version ./usr/lib/pkgconfig/ksymcheck.pc ./usr/share/bash-completion/completions/ksymcheck ./usr/share/doc/ksymcheck/rules.md ./usr/share/ksymcheck/dkms/ksymcheck-post-build ./usr/share/man/man1/ksymcheck.1 ./usr/share/man/man3/libksymcheck.3" \
+	"./usr/bin/ksymcheck ./usr/include/ksymcheck.h ./usr/lib/libksymcheck.a ./usr/lib/libksymcheck.so ./usr/lib/libksymcheck.so.0 ./usr/lib/libksymcheck.so.$version ./usr/lib/pkgconfig/ksymcheck.pc ./usr/share/bash-completion/completions/ksymcheck ./usr/share/doc/ksymcheck/rules.md ./usr/share/ksymcheck/dkms/ksymcheck-post-build ./usr/share/ksymcheck/ksymcheck.schema.json ./usr/share/man/man1/ksymcheck.1 ./usr/share/man/man3/libksymcheck.3" \
 	"$(cat "$T_TMP/files2")"
 t_grep "... and ksymcheck.pc says /usr" "libdir=/usr/lib" "$dest2/usr/lib/pkgconfig/ksymcheck.pc"
 make_install "$dest2" PREFIX=/usr uninstall
