@@ -3,15 +3,19 @@
  * SARIF 2.1.0 (OASIS Static Analysis Results Interchange Format), the form CI systems
  * read: one run whose tool.driver lists one rule per finding code, and one result per
  * finding with the module file as its physical location and the module and symbol as
- * logical locations. check and tree --format sarif.
+ * logical locations. check and tree --format sarif. The rules' texts come from the
+ * library's catalogue (ksc_code_lookup(), ksc_rule_lookup()), as `explain` prints them.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <json-c/json.h>
 
+#include "ksymcheck.h"
 #include "tools/ksc-tool.h"
 
 #ifndef KSC_VERSION
@@ -81,6 +85,89 @@ static json_object *text_msg(const char *text)
 	return m;
 }
 
+/* asprintf(), with *p NULL when it fails. */
+static int fmt(char **p, const char *f, ...) __attribute__((format(printf, 2, 3)));
+static int fmt(char **p, const char *f, ...)
+{
+	va_list ap;
+	int r;
+
+	va_start(ap, f);
+	r = vasprintf(p, f, ap);
+	va_end(ap);
+	if (r < 0)
+		*p = NULL;
+	return r;
+}
+
+/* Append sep (when *buf holds something) and s to the malloc'ed *buf. -1: no memory. */
+static int append(char **buf, const char *sep, const char *s)
+{
+	char *n;
+
+	if (fmt(&n, "%s%s%s", *buf ? *buf : "", *buf ? sep : "", s) < 0)
+		return -1;
+	free(*buf);
+	*buf = n;
+	return 0;
+}
+
+/*
+ * The texts of a SARIF rule for finding code `code`, from the catalogue (doc/rules.md):
+ * short, the summary of each of the code's entries (a code such as gpl-only has one for
+ * the loader and one for modpost); full, each entry's rule with its title and text; help,
+ * the fixes and where to read more. ids gets the rules' ids. -1 when out of memory.
+ */
+static int rule_texts(const char *code, char **brief, char **full, char **help, json_object *ids)
+{
+	const struct ksc_code *first = ksc_code_lookup(code, 0);
+	char *part = NULL;
+
+	*brief = *full = *help = NULL;
+	for (size_t i = first ? (size_t)(first - ksc_code_get(0)) : ksc_code_get_count();
+	     i < ksc_code_get_count() && strcmp(ksc_code_get(i)->code, code) == 0; i++) {
+		const struct ksc_code *c = ksc_code_get(i);
+		const struct ksc_rule *r = ksc_rule_lookup(c->rule);
+		const char *fix = c->fix ? c->fix : r ? r->fix : NULL;
+
+		json_object_array_add(ids, json_text(c->rule));
+		if ((!*brief || !strstr(*brief, c->summary)) && append(brief, "; ", c->summary) < 0)
+			goto oom;
+		if (r && (fmt(&part, "%s: %s. %s", r->id, r->title, r->text) < 0 ||
+			  append(full, "\n\n", part) < 0))
+			goto oom;
+		free(part);
+		part = NULL;
+		/* the fix is a phrase ("add MODULE_IMPORT_NS() ..."): make it a sentence */
+		if (fix && fix[0] && (!*help || !strstr(*help, fix + 1)) &&
+		    (fmt(&part, "%c%s%s", toupper((unsigned char)fix[0]), fix + 1,
+			 fix[strlen(fix) - 1] == '.' ? "" : ".") < 0 ||
+		     append(help, " ", part) < 0))
+			goto oom;
+		free(part);
+		part = NULL;
+	}
+	bool many = json_object_array_length(ids) > 1;
+	if (fmt(&part, "'ksymcheck explain %s' shows %s, the kernel functions and files that "
+		       "decide %s, and an example.", code, many ? "the rules" : "the rule",
+		many ? "them" : "it") < 0 ||
+	    append(help, " ", part) < 0)
+		goto oom;
+	free(part);
+	part = NULL;
+	if (!*brief && fmt(brief, "ksymcheck finding '%s'", code) < 0)
+		goto oom;
+	if (!*full && !(*full = strdup(*brief)))
+		goto oom;
+	return 0;
+oom:
+	free(part);
+	free(*brief);
+	free(*full);
+	free(*help);
+	return -1;
+}
+
 /* The rule of f's code: its index, added on first use. -1 when out of memory. */
 static int rule_index(struct sarif *s, const struct finding *f)
 {
@@ -95,28 +182,23 @@ static int rule_index(struct sarif *s, const struct finding *f)
 		s->codes = c;
 		s->cap_codes = cap;
 	}
-	char *code = strdup(f->code), *brief = NULL, *help = NULL;
-	if (!code ||
-	    asprintf(&brief, "ksymcheck finding '%s'%s%s%s", f->code,
-		     f->rule ? " (kernel rule " : "", f->rule ? f->rule : "", f->rule ? ")" : "") < 0 ||
-	    asprintf(&help, "'ksymcheck explain %s' says what the rule is, where the kernel has "
-			    "it and how to fix a module it flags.%s%s", f->code,
-		     f->explanation ? " For example: " : "",
-		     f->explanation ? f->explanation : "") < 0) {
+	char *code = strdup(f->code), *brief, *full, *help;
+	json_object *ids = json_object_new_array();
+	if (!code || rule_texts(f->code, &brief, &full, &help, ids) < 0) {
 		free(code);
-		free(brief);
+		json_object_put(ids);
 		return -1;
 	}
 	json_object *r = json_object_new_object(), *props = json_object_new_object();
 	json_object_object_add(r, "id", json_text(f->code));
 	json_object_object_add(r, "shortDescription", text_msg(brief));
-	json_object_object_add(r, "fullDescription", text_msg(f->explanation ? f->explanation
-									  : brief));
+	json_object_object_add(r, "fullDescription", text_msg(full));
 	json_object_object_add(r, "help", text_msg(help));
-	json_object_object_add(props, "rule", json_text(f->rule));
+	json_object_object_add(props, "rules", ids);
 	json_object_object_add(r, "properties", props);
 	json_object_array_add(s->rules, r);
 	free(brief);
+	free(full);
 	free(help);
 	s->codes[s->n_codes] = code;
 	return (int)s->n_codes++;
@@ -145,7 +227,7 @@ static json_object *location_json(const struct sarif *s, const struct finding *f
 		char *fq = NULL;
 		x = json_object_new_object();
 		json_object_object_add(x, "name", json_text(f->symbol));
-		if (asprintf(&fq, "%s:%s", f->module ? f->module : "", f->symbol) >= 0)
+		if (fmt(&fq, "%s:%s", f->module ? f->module : "", f->symbol) >= 0)
 			json_object_object_add(x, "fullyQualifiedName", json_text(fq));
 		free(fq);
 		json_object_array_add(logical, x);

@@ -83,6 +83,30 @@ if not kvm_amd or any(r["properties"]["file"] != "kvm-amd" for r in kvm_amd):
 print("ok" if not bad else "\n".join(bad))
 PY
 )"
+"$KSC" explain --json > "$T_TMP/catalogue.json" || t_fail "explain --json"
+t_eq "check: each rule's texts are the catalogue's (explain --json)" "ok" \
+	"$(python3 - "$T_TMP/check.sarif" "$T_TMP/catalogue.json" <<'PY'
+import json, sys
+log, cat = (json.load(open(p)) for p in sys.argv[1:3])
+titles = {r["id"]: r for r in cat["rules"]}
+bad = []
+for r in log["runs"][0]["tool"]["driver"]["rules"]:
+    entries = [c for c in cat["codes"] if c["code"] == r["id"]]
+    ids = [c["rule"] for c in entries]
+    if not entries or r["properties"]["rules"] != ids:
+        bad.append("%s: rules %s, the catalogue says %s" % (r["id"], r["properties"]["rules"], ids))
+        continue
+    short, full, help = (r[k]["text"] for k in ("shortDescription", "fullDescription", "help"))
+    if any(c["summary"] not in short for c in entries):
+        bad.append("%s: shortDescription %r" % (r["id"], short))
+    if any(titles[i]["title"] not in full or titles[i]["text"] not in full for i in ids):
+        bad.append("%s: fullDescription %r" % (r["id"], full[:100]))
+    fixes = [c["fix"] or titles[c["rule"]]["fix"] for c in entries]
+    if any(f and f[1:] not in help for f in fixes) or "ksymcheck explain " + r["id"] not in help:
+        bad.append("%s: help %r" % (r["id"], help))
+print("ok" if not bad else "\n".join(bad))
+PY
+)"
 t_eq "tree: paths relative to the module folder, given as a base URI" "ok" \
 	"$(python3 - "$T_TMP/tree.sarif" "$T_TMP/tree.json" <<'PY'
 import json, sys
