@@ -136,29 +136,24 @@ static void print_list(void)
 	}
 }
 
-static json_object *jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
-
 static json_object *code_json(const struct ksc_code *c)
 {
 	json_object *o = json_object_new_object(), *src = json_object_new_array(),
 		    *sev = json_object_new_array();
 	static const char *const names[] = { "loader", "modpost", "audit" };
 
-	json_object_object_add(o, "code", jstr(c->code));
-	json_object_object_add(o, "rule", jstr(c->rule));
+	json_object_object_add(o, "code", json_text(c->code));
+	json_object_object_add(o, "rule", json_text(c->rule));
 	for (unsigned int i = 0; i < 3; i++)
 		if (c->sources & (1u << i))
-			json_object_array_add(src, jstr(names[i]));
+			json_object_array_add(src, json_text(names[i]));
 	json_object_object_add(o, "sources", src);
 	for (int i = KSC_SEV_ERROR; i >= KSC_SEV_INFO; i--)
 		if (c->severities & (1u << i))
-			json_object_array_add(sev, jstr(sev_names[i]));
+			json_object_array_add(sev, json_text(sev_names[i]));
 	json_object_object_add(o, "severities", sev);
-	json_object_object_add(o, "summary", jstr(c->summary));
-	json_object_object_add(o, "fix", jstr(c->fix));
+	json_object_object_add(o, "summary", json_text(c->summary));
+	json_object_object_add(o, "fix", json_text(c->fix));
 	return o;
 }
 
@@ -166,17 +161,17 @@ static json_object *rule_json(const struct ksc_rule *r)
 {
 	json_object *o = json_object_new_object(), *codes = json_object_new_array();
 
-	json_object_object_add(o, "id", jstr(r->id));
-	json_object_object_add(o, "title", jstr(r->title));
-	json_object_object_add(o, "text", jstr(r->text));
-	json_object_object_add(o, "functions", jstr(r->functions));
-	json_object_object_add(o, "files", jstr(r->files));
-	json_object_object_add(o, "versions", jstr(r->versions));
-	json_object_object_add(o, "example", jstr(r->example));
-	json_object_object_add(o, "fix", jstr(r->fix));
+	json_object_object_add(o, "id", json_text(r->id));
+	json_object_object_add(o, "title", json_text(r->title));
+	json_object_object_add(o, "text", json_text(r->text));
+	json_object_object_add(o, "functions", json_text(r->functions));
+	json_object_object_add(o, "files", json_text(r->files));
+	json_object_object_add(o, "versions", json_text(r->versions));
+	json_object_object_add(o, "example", json_text(r->example));
+	json_object_object_add(o, "fix", json_text(r->fix));
 	for (size_t i = 0; i < ksc_code_get_count(); i++)
 		if (strcmp(ksc_code_get(i)->rule, r->id) == 0)
-			json_object_array_add(codes, jstr(ksc_code_get(i)->code));
+			json_object_array_add(codes, json_text(ksc_code_get(i)->code));
 	json_object_object_add(o, "codes", codes);
 	json_object_object_add(o, "see", json_object_new_string("doc/rules.md"));
 	return o;
@@ -227,7 +222,7 @@ static int select_arg(struct selection *sel, const char *arg)
 static void print_selection(const struct selection *sel, int format)
 {
 	if (format == FMT_JSON) {
-		json_object *o = json_object_new_object(), *rules = json_object_new_array(),
+		json_object *o = json_doc_new("explain"), *rules = json_object_new_array(),
 			    *codes = json_object_new_array();
 		for (size_t i = 0; i < sel->n_rules; i++)
 			json_object_array_add(rules, rule_json(sel->rules[i]));
@@ -235,8 +230,7 @@ static void print_selection(const struct selection *sel, int format)
 			json_object_array_add(codes, code_json(sel->codes[i]));
 		json_object_object_add(o, "rules", rules);
 		json_object_object_add(o, "codes", codes);
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-							JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_doc_print(o);
 		json_object_put(o);
 		return;
 	}

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Every command's JSON on the fixtures validates against doc/ksymcheck.schema.json (python3's
-# jsonschema, draft 2020-12); the schema rejects what it must; strings that are not UTF-8
-# come out as U+FFFD in JSON and escaped in text.
+# Every command's JSON on the fixtures, and explain's, validates against
+# doc/ksymcheck.schema.json (python3's jsonschema, draft 2020-12); the schema rejects what
+# it must; strings that are not UTF-8 come out as U+FFFD in JSON and escaped in text.
 . tests/lib.sh
 . tests/browser/inputs.sh
 SCHEMA=$TOP/doc/ksymcheck.schema.json
@@ -74,6 +74,9 @@ json "imports" 0 imports "$X/fx-user.ko.zst" "$X/fx-kvm-amd.ko"
 json "exports: modules and a Module.symvers" 0 exports "$X/fx-modns.ko" "$T_TMP/new.symvers"
 json "imports of nothing readable" 4 imports "$T_TMP/nothing.ko"
 json "src scan" 0 "src scan" tests/fixtures/srctree/scan
+json "explain: every rule and code" 0 explain
+cp "$T_TMP/doc$n.json" "$T_TMP/explain.json"
+json "explain: a code and a rule" 0 explain gpl-only R31
 
 # The finding object is the same in check, tree, audit and diff: the same keys.
 t_eq "the finding object has the same keys in check, tree, audit and diff" "1 finding shape" \
@@ -104,8 +107,13 @@ bad = json.loads(json.dumps(d)); bad["modules"][0]["findings"][0]["detail"] = "a
 json.dump(bad, open(sys.argv[2] + "/bad2.json", "w"))
 bad = json.loads(json.dumps(d)); del bad["schema"]
 json.dump(bad, open(sys.argv[2] + "/bad3.json", "w"))
+e = json.load(open(sys.argv[2] + "/explain.json"))
+bad = json.loads(json.dumps(e)); bad["rules"][0]["id"] = "16"
+json.dump(bad, open(sys.argv[2] + "/bad4.json", "w"))
+bad = json.loads(json.dumps(e)); bad["codes"][0]["severities"] = ["note"]
+json.dump(bad, open(sys.argv[2] + "/bad5.json", "w"))
 PY
-for b in 1 2 3; do
+for b in 1 2 3 4 5; do
 	if validate "x" "$T_TMP/bad$b.json" > /dev/null 2>&1 && ! grep -q . "$T_TMP/v.err"; then
 		t_fail "the schema rejects broken document $b" "it validated"
 	else
