@@ -37,7 +37,9 @@ static const char *const help =
 	"                         assumed valid\n\n"
 	"Rules:\n"
 	"  -p, --policy KVER      apply the rules of this kernel version (6.1, 6.6.y, 6.12.y,\n"
-	"                         6.16, 6.17, 6.18, 7.0, 7.1, ...); default: the kernel's\n"
+	"                         6.16, 6.17, 6.18, 7.0, 7.1, 7.2, 7.3, ...); default: the\n"
+	"                         kernel's release, else the modules' vermagic (the summary\n"
+	"                         says which)\n"
 	"      --require-intree   the proposed rule: module-restricted exports only for in-tree\n"
 	"                         modules (R25)\n"
 	"      --allow-missing-ns as CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y\n"
@@ -86,10 +88,40 @@ static void print_lines(const char *prefix, const char *p)
 }
 
 /* quiet: only the refusals, no summary. */
-static void print_text(const struct ksc_report *rep, bool verbose, bool quiet)
+/*
+ * The summary line: the views run, and which rules were applied and where they came
+ * from (the kernel's release, --policy, or only the modules' vermagic).
+ */
+static void print_summary(const struct ksc_report *rep, unsigned views, const char *rules_from)
 {
 	size_t nmods = ksc_report_get_module_count(rep);
 	unsigned loads = 0, refused = 0, passes = 0, fails = 0;
+
+	for (size_t m = 0; m < nmods; m++) {
+		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+		if (v->loader_err)
+			refused++;
+		else
+			loads++;
+		if (v->modpost_ok)
+			passes++;
+		else
+			fails++;
+	}
+	printf("%zu module%s checked (rules of %s, from %s):", nmods, nmods == 1 ? "" : "s",
+	       ksc_report_get_policy(rep), rules_from);
+	if (views & KSC_VIEW_LOADER)
+		printf(" loader: %u would load, %u refused%s", loads, refused,
+		       views & KSC_VIEW_MODPOST ? ";" : "");
+	if (views & KSC_VIEW_MODPOST)
+		printf(" modpost: %u pass, %u fail", passes, fails);
+	putchar('\n');
+}
+
+static void print_text(const struct ksc_report *rep, bool verbose, bool quiet, unsigned views,
+		       const char *rules_from)
+{
+	size_t nmods = ksc_report_get_module_count(rep);
 
 	for (size_t m = 0; m < nmods; m++) {
 		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
@@ -114,22 +146,8 @@ static void print_text(const struct ksc_report *rep, bool verbose, bool quiet)
 				printf("    fix: %s\n", text_esc(d->fix));
 		}
 	}
-	if (quiet)
-		return;
-	for (size_t m = 0; m < nmods; m++) {
-		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
-		if (v->loader_err)
-			refused++;
-		else
-			loads++;
-		if (v->modpost_ok)
-			passes++;
-		else
-			fails++;
-	}
-	printf("%zu module%s checked (rules of %s): loader: %u would load, %u refused; modpost: %u pass, %u fail\n",
-	       nmods, nmods == 1 ? "" : "s", ksc_report_get_policy(rep), loads, refused, passes,
-	       fails);
+	if (!quiet)
+		print_summary(rep, views, rules_from);
 }
 
 /* kmod's insmod (tools/insmod.c mod_strerror()): its words for the loader's errno. */
@@ -391,9 +409,12 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		}
 	}
 	ksc_kernel_set_keyring(k, kr);
-	/* Without a release, take the rules from the modules' vermagic (its first word). */
+	/* Without a release, take the rules from the modules' vermagic (its first word),
+	 * and say so. */
 	char release[128] = "";
+	const char *rules_from = a.policy ? "--policy" : "the kernel's release";
 	if (!a.policy && !ksc_kernel_get_release(k)) {
+		rules_from = "the modules' vermagic: the kernel names no release, use --policy";
 		for (size_t i = 0; i < c.n && !release[0]; i++) {
 			const char *vm = ksc_module_get_vermagic(c.mods[i]);
 			if (vm)
@@ -425,7 +446,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 			if (print_sarif(rep) < 0)
 				status |= KSC_EXIT_UNREADABLE;
 			break;
-		default: print_text(rep, a.verbose, a.quiet);
+		default: print_text(rep, a.verbose, a.quiet, a.views, rules_from);
 		}
 		for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
 			const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);

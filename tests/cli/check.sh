@@ -8,7 +8,16 @@ K=(-k "$root" --kver 6.16.0-demo)
 D=$FIXTURES/demo
 
 t_run "in-tree kvm and kvm-amd load and build" 0 "$KSC" check "${K[@]}" "$D/intree/kvm.ko" "$D/intree/kvm-amd.ko"
-t_grep "summary line" "2 modules checked (rules of 6.16): loader: 2 would load, 0 refused; modpost: 2 pass, 0 fail" "$T_TMP/out"
+t_grep "summary line" "2 modules checked (rules of 6.16, from the kernel's release): loader: 2 would load, 0 refused; modpost: 2 pass, 0 fail" "$T_TMP/out"
+
+# The summary names the views run and where the rules come from.
+"$KSC" check "${K[@]}" --view loader "$D/intree/kvm.ko" > "$T_TMP/out" 2>&1
+t_eq "--view loader: a loader summary only" "1 module checked (rules of 6.16, from the kernel's release): loader: 1 would load, 0 refused" "$(tail -n 1 "$T_TMP/out")"
+"$KSC" check "${K[@]}" --view modpost --policy 7.2 "$D/intree/kvm.ko" > "$T_TMP/out" 2>&1
+t_eq "--view modpost --policy: a modpost summary, rules from --policy" "1 module checked (rules of 7.2, from --policy): modpost: 1 pass, 0 fail" "$(tail -n 1 "$T_TMP/out")"
+printf '0x00000000\tanon_inode_make_secure_inode\tvmlinux\tEXPORT_SYMBOL_GPL\tmodule:kvm\n' > "$T_TMP/kvm.symvers"
+"$KSC" check -s "$T_TMP/kvm.symvers" "$D/intree/kvm.ko" > "$T_TMP/out" 2>&1
+t_eq "-s alone: the rules come from the module's vermagic, and it says so" "1 module checked (rules of 6.16, from the modules' vermagic: the kernel names no release, use --policy): loader: 0 would load, 1 refused; modpost: 0 pass, 1 fail" "$(tail -n 1 "$T_TMP/out")"
 
 t_run "out-of-tree kvm is allowed by released kernels" 0 "$KSC" check "${K[@]}" "$D/oot/kvm.ko"
 t_grep "... and flagged as an impostor" "kvm: anon_inode_make_secure_inode: loader: warning: granted only by its name" "$T_TMP/out"

@@ -50,7 +50,7 @@ t_eq "check --view" "both loader modpost" "$(comp check --view "")"
 t_eq "check --distro" "debian upstream" "$(comp check --distro "")"
 t_eq "check --kver: the releases below the --kernel root" "6.16.0-demo" "$(comp check -k "$root" --kver "")"
 t_eq "... also after --kernel=ROOT" "6.16.0-demo" "$(comp check --kernel = "$root" --kver 6)"
-t_eq "check --policy: the versions its help names" "6.1 6.12.y 6.16 6.17 6.18 6.6.y 7.0 7.1" \
+t_eq "check --policy: the versions its help names" "6.1 6.12.y 6.16 6.17 6.18 6.6.y 7.0 7.1 7.2 7.3" \
 	"$(comp check --policy "" | tr ' ' '\n' | sort | xargs)"
 t_eq "modinfo -F: .modinfo keys" "license" "$(comp modinfo -F lic)"
 t_eq "audit KVER: the releases below the -b root" "6.16.0-demo" "$(comp audit -b "$root" "")"
