@@ -300,6 +300,37 @@ static int add_provider(const char *path, const char *root, void *data)
 	return r;
 }
 
+/*
+ * The release a Module.symvers belongs to, from where it lies (its real path): the
+ * folder of Debian's (and kbuild's installed) headers, usr/src/linux-headers-RELEASE/,
+ * or lib/modules/RELEASE/build/. False for a kernel build tree of its own.
+ */
+static bool release_of_symvers(const char *path, char *out, size_t size)
+{
+	char *real = realpath(path, NULL);
+	const char *p = real ? real : path;
+	const char *h = strstr(p, "/linux-headers-");
+	bool ok = false;
+
+	if (h) {
+		h += strlen("/linux-headers-");
+		size_t n = strcspn(h, "/");
+		ok = n > 0 && n < size && strcmp(h + n, "/Module.symvers") == 0;
+		if (ok)
+			snprintf(out, size, "%.*s", (int)n, h);
+	}
+	if (!ok && (h = strstr(path, "/modules/"))) {
+		h += strlen("/modules/");
+		size_t n = strcspn(h, "/");
+		ok = n > 0 && n < size && strcmp(h + n, "/build/Module.symvers") == 0;
+		if (ok)
+			snprintf(out, size, "%.*s", (int)n, h);
+	}
+	free(real);
+	unsigned a, b;
+	return ok && sscanf(out, "%u.%u", &a, &b) == 2;
+}
+
 /* The kernel to check against, from the options. Errors reported; counts *errors. */
 struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *a, unsigned *errors,
 			       struct ksc_keyring *kr)
@@ -328,6 +359,10 @@ struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *a,
 		r = ksc_kernel_add_symvers(k, sv);
 		ksc_symvers_unref(sv);
 		if (r < 0)
+			goto err;
+		char rel[128];
+		if (!ksc_kernel_get_release(k) && release_of_symvers(a->symvers, rel, sizeof(rel)) &&
+		    ksc_kernel_set_release(k, rel) < 0)
 			goto err;
 	}
 	if (a->vmlinux) {

@@ -220,6 +220,17 @@ t_run "nsdeps: a second run" 1 "$KSC" nsdeps --symvers $SV --src nsdeps/fx-nsuse
 t_eq "nsdeps: a second run changes nothing" "$after" "$(snapshot "$N")"
 t_eq "nsdeps: a second run prints nothing to stdout" "" "$(cat "$T_TMP/out")"
 
+# The rules (and so the syntax) come from the kernel: a Module.symvers in Debian's
+# headers folder names its release, over the module's own vermagic (6.16).
+nfresh
+cp "$T_TMP/fx-nsuser.ko" nsdeps/
+mkdir -p "$T_TMP/hdr/usr/src/linux-headers-6.12.0-test"
+cp "$SV" "$T_TMP/hdr/usr/src/linux-headers-6.12.0-test/Module.symvers"
+t_run "nsdeps: the release of the headers' Module.symvers" 1 "$KSC" nsdeps \
+	--symvers "$T_TMP/hdr/usr/src/linux-headers-6.12.0-test/Module.symvers" \
+	--src nsdeps/fx-nsuser nsdeps/fx-nsuser.ko
+t_grep "... 6.12's identifier syntax, not the vermagic's 6.16" "+MODULE_IMPORT_NS(FX_CORE);" "$T_TMP/out"
+
 # applies NAME DIR DIFF: patch -p1 --dry-run and git apply --check accept DIFF in DIR
 applies() {
 	local rc
