@@ -111,6 +111,7 @@ struct loading {
 	bool P, using_gplonly;
 	int err;           /* last failure, returned by finit_module */
 	bool aborted;      /* a failure that stops the load at once */
+	bool reached_symbols; /* the load got as far as simplify_symbols() */
 	struct ksc_sig_eval sig; /* module_sig_check(): the signature (ksc-sig.c) */
 	bool sig_ok;       /* info->sig_ok: a valid (or, without keys, well-formed) signature */
 	bool modns_sig_warned; /* the modns-* signature warning was given */
@@ -1089,6 +1090,7 @@ static int load_module(struct run *run, struct loading *L)
 	}
 
 	/* simplify_symbols(): every undefined symbol, in .symtab order (R19, R20) */
+	L->reached_symbols = true;
 	for (size_t i = 0; i < ksc_module_get_import_count(mod); i++)
 		resolve_one(run, L, ksc_module_get_import(mod, i));
 	if (L->err)
@@ -1402,19 +1404,12 @@ int ksc_check_modules_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx,
 	run.o = &o;
 	run.allow_missing_ns = o.allow_missing_ns >= 0
 		? o.allow_missing_ns : k->config[KSC_CONFIG_ALLOW_MISSING_NS] == 1;
-	/* Without a config: modversions when the kernel's exports carry CRCs. */
-	run.modversions = k->config[KSC_CONFIG_MODVERSIONS] >= 0
-		? k->config[KSC_CONFIG_MODVERSIONS] == 1 : !k->crcs_from_symvers;
+	run.modversions = ksc_kernel_has_modversions(k) == 1;
 	run.module_sig = k->config[KSC_CONFIG_MODULE_SIG] == 1;
 	run.sig_force = k->config[KSC_CONFIG_MODULE_SIG_FORCE] == 1;
 	run.force_load = k->config[KSC_CONFIG_MODULE_FORCE_LOAD] == 1;
 	run.retpoline = k->config[KSC_CONFIG_RETPOLINE] == 1;
 	run.missing_crc_fails = k->quirks & KSC_QUIRK_DEBIAN_MISSING_CRC;
-	if (k->config[KSC_CONFIG_MODVERSIONS] < 0 && k->crcs_from_symvers) {
-		/* Module.symvers writes CRCs 0 without modversions: any non-zero means on. */
-		for (size_t i = 0; i < k->n_provs && !run.modversions; i++)
-			run.modversions = k->provs[i].exp.crc != 0;
-	}
 
 	r->verdicts = calloc(n ? n : 1, sizeof(*r->verdicts));
 	run.boot.live = calloc(n ? n : 1, sizeof(*run.boot.live));
@@ -1439,6 +1434,7 @@ int ksc_check_modules_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx,
 				.iname = iname && *iname ? iname : v->loader_name,
 			};
 			v->loader_err = load_module(&run, &L);
+			v->loader_reached_symbols = L.reached_symbols;
 			if (v->loader_err == 0)
 				run.boot.live[run.boot.n_live++] =
 					(struct live){ mod, v->loader_name, L.P };

@@ -99,6 +99,9 @@ KSC_EXPORT int ksc_kernel_diff(struct ksc_kernel *old, struct ksc_kernel *new,
 		return -ENOMEM;
 	if ((r = ksc_kernel_build_index(old)) < 0 || (r = ksc_kernel_build_index(new)) < 0)
 		goto err;
+	/* CRCs are compared only when both loaders check them: a kernel without
+	 * modversions writes 0 for every symbol (one change, not one per symbol) */
+	bool crcs = ksc_kernel_has_modversions(old) == 1 && ksc_kernel_has_modversions(new) == 1;
 
 	for (size_t i = 0; i < old->n_provs; i++) {
 		const struct kprov *o = &old->provs[i];
@@ -121,7 +124,7 @@ KSC_EXPORT int ksc_kernel_diff(struct ksc_kernel *old, struct ksc_kernel *new,
 		r = ns_changes(d, o, n);
 		if (r < 0)
 			goto err;
-		if (o->exp.has_crc && n->exp.has_crc && o->exp.crc != n->exp.crc) {
+		if (crcs && o->exp.has_crc && n->exp.has_crc && o->exp.crc != n->exp.crc) {
 			r = add(d, KSC_CHANGE_CRC, o, n);
 			if (r < 0)
 				goto err;

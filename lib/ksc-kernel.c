@@ -229,6 +229,29 @@ KSC_EXPORT const char *ksc_kernel_get_vermagic(const struct ksc_kernel *k)
 	return k->vermagic;
 }
 
+/*
+ * Does the loader check symbol CRCs (R21)? CONFIG_MODVERSIONS when the configuration is
+ * known; else whether the exports carry CRCs: an image's __kcrctab, or a Module.symvers
+ * with any CRC other than 0 (modpost writes 0 for every symbol without modversions).
+ */
+KSC_EXPORT int ksc_kernel_has_modversions(const struct ksc_kernel *k)
+{
+	if (k->config[KSC_CONFIG_MODVERSIONS] >= 0)
+		return k->config[KSC_CONFIG_MODVERSIONS];
+	if (!k->has_vmlinux)
+		return -1;
+	if (!k->crcs_from_symvers) {
+		for (size_t i = 0; i < k->n_provs; i++)
+			if (k->provs[i].exp.has_crc)
+				return 1;
+		return 0;
+	}
+	for (size_t i = 0; i < k->n_provs; i++)
+		if (k->provs[i].exp.crc != 0)
+			return 1;
+	return 0;
+}
+
 static const char *const config_names[KSC_CONFIG_COUNT] = {
 	[KSC_CONFIG_MODVERSIONS] = "CONFIG_MODVERSIONS",
 	[KSC_CONFIG_MODULE_SIG] = "CONFIG_MODULE_SIG",

@@ -567,6 +567,12 @@ const char *ksc_kernel_get_release(const struct ksc_kernel *k);
 int ksc_kernel_set_vermagic(struct ksc_kernel *k, const char *vermagic);
 const char *ksc_kernel_get_vermagic(const struct ksc_kernel *k);
 /*
+ * Whether the kernel's loader checks symbol CRCs (CONFIG_MODVERSIONS): 1 or 0 from the
+ * configuration, else from the exports (an image's CRC tables; a Module.symvers with a
+ * CRC other than 0); -1 when the kernel has no exports yet.
+ */
+int ksc_kernel_has_modversions(const struct ksc_kernel *k);
+/*
  * Read CONFIG_* lines of a .config: every option of enum ksc_kconfig becomes known (set
  * when "=y" or "=m"). 0, or -errno of reading the file (logged as "<path>: <reason>").
  */
@@ -655,6 +661,10 @@ struct ksc_module_verdict {
 	int loader_err;           /* 0: would load; else the -errno finit_module returns */
 	bool modpost_ok;          /* modpost reports no error */
 	size_t first_diag, n_diags;
+	/* The load got as far as resolving the imports (simplify_symbols()); false when it
+	 * stopped before them (signature, module_layout, vermagic, an explicit module:
+	 * import ...) or the loader view was not run: then no import has a loader verdict. */
+	bool loader_reached_symbols;
 };
 
 struct ksc_report;

@@ -195,12 +195,19 @@ static void print_why(const struct side_by_side *c, const struct ksc_diag *d)
 		printf("    fix: %s\n", text_esc(d->fix));
 }
 
-/* Each import whose verdict differs between the kernels, per view. */
+/*
+ * Each import whose verdict differs between the kernels, per view. The loader's
+ * verdicts only where both loads reach the imports: a load that stops before them
+ * (vermagic, module_layout, signature) decides nothing about them.
+ */
 static void compare_imports(struct side_by_side *c, const struct ksc_diff *df)
 {
+	bool loader = c->vo->loader_reached_symbols && c->vn->loader_reached_symbols;
+
 	for (size_t i = 0; i < ksc_module_get_import_count(c->mod); i++) {
 		const char *sym = ksc_module_get_import(c->mod, i)->name;
-		for (unsigned view = KSC_VIEW_LOADER; view <= KSC_VIEW_MODPOST; view <<= 1) {
+		for (unsigned view = loader ? KSC_VIEW_LOADER : KSC_VIEW_MODPOST;
+		     view <= KSC_VIEW_MODPOST; view <<= 1) {
 			const struct ksc_diag *a = worst(c->ro, c->m, sym, view);
 			const struct ksc_diag *b = worst(c->rn, c->m, sym, view);
 			const char *ca = a ? a->code : "", *cb = b ? b->code : "";
@@ -290,6 +297,13 @@ static void compare_module(const struct ksc_module *mod, const struct ksc_report
 	const struct ksc_module_verdict *vo = c.vo, *vn = c.vn;
 
 	compare_imports(&c, df);
+	if (text && vo->loader_reached_symbols != vn->loader_reached_symbols) {
+		print_name(&c);
+		fputs(vn->loader_reached_symbols
+			      ? "loader: the imports are reached on NEW (the load stopped before them on OLD)\n"
+			      : "loader: the imports are not reached on NEW: the load stops before them\n",
+		      stdout);
+	}
 	compare_module_level(&c);
 	bool broke = (!vo->loader_err && vn->loader_err) || (vo->modpost_ok && !vn->modpost_ok);
 	if (broke)
@@ -302,6 +316,10 @@ static void compare_module(const struct ksc_module *mod, const struct ksc_report
 		json_object_object_add(jm, "path", json_text(c.path));
 		json_object_object_add(jm, "loader_errno_old", json_object_new_int(vo->loader_err));
 		json_object_object_add(jm, "loader_errno_new", json_object_new_int(vn->loader_err));
+		json_object_object_add(jm, "loader_reached_old",
+				       json_object_new_boolean(vo->loader_reached_symbols));
+		json_object_object_add(jm, "loader_reached_new",
+				       json_object_new_boolean(vn->loader_reached_symbols));
 		json_object_object_add(jm, "modpost_ok_old", json_object_new_boolean(vo->modpost_ok));
 		json_object_object_add(jm, "modpost_ok_new", json_object_new_boolean(vn->modpost_ok));
 		json_object_object_add(jm, "breaks", json_object_new_boolean(broke));
@@ -310,6 +328,31 @@ static void compare_module(const struct ksc_module *mod, const struct ksc_report
 	}
 	if (text)
 		print_fate(vo, vn, &c.noted);
+}
+
+static json_object *tristate_json(int v)
+{
+	return v < 0 ? NULL : json_object_new_boolean(v);
+}
+
+/*
+ * Whether each loader checks CRCs: when that changes, one line says so (the CRCs of
+ * a kernel without modversions are 0, and are not compared symbol by symbol).
+ */
+static void print_modversions(const struct ksc_kernel *ko, const struct ksc_kernel *kn,
+			      bool text, json_object *root)
+{
+	int mo = ksc_kernel_has_modversions(ko), mn = ksc_kernel_has_modversions(kn);
+	static const char *const word[] = { "off", "on" };
+
+	if (root) {
+		json_object *j = json_object_new_object();
+		json_object_object_add(j, "old", tristate_json(mo));
+		json_object_object_add(j, "new", tristate_json(mn));
+		json_object_object_add(root, "modversions", j);
+	}
+	if (text && mo >= 0 && mn >= 0 && mo != mn)
+		printf("modversions: %s -> %s (CRCs not compared)\n", word[mo], word[mn]);
 }
 
 /* The rules for one side: the option, else the kernel's release, else the modules'. */
@@ -421,6 +464,7 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 
 	bool text = format == FMT_TEXT;
 	json_object *root = !text || html ? json_doc_new("diff") : NULL;
+	print_modversions(ko, kn, text, root);
 	size_t nmods = 0;
 	while (mods[nmods])
 		nmods++;

@@ -90,3 +90,30 @@ t_grep "... the count of broken modules" "2 modules: 2 would break on NEW (rules
 t_run "an unreadable side" 4 "$KSC" diff "$T_TMP/nope.symvers" "$T_TMP/new.symvers"
 t_grep "... reported" "$T_TMP/nope.symvers: No such file or directory" "$T_TMP/err"
 t_run "usage: NEW missing" 2 "$KSC" diff "$T_TMP/old.symvers"
+
+X=$FIXTURES/x86_64
+# A load that stops before the imports (here: another vermagic on NEW) decides nothing
+# about them: no "refused -> allowed" per import, one line, then the reason.
+python3 - "$X/fx-vmlinux-prel32" "$T_TMP/vm-other" <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+a = b"6.16.0 SMP preempt mod_unload modversions \0"
+assert d.count(a) == 1
+open(sys.argv[2], "wb").write(d.replace(a, b"6.16.0 SMP preempt mod_unload modversionX \0"))
+PY
+t_run "diff: NEW's loader stops at vermagic" 0 "$KSC" diff "$X/fx-vmlinux-prel32" "$T_TMP/vm-other" "$FIXTURES/demo/oot/fxdma.ko"
+printf '%s\n' "fxdma: loader: the imports are not reached on NEW: the load stops before them" \
+	"fxdma: loader: built for another kernel (vermagic differs) [vermagic]" \
+	"fxdma: loader: EINVAL -> ENOEXEC; modpost: fail -> fail" \
+	"1 module: 0 would break on NEW (rules of 6.16 -> 6.16)" > "$T_TMP/want"
+head -n 4 "$T_TMP/out" > "$T_TMP/got"
+t_diff "... not reached, never allowed" "$T_TMP/want" "$T_TMP/got"
+"$KSC" diff --json "$X/fx-vmlinux-prel32" "$T_TMP/vm-other" "$FIXTURES/demo/oot/fxdma.ko" > "$T_TMP/j"
+t_eq "... in JSON: loader_reached_old/new" "True False" "$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["modules"][0]; print(m["loader_reached_old"], m["loader_reached_new"])' "$T_TMP/j")"
+
+# modversions off on NEW (its Module.symvers has every CRC 0): one line, no crc-changed.
+"$KSC" exports --format symvers "$X/fx-vmlinux-prel32" > "$T_TMP/old.symvers"
+sed 's/^0x[0-9a-f]*/0x00000000/' "$T_TMP/old.symvers" > "$T_TMP/new.symvers"
+t_run "diff: modversions on -> off" 0 "$KSC" diff "$T_TMP/old.symvers" "$T_TMP/new.symvers"
+t_eq "... one line, no CRC changes" "modversions: on -> off (CRCs not compared)
+changes: removed 0, added 0, became-gpl-only 0, no-longer-gpl-only 0, namespace-gained 0, namespace-lost 0, namespace-changed 0, became-module-restricted 0, restriction-changed 0, restriction-lifted 0, crc-changed 0, owner-changed 0" "$(cat "$T_TMP/out")"
