@@ -499,16 +499,35 @@ static void msgbuf_fini(struct msgbuf *b)
 /* ---------------------------------------------------------------------------------- */
 /* Step 1: the walk                                                                   */
 
+/*
+ * The walk is depth-first in readdir() order, as depmod's (which recurses per level and
+ * follows symbolic links), but iterative: a stack of folders being read, so a chain of
+ * folders as deep as PATH_MAX allows (~2,050 one-letter levels) takes no stack. The
+ * first WALK_OPEN_MAX levels stay open while their subfolders are walked; a deeper
+ * folder is read whole (the rest of its entries kept) and closed before its subfolder
+ * is walked, so open files stay bounded; its entries are then reached by their path
+ * below the tree's folder. A folder met again below itself (a symbolic link loop) is a
+ * problem; depmod would follow it until the path is too long.
+ */
+#define WALK_OPEN_MAX 64
+
+struct wframe {
+	DIR *d;      /* NULL once read whole into rest */
+	char *rest;  /* then its entries left: d_type byte, name, NUL; ... */
+	size_t n_rest, pos;
+	size_t rlen; /* its path's length in walker.rel, with its '/' */
+	uint32_t dir; /* its t->dirs entry, or KREC_NONE */
+	dev_t dev;
+	ino_t ino;
+	int err; /* readdir()'s, reported when the folder is done */
+};
+
 struct walker {
 	struct ksc_tree *t;
-	struct {
-		dev_t dev;
-		ino_t ino;
-	} * stack;
+	struct wframe *stack; /* the folders being read, the tree's folder first */
 	size_t depth, cap;
 	char rel[PATH_MAX];
 	uint32_t dir; /* the folder being read (t->dirs), or KREC_NONE */
-	int err;
 };
 
 static void free_paths(struct tmod *m)
@@ -600,128 +619,209 @@ static int note_dir(struct ksc_tree *t, const char *rel, const struct stat *st)
 	return 0;
 }
 
-static int walk_dir(struct walker *w, int dfd, size_t rlen)
+/* The rest of a folder's entries into f->rest, and the folder closed. 0 or -ENOMEM. */
+static int read_rest(struct walker *w, struct wframe *f)
+{
+	size_t cap = 0;
+	struct dirent *de;
+
+	while ((errno = 0, de = readdir(f->d)) != NULL) {
+		if (ksc_depmod_should_exclude_dir(w->t->dmcfg, de->d_name))
+			continue;
+		size_t nl = strlen(de->d_name);
+		if (f->n_rest + nl + 2 > cap) {
+			cap = cap ? cap * 2 : 4096;
+			cap = cap < f->n_rest + nl + 2 ? f->n_rest + nl + 2 : cap;
+			char *r = realloc(f->rest, cap);
+			if (!r)
+				return -ENOMEM;
+			f->rest = r;
+		}
+		f->rest[f->n_rest] = (char)de->d_type;
+		memcpy(f->rest + f->n_rest + 1, de->d_name, nl + 1);
+		f->n_rest += nl + 2;
+	}
+	f->err = errno;
+	closedir(f->d);
+	f->d = NULL;
+	return 0;
+}
+
+/* The top folder's next entry (depmod's excluded names skipped); false at its end. */
+static bool next_entry(struct walker *w, struct wframe *f, const char **name,
+		       unsigned char *type)
+{
+	if (!f->d) {
+		if (f->pos >= f->n_rest)
+			return false;
+		*type = (unsigned char)f->rest[f->pos];
+		*name = f->rest + f->pos + 1;
+		f->pos += strlen(*name) + 2;
+		return true;
+	}
+	for (;;) {
+		errno = 0;
+		struct dirent *de = readdir(f->d);
+		if (!de) {
+			f->err = errno;
+			return false;
+		}
+		if (ksc_depmod_should_exclude_dir(w->t->dmcfg, de->d_name))
+			continue;
+		*name = de->d_name;
+		*type = de->d_type;
+		return true;
+	}
+}
+
+/* Where the top folder's entry `name` (in w->rel) is: its folder's fd and name in it. */
+static int entry_at(const struct walker *w, const struct wframe *f, const char *name,
+		    const char **at)
+{
+	if (f->d) {
+		*at = name;
+		return dirfd(f->d);
+	}
+	*at = w->rel;
+	return w->t->dfd;
+}
+
+static int pop_folder(struct walker *w)
 {
 	struct ksc_tree *t = w->t;
-	DIR *d = fdopendir(dfd);
-	struct dirent *de;
+	struct wframe *f = &w->stack[--w->depth];
 	int ret = 0;
 
+	if (f->err) {
+		w->rel[f->rlen] = '\0';
+		ret = add_problem(t, t->moddir, -f->err, "%s%s%s", w->rel,
+				  f->rlen ? ": " : "", strerror(f->err));
+	}
+	if (f->d)
+		closedir(f->d);
+	free(f->rest);
+	w->dir = w->depth ? w->stack[w->depth - 1].dir : KREC_NONE;
+	return ret;
+}
+
+/* Walk the folder fd (w->rel, rlen with its '/'): on the stack. Takes fd. */
+static int push_folder(struct walker *w, int fd, size_t rlen, const struct stat *st)
+{
+	if (w->depth == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 32;
+		struct wframe *s = realloc(w->stack, cap * sizeof(*s));
+		if (!s) {
+			close(fd);
+			return -ENOMEM;
+		}
+		w->stack = s;
+		w->cap = cap;
+	}
+	DIR *d = fdopendir(fd);
 	if (!d) {
 		int e = errno;
-		close(dfd);
+		close(fd);
 		w->rel[rlen] = '\0';
-		return add_problem(t, rlen ? w->rel : t->moddir, -e, "%s", strerror(e));
+		return add_problem(w->t, rlen ? w->rel : w->t->moddir, -e, "%s",
+				   strerror(e));
 	}
-	while (ret >= 0 && (errno = 0, de = readdir(d)) != NULL) {
-		const char *name = de->d_name;
-		if (ksc_depmod_should_exclude_dir(t->dmcfg, name))
-			continue;
-		size_t nl = strlen(name);
-		if (rlen + nl + 2 >= sizeof(w->rel)) {
-			ret = add_problem(t, t->moddir, -ENAMETOOLONG, "%.*s%s: %s",
-					  (int)rlen, w->rel, name,
-					  strerror(ENAMETOOLONG));
-			continue;
-		}
-		memcpy(w->rel + rlen, name, nl + 1);
-		unsigned char type = de->d_type;
-		struct stat st;
-		bool have_st = false;
-		if (type != DT_REG && type != DT_DIR) {
-			t->walk_clean =
-				false; /* a link's target can change without its folder */
-			if (fstatat(dfd, name, &st, 0) < 0) {
-				int e = errno;
-				struct stat lst;
-				char full[PATH_MAX + 256];
-				snprintf(full, sizeof(full), "%s/%s", t->moddir, w->rel);
-				if (e == ELOOP)
-					ret = add_problem(t, full, -ELOOP,
-							  "symbolic link loop");
-				else if (e == ENOENT &&
-					 fstatat(dfd, name, &lst, AT_SYMLINK_NOFOLLOW) ==
-						 0 &&
-					 S_ISLNK(lst.st_mode))
-					ret = add_problem(t, full, -ENOENT,
-							  "dangling symbolic link");
-				else
-					ret = add_problem(t, full, -e, "%s", strerror(e));
-				continue;
-			}
-			have_st = true;
-			type = S_ISREG(st.st_mode)   ? DT_REG
-			       : S_ISDIR(st.st_mode) ? DT_DIR
-						     : DT_UNKNOWN;
-		}
-		if (type == DT_REG) {
-			if (ksc_path_is_module_name(name))
-				ret = add_candidate(w, rlen + nl);
-			continue;
-		}
-		if (type != DT_DIR) {
-			char full[PATH_MAX + 256];
-			snprintf(full, sizeof(full), "%s/%s", t->moddir, w->rel);
-			ret = add_problem(t, full, -EINVAL, "unsupported file type (%s)",
-					  ksc_file_kind(have_st ? st.st_mode : DTTOIF(type)));
-			continue;
-		}
-		int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st) < 0) {
-			int e = errno;
-			if (fd >= 0)
-				close(fd);
-			char full[PATH_MAX + 256];
-			snprintf(full, sizeof(full), "%s/%s", t->moddir, w->rel);
-			ret = add_problem(t, full, -e, "%s", strerror(e));
-			continue;
-		}
-		bool loop = false;
-		for (size_t i = 0; i < w->depth; i++)
-			if (w->stack[i].dev == st.st_dev && w->stack[i].ino == st.st_ino)
-				loop = true;
-		if (loop) {
-			close(fd);
-			char full[PATH_MAX + 256];
-			snprintf(full, sizeof(full), "%s/%s", t->moddir, w->rel);
-			ret = add_problem(t, full, -ELOOP, "symbolic link loop");
-			continue;
-		}
-		if (w->depth == w->cap) {
-			size_t cap = w->cap ? w->cap * 2 : 32;
-			void *s = realloc(w->stack, cap * sizeof(*w->stack));
-			if (!s) {
-				close(fd);
-				ret = -ENOMEM;
-				break;
-			}
-			w->stack = s;
-			w->cap = cap;
-		}
-		w->stack[w->depth].dev = st.st_dev;
-		w->stack[w->depth].ino = st.st_ino;
-		w->depth++;
-		if (note_dir(t, w->rel, &st) < 0) {
-			close(fd);
-			ret = -ENOMEM;
-			break;
-		}
-		w->rel[rlen + nl] = '/';
-		w->rel[rlen + nl + 1] = '\0';
-		uint32_t up = w->dir;
-		w->dir = (uint32_t)(t->n_dirs - 1);
-		ret = walk_dir(w, fd, rlen + nl + 1);
-		w->dir = up;
-		w->depth--;
-	}
-	if (ret >= 0 && errno && !de) {
+	w->stack[w->depth++] = (struct wframe){ .d = d, .rlen = rlen, .dir = w->dir,
+						.dev = st->st_dev, .ino = st->st_ino };
+	if (w->depth > WALK_OPEN_MAX && w->stack[w->depth - 2].d)
+		return read_rest(w, &w->stack[w->depth - 2]);
+	return 0;
+}
+
+/* A problem of the entry in w->rel, named by its full path. */
+static int entry_problem(struct walker *w, int err, const char *reason)
+{
+	char *full;
+
+	if (asprintf(&full, "%s/%s", w->t->moddir, w->rel) < 0)
+		return -ENOMEM;
+	int r = add_problem(w->t, full, err, "%s", reason);
+	free(full);
+	return r;
+}
+
+/*
+ * The folder `name` of the top folder (w->rel holds its path, rel_end long), at `at` in
+ * dfd: walked unless it is one of the folders being read (a loop: a problem).
+ */
+static int enter_folder(struct walker *w, int dfd, const char *at, size_t rel_end)
+{
+	struct ksc_tree *t = w->t;
+	struct stat st;
+	int fd = openat(dfd, at, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		int e = errno;
-		w->rel[rlen] = '\0';
-		ret = add_problem(t, t->moddir, -e, "%s%s%s", w->rel, rlen ? ": " : "",
-				  strerror(e));
+		if (fd >= 0)
+			close(fd);
+		return entry_problem(w, -e, strerror(e));
 	}
-	closedir(d);
-	return ret;
+	for (size_t i = 0; i < w->depth; i++) {
+		if (w->stack[i].dev == st.st_dev && w->stack[i].ino == st.st_ino) {
+			close(fd);
+			return entry_problem(w, -ELOOP, "symbolic link loop");
+		}
+	}
+	if (note_dir(t, w->rel, &st) < 0) {
+		close(fd);
+		return -ENOMEM;
+	}
+	w->rel[rel_end] = '/';
+	w->rel[rel_end + 1] = '\0';
+	w->dir = (uint32_t)(t->n_dirs - 1);
+	return push_folder(w, fd, rel_end + 1, &st);
+}
+
+/* One entry of the top folder: a module file noted, a folder entered. */
+static int walk_entry(struct walker *w, const char *name, unsigned char type)
+{
+	struct ksc_tree *t = w->t;
+	const struct wframe *f = &w->stack[w->depth - 1];
+	size_t rlen = f->rlen, nl = strlen(name);
+	struct stat st;
+	const char *at;
+
+	if (rlen + nl + 2 >= sizeof(w->rel)) {
+		char *full;
+		if (asprintf(&full, "%s/%.*s%s", t->moddir, (int)rlen, w->rel, name) < 0)
+			return -ENOMEM;
+		int r = add_problem(t, full, -ENAMETOOLONG, "%s", strerror(ENAMETOOLONG));
+		free(full);
+		return r;
+	}
+	memcpy(w->rel + rlen, name, nl + 1);
+	int dfd = entry_at(w, f, w->rel + rlen, &at);
+	if (type != DT_REG && type != DT_DIR) {
+		t->walk_clean = false; /* a link's target can change without its folder */
+		if (fstatat(dfd, at, &st, 0) < 0) {
+			int e = errno;
+			struct stat lst;
+			if (e == ELOOP)
+				return entry_problem(w, -ELOOP, "symbolic link loop");
+			if (e == ENOENT &&
+			    fstatat(dfd, at, &lst, AT_SYMLINK_NOFOLLOW) == 0 &&
+			    S_ISLNK(lst.st_mode))
+				return entry_problem(w, -ENOENT,
+						     "dangling symbolic link");
+			return entry_problem(w, -e, strerror(e));
+		}
+		type = S_ISREG(st.st_mode)   ? DT_REG
+		       : S_ISDIR(st.st_mode) ? DT_DIR
+					     : DT_UNKNOWN;
+		if (type == DT_UNKNOWN) {
+			char why[80];
+			snprintf(why, sizeof(why), "unsupported file type (%s)",
+				 ksc_file_kind(st.st_mode));
+			return entry_problem(w, -EINVAL, why);
+		}
+	}
+	if (type == DT_REG)
+		return ksc_path_is_module_name(name) ? add_candidate(w, rlen + nl) : 0;
+	return enter_folder(w, dfd, at, rlen + nl);
 }
 
 static int do_walk(struct ksc_tree *t)
@@ -729,29 +829,34 @@ static int do_walk(struct ksc_tree *t)
 	struct walker w = { .t = t, .dir = KREC_NONE };
 	struct stat st;
 	int fd = openat(t->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int r;
 
 	if (fd < 0)
 		return add_problem(t, t->moddir, -errno, "%s", strerror(errno));
 	t->walk_clean = true;
-	if (fstat(fd, &st) == 0) {
-		if (note_dir(t, "", &st) < 0) {
-			close(fd);
-			return -ENOMEM;
-		}
-		w.dir = (uint32_t)(t->n_dirs - 1);
-		w.stack = malloc(32 * sizeof(*w.stack));
-		if (!w.stack) {
-			close(fd);
-			return -ENOMEM;
-		}
-		w.cap = 32;
-		w.stack[0].dev = st.st_dev;
-		w.stack[0].ino = st.st_ino;
-		w.depth = 1;
+	if (fstat(fd, &st) < 0) {
+		r = add_problem(t, t->moddir, -errno, "%s", strerror(errno));
+		close(fd);
+		return r;
 	}
 	w.rel[0] = '\0';
+	if (note_dir(t, "", &st) < 0) {
+		close(fd);
+		return -ENOMEM;
+	}
+	w.dir = (uint32_t)(t->n_dirs - 1);
 	size_t problems = t->n_problems;
-	int r = walk_dir(&w, fd, 0);
+	r = push_folder(&w, fd, 0, &st);
+	while (r >= 0 && w.depth) {
+		const char *name;
+		unsigned char type;
+		if (next_entry(&w, &w.stack[w.depth - 1], &name, &type))
+			r = walk_entry(&w, name, type);
+		else
+			r = pop_folder(&w);
+	}
+	while (w.depth)
+		pop_folder(&w);
 	free(w.stack);
 	if (t->n_problems != problems)
 		t->walk_clean = false;

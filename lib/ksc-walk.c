@@ -3,6 +3,10 @@
  * Finding module files below a directory: sorted (so results never depend on the file
  * system's order), symbolic links followed with loops detected, every problem reported as
  * "<path>: <reason>" and counted, and the walk goes on.
+ *
+ * The walk recurses per folder level with a small frame (the names are on the heap) and
+ * holds no folder open below the one it reads: a path is at most PATH_MAX long, so the
+ * depth is bounded (~2,050 one-letter levels) and so are the stack and the open files.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -94,6 +98,8 @@ static int walk_dir(struct walk *w, const char *dir, const struct stat *dst)
 	}
 	if (n > 1)
 		qsort(names, n, sizeof(*names), cmp_str);
+	closedir(d); /* read whole: no folder held open below */
+	d = NULL;
 	for (size_t i = 0; i < n && ret >= 0; i++) {
 		struct stat st;
 		if (stat(names[i], &st) < 0) {
@@ -114,7 +120,8 @@ out:
 	for (size_t i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
-	closedir(d);
+	if (d)
+		closedir(d);
 	w->depth--;
 	return ret;
 }
