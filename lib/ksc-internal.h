@@ -143,6 +143,23 @@ int ksc_walk_modules(struct ksc_ctx *ctx, const char *dir, const char *const *sk
 		     ksc_walk_fn fn, void *data, unsigned int *errors);
 
 /*
+ * The folders a walk has entered, by (device, inode), each with a number of the walk's
+ * (where it was first met): a folder reached again through symbolic links is walked
+ * once, however many paths lead to it. Zero-initialised is empty.
+ */
+struct ksc_dirset {
+	struct ksc_dirset_slot {
+		dev_t dev;
+		ino_t ino;
+		size_t val; /* SIZE_MAX: a free slot */
+	} *slots;
+	size_t n, cap;
+};
+/* Add (dev, ino) with *val: 1; 0 when it was there (*val = its number); -ENOMEM. */
+int ksc_dirset_add(struct ksc_dirset *s, dev_t dev, ino_t ino, size_t *val) _must_check_;
+void ksc_dirset_fini(struct ksc_dirset *s);
+
+/*
  * The kernel locator's path resolution (ksc-locate.c): `rel` below `root`, symbolic links
  * followed with an absolute target taken inside root and ".." never leaving it. 0 and
  * out = root/resolved path, or -errno.

@@ -506,8 +506,10 @@ static void msgbuf_fini(struct msgbuf *b)
  * first WALK_OPEN_MAX levels stay open while their subfolders are walked; a deeper
  * folder is read whole (the rest of its entries kept) and closed before its subfolder
  * is walked, so open files stay bounded; its entries are then reached by their path
- * below the tree's folder. A folder met again below itself (a symbolic link loop) is a
- * problem; depmod would follow it until the path is too long.
+ * below the tree's folder. Each folder is walked once by (device, inode): depmod walks
+ * a folder again at every path that leads to it (2^N paths for a DAG of N levels of
+ * links); a module found at two paths keeps the first in depmod too, unless the second
+ * has the higher search priority.
  */
 #define WALK_OPEN_MAX 64
 
@@ -526,6 +528,7 @@ struct walker {
 	struct ksc_tree *t;
 	struct wframe *stack; /* the folders being read, the tree's folder first */
 	size_t depth, cap;
+	struct ksc_dirset seen; /* every folder entered: its t->dirs entry */
 	char rel[PATH_MAX];
 	uint32_t dir; /* the folder being read (t->dirs), or KREC_NONE */
 };
@@ -746,7 +749,8 @@ static int entry_problem(struct walker *w, int err, const char *reason)
 
 /*
  * The folder `name` of the top folder (w->rel holds its path, rel_end long), at `at` in
- * dfd: walked unless it is one of the folders being read (a loop: a problem).
+ * dfd: walked unless it was walked before (a loop: a problem; another path to it: a
+ * warning naming the first).
  */
 static int enter_folder(struct walker *w, int dfd, const char *at, size_t rel_end)
 {
@@ -760,11 +764,18 @@ static int enter_folder(struct walker *w, int dfd, const char *at, size_t rel_en
 			close(fd);
 		return entry_problem(w, -e, strerror(e));
 	}
-	for (size_t i = 0; i < w->depth; i++) {
-		if (w->stack[i].dev == st.st_dev && w->stack[i].ino == st.st_ino) {
-			close(fd);
-			return entry_problem(w, -ELOOP, "symbolic link loop");
-		}
+	size_t first = t->n_dirs;
+	int r = ksc_dirset_add(&w->seen, st.st_dev, st.st_ino, &first);
+	if (r <= 0) {
+		close(fd);
+		if (r < 0)
+			return r;
+		for (size_t i = 0; i < w->depth; i++)
+			if (w->stack[i].dev == st.st_dev && w->stack[i].ino == st.st_ino)
+				return entry_problem(w, -ELOOP, "symbolic link loop");
+		ksc_warn(t->ctx, "%s/%s: already walked as %s: skipped", t->moddir,
+			 w->rel, first < t->n_dirs ? t->dirs[first].relpath : "?");
+		return 0;
 	}
 	if (note_dir(t, w->rel, &st) < 0) {
 		close(fd);
@@ -829,6 +840,7 @@ static int do_walk(struct ksc_tree *t)
 	struct walker w = { .t = t, .dir = KREC_NONE };
 	struct stat st;
 	int fd = openat(t->dfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	size_t root;
 	int r;
 
 	if (fd < 0)
@@ -840,7 +852,9 @@ static int do_walk(struct ksc_tree *t)
 		return r;
 	}
 	w.rel[0] = '\0';
-	if (note_dir(t, "", &st) < 0) {
+	root = t->n_dirs;
+	if (note_dir(t, "", &st) < 0 ||
+	    ksc_dirset_add(&w.seen, st.st_dev, st.st_ino, &root) < 0) {
 		close(fd);
 		return -ENOMEM;
 	}
@@ -858,6 +872,7 @@ static int do_walk(struct ksc_tree *t)
 	while (w.depth)
 		pop_folder(&w);
 	free(w.stack);
+	ksc_dirset_fini(&w.seen);
 	if (t->n_problems != problems)
 		t->walk_clean = false;
 	return r;

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Hostile folder shapes in a module tree and in a folder given as a path: a chain of
 # 2,000 folders (before: `tree` died of a stack overflow, ~13 KB of path buffers per
-# level), one deeper than PATH_MAX allows (reported, the rest read). Run with at most
-# 256 open files: the walk's open folders are bounded, not one per level (before:
-# `modinfo DIR` held one per level).
+# level), one deeper than PATH_MAX allows (reported, the rest read), and a DAG of
+# symbolic links, each of 22 levels linking twice to the next (before: 2^22 paths
+# walked; now each folder once, the second path skipped with a warning). Run with at
+# most 256 open files: the walk's open folders are bounded, not one per level.
 . tests/lib.sh
 . tests/hostile/lib.sh
 
@@ -20,7 +21,7 @@ deep() {
 }
 
 deep "$T_TMP/deep" 2000
-mkdir "$T_TMP/deep-out"
+mkdir "$T_TMP/deep-out" "$T_TMP/dag-out"
 h_case "walk: tree on a 2,000-level chain" 0 "" \
 	"$KSC" tree -b "$T_TMP/deep" "$H_REL" --no-index --no-check -q \
 	--write-depmod "$T_TMP/deep-out"
@@ -47,4 +48,40 @@ t_eq "walk: ... the other modules read" "kernel/kvm-amd.ko: kernel/virt/kvm/fx-m
 kernel/kvm.ko: kernel/virt/kvm/fx-modns.ko
 kernel/virt/kvm/fx-modns.ko:" "$(sort "$T_TMP/deep-out/modules.dep")"
 
+# The DAG: kernel/a and kernel/b link to l0, each lK holds dagK.ko and a, b linking to
+# lK+1. Which of a and b is walked first is the file system's order: both are "X". The
+# walk is depth-first: the deepest level's second link is met first.
+dag=$T_TMP/dag
+h_tree "$dag"
+m=$dag/lib/modules/$H_REL
+for ((i = 0; i < 22; i++)); do
+	mkdir -p "$dag/l$i"
+	cp "$H_DEMO/intree/kvm.ko" "$dag/l$i/dag$i.ko"
+	[ "$i" = 21 ] || ln -s "../l$((i + 1))" "$dag/l$i/a"
+	[ "$i" = 21 ] || ln -s "../l$((i + 1))" "$dag/l$i/b"
+done
+ln -s ../../../../l0 "$m/kernel/a"
+ln -s ../../../../l0 "$m/kernel/b"
+want=
+for ((i = 22; i > 0; i--)); do
+	x=$(printf '/X%.0s' $(seq $i))
+	want+="ksymcheck: warning: $m/kernel$x: already walked as kernel$x: skipped"$'\n'
+done
+start=$(date +%s%N)
+timeout 20 "$KSC" tree -b "$dag" "$H_REL" --no-index --no-check \
+	--write-depmod "$T_TMP/dag-out" > "$T_TMP/out" 2> "$T_TMP/err"
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+t_eq "walk: tree on a DAG of 22 levels: exit status" 0 "$rc"
+t_eq "walk: ... each folder walked once, the second path named" "${want%$'\n'}" \
+	"$(grep 'already walked' "$T_TMP/err" | sed 's,/[ab]\([/:]\),/X\1,g; s,/[ab]\([/:]\),/X\1,g')"
+t_eq "walk: ... each module once" \
+	"$(printf '%s\n' $(printf 'dag%d.ko\n' $(seq 0 21)) fx-modns.ko kvm-amd.ko kvm.ko | sort)" \
+	"$(sed 's/:.*//; s,.*/,,' "$T_TMP/dag-out/modules.dep" 2> /dev/null | sort)"
+if [ "$ms" -lt 3000 ]; then t_ok "walk: ... in $ms ms"; else
+	t_fail "walk: ... in $ms ms" "expected under 3 s"; fi
+timeout 20 "$KSC" modinfo -F filename "$m/kernel" > "$T_TMP/out" 2> "$T_TMP/err"
+t_eq "walk: modinfo on the DAG: exit status" 0 "$?"
+t_eq "walk: ... each module once, nothing said" "25 25 0" \
+	"$(sort -u "$T_TMP/out" | wc -l) $(wc -l < "$T_TMP/out") $(wc -c < "$T_TMP/err")"
 exit 0
