@@ -583,34 +583,6 @@ static bool looks_binary(const char *path)
 	return n >= 0x206 && memcmp(h + 0x202, "HdrS", 4) == 0; /* bzImage */
 }
 
-/* The only entry of dir/lib/modules, or NULL (none or several: logged). */
-static char *single_release(struct ksc_ctx *ctx, const char *dir)
-{
-	char p[4096];
-	char *found = NULL;
-	unsigned n = 0;
-
-	snprintf(p, sizeof(p), "%s/lib/modules", dir);
-	DIR *d = opendir(p);
-	if (!d)
-		return NULL;
-	struct dirent *de;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		n++;
-		free(found);
-		found = strdup(de->d_name);
-	}
-	closedir(d);
-	if (n != 1) {
-		ksc_err(ctx, "%s: %u kernel releases, expected exactly one", p, n);
-		free(found);
-		return NULL;
-	}
-	return found;
-}
-
 KSC_EXPORT int ksc_kernel_open_path(struct ksc_ctx *ctx, const char *path,
 				    struct ksc_kernel **out)
 {
@@ -623,16 +595,13 @@ KSC_EXPORT int ksc_kernel_open_path(struct ksc_ctx *ctx, const char *path,
 		return -errno;
 	}
 	if (S_ISDIR(st.st_mode)) {
-		char p[4096];
+		/* a root: the kernel locator picks its release (the only one there) */
+		char p[4096], q[4096];
 		snprintf(p, sizeof(p), "%s/lib/modules", path);
-		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-			char *rel = single_release(ctx, path);
-			if (!rel)
-				return -EINVAL;
-			r = ksc_kernel_open(ctx, path, rel, out);
-			free(rel);
-			return r;
-		}
+		snprintf(q, sizeof(q), "%s/usr/lib/modules", path);
+		if ((stat(p, &st) == 0 && S_ISDIR(st.st_mode)) ||
+		    (stat(q, &st) == 0 && S_ISDIR(st.st_mode)))
+			return ksc_kernel_open(ctx, path, NULL, out);
 		/* ROOT/lib/modules/RELEASE given directly */
 		char *copy = strdup(path), *slash;
 		if (!copy)
