@@ -56,12 +56,18 @@ else
 		"$(head -3 "$T_TMP/err")"
 fi
 
-# 2. A root without the image (its modules, headers and config only), and --cert.
+# 2. A root without the image (its modules, Module.symvers and config only), and --cert.
+# Hard links, not symbolic links into the cache: ksymcheck resolves a link below ROOT as
+# the kernel would see it, inside ROOT.
 root=$T_TMP/root
-mkdir -p "$root/boot"
-ln -s "$KDIR/lib" "$root/lib"
-ln -s "$KDIR/usr" "$root/usr"
-ln -s "$KDIR/boot/config-$KVER" "$root/boot/config-$KVER"
+link_copy() { # $1 source, $2 destination folder
+	mkdir -p "$2"
+	cp -al "$1" "$2/" 2> /dev/null || cp -a "$1" "$2/"
+}
+link_copy "$MODDIR/kernel" "$root/lib/modules/$KVER"
+for f in "$MODDIR"/modules.*; do link_copy "$f" "$root/lib/modules/$KVER"; done
+link_copy "$SYMVERS" "$root/usr/src/linux-headers-$KVER"
+link_copy "$KDIR/boot/config-$KVER" "$root/boot"
 bad=""
 if objcopy -O binary --only-section=.init.data "$VMLINUX" "$T_TMP/init.bin" &&
 	python3 - "$T_TMP/init.bin" "$T_TMP/cert.der" <<'PY'
