@@ -53,7 +53,10 @@ stamp=$apt_dir/lists/.updated
 # The lists are refreshed at most every 6 hours, or when the suite is new to them.
 if [ ! -f "$stamp" ] || [ -n "$(find "$stamp" -mmin +360)" ] ||
    ! grep -qxF "$suite" "$stamp"; then
-	if apt-get "${apt_opts[@]}" update -qq > "$apt_dir/update.log" 2>&1; then
+	# apt-get update exits 0 when an index cannot be fetched: its "W: Failed to fetch"
+	# counts as a failure here.
+	if apt-get "${apt_opts[@]}" update -qq > "$apt_dir/update.log" 2>&1 &&
+	   ! grep -q '^W: Failed to fetch' "$apt_dir/update.log"; then
 		grep -h '^deb ' "$list" | awk '{ print $4 }' > "$stamp"
 	else
 		cached && exit 0
@@ -65,6 +68,11 @@ fi
 version=$(apt-cache "${apt_opts[@]}" madison "linux-image-$flavour" 2>/dev/null |
 	awk -F'|' -v s="$suite" '$3 ~ " "s"/" { gsub(/ /, "", $2); print $2; exit }')
 [ -n "$version" ] || { cached && exit 0; fail3 "$suite offers no linux-image-$flavour"; }
+# Already fetched: the dependency walk below takes seconds for each apt-cache call.
+if [ -f "$cache/debian-$suite/.complete" ] && [ "$(cat "$cache/debian-$suite/.version")" = "$version" ]; then
+	readlink -f "$cache/debian-$suite"
+	exit 0
+fi
 deps_of() { # $1 package=version: its linux-* dependencies of the same source version
 	apt-cache "${apt_opts[@]}" show "$1" 2> /dev/null | sed -n 's/^Depends: //p' | head -n 1 |
 		tr ',' '\n' | sed 's/|.*//; s/^ *//' |
