@@ -4,6 +4,11 @@
 # shell tests (tests/cli/*.sh, or tests/real/*.sh with --real), each of which prints TAP
 # lines ("ok - name", "not ok - name", "ok - name # SKIP reason"). Ends with the line
 # "N passed, N failed, N skipped" and exits nonzero when anything failed.
+#
+# --real runs each tests/real/*.sh once per kernel its line "# Real kernels: ..." names
+# (6.1 when it has none), with KSC_REAL_KERNEL set (scripts/real-env.sh), kernel by
+# kernel in the order of KSC_REAL_KERNELS (default: 6.1 trixie sid experimental; set it
+# to run fewer). A lane of another kernel than 6.1 is labelled real/NAME@KERNEL.
 set -u
 cd "$(dirname "$0")/.."
 : "${BUILD:=build}" "${TOOL:=$BUILD/ksymcheck}" "${FIXTURES:=$BUILD/fixtures}"
@@ -36,8 +41,10 @@ run_one() { # $1 label, rest: command
 	local label=$1; shift
 	local log="$OUT/$(echo "$label" | tr '/ ' '__').log"
 	echo "== $label"
+	local t0=$SECONDS
 	"$@" > "$log" 2>&1
 	local rc=$?
+	if [ $mode = real ]; then echo "  # $((SECONDS - t0)) s"; fi
 	local before=$fail
 	count "$label" < "$log"
 	if [ $rc -ne 0 ] && [ $fail -eq $before ]; then
@@ -58,10 +65,17 @@ if [ $mode = default ]; then
 		run_one "cli/$(basename "$t" .sh)" bash "$t"
 	done
 else
-	for t in tests/real/*.sh; do
-		[ -f "$t" ] || continue
-		run_one "real/$(basename "$t" .sh)" bash "$t"
+	for k in ${KSC_REAL_KERNELS:-6.1 trixie sid experimental}; do
+		for t in tests/real/*.sh; do
+			[ -f "$t" ] || continue
+			kernels=$(sed -n 's/^# Real kernels: //p' "$t" | head -n 1)
+			case " ${kernels:-6.1} " in *" $k "*) ;; *) continue ;; esac
+			label=real/$(basename "$t" .sh)
+			[ "$k" = 6.1 ] || label=$label@$k
+			run_one "$label" env KSC_REAL_KERNEL="$k" bash "$t"
+		done
 	done
+	echo "real artifacts: $SECONDS s"
 fi
 
 if [ ${#failed_names[@]} -gt 0 ]; then
