@@ -50,8 +50,10 @@ static void round_trip(struct ksc_ctx *ctx, const struct ksc_symvers *sv,
 	if (fclose(f) != 0)
 		abort();
 	if (ksc_symvers_new_from_memory(ctx, "back", buf, len, &back) == 0) {
+		/* A symbol listed twice is an error of its own (reported, both entries
+		 * kept), so the copy has those again, and no other */
 		if (ksc_symvers_get_count(back) != n ||
-		    ksc_symvers_get_error_count(back) != 0)
+		    ksc_symvers_get_error_count(back) > ksc_symvers_get_error_count(sv))
 			abort();
 		for (size_t i = 0; i < n; i++) {
 			if (!same_entry(ksc_symvers_get(sv, i), ksc_symvers_get(back, i),
