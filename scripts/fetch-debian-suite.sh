@@ -124,7 +124,7 @@ mkdir -p "$tmp/root"
 for deb in "$tmp"/*.deb; do
 	dpkg-deb -x "$deb" "$tmp/root" || fail3 "dpkg-deb could not unpack $(basename "$deb") (disk full?)"
 done
-(cd "$tmp" && ls ./*.deb | sed 's|^\./||') > "$tmp/root/.packages"
+(cd "$tmp" && printf '%s\n' ./*.deb | sed 's|^\./||') > "$tmp/root/.packages"
 echo "$kver" > "$tmp/root/.kver"
 echo "$version" > "$tmp/root/.version"
 echo "$suite" > "$tmp/root/.suite"
