@@ -165,6 +165,9 @@ void ksc_dirset_fini(struct ksc_dirset *s);
  * out = root/resolved path, or -errno.
  */
 int ksc_resolve_in_root(const char *root, const char *rel, char *out, size_t outsz);
+/* The sources of a kernel's own exports, best first (ksc-locate.c): Module.symvers,
+ * vmlinux, vmlinuz, System.map. */
+extern const enum ksc_kernel_file ksc_exports_order[4];
 
 /* ---- kernel (ksc-kernel.c) ---- */
 struct kowner {

@@ -454,16 +454,16 @@ static int add_tree_modules(struct ksc_kernel *k, const struct ksc_kernel_locati
  */
 static int add_located_exports(struct ksc_kernel *k, const struct ksc_kernel_location *loc)
 {
-	static const enum ksc_kernel_file order[] = { KSC_KFILE_SYMVERS, KSC_KFILE_VMLINUX,
-						      KSC_KFILE_VMLINUZ };
 	struct ksc_ctx *ctx = k->ctx;
 	int r = 0;
 
-	for (size_t i = 0; i < ARRAY_SIZE(order) && !k->has_vmlinux; i++) {
-		const char *p = ksc_kernel_location_get_path(loc, order[i]);
-		if (!p)
+	for (size_t i = 0; i < ARRAY_SIZE(ksc_exports_order) && !k->has_vmlinux; i++) {
+		enum ksc_kernel_file f = ksc_exports_order[i];
+		const char *p = ksc_kernel_location_get_path(loc, f);
+		/* System.map has names only: the loader view needs CRCs and GPL marks */
+		if (!p || f == KSC_KFILE_SYSTEM_MAP)
 			continue;
-		if (order[i] == KSC_KFILE_SYMVERS) {
+		if (f == KSC_KFILE_SYMVERS) {
 			struct ksc_symvers *sv;
 			if (ksc_symvers_new_from_path(ctx, p, &sv) < 0) {
 				k->errors++;

@@ -434,18 +434,20 @@ KSC_EXPORT const char *
 ksc_kernel_location_get_exports_path(const struct ksc_kernel_location *loc,
 				     enum ksc_kernel_file *which)
 {
-	static const enum ksc_kernel_file order[] = { KSC_KFILE_SYMVERS, KSC_KFILE_VMLINUX,
-						      KSC_KFILE_VMLINUZ, KSC_KFILE_SYSTEM_MAP };
 
-	for (size_t i = 0; i < ARRAY_SIZE(order); i++) {
-		if (loc->paths[order[i]]) {
+
+	for (size_t i = 0; i < ARRAY_SIZE(ksc_exports_order); i++) {
+		if (loc->paths[ksc_exports_order[i]]) {
 			if (which)
-				*which = order[i];
-			return loc->paths[order[i]];
+				*which = ksc_exports_order[i];
+			return loc->paths[ksc_exports_order[i]];
 		}
 	}
 	return NULL;
 }
+
+const enum ksc_kernel_file ksc_exports_order[4] = { KSC_KFILE_SYMVERS, KSC_KFILE_VMLINUX,
+						    KSC_KFILE_VMLINUZ, KSC_KFILE_SYSTEM_MAP };
 
 /* The image the built-in keys are read from: an ELF vmlinux, else vmlinuz. */
 KSC_EXPORT const char *ksc_kernel_location_get_image_path(const struct ksc_kernel_location *loc)
