@@ -2,6 +2,7 @@
 /* struct ksc_module: one parsed module or vmlinux, and the names the kernel tools give it. */
 #include <errno.h>
 #include <libelf.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -319,6 +320,21 @@ KSC_EXPORT const char *ksc_module_get_image_vermagic(const struct ksc_module *mo
 KSC_EXPORT const char *ksc_module_get_vermagic(const struct ksc_module *mod)
 {
 	return ksc_module_get_modinfo_value(mod, "vermagic");
+}
+
+KSC_EXPORT int ksc_release_from_vermagic(const char *vermagic, char *buf, size_t size)
+{
+	if (!vermagic || (!buf && size))
+		return -EINVAL;
+	size_t len = strcspn(vermagic, " ");
+	if (len > INT_MAX)
+		return -EOVERFLOW;
+	if (size) {
+		size_t n = len < size ? len : size - 1;
+		memcpy(buf, vermagic, n);
+		buf[n] = '\0';
+	}
+	return (int)len;
 }
 
 KSC_EXPORT size_t ksc_module_get_import_count(const struct ksc_module *mod)

@@ -241,6 +241,14 @@ bool ksc_module_is_intree(const struct ksc_module *mod);
 /* modinfo vermagic=, or NULL. Owned by the module. */
 const char *ksc_module_get_vermagic(const struct ksc_module *mod);
 /*
+ * The kernel release a vermagic names: its first word ("6.1.0-27-amd64" of "6.1.0-27-amd64
+ * SMP mod_unload modversions "), as the kernel builds VERMAGIC_STRING from UTS_RELEASE.
+ * Copies it into buf as snprintf() does (NUL-terminated, cut to size - 1 bytes) and
+ * returns its length (>= size when cut; 0 when the vermagic starts with a space), or
+ * -EINVAL for a NULL vermagic, or a NULL buf with a size.
+ */
+int ksc_release_from_vermagic(const char *vermagic, char *buf, size_t size);
+/*
  * A kernel image's own release (from linux_banner, "Linux version RELEASE (...") and the
  * vermagic its loader compares modules with (VERMAGIC_STRING, e.g. "7.2.13+deb14-amd64 SMP
  * preempt mod_unload "); NULL for a module, or when the image does not show them. Owned by

@@ -418,7 +418,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		for (size_t i = 0; i < c.n && !release[0]; i++) {
 			const char *vm = ksc_module_get_vermagic(c.mods[i]);
 			if (vm)
-				snprintf(release, sizeof(release), "%.*s", (int)strcspn(vm, " "), vm);
+				ksc_release_from_vermagic(vm, release, sizeof(release));
 		}
 		if (release[0])
 			ksc_kernel_set_release(k, release);

@@ -366,7 +366,7 @@ static const char *side_policy(const char *opt, struct ksc_kernel *k, struct ksc
 	for (size_t i = 0; mods[i]; i++) {
 		const char *vm = ksc_module_get_vermagic(mods[i]);
 		if (vm) {
-			snprintf(buf, size, "%.*s", (int)strcspn(vm, " "), vm);
+			ksc_release_from_vermagic(vm, buf, size);
 			return buf;
 		}
 	}

@@ -492,7 +492,7 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 	for (size_t i = 0; !policy && i < c.n && !release[0]; i++) {
 		const char *vm = ksc_module_get_vermagic(c.mods[i]);
 		if (vm)
-			snprintf(release, sizeof(release), "%.*s", (int)strcspn(vm, " "), vm);
+			ksc_release_from_vermagic(vm, release, sizeof(release));
 	}
 	if (!policy && release[0])
 		policy = release;

@@ -472,6 +472,28 @@ static void test_path_names(void **state)
 	assert_false(ksc_path_is_module_name("b.o"));
 }
 
+static void test_release_from_vermagic(void **state)
+{
+	char buf[16];
+
+	(void)state;
+	assert_int_equal(ksc_release_from_vermagic("6.1.0-27-amd64 SMP mod_unload modversions ",
+						   buf, sizeof(buf)), 14);
+	assert_string_equal(buf, "6.1.0-27-amd64");
+	assert_int_equal(ksc_release_from_vermagic("7.3.0", buf, sizeof(buf)), 5);
+	assert_string_equal(buf, "7.3.0");
+	/* Cut as snprintf() cuts: the length it needed, the first size - 1 bytes. */
+	assert_int_equal(ksc_release_from_vermagic("6.12.57+deb13-cloud-amd64 SMP", buf,
+						   sizeof(buf)), 25);
+	assert_string_equal(buf, "6.12.57+deb13-c");
+	assert_int_equal(ksc_release_from_vermagic(" SMP", buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(ksc_release_from_vermagic("", buf, sizeof(buf)), 0);
+	assert_int_equal(ksc_release_from_vermagic("6.1.0 SMP", NULL, 0), 5);
+	assert_int_equal(ksc_release_from_vermagic(NULL, buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(ksc_release_from_vermagic("6.1.0", NULL, 4), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest fixed[] = {
@@ -485,6 +507,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_inputs, test_env_setup, test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_from_memory, test_env_setup, test_env_teardown),
 		cmocka_unit_test(test_path_names),
+		cmocka_unit_test(test_release_from_vermagic),
 	};
 	size_t n;
 	struct CMUnitTest *per_fixture = collect_fixture_tests(&n);
