@@ -42,7 +42,8 @@ ALL_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 LIB_SRCS := $(wildcard lib/*.c) $(wildcard util/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 TOOL_SRCS := $(wildcard tools/*.c)
-TOOL_OBJS := $(TOOL_SRCS:%.c=$(BUILD)/%.o)
+TOOL_OBJS := $(TOOL_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tools/report-assets.o
+REPORT_ASSETS := tools/report/report.css tools/report/report.js
 UNIT_SRCS := $(wildcard tests/unit/test-*.c)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 # finit.c is the qemu guest helper: scripts/qemu-load.sh builds it static, on its own.
@@ -114,6 +115,15 @@ $(PC_FILE): lib/ksymcheck.pc.in Makefile
 	@mkdir -p $(dir $@)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' $< > $@
+
+# The HTML report's style sheet and script, embedded as C strings.
+$(BUILD)/tools/report-assets.c: tools/report/embed.sh $(REPORT_ASSETS)
+	@mkdir -p $(dir $@)
+	@echo "  EMBED   $@"
+	$(Q)sh tools/report/embed.sh $(REPORT_ASSETS) > $@.tmp && mv $@.tmp $@
+$(BUILD)/tools/report-assets.o: $(BUILD)/tools/report-assets.c
+	@echo "  CC      $<"
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(TOOL): $(TOOL_OBJS) $(STATIC_LIB)
 	@echo "  LD      $@"

@@ -37,3 +37,11 @@ const char *report_strerror(int err);
  * kind, -EIO if writing to f failed.
  */
 int report_write_dot(FILE *f, json_object *doc, const char *kind);
+
+/*
+ * The page's style sheet (light and dark colour schemes, print rules) and its script (plain
+ * ES5 and DOM: sortable, filterable tables, summary cards and an SVG graph that follows
+ * them): tools/report/report.css and report.js, embedded by tools/report/embed.sh.
+ */
+extern const char report_css[];
+extern const char report_js[];

@@ -43,11 +43,14 @@ report_symvers() {
 }
 
 report_render() {
+	sh tools/report/embed.sh tools/report/report.css tools/report/report.js \
+		> "$T_TMP/report-assets.c" 2> "$T_TMP/render.log" || return 1
 	# shellcheck disable=SC2046 # pkg-config prints several words
 	${CC:-cc} -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 		-DKSC_VERSION="\"$(sed -n "s/^VERSION := //p" Makefile)\"" \
 		$(pkg-config --cflags json-c) -o "$T_TMP/render" tests/browser/render.c \
-		tools/report.c tools/text.c $(pkg-config --libs json-c) > "$T_TMP/render.log" 2>&1
+		tools/report.c "$T_TMP/report-assets.c" tools/text.c $(pkg-config --libs json-c) \
+		> "$T_TMP/render.log" 2>&1
 }
 
 # report_audit DIR: the fixture tree of tests/cli/audit.sh (with signed modules when the
