@@ -70,9 +70,9 @@ function errnoText(v) {
 
 /* Text that may wrap after '/' and ',' (paths, pattern lists) but not inside names. */
 function breakable(v, mono) {
-	if (!mono || !/[\/,]/.test(v)) return document.createTextNode(v);
+	if (!mono || !/[/,]/.test(v)) return document.createTextNode(v);
 	var span = h('span');
-	v.split(/([\/,])/).forEach(function (part, i) {
+	v.split(/([/,])/).forEach(function (part, i) {
 		if (part) span.appendChild(document.createTextNode(part));
 		if (i % 2) span.appendChild(h('wbr'));
 	});
