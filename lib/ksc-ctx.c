@@ -84,9 +84,24 @@ void ksc_mark_cut(char *buf, size_t size, size_t len)
 	memcpy(buf + at, mark, (size_t)m + 1);
 }
 
+/* Does the message need escaping: a control or a byte outside ASCII? */
+static bool msg_raw(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f)
+			return true;
+	return false;
+}
+
+/*
+ * Messages name untrusted files, modules and .modinfo values: the callback sees them
+ * escaped (ksc_esc_alloc()), so that no name can end a line, move the cursor or recolour
+ * a terminal. Our own words are plain ASCII. At most 1 KiB, a longer one cut with a mark.
+ */
 void ksc_log(struct ksc_ctx *ctx, int priority, const char *fmt, ...)
 {
-	char buf[1024];
+	char buf[1024], *full = NULL, *esc = NULL;
+	const char *msg = buf;
 	va_list ap;
 
 	if (!ctx || !ctx->log_fn || priority > ctx->log_priority)
@@ -94,8 +109,23 @@ void ksc_log(struct ksc_ctx *ctx, int priority, const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (n >= (int)sizeof(buf))
-		ksc_mark_cut(buf, sizeof(buf), (size_t)n);
+	if (n >= (int)sizeof(buf)) {
+		va_start(ap, fmt);
+		if (vasprintf(&full, fmt, ap) < 0)
+			full = NULL;
+		va_end(ap);
+		if (full)
+			msg = full;
+	}
+	if (msg_raw(msg) && (esc = ksc_esc_alloc(msg)) != NULL)
+		msg = esc;
+	size_t len = strlen(msg);
+	if (msg != buf)
+		memcpy(buf, msg, len < sizeof(buf) ? len + 1 : sizeof(buf));
+	if (len >= sizeof(buf) || n >= (int)sizeof(buf))
+		ksc_mark_cut(buf, sizeof(buf), len >= sizeof(buf) ? len : (size_t)n);
+	free(full);
+	free(esc);
 	ctx->log_fn(ctx->log_data, priority, buf);
 }
 

@@ -1465,6 +1465,32 @@ static int cmp_sym(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+const char *ksc_depmod_path_fault(const char *relpath)
+{
+	for (const unsigned char *p = (const unsigned char *)relpath; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f)
+			return "a control character in the file name";
+		if (*p == ' ')
+			return "a space in the file name";
+		if (*p == ':')
+			return "a colon in the file name";
+	}
+	return NULL;
+}
+
+bool ksc_depmod_value_ok(const char *key, const char *value)
+{
+	if (ksc_text_has_control(value))
+		return false;
+	return strcmp(key, "alias") != 0 || strncmp(value, "devname:", 8) != 0 ||
+	       !strchr(value, ' ');
+}
+
+bool ksc_depmod_symbol_ok(const char *name)
+{
+	return !ksc_text_has_control(name) && !strchr(name, ' ');
+}
+
 int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size_t n,
 		      const int *sort_idx, struct ksc_depmod_sym *syms, size_t n_syms,
 		      char **data, size_t *size)
@@ -1487,6 +1513,8 @@ int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size
 			nd[i] = mods[i].n_deps;
 		}
 		for (size_t i = 0; i < n && !b.oom; i++) {
+			if (mods[i].left_out)
+				continue;
 			sb_str(&b, mods[i].relpath);
 			sb_chr(&b, ':');
 			uint32_t *all = NULL;
@@ -1499,6 +1527,8 @@ int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size
 				break;
 			}
 			for (size_t j = 0; j < k; j++) {
+				if (mods[all[j]].left_out)
+					continue;
 				sb_chr(&b, ' ');
 				sb_str(&b, mods[all[j]].relpath);
 			}
@@ -1517,6 +1547,9 @@ int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size
 				ksc_kmod_hash(syms[i].name, strlen(syms[i].name)) & 2047;
 		qsort(syms, n_syms, sizeof(*syms), cmp_sym);
 		for (size_t i = 0; i < n_syms; i++) {
+			if (mods[syms[i].owner].left_out ||
+			    !ksc_depmod_symbol_ok(syms[i].name))
+				continue;
 			sb_str(&b, "alias symbol:");
 			sb_str(&b, syms[i].name);
 			sb_chr(&b, ' ');
@@ -1532,9 +1565,11 @@ int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size
 				   "themselves.\n");
 		for (size_t i = 0; i < n; i++) {
 			const struct krec *r = mods[i].rec;
-			for (size_t j = 0; r && j < ksc_krec_kinfo(r).n; j++) {
+			for (size_t j = 0; r && !mods[i].left_out && j < ksc_krec_kinfo(r).n;
+			     j++) {
 				const char *v, *k = rec_info(r, j, &v);
-				if (strcmp(k, alias ? "alias" : "softdep") != 0)
+				if (strcmp(k, alias ? "alias" : "softdep") != 0 ||
+				    !ksc_depmod_value_ok(k, v))
 					continue;
 				if (alias) {
 					sb_str(&b, "alias ");
@@ -1559,10 +1594,11 @@ int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size
 			const char *devname = NULL;
 			char type = '\0';
 			unsigned int major = 0, minor = 0;
-			for (size_t j = 0; r && j < ksc_krec_kinfo(r).n; j++) {
+			for (size_t j = 0; r && !mods[i].left_out && j < ksc_krec_kinfo(r).n;
+			     j++) {
 				const char *v, *k = rec_info(r, j, &v);
 				unsigned int maj, min;
-				if (strcmp(k, "alias") != 0)
+				if (strcmp(k, "alias") != 0 || !ksc_depmod_value_ok(k, v))
 					continue;
 				if (strncmp(v, "devname:", 8) == 0) {
 					devname = v + 8;

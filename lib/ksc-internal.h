@@ -32,6 +32,16 @@ void ksc_log(struct ksc_ctx *ctx, int priority, const char *fmt, ...) _printf_fo
 #define ksc_info(ctx, ...) ksc_log((ctx), KSC_LOG_INFO, __VA_ARGS__)
 #define ksc_dbg(ctx, ...) ksc_log((ctx), KSC_LOG_DEBUG, __VA_ARGS__)
 
+/*
+ * s with every C0 control, DEL, C1 control and byte that is not valid UTF-8 as "\xHH"
+ * and the characters that reorder or break lines as "\uHHHH", as the tool's text output
+ * escapes untrusted text (ksc-esc.c); malloc'd, NULL when out of memory. ksc_log()
+ * escapes every message this way before the log callback sees it.
+ */
+char *ksc_esc_alloc(const char *s);
+/* Does s hold a C0 control (newline, tab, carriage return, ESC, ...) or DEL? */
+bool ksc_text_has_control(const char *s);
+
 /* ---- files (ksc-file.c) ---- */
 
 /* A whole file in memory, decompressed. */
@@ -776,13 +786,29 @@ struct ksc_depmod_mod {
 	const struct krec *rec;   /* modinfo for aliases, softdeps, devnames; may be NULL */
 	const uint32_t *deps;     /* direct dependencies */
 	uint32_t n_deps;
+	bool left_out;            /* an unsafe file name: in none of the files */
 };
 struct ksc_depmod_sym {
 	const char *name;
 	uint32_t owner;           /* module index */
 	uint32_t bucket;          /* scratch */
 };
-/* One file's bytes (malloc'd) for a single KSC_DEPMOD_* value; syms is reordered. */
+/*
+ * Why a module's path (below the module folder) cannot be written into depmod's files,
+ * or NULL: a space, a colon or a control character would split or forge a line.
+ */
+const char *ksc_depmod_path_fault(const char *relpath);
+/*
+ * May .modinfo's `key`=`value` be written into its depmod file (alias, softdep: no
+ * control character; a devname: no space either)?
+ */
+bool ksc_depmod_value_ok(const char *key, const char *value);
+/* May an exported symbol's name be written into modules.symbols? */
+bool ksc_depmod_symbol_ok(const char *name);
+/*
+ * One file's bytes (malloc'd) for a single KSC_DEPMOD_* value; syms is reordered. Modules
+ * left_out, and the values and symbols refused above, are not written.
+ */
 int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size_t n,
 		      const int *sort_idx, struct ksc_depmod_sym *syms, size_t n_syms,
 		      char **data, size_t *size) _must_check_;

@@ -3673,7 +3673,8 @@ static int render(const struct ksc_tree *t, unsigned int file, char **data, size
 	for (size_t i = 0; i < t->n_mods; i++) {
 		const struct tmod *m = &t->mods[i];
 		mods[i] = (struct ksc_depmod_mod){ m->relpath, m->modname, m->rec,
-						   m->deps, m->n_deps };
+						   m->deps, m->n_deps,
+						   ksc_depmod_path_fault(m->relpath) != NULL };
 		si[i] = m->sort_idx;
 	}
 	if (file == KSC_DEPMOD_SYMBOLS) {
@@ -3687,6 +3688,8 @@ static int render(const struct ksc_tree *t, unsigned int file, char **data, size
 		for (size_t i = 0; i < t->n_mods; i++) {
 			const struct krec *rec = t->mods[i].rec;
 			const struct krec_crc *c = krec_arr(rec, rec->kexports);
+			if (mods[i].left_out)
+				continue;
 			for (size_t j = 0; j < rec->kexports.n; j++) {
 				const char *name = krec_str(rec, c[j].name);
 				uintptr_t have = (uintptr_t)hash_find(&h, name);
@@ -3712,6 +3715,50 @@ out:
 	return r;
 }
 
+/*
+ * What cannot be written into the files in `what` without splitting or forging a line:
+ * each logged, the number returned (ksc-depmod.c decides and leaves them out).
+ */
+static int depmod_faults(const struct ksc_tree *t, unsigned int what)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct tmod *m = &t->mods[i];
+		const char *why = ksc_depmod_path_fault(m->relpath);
+		if (why) {
+			ksc_err(t->ctx, "%s: %s: left out of depmod's files", m->path, why);
+			n++;
+			continue;
+		}
+		const struct krec *r = m->rec;
+		const struct krec_pair *p = krec_arr(r, ksc_krec_kinfo(r));
+		for (size_t j = 0; what & (KSC_DEPMOD_ALIAS | KSC_DEPMOD_SOFTDEP) &&
+				   j < ksc_krec_kinfo(r).n;
+		     j++) {
+			const char *k = krec_str(r, p[j].key), *v = krec_str(r, p[j].value);
+			bool alias = strcmp(k, "alias") == 0;
+			if ((!alias && strcmp(k, "softdep") != 0) || ksc_depmod_value_ok(k, v))
+				continue;
+			ksc_err(t->ctx, "%s: %s \"%s\": a %s: left out of modules.%s", m->path,
+				k, v, ksc_text_has_control(v) ? "control character" : "space",
+				alias ? "alias" : "softdep");
+			n++;
+		}
+		const struct krec_crc *c = krec_arr(r, r->kexports);
+		for (size_t j = 0; what & KSC_DEPMOD_SYMBOLS && j < r->kexports.n; j++) {
+			const char *name = krec_str(r, c[j].name);
+			if (ksc_depmod_symbol_ok(name))
+				continue;
+			ksc_err(t->ctx, "%s: exported symbol \"%s\": a %s: left out of "
+				"modules.symbols", m->path, name,
+				ksc_text_has_control(name) ? "control character" : "space");
+			n++;
+		}
+	}
+	return n;
+}
+
 KSC_EXPORT int ksc_tree_print_depmod(const struct ksc_tree *t, unsigned int file, FILE *f)
 {
 	char *data;
@@ -3731,7 +3778,7 @@ KSC_EXPORT int ksc_tree_print_depmod(const struct ksc_tree *t, unsigned int file
 	if (size && fwrite(data, 1, size, f) != size)
 		r = -EIO;
 	free(data);
-	return r;
+	return r < 0 ? r : depmod_faults(t, file);
 }
 
 struct render_job {
@@ -3793,9 +3840,13 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 		}
 		rj.files[n_new++] = depmod_files[i].flag;
 	}
+	/*
+	 * What is left out is said on every run, rewritten or not: the records it needs are
+	 * fetched for that.
+	 */
+	r = ensure_records(t);
+	int faults = r < 0 ? 0 : depmod_faults(t, what);
 	/* The files that must be (re)written: made in parallel, then written together. */
-	if (n_new)
-		r = ensure_records(t);
 	if (n_new && r == 0) {
 		struct tpool p = { .n = n_new, .fn = render_item, .data = &rj };
 		unsigned int jobs = t->st.jobs ? t->st.jobs : 1;
@@ -3855,7 +3906,7 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 	if (n_new || !same || n_outs != t->idx.n_outs)
 		t->dirty = true;
 	t->st.wall_write_depmod += now_s() - t0;
-	return 0;
+	return faults;
 }
 
 KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)

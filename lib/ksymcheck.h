@@ -1121,11 +1121,18 @@ const char *ksc_depmod_file_name(unsigned int file);
  * None is written when one of them is a device, a FIFO, a socket or a folder
  * (-EMEDIUMTYPE, logged as "DIR/NAME: not a regular file; not replaced"). A file whose content and whose copy on
  * disk are unchanged since the index recorded them is not rewritten. The binary *.bin
- * indexes are not written. 0, or -EDEADLK when there are dependency cycles (depmod then
- * writes nothing either; nothing is written), or -errno of the first failure.
+ * indexes are not written. A module whose path has a space, a colon or a control
+ * character, an alias or softdep value with a control character (a device name with a
+ * space) and an exported symbol name with either is left out of the files and logged
+ * ("PATH: reason: left out of ..."): such text would split or forge a line (depmod writes
+ * it as it is). 0, or the number left out, or -EDEADLK when there are dependency cycles
+ * (depmod then writes nothing either; nothing is written), or -errno of the first failure.
  */
 int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir, unsigned int what);
-/* One file (a single KSC_DEPMOD_* value) to a stream. 0 or -errno. */
+/*
+ * One file (a single KSC_DEPMOD_* value) to a stream, leaving out what
+ * ksc_tree_write_depmod() leaves out. 0, the number left out, or -errno.
+ */
 int ksc_tree_print_depmod(const struct ksc_tree *t, unsigned int file, FILE *f);
 
 /*

@@ -57,7 +57,8 @@ static const char *const help =
 	"Output:\n"
 	"      --write-depmod DIR  write modules.dep, modules.symbols, modules.alias,\n"
 	"                          modules.softdep and modules.devname into DIR, byte for byte\n"
-	"                          as kmod's depmod, each atomically (not the *.bin files)\n"
+	"                          as kmod's depmod, each atomically (not the *.bin files);\n"
+	"                          names and values that would forge lines are left out\n"
 	"  -f, --format FMT        text (default), json (the summary and every module's\n"
 	"                          findings), or sarif (SARIF 2.1.0, for CI)\n"
 	"      --json              the same as --format json\n"
@@ -717,9 +718,11 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 	char wbuf[PATH_MAX];
 	if (depmod_dir) {
 		r = ksc_tree_write_depmod(t, depmod_dir, KSC_DEPMOD_ALL);
-		if (r == 0) {
+		if (r >= 0) { /* r > 0: modules or values left out, each said */
 			snprintf(wbuf, sizeof(wbuf), "%s", depmod_dir);
 			written = wbuf;
+			if (r > 0)
+				status |= KSC_EXIT_UNREADABLE;
 		} else if (r == -EDEADLK) {
 			status |= KSC_EXIT_FINDINGS;
 		} else {

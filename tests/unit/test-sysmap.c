@@ -213,7 +213,7 @@ static const struct bad_case bad_cases[] = {
 	BAD("two-letter type", "ffffffff81000000 TT foo", "bad symbol type 'TT'"),
 	BAD("digit type", "ffffffff81000000 1 foo", "bad symbol type '1'"),
 	BAD("tab instead of space", "ffffffff81000000\tT foo",
-	    "bad address 'ffffffff81000000\tT'"),
+	    "bad address 'ffffffff81000000\\x09T'"), /* logged messages escape controls */
 	BAD("two spaces", "ffffffff81000000  T foo", "bad symbol type ' '"),
 	BAD("space in name", "ffffffff81000000 T foo bar",
 	    "symbol name contains a space"),
