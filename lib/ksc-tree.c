@@ -2114,10 +2114,12 @@ static int load_kernel_core(struct ksc_tree *t)
 	case KSRC_SYMVERS:
 		r = ksc_symvers_new_from_path(t->ctx, t->ksrc_path, &t->ksv);
 		if (r == 0) {
-			if (ksc_symvers_get_error_count(t->ksv))
+			/* not "skipped": a symbol listed again is kept, and counted */
+			unsigned int bad = ksc_symvers_get_error_count(t->ksv);
+			if (bad)
 				kernel_problem(t, t->ksrc_path, -EINVAL,
-					    "%u malformed lines skipped",
-					    ksc_symvers_get_error_count(t->ksv));
+					       "%u faulty line%s (said above)", bad,
+					       bad == 1 ? "" : "s");
 			for (size_t i = 0; i < ksc_symvers_get_count(t->ksv) && r >= 0;
 			     i++) {
 				const struct ksc_symvers_entry *e =
@@ -2144,8 +2146,9 @@ static int load_kernel_core(struct ksc_tree *t)
 	case KSRC_SYSMAP:
 		r = ksc_sysmap_new_from_path(t->ctx, t->ksrc_path, &t->ksm);
 		if (r == 0 && ksc_sysmap_get_error_count(t->ksm)) /* as for Module.symvers */
-			kernel_problem(t, t->ksrc_path, -EINVAL, "%u malformed lines skipped",
-				       ksc_sysmap_get_error_count(t->ksm));
+			kernel_problem(t, t->ksrc_path, -EINVAL, "%u malformed line%s skipped",
+				       ksc_sysmap_get_error_count(t->ksm),
+				       ksc_sysmap_get_error_count(t->ksm) == 1 ? "" : "s");
 		for (size_t i = 0; r == 0 && i < ksc_sysmap_get_export_count(t->ksm); i++)
 			r = ksym_add(t, ksc_sysmap_get_export(t->ksm, i), -1, 0);
 		break;

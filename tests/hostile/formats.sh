@@ -56,11 +56,11 @@ printf 'ffffffff81000000 T _stext\nthis is bad\nffffffff81000010 r __ksymtab_pri
 printf '0x00000001\tprintk\tvmlinux\tEXPORT_SYMBOL\t\nbad\n' > "$T_TMP/bad.symvers"
 h_case "format: tree -E with a malformed Module.symvers line" 5 \
 	"$T_TMP/bad.symvers:2: too few fields (1, expected 4 or 5)
-$T_TMP/bad.symvers: 1 malformed lines skipped" \
+$T_TMP/bad.symvers: 1 faulty line (said above)" \
 	"$KSC" tree -b "$T_TMP/smroot" "$H_REL" --no-index -E "$T_TMP/bad.symvers" -q
 h_case "format: tree -F with a malformed System.map line" 5 \
 	"$T_TMP/System.map:2: bad address 'this'
-$T_TMP/System.map: 1 malformed lines skipped" \
+$T_TMP/System.map: 1 malformed line skipped" \
 	"$KSC" tree -b "$T_TMP/smroot" "$H_REL" --no-index -F "$T_TMP/System.map" -q
 
 # A symbol listed twice in Module.symvers: reported, with the entry each view takes
@@ -73,3 +73,8 @@ h_case "format: a duplicate symbol in Module.symvers (exports)" 4 "$dupmsg" \
 t_eq "format: ... both rows still listed" 2 "$(grep -c '^printk ' "$T_TMP/out")"
 h_case "format: a duplicate symbol in Module.symvers (check -s)" 5 "$dupmsg" \
 	"$KSC" check -s "$T_TMP/dup.symvers" "$K"
+# tree -E counts the line at fault, and does not call the repeated entry skipped (both
+# entries are kept, each view takes its own).
+h_case "format: a duplicate symbol in Module.symvers (tree -E)" 5 "$dupmsg
+$T_TMP/dup.symvers: 1 faulty line (said above)" \
+	"$KSC" tree -b "$T_TMP/smroot" "$H_REL" --no-index -E "$T_TMP/dup.symvers" -q
