@@ -954,9 +954,43 @@ static int open_target_temp(int dfd, const char *name, char *tmp, size_t size)
 }
 
 /*
- * Several files at once: every one written to its temporary file and (with `sync`)
- * fsynced before any is renamed, then one fsync of the folder. A failure before the
- * renames leaves every old file as it was and removes the temporaries.
+ * The tests' kill points: with KSYMCHECK_TEST_KILL_AFTER_RENAME=K in the environment
+ * (not honoured in a setuid or setgid process), the process kills itself with SIGKILL
+ * once K renames of ksc_write_atomic_many() are done (0: before the first), as a crash
+ * or kill -9 would stop it there.
+ */
+static void test_kill_point(size_t renamed)
+{
+	const char *s = secure_getenv("KSYMCHECK_TEST_KILL_AFTER_RENAME");
+	char *end;
+
+	if (s && *s && strtoul(s, &end, 10) == renamed && *end == '\0')
+		raise(SIGKILL);
+}
+
+/* Rename tmp[from..to) over names[from..to) in that order; the first failure's index. */
+static int rename_range(int dfd, char (*tmp)[NAME_MAX + 1], const char *const *names,
+			size_t from, size_t to, size_t *failed)
+{
+	for (size_t i = from; i < to; i++) {
+		if (renameat(dfd, tmp[i], dfd, names[i]) < 0) {
+			if (failed)
+				*failed = i;
+			return -errno;
+		}
+		test_kill_point(i + 1);
+	}
+	return 0;
+}
+
+/*
+ * Several files at once, replaced as a set: every one written to its temporary file and
+ * (with `sync`) fsynced before any is renamed; then renamed in the order given, the last
+ * one (the commit point) only after the folder is fsynced with the others renamed; then
+ * the folder fsynced again. A failure before the renames leaves every old file as it was
+ * and removes the temporaries; so does a crash, but for the temporaries (removed by the
+ * next run). A crash during the renames leaves the first files new and the rest old; the
+ * last one is new only when every other one is, on disk too.
  */
 int ksc_write_atomic_many(const char *dir, const char *const *names,
 			  const struct iovec *data, size_t n, bool sync, size_t *failed)
@@ -970,6 +1004,8 @@ int ksc_write_atomic_many(const char *dir, const char *const *names,
 		*failed = n;
 	if (n > 16)
 		return -EINVAL;
+	if (n == 0)
+		return 0;
 	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return -errno;
@@ -996,12 +1032,14 @@ int ksc_write_atomic_many(const char *dir, const char *const *names,
 	for (size_t i = 0; i < opened; i++)
 		if (close(fds[i]) < 0 && ret == 0)
 			ret = -errno;
-	for (size_t i = 0; i < opened && ret == 0; i++)
-		if (renameat(dfd, tmp[i], dfd, names[i]) < 0) {
-			ret = -errno;
-			if (failed)
-				*failed = i;
-		}
+	if (ret == 0)
+		test_kill_point(0);
+	if (ret == 0)
+		ret = rename_range(dfd, tmp, names, 0, opened - 1, failed);
+	if (ret == 0 && sync && opened > 1 && fsync(dfd) < 0)
+		ret = -errno;
+	if (ret == 0)
+		ret = rename_range(dfd, tmp, names, opened - 1, opened, failed);
 	if (ret < 0) {
 		for (size_t i = 0; i < opened; i++)
 			unlinkat(dfd, tmp[i],

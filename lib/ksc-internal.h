@@ -764,9 +764,11 @@ int ksc_write_atomic_iov(const char *dir, const char *name, const struct iovec *
 int ksc_write_atomic_iov_par(const char *dir, const char *name, const struct iovec *iov,
 			     size_t n_iov, bool sync, bool parallel) _must_check_;
 /*
- * Up to 16 files into `dir`: all written (and fsynced) to temporary files before any is
- * renamed, then the folder fsynced once. On failure no old file is replaced, and
- * *failed (when not NULL) is the index of the name that failed, or n when none did.
+ * Up to 16 files into `dir`, as a set: all written (and fsynced) to temporary files
+ * before any is renamed; renamed in the order given, the folder fsynced before the last
+ * rename (the commit point: new only when all the others are) and after it. A failure
+ * before the renames replaces no old file; *failed (when not NULL) is the index of the
+ * name that failed, or n when none did.
  */
 int ksc_write_atomic_many(const char *dir, const char *const *names, const struct iovec *data,
 			  size_t n, bool sync, size_t *failed) _must_check_;

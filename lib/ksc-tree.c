@@ -3645,11 +3645,12 @@ static const struct {
 	unsigned int flag;
 	const char *name;
 } depmod_files[] = {
-	{ KSC_DEPMOD_DEP, "modules.dep" },
+	/* Renamed in this order: modules.dep, which kmod reads first, last of all. */
+	{ KSC_DEPMOD_SYMBOLS, "modules.symbols" },
 	{ KSC_DEPMOD_ALIAS, "modules.alias" },
 	{ KSC_DEPMOD_SOFTDEP, "modules.softdep" },
-	{ KSC_DEPMOD_SYMBOLS, "modules.symbols" },
 	{ KSC_DEPMOD_DEVNAME, "modules.devname" },
+	{ KSC_DEPMOD_DEP, "modules.dep" },
 };
 
 KSC_EXPORT const char *ksc_depmod_file_name(unsigned int file)
