@@ -12,7 +12,8 @@ pkgs=(build-essential pkg-config libelf-dev liblzma-dev libzstd-dev zlib1g-dev l
 demo_pkgs=(clang)
 test_pkgs=(clang binutils xz-utils zstd gzip kmod python3 python3-jsonschema openssl patch git
 	   time strace graphviz eslint python3-tinycss2
-	   debhelper dpkg-dev lintian man-db shellcheck debootstrap)  # check-dist, check-fresh
+	   debhelper dpkg-dev lintian man-db shellcheck debootstrap  # check-dist, check-fresh
+	   qemu-system-x86 busybox-static)  # check-real's loader lanes
 case "${1:-}" in
 --demo) pkgs+=("${demo_pkgs[@]}") ;;
 --test) pkgs+=("${test_pkgs[@]}") ;;

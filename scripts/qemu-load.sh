@@ -10,8 +10,11 @@
 # Environment:
 #   KDIR, KVER        the unpacked Debian packages and the kernel release (as set by
 #                     scripts/real-env.sh); found with scripts/fetch-debian-kernel.sh when
-#                     unset. The kernel booted is $KDIR/boot/vmlinuz-$KVER.
+#                     unset. The kernel booted is $KDIR/boot/vmlinuz-$KVER, else (the
+#                     usrmerged packages of 6.12 on) $KDIR/usr/lib/modules/$KVER/vmlinuz.
 #   KSC_VMLINUZ       boot this kernel image instead.
+#   KSC_QEMU_CPU      qemu's -cpu model (default: qemu's own; "max" offers SVM, so
+#                     kvm-amd can load under TCG).
 #   KSC_QEMU_TIMEOUT  hard limit for one boot in seconds (default 120).
 #   KSC_QEMU_ACCEL    qemu accelerator (default tcg).
 #   KSC_QEMU_MEM      guest memory (default 512M).
@@ -47,6 +50,8 @@ outdir=$1; shift
 timeout_s=${KSC_QEMU_TIMEOUT:-120}
 accel=${KSC_QEMU_ACCEL:-tcg}
 mem=${KSC_QEMU_MEM:-512M}
+cpu_args=()
+[ -z "${KSC_QEMU_CPU:-}" ] || cpu_args=(-cpu "$KSC_QEMU_CPU")
 cache=${KSC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ksymcheck}
 
 die() { echo "qemu-load: $*" >&2; exit 1; }
@@ -105,7 +110,9 @@ if [ -z "$vmlinuz" ]; then
 		else KVER=$(basename "$(find "$KDIR/lib/modules" -mindepth 1 -maxdepth 1 -type d | sort | tail -n 1)"); fi
 	fi
 	vmlinuz=$KDIR/boot/vmlinuz-$KVER
-	[ -f "$vmlinuz" ] || die "$vmlinuz: no kernel image"
+	[ -f "$vmlinuz" ] || vmlinuz=$KDIR/usr/lib/modules/$KVER/vmlinuz
+	[ -f "$vmlinuz" ] || vmlinuz=$KDIR/lib/modules/$KVER/vmlinuz
+	[ -f "$vmlinuz" ] || die "$KDIR/boot/vmlinuz-$KVER: no kernel image"
 	if [ "$boot_mode" = pvh ]; then
 		if [ ! -s "$KDIR/vmlinux" ] && [ -x "$top/scripts/extract-vmlinux.sh" ]; then
 			"$top/scripts/extract-vmlinux.sh" "$vmlinuz" "$KDIR/vmlinux" 2> /dev/null || true
@@ -220,7 +227,7 @@ append="console=ttyS0 panic=-1 quiet loglevel=3 printk.devkmsg=on log_buf_len=4M
 start=$(date +%s.%N)
 qrc=0
 timeout --kill-after=5 "$timeout_s" qemu-system-x86_64 \
-	-accel "$accel" -m "$mem" -smp 1 -nodefaults -no-user-config -display none \
+	-accel "$accel" ${cpu_args[@]+"${cpu_args[@]}"} -m "$mem" -smp 1 -nodefaults -no-user-config -display none \
 	-serial stdio -monitor none -no-reboot \
 	-kernel "$vmlinuz" -initrd "$work/initramfs.cpio" -append "$append" \
 	< /dev/null > "$work/console.raw" 2> "$outdir/qemu.stderr" || qrc=$?

@@ -1,0 +1,286 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The real loader of a kernel with module-restricted exports (6.16 on: sid's 7.2) as the
+# oracle of `ksymcheck check --view loader`. Debian's own kernel is booted under qemu
+# (scripts/qemu-load.sh, software emulation, `-cpu max` so that kvm-amd finds SVM) and
+# loads sets of modules, each set in a fixed order in one boot: Debian's kvm, its
+# dependencies and kvm-amd/kvm-intel, edited copies of them (struct module name, .modinfo
+# name, license, import_ns, signature kept or stripped, file renamed), and the test
+# modules that the 7.2 modpost lane built in a sid root (tests/real/modpost72.sh), when
+# they are there. What finit_module(2) returned and what the kernel logged are kept under
+# $OUT/loader72-<kernel>/<set>/ and compared with ksymcheck's prediction for the same
+# modules in the same order, twice: with `--kernel ROOT --kver KVER` and with
+# `--vmlinux VMLINUX --config CONFIG`.
+#
+# Unrelated kernel lines are filtered explicitly, never by a broad pattern: INIT_NOISE
+# below lists the lines the modules' own init functions print (they are not the loader's
+# and ksymcheck does not predict them). A module whose init function fails (kvm-intel
+# without VMX: -EOPNOTSUPP) has its errno recorded with "/init": the loader's verdict,
+# and so ksymcheck's, is 0.
+#
+# Per set: a TAP line for the boot; one per module for the errno against the value
+# recorded here (the oracle must not drift silently); per way of naming the kernel: the
+# --format kernel output against the filtered log, and per module the JSON errno and
+# kernel_lines. tests/real/LOADER.md and doc/rules.md ("What the real kernels showed")
+# have the observations.
+#
+# KSC_LOADER72_SETS="kvm-a kvm-b" picks sets (default: all).
+# Real kernels: sid
+# shellcheck disable=SC2034 # read by scripts/real-env.sh
+REAL_TESTS=("loader72: the real loader under qemu loads kvm and edited copies")
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=scripts/real-env.sh
+. "$TOP/scripts/real-env.sh"
+
+case $RULES in
+[0-5].* | 6.[0-9] | 6.1[0-5]) real_skip_all "$REAL_LABEL has no module-restricted exports (6.16 on)" ;;
+esac
+LDIR=$TOP/$OUT/loader72-$REAL_KERNEL
+case "$OUT" in /*) LDIR=$OUT/loader72-$REAL_KERNEL ;; esac
+mkdir -p "$LDIR"
+SETS=${KSC_LOADER72_SETS:-kvm-a kvm-b kvm-c built}
+export KDIR KVER KSC_QEMU_CPU=max
+
+kpatch() { python3 "$TOP/tests/helpers/kpatch.py" "$@"; }
+
+# Lines the modules' init functions print, exactly (one regular expression a line, each
+# anchored): not the loader's, so left out of the comparison and listed in the log.
+INIT_NOISE=(
+	'^kvm_amd: Nested Virtualization enabled$'
+	'^kvm_amd: Nested Paging enabled$'
+	'^kvm_amd: Virtual GIF supported$'
+	'^kvm_amd: PMU virtualization is disabled$'
+	'^kvm_intel: VMX not supported by CPU 0$'
+)
+
+# Per set: module files and expected errno ("-95/init": finit_module's errno came from
+# the module's init function; the loader, and ksymcheck, say 0).
+declare -A SET_MODS=() SET_WANT=()
+add_mod() { # SET FILE WANT
+	SET_MODS[$1]+="$2"$'\n'
+	SET_WANT[$1]+="$(basename "$2")"$'\t'"$3"$'\n'
+}
+
+# The uncompressed copy of a module of the tree (finit_module gets flags 0: no
+# in-kernel decompression), made once per kernel.
+plain() { # PATH relative to $MODDIR/kernel, without .ko*
+	local dst=$LDIR/plain/$1.ko src
+	if [ ! -s "$dst" ]; then
+		src=$(find "$(dirname "$MODDIR/kernel/$1")" -maxdepth 1 -name "$(basename "$1").ko*" | head -n 1)
+		[ -n "$src" ] || return 1
+		mkdir -p "$(dirname "$dst")"
+		case $src in
+		*.xz) xz -dc "$src" > "$dst.tmp" ;;
+		*.zst) zstd -qdc "$src" > "$dst.tmp" ;;
+		*.gz) gzip -dc "$src" > "$dst.tmp" ;;
+		*) cp "$src" "$dst.tmp" ;;
+		esac || { rm -f "$dst.tmp"; return 1; }
+		mv "$dst.tmp" "$dst"
+	fi
+	echo "$dst"
+}
+
+# mk SET DEST SOURCE WANT OPS...: DEST is SOURCE (relative to $MODDIR/kernel) edited
+mk() {
+	local set=$1 dest=$2 rel=$3 want=$4 src
+	shift 4
+	local dir=$LDIR/$set/mods
+	mkdir -p "$dir"
+	if ! src=$(plain "$rel"); then
+		echo "# $set: $rel is not in this kernel tree; $dest left out"
+		return 0
+	fi
+	if ! kpatch "$src" "$dir/$dest" "$@" 2> "$T_TMP/kpatch.err"; then
+		t_fail "loader72 $set: make $dest" "$(cat "$T_TMP/kpatch.err")"
+		return 0
+	fi
+	add_mod "$set" "$dir/$dest" "$want"
+}
+
+KVM=arch/x86/kvm
+AMD_DESC='description=KVM support for SVM (AMD-V) extensions'
+setup_kvm_a() {
+	local s=kvm-a
+	rm -rf "$LDIR/$s/mods"
+	mk $s irqbypass.ko virt/lib/irqbypass 0
+	mk $s ccp.ko drivers/crypto/ccp/ccp 0
+	mk $s kvm.ko $KVM/kvm 0
+	# another struct module name, still signed: the signature no longer verifies
+	mk $s kvm-amd-sig.ko $KVM/kvm-amd -129 "thismod|kvm_amd|kvm_xmd"
+	# another struct module and .modinfo name, unsigned: every module:kvm-amd,kvm-intel
+	# export is denied
+	mk $s kvm-amd-other.ko $KVM/kvm-amd -22 strip "thismod|kvm_amd|kvm_xmd" "modinfo|name=kvm_amd|name=kvm_xmd"
+	# importing a module: namespace is refused outright
+	mk $s kvm-amd-import.ko $KVM/kvm-amd -1 strip "modinfo|$AMD_DESC|import_ns=module:kvm"
+	# the file name does not matter to the loader: kvm_amd.ko is kvm_amd as kvm-amd.ko is
+	mk $s kvm_amd.ko $KVM/kvm-amd 0
+	mk $s kvm-amd.ko $KVM/kvm-amd -17
+	# no VMX under TCG: kvm_intel's init function fails
+	mk $s kvm-intel.ko $KVM/kvm-intel -95/init
+}
+
+setup_kvm_b() {
+	local s=kvm-b
+	rm -rf "$LDIR/$s/mods"
+	mk $s irqbypass.ko virt/lib/irqbypass 0
+	mk $s ccp.ko drivers/crypto/ccp/ccp 0
+	mk $s kvm.ko $KVM/kvm 0
+	# kvm_intel named kvm-amd: the list "kvm-amd,kvm-intel" grants it (its init then
+	# fails: no VMX)
+	mk $s kvm-intel-as-amd.ko $KVM/kvm-intel -95/init strip "thismod|kvm_intel|kvm-amd" \
+		"modinfo|name=kvm_intel|name=kvm-amd"
+	# upper case: no item matches
+	mk $s kvm-intel-upper.ko $KVM/kvm-intel -22 strip "thismod|kvm_intel|KVM_INTEL" \
+		"modinfo|name=kvm_intel|name=KVM_INTEL"
+	# a prefix of a listed name: no item matches (no "*")
+	mk $s kvm-intel-prefix.ko $KVM/kvm-intel -22 strip "thismod|kvm_intel|kvm_inte" \
+		"modinfo|name=kvm_intel|name=kvm_inte"
+	# only the .modinfo name differs: struct module's name decides
+	mk $s kvm-amd-modinfo.ko $KVM/kvm-amd 0 strip "modinfo|name=kvm_amd|name=kvm_xmd"
+	mk $s kvm-amd.ko $KVM/kvm-amd -17
+}
+
+setup_kvm_c() {
+	local s=kvm-c
+	rm -rf "$LDIR/$s/mods"
+	mk $s irqbypass.ko virt/lib/irqbypass 0
+	mk $s ccp.ko drivers/crypto/ccp/ccp 0
+	mk $s kvm.ko $KVM/kvm 0
+	# Proprietary: the restricted exports are GPL-only; the first unsigned module
+	mk $s kvm-amd-prop.ko $KVM/kvm-amd -2 strip "modinfo|license=GPL|" "modinfo|$AMD_DESC|license=Proprietary"
+	# a list item "kvm-amd" and the name kvm_amd (Debian's own module, signed)
+	mk $s kvm-amd.ko $KVM/kvm-amd 0
+}
+
+# The modules tests/real/modpost72.sh built in the sid root, in its load order.
+setup_built() {
+	local s=built list=$TOP/$OUT/modpost72-$REAL_KERNEL/load.list
+	case "$OUT" in /*) list=$OUT/modpost72-$REAL_KERNEL/load.list ;; esac
+	if [ ! -s "$list" ]; then
+		t_skip "loader72 $s: the modules built by the modpost72 lane" \
+			"no $list (run tests/real/modpost72.sh first)"
+		return 1
+	fi
+	rm -rf "$LDIR/$s/mods"
+	mkdir -p "$LDIR/$s/mods"
+	local f want
+	while IFS=$'\t' read -r f want; do
+		if [ ! -f "$f" ]; then t_fail "loader72 $s: $f is missing"; continue; fi
+		cp "$f" "$LDIR/$s/mods/"
+		add_mod $s "$LDIR/$s/mods/$(basename "$f")" "$want"
+	done < "$list"
+}
+
+# filter_noise IN OUT: IN without the INIT_NOISE lines; prints how many were left out
+filter_noise() {
+	local re
+	re=$(IFS='|'; echo "${INIT_NOISE[*]}")
+	grep -Ev -- "$re" "$1" > "$2" || true
+	grep -Ec -- "$re" "$1" || true
+}
+
+LINES_COMPARED=0 MODS_LOADED=0 BOOTS=0
+run_set() { # SET
+	local s=$1 d=$LDIR/$1
+	[ -n "${SET_MODS[$s]:-}" ] || return 0
+	local -a mods=()
+	mapfile -t mods < <(printf '%s' "${SET_MODS[$s]}")
+	if bash "$TOP/scripts/qemu-load.sh" "$d" "${mods[@]}" > "$d.log" 2>&1; then
+		t_ok "loader72 $s: $REAL_LABEL boots under qemu and loads ${#mods[@]} modules ($(awk '$1 == "wall_seconds" { print $2 }' "$d/timing.txt") s)"
+	else
+		t_fail "loader72 $s: $REAL_LABEL boots under qemu and loads ${#mods[@]} modules" "$(tail -n 8 "$d.log")"
+		return 0
+	fi
+	BOOTS=$((BOOTS + 1)) MODS_LOADED=$((MODS_LOADED + ${#mods[@]}))
+
+	# the oracle against the errno recorded here; the loader's verdict for ksymcheck
+	local b want rc name
+	: > "$d/verdict.txt"
+	while IFS=$'\t' read -r b want; do
+		rc=$(awk -F'\t' -v b="$b" '$1 == b { print $2 }' "$d/results.txt")
+		t_eq "loader72 $s/$b: the real loader returns ${want%/init}" "${want%/init}" "$rc"
+		case $want in */init) rc=0 ;; esac
+		printf '%s\t%s\n' "$b" "$rc" >> "$d/verdict.txt"
+	done < <(printf '%s' "${SET_WANT[$s]}")
+
+	local n
+	n=$(filter_noise "$d/dmesg.txt" "$d/dmesg-loader.txt")
+	echo "# loader72 $s: $n init-function lines left out, $(wc -l < "$d/dmesg-loader.txt") loader lines kept"
+	for b in $(cut -f1 "$d/results.txt"); do
+		filter_noise "$d/dmesg-$b.txt" "$d/dmesg-loader-$b.txt" > /dev/null
+	done
+
+	# the four predictions run side by side (--kernel reads the compressed image: seconds)
+	local how
+	for how in kernel vmlinux; do
+		local -a args=(check --view loader --insmod)
+		if [ $how = kernel ]; then args+=(--kernel "$KDIR" --kver "$KVER")
+		else args+=(--vmlinux "$VMLINUX" --config "$CONFIG"); fi
+		"$KSC" "${args[@]}" --format kernel "${mods[@]}" > "$d/ksc-$how.out" 2> "$d/ksc-$how.err" &
+		"$KSC" "${args[@]}" --format json "${mods[@]}" > "$d/ksc-$how.json" 2> "$d/ksc-$how-json.err" &
+	done
+	wait
+	for how in kernel vmlinux; do
+		# insmod's own error lines are userspace output, not kernel log
+		grep -v '^insmod: ' "$d/ksc-$how.out" > "$d/ksc-$how.txt" || true
+		t_diff "loader72 $s: check --$how --format kernel prints exactly the kernel's log" \
+			"$d/dmesg-loader.txt" "$d/ksc-$how.txt"
+		LINES_COMPARED=$((LINES_COMPARED + $(wc -l < "$d/dmesg-loader.txt")))
+		python3 - "$d" "$s" "$how" "${mods[@]}" <<'EOF'
+import json, os, sys
+d, s, how, mods = sys.argv[1], sys.argv[2], sys.argv[3], [os.path.basename(m) for m in sys.argv[4:]]
+res = {}
+for l in open(os.path.join(d, "verdict.txt")):
+    b, rc = l.rstrip("\n").split("\t")
+    res[b] = int(rc) if rc not in ("none", "") else None
+def fail(name, *lines):
+    print("not ok - " + name)
+    for l in lines:
+        for part in str(l).split("\n"):
+            print("#   " + part)
+try:
+    got = json.load(open(os.path.join(d, "ksc-%s.json" % how)))["modules"]
+except Exception as e:
+    err = open(os.path.join(d, "ksc-%s-json.err" % how)).read()[:400]
+    fail("loader72 %s: check --%s --format json is readable" % (s, how), "%s: %s" % (type(e).__name__, e), err)
+    sys.exit(0)
+if len(got) != len(mods):
+    fail("loader72 %s: check --%s reports every module" % (s, how), "%d modules, %d given" % (len(got), len(mods)))
+for i, b in enumerate(mods):
+    m = got[i] if i < len(got) else {}
+    loader = m.get("loader") or {}
+    if os.path.basename(m.get("path", "")) != b:
+        fail("loader72 %s/%s: --%s module %d is %s" % (s, b, how, i + 1, b), "json path: %r" % m.get("path"))
+        continue
+    e = loader.get("errno")
+    name = "loader72 %s/%s: --%s errno %s equals the loader's %s" % (s, b, how, e, res[b])
+    if e == res[b]:
+        print("ok - " + name)
+    else:
+        fail(name, "real loader: %s, ksymcheck: %r (%s)" % (res[b], e, loader.get("result")))
+    want = open(os.path.join(d, "dmesg-loader-%s.txt" % b)).read().splitlines()
+    lines = "\n".join(str(l) for l in (loader.get("kernel_lines") or [])).split("\n")
+    if lines == [""]:
+        lines = []
+    name = "loader72 %s/%s: --%s kernel_lines equal the kernel's log" % (s, b, how)
+    if lines == want:
+        print("ok - " + name)
+    else:
+        fail(name, *(["kernel:"] + ["  " + l for l in want[:20]] + ["ksymcheck:"] + ["  " + l for l in lines[:20]]))
+EOF
+	done
+}
+
+start=$(real_now)
+for s in $SETS; do
+	case $s in
+	kvm-a) setup_kvm_a ;;
+	kvm-b) setup_kvm_b ;;
+	kvm-c) setup_kvm_c ;;
+	built) setup_built || continue ;;
+	*) t_fail "loader72: unknown set $s (KSC_LOADER72_SETS)"; continue ;;
+	esac
+	run_set "$s"
+done
+echo "# loader72 $REAL_LABEL: $BOOTS boots, $MODS_LOADED loads, $LINES_COMPARED kernel lines compared (both ways of naming the kernel), $(real_elapsed "$start") s"
