@@ -68,7 +68,7 @@ Q :=
 endif
 
 .PHONY: all check check-run check-fresh check-real check-unit demo demo-run demo-fixtures deps clean fuzz fuzz-run bench help fixtures man \
-	install uninstall check-dist check-browser
+	install uninstall check-dist check-browser regen-expected
 
 all: deps-check $(TOOL) $(SHARED_LIB) $(PC_FILE)
 
@@ -80,6 +80,7 @@ help:
 	@echo "make check-real tests against Debian's real kernels: 6.1, 6.12, 7.2, 7.3 (fetched and cached;"
 	@echo "                KSC_REAL_KERNELS=\"6.1 trixie sid experimental\" picks them)"
 	@echo "make check-browser  the HTML reports in headless Chromium (installs chromium as root)"
+	@echo "make regen-expected  rewrite the CLI tests' golden outputs (tests/expected/), for review"
 	@echo "make check-dist build the Debian packages, run lintian, install and try them"
 	@echo "make install    PREFIX, DESTDIR, BINDIR, LIBDIR, INCLUDEDIR, MANDIR, PKGCONFIGDIR,"
 	@echo "                BASHCOMPDIR, DKMSHOOKDIR, DOCDIR; make uninstall removes the same files"
@@ -161,6 +162,17 @@ check:
 
 check-run: deps-check $(TOOL) $(SHARED_LIB) $(PC_FILE) $(UNIT_BINS) $(HELPER_BINS) fixtures man
 	@BUILD=$(BUILD) TOOL=$(TOOL) FIXTURES=$(FIXTURE_DIR) tests/run.sh
+
+# The CLI tests' golden outputs (tests/expected/SUITE/): every test that compares whole
+# outputs (t_expect in tests/lib.sh, KSC_REGEN in tables.sh and modset.sh) writes them
+# anew; then review the change as a diff (git diff tests/expected) and commit it.
+regen-expected: deps-check $(TOOL) $(SHARED_LIB) $(PC_FILE) $(HELPER_BINS) fixtures man
+	@for t in $$(grep -l 't_expect\|KSC_REGEN' tests/cli/*.sh); do \
+		echo "  REGEN   $$t"; \
+		BUILD=$(BUILD) TOOL=$(TOOL) FIXTURES=$(FIXTURE_DIR) KSC_REGEN=1 KSC_REGEN_EXPECTED=1 \
+			bash $$t > /dev/null 2>&1 || true; \
+	done
+	@git status --short -- tests/expected; git --no-pager diff --stat -- tests/expected
 
 # The README's two commands in a fresh Debian 12 minbase root (debootstrap, cached outside
 # git): what a new user meets on the first try. Needs root.

@@ -39,3 +39,50 @@ t_diff() {
 	if diff -u "$2" "$3" > "$T_TMP/diff"; then t_ok "$1"; else
 		t_fail "$1" "$(head -n 30 "$T_TMP/diff")"; fi
 }
+
+# Golden whole outputs (tests/expected/SUITE/, SUITE the name of the test script):
+# t_expect NAME EXPECTED_RC CMD... runs CMD like t_run (stdout -> $T_TMP/out, stderr ->
+# $T_TMP/err) and compares its whole stdout with tests/expected/SUITE/NAME.out and its
+# whole stderr with NAME.err (a missing .err file means: nothing on stderr). Paths that
+# change from run to run are written as words first: $T_TMP as TMP, $FIXTURES as
+# FIXTURES, the top folder as TOP. KSC_REGEN_EXPECTED=1 (`make regen-expected`) writes
+# the files instead of comparing, for review as a git diff.
+T_SUITE=$(basename "$0" .sh)
+T_EXPECTED=$TOP/tests/expected/$T_SUITE
+
+# t_normalize FILE: FILE with the run's own paths as TMP, FIXTURES and TOP.
+t_normalize() {
+	local fx=$FIXTURES
+	case $fx in /*) ;; *) fx=$TOP/$fx ;; esac
+	sed -e "s|$T_TMP|TMP|g" -e "s|$fx|FIXTURES|g" -e "s|$FIXTURES|FIXTURES|g" \
+		-e "s|$TOP|TOP|g" "$1"
+}
+
+t_expect() {
+	local name=$1 want=$2; shift 2
+	local exp=$T_EXPECTED/$name
+	"$@" > "$T_TMP/out" 2> "$T_TMP/err"
+	local rc=$?
+	t_normalize "$T_TMP/out" > "$T_TMP/out.norm"
+	t_normalize "$T_TMP/err" > "$T_TMP/err.norm"
+	if [ -n "${KSC_REGEN_EXPECTED:-}" ]; then
+		mkdir -p "$T_EXPECTED"
+		cp "$T_TMP/out.norm" "$exp.out"
+		if [ -s "$T_TMP/err.norm" ]; then cp "$T_TMP/err.norm" "$exp.err"; else rm -f "$exp.err"; fi
+	fi
+	local problems=()
+	[ "$rc" = "$want" ] || problems+=("exit status $rc, expected $want")
+	if [ ! -f "$exp.out" ]; then
+		problems+=("no ${exp#"$TOP"/}.out: make regen-expected, then review it")
+	elif ! diff -u "$exp.out" "$T_TMP/out.norm" > "$T_TMP/diff"; then
+		problems+=("stdout differs from ${exp#"$TOP"/}.out:" "$(head -n 30 "$T_TMP/diff")")
+	fi
+	if [ -f "$exp.err" ]; then
+		diff -u "$exp.err" "$T_TMP/err.norm" > "$T_TMP/diff" ||
+			problems+=("stderr differs from ${exp#"$TOP"/}.err:" "$(head -n 30 "$T_TMP/diff")")
+	elif [ -s "$T_TMP/err.norm" ]; then
+		problems+=("stderr, expected nothing:" "$(head -c 600 "$T_TMP/err.norm")")
+	fi
+	if [ ${#problems[@]} -eq 0 ]; then t_ok "$name (exit $rc, whole output)"
+	else t_fail "$name" "${problems[@]}"; fi
+}
