@@ -1084,7 +1084,7 @@ int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules)
 /* The index file                                                                     */
 
 #define KIDX_MAGIC "KSCTREE\n"
-#define KIDX_VERSION 6u
+#define KIDX_VERSION 7u
 #define KIDX_BYTE_ORDER 0x01020304u
 #define KIDX_F_DERIVED 1u
 #define KIDX_CHECKED_FROM 32 /* the hot checksum covers the file from here to cold_off */
@@ -1116,7 +1116,8 @@ struct kidx_dirent {
 	uint64_t rec_off, rec_hash, der_off; /* der_off 0: none */
 	uint32_t rec_size, der_size;
 	uint32_t relpath, modname; /* header strings */
-	uint32_t dir, pad;         /* index in the folder list, or KREC_NONE */
+	uint32_t dir;              /* index in the folder list, or KREC_NONE */
+	uint32_t replaced;         /* header string: the rival file it won over, or KREC_NONE */
 	struct krec_sum sum;
 };
 
@@ -1331,6 +1332,11 @@ static int parse_rest(struct kidx *idx)
 		if (!m->relpath || !*m->relpath || !m->modname || !*m->modname ||
 		    !dir_holds(idx, de.dir, m->relpath))
 			return -EINVAL;
+		if (de.replaced != KREC_NONE) {
+			m->replaced = hdr_str(h, (const char *)p, de.replaced);
+			if (!m->replaced || !*m->replaced)
+				return -EINVAL;
+		}
 		m->dir = de.dir;
 		m->sum = de.sum;
 		m->rec_off = de.rec_off;
@@ -1664,6 +1670,8 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 		dir[i].relpath = rbuf_cstr(&s, krec_str(r, r->relpath));
 		dir[i].modname = rbuf_cstr(&s, w->mods[i].modname);
 		dir[i].dir = w->mods[i].dir < w->n_dirs ? w->mods[i].dir : KREC_NONE;
+		dir[i].replaced = w->mods[i].replaced ? rbuf_cstr(&s, w->mods[i].replaced)
+						      : KREC_NONE;
 	}
 	for (size_t i = 0; i < w->n_outs; i++) {
 		outs[i].name = rbuf_cstr(&s, w->outs[i].name);

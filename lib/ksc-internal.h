@@ -85,6 +85,23 @@ size_t ksc_signature_strip(const unsigned char *p, size_t n, size_t *sig_size);
  * NUL-terminated buffer; works for /proc files whose size reads as 0. Errors are logged as
  * "<path>: <reason>". 0 or -errno (-ENOENT, -EISDIR, -ENOMEM, ...). Lives in ksc-symvers.c.
  */
+/*
+ * The built-in certificates of a kernel image (ksc-sig.c, for ksc-keycache.c): DER one
+ * after the other, n of them. is_image: the file was a kernel image.
+ */
+struct ksc_image_der {
+	unsigned char *der;
+	size_t size, n;
+	bool is_image;
+};
+struct ksc_keyring;
+struct ksc_ctx *ksc_keyring_ctx(const struct ksc_keyring *kr);
+/* ksc_keyring_add_path(), a kernel image's certificates also handed over (free der->der). */
+int ksc_keyring_add_image_path(struct ksc_keyring *kr, const char *path,
+			       struct ksc_image_der *der) _must_check_;
+/* Add an image's certificates read before, `name` the image, as ksc_keyring_add_path(). */
+int ksc_keyring_add_image_der(struct ksc_keyring *kr, const char *name,
+			      const struct ksc_image_der *der) _must_check_;
 int ksc_read_text_file(struct ksc_ctx *ctx, const char *path, char **data,
 		       size_t *size) _must_check_;
 
@@ -207,6 +224,9 @@ struct ksc_kernel {
 	struct hash index, owner_index;
 	bool index_dirty, has_vmlinux, crcs_from_symvers;
 	const char *release, *vermagic, *exports_from;
+	/* what its modules point into (ksc_tree_get_kernel(): the tree), released last */
+	void *kept;
+	void (*kept_release)(void *kept);
 	bool vermagic_from_image; /* a kernel image's vermagic wins over its modules' */
 	int config[KSC_CONFIG_COUNT];
 	unsigned int quirks;
@@ -626,6 +646,7 @@ void ksc_krec_sum(const struct krec *r, struct krec_sum *s);
 struct kidx_module {
 	const char *relpath;    /* the record's relpath (from the directory) */
 	const char *modname;    /* kmod's name of it, as the walk that wrote the index made it */
+	const char *replaced;   /* the file of its name it won over (ksc-modset.c), or NULL */
 	uint32_t dir;           /* its folder in kidx.dirs, KREC_NONE when not listed */
 	struct krec_sum sum;
 	const struct krec *rec; /* NULL until fetched (ksc_kidx_fetch) */
@@ -718,6 +739,7 @@ struct kidx_wmod {
 	uint64_t rec_hash;      /* ksc_hash64(rec, size, 7) when known, else 0 */
 	const char *modname;    /* kmod's name */
 	uint32_t dir;           /* its folder in kidx_write.dirs, or KREC_NONE */
+	const char *replaced;   /* the file of its name it won over, or NULL */
 };
 struct kidx_write {
 	const char *moddir, *release;

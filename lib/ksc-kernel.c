@@ -56,6 +56,8 @@ KSC_EXPORT struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k)
 	hash_fini(&k->owner_index);
 	pool_fini(&k->strings);
 	ksc_keyring_unref(k->keyring);
+	if (k->kept_release) /* after the modules that point into it */
+		k->kept_release(k->kept);
 	ksc_unref(k->ctx);
 	free(k);
 	return NULL;
@@ -414,21 +416,30 @@ static int add_tree_module(const char *path, const char *replaced, void *data)
 	}
 	if (ksc_module_get_kind(mod) == KSC_KIND_MODULE)
 		r = ksc_kernel_add_module(k, mod);
-	if (r >= 0 && replaced && ksc_module_get_kind(mod) == KSC_KIND_MODULE) {
-		struct kowner *o = hash_find(&k->owner_index, ksc_module_get_name(mod));
-		char why[512];
-		ksc_depmod_module_rank_reason(w->cfg, path + w->base, why, sizeof(why));
-		if (o && o->module == mod) {
-			o->replaced = pool_strdup(&k->strings, replaced);
-			o->won_by = pool_strdup(&k->strings, why);
-			o->relpath = pool_strdup(&k->strings, path + w->base);
-			if (!o->replaced || !o->won_by || !o->relpath)
-				r = -ENOMEM;
-		}
-		ksc_info(k->ctx, "%s: replaces %s for the loader (%s)", path, replaced, why);
-	}
+	if (r >= 0 && replaced && ksc_module_get_kind(mod) == KSC_KIND_MODULE)
+		r = ksc_kernel_note_replaced(k, w->cfg, mod, path + w->base, replaced);
 	ksc_module_unref(mod);
 	return r;
+}
+
+int ksc_kernel_note_replaced(struct ksc_kernel *k, const struct ksc_depmod_cfg *cfg,
+			     const struct ksc_module *mod, const char *relpath,
+			     const char *replaced)
+{
+	struct kowner *o = hash_find(&k->owner_index, ksc_module_get_name(mod));
+	char why[512];
+
+	ksc_depmod_module_rank_reason(cfg, relpath, why, sizeof(why));
+	if (o && o->module == mod) {
+		o->replaced = pool_strdup(&k->strings, replaced);
+		o->won_by = pool_strdup(&k->strings, why);
+		o->relpath = pool_strdup(&k->strings, relpath);
+		if (!o->replaced || !o->won_by || !o->relpath)
+			return -ENOMEM;
+	}
+	ksc_info(k->ctx, "%s: replaces %s for the loader (%s)", ksc_module_get_path(mod),
+		 replaced, why);
+	return 0;
 }
 
 /* The modules of the location's module folder, one per name as depmod keeps them. */

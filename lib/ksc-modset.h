@@ -82,3 +82,14 @@ typedef int (*ksc_modset_fn)(const char *path, const char *replaced, void *data)
 int ksc_depmod_modules_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
 			      const char *moddir, ksc_modset_fn fn, void *data,
 			      unsigned int *errors) _must_check_;
+
+struct ksc_kernel;
+struct ksc_module;
+/*
+ * `mod`, just added to `k` (ksc_kernel_add_module()), is the file depmod keeps for its
+ * name, at `relpath` below the module folder, over `replaced`: remember both and why
+ * (for the "replaces" explanation of checks and audits), and log it. 0 or -ENOMEM.
+ */
+int ksc_kernel_note_replaced(struct ksc_kernel *k, const struct ksc_depmod_cfg *cfg,
+			     const struct ksc_module *mod, const char *relpath,
+			     const char *replaced) _must_check_;

@@ -751,9 +751,12 @@ static int add_certlist(struct ksc_keyring *kr, const struct ksc_certlist *c,
 	return added;
 }
 
-/* Certificates of a file's bytes (see ksc_keyring_add_path). */
+/*
+ * Certificates of a file's bytes (see ksc_keyring_add_path). With image_der, a kernel
+ * image's certificates are handed over too.
+ */
 static int add_bytes(struct ksc_keyring *kr, const char *name, const unsigned char *p,
-		     size_t n)
+		     size_t n, struct ksc_image_der *image_der)
 {
 	int added = 0, found = 0;
 
@@ -774,6 +777,15 @@ static int add_bytes(struct ksc_keyring *kr, const char *name, const unsigned ch
 			r = add_certlist(kr, tmp.certs, name);
 		ksc_info(kr->ctx, "%s: %zu built-in certificate%s", name,
 			 tmp.certs ? tmp.certs->n : 0, tmp.certs && tmp.certs->n == 1 ? "" : "s");
+		if (r >= 0 && image_der) {
+			/* the caller keeps them (ksc-keycache.c) */
+			image_der->n = tmp.certs ? tmp.certs->n : 0;
+			image_der->size = tmp.certs ? tmp.certs->size : 0;
+			image_der->der = tmp.certs ? tmp.certs->der : NULL;
+			image_der->is_image = true;
+			if (tmp.certs)
+				tmp.certs->der = NULL;
+		}
 		ksc_sig_free(&tmp);
 		return r;
 	}
@@ -817,7 +829,7 @@ KSC_EXPORT int ksc_keyring_add_memory(struct ksc_keyring *kr, const char *name,
 {
 	if (!kr || (!data && size))
 		return -EINVAL;
-	return add_bytes(kr, name ? name : "<memory>", data, size);
+	return add_bytes(kr, name ? name : "<memory>", data, size, NULL);
 }
 
 KSC_EXPORT int ksc_keyring_add_path(struct ksc_keyring *kr, const char *path)
@@ -832,8 +844,40 @@ KSC_EXPORT int ksc_keyring_add_path(struct ksc_keyring *kr, const char *path)
 	r = ksc_read_text_file(kr->ctx, path, &data, &size);
 	if (r < 0)
 		return r;
-	r = add_bytes(kr, path, (const unsigned char *)data, size);
+	r = add_bytes(kr, path, (const unsigned char *)data, size, NULL);
 	free(data);
+	return r;
+}
+
+struct ksc_ctx *ksc_keyring_ctx(const struct ksc_keyring *kr)
+{
+	return kr->ctx;
+}
+
+int ksc_keyring_add_image_path(struct ksc_keyring *kr, const char *path,
+			       struct ksc_image_der *der)
+{
+	char *data;
+	size_t size;
+	int r;
+
+	*der = (struct ksc_image_der){ 0 };
+	r = ksc_read_text_file(kr->ctx, path, &data, &size);
+	if (r < 0)
+		return r;
+	r = add_bytes(kr, path, (const unsigned char *)data, size, der);
+	free(data);
+	return r;
+}
+
+int ksc_keyring_add_image_der(struct ksc_keyring *kr, const char *name,
+			      const struct ksc_image_der *der)
+{
+	struct ksc_certlist c = { der->n, der->size, der->size, (unsigned char *)der->der };
+	int r = add_certlist(kr, &c, name);
+
+	ksc_info(kr->ctx, "%s: %zu built-in certificate%s", name, der->n,
+		 der->n == 1 ? "" : "s");
 	return r;
 }
 

@@ -79,6 +79,9 @@ struct tmod {
 	int rank;	   /* modules.order: line - total, else 1 */
 	uint32_t hash_pos; /* position in kmod's name hash order */
 	bool path_arena, name_arena; /* not freed one by one: walk_arena's, the index's */
+	/* a file of its name it won over (the first rival met, as ksc-modset.c), or NULL */
+	char *replaced;
+	bool replaced_own;
 	uint32_t dir;      /* the folder (t->dirs) the walk found it in, or KREC_NONE */
 
 	struct krec_sum sum;	/* always valid once read or found in the index */
@@ -130,6 +133,7 @@ struct ksc_tree {
 	struct ksc_check_opts check;
 	bool has_check;
 	char *root, *release, *moddir, *index_path;
+	char *root_arg; /* root as the caller gave it (ksc_tree_get_kernel()'s paths) */
 	struct ksc_kernel_location *loc; /* the kernel locator's answer for root and release */
 	struct ksc_depmod_cfg *dmcfg;    /* depmod.d: which file of a name wins (ksc-modset.c) */
 	uint64_t modset_fp;              /* its fingerprint */
@@ -539,7 +543,10 @@ static void free_paths(struct tmod *m)
 		free(m->path); /* relpath with it */
 	if (!m->name_arena)
 		free(m->modname);
-	m->path = m->relpath = m->modname = NULL;
+	if (m->replaced_own)
+		free(m->replaced);
+	m->path = m->relpath = m->modname = m->replaced = NULL;
+	m->replaced_own = false;
 }
 
 static int add_candidate(struct walker *w, size_t rlen)
@@ -554,8 +561,18 @@ static int add_candidate(struct walker *w, size_t rlen)
 	struct tmod *m;
 	if (have) {
 		m = &t->mods[have - 1];
-		/* depmod_module_is_higher_priority(): the search order, overrides */
-		if (ksc_depmod_module_is_higher_priority(t->dmcfg, m->relpath, rel))
+		/*
+		 * depmod_module_is_higher_priority(): the search order, overrides. The file
+		 * kept remembers the first rival met, for "replaces" (ksc-modset.c's rule).
+		 */
+		bool keep = ksc_depmod_module_is_higher_priority(t->dmcfg, m->relpath, rel);
+		if (!m->replaced) {
+			m->replaced = strdup(keep ? rel : m->relpath);
+			if (!m->replaced)
+				return -ENOMEM;
+			m->replaced_own = true;
+		}
+		if (keep)
 			return 0;
 		if (!m->path_arena)
 			free(m->path); /* relpath with it */
@@ -928,6 +945,7 @@ static int cached_walk(struct ksc_tree *t)
 		m->relpath = p + dl + 1;
 		p += dl + 1 + rl + 1;
 		m->modname = (char *)km->modname; /* the index outlives the walk */
+		m->replaced = (char *)km->replaced;
 		m->path_arena = m->name_arena = true;
 		m->base_off = (size_t)(ksc_basename(m->relpath) - m->relpath);
 		m->rank = 1;
@@ -2310,6 +2328,185 @@ err:
 }
 
 /* ---------------------------------------------------------------------------------- */
+/* ksc_kernel_open()'s kernel, from the tree                                           */
+
+/*
+ * Does the tree hold what ksc_kernel_open() reads, read without a problem: the located
+ * files (no option named others), a walk without links, exports from Module.symvers or
+ * an image (ksc_kernel_open() takes no System.map)?
+ */
+static bool stands_for_open(const struct ksc_tree *t)
+{
+	const struct ksc_tree_opts *o = &t->opts;
+
+	return !o->symvers && !o->vmlinux && !o->system_map && !o->config &&
+	       !o->no_kernel_search && !o->set_quirks && t->n_problems == 0 &&
+	       t->walk_clean && t->kernel_ok &&
+	       (t->ksrc == KSRC_SYMVERS || t->ksrc == KSRC_VMLINUX);
+}
+
+/* What reading a module logged, its path written as `path` (the caller's root). */
+static void replay_msgs(struct ksc_ctx *ctx, const struct krec *r, const char *abs,
+			const char *path)
+{
+	const struct krec_msg *msg = krec_arr(r, r->msgs);
+	size_t al = strlen(abs);
+
+	for (size_t j = 0; j < r->msgs.n; j++) {
+		const char *text = krec_str(r, msg[j].text);
+		if (strncmp(text, abs, al) == 0)
+			ksc_log(ctx, (int)msg[j].priority, "%s%s", path, text + al);
+		else
+			ksc_log(ctx, (int)msg[j].priority, "%s", text);
+	}
+}
+
+struct by_path {
+	const char *rel;
+	size_t i;
+};
+
+static int cmp_by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct by_path *)a)->rel, ((const struct by_path *)b)->rel);
+}
+
+/*
+ * The tree's modules, sorted by path as ksc_depmod_modules_search() hands them over. They
+ * point into the tree's records (not copied: the kernel keeps the tree).
+ */
+static int add_tree_modules(struct ksc_tree *t, struct ksc_kernel *k, const char *moddir)
+{
+	struct by_path *o = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*o));
+	size_t dl = strlen(moddir);
+	struct ksc_sigscratch sig = { NULL, 0 };
+	char *path = NULL;
+	size_t cap = 0;
+	int r = 0;
+
+	if (!o)
+		return -ENOMEM;
+	r = ensure_records(t); /* one read of the index's records */
+	for (size_t i = 0; i < t->n_mods; i++)
+		o[i] = (struct by_path){ t->mods[i].relpath, i };
+	qsort(o, t->n_mods, sizeof(*o), cmp_by_path);
+	for (size_t n = 0; n < t->n_mods && r >= 0; n++) {
+		struct tmod *m = &t->mods[o[n].i];
+		const struct krec *rec = need_rec(t, m);
+		size_t need = dl + 1 + strlen(m->relpath) + 1;
+		if (!rec)
+			r = -ENOMEM;
+		if (r >= 0 && need > cap) {
+			char *p = realloc(path, need);
+			if (!p) {
+				r = -ENOMEM;
+				break;
+			}
+			path = p;
+			cap = need;
+		}
+		if (r < 0)
+			break;
+		snprintf(path, cap, "%s/%s", moddir, m->relpath);
+		replay_msgs(k->ctx, rec, m->path, path);
+		if (!(rec->flags & KREC_F_ENGINE) || rec->kind != KSC_KIND_MODULE)
+			continue;
+		struct ksc_module *mod;
+		const char *kept = pool_strdup(&k->strings, path);
+		r = kept ? ksc_krec_to_module(k->ctx, rec, kept, false, false, &sig, &mod)
+			 : -ENOMEM;
+		if (r < 0)
+			break;
+		r = ksc_kernel_add_module(k, mod);
+		if (r >= 0 && m->replaced)
+			r = ksc_kernel_note_replaced(k, t->dmcfg, mod, m->relpath, m->replaced);
+		ksc_module_unref(mod);
+	}
+	ksc_sigscratch_fini(&sig);
+	free(path);
+	free(o);
+	return r;
+}
+
+static void release_tree(void *t)
+{
+	ksc_tree_unref(t);
+}
+
+KSC_EXPORT int ksc_tree_get_kernel(struct ksc_tree *t, struct ksc_ctx *ctx,
+				   struct ksc_kernel **out)
+{
+	struct ksc_kernel_location *loc = NULL;
+	struct ksc_kernel *k = NULL;
+	enum ksc_kernel_file which = KSC_KFILE_SYMVERS;
+	int r;
+
+	*out = NULL;
+	if (!t || !ctx)
+		return -EINVAL;
+	r = load_kernel(t);
+	if (r < 0)
+		return r;
+	if (!stands_for_open(t))
+		return -ENODATA;
+	/* The files as ksc_kernel_open() names them: under the root as the caller gave it. */
+	struct ksc_ctx *quiet = ksc_new();
+	if (!quiet)
+		return -ENOMEM;
+	ksc_set_log_fn(quiet, NULL, NULL);
+	r = ksc_kernel_locate(quiet, t->root_arg, t->release, &loc);
+	ksc_unref(quiet);
+	if (r < 0)
+		return r == -ENOMEM ? r : -ENODATA;
+	const char *exports = ksc_kernel_location_get_exports_path(loc, &which);
+	const char *config = ksc_kernel_location_get_path(loc, KSC_KFILE_CONFIG);
+	if (!exports || (which == KSC_KFILE_SYMVERS) != (t->ksrc == KSRC_SYMVERS) ||
+	    which == KSC_KFILE_SYSTEM_MAP || !config != !t->config_path) {
+		r = -ENODATA;
+		goto out;
+	}
+	/* As ksc_kernel_open_location(): the modules, the exports, the configuration. */
+	r = ksc_kernel_new(ctx, &k);
+	if (r >= 0) {
+		k->kept = ksc_tree_ref(t);
+		k->kept_release = release_tree;
+		r = ksc_kernel_set_release(k, ksc_kernel_location_get_release(loc));
+	}
+	if (r >= 0)
+		r = add_tree_modules(t, k, ksc_kernel_location_get_path(loc,
+									 KSC_KFILE_MODULE_DIR));
+	if (r >= 0)
+		r = t->ksv ? ksc_kernel_add_symvers_rows(k, t->ksv, true)
+			   : ksc_kernel_add_vmlinux(k, t->kvm);
+	if (r >= 0 && !k->has_vmlinux)
+		r = -ENODATA;
+	if (r >= 0) {
+		k->exports_from = pool_strdup(&k->strings, exports);
+		if (!k->exports_from)
+			r = -ENOMEM;
+		ksc_info(ctx, "%s: kernel exports read", exports);
+	}
+	if (r >= 0) {
+		k->quirks |= t->quirks;
+		if (config) {
+			r = ksc_kernel_read_config(k, config);
+			if (r < 0 && r != -ENOMEM) {
+				k->errors++;
+				r = 0;
+			}
+		}
+	}
+	if (r >= 0) {
+		*out = k;
+		k = NULL;
+	}
+out:
+	ksc_kernel_unref(k);
+	ksc_kernel_location_unref(loc);
+	return r < 0 ? r : 0;
+}
+
+/* ---------------------------------------------------------------------------------- */
 /* Step 3: depmod's resolution                                                        */
 
 struct resolve_job {
@@ -3334,6 +3531,8 @@ KSC_EXPORT int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *
 	r = make_absolute(root, &t->root);
 	if (r < 0)
 		goto err;
+	if (!(t->root_arg = strdup(root ? root : "/")))
+		goto oom;
 	r = ksc_kernel_locate(ctx, t->root, kver, &t->loc);
 	if (r < 0)
 		goto err;
@@ -3413,6 +3612,7 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	}
 	free(t->walk_arena);
 	free(t->mods);
+	free(t->root_arg);
 	for (size_t i = 0; i < t->n_dirs; i++)
 		free((char *)t->dirs[i].relpath);
 	free(t->dirs);
@@ -3948,7 +4148,7 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 		mods[i] = (struct kidx_wmod){
 			m->rec, m->der,
 			same ? m->old->rec_hash : m->rec == m->rec_own ? m->rec_hash : 0,
-			m->modname, t->walk_clean ? m->dir : KREC_NONE
+			m->modname, t->walk_clean ? m->dir : KREC_NONE, m->replaced
 		};
 	}
 	struct kidx_write w = {

@@ -1170,6 +1170,18 @@ struct ksc_tree_stats {
 /* Fill *st with the numbers of the ksc_tree_open() (and later calls) of `t`. */
 void ksc_tree_get_stats(const struct ksc_tree *t, struct ksc_tree_stats *st);
 
+/*
+ * The kernel ksc_kernel_open(ctx, root, kver) would give for the tree's root and release
+ * (the tree opened without options naming the kernel's files), made from what the tree
+ * read or found in its index instead of reading every module again: the same modules
+ * (depmod's choice of file per name, and the file each replaced), exports, vermagic,
+ * configuration and quirks, the module paths written under root as given. 0; -ENODATA
+ * when the tree cannot stand for that kernel (a problem was met, a symbolic link walked,
+ * exports from System.map or none, files named by options): use ksc_kernel_open();
+ * -ENOMEM.
+ */
+int ksc_tree_get_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out);
+
 /* ---------------------------------------------------------------------------------- */
 /* Module signatures and the certificates that verify them                            */
 /*
@@ -1261,6 +1273,15 @@ size_t ksc_module_get_certificate_count(const struct ksc_module *vmlinux);
  * module folder, the locator's other errors.
  */
 int ksc_keyring_add_kernel(struct ksc_keyring *kr, const char *root, const char *release);
+/*
+ * ksc_keyring_add_kernel(), the image's certificates kept in the file `cache` (written
+ * atomically; its folder must exist) and taken from it while the image has the same
+ * path, size, mtime and inode: a compressed image is not decompressed on every run. A
+ * cache that cannot be read, is another image's or does not add up is rewritten; one
+ * that cannot be written is no error. cache NULL: ksc_keyring_add_kernel().
+ */
+int ksc_keyring_add_kernel_cached(struct ksc_keyring *kr, const char *root,
+				  const char *release, const char *cache);
 size_t ksc_keyring_get_count(const struct ksc_keyring *kr);
 const struct ksc_key *ksc_keyring_get_key(const struct ksc_keyring *kr, size_t i);
 
