@@ -9,6 +9,10 @@ KSC=$TOP/$TOOL
 [ -x "$KSC" ] || KSC=$TOOL
 T_TMP=$(mktemp -d "${TMPDIR:-/tmp}/ksc-test.XXXXXX")
 trap 'rm -rf "$T_TMP"' EXIT
+# The index check, audit, nsdeps, diff and tree keep by default (under XDG_CACHE_HOME):
+# one per test script, never the user's; the fetched packages stay found (KSC_CACHE).
+export KSC_CACHE=${KSC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ksymcheck}
+export XDG_CACHE_HOME=$T_TMP/xdg
 
 t_ok()   { echo "ok - $*"; }
 t_fail() { local n=$1; shift; echo "not ok - $n"; [ $# -gt 0 ] && printf '#   %s\n' "$@"; return 0; }

@@ -42,6 +42,9 @@ static const char *const help =
 	"      --json              the same as --format json\n"
 	"  -q, --quiet             text: only the warnings and errors found, no tables\n"
 	"  -h, --help              show this help and exit\n\n"
+	"A kernel root is read through the index 'tree' keeps (KSYMCHECK_NO_INDEX=1: read\n"
+	"whole; the same output), with a progress bar on standard error when it is a\n"
+	"terminal (text format, not --quiet).\n\n"
 	"Exit status: 0 nothing flagged, 1 warnings or errors (impostors, unmatchable items,\n"
 	"unsigned intree modules, ...), 2 usage error, 4 unreadable input (the rest was\n"
 	"audited).\n";
@@ -434,7 +437,8 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
 			goto out;
 		}
 	}
-	if (ksc_kernel_open(ctx, root, kver, &k) < 0) {
+	bool progress = format == FMT_TEXT && !args.quiet;
+	if (open_root_kernel(ctx, root, kver, progress, &k) < 0) {
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
 	}
@@ -448,14 +452,16 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
 	 * be read (logged; /boot/vmlinuz-* is often readable by root only), leaves the --cert
 	 * keys alone, and the summary says when there are none.
 	 */
-	r = ksc_keyring_add_kernel(kr, root, kver);
+	char *keys = keys_cache_path(root, kver ? kver : ksc_kernel_get_release(k));
+	r = ksc_keyring_add_kernel_cached(kr, root, kver, keys);
+	free(keys);
 	if (r == -ENOMEM) {
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
 	}
 	ksc_kernel_set_keyring(k, kr);
 	if (reference) {
-		if (ksc_kernel_open(ctx, reference, kver, &ref) < 0) {
+		if (open_root_kernel(ctx, reference, kver, progress, &ref) < 0) {
 			status = KSC_EXIT_UNREADABLE;
 			goto out;
 		}

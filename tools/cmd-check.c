@@ -54,6 +54,9 @@ static const char *const help =
 	"  -q, --quiet            text: only the refusals, no warnings, notes or summary\n"
 	"  -v, --verbose          add each finding's explanation and fix, and notes\n"
 	"  -h, --help             show this help and exit\n\n"
+	"A kernel root is read through the index 'tree' keeps (KSYMCHECK_NO_INDEX=1: read\n"
+	"whole; the same output), with a progress bar on standard error when it is a\n"
+	"terminal (text format, not --quiet).\n\n"
 	"Exit status: 0 all would load, 1 some would be refused, 2 usage error,\n"
 	"4 some inputs unreadable (the others were checked); 1 and 4 add up.\n";
 
@@ -392,6 +395,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		for (int i = 0; r >= 0 && i < a.n_certs; i++)
 			r = ksc_keyring_add_path(kr, a.certs[i]);
 	}
+	a.kern.progress = !a.quiet && a.format == FMT_TEXT;
 	if (r >= 0)
 		k = open_kernel(ctx, &a.kern, &c.errors, any_signed ? kr : NULL);
 	if (!k) {
@@ -403,7 +407,10 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 					      ? KSC_QUIRK_DEBIAN_MISSING_CRC : 0);
 	if (any_signed && a.kern.root && !a.kern.vmlinux) {
 		const char *kver = a.kern.kver ? a.kern.kver : ksc_kernel_get_release(k);
-		if (ksc_keyring_add_kernel(kr, a.kern.root, kver) == -ENOMEM) {
+		char *keys = keys_cache_path(a.kern.root, kver);
+		r = ksc_keyring_add_kernel_cached(kr, a.kern.root, kver, keys);
+		free(keys);
+		if (r == -ENOMEM) {
 			status = KSC_EXIT_UNREADABLE;
 			goto out;
 		}

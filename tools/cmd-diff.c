@@ -33,6 +33,9 @@ static const char *const help =
 	"                         verdicts of the modules that would break on NEW\n"
 	"  -v, --verbose          explanations and fixes\n"
 	"  -h, --help             show this help and exit\n\n"
+	"A kernel root is read through the index 'tree' keeps (KSYMCHECK_NO_INDEX=1: read\n"
+	"whole; the same output), with a progress bar on standard error when it is a\n"
+	"terminal (text format, not --quiet).\n\n"
 	"Exit status: 0 no change (or no module breaks), 1 changes (or some module that\n"
 	"loaded on OLD would be refused on NEW), 2 usage error, 4 unreadable input.\n";
 
@@ -443,8 +446,9 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 	struct ksc_report *ro = NULL, *rn = NULL;
 	if (!col.mods)
 		return KSC_EXIT_UNREADABLE;
-	if (ksc_kernel_open_path(ctx, argv[optind], &ko) < 0 ||
-	    ksc_kernel_open_path(ctx, argv[optind + 1], &kn) < 0) {
+	bool progress = format == FMT_TEXT && !args.quiet;
+	if (open_kernel_path(ctx, argv[optind], progress, &ko) < 0 ||
+	    open_kernel_path(ctx, argv[optind + 1], progress, &kn) < 0) {
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
 	}

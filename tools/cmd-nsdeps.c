@@ -50,6 +50,9 @@ static const char *const help =
 	"                         imported' or 'added' lines); the exit status says whether\n"
 	"                         imports are missing\n"
 	"  -h, --help             show this help and exit\n\n"
+	"A kernel root is read through the index 'tree' keeps (KSYMCHECK_NO_INDEX=1: read\n"
+	"whole; the same output), with a progress bar on standard error when it is a\n"
+	"terminal (not --quiet).\n\n"
 	"Exit status: 0 nothing missing (or all of it written); 1 imports missing (dry run) or a\n"
 	"namespace that must not be imported; 2 usage error; 4 some inputs unreadable or files\n"
 	"not written (each left as it was); 1 and 4 add up.\n";
@@ -482,6 +485,7 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
 	}
+	a.kern.progress = !a.quiet;
 	k = open_kernel(ctx, &a.kern, &c.errors, NULL);
 	if (!k) {
 		status = KSC_EXIT_UNREADABLE;

@@ -87,69 +87,6 @@ enum {
 	OPT_JSON,
 };
 
-struct bar {
-	bool on;
-	size_t last;
-	const char *phase;
-};
-
-static void draw_bar(void *data, const char *phase, size_t done, size_t total)
-{
-	struct bar *b = data;
-
-	if (!b->on || !total)
-		return;
-	size_t w = 40, fill = total ? done * w / total : w;
-	if (done != total && fill == b->last && b->phase == phase)
-		return;
-	b->last = fill;
-	b->phase = phase;
-	fprintf(stderr, "\r%-7s [", phase);
-	for (size_t i = 0; i < w; i++)
-		fputc(i < fill ? '#' : ' ', stderr);
-	fprintf(stderr, "] %zu/%zu\033[K", done, total);
-	fflush(stderr);
-}
-
-static void clear_bar(struct bar *b)
-{
-	if (b->on && b->phase) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-	}
-}
-
-/* $XDG_CACHE_HOME/ksymcheck/tree/KVER-HASH.idx, HASH of the module folder. */
-static char *default_index(const char *root, const char *kver)
-{
-	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
-	char cwd[PATH_MAX], dir[PATH_MAX * 2], moddir[PATH_MAX * 3];
-	char *out;
-
-	if (!root || !*root)
-		root = "/";
-	if (root[0] != '/' && getcwd(cwd, sizeof(cwd)))
-		snprintf(dir, sizeof(dir), "%s/%s", cwd, root);
-	else
-		snprintf(dir, sizeof(dir), "%s", root);
-	size_t n = strlen(dir);
-	while (n > 1 && dir[n - 1] == '/')
-		dir[--n] = '\0';
-	snprintf(moddir, sizeof(moddir), "%s/lib/modules/%s",
-		 strcmp(dir, "/") == 0 ? "" : dir, kver);
-	uint64_t hash = ksc_hash64(moddir, strlen(moddir), 0);
-	int r;
-	if (x && x[0] == '/')
-		r = asprintf(&out, "%s/ksymcheck/tree/%s-%016llx.idx", x, kver,
-			     (unsigned long long)hash);
-	else if (h && *h)
-		r = asprintf(&out, "%s/.cache/ksymcheck/tree/%s-%016llx.idx", h, kver,
-			     (unsigned long long)hash);
-	else
-		return NULL;
-	return r < 0 ? NULL : out;
-}
-
 static const char *sev_word(enum ksc_severity s)
 {
 	return s == KSC_SEV_ERROR ? "refused" : s == KSC_SEV_WARNING ? "warning" : "note";
@@ -693,7 +630,7 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 	o.index = a.no_index ? NULL : index;
 	o.check = &co;
 	o.timing = a.timing || format == FMT_JSON; /* the per-step split costs clock reads */
-	struct bar bar = { .on = !quiet && isatty(STDERR_FILENO) };
+	struct progress_bar bar = { .on = !quiet && isatty(STDERR_FILENO) };
 	o.progress = draw_bar;
 	o.progress_data = &bar;
 

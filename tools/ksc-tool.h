@@ -96,6 +96,7 @@ struct kernel_opts {
 	const char *root, *kver, *symvers, *vmlinux, *config, *system_map;
 	const char **module_dirs; /* grown by kernel_opt(): kernel_opts_free() */
 	int n_module_dirs;
+	bool progress; /* a progress bar while a whole tree is read (on a terminal) */
 };
 /* A command's getopt tables: its own options and the kernel options it takes. */
 struct opt_table {
@@ -114,6 +115,37 @@ struct ksc_keyring;
  * With `kr`, the keys built into a --vmlinux image are added to it. */
 struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *o, unsigned *errors,
 			       struct ksc_keyring *kr);
+
+/*
+ * A progress bar on standard error, drawn only when `on` (set it from isatty(2) and the
+ * command's --quiet and format): draw_bar() is a ksc_tree_progress_fn, clear_bar()
+ * erases it before anything else is printed.
+ */
+struct progress_bar {
+	bool on;
+	size_t last;
+	const char *phase;
+};
+void draw_bar(void *data, const char *phase, size_t done, size_t total);
+void clear_bar(struct progress_bar *b);
+/* The index `tree` keeps by default: $XDG_CACHE_HOME/ksymcheck/tree/KVER-HASH.idx. */
+char *default_index(const char *root, const char *kver);
+/*
+ * Beside it, the built-in keys of the kernel's image (ksc_keyring_add_kernel_cached());
+ * NULL without a release, or when KSYMCHECK_NO_INDEX is set.
+ */
+char *keys_cache_path(const char *root, const char *kver);
+/*
+ * ksc_kernel_open(ctx, root, kver), through the index `tree` keeps (and updates): the
+ * same kernel, without reading the tree again while the index is current. With
+ * KSYMCHECK_NO_INDEX set (not "0"), or when the index cannot stand for the tree (a
+ * problem met), ksc_kernel_open() itself. progress: a bar while modules are read.
+ */
+int open_root_kernel(struct ksc_ctx *ctx, const char *root, const char *kver, bool progress,
+		     struct ksc_kernel **out);
+/* ksc_kernel_open_path(), a root through open_root_kernel(). */
+int open_kernel_path(struct ksc_ctx *ctx, const char *path, bool progress,
+		     struct ksc_kernel **out);
 
 /*
  * The modules named on a command line, read in order: a walk_paths() callback. Files that

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* Small helpers shared by the subcommands. */
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -332,6 +333,152 @@ static bool release_of_symvers(const char *path, char *out, size_t size)
 }
 
 /* The kernel to check against, from the options. Errors reported; counts *errors. */
+/* ---- progress, and the index `tree` keeps ---- */
+
+void draw_bar(void *data, const char *phase, size_t done, size_t total)
+{
+	struct progress_bar *b = data;
+
+	if (!b || !b->on || !total)
+		return;
+	size_t w = 40, fill = done * w / total;
+	if (done != total && fill == b->last && b->phase == phase)
+		return;
+	b->last = fill;
+	b->phase = phase;
+	fprintf(stderr, "\r%-7s [", phase);
+	for (size_t i = 0; i < w; i++)
+		fputc(i < fill ? '#' : ' ', stderr);
+	fprintf(stderr, "] %zu/%zu\033[K", done, total);
+	fflush(stderr);
+}
+
+void clear_bar(struct progress_bar *b)
+{
+	if (b && b->on && b->phase) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		b->phase = NULL;
+	}
+}
+
+char *default_index(const char *root, const char *kver)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	char cwd[PATH_MAX], dir[PATH_MAX * 2], moddir[PATH_MAX * 3];
+	char *out;
+
+	if (!root || !*root)
+		root = "/";
+	if (root[0] != '/' && getcwd(cwd, sizeof(cwd)))
+		snprintf(dir, sizeof(dir), "%s/%s", cwd, root);
+	else
+		snprintf(dir, sizeof(dir), "%s", root);
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		dir[--n] = '\0';
+	snprintf(moddir, sizeof(moddir), "%s/lib/modules/%s",
+		 strcmp(dir, "/") == 0 ? "" : dir, kver);
+	uint64_t hash = ksc_hash64(moddir, strlen(moddir), 0);
+	int r;
+	if (x && x[0] == '/')
+		r = asprintf(&out, "%s/ksymcheck/tree/%s-%016llx.idx", x, kver,
+			     (unsigned long long)hash);
+	else if (h && *h)
+		r = asprintf(&out, "%s/.cache/ksymcheck/tree/%s-%016llx.idx", h, kver,
+			     (unsigned long long)hash);
+	else
+		return NULL;
+	return r < 0 ? NULL : out;
+}
+
+static bool index_disabled(void)
+{
+	const char *e = getenv("KSYMCHECK_NO_INDEX");
+
+	return e && *e && strcmp(e, "0") != 0;
+}
+
+char *keys_cache_path(const char *root, const char *kver)
+{
+	if (index_disabled() || !kver)
+		return NULL;
+	char *idx = default_index(root, kver), *out = NULL;
+	size_t n = idx ? strlen(idx) : 0;
+	if (n > 4 && asprintf(&out, "%.*s.keys", (int)(n - 4), idx) < 0)
+		out = NULL;
+	free(idx);
+	return out;
+}
+
+/*
+ * The kernel's part of the tree read through its index: a tree opened as `tree` opens it
+ * by default (so both keep one index), quietly (a problem sends the caller to
+ * ksc_kernel_open(), which says it), saved when it changed.
+ */
+static int kernel_from_index(struct ksc_ctx *ctx, const char *root, const char *kver,
+			     bool progress, struct ksc_kernel **out)
+{
+	struct ksc_ctx *q = ksc_new();
+	struct ksc_kernel_location *loc = NULL;
+	int r = -ENODATA;
+
+	if (!q)
+		return -ENOMEM;
+	ksc_set_log_fn(q, NULL, NULL);
+	if (!kver && ksc_kernel_locate(q, root, NULL, &loc) == 0)
+		kver = ksc_kernel_location_get_release(loc);
+	char *index = kver ? default_index(root, kver) : NULL;
+	if (index) {
+		struct ksc_check_opts co = { .sz = sizeof(co), .allow_missing_ns = -1,
+					     .views = KSC_VIEW_BOTH };
+		struct progress_bar bar = { .on = progress && isatty(STDERR_FILENO) };
+		struct ksc_tree_opts o = { .sz = sizeof(o), .index = index, .check = &co,
+					   .progress = draw_bar, .progress_data = &bar };
+		struct ksc_tree *t;
+		r = ksc_tree_open(q, root, kver, &o, &t);
+		clear_bar(&bar);
+		if (r == 0) {
+			(void)ksc_tree_save_index(t); /* a read-only cache: no error */
+			r = ksc_tree_get_kernel(t, ctx, out);
+			ksc_tree_unref(t);
+		}
+	}
+	free(index);
+	ksc_kernel_location_unref(loc);
+	ksc_unref(q);
+	return r;
+}
+
+int open_root_kernel(struct ksc_ctx *ctx, const char *root, const char *kver, bool progress,
+		     struct ksc_kernel **out)
+{
+	*out = NULL;
+	if (!index_disabled()) {
+		int r = kernel_from_index(ctx, root, kver, progress, out);
+		if (r == 0 || r == -ENOMEM)
+			return r;
+	}
+	return ksc_kernel_open(ctx, root, kver, out);
+}
+
+int open_kernel_path(struct ksc_ctx *ctx, const char *path, bool progress,
+		     struct ksc_kernel **out)
+{
+	char p[PATH_MAX], q[PATH_MAX];
+	struct stat st;
+
+	/* a root: as ksc_kernel_open_path() takes it, the locator's release */
+	*out = NULL;
+	snprintf(p, sizeof(p), "%s/lib/modules", path);
+	snprintf(q, sizeof(q), "%s/usr/lib/modules", path);
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    ((stat(p, &st) == 0 && S_ISDIR(st.st_mode)) ||
+	     (stat(q, &st) == 0 && S_ISDIR(st.st_mode))))
+		return open_root_kernel(ctx, path, NULL, progress, out);
+	return ksc_kernel_open_path(ctx, path, out);
+}
+
 struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *a, unsigned *errors,
 			       struct ksc_keyring *kr)
 {
@@ -339,7 +486,7 @@ struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *a,
 	int r;
 
 	if (a->root) {
-		r = ksc_kernel_open(ctx, a->root, a->kver, &k);
+		r = open_root_kernel(ctx, a->root, a->kver, a->progress, &k);
 		if (r < 0)
 			return NULL;
 		*errors += ksc_kernel_get_error_count(k);

@@ -242,7 +242,24 @@ signatures modules=8 signed=6 unsigned=2 verified=3 foreign_key=1 rejected=2 uns
 key ksymcheck test RSA key 12:34:AB:CD rsa 2048 vmlinux-$rel
 W
 t_diff "... verifies as --cert rsa.pem does" "$T_TMP/want" "$T_TMP/got"
+# The image's certificates are kept beside the index (KVER-HASH.keys), keyed by the image's
+# path, size, mtime and inode (an image modified within two seconds is not kept).
+keys() { find "$XDG_CACHE_HOME/ksymcheck/tree" -name "$rel-*.keys" -newer "$T_TMP/mark"; }
+touch -d '2024-01-01 00:00' "$sig/boot/vmlinux-$rel"
+touch "$T_TMP/mark"
+"$KSC" audit -b "$sig" --json "$rel" > /dev/null
+t_eq "signatures: the image's keys kept beside the index" 1 "$(keys | wc -l)"
+t_eq "... its certificate, as DER" "$(od -An -tx1 "$S/rsa.der" | tr -d ' \n')" \
+	"$(tail -c "$(stat -c %s "$S/rsa.der")" "$(keys)" | od -An -tx1 | tr -d ' \n')"
+t_run "... taken from there" 1 "$KSC" audit -b "$sig" --json "$rel"
+sig_summary | grep -E '^(signatures|key)' > "$T_TMP/got"
+t_diff "... the same key and verdicts" "$T_TMP/want" "$T_TMP/got"
 cp "$FIXTURES/x86_64/fx-vmlinux-prel32" "$sig/boot/vmlinux-$rel"
+touch -d '2024-01-02 00:00' "$sig/boot/vmlinux-$rel"
+t_run "... another image: read again" 1 "$KSC" audit -b "$sig" --json "$rel"
+t_eq "... no key in it" "signatures modules=8 signed=6 unsigned=2 verified=0 foreign_key=0 rejected=1 unsupported=0 not_checked=5 keys=0 keys_checked=false module_sig=true" \
+	"$(sig_summary | grep -E '^signatures')"
+t_eq "... the kept keys rewritten: none" "" "$(tail -c "$(stat -c %s "$S/rsa.der")" "$(keys)" | od -An -tx1 | tr -d ' \n' | grep -F "$(od -An -tx1 "$S/rsa.der" | tr -d ' \n')")"
 
 # The HTML report carries the same document.
 "$KSC" audit -b "$sig" --cert "$S/rsa.pem" --json "$rel" > "$T_TMP/sig.json"

@@ -72,7 +72,26 @@ echo "override kvm * kernel/arch/x86/kvm" > "$good/etc/depmod.d/kvm.conf"
 t_run "diff: the in-tree kvm's tree to the impostor's" 1 "$KSC" diff "$good" "$root" "$amd"
 expect "... kvm_fx_init's CRC changes, and kvm-amd breaks" diff-impostor.out
 
-# ---- override kvm * kernel/arch/x86/kvm: the in-tree kvm again -------------------------
+# ---- through the index `tree` keeps (the runs above made it): the same outputs ---------
+t_eq "check, audit and diff keep the index, one per tree" "2" \
+	"$(ls "$XDG_CACHE_HOME"/ksymcheck/tree/ | grep -c "^$REL-.*\.idx$")"
+# Files modified within the last two seconds are read again on every run (their mtime may
+# not have ticked yet): the tree's are made older.
+find "$root" "$good" -exec touch -h -d '2024-01-01 00:00' {} +
+same_without_index() { # NAME ARGS...: index and no index, byte for byte, and the status
+	local name=$1 a b
+	shift
+	"$KSC" "$@" > "$T_TMP/with" 2>&1; a=$?
+	KSYMCHECK_NO_INDEX=1 "$KSC" "$@" > "$T_TMP/without" 2>&1; b=$?
+	t_diff "$name" "$T_TMP/without" "$T_TMP/with"
+	t_eq "... the same exit status" "$b" "$a"
+}
+same_without_index "index: check -v kvm-amd as without it" check -v -k "$root" --kver "$REL" "$amd"
+same_without_index "index: audit as without it" audit -b "$root" "$REL" --format json
+same_without_index "index: diff as without it" diff -v "$good" "$root" "$amd"
+t_run "tree: the index check made, used as is" 1 "$KSC" tree -b "$root" "$REL"
+t_grep "... nothing read again" "(0 read, " "$T_TMP/out"
+
 mkdir -p "$root/etc/depmod.d"
 echo "override kvm * kernel/arch/x86/kvm" > "$root/etc/depmod.d/kvm.conf"
 t_run "override: check kvm-amd loads" 0 "$KSC" check -k "$root" --kver "$REL" "$amd"
