@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <malloc.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,6 +28,102 @@
  */
 #define MAX_MODULE_SIZE ((size_t)256 << 20)
 #define MAX_IMAGE_SIZE ((size_t)2 << 30)
+
+/*
+ * The memory that modules being decompressed may hold at once, shared by every thread of
+ * the process: without it each worker may hold MAX_MODULE_SIZE (-j16 on bombs: 4 GiB).
+ * A thread whose buffer would grow past it waits for another to finish. When every other
+ * thread holding some waits too, waiting would never end: a thread on its first attempt
+ * then gives its buffer back, waits until no thread holds any, and decompresses the file
+ * again; on that second attempt it waits for the others to give way, and goes on past
+ * the budget (up to the file's own limit) only when every holder is on its second
+ * attempt. So no real module is refused for the budget and no file is decompressed more
+ * than twice. Kernel images are not
+ * counted: they are read one at a time.
+ */
+#define DECOMPRESS_BUDGET ((size_t)256 << 20)
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t freed;
+	size_t used;                   /* bytes of the buffers counted */
+	unsigned int holders, waiting; /* threads holding some; of them, waiting */
+	unsigned int waiting_first;    /* of those, on their first attempt */
+} budget = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 0 };
+
+/*
+ * Count `more` bytes for a thread holding `held` already, once there is room. 0, or
+ * -EAGAIN (not when `last`, the second attempt): give back what is held, start again.
+ */
+static int budget_take(size_t held, size_t more, bool last)
+{
+	int r = 0;
+
+	pthread_mutex_lock(&budget.lock);
+	if (held == 0) {
+		while (budget.used + more > DECOMPRESS_BUDGET && budget.holders > 0)
+			pthread_cond_wait(&budget.freed, &budget.lock);
+		budget.holders++;
+	} else {
+		while (budget.used + more > DECOMPRESS_BUDGET && budget.holders > 1) {
+			bool stuck = budget.waiting + 1 == budget.holders;
+			if (stuck && !last) {
+				r = -EAGAIN;
+				break;
+			}
+			if (stuck && budget.waiting_first == 0)
+				break; /* every holder is on its second attempt: go on */
+			if (stuck) /* a first attempt waiting: wake it to give way */
+				pthread_cond_broadcast(&budget.freed);
+			budget.waiting++;
+			budget.waiting_first += !last;
+			pthread_cond_wait(&budget.freed, &budget.lock);
+			budget.waiting--;
+			budget.waiting_first -= !last;
+		}
+	}
+	if (r == 0)
+		budget.used += more;
+	pthread_mutex_unlock(&budget.lock);
+	return r;
+}
+
+/* Wait until no thread holds any of the budget. */
+static void budget_wait_idle(void)
+{
+	pthread_mutex_lock(&budget.lock);
+	while (budget.holders > 0)
+		pthread_cond_wait(&budget.freed, &budget.lock);
+	pthread_mutex_unlock(&budget.lock);
+}
+
+/* `n` bytes counted no longer; `all`: they were all the thread held. */
+static void budget_less(size_t n, bool all)
+{
+	pthread_mutex_lock(&budget.lock);
+	budget.used -= n;
+	if (all)
+		budget.holders--;
+	pthread_cond_broadcast(&budget.freed);
+	pthread_mutex_unlock(&budget.lock);
+}
+
+/*
+ * Give back `held` bytes of a buffer just freed. A large one given back unused (a bomb,
+ * a second attempt) is also returned to the system: the tool keeps freed heap memory
+ * (tools/ksymcheck.c tune_malloc()), and the next thread would not reuse it if it came
+ * from another arena.
+ */
+static void budget_give(size_t held, bool unused)
+{
+	if (!held)
+		return;
+#ifdef __GLIBC__
+	if (unused && held >= ((size_t)32 << 20))
+		malloc_trim(0);
+#endif
+	budget_less(held, true);
+}
 
 static const unsigned char magic_xz[] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 };
 static const unsigned char magic_zstd[] = { 0x28, 0xb5, 0x2f, 0xfd };
@@ -64,7 +162,9 @@ enum ksc_compression ksc_detect_compression(const unsigned char *p, size_t n)
 struct outbuf {
 	unsigned char *data;
 	size_t size, cap, limit;
-	bool kernel; /* the limit is the kernel images' */
+	bool kernel;    /* the limit is the kernel images', and no budget counted */
+	size_t counted; /* of the shared budget */
+	bool retry;     /* the second attempt: the budget does not stop it again */
 };
 
 #define OUTBUF_STEP ((size_t)1 << 18)
@@ -81,7 +181,17 @@ static int outbuf_reserve(struct outbuf *o, size_t want)
 			return -EFBIG;
 		cap = cap * 2 > o->limit + OUTBUF_STEP ? o->limit + OUTBUF_STEP : cap * 2;
 	}
+	/* While realloc() copies, the old block and the new one are both held. */
+	if (!o->kernel) {
+		int r = budget_take(o->counted, cap, o->retry);
+		if (r < 0)
+			return r;
+	}
 	unsigned char *d = realloc(o->data, cap);
+	if (!o->kernel) {
+		budget_less(o->counted, false);
+		o->counted = cap;
+	}
 	if (!d)
 		return -ENOMEM;
 	o->data = d;
@@ -94,6 +204,8 @@ static void outbuf_fail(struct ksc_ctx *ctx, const char *path, const struct outb
 	if (r == -EFBIG)
 		ksc_err(ctx, "%s: decompresses to more than %zu MiB (limit for %s)", path,
 			o->limit >> 20, o->kernel ? "kernel images" : "modules");
+	else if (r == -EAGAIN)
+		return; /* not a failure: started again */
 	else
 		ksc_err(ctx, "%s: out of memory", path);
 }
@@ -173,6 +285,10 @@ static int unzstd(struct ksc_ctx *ctx, const char *path, const unsigned char *in
 	/* ret != 0 at the end of the input: the last frame is incomplete. */
 	while (ret != 0) {
 		int r = outbuf_reserve(o, ZSTD_DStreamOutSize());
+		if (r == -EAGAIN) {
+			ZSTD_freeDStream(ds);
+			return r;
+		}
 		if (r < 0)
 			break;
 		ZSTD_outBuffer ob = { o->data, o->cap, o->size };
@@ -452,6 +568,7 @@ int ksc_blob_load(struct ksc_ctx *ctx, const char *path, const void *data, size_
 	struct outbuf o = { 0 };
 	o.kernel = in != raw || kernel_name(path);
 	o.limit = o.kernel ? MAX_IMAGE_SIZE : MAX_MODULE_SIZE;
+again:
 	switch (out->compression) {
 	case KSC_COMPRESSION_XZ:
 		r = unxz(ctx, path, in, in_len, &o, in != raw);
@@ -465,6 +582,17 @@ int ksc_blob_load(struct ksc_ctx *ctx, const char *path, const void *data, size_
 	default:
 		r = -EOPNOTSUPP;
 	}
+	if (r == -EAGAIN) { /* the budget: give back, wait until it is free, once more */
+		free(o.data);
+		budget_give(o.counted, true);
+		budget_wait_idle();
+		o = (struct outbuf){ .limit = o.limit, .kernel = o.kernel, .retry = true };
+		goto again;
+	}
+	/*
+	 * The budget counts buffers being filled: a module decompressed whole is the
+	 * caller's, like any file read.
+	 */
 	free(raw);
 	if (r == 0 && o.size > o.limit) { /* the last step went past it */
 		r = -EFBIG;
@@ -472,8 +600,10 @@ int ksc_blob_load(struct ksc_ctx *ctx, const char *path, const void *data, size_
 	}
 	if (r < 0) {
 		free(o.data);
+		budget_give(o.counted, true);
 		return r;
 	}
+	budget_give(o.counted, false);
 	if (o.size == 0) {
 		free(o.data);
 		ksc_err(ctx, "%s: %s: decompresses to nothing", path,

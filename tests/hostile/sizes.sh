@@ -52,6 +52,33 @@ else
 		"$([ "$rss" -lt $((800 << 10)) ] && echo yes || echo "no: $rss KiB")"
 fi
 
+# Four bombs at -j4: the workers share one budget of 256 MiB for what they decompress
+# (before it: each worker up to 256 MiB, 918 MiB peak here).
+cp "$m/bomb1.ko.zst" "$m/bomb3.ko.zst"
+head -c $((300 << 20)) /dev/zero | xz -0 -T1 -c > "$m/bomb4.ko.xz"
+"${measure[@]}" "$KSC" tree -b "$T_TMP/root" "$H_REL" -j4 \
+	--no-index --no-check -q > /dev/null 2> "$T_TMP/err"
+t_eq "size: tree -j4 on four bombs: exit status 4" 4 "$?"
+printf 'ksymcheck: %s: decompresses to more than 256 MiB (limit for modules)\n' \
+	"$m/bomb1.ko.zst" "$m/bomb2.ko.gz" "$m/bomb3.ko.zst" "$m/bomb4.ko.xz" > "$T_TMP/want"
+sort "$T_TMP/err" > "$T_TMP/err.sorted"
+t_diff "size: tree -j4 names each of the four bombs" "$T_TMP/want" "$T_TMP/err.sorted"
+rss=$(tail -n 1 "$T_TMP/rss" 2> /dev/null)
+[ -n "$rss" ] && echo "# tree -j4 on four bombs: peak RSS $((rss / 1024)) MiB"
+if [ ${#measure[@]} -eq 0 ]; then
+	t_skip "size: tree -j4 on four bombs stays under 400 MiB" "GNU time is not installed"
+elif grep -qa __asan_init "$KSC"; then
+	t_skip "size: tree -j4 on four bombs stays under 400 MiB" "built with ASan"
+else
+	t_eq "size: tree -j4 on four bombs stays under 400 MiB" yes \
+		"$([ "$rss" -lt $((400 << 10)) ] && echo yes || echo "no: $rss KiB")"
+fi
+# Many compressed modules at once at -j8: every one read, none waits forever.
+for i in $(seq 40); do cp "$FIXTURES/x86_64/fx-user.ko.zst" "$m/many$i.ko.zst"; done
+rm -f "$m"/bomb*
+h_case "size: 40 compressed modules at -j8 share the budget" 0 "" \
+	"$KSC" tree -b "$T_TMP/root" "$H_REL" -j8 --no-index --no-check -q
+
 # 200 MiB that is not ELF (sparse: no disk used): refused at once, not read whole.
 truncate -s 200M "$T_TMP/big.ko"
 h_case "size: a 200 MiB non-ELF file" 4 "$T_TMP/big.ko: not an ELF file" \
