@@ -289,7 +289,8 @@ static const struct ksc_rule rules[] = {
 	  "Every released kernel grants a module-restricted export to any module whose name "
 	  "matches, in-tree or not: an out-of-tree module can take a name like kvm. A patch "
 	  "(2025, not merged) would have granted it only to modules with intree in .modinfo; "
-	  "ksymcheck applies that rule with --require-intree.",
+	  "ksymcheck applies that rule with --require-intree (R40 says how each half applies "
+	  "it).",
 	  "verify_namespace_is_imported(), verify_module_namespace()",
 	  "kernel/module/main.c, scripts/mod/modpost.c",
 	  "6.16+; the in-tree-only rule was proposed only",
@@ -437,6 +438,23 @@ static const struct ksc_rule rules[] = {
 	  "an out-of-tree kvm.ko in updates/dkms/ replacing kernel/arch/x86/kvm/kvm.ko",
 	  "remove the replacement, or name the kernel's file with 'override kvm * "
 	  "kernel/arch/x86/kvm' in /etc/depmod.d and run depmod" },
+	{ "R40", "The in-tree-only rule: the loader asks .modinfo, modpost asks the build",
+	  "Under the proposed in-tree-only rule (--require-intree) the two halves grant a "
+	  "module-restricted export by name on different grounds. The loader wants an intree "
+	  "key in .modinfo, whatever its value (intree=N too). modpost wants an in-tree build: "
+	  "for an external build (make M=, modpost -e) it refuses the export whatever .modinfo "
+	  "says. ksymcheck takes a module given by path as an external build (--in-tree-build "
+	  "says otherwise); in an installed tree a module is in-tree unless it is below "
+	  "updates/ or extra/ or has no intree. Both halves print only the generic \"does not "
+	  "import it\" line; -N (CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS, make nsdeps) "
+	  "makes modpost's error a warning and the module is built.",
+	  "verify_namespace_is_imported(), check_exports() (as the proposed patch changes them)",
+	  "kernel/module/main.c, scripts/mod/modpost.c",
+	  "proposed only (2025, not merged); the lane tests/real/intree.sh applies it to 7.2",
+	  "make M=dir of a module named kvm with MODULE_INFO(intree, \"Y\"): the loader would "
+	  "grant it anon_inode_make_secure_inode, modpost refuses it",
+	  "build the module in the kernel tree: modpost then writes intree=Y and both halves "
+	  "grant the export by name" },
 };
 
 /* Sorted by code (then loader before modpost), for ksc_code_lookup(). */
@@ -497,6 +515,9 @@ static const struct ksc_code codes[] = {
 	  "an item of a module: pattern list matches other modules for modpost than for the "
 	  "loader",
 	  "spell the item as the module's file is named ('-' or '_')" },
+	{ "modns-not-intree", BOTH, "R40", SEV_W | SEV_E,
+	  "under the in-tree-only rule: the name matches, but the loader finds no intree in "
+	  ".modinfo, or modpost builds an external module", NULL },
 	{ "modns-replaced", AUDIT, "R39", SEV_W,
 	  "replaces a module below kernel/ for the loader, and its name is granted a "
 	  "module-restricted export", NULL },
@@ -505,6 +526,9 @@ static const struct ksc_code codes[] = {
 	  "put '*' only at the end of an item, and no spaces around the commas" },
 	{ "modns-unsigned", LOADER | AUDIT, "R37", SEV_W,
 	  "granted a module-restricted export by its name, but unsigned", NULL },
+	{ "modns-views-differ", BOTH, "R40", SEV_I,
+	  "under the in-tree-only rule one half would grant a module-restricted export by "
+	  "name and the other would not", NULL },
 	{ "name-too-long", MODPOST, "R5", SEV_E,
 	  "the module's file name is too long for the loader", NULL },
 	{ "no-versions", LOADER, "R21", SEV_W | SEV_E,

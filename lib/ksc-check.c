@@ -3,7 +3,7 @@
  * The policy engine: for each module, what the loader would do at insmod time and what
  * modpost would say at build time, rule by rule as doc/rules.md states them (the rule ids
  * in the comments; each finding's rule comes from the catalogue, lib/ksc-catalogue.c).
- * tests/unit/test-check.c runs fifty worked cases through it, T01-T50.
+ * tests/unit/test-check.c runs fifty-six worked cases through it, T01-T56.
  *
  * The loader view replays kernel/module/main.c load_module() in its order: module_layout
  * (check_modstruct_version), vermagic and taints (check_modinfo), the signature taint, the
@@ -23,22 +23,8 @@
 #include <string.h>
 
 #include "ksc-internal.h"
+#include "ksc-report.h"
 
-/* What a kernel version does (the versions of each rule in doc/rules.md). */
-struct policy {
-	struct ksc_kver v;
-	char name[32];
-	bool namespaces;      /* 5.4+ */
-	bool inherit_taint;   /* 5.13+ (approx.): proprietary providers, R18 */
-	bool taint_symname;   /* 5.19+ (approx.): symbol named in the R18 messages */
-	bool string_ns;       /* 6.13+: MODULE_IMPORT_NS("NS") */
-	bool ext_modversions; /* 6.14+ */
-	bool modns;           /* 6.16+: module: namespaces, R7-R11 */
-	bool kflagstab;       /* 7.1+ */
-	bool modpost_mod_log; /* 7.3+: modpost_log() names the module first, R23 */
-	bool augment_taints;  /* 6.4+: module_augment_kernel_taints(), "module license taints kernel." */
-	const char *fm_macro; /* EXPORT_SYMBOL_[GPL_]FOR_MODULES name, 6.16 / 6.17+ */
-};
 
 static int policy_init(struct policy *p, const char *s)
 {
@@ -62,16 +48,6 @@ static int policy_init(struct policy *p, const char *s)
 	return 0;
 }
 
-struct ksc_report {
-	struct ksc_ctx *ctx;
-	struct pool strings;
-	struct policy pol;
-	struct ksc_diag *diags;
-	size_t n_diags, cap_diags;
-	struct ksc_module_verdict *verdicts;
-	size_t n_verdicts;
-	int oom;
-};
 
 /* A given module that loaded: a provider for the modules after it. */
 struct live {
@@ -119,85 +95,6 @@ struct loading {
 
 /* ---------------------------------------------------------------------------------- */
 /* Report building                                                                    */
-
-static const char *sfmt(struct ksc_report *r, const char *fmt, ...) _printf_format_(2, 3);
-static const char *sfmt(struct ksc_report *r, const char *fmt, ...)
-{
-	char *s;
-	va_list ap;
-	const char *out = NULL;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) >= 0) {
-		out = pool_strdup(&r->strings, s);
-		free(s);
-	}
-	va_end(ap);
-	if (!out)
-		r->oom = 1;
-	return out;
-}
-
-static const char *sdup(struct ksc_report *r, const char *s)
-{
-	const char *out;
-
-	if (!s)
-		return NULL;
-	out = pool_strdup(&r->strings, s);
-	if (!out)
-		r->oom = 1;
-	return out;
-}
-
-/* A new finding; its rule is the one the catalogue gives `code` in this view. */
-static struct ksc_diag *diag_new(struct ksc_report *r, enum ksc_view view,
-				 enum ksc_severity sev, const char *code, size_t index,
-				 const char *module, const char *symbol)
-{
-	if (r->n_diags == r->cap_diags) {
-		size_t cap = r->cap_diags ? r->cap_diags * 2 : 64;
-		struct ksc_diag *d = realloc(r->diags, cap * sizeof(*d));
-		if (!d) {
-			r->oom = 1;
-			return NULL;
-		}
-		r->diags = d;
-		r->cap_diags = cap;
-	}
-	struct ksc_diag *d = &r->diags[r->n_diags++];
-	memset(d, 0, sizeof(*d));
-	d->view = view;
-	d->severity = sev;
-	d->code = code;
-	const struct ksc_code *c = ksc_code_lookup(code, view);
-	d->rule = c ? c->rule : NULL;
-	d->module_index = index;
-	d->module = sdup(r, module);
-	d->symbol = sdup(r, symbol);
-	return d;
-}
-
-/* Append one printed line to a diag's kernel_lines. */
-static void diag_line(struct ksc_report *r, struct ksc_diag *d, const char *fmt, ...)
-	_printf_format_(3, 4);
-static void diag_line(struct ksc_report *r, struct ksc_diag *d, const char *fmt, ...)
-{
-	char *s;
-	va_list ap;
-
-	if (!d)
-		return;
-	va_start(ap, fmt);
-	int n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		r->oom = 1;
-		return;
-	}
-	d->kernel_lines = d->kernel_lines ? sfmt(r, "%s\n%s", d->kernel_lines, s) : sdup(r, s);
-	free(s);
-}
 
 /* MODULE_IMPORT_NS in the syntax of the target kernel (R2). */
 static const char *import_line(struct ksc_report *r, const char *ns)
@@ -649,6 +546,10 @@ static int check_namespace(struct run *run, struct loading *L, const char *sym,
 	}
 	if (has_import_ns(L->mod, ns))
 		return 0; /* pre-6.16 or ordinary namespace; 6.16+ module: imports died at R11 */
+	if (restricted && run->o->require_intree &&
+	    ksc_namespace_matches_module(ns, L->name, KSC_MATCH_LOADER)) /* R40 */
+		return ksc_intree_loader_refusal(r, run->allow_missing_ns, L->index, L->name, sym,
+						 ns, f->owner, d_out);
 
 	bool allow = run->allow_missing_ns;
 	d = diag_new(r, KSC_VIEW_LOADER, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
@@ -663,12 +564,9 @@ static int check_namespace(struct run *run, struct loading *L, const char *sym,
 		  L->name, sym, ns);
 	if (restricted) {
 		d->summary = sfmt(r, "restricted to modules matching %s", modns_list(ns));
-		d->explanation = sfmt(r, "%s is a module-restricted export (%s%s): only modules whose name matches %s may use it, and the namespace cannot be imported (R11)%s",
+		d->explanation = sfmt(r, "%s is a module-restricted export (%s): only modules whose name matches %s may use it, and the namespace cannot be imported (R11)",
 				      sym, run->pol->fm_macro ? run->pol->fm_macro : "EXPORT_SYMBOL_FOR_MODULES",
-				      "", modns_list(ns),
-				      run->o->require_intree && ksc_namespace_matches_module(ns, L->name, KSC_MATCH_LOADER)
-				      ? "; under the in-tree-only rule the name matches but the module is not in-tree"
-				      : "");
+				      modns_list(ns));
 		d->fix = sfmt(r, "rename is not a fix: this export is restricted to modules matching %s",
 			      modns_list(ns));
 	} else {
@@ -1191,7 +1089,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 	const struct ksc_module *mod = mods[idx];
 	const char *base = ksc_module_get_modpost_name(mod);
 	const char *p = modpost_path(r, ksc_module_get_path(mod));
-	bool external = !ksc_module_is_intree(mod);
+	bool external = ksc_build_is_external(run->o->build, mod); /* R40 */
 	struct ksc_diag *d;
 	size_t module_name_len = ksc_module_get_elf_class(mod) == 32 ? 60 : 56;
 	unsigned int unresolved = 0;
@@ -1294,7 +1192,12 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 			bool granted = false;
 			if (restricted && !(run->o->require_intree && external))
 				granted = ksc_namespace_matches_module(ns, base, KSC_MATCH_MODPOST);
-			if (!granted && !has_import_ns(mod, ns)) {
+			bool intree_rule = restricted && run->o->require_intree && !has_import_ns(mod, ns);
+			if (!granted && intree_rule && external &&
+			    ksc_intree_modpost_refusal(r, run->allow_missing_ns, run->pol->modpost_mod_log,
+						       mod, idx, p, im->name, ns, owner)) {
+				*ok = *ok && run->allow_missing_ns;
+			} else if (!granted && !has_import_ns(mod, ns)) {
 				bool allow = run->allow_missing_ns;
 				d = diag_new(r, KSC_VIEW_MODPOST, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
 					     restricted ? "modns-denied" : "ns-missing", idx, base, im->name);
@@ -1322,6 +1225,8 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 				if (!allow)
 					*ok = false;
 			}
+			if (intree_rule && run->o->views == KSC_VIEW_BOTH)
+				ksc_intree_views_differ(r, run->o->build, mod, idx, im->name, ns);
 		}
 		if (e->gpl_only && !gpl_compatible) {
 			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "gpl-only", idx, base,

@@ -2779,7 +2779,8 @@ static void fingerprints(struct ksc_tree *t)
 	eng = hs(eng, o ? o->policy : NULL);
 	eng = hn(eng,
 		 o ? ((uint64_t)o->require_intree |
-		      (uint64_t)(o->allow_missing_ns + 1) << 1 | (uint64_t)o->views << 8)
+		      (uint64_t)(o->allow_missing_ns + 1) << 1 | (uint64_t)o->views << 8 |
+		      ((uint64_t)o->build + 1) << 12) /* + 1: R40 changed the verdicts */
 		   : 0xffff);
 	eng = hn(hn(eng, t->opts.no_check), t->quirks);
 	uint64_t out = hn(c, t->order_fp);

@@ -632,6 +632,19 @@ enum ksc_severity {
 	KSC_SEV_ERROR = 2,   /* refused: the load fails / modpost fails the build */
 };
 
+/*
+ * How the modules checked were built, for modpost's half of the in-tree-only rule (R40):
+ * modpost knows whether it runs for the kernel tree or for an external (make M=) build,
+ * not what .modinfo says.
+ */
+enum ksc_build {
+	KSC_BUILD_AUTO = 0,     /* per module: external when its path has an updates/ or
+				 * extra/ folder, or it has no intree in .modinfo; else in-tree
+				 * (a distribution's installed tree) */
+	KSC_BUILD_EXTERNAL = 1, /* make M=dir, as DKMS builds: modpost -e */
+	KSC_BUILD_INTREE = 2,   /* built in the kernel tree */
+};
+
 struct ksc_check_opts {
 	size_t sz;                /* sizeof(struct ksc_check_opts) */
 	const char *policy;       /* rules of this kernel version; NULL: the kernel's release */
@@ -641,6 +654,7 @@ struct ksc_check_opts {
 	bool insmod_only;         /* loader: only vmlinux and the modules given are loaded, as
 				   * with plain insmod; default: the tree's modules provide
 				   * too, as modprobe would load them first */
+	enum ksc_build build;     /* R40: how the modules were built (modpost's view) */
 };
 
 /* One finding. Strings are owned by the report. */

@@ -41,8 +41,11 @@ static const char *const help =
 	"                         kernel's release, else the modules' vermagic (the summary\n"
 	"                         says which)\n"
 	"      --require-intree   the proposed rule: module-restricted exports only for in-tree\n"
-	"                         modules (R25)\n"
-	"      --allow-missing-ns as CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y\n"
+	"                         modules (R25, R40): the loader wants intree in .modinfo,\n"
+	"                         modpost an in-tree build\n"
+	"      --external-build   modpost: the modules are built with make M=dir (default)\n"
+	"      --in-tree-build    modpost: the modules are built in the kernel tree\n"
+	"  -N, --allow-missing-ns as CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y (modpost -N)\n"
 	"      --view VIEW        loader, modpost or both (default)\n"
 	"      --insmod           loader: only vmlinux and the modules given are loaded (plain\n"
 	"                         insmod); default: the tree's modules provide too (modprobe)\n\n"
@@ -60,8 +63,8 @@ static const char *const help =
 	"Exit status: 0 all would load, 1 some would be refused, 2 usage error,\n"
 	"4 some inputs unreadable (the others were checked); 1 and 4 add up.\n";
 
-enum { OPT_REQUIRE_INTREE = 256, OPT_ALLOW_MISSING_NS, OPT_VIEW, OPT_DISTRO, OPT_INSMOD,
-       OPT_CERT, OPT_JSON };
+enum { OPT_REQUIRE_INTREE = 256, OPT_VIEW, OPT_DISTRO, OPT_INSMOD, OPT_CERT, OPT_JSON,
+       OPT_EXTERNAL_BUILD, OPT_INTREE_BUILD };
 
 struct check_args {
 	struct kernel_opts kern;
@@ -71,6 +74,7 @@ struct check_args {
 	bool require_intree, allow_missing_ns, quiet, verbose, insmod_only;
 	unsigned views;
 	int format;
+	enum ksc_build build; /* KSC_BUILD_AUTO: not given, a module file is an M= build */
 };
 
 static const char *sev_word(enum ksc_severity s)
@@ -95,7 +99,8 @@ static void print_lines(const char *prefix, const char *p)
  * The summary line: the views run, and which rules were applied and where they came
  * from (the kernel's release, --policy, or only the modules' vermagic).
  */
-static void print_summary(const struct ksc_report *rep, unsigned views, const char *rules_from)
+static void print_summary(const struct ksc_report *rep, unsigned views, const char *rules_from,
+			  const char *build)
 {
 	size_t nmods = ksc_report_get_module_count(rep);
 	unsigned loads = 0, refused = 0, passes = 0, fails = 0;
@@ -111,8 +116,8 @@ static void print_summary(const struct ksc_report *rep, unsigned views, const ch
 		else
 			fails++;
 	}
-	printf("%zu module%s checked (rules of %s, from %s):", nmods, nmods == 1 ? "" : "s",
-	       ksc_report_get_policy(rep), rules_from);
+	printf("%zu module%s checked (rules of %s, from %s%s%s):", nmods, nmods == 1 ? "" : "s",
+	       ksc_report_get_policy(rep), rules_from, build ? "; " : "", build ? build : "");
 	if (views & KSC_VIEW_LOADER)
 		printf(" loader: %u would load, %u refused%s", loads, refused,
 		       views & KSC_VIEW_MODPOST ? ";" : "");
@@ -122,7 +127,7 @@ static void print_summary(const struct ksc_report *rep, unsigned views, const ch
 }
 
 static void print_text(const struct ksc_report *rep, bool verbose, bool quiet, unsigned views,
-		       const char *rules_from)
+		       const char *rules_from, const char *build)
 {
 	size_t nmods = ksc_report_get_module_count(rep);
 
@@ -150,7 +155,21 @@ static void print_text(const struct ksc_report *rep, bool verbose, bool quiet, u
 		}
 	}
 	if (!quiet)
-		print_summary(rep, views, rules_from);
+		print_summary(rep, views, rules_from, build);
+}
+
+/*
+ * How modpost sees the modules built (R40), for the summary: said when it matters (the
+ * in-tree-only rule) or was chosen.
+ */
+static const char *build_words(const struct check_args *a)
+{
+	if (!(a->views & KSC_VIEW_MODPOST) || (!a->require_intree && !a->build))
+		return NULL;
+	if (a->build == KSC_BUILD_INTREE)
+		return "modpost: built in the kernel tree, --in-tree-build";
+	return a->build ? "modpost: built with make M=, --external-build"
+			: "modpost: built with make M=, as a module file is by default";
 }
 
 /* kmod's insmod (tools/insmod.c mod_strerror()): its words for the loader's errno. */
@@ -274,7 +293,9 @@ static int parse_args(struct check_args *a, int argc, char *argv[])
 	static const struct option own[] = {
 		{ "policy", required_argument, NULL, 'p' },
 		{ "require-intree", no_argument, NULL, OPT_REQUIRE_INTREE },
-		{ "allow-missing-ns", no_argument, NULL, OPT_ALLOW_MISSING_NS },
+		{ "allow-missing-ns", no_argument, NULL, 'N' },
+		{ "external-build", no_argument, NULL, OPT_EXTERNAL_BUILD },
+		{ "in-tree-build", no_argument, NULL, OPT_INTREE_BUILD },
 		{ "view", required_argument, NULL, OPT_VIEW },
 		{ "distro", required_argument, NULL, OPT_DISTRO },
 		{ "insmod", no_argument, NULL, OPT_INSMOD },
@@ -289,7 +310,7 @@ static int parse_args(struct check_args *a, int argc, char *argv[])
 	struct opt_table t;
 	int ch, r;
 
-	if (opt_table_new(&t, own, "p:f:qvh", KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS |
+	if (opt_table_new(&t, own, "p:f:qvhN", KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS |
 			  KOPT_VMLINUX | KOPT_MODULES | KOPT_CONFIG) < 0)
 		return KSC_EXIT_UNREADABLE;
 	while ((ch = getopt_long(argc, argv, t.shortopts, t.longopts, NULL)) != -1) {
@@ -302,7 +323,9 @@ static int parse_args(struct check_args *a, int argc, char *argv[])
 		switch (ch) {
 		case 'p': a->policy = optarg; break;
 		case OPT_REQUIRE_INTREE: a->require_intree = true; break;
-		case OPT_ALLOW_MISSING_NS: a->allow_missing_ns = true; break;
+		case 'N': a->allow_missing_ns = true; break;
+		case OPT_EXTERNAL_BUILD: a->build = KSC_BUILD_EXTERNAL; break;
+		case OPT_INTREE_BUILD: a->build = KSC_BUILD_INTREE; break;
 		case 'q': a->quiet = true; break;
 		case 'v': a->verbose = true; break;
 		case OPT_INSMOD: a->insmod_only = true; break;
@@ -437,6 +460,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		.allow_missing_ns = a.allow_missing_ns ? 1 : -1,
 		.views = a.views,
 		.insmod_only = a.insmod_only,
+		.build = a.build == KSC_BUILD_INTREE ? KSC_BUILD_INTREE : KSC_BUILD_EXTERNAL,
 	};
 	if (c.n) {
 		r = ksc_check_modules(k, c.mods, c.n, &o, &rep);
@@ -453,7 +477,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 			if (print_sarif(rep) < 0)
 				status |= KSC_EXIT_UNREADABLE;
 			break;
-		default: print_text(rep, a.verbose, a.quiet, a.views, rules_from);
+		default: print_text(rep, a.verbose, a.quiet, a.views, rules_from, build_words(&a));
 		}
 		for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
 			const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);

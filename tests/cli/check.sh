@@ -22,7 +22,8 @@ t_eq "-s alone: the rules come from the module's vermagic, and it says so" "1 mo
 t_run "out-of-tree kvm is allowed by released kernels" 0 "$KSC" check "${K[@]}" "$D/oot/kvm.ko"
 t_grep "... and flagged as an impostor" "kvm: anon_inode_make_secure_inode: loader: warning: granted only by its name" "$T_TMP/out"
 t_run "--require-intree refuses it" 1 "$KSC" check "${K[@]}" --require-intree "$D/oot/kvm.ko"
-t_grep "... as modns-denied in both views" "kvm: anon_inode_make_secure_inode: modpost: refused: restricted to modules matching kvm [modns-denied]" "$T_TMP/out"
+t_grep "... as modns-not-intree in both views (R40)" "kvm: anon_inode_make_secure_inode: modpost: refused: restricted to in-tree modules: an external (M=) build [modns-not-intree]" "$T_TMP/out"
+t_grep "... the loader too" "kvm: anon_inode_make_secure_inode: loader: refused: restricted to in-tree modules: no intree in .modinfo [modns-not-intree]" "$T_TMP/out"
 
 t_run "proprietary kvm is refused" 1 "$KSC" check "${K[@]}" --view loader --format kernel "$D/prop/kvm.ko"
 printf '%s\n' "kvm: loading out-of-tree module taints kernel." \

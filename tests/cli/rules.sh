@@ -48,7 +48,7 @@ def literals(text):
 
 
 emitted = set()
-for f in ("ksc-check.c", "ksc-audit.c"):
+for f in ("ksc-check.c", "ksc-audit.c", "ksc-build.c"):
     src = open(os.path.join(libdir, f)).read()
     for fn in ("diag_new", "taint_line", "finding"):
         for args in call_args(src, fn):

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The policy engine against fifty worked cases, T01-T50, one cmocka test per case, named
+ * The policy engine against fifty-six worked cases, T01-T56, one cmocka test per case, named
  * by its id; the rules they exercise are those of doc/rules.md. Each case builds a real
  * module image in memory (tests/unit/mkmod.h), reads it back through the reader, and
  * checks both views: the loader's errno and the lines dmesg shows (in order), and
@@ -47,6 +47,8 @@ struct vec {
 	const char *loader_code;         /* a loader finding with this code must exist */
 	bool modpost_ok;
 	const char *modpost_lines[MAXL]; /* exactly these, in order */
+	enum ksc_build build;            /* R40: how modpost sees it built (0: auto) */
+	const char *modpost_codes[2];    /* modpost findings with these codes must exist */
 };
 
 #define GPL_ONLY .licenses = { "GPL" }
@@ -238,6 +240,36 @@ static const struct vec vectors[] = {
 	  .loader_lines = { "vfio: module uses symbol (foo) from namespace module:kvm, but does not import it.",
 			    "vfio: Unknown symbol foo (err -22)" },
 	  .modpost_lines = { "ERROR: modpost: module vfio uses symbol foo from namespace module:kvm, but does not import it." } },
+	/* R40: the in-tree-only rule as the patched kernel applies it (tests/real/intree.sh) */
+	{ "T51", .gpl = true, .ns = "module:kvm", .name = "kvm", .file = "kvm", .intree = "Y",
+	  GPL_ONLY, .require_intree = true, .build = KSC_BUILD_EXTERNAL,
+	  .loader_absent = "namespace",
+	  .modpost_lines = { "ERROR: modpost: module kvm uses symbol foo from namespace module:kvm, but does not import it." },
+	  .modpost_codes = { "modns-not-intree", "modns-views-differ" } },
+	{ "T52", .gpl = true, .ns = "module:kvm", .name = "kvm", .file = "kvm", .intree = "N",
+	  GPL_ONLY, .require_intree = true, .build = KSC_BUILD_EXTERNAL, .allow_missing_ns = true,
+	  .loader_absent = "namespace", .modpost_ok = true,
+	  .modpost_lines = { "WARNING: modpost: module kvm uses symbol foo from namespace module:kvm, but does not import it." },
+	  .modpost_codes = { "modns-not-intree" } },
+	{ "T53", .gpl = true, .ns = "module:kvm", .name = "kvm", .file = "kvm", .intree = NULL,
+	  GPL_ONLY, .require_intree = true, .build = KSC_BUILD_INTREE, .loader_err = -EINVAL,
+	  .loader_lines = { "kvm: module uses symbol (foo) from namespace module:kvm, but does not import it.",
+			    "kvm: Unknown symbol foo (err -22)" },
+	  .loader_code = "modns-not-intree", .modpost_ok = true,
+	  .modpost_codes = { "modns-views-differ" } },
+	{ "T54", .gpl = true, .ns = "module:kvm_amd", .name = "kvm_amd", .file = "kvm-amd",
+	  .intree = "Y", GPL_ONLY, .require_intree = true, .build = KSC_BUILD_EXTERNAL,
+	  .loader_absent = "namespace",
+	  .modpost_lines = { "ERROR: modpost: module kvm-amd uses symbol foo from namespace module:kvm_amd, but does not import it." },
+	  .modpost_codes = { "modns-not-intree", "modns-views-differ" } },
+	{ "T55", .gpl = true, .ns = "module:kvm", .name = "kvm", .file = "kvm", .intree = "Y",
+	  GPL_ONLY, .require_intree = true, .build = KSC_BUILD_INTREE, .modpost_ok = true },
+	{ "T56", .gpl = true, .ns = "module:kvm", .name = "vfio", .file = "vfio", .intree = "Y",
+	  GPL_ONLY, .require_intree = true, .build = KSC_BUILD_EXTERNAL, .loader_err = -EINVAL,
+	  .loader_lines = { "vfio: module uses symbol (foo) from namespace module:kvm, but does not import it." },
+	  .loader_code = "modns-denied",
+	  .modpost_lines = { "ERROR: modpost: module vfio uses symbol foo from namespace module:kvm, but does not import it." },
+	  .modpost_codes = { "modns-denied" } },
 };
 
 static struct ksc_module *build(struct ksc_ctx *ctx, const struct mkmod *mm, const char *file)
@@ -361,6 +393,7 @@ static void run_vector(void **state)
 		.policy = v->policy ? v->policy : "6.16",
 		.require_intree = v->require_intree,
 		.allow_missing_ns = v->allow_missing_ns,
+		.build = v->build,
 	};
 	struct ksc_report *rep;
 	assert_int_equal(ksc_check_modules(k, &mod, 1, &o, &rep), 0);
@@ -369,10 +402,14 @@ static void run_vector(void **state)
 	/* Loader and modpost lines as printed. */
 	char loader[4096] = "", modpost[4096] = "";
 	bool code_seen = false;
+	unsigned int mp_seen = 0;
 	for (size_t i = vd->first_diag; i < vd->first_diag + vd->n_diags; i++) {
 		const struct ksc_diag *d = ksc_report_get_diag(rep, i);
 		if (d->view == KSC_VIEW_LOADER && v->loader_code && strcmp(d->code, v->loader_code) == 0)
 			code_seen = true;
+		for (int j = 0; j < 2 && d->view == KSC_VIEW_MODPOST; j++)
+			if (v->modpost_codes[j] && strcmp(d->code, v->modpost_codes[j]) == 0)
+				mp_seen |= 1u << j;
 		const struct ksc_code *c = ksc_code_lookup(d->code, d->view);
 		if (!c || !d->rule || strcmp(d->rule, c->rule) != 0 ||
 		    !(c->severities & (1u << d->severity)))
@@ -415,6 +452,9 @@ static void run_vector(void **state)
 	if (strcmp(want, modpost) != 0)
 		fail_msg("%s: modpost printed:\n%s\nexpected:\n%s", v->id, modpost, want);
 	assert_int_equal(vd->modpost_ok, v->modpost_ok);
+	for (int j = 0; j < 2; j++)
+		if (v->modpost_codes[j] && !(mp_seen & 1u << j))
+			fail_msg("%s: no modpost finding with code %s", v->id, v->modpost_codes[j]);
 
 	ksc_report_unref(rep);
 	ksc_module_unref(mod);
@@ -775,7 +815,7 @@ int main(void)
 	tests[n + 5] = (struct CMUnitTest)cmocka_unit_test(test_vermagic_and_dups);
 	tests[n + 6] = (struct CMUnitTest)cmocka_unit_test(test_policy_required);
 	tests[n + 7] = (struct CMUnitTest)cmocka_unit_test(test_retpoline);
-	int failed = _cmocka_run_group_tests("worked cases T01-T50", tests, n + 8, NULL,
+	int failed = _cmocka_run_group_tests("worked cases T01-T56", tests, n + 8, NULL,
 					     NULL);
 	free(tests);
 	return failed ? 1 : 0;
