@@ -29,6 +29,8 @@ static const char *const help =
 	"      --json             the same as --format json\n"
 	"      --html FILE        also write the report as one self-contained HTML page\n"
 	"                         (sortable, filterable tables and the graph; no network)\n"
+	"      --view VIEW        with MODULEs: the loader's verdicts, modpost's, or both\n"
+	"                         (default); only those are compared and printed\n"
 	"  -q, --quiet            text: only the changes, no counts; with MODULEs, only the\n"
 	"                         verdicts of the modules that would break on NEW\n"
 	"  -v, --verbose          explanations and fixes\n"
@@ -39,7 +41,7 @@ static const char *const help =
 	"Exit status: 0 no change (or no module breaks), 1 changes (or some module that\n"
 	"loaded on OLD would be refused on NEW), 2 usage error, 4 unreadable input.\n";
 
-enum { OPT_POLICY_OLD = 256, OPT_POLICY_NEW, OPT_JSON, OPT_HTML };
+enum { OPT_POLICY_OLD = 256, OPT_POLICY_NEW, OPT_JSON, OPT_HTML, OPT_VIEW };
 /* --format dot: the JSON document is built, then drawn by report_write_dot(). */
 enum { DIFF_DOT = 100 };
 
@@ -169,19 +171,31 @@ struct side_by_side {
 	const struct ksc_module_verdict *vo, *vn;
 	size_t m;
 	const char *path;
+	unsigned views; /* KSC_VIEW_x compared */
 	bool verbose, text, noted;
 	json_object *jc; /* the module's "changes", or NULL */
 };
 
-/* One module's verdicts on OLD and NEW; its modpost name noted unless *noted. */
+/* One module's verdicts on OLD and NEW, in `views`; its modpost name noted unless *noted. */
 static void print_fate(const struct ksc_module_verdict *vo, const struct ksc_module_verdict *vn,
-		       bool *noted)
+		       unsigned views, bool *noted)
 {
 	print_module_name(vo->loader_name, vo->modpost_name, noted);
-	printf(": loader: %s -> %s; modpost: %s -> %s\n",
-	       vo->loader_err ? ksc_errno_name(vo->loader_err) : "loads",
-	       vn->loader_err ? ksc_errno_name(vn->loader_err) : "loads",
-	       vo->modpost_ok ? "pass" : "fail", vn->modpost_ok ? "pass" : "fail");
+	if (views & KSC_VIEW_LOADER)
+		printf(": loader: %s -> %s", vo->loader_err ? ksc_errno_name(vo->loader_err) : "loads",
+		       vn->loader_err ? ksc_errno_name(vn->loader_err) : "loads");
+	if (views & KSC_VIEW_MODPOST)
+		printf("%s modpost: %s -> %s", views & KSC_VIEW_LOADER ? ";" : ":",
+		       vo->modpost_ok ? "pass" : "fail", vn->modpost_ok ? "pass" : "fail");
+	putchar('\n');
+}
+
+/* Would the module break on NEW, in the views compared? */
+static bool breaks_on_new(const struct ksc_module_verdict *vo,
+			  const struct ksc_module_verdict *vn, unsigned views)
+{
+	return ((views & KSC_VIEW_LOADER) && !vo->loader_err && vn->loader_err) ||
+	       ((views & KSC_VIEW_MODPOST) && vo->modpost_ok && !vn->modpost_ok);
 }
 
 static void print_name(struct side_by_side *c)
@@ -211,6 +225,8 @@ static void compare_imports(struct side_by_side *c, const struct ksc_diff *df)
 		const char *sym = ksc_module_get_import(c->mod, i)->name;
 		for (unsigned view = loader ? KSC_VIEW_LOADER : KSC_VIEW_MODPOST;
 		     view <= KSC_VIEW_MODPOST; view <<= 1) {
+			if (!(c->views & view))
+				continue;
 			const struct ksc_diag *a = worst(c->ro, c->m, sym, view);
 			const struct ksc_diag *b = worst(c->rn, c->m, sym, view);
 			const char *ca = a ? a->code : "", *cb = b ? b->code : "";
@@ -258,7 +274,7 @@ static void compare_module_level(struct side_by_side *c)
 			bool in_other = false;
 			/* Per-import findings were compared above; the rest here. */
 			if ((d->symbol && ksc_module_find_import(c->mod, d->symbol)) ||
-			    d->severity < KSC_SEV_WARNING)
+			    d->severity < KSC_SEV_WARNING || !(c->views & d->view))
 				continue;
 			for (size_t j = w->first_diag; j < w->first_diag + w->n_diags; j++) {
 				const struct ksc_diag *e = ksc_report_get_diag(there, j);
@@ -290,17 +306,20 @@ static void compare_module_level(struct side_by_side *c)
 
 static void compare_module(const struct ksc_module *mod, const struct ksc_report *ro,
 			   const struct ksc_report *rn, size_t m, const struct ksc_diff *df,
-			   bool verbose, bool text, json_object *jmods, unsigned *breaks)
+			   unsigned views, bool verbose, bool text, json_object *jmods,
+			   unsigned *breaks)
 {
 	struct side_by_side c = {
 		.mod = mod, .ro = ro, .rn = rn, .m = m, .path = ksc_module_get_path(mod),
 		.vo = ksc_report_get_verdict(ro, m), .vn = ksc_report_get_verdict(rn, m),
-		.verbose = verbose, .text = text, .jc = jmods ? json_object_new_array() : NULL,
+		.views = views, .verbose = verbose, .text = text,
+		.jc = jmods ? json_object_new_array() : NULL,
 	};
 	const struct ksc_module_verdict *vo = c.vo, *vn = c.vn;
 
 	compare_imports(&c, df);
-	if (text && vo->loader_reached_symbols != vn->loader_reached_symbols) {
+	if (text && (views & KSC_VIEW_LOADER) &&
+	    vo->loader_reached_symbols != vn->loader_reached_symbols) {
 		print_name(&c);
 		fputs(vn->loader_reached_symbols
 			      ? "loader: the imports are reached on NEW (the load stopped before them on OLD)\n"
@@ -308,7 +327,7 @@ static void compare_module(const struct ksc_module *mod, const struct ksc_report
 		      stdout);
 	}
 	compare_module_level(&c);
-	bool broke = (!vo->loader_err && vn->loader_err) || (vo->modpost_ok && !vn->modpost_ok);
+	bool broke = breaks_on_new(vo, vn, views);
 	if (broke)
 		(*breaks)++;
 	if (jmods) {
@@ -330,7 +349,7 @@ static void compare_module(const struct ksc_module *mod, const struct ksc_report
 		json_object_array_add(jmods, jm);
 	}
 	if (text)
-		print_fate(vo, vn, &c.noted);
+		print_fate(vo, vn, views, &c.noted);
 }
 
 static json_object *tristate_json(int v)
@@ -379,6 +398,7 @@ static const char *side_policy(const char *opt, struct ksc_kernel *k, struct ksc
 struct diff_args {
 	const char *pold, *pnew, *html;
 	int format;
+	unsigned views;
 	bool quiet, verbose;
 };
 
@@ -391,6 +411,7 @@ static int parse_args(struct diff_args *a, int argc, char *argv[])
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "html", required_argument, NULL, OPT_HTML },
+		{ "view", required_argument, NULL, OPT_VIEW },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -405,6 +426,13 @@ static int parse_args(struct diff_args *a, int argc, char *argv[])
 		case OPT_POLICY_NEW: a->pnew = optarg; break;
 		case OPT_JSON: a->format = FMT_JSON; break;
 		case OPT_HTML: a->html = optarg; break;
+		case OPT_VIEW: {
+			int v = parse_view("diff", optarg);
+			if (v < 0)
+				return KSC_EXIT_USAGE;
+			a->views = (unsigned)v;
+			break;
+		}
 		case 'q': a->quiet = true; break;
 		case 'v': a->verbose = true; break;
 		case 'f':
@@ -430,7 +458,7 @@ static int parse_args(struct diff_args *a, int argc, char *argv[])
 
 int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	struct diff_args args = { .format = FMT_TEXT };
+	struct diff_args args = { .format = FMT_TEXT, .views = KSC_VIEW_BOTH };
 	int status = parse_args(&args, argc, argv);
 	unsigned errors = 0;
 
@@ -474,7 +502,8 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 		nmods++;
 	if (nmods) {
 		char bo[128], bn[128];
-		struct ksc_check_opts o = { .sz = sizeof(o), .allow_missing_ns = -1 };
+		struct ksc_check_opts o = { .sz = sizeof(o), .allow_missing_ns = -1,
+					    .views = args.views };
 		o.policy = side_policy(pold, ko, mods, bo, sizeof(bo));
 		int r = ksc_check_modules(ko, mods, nmods, &o, &ro);
 		o.policy = side_policy(pnew, kn, mods, bn, sizeof(bn));
@@ -489,12 +518,12 @@ int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 		json_object *jmods = root ? json_object_new_array() : NULL;
 		for (size_t m = 0; m < nmods; m++) {
 			unsigned before = breaks;
-			compare_module(mods[m], ro, rn, m, df, verbose, text && !args.quiet, jmods,
-				       &breaks);
+			compare_module(mods[m], ro, rn, m, df, args.views, verbose,
+				       text && !args.quiet, jmods, &breaks);
 			if (text && args.quiet && breaks > before) {
 				bool noted = false;
 				print_fate(ksc_report_get_verdict(ro, m),
-					   ksc_report_get_verdict(rn, m), &noted);
+					   ksc_report_get_verdict(rn, m), args.views, &noted);
 			}
 		}
 		if (root) {

@@ -71,6 +71,12 @@ mkdir -p "$good/etc/depmod.d"
 echo "override kvm * kernel/arch/x86/kvm" > "$good/etc/depmod.d/kvm.conf"
 t_run "diff: the in-tree kvm's tree to the impostor's" 1 "$KSC" diff "$good" "$root" "$amd"
 expect "... kvm_fx_init's CRC changes, and kvm-amd breaks" diff-impostor.out
+t_run "diff --view loader: the loader's verdicts only" 1 "$KSC" diff --view loader "$good" "$root" "$amd"
+expect "... kvm-amd breaks, no modpost line" diff-impostor-loader.out
+t_run "diff --view modpost: modpost's only" 0 "$KSC" diff --view modpost "$good" "$root" "$amd"
+expect "... nothing breaks for modpost, which checks no CRC" diff-impostor-modpost.out
+t_run "diff --view: an unknown view" 2 "$KSC" diff --view kernel "$good" "$root" "$amd"
+t_grep "... says which" "ksymcheck: unknown --view 'kernel'" "$T_TMP/err"
 
 # ---- through the index `tree` keeps (the runs above made it): the same outputs ---------
 t_eq "check, audit and diff keep the index, one per tree" "2" \
