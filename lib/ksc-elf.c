@@ -988,6 +988,56 @@ static int decode_table(struct reader *r, struct table *t, struct sec *strs,
 	return -EINVAL;
 }
 
+/*
+ * The object modpost reads before it writes the export table (6.5+,
+ * include/linux/export.h): each export is a local symbol __export_symbol_<name> in
+ * .export_symbol whose data is the license ("GPL" or "") and the namespace, both
+ * NUL-terminated. modpost's handle_symbol() takes the exports of a .o from these; a
+ * linked .ko has __ksymtab instead (the section is discarded), so these are read only
+ * when no export table was found.
+ */
+static int parse_export_symbols(struct reader *r)
+{
+	static const char prefix[] = "__export_symbol_";
+	struct ksc_module *mod = r->mod;
+	struct sec *es = find_sec(r, ".export_symbol");
+	size_t cap = 0;
+
+	if (!es || !es->bytes)
+		return 0;
+	size_t shndx = sec_index(r, es);
+	for (size_t i = 0; i < r->n_syms; i++)
+		if (r->syms[i].st_shndx == shndx && !strncmp(r->sym_names[i], prefix, sizeof(prefix) - 1))
+			cap++;
+	if (!cap)
+		return 0;
+	mod->exports = calloc(cap, sizeof(*mod->exports));
+	if (!mod->exports)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->n_syms; i++) {
+		const GElf_Sym *sym = &r->syms[i];
+		if (sym->st_shndx != shndx || strncmp(r->sym_names[i], prefix, sizeof(prefix) - 1))
+			continue;
+		const char *lic = sec_string(es, sym->st_value);
+		const char *ns = lic ? sec_string(es, sym->st_value + strlen(lic) + 1) : NULL;
+		if (!ns) {
+			ksc_err(r->ctx, "%s: %s: its license and namespace run past .export_symbol",
+				r->path, r->sym_names[i]);
+			return -EINVAL;
+		}
+		struct ksc_export *e = &mod->exports[mod->n_exports++];
+		e->name = pool_strdup(&mod->strings, r->sym_names[i] + sizeof(prefix) - 1);
+		e->ns = pool_strdup(&mod->strings, ns);
+		if (!e->name || !e->ns)
+			return -ENOMEM;
+		e->gpl_only = !strcmp(lic, "GPL");
+		int ret = hash_add(&mod->export_index, e->name, e, 1);
+		if (ret < 0)
+			return ret;
+	}
+	return 0;
+}
+
 static int parse_exports(struct reader *r)
 {
 	struct ksc_module *mod = r->mod;
@@ -1012,7 +1062,7 @@ static int parse_exports(struct reader *r)
 			cap += s->sh.sh_size / 8 + 1; /* upper bound on entries */
 	}
 	if (!cap)
-		return 0;
+		return r->type == ET_REL ? parse_export_symbols(r) : 0;
 	struct entry *ent = calloc(cap, sizeof(*ent));
 	mod->exports = calloc(cap, sizeof(*mod->exports));
 	if (!ent || !mod->exports) {
