@@ -490,7 +490,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		status |= KSC_EXIT_UNREADABLE;
 out:
 	ksc_report_unref(rep);
-	ksc_kernel_unref(k);
+	release_kernel(k);
 	ksc_keyring_unref(kr);
 	module_list_free(&c);
 	kernel_opts_free(&a.kern);

