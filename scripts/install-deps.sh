@@ -13,7 +13,8 @@ demo_pkgs=(clang)
 test_pkgs=(clang binutils xz-utils zstd gzip kmod python3 python3-jsonschema openssl patch git
 	   time strace graphviz eslint python3-tinycss2
 	   debhelper dpkg-dev lintian man-db shellcheck debootstrap  # check-dist, check-fresh
-	   qemu-system-x86 busybox-static)  # check-real's loader lanes
+	   qemu-system-x86 busybox-static  # check-real's loader lanes
+	   flex bison bc libssl-dev cpio)  # check-real's intree lane builds a kernel
 case "${1:-}" in
 --demo) pkgs+=("${demo_pkgs[@]}") ;;
 --test) pkgs+=("${test_pkgs[@]}") ;;

@@ -18,6 +18,9 @@
 #   KSC_QEMU_TIMEOUT  hard limit for one boot in seconds (default 120).
 #   KSC_QEMU_ACCEL    qemu accelerator (default tcg).
 #   KSC_QEMU_MEM      guest memory (default 512M).
+#   KSC_QEMU_HALT     how the guest ends: poweroff (default) or reboot (qemu runs with
+#                     -no-reboot, so it exits: for a kernel without ACPI, which can only
+#                     halt where it should power off).
 #   KSC_CACHE         cache folder (default ~/.cache/ksymcheck); the static guest helper
 #                     is built into $KSC_CACHE/qemu-harness/.
 #
@@ -184,6 +187,12 @@ echo KSC-END-KMSG
 echo "ksc-guest: powering off at $(cut -d' ' -f1 /proc/uptime) s"
 poweroff -f
 EOF
+
+case ${KSC_QEMU_HALT:-poweroff} in
+poweroff) ;;
+reboot) sed -i 's/^poweroff -f$/reboot -f/' "$work/init" ;;
+*) echo "qemu-load: KSC_QEMU_HALT must be poweroff or reboot" >&2; exit 2 ;;
+esac
 
 # newc archive written here (no root, no cpio(1) needed), mtimes 0: byte-identical inputs
 # give a byte-identical initramfs.
