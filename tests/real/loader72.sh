@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The real loader of a kernel with module-restricted exports (6.16 on: sid's 7.2) as the
-# oracle of `ksymcheck check --view loader`. Debian's own kernel is booted under qemu
+# The real loader of a kernel with module-restricted exports (6.16 on: sid's 7.2 and
+# experimental's 7.3) as the oracle of `ksymcheck check --view loader`. Debian's own kernel is booted under qemu
 # (scripts/qemu-load.sh, software emulation, `-cpu max` so that kvm-amd finds SVM) and
 # loads sets of modules, each set in a fixed order in one boot: Debian's kvm, its
 # dependencies and kvm-amd/kvm-intel, edited copies of them (struct module name, .modinfo
 # name, license, import_ns, signature kept or stripped, file renamed), and the test
 # modules that the 7.2 kbuild lane built in a sid root (tests/real/kbuild72.sh), when
-# they are there. What finit_module(2) returned and what the kernel logged are kept under
+# they are there; on 7.3 also binfmt_misc and vmw_vsock_virtio_transport_common, whose
+# exports 7.3 restricted, renamed. What finit_module(2) returned and what the kernel logged are kept under
 # $OUT/loader72-<kernel>/<set>/ and compared with ksymcheck's prediction for the same
 # modules in the same order, twice: with `--kernel ROOT --kver KVER` and with
 # `--vmlinux VMLINUX --config CONFIG`.
@@ -25,7 +26,7 @@
 # have the observations.
 #
 # KSC_LOADER72_SETS="kvm-a kvm-b" picks sets (default: all).
-# Real kernels: sid
+# Real kernels: sid experimental
 # shellcheck disable=SC2034 # read by scripts/real-env.sh
 REAL_TESTS=("loader72: the real loader under qemu loads kvm and edited copies")
 # shellcheck source=tests/lib.sh
@@ -39,7 +40,7 @@ esac
 LDIR=$TOP/$OUT/loader72-$REAL_KERNEL
 case "$OUT" in /*) LDIR=$OUT/loader72-$REAL_KERNEL ;; esac
 mkdir -p "$LDIR"
-SETS=${KSC_LOADER72_SETS:-kvm-a kvm-b kvm-c built}
+SETS=${KSC_LOADER72_SETS:-kvm-a kvm-b kvm-c x73 built}
 export KDIR KVER KSC_QEMU_CPU=max
 
 kpatch() { python3 "$TOP/tests/helpers/kpatch.py" "$@"; }
@@ -52,6 +53,7 @@ INIT_NOISE=(
 	'^kvm_amd: Virtual GIF supported$'
 	'^kvm_amd: PMU virtualization is disabled$'
 	'^kvm_intel: VMX not supported by CPU 0$'
+	'^NET: Registered PF_VSOCK protocol family$'
 )
 
 # Per set: module files and expected errno ("-95/init": finit_module's errno came from
@@ -153,6 +155,22 @@ setup_kvm_c() {
 	mk $s kvm-amd.ko $KVM/kvm-amd 0
 }
 
+# 7.3's new restrictions: binfmt_misc's inc_ucount/dec_ucount and
+# vmw_vsock_virtio_transport_common's iov_iter_restore
+setup_x73() {
+	local s=x73
+	case $RULES in 7.[0-2]) t_skip "loader72 $s: 7.3's new module: exports" "$REAL_LABEL has not got them"; return 1 ;; esac
+	rm -rf "$LDIR/$s/mods"
+	local vc=vmw_vsock_virtio_transport_common
+	mk $s binfmt_mis.ko fs/binfmt_misc -22 strip "thismod|binfmt_misc|binfmt_mis" "modinfo|name=binfmt_misc|name=binfmt_mis"
+	mk $s binfmt_misc.ko fs/binfmt_misc 0
+	mk $s vsock.ko net/vmw_vsock/vsock 0
+	mk $s $vc-x.ko net/vmw_vsock/$vc -22 strip "thismod|$vc|${vc%n}x" "modinfo|name=$vc|name=${vc%n}x"
+	# hyphens for underscores: granted; the original then exports the same symbols
+	mk $s vmw-vsock.ko net/vmw_vsock/$vc 0 strip "thismod|$vc|${vc//_/-}" "modinfo|name=$vc|name=${vc//_/-}"
+	mk $s $vc.ko net/vmw_vsock/$vc -8
+}
+
 # The modules tests/real/kbuild72.sh built in the sid root (its lenient builds, so that
 # what modpost refused has a .ko too), with ccp from the tree for kvm-amd's export.
 # bmk SET DEST CASE/FILE WANT OPS...
@@ -176,7 +194,7 @@ setup_built() {
 	case "$OUT" in /*) BUILT=$OUT/kbuild72-$REAL_KERNEL/lenient ;; esac
 	if [ ! -f "$BUILT/patterns/ksc_prov.ko" ]; then
 		t_skip "loader72 $s: the modules built by the kbuild72 lane" \
-			"$BUILT has none (tests/real/kbuild72.sh runs first, and builds them)"
+			"$BUILT has none (tests/real/kbuild72.sh builds them, for sid)"
 		return 1
 	fi
 	rm -rf "$LDIR/$s/mods"
@@ -306,6 +324,7 @@ for s in $SETS; do
 	kvm-a) setup_kvm_a ;;
 	kvm-b) setup_kvm_b ;;
 	kvm-c) setup_kvm_c ;;
+	x73) setup_x73 || continue ;;
 	built) setup_built || continue ;;
 	*) t_fail "loader72: unknown set $s (KSC_LOADER72_SETS)"; continue ;;
 	esac
