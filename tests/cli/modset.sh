@@ -97,6 +97,24 @@ same_without_index "index: audit as without it" audit -b "$root" "$REL" --format
 same_without_index "index: diff as without it" diff -v "$good" "$root" "$amd"
 t_run "tree: the index check made, used as is" 1 "$KSC" tree -b "$root" "$REL"
 t_grep "... nothing read again" "(0 read, " "$T_TMP/out"
+# A progress bar while check, audit, nsdeps or diff read a tree: on a terminal only, not with
+# --quiet or JSON (each run with a new index, so that the tree is read).
+bar() { # ARGS...: 1 when the run, on a terminal, drew tree's progress bar, else 0
+	local x=$T_TMP/xdg-bar-$RANDOM$RANDOM
+	XDG_CACHE_HOME=$x script -q -c "$(printf "'%s' " "$KSC" "$@") > /dev/null" "$T_TMP/tty" \
+		< /dev/null > /dev/null 2>&1 || true
+	grep -c 'read    \[' "$T_TMP/tty" | sed 's/^[1-9][0-9]*$/1/'
+}
+if command -v script > /dev/null; then
+	t_eq "progress bar: check, audit, nsdeps and diff on a terminal" "1 1 1 1" \
+		"$(bar check -k "$root" --kver "$REL" "$amd") $(bar audit -b "$root" "$REL") $(bar nsdeps -k "$root" --kver "$REL" "$amd") $(bar diff "$good" "$root" "$amd")"
+	t_eq "... none with --quiet or JSON" "0 0 0 0" \
+		"$(bar check -q -k "$root" --kver "$REL" "$amd") $(bar check --json -k "$root" --kver "$REL" "$amd") $(bar audit -q -b "$root" "$REL") $(bar diff --json "$good" "$root" "$amd")"
+else
+	t_skip "progress bar: check, audit, nsdeps and diff on a terminal" "no script(1)"
+fi
+XDG_CACHE_HOME=$T_TMP/xdg-pipe "$KSC" check -k "$root" --kver "$REL" "$amd" > /dev/null 2> "$T_TMP/err"
+t_eq "... none on a pipe" "" "$(tr -dc '\r' < "$T_TMP/err")"
 
 mkdir -p "$root/etc/depmod.d"
 echo "override kvm * kernel/arch/x86/kvm" > "$root/etc/depmod.d/kvm.conf"
