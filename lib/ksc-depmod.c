@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "ksc-internal.h"
+#include "util/elfview.h"
 
 /* ---------------------------------------------------------------------------------- */
 /* A fast hash for checksums and fingerprints: four 64-bit lanes, multiply and rotate   */
@@ -202,19 +203,11 @@ uint32_t ksc_kmod_hash(const char *key, size_t len)
 /* ---------------------------------------------------------------------------------- */
 /* kmod's ELF rules                                                                   */
 
-#define SHN_UNDEF_ 0
-#define SHN_ABS_ 0xfff1
-#define STT_REGISTER_ 13
-#define EM_SPARC_ 2
-#define EM_SPARCV9_ 43
+/* MODULE_NAME_LEN = 64 - sizeof(unsigned long) (include/linux/module.h). */
 #define VERSION_RECORD 64
 
 struct kelf {
-	const unsigned char *m;
-	uint64_t size;
-	bool c64, msb;
-	uint64_t shoff;
-	unsigned int shnum, shentsize, machine;
+	struct elfview v;
 	uint64_t names_off, names_size;
 	kv_loaded_fn loaded;
 	void *ldata;
@@ -225,44 +218,6 @@ struct kelf {
 	bool have[5];
 	unsigned int idx[5];
 };
-
-/* kmod's elf_get_uint(): bounds-checked, (uint64_t)-1 when out of the file. */
-static uint64_t kget(const struct kelf *e, uint64_t off, unsigned int size)
-{
-	uint64_t v = 0;
-
-	if (off > e->size || size > e->size - off)
-		return UINT64_MAX;
-	const unsigned char *p = e->m + off;
-	/* the sizes ELF fields have, with one load each (read for every symbol) */
-	switch (size) {
-	case 8: {
-		uint64_t x;
-		memcpy(&x, p, 8);
-		return e->msb ? be64toh(x) : le64toh(x);
-	}
-	case 4: {
-		uint32_t x;
-		memcpy(&x, p, 4);
-		return e->msb ? be32toh(x) : le32toh(x);
-	}
-	case 2: {
-		uint16_t x;
-		memcpy(&x, p, 2);
-		return e->msb ? be16toh(x) : le16toh(x);
-	}
-	default:
-		break;
-	}
-	if (e->msb) {
-		for (unsigned int i = 0; i < size; i++)
-			v = v << 8 | p[i];
-	} else {
-		for (unsigned int i = size; i > 0; i--)
-			v = v << 8 | p[i - 1];
-	}
-	return v;
-}
 
 static bool kneed(struct kelf *e, uint64_t off, uint64_t size)
 {
@@ -275,72 +230,38 @@ static bool kneed(struct kelf *e, uint64_t off, uint64_t size)
 static int ksec_info(const struct kelf *e, unsigned int idx, struct ksec *s,
 		     uint32_t *nameoff)
 {
-	if (idx == SHN_UNDEF_ || idx >= e->shnum)
+	const struct elfview *v = &e->v;
+
+	if (idx == SHN_UNDEF || idx >= v->shnum)
 		return -EINVAL;
-	uint64_t h = e->shoff + (uint64_t)idx * e->shentsize;
-	if (e->c64) {
-		s->size = kget(e, h + 32, 8);
-		s->off = kget(e, h + 24, 8);
-		*nameoff = (uint32_t)kget(e, h, 4);
-	} else {
-		s->size = kget(e, h + 20, 4);
-		s->off = kget(e, h + 16, 4);
-		*nameoff = (uint32_t)kget(e, h, 4);
-	}
-	if (s->off > e->size || s->size > e->size - s->off)
+	s->size = elfview_shdr(v, idx, sh_size);
+	s->off = elfview_shdr(v, idx, sh_offset);
+	*nameoff = (uint32_t)elfview_shdr(v, idx, sh_name);
+	if (s->off > v->size || s->size > v->size - s->off)
 		return -EINVAL;
 	return 0;
 }
 
 /* kmod_elf_new(): the checks it makes, nothing more. */
-static bool kelf_open(struct kelf *e)
+static bool kelf_open(struct kelf *e, const unsigned char *img, size_t size)
 {
-	const unsigned char *p = e->m;
+	struct elfview *v = &e->v;
 
-	if (e->size <= 16 || memcmp(p, "\177ELF", 4) != 0)
+	if (size <= EI_NIDENT || !elfview_open(v, img, size) ||
+	    size <= elfview_ehdr_size(v))
 		return false;
-	if (p[4] == 1) {
-		if (e->size <= 52)
-			return false;
-		e->c64 = false;
-	} else if (p[4] == 2) {
-		if (e->size <= 64)
-			return false;
-		e->c64 = true;
-	} else {
+	if (v->shentsize != elfview_shdr_size(v))
 		return false;
-	}
-	if (p[5] == 1)
-		e->msb = false;
-	else if (p[5] == 2)
-		e->msb = true;
-	else
+	uint64_t table = (uint64_t)v->shentsize * v->shnum;
+	if (v->shoff > v->size || table > v->size - v->shoff)
 		return false;
-	unsigned int shstrndx;
-	if (e->c64) {
-		e->shoff = kget(e, 40, 8);
-		e->shnum = (unsigned int)kget(e, 60, 2);
-		e->shentsize = (unsigned int)kget(e, 58, 2);
-		shstrndx = (unsigned int)kget(e, 62, 2);
-	} else {
-		e->shoff = kget(e, 32, 4);
-		e->shnum = (unsigned int)kget(e, 48, 2);
-		e->shentsize = (unsigned int)kget(e, 46, 2);
-		shstrndx = (unsigned int)kget(e, 50, 2);
-	}
-	e->machine = (unsigned int)kget(e, 18, 2);
-	if (e->shentsize != (e->c64 ? 64u : 40u))
-		return false;
-	uint64_t table = (uint64_t)e->shentsize * e->shnum;
-	if (e->shoff > e->size || table > e->size - e->shoff)
-		return false;
-	kneed(e, e->shoff, table);
+	kneed(e, v->shoff, table);
 	struct ksec s;
 	uint32_t nameoff;
-	if (ksec_info(e, shstrndx, &s, &nameoff) < 0)
+	if (ksec_info(e, v->shstrndx, &s, &nameoff) < 0)
 		return false;
 	kneed(e, s.off, s.size);
-	if (s.size == 0 || e->m[s.off + s.size - 1] != '\0')
+	if (s.size == 0 || v->m[s.off + s.size - 1] != '\0')
 		return false;
 	e->names_off = s.off;
 	e->names_size = s.size;
@@ -356,12 +277,12 @@ static void kindex(struct kelf *e, struct ksec *found, bool *have, unsigned int 
 {
 	for (int k = 0; k < KS_COUNT; k++)
 		have[k] = false;
-	for (unsigned int i = 1; i < e->shnum; i++) {
+	for (unsigned int i = 1; i < e->v.shnum; i++) {
 		struct ksec s;
 		uint32_t nameoff;
 		if (ksec_info(e, i, &s, &nameoff) < 0 || nameoff >= e->names_size)
 			continue;
-		const char *n = (const char *)e->m + e->names_off + nameoff;
+		const char *n = (const char *)e->v.m + e->names_off + nameoff;
 		/* only ".s...", ".m..." and "__..." can be one of them */
 		if (!(n[0] == '.' && (n[1] == 's' || n[1] == 'm')) && !(n[0] == '_' && n[1] == '_'))
 			continue;
@@ -480,50 +401,16 @@ struct ksym {
 	unsigned int info, shndx;
 };
 
-static inline uint64_t fget(const struct kelf *e, const unsigned char *p, unsigned int n)
-{
-	uint64_t v = 0;
-
-	if (e->msb) {
-		for (unsigned int i = 0; i < n; i++)
-			v = v << 8 | p[i];
-		return v;
-	}
-	switch (n) {
-	case 1: return p[0];
-	case 2: {
-		uint16_t x;
-		memcpy(&x, p, 2);
-		return le16toh(x);
-	}
-	case 4: {
-		uint32_t x;
-		memcpy(&x, p, 4);
-		return le32toh(x);
-	}
-	default: {
-		uint64_t x;
-		memcpy(&x, p, 8);
-		return le64toh(x);
-	}
-	}
-}
-
 /* One symbol of a symbol table known to lie inside the file. */
 static void ksym_read(const struct kelf *e, uint64_t off, struct ksym *s)
 {
-	const unsigned char *p = e->m + off;
+	const struct elfview *v = &e->v;
+	const unsigned char *p = v->m + off;
 
-	s->name = (uint32_t)fget(e, p, 4);
-	if (e->c64) {
-		s->info = p[4];
-		s->shndx = (unsigned int)fget(e, p + 6, 2);
-		s->value = fget(e, p + 8, 8);
-	} else {
-		s->value = fget(e, p + 4, 4);
-		s->info = p[12];
-		s->shndx = (unsigned int)fget(e, p + 14, 2);
-	}
+	s->name = (uint32_t)elfview_sym(v, p, st_name);
+	s->info = (unsigned int)elfview_sym(v, p, st_info);
+	s->shndx = (unsigned int)elfview_sym(v, p, st_shndx);
+	s->value = elfview_sym(v, p, st_value);
 }
 
 /* kmod_elf_resolve_crc() */
@@ -532,30 +419,31 @@ static uint64_t kresolve_crc(struct kelf *e, uint64_t crc, unsigned int shndx)
 	struct ksec s;
 	uint32_t nameoff;
 
-	if (shndx == SHN_ABS_ || shndx == SHN_UNDEF_)
+	if (shndx == SHN_ABS || shndx == SHN_UNDEF)
 		return crc;
 	if (ksec_info(e, shndx, &s, &nameoff) < 0)
 		return UINT64_MAX;
 	if (crc > s.size - 4) /* unsigned, as kmod computes it */
 		return UINT64_MAX;
 	kneed(e, s.off + crc, 4);
-	return kget(e, s.off + crc, 4);
+	return elfview_get(&e->v, s.off + crc, 4);
 }
 
 /* kmod_elf_get_symbols(), with its fallback to __ksymtab_strings. */
 static int kexports(struct kelf *e, struct kv_build *b)
 {
 	struct ksec strtab, symtab;
-	size_t symlen = e->c64 ? 24 : 16;
+	size_t symlen = elfview_sym_size(&e->v);
 	size_t count = 0;
 
 	if (!kfind(e, KS_STRTAB, &strtab) || !kfind(e, KS_SYMTAB, &symtab) ||
 	    symtab.size % symlen)
 		goto fallback;
-	const unsigned char *str = e->m + strtab.off, *send = str + strtab.size;
+	const unsigned char *str = e->v.m + strtab.off, *send = str + strtab.size;
 	uint64_t n = symtab.size / symlen;
 	for (uint64_t i = 1; i < n; i++) {
-		uint32_t no = (uint32_t)fget(e, e->m + symtab.off + i * symlen, 4);
+		uint32_t no = (uint32_t)elfview_sym(&e->v, e->v.m + symtab.off + i * symlen,
+						    st_name);
 		if (no >= strtab.size)
 			goto fallback;
 		if (send - (str + no) >= 6 && memcmp(str + no, "__crc_", 6) == 0)
@@ -580,14 +468,14 @@ fallback:
 	struct ksec ks;
 	if (!kfind(e, KS_KSYMTAB_STRINGS, &ks))
 		return 0;
-	return kpieces(e->m + ks.off, ks.size, add_export_piece, b);
+	return kpieces(e->v.m + ks.off, ks.size, add_export_piece, b);
 }
 
 /* kmod_elf_get_dependency_symbols() */
 static int kdeps(struct kelf *e, struct kv_build *b)
 {
 	struct ksec ver = { 0, 0 }, strtab, symtab;
-	size_t symlen = e->c64 ? 24 : 16, crclen = e->c64 ? 8 : 4;
+	size_t symlen = elfview_sym_size(&e->v), crclen = e->v.c64 ? 8 : 4;
 	bool have_ver = kfind(e, KS_VERSIONS, &ver) && ver.size % VERSION_RECORD == 0;
 	struct kview *kv = b->kv;
 	struct hash vidx;
@@ -604,7 +492,7 @@ static int kdeps(struct kelf *e, struct kv_build *b)
 	 * The first __versions entry of each (terminated) name, as kmod_elf_crc_find().
 	 */
 	size_t nver = (size_t)(ver.size / VERSION_RECORD);
-	const unsigned char *vend = e->m + ver.off + ver.size;
+	const unsigned char *vend = e->v.m + ver.off + ver.size;
 	hash_init(&vidx);
 	if (nver) {
 		visited = calloc(nver, 1);
@@ -612,7 +500,7 @@ static int kdeps(struct kelf *e, struct kv_build *b)
 			return -ENOMEM;
 		for (size_t i = 0; i < nver && ret >= 0; i++) {
 			const unsigned char *nm =
-				e->m + ver.off + i * VERSION_RECORD + crclen;
+				e->v.m + ver.off + i * VERSION_RECORD + crclen;
 			if (memchr(nm, '\0', (size_t)(vend - nm)))
 				ret = hash_add(&vidx, (const char *)nm,
 					       (void *)(uintptr_t)(i + 1), 1);
@@ -622,17 +510,17 @@ static int kdeps(struct kelf *e, struct kv_build *b)
 		ret = 0;
 	}
 
-	bool sparc = e->machine == EM_SPARC_ || e->machine == EM_SPARCV9_;
-	const unsigned char *str = e->m + strtab.off, *send = str + strtab.size;
+	bool sparc = e->v.machine == EM_SPARC || e->v.machine == EM_SPARCV9;
+	const unsigned char *str = e->v.m + strtab.off, *send = str + strtab.size;
 	uint64_t n = symtab.size / symlen;
 	size_t start = kv->n_deps;
 	char tmp[512];
 	for (uint64_t i = 1; i < n; i++) {
 		struct ksym s;
 		ksym_read(e, symtab.off + i * symlen, &s);
-		if (s.shndx != SHN_UNDEF_)
+		if (s.shndx != SHN_UNDEF)
 			continue;
-		if (sparc && (s.info & 0xf) == STT_REGISTER_)
+		if (sparc && (s.info & 0xf) == STT_SPARC_REGISTER)
 			continue;
 		if (s.name >= strtab.size) {
 			kv->n_deps = start; /* -EINVAL: none at all */
@@ -657,7 +545,7 @@ static int kdeps(struct kelf *e, struct kv_build *b)
 			vi = (uintptr_t)hash_find(&vidx, key);
 		if (vi) {
 			visited[vi - 1] = 1;
-			crc = kget(e, ver.off + (vi - 1) * VERSION_RECORD,
+			crc = elfview_get(&e->v, ver.off + (vi - 1) * VERSION_RECORD,
 				   (unsigned int)crclen);
 		}
 		if (grow((void **)&kv->deps, &b->cap_dep, kv->n_deps,
@@ -674,7 +562,7 @@ static int kdeps(struct kelf *e, struct kv_build *b)
 	for (size_t i = 0; i < nver; i++) {
 		if (visited[i])
 			continue;
-		const unsigned char *nm = e->m + ver.off + i * VERSION_RECORD + crclen;
+		const unsigned char *nm = e->v.m + ver.off + i * VERSION_RECORD + crclen;
 		if (grow((void **)&kv->deps, &b->cap_dep, kv->n_deps,
 			 sizeof(struct kv_dep))) {
 			ret = -ENOMEM;
@@ -682,7 +570,7 @@ static int kdeps(struct kelf *e, struct kv_build *b)
 		}
 		kv->deps[kv->n_deps++] =
 			(struct kv_dep){ { (const char *)nm, bstrlen(nm, vend) },
-					 kget(e, ver.off + i * VERSION_RECORD,
+					 elfview_get(&e->v, ver.off + i * VERSION_RECORD,
 					      (unsigned int)crclen),
 					 false };
 	}
@@ -703,27 +591,26 @@ static bool deps_derivable(struct kelf *e)
 {
 	unsigned int first = 0, link = 0;
 
-	if (e->machine == EM_SPARC_ || e->machine == EM_SPARCV9_)
+	if (e->v.machine == EM_SPARC || e->v.machine == EM_SPARCV9)
 		return false;
 	if (!e->have[KS_SYMTAB] || !e->have[KS_STRTAB])
 		return false;
-	for (unsigned int i = 1; i < e->shnum && !first; i++) {
-		uint64_t h = e->shoff + (uint64_t)i * e->shentsize;
-		if (kget(e, h + 4, 4) == 2 /* SHT_SYMTAB */) {
+	for (unsigned int i = 1; i < e->v.shnum && !first; i++) {
+		if (elfview_shdr(&e->v, i, sh_type) == SHT_SYMTAB) {
 			first = i;
-			link = (unsigned int)kget(e, h + (e->c64 ? 40 : 24), 4);
+			link = (unsigned int)elfview_shdr(&e->v, i, sh_link);
 		}
 	}
 	if (first != e->idx[KS_SYMTAB] || link != e->idx[KS_STRTAB])
 		return false;
 	if (e->have[KS_VERSIONS]) {
 		struct ksec v = e->found[KS_VERSIONS];
-		size_t crclen = e->c64 ? 8 : 4;
+		size_t crclen = e->v.c64 ? 8 : 4;
 		if (v.size % VERSION_RECORD)
 			return false;
 		kneed(e, v.off, v.size);
 		for (uint64_t o = v.off; o < v.off + v.size; o += VERSION_RECORD)
-			if (!memchr(e->m + o + crclen, '\0', VERSION_RECORD - crclen))
+			if (!memchr(e->v.m + o + crclen, '\0', VERSION_RECORD - crclen))
 				return false;
 	}
 	return true;
@@ -732,14 +619,14 @@ static bool deps_derivable(struct kelf *e)
 int ksc_kview_read(const unsigned char *img, size_t size, kv_loaded_fn loaded, void *data,
 		   bool engine_ok, struct kview *kv)
 {
-	struct kelf e = { .m = img, .size = size, .loaded = loaded, .ldata = data };
+	struct kelf e = { .loaded = loaded, .ldata = data };
 	struct kv_build b = { .kv = kv };
 	int r;
 
 	memset(kv, 0, sizeof(*kv));
 	if (loaded)
 		kneed(&e, 0, size < 64 ? size : 64);
-	if (!kelf_open(&e))
+	if (!kelf_open(&e, img, size))
 		goto out;
 	kv->elf_ok = true;
 	kindex(&e, e.found, e.have, e.idx);

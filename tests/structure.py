@@ -31,7 +31,7 @@ KNOWN_FILES = {
     "lib/ksc-index.c": "the index format: builder, validator and reader of one record "
                        "layout; to split with the tree",
     "lib/ksc-depmod.c": "depmod's formats plus helpers that belong in the base (hash, "
-                        "atomic writes, the kernel ELF reader kget); issue 16",
+                        "atomic writes); issue 16",
     "lib/ksymcheck.h": "the public header: every function documents its ownership and "
                        "errors; splitting it would break users' includes",
 }
