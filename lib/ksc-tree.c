@@ -48,6 +48,7 @@
 
 #include "ksc-internal.h"
 #include "ksc-modset.h"
+#include "util/elfview.h"
 
 /*
  * Uncompressed files at least this large are read section by section: what the readers
@@ -1271,23 +1272,80 @@ static int img_full(struct img *im, int fd, size_t size, struct rstate *w)
 	return pread_all(fd, im->data, size, 0, w);
 }
 
-static uint64_t hrd(const unsigned char *p, unsigned int n, bool msb)
+/* Sort the n ranges and join those less than `gap` bytes apart; the new count. */
+static size_t merge_ranges(struct range *r, size_t n, uint64_t gap)
 {
-	uint64_t v = 0;
+	size_t k = 0;
 
-	if (msb)
-		for (unsigned int i = 0; i < n; i++)
-			v = v << 8 | p[i];
-	else
-		for (unsigned int i = n; i > 0; i--)
-			v = v << 8 | p[i - 1];
-	return v;
+	if (n == 0)
+		return 0;
+	qsort(r, n, sizeof(*r), cmp_range);
+	for (size_t i = 1; i < n; i++) {
+		if (r[i].off <= r[k].off + r[k].len + gap) {
+			uint64_t end = r[i].off + r[i].len;
+			if (end > r[k].off + r[k].len)
+				r[k].len = end - r[k].off;
+		} else {
+			r[++k] = r[i];
+		}
+	}
+	return k + 1;
 }
 
+/* The section headers img_sparse() uses. */
+struct sparse_shdr {
+	uint32_t name, type, link, info;
+	uint64_t off, size;
+};
+
 /*
- * The sections the readers use: ksc_tree_section_names (ksc_tree_section_id()), .strtab and
- * the REL/RELA of the export tables.
+ * The sections the readers use, marked in need[]: ksc_tree_section_names
+ * (ksc_tree_section_id()), .strtab and the REL/RELA of the export tables (names: the
+ * loaded section name table). False when the layout needs the whole file.
  */
+static bool sparse_need(const struct sparse_shdr *s, unsigned int shnum, const char *names,
+			uint64_t names_size, unsigned char *need)
+{
+	const char *nend = names + names_size;
+	bool ok, ksymtab = false, strings = false;
+	unsigned int tables[4] = { 0, 0, 0, 0 }; /* __ksymtab, _gpl, __kcrctab, _gpl */
+	for (unsigned int i = 1; i < shnum; i++) {
+		if (s[i].name >= names_size)
+			continue;
+		const char *nm = names + s[i].name;
+		if (!memchr(nm, '\0', (size_t)(nend - nm)))
+			continue;
+		int id = ksc_tree_section_id(nm);
+		if (id >= 0 || strcmp(nm, ".strtab") == 0)
+			need[i] = 1;
+		/* ksc_tree_section_names: __ksymtab, _gpl, __kcrctab, _gpl, __ksymtab_strings */
+		if (id == 0 || id == 1)
+			ksymtab = true;
+		if (id == 4)
+			strings = true;
+		if (id >= 0 && id < 4 && !tables[id])
+			tables[id] = i;
+		if (s[i].type == SHT_SYMTAB) {
+			need[i] = 1;
+			if (s[i].link < shnum)
+				need[s[i].link] = 1;
+		}
+	}
+	ok = !(ksymtab && !strings);
+	for (unsigned int i = 1; i < shnum && ok; i++) {
+		if (s[i].type != SHT_RELA && s[i].type != SHT_REL)
+			continue;
+		for (int k = 0; k < 4; k++) {
+			if (!tables[k] || s[i].info != tables[k])
+				continue;
+			if (k >= 2)
+				ok = false; /* relocated CRCs: the targets could be anywhere */
+			need[i] = 1;
+		}
+	}
+	return ok;
+}
+
 /*
  * A large uncompressed module: an anonymous mapping of the file's size (untouched pages
  * cost nothing), filled with only the byte ranges the two readers look at: the ELF
@@ -1301,20 +1359,16 @@ static uint64_t hrd(const unsigned char *p, unsigned int n, bool msb)
 static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, bool *full)
 {
 	unsigned char h[64];
+	struct elfview v;
 	int ret;
 
 	*full = true;
-	if (size < 64 || pread_all(fd, h, 64, 0, w) < 0 || memcmp(h, "\177ELF", 4) != 0 ||
-	    (h[4] != 1 && h[4] != 2) || (h[5] != 1 && h[5] != 2))
+	if (size < 64 || pread_all(fd, h, 64, 0, w) < 0 || !elfview_open(&v, h, 64))
 		return 0;
-	bool c64 = h[4] == 2, msb = h[5] == 2;
-	uint64_t shoff = c64 ? hrd(h + 40, 8, msb) : hrd(h + 32, 4, msb);
-	unsigned int shentsize = (unsigned int)hrd(h + (c64 ? 58 : 46), 2, msb);
-	unsigned int shnum = (unsigned int)hrd(h + (c64 ? 60 : 48), 2, msb);
-	unsigned int shstrndx = (unsigned int)hrd(h + (c64 ? 62 : 50), 2, msb);
-	if (shentsize != (c64 ? 64u : 40u) || shnum == 0 || shnum >= 0xff00 ||
-	    shstrndx >= shnum || shoff > size ||
-	    (uint64_t)shnum * shentsize > size - shoff)
+	unsigned int shnum = v.shnum, shstrndx = v.shstrndx;
+	if (v.shentsize != elfview_shdr_size(&v) || shnum == 0 || shnum >= SHN_LORESERVE ||
+	    shstrndx >= shnum || v.shoff > size ||
+	    (uint64_t)shnum * v.shentsize > size - v.shoff)
 		return 0;
 
 	if (size <= SBUF_MAX) {
@@ -1357,37 +1411,28 @@ static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, boo
 	/*
 	 * The section headers with what usually precedes them (.shstrtab), in one read.
 	 */
-	uint64_t hdr_end = shoff + (uint64_t)shnum * shentsize;
-	uint64_t from = shoff > TAIL_SLACK ? shoff - TAIL_SLACK : 0;
+	uint64_t hdr_end = v.shoff + (uint64_t)shnum * v.shentsize;
+	uint64_t from = v.shoff > TAIL_SLACK ? v.shoff - TAIL_SLACK : 0;
 	if (from < 64)
 		from = 64;
 	ret = img_range(im, fd, from, (hdr_end > from ? hdr_end : from + 1) - from, w);
 	if (ret < 0)
 		return ret;
-	struct shdr {
-		uint32_t name, type, link, info;
-		uint64_t off, size;
-	} *s = calloc(shnum, sizeof(*s));
+	struct sparse_shdr *s = calloc(shnum, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
+	v.m = im->data; /* the header and the section headers are loaded */
+	v.size = size;
 	for (unsigned int i = 0; i < shnum; i++) {
-		const unsigned char *p = im->data + shoff + (uint64_t)i * shentsize;
-		s[i].name = (uint32_t)hrd(p, 4, msb);
-		s[i].type = (uint32_t)hrd(p + 4, 4, msb);
-		if (c64) {
-			s[i].off = hrd(p + 24, 8, msb);
-			s[i].size = hrd(p + 32, 8, msb);
-			s[i].link = (uint32_t)hrd(p + 40, 4, msb);
-			s[i].info = (uint32_t)hrd(p + 44, 4, msb);
-		} else {
-			s[i].off = hrd(p + 16, 4, msb);
-			s[i].size = hrd(p + 20, 4, msb);
-			s[i].link = (uint32_t)hrd(p + 24, 4, msb);
-			s[i].info = (uint32_t)hrd(p + 28, 4, msb);
-		}
+		s[i].name = (uint32_t)elfview_shdr(&v, i, sh_name);
+		s[i].type = (uint32_t)elfview_shdr(&v, i, sh_type);
+		s[i].off = elfview_shdr(&v, i, sh_offset);
+		s[i].size = elfview_shdr(&v, i, sh_size);
+		s[i].link = (uint32_t)elfview_shdr(&v, i, sh_link);
+		s[i].info = (uint32_t)elfview_shdr(&v, i, sh_info);
 	}
-	const struct shdr *ss = &s[shstrndx];
-	if (ss->type == 8 /* NOBITS */ || ss->size == 0 || ss->off > size ||
+	const struct sparse_shdr *ss = &s[shstrndx];
+	if (ss->type == SHT_NOBITS || ss->size == 0 || ss->off > size ||
 	    ss->size > size - ss->off) {
 		free(s);
 		return 0;
@@ -1398,74 +1443,26 @@ static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, boo
 		return ret;
 	}
 	const char *names = (const char *)im->data + ss->off;
-	const char *nend = names + ss->size;
 	unsigned char *need = calloc(shnum, 1);
 	if (!need) {
 		free(s);
 		return -ENOMEM;
 	}
-	bool ksymtab = false, strings = false;
-	unsigned int tables[4] = { 0, 0, 0, 0 }; /* __ksymtab, _gpl, __kcrctab, _gpl */
-	for (unsigned int i = 1; i < shnum; i++) {
-		if (s[i].name >= ss->size)
-			continue;
-		const char *nm = names + s[i].name;
-		if (!memchr(nm, '\0', (size_t)(nend - nm)))
-			continue;
-		int id = ksc_tree_section_id(nm);
-		if (id >= 0 || strcmp(nm, ".strtab") == 0)
-			need[i] = 1;
-		/* ksc_tree_section_names: __ksymtab, _gpl, __kcrctab, _gpl, __ksymtab_strings */
-		if (id == 0 || id == 1)
-			ksymtab = true;
-		if (id == 4)
-			strings = true;
-		if (id >= 0 && id < 4 && !tables[id])
-			tables[id] = i;
-		if (s[i].type == 2 /* SYMTAB */) {
-			need[i] = 1;
-			if (s[i].link < shnum)
-				need[s[i].link] = 1;
-		}
-	}
-	bool ok = !(ksymtab && !strings);
-	for (unsigned int i = 1; i < shnum && ok; i++) {
-		if (s[i].type != 4 && s[i].type != 9) /* RELA, REL */
-			continue;
-		for (int k = 0; k < 4; k++) {
-			if (!tables[k] || s[i].info != tables[k])
-				continue;
-			if (k >= 2)
-				ok = false; /* relocated CRCs: the targets could be anywhere */
-			need[i] = 1;
-		}
-	}
+	bool ok = sparse_need(s, shnum, names, ss->size, need);
 	/* The sections, and the tail (signature marker): nearby ranges read together. */
 	struct range *want = ok ? malloc((shnum + 1) * sizeof(*want)) : NULL;
 	size_t nw = 0;
 	if (ok && !want)
 		ret = -ENOMEM;
 	for (unsigned int i = 1; want && i < shnum; i++)
-		if (need[i] && s[i].type != 8 && s[i].size && s[i].off <= size &&
+		if (need[i] && s[i].type != SHT_NOBITS && s[i].size && s[i].off <= size &&
 		    s[i].size <= size - s[i].off && !img_loaded(im, s[i].off, s[i].size))
 			want[nw++] = (struct range){ s[i].off, s[i].size };
 	uint64_t tail = size < 64 ? size : 64;
 	if (want && !img_loaded(im, size - tail, tail))
 		want[nw++] = (struct range){ size - tail, tail };
-	if (want && nw) {
-		qsort(want, nw, sizeof(*want), cmp_range);
-		size_t k = 0;
-		for (size_t i = 1; i < nw; i++) {
-			if (want[i].off <= want[k].off + want[k].len + GAP_MERGE) {
-				uint64_t end = want[i].off + want[i].len;
-				if (end > want[k].off + want[k].len)
-					want[k].len = end - want[k].off;
-			} else {
-				want[++k] = want[i];
-			}
-		}
-		nw = k + 1;
-	}
+	if (want)
+		nw = merge_ranges(want, nw, GAP_MERGE);
 	for (size_t i = 0; i < nw && ret >= 0; i++)
 		ret = img_range(im, fd, want[i].off, want[i].len, w);
 	free(want);
@@ -1473,20 +1470,7 @@ static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, boo
 	free(s);
 	if (ret < 0 || !ok)
 		return ret;
-	qsort(im->r, im->nr, sizeof(*im->r), cmp_range);
-	size_t k = 0;
-	for (size_t i = 1; i < im->nr; i++) {
-		struct range *a = &im->r[k], *b = &im->r[i];
-		if (b->off <= a->off + a->len) {
-			uint64_t end = b->off + b->len > a->off + a->len
-					       ? b->off + b->len
-					       : a->off + a->len;
-			a->len = end - a->off;
-		} else {
-			im->r[++k] = *b;
-		}
-	}
-	im->nr = k + 1;
+	im->nr = merge_ranges(im->r, im->nr, 0);
 	*full = false;
 	return 0;
 }

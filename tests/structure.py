@@ -38,7 +38,6 @@ KNOWN_FILES = {
 
 KNOWN_FUNCTIONS = {
     "lib/ksc-tree.c:do_open": "the tree's orchestrator over a ~70-field struct; issue 16",
-    "lib/ksc-tree.c:img_sparse": "a second ELF decoder for vmlinux; goes to one ELF view",
     "lib/ksc-tree.c:read_module": "reads, decompresses and records one module in a worker",
     "lib/ksc-check.c:load_module": "the loader's steps in one function; to split into "
                                    "the kernel's own (check_modinfo(), ...)",
