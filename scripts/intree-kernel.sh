@@ -24,7 +24,7 @@ fail3() { echo "intree-kernel: $*" >&2; exit 3; }
 fail1() { echo "intree-kernel: $*" >&2; exit 1; }
 
 cc=${KSC_INTREE_CC:-$(command -v gcc-12 || command -v gcc || true)}
-[ -n "$cc" ] || fail3 "no C compiler"
+[ -n "$cc" ] && command -v "$cc" > /dev/null || fail3 "no C compiler (${cc:-gcc})"
 for t in make flex bison bc python3 perl; do
 	command -v "$t" > /dev/null || fail3 "$t is missing (scripts/install-deps.sh --test)"
 done
