@@ -558,13 +558,13 @@ static bool same_identity(const struct stat *a, const struct stat *b)
 	       a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
 }
 
-/* Does `path` still hold what was read? 0, -ESTALE, or -errno. */
-static int still_same(const struct ksc_srcedit *e)
+/* Does `path` (the file, or what it was renamed to) still hold what was read? */
+static int still_same(const struct ksc_srcedit *e, const char *path)
 {
 	struct stat st;
 	char *data;
 	size_t size;
-	int fd = open(e->path, O_RDONLY | O_CLOEXEC | O_NOCTTY), r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW), r;
 
 	if (fd < 0)
 		return errno == ENOENT ? -ESTALE : -errno;
@@ -602,6 +602,40 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+/*
+ * Put tmp (the new content) in the place of e->path. With RENAME_EXCHANGE the file
+ * swapped out is checked once more: an edit made after the last check and before the
+ * switch is not lost, the files are swapped back (-ESTALE). -EEXIST: swapping back
+ * failed, and the edited file is left at tmp (*why says so). Without RENAME_EXCHANGE
+ * (a file system that lacks it), a plain rename.
+ */
+static int switch_files(const struct ksc_srcedit *e, const char *tmp, const char **why)
+{
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, e->path, RENAME_EXCHANGE) < 0) {
+		if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP) {
+			*why = "cannot replace it";
+			return -errno;
+		}
+		if (rename(tmp, e->path) < 0) {
+			*why = "cannot replace it";
+			return -errno;
+		}
+		return 0;
+	}
+	int r = still_same(e, tmp);
+	if (r == 0) {
+		unlink(tmp); /* the file as it was read */
+		return 0;
+	}
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, e->path, RENAME_EXCHANGE) < 0) {
+		*why = "changed in the instant it was replaced, and could not be put back; "
+		       "its last edit is in";
+		return -EEXIST;
+	}
+	*why = "changed in the instant it was replaced (that change kept)";
+	return -ESTALE;
+}
+
 KSC_EXPORT int ksc_srcedit_commit(struct ksc_srcedit *e,
 				  const struct ksc_srcedit_commit_opts *o)
 {
@@ -622,6 +656,11 @@ KSC_EXPORT int ksc_srcedit_commit(struct ksc_srcedit *e,
 	if (lstat(e->path, &st) < 0) {
 		r = -errno;
 		why = "cannot stat";
+		goto fail;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		r = -ELOOP;
+		why = "a symbolic link, replacing it would replace the link";
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode) || st.st_dev != e->st.st_dev ||
@@ -697,14 +736,25 @@ KSC_EXPORT int ksc_srcedit_commit(struct ksc_srcedit *e,
 		}
 	}
 	/* Last check, then the switch. */
-	r = still_same(e);
+	r = still_same(e, e->path);
 	if (r < 0) {
 		why = r == -ESTALE ? "changed since it was read" : "cannot read it again";
 		goto fail;
 	}
-	if (rename(tmp, e->path) < 0) {
-		r = -errno;
-		why = "cannot replace it";
+	if (o && o->sz >= offsetof(struct ksc_srcedit_commit_opts, after_check) +
+				   sizeof(o->after_check) &&
+	    o->after_check)
+		o->after_check(o->data, e->path);
+	r = switch_files(e, tmp, &why);
+	if (r < 0) {
+		if (r == -EEXIST) { /* the file's last edit is at tmp: keep it */
+			ksc_err(e->ctx, "%s: %s: %s", e->path, why, tmp);
+			free(tmp);
+			tmp = NULL;
+			r = -ESTALE;
+			why = NULL;
+			goto fail_quiet;
+		}
 		goto fail;
 	}
 	free(tmp);
@@ -735,13 +785,14 @@ fail:
 		unlink(tmp);
 		free(tmp);
 	}
+fail_quiet:
 	free(res);
 	free(dir);
-	if (r == -ENOMEM)
+	if (r == -ENOMEM || !why)
 		return r;
-	ksc_err(e->ctx, "%s: %s%s%s; left unchanged", e->path, why ? why : strerror(-r),
-		why && r != -ESTALE && r != -EACCES && r != -EMLINK ? ": " : "",
-		why && r != -ESTALE && r != -EACCES && r != -EMLINK ? strerror(-r) : "");
+	bool own = r == -ESTALE || r == -EACCES || r == -EMLINK || r == -ELOOP;
+	ksc_err(e->ctx, "%s: %s%s%s; left unchanged", e->path, why, own ? "" : ": ",
+		own ? "" : strerror(-r));
 	return r;
 }
 

@@ -940,6 +940,11 @@ struct ksc_srcedit_commit_opts {
 	 */
 	int (*before_replace)(void *data, const char *path, const char *tmp_path);
 	void *data;
+	/*
+	 * Called after that last check, right before the switch (for tests of an edit made
+	 * in that instant). NULL: none.
+	 */
+	void (*after_check)(void *data, const char *path);
 };
 
 /*
@@ -947,7 +952,10 @@ struct ksc_srcedit_commit_opts {
  * folder gets the new bytes, the original's permission bits and (where allowed) owner and
  * group, and is fsync'ed; right before the rename the original must still have the
  * inode, size, modification time and content (hash) read at the start, else it is left
- * alone. The new file gets the current time as mtime (build tools must see the change);
+ * alone. The switch exchanges the two files (renameat2() RENAME_EXCHANGE) and checks the
+ * one swapped out once more: an edit made in the instant between is kept, the files
+ * swapped back (-ESTALE); where the file system cannot exchange, a plain rename. A
+ * symbolic link is left alone (-ELOOP). The new file gets the current time as mtime (build tools must see the change);
  * extended attributes and ACLs are not copied. On any failure the original is untouched
  * and the temporary file removed; the reason is logged as "<path>: <reason>". Returns 0
  * (also with no edits: nothing is written), -EACCES (no write permission bit: read-only

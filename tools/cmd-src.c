@@ -325,16 +325,18 @@ static int src_migrate(struct ksc_ctx *ctx, int argc, char *argv[])
 		if (ksc_srcedit_get_note_count(e))
 			status |= KSC_EXIT_FINDINGS;
 		if (n > 0) {
-			changed++;
 			if (!write) {
+				changed++;
 				status |= KSC_EXIT_FINDINGS;
 				if (!quiet)
 					ksc_srcedit_write_diff(e, stdout);
 			} else if (ksc_srcedit_commit(e, NULL) < 0) {
-				status |= KSC_EXIT_UNREADABLE;
-			} else if (!quiet) {
-				printf("%s: %d change%s written\n", text_esc(r->path), n,
-				       n == 1 ? "" : "s");
+				status |= KSC_EXIT_UNREADABLE; /* said why; not counted */
+			} else {
+				changed++;
+				if (!quiet)
+					printf("%s: %d change%s written\n", text_esc(r->path),
+					       n, n == 1 ? "" : "s");
 			}
 		}
 		ksc_srcedit_free(e);

@@ -653,6 +653,23 @@ static int hook(void *data, const char *path, const char *tmp)
 	return h->ret;
 }
 
+/* after_check: the same sneaky edit, in the instant between the last check and the switch */
+static void late_edit(void *data, const char *path)
+{
+	struct hook_data *h = data;
+	struct stat old;
+
+	h->called = true;
+	assert_int_equal(stat(path, &old), 0);
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, h->replacement, strlen(h->replacement)),
+			 (ssize_t)strlen(h->replacement));
+	close(fd);
+	struct timespec ts[2] = { old.st_atim, old.st_mtim };
+	assert_int_equal(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
 static void test_commit(void **state)
 {
 	struct test_env *env = *state;
@@ -719,6 +736,25 @@ static void test_commit(void **state)
 	assert_string_equal(data, "EXPORT_SYMBOL_NS(b, Y);\n");
 	free(data);
 	assert_int_equal(access(h.tmp, F_OK), -1); /* temporary file removed */
+	assert_int_equal(unit_count_dir(dir), 1);
+	ksc_srcedit_free(e);
+
+	/* Edited in the last instant, after the last check: swapped back, the edit kept. */
+	unit_write_file(path, "EXPORT_SYMBOL_NS(a, X);\n");
+	assert_int_equal(ksc_srcedit_new_from_path(env->ctx, path, &e), 0);
+	assert_int_equal(ksc_srcedit_plan_migrate(e, "6.13"), 1);
+	h = (struct hook_data){ .path = path, .replacement = "EXPORT_SYMBOL_NS(c, Z);\n" };
+	struct ksc_srcedit_commit_opts late = { .sz = sizeof(late),
+						.after_check = late_edit,
+						.data = &h };
+	test_log_clear(env);
+	assert_int_equal(ksc_srcedit_commit(e, &late), -ESTALE);
+	assert_true(h.called);
+	assert_log_contains(env, "f.c: changed in the instant it was replaced (that change "
+				 "kept); left unchanged");
+	data = unit_read_file(path, NULL);
+	assert_string_equal(data, "EXPORT_SYMBOL_NS(c, Z);\n");
+	free(data);
 	assert_int_equal(unit_count_dir(dir), 1);
 	ksc_srcedit_free(e);
 
