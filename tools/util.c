@@ -412,6 +412,25 @@ char *keys_cache_path(const char *root, const char *kver)
 }
 
 /*
+ * Can the index be kept: it exists, or the nearest folder of its path that exists is
+ * writable (a read-only cache would make every run read and judge the whole tree).
+ */
+static bool index_keepable(const char *index)
+{
+	char dir[PATH_MAX];
+
+	if (access(index, R_OK) == 0)
+		return true;
+	snprintf(dir, sizeof(dir), "%s", index);
+	for (char *slash; (slash = strrchr(dir, '/')) && slash != dir;) {
+		*slash = '\0';
+		if (access(dir, F_OK) == 0)
+			return access(dir, W_OK | X_OK) == 0;
+	}
+	return false;
+}
+
+/*
  * The kernel's part of the tree read through its index: a tree opened as `tree` opens it
  * by default (so both keep one index), quietly (a problem sends the caller to
  * ksc_kernel_open(), which says it), saved when it changed.
@@ -429,7 +448,7 @@ static int kernel_from_index(struct ksc_ctx *ctx, const char *root, const char *
 	if (!kver && ksc_kernel_locate(q, root, NULL, &loc) == 0)
 		kver = ksc_kernel_location_get_release(loc);
 	char *index = kver ? default_index(root, kver) : NULL;
-	if (index) {
+	if (index && index_keepable(index)) {
 		struct ksc_check_opts co = { .sz = sizeof(co), .allow_missing_ns = -1,
 					     .views = KSC_VIEW_BOTH };
 		struct progress_bar bar = { .on = progress && isatty(STDERR_FILENO) };

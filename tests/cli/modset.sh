@@ -115,6 +115,10 @@ else
 fi
 XDG_CACHE_HOME=$T_TMP/xdg-pipe "$KSC" check -k "$root" --kver "$REL" "$amd" > /dev/null 2> "$T_TMP/err"
 t_eq "... none on a pipe" "" "$(tr -dc '\r' < "$T_TMP/err")"
+# A cache that cannot be written (/proc/sys: not even by root): the tree is read whole, as
+# without an index, with nothing said about it.
+XDG_CACHE_HOME=/proc/sys/ksymcheck-test same_without_index \
+	"an unwritable cache: the same output, nothing on stderr" check -v -k "$root" --kver "$REL" "$amd"
 
 mkdir -p "$root/etc/depmod.d"
 echo "override kvm * kernel/arch/x86/kvm" > "$root/etc/depmod.d/kvm.conf"
