@@ -91,7 +91,8 @@ static inline uint64_t merge(uint64_t h, uint64_t v)
 
 uint64_t ksc_hash64(const void *data, size_t size, uint64_t seed)
 {
-	const unsigned char *p = data, *end = p + size;
+	/* NULL + 0 is undefined in C: an empty buffer may come as NULL (an empty file). */
+	const unsigned char *p = data ? data : (const void *)"", *end = p + size;
 	uint64_t h;
 
 	if (size >= 32) {

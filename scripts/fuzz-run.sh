@@ -34,10 +34,13 @@ for f in build-fuzz/fuzz-*; do
 			fi
 		fi ;;
 	esac
+	# fuzz-walk builds and walks a folder per run (tens of runs a second): fewer runs
+	n=$runs
+	[ "$name" = fuzz-walk ] && [ "$n" -gt 5000 ] && n=5000
 	existing=()
 	for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done
 	log=build-fuzz/$name.log
-	if "$f" -runs="$runs" -max_total_time="${FUZZ_SECONDS:-0}" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$corpus" ${existing[@]+"${existing[@]}"} > "$log" 2>&1; then
+	if "$f" -runs="$n" -max_total_time="${FUZZ_SECONDS:-0}" -max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$corpus" ${existing[@]+"${existing[@]}"} > "$log" 2>&1; then
 		execs=$(grep -ao 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}')
 		[ -n "$execs" ] || execs=$(grep -aEo '^#[0-9]+' "$log" | tail -1 | tr -d '#')
 		echo "$name: ok, $execs executions"
