@@ -69,6 +69,7 @@
 
 #include "ksc-crypto.h" /* after OpenSSL's headers */
 #include "ksc-internal.h"
+#include "util/elfview.h"
 
 #define SIG_MARKER "~Module signature appended~\n"
 #define MARKER_LEN (sizeof(SIG_MARKER) - 1)
@@ -449,48 +450,26 @@ static int scan_certs(struct ksc_module *mod, const unsigned char *p, size_t n)
 	return 0;
 }
 
-static uint64_t rd(const unsigned char *p, unsigned int n, bool be)
-{
-	uint64_t v = 0;
-
-	for (unsigned int i = 0; i < n; i++)
-		v |= (uint64_t)p[be ? i : n - 1 - i] << (8 * (n - 1 - i));
-	return v;
-}
-
 struct shdr {
 	uint32_t name, type, link;
 	uint64_t flags, offset, size;
 };
 
-#define SHT_PROGBITS_ 1
-#define SHF_ALLOC_ 2
-#define SHF_EXECINSTR_ 4
-
-/* Section header i, bounds-checked. */
-static bool read_shdr(const unsigned char *img, size_t size, bool is64, bool be,
-		      uint64_t shoff, uint64_t entsize, uint64_t i, struct shdr *s)
+/* Section header i, bounds-checked: the whole header lies inside the image. */
+static bool read_shdr(const struct elfview *v, uint64_t i, struct shdr *s)
 {
-	uint64_t need = is64 ? 64 : 40;
-	if (entsize < need || i > (UINT64_MAX - shoff) / entsize)
+	uint64_t need = elfview_shdr_size(v), entsize = v->shentsize;
+	if (entsize < need || i > (UINT64_MAX - v->shoff) / entsize)
 		return false;
-	uint64_t off = shoff + i * entsize;
-	if (off > size || size - off < need)
+	uint64_t off = elfview_shdr_off(v, i);
+	if (off > v->size || v->size - off < need)
 		return false;
-	const unsigned char *h = img + off;
-	s->name = (uint32_t)rd(h, 4, be);
-	s->type = (uint32_t)rd(h + 4, 4, be);
-	if (is64) {
-		s->flags = rd(h + 8, 8, be);
-		s->offset = rd(h + 24, 8, be);
-		s->size = rd(h + 32, 8, be);
-		s->link = (uint32_t)rd(h + 40, 4, be);
-	} else {
-		s->flags = rd(h + 8, 4, be);
-		s->offset = rd(h + 16, 4, be);
-		s->size = rd(h + 20, 4, be);
-		s->link = (uint32_t)rd(h + 24, 4, be);
-	}
+	s->name = (uint32_t)elfview_shdr(v, i, sh_name);
+	s->type = (uint32_t)elfview_shdr(v, i, sh_type);
+	s->flags = elfview_shdr(v, i, sh_flags);
+	s->offset = elfview_shdr(v, i, sh_offset);
+	s->size = elfview_shdr(v, i, sh_size);
+	s->link = (uint32_t)elfview_shdr(v, i, sh_link);
 	return true;
 }
 
@@ -502,30 +481,31 @@ static bool read_shdr(const unsigned char *img, size_t size, bool is64, bool be,
  */
 static int scan_image(struct ksc_module *mod, const unsigned char *img, size_t size)
 {
-	if (size < 64 || memcmp(img, "\177ELF", 4) != 0 || (img[4] != 1 && img[4] != 2))
+	if (size < 64 || memcmp(img, ELFMAG, SELFMAG) != 0 ||
+	    (img[EI_CLASS] != ELFCLASS32 && img[EI_CLASS] != ELFCLASS64))
 		return scan_certs(mod, img, size);
-	bool is64 = img[4] == 2, be = img[5] == 2;
-	uint64_t shoff = is64 ? rd(img + 0x28, 8, be) : rd(img + 0x20, 4, be);
-	uint64_t entsize = rd(img + (is64 ? 0x3a : 0x2e), 2, be);
-	uint64_t shnum = rd(img + (is64 ? 0x3c : 0x30), 2, be);
-	uint64_t shstrndx = rd(img + (is64 ? 0x3e : 0x32), 2, be);
+	/* any EI_DATA but ELFDATA2MSB reads as little-endian */
+	struct elfview v = { .m = img, .size = size, .c64 = img[EI_CLASS] == ELFCLASS64,
+			     .msb = img[EI_DATA] == ELFDATA2MSB };
+	elfview_read_header(&v);
+	uint64_t shnum = v.shnum, shstrndx = v.shstrndx;
 	struct shdr s0, strs;
 
-	if (shoff == 0 || !read_shdr(img, size, is64, be, shoff, entsize, 0, &s0))
+	if (v.shoff == 0 || !read_shdr(&v, 0, &s0))
 		return scan_certs(mod, img, size);
 	if (shnum == 0)
 		shnum = s0.size; /* extended numbering */
-	if (shstrndx == 0xffff)
-		shstrndx = s0.link; /* SHN_XINDEX: the index is in section 0's sh_link */
-	bool names = read_shdr(img, size, is64, be, shoff, entsize, shstrndx, &strs) &&
-		     strs.offset <= size && strs.size <= size - strs.offset;
+	if (shstrndx == SHN_XINDEX)
+		shstrndx = s0.link; /* the index is in section 0's sh_link */
+	bool names = read_shdr(&v, shstrndx, &strs) && strs.offset <= size &&
+		     strs.size <= size - strs.offset;
 	for (int pass = 0; pass < 2; pass++) {
 		for (uint64_t i = 1; i < shnum && i < 1u << 20; i++) {
 			struct shdr s;
-			if (!read_shdr(img, size, is64, be, shoff, entsize, i, &s))
+			if (!read_shdr(&v, i, &s))
 				break;
-			if (s.type != SHT_PROGBITS_ || !(s.flags & SHF_ALLOC_) ||
-			    (s.flags & SHF_EXECINSTR_) || s.offset > size ||
+			if (s.type != SHT_PROGBITS || !(s.flags & SHF_ALLOC) ||
+			    (s.flags & SHF_EXECINSTR) || s.offset > size ||
 			    s.size > size - s.offset)
 				continue;
 			bool init = false;

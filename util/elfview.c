@@ -22,10 +22,15 @@ bool elfview_open(struct elfview *v, const unsigned char *m, uint64_t size)
 		v->msb = true;
 	else
 		return false;
+	elfview_read_header(v);
+	return true;
+}
+
+void elfview_read_header(struct elfview *v)
+{
 	v->machine = (unsigned int)elfview_ehdr(v, e_machine);
 	v->shoff = elfview_ehdr(v, e_shoff);
 	v->shentsize = (unsigned int)elfview_ehdr(v, e_shentsize);
 	v->shnum = (unsigned int)elfview_ehdr(v, e_shnum);
 	v->shstrndx = (unsigned int)elfview_ehdr(v, e_shstrndx);
-	return true;
 }

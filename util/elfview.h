@@ -36,6 +36,9 @@ struct elfview {
  */
 bool elfview_open(struct elfview *v, const unsigned char *m, uint64_t size);
 
+/* Read the header fields of a view whose m, size, c64 and msb are set (elfview_open()). */
+void elfview_read_header(struct elfview *v);
+
 /* sizeof(ElfN_Ehdr), sizeof(ElfN_Shdr), sizeof(ElfN_Sym) of the view's class */
 static inline unsigned int elfview_ehdr_size(const struct elfview *v)
 {
