@@ -32,7 +32,16 @@ IMPORT(fx_nobody)
 MODINFO(license, "Proprietary")
 MODINFO(description, "importer before modpost")
 S
-for m in fx_prov fx_a; do
+# the namespace of the last entry runs off the end of the section
+cat > "$W/fx_bad.S" <<'S'
+#include "kmod-asm.h"
+MODINFO(license, "GPL")
+DEFINE_FUNC(fx_cut)
+	.pushsection .export_symbol, "a"
+__export_symbol_fx_cut: .asciz "GPL"; .ascii "module:fx_a"
+	.popsection
+S
+for m in fx_prov fx_a fx_bad; do
 	if ! "$CLANG" --target=x86_64-linux-gnu -Werror -c -I "$TOP/tests/fixtures/src" \
 		-o "$W/$m.o" "$W/$m.S" 2> "$T_TMP/clang.err"; then
 		t_skip "export_symbol" "cannot assemble with $CLANG: $(head -c 200 "$T_TMP/clang.err")"
@@ -48,3 +57,8 @@ printf '%s\n' "ERROR: modpost: GPL-incompatible module fx_a.ko uses GPL-only sym
 	"ERROR: modpost: GPL-incompatible module fx_a.ko uses GPL-only symbol 'fx_only_b'" \
 	"ERROR: modpost: \"fx_nobody\" [fx_a.ko] undefined!" > "$T_TMP/want"
 t_diff "... with modpost's lines: GPL-only, namespace, and only fx_nobody undefined" "$T_TMP/want" "$T_TMP/out"
+
+"$KSC" check --symvers k.symvers --policy 7.2 --view modpost --format kernel fx_bad.o fx_a.o \
+	> "$T_TMP/out" 2> "$T_TMP/err"
+t_eq "an .export_symbol entry cut short: unreadable (4) and fx_a refused (1)" 5 "$?"
+t_eq "... said on stderr" "ksymcheck: fx_bad.o: __export_symbol_fx_cut: its license and namespace run past .export_symbol" "$(cat "$T_TMP/err")"
