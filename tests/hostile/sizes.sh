@@ -53,7 +53,9 @@ else
 fi
 
 # Four bombs at -j4: the workers share one budget of 256 MiB for what they decompress
-# (before it: each worker up to 256 MiB, 918 MiB peak here).
+# (before it: each worker up to 256 MiB, 918 MiB peak here). The bound is the budget, a
+# buffer's doubling step and what the thread arenas keep before they are trimmed: 340 MiB
+# on a quiet host, up to 471 MiB under load, so 600 MiB, well under the 918 of no budget.
 cp "$m/bomb1.ko.zst" "$m/bomb3.ko.zst"
 head -c $((300 << 20)) /dev/zero | xz -0 -T1 -c > "$m/bomb4.ko.xz"
 "${measure[@]}" "$KSC" tree -b "$T_TMP/root" "$H_REL" -j4 \
@@ -66,12 +68,12 @@ t_diff "size: tree -j4 names each of the four bombs" "$T_TMP/want" "$T_TMP/err.s
 rss=$(tail -n 1 "$T_TMP/rss" 2> /dev/null)
 [ -n "$rss" ] && echo "# tree -j4 on four bombs: peak RSS $((rss / 1024)) MiB"
 if [ ${#measure[@]} -eq 0 ]; then
-	t_skip "size: tree -j4 on four bombs stays under 400 MiB" "GNU time is not installed"
+	t_skip "size: tree -j4 on four bombs stays under 600 MiB" "GNU time is not installed"
 elif grep -qa __asan_init "$KSC"; then
-	t_skip "size: tree -j4 on four bombs stays under 400 MiB" "built with ASan"
+	t_skip "size: tree -j4 on four bombs stays under 600 MiB" "built with ASan"
 else
-	t_eq "size: tree -j4 on four bombs stays under 400 MiB" yes \
-		"$([ "$rss" -lt $((400 << 10)) ] && echo yes || echo "no: $rss KiB")"
+	t_eq "size: tree -j4 on four bombs stays under 600 MiB" yes \
+		"$([ "$rss" -lt $((600 << 10)) ] && echo yes || echo "no: $rss KiB")"
 fi
 # Many compressed modules at once at -j8: every one read, none waits forever.
 for i in $(seq 40); do cp "$FIXTURES/x86_64/fx-user.ko.zst" "$m/many$i.ko.zst"; done
