@@ -26,11 +26,11 @@ static void check_text(const char *s, const char *allowed)
 
 	while (*p) {
 		unsigned int cp;
-		size_t n = utf8_decode(p, &cp);
+		size_t n = esc_utf8_seq(p, &cp);
 		if (n == 0)
 			abort(); /* invalid UTF-8 let through */
 		if ((cp < 0x20 && !(allowed && strchr(allowed, (int)cp))) ||
-		    (cp >= 0x7f && cp <= 0x9f) || is_layout_char(cp))
+		    (cp >= 0x7f && cp <= 0x9f) || esc_is_layout_char(cp))
 			abort(); /* a raw control or layout character */
 		p += n;
 	}
@@ -43,7 +43,7 @@ static void check_json(const char *s)
 
 	while (*p) {
 		unsigned int cp;
-		size_t n = utf8_decode(p, &cp);
+		size_t n = esc_utf8_seq(p, &cp);
 		if (n == 0 || cp < 0x20)
 			abort();
 		p += n;

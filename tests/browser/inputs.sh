@@ -49,7 +49,7 @@ report_render() {
 	${CC:-cc} -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 		-DKSC_VERSION="\"$(sed -n "s/^VERSION := //p" Makefile)\"" \
 		$(pkg-config --cflags json-c) -o "$T_TMP/render" tests/browser/render.c \
-		tools/report.c "$T_TMP/report-assets.c" tools/text.c $(pkg-config --libs json-c) \
+		tools/report.c "$T_TMP/report-assets.c" tools/text.c util/esc.c $(pkg-config --libs json-c) \
 		> "$T_TMP/render.log" 2>&1
 }
 

@@ -4,7 +4,7 @@
  *   render html KIND DOC.json OUT.html [TITLE]
  *   render dot KIND DOC.json
  * Built by the report tests themselves (cc tests/browser/render.c tools/report.c
- * tools/text.c -ljson-c).
+ * tools/text.c util/esc.c -ljson-c).
  */
 #include <stdio.h>
 #include <string.h>
