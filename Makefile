@@ -24,7 +24,7 @@ endif
 
 PKGS := libelf liblzma libzstd zlib json-c libcrypto
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-# libcrypto: headers only; lib/ksc-crypto.c loads it when first needed
+# libcrypto: headers only; lib/readers/ksc-crypto.c loads it when first needed
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(filter-out libcrypto,$(PKGS)) 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
@@ -39,7 +39,7 @@ ALL_CFLAGS := -std=gnu11 $(OPT) $(WARN) $(SAN_FLAGS) -fvisibility=hidden -fPIC \
 	-I. -Ilib $(PKG_CFLAGS) $(CPPFLAGS) $(CFLAGS) -D_GNU_SOURCE -DKSC_VERSION='"$(VERSION)"'
 ALL_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 
-LIB_SRCS := $(wildcard lib/*.c) $(wildcard util/*.c)
+LIB_SRCS := $(wildcard lib/*/*.c) $(wildcard util/*.c)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tools/report-assets.o
@@ -199,7 +199,7 @@ FUZZ_SRCS := $(wildcard fuzz/fuzz-*.c)
 FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=build-fuzz/%)
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. -Ilib $(PKG_CFLAGS) -D_GNU_SOURCE
 fuzz: $(FUZZ_BINS)
-build-fuzz/fuzz-%: fuzz/fuzz-%.c $(LIB_SRCS) lib/ksymcheck.h lib/ksc-internal.h
+build-fuzz/fuzz-%: fuzz/fuzz-%.c $(LIB_SRCS) lib/ksymcheck.h $(wildcard lib/*/*.h util/*.h)
 	@mkdir -p build-fuzz
 	@echo "  FUZZ    $@"
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) $(PKG_LIBS)

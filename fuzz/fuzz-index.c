@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libFuzzer target: the tree index parser (lib/ksc-index.c) on arbitrary bytes: opened
+ * libFuzzer target: the tree index parser (lib/tree/ksc-index.c) on arbitrary bytes: opened
  * (the raw view of every folder and module read), then checked. With the
  * first byte odd, every checksum is recomputed first, so that the structural validation
  * behind them (ranges, enums, string offsets of each record) gets the fuzzer's bytes;
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ksc-internal.h"
+#include "tree/tree.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -13,7 +13,7 @@
 
 #include <json-c/json.h>
 
-#include "ksc-internal.h"
+#include "base/base.h"
 #include "tools/text.c"
 #include "tools/output.c"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libFuzzer target: module signatures (lib/ksc-sig.c). The first byte picks what the rest
+ * libFuzzer target: module signatures (lib/readers/ksc-sig.c). The first byte picks what the rest
  * is:
  *   0  the whole block appended to a small module (signature, struct module_signature,
  *      marker: all fuzzed), read back, decoded as kmod does and verified against a

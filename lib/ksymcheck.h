@@ -968,7 +968,7 @@ int ksc_srcedit_commit(struct ksc_srcedit *e, const struct ksc_srcedit_commit_op
 /* ---------------------------------------------------------------------------------- */
 /* Whole trees: every module of lib/modules/KVER, as depmod sees them, and verdicts    */
 /*
- * Owned by lib/ksc-tree.c, lib/ksc-depmod.c and lib/ksc-index.c.
+ * Owned by lib/tree/ksc-tree.c, lib/tree/ksc-depmod.c and lib/tree/ksc-index.c.
  *
  * A struct ksc_tree is one kernel's module folder, ROOT/lib/modules/KVER, read the way
  * kmod's depmod reads it (doc/rules.md R26): the same files (every *.ko,
@@ -1204,10 +1204,21 @@ void ksc_tree_get_stats(const struct ksc_tree *t, struct ksc_tree_stats *st);
  */
 int ksc_tree_get_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out);
 
+/*
+ * Call fn for every module file (by name, ksc_path_is_module_name()) below `dir`, sorted,
+ * following symbolic links, skipping the top-level names in `skip` (NULL-terminated, may
+ * be NULL). A `dir` that is a file is passed to fn as it is. Problems are logged as
+ * "<path>: <reason>" and counted in *errors. Stops early only when fn returns <0 and
+ * returns that value; else 0, or -errno when `dir` itself cannot be read (logged).
+ */
+typedef int (*ksc_walk_fn)(const char *path, void *data);
+int ksc_walk_modules(struct ksc_ctx *ctx, const char *dir, const char *const *skip,
+		     ksc_walk_fn fn, void *data, unsigned int *errors);
+
 /* ---------------------------------------------------------------------------------- */
 /* Module signatures and the certificates that verify them                            */
 /*
- * Owned by lib/ksc-sig.c.
+ * Owned by lib/readers/ksc-sig.c.
  *
  * A signed module ends with the block scripts/sign-file appends: the signature, struct
  * module_signature (12 bytes: algo, hash, id_type, signer_len, key_id_len, 3 pad bytes,

@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: LGPL-2.1-or-later
-"""The size and circle limits of the code (doc/architecture.md), over lib/, tools/, util/:
+"""The size and layering limits of the code (doc/architecture.md), over lib/, tools/, util/:
 
 - no file (.c, .h) over 1,500 lines;
 - no function over 120 lines (the lines between its braces, kernel style: a function's
   braces stand alone in column 0);
 - no circle of #include "..." between the files;
-- no new circle of calls between the library's files: with BUILD given, an edge a -> b
-  (a's object file needs a symbol b's defines, by nm) that lies on a circle must be one
-  of KNOWN_CALLS below.
+- the wings in order (WINGS below): a file includes headers of its own wing and of lower
+  wings only, never of a higher wing or of a sibling of the same rank; tools/ includes the
+  public header, util/ and tools/ only;
+- with BUILD given, the same for calls (a's object file needs a symbol b's defines, by
+  nm): a lower wing never calls a higher one, so no circle of calls crosses wings.
 
 Today's exceptions are listed below, each with its reason; a new one fails the test. An
 exception that no longer applies is printed as a note: remove it.
@@ -25,64 +27,40 @@ import sys
 MAX_FILE_LINES = 1500
 MAX_FUNCTION_LINES = 120
 
+# The wings, lowest first: util/ (project-independent), then lib/<wing>/. Wings of the same
+# rank are siblings and use neither each other. lib/ksymcheck.h (the public header) may be
+# included by anyone; tools/ sits above the library and sees only that header and util/.
+WINGS = {"util": 0, "base": 1, "readers": 2, "kernel": 3, "engine": 4, "source": 4,
+         "tree": 5, "report": 6, "tools": 7}
+
 KNOWN_FILES = {
-    "lib/ksc-tree.c": "the tree wing in one file (walk, read, index use, resolve, check, "
+    "lib/tree/ksc-tree.c": "the tree wing in one file (walk, read, index use, resolve, check, "
                       "results); issue 16 splits it",
-    "lib/ksc-index.c": "the index format: builder, validator and reader of one record "
+    "lib/tree/ksc-index.c": "the index format: builder, validator and reader of one record "
                        "layout; to split with the tree",
-    "lib/ksc-depmod.c": "depmod's formats plus helpers that belong in the base (hash, "
-                        "atomic writes); issue 16",
     "lib/ksymcheck.h": "the public header: every function documents its ownership and "
                        "errors; splitting it would break users' includes",
 }
 
 KNOWN_FUNCTIONS = {
-    "lib/ksc-tree.c:do_open": "the tree's orchestrator over a ~70-field struct; issue 16",
-    "lib/ksc-tree.c:read_module": "reads, decompresses and records one module in a worker",
-    "lib/ksc-check.c:load_module": "the loader's steps in one function; to split into "
+    "lib/tree/ksc-tree.c:do_open": "the tree's orchestrator over a ~70-field struct; issue 16",
+    "lib/tree/ksc-tree.c:read_module": "reads, decompresses and records one module in a worker",
+    "lib/engine/ksc-check.c:load_module": "the loader's steps in one function; to split into "
                                    "the kernel's own (check_modinfo(), ...)",
-    "lib/ksc-check.c:modpost_module": "modpost's checks of one module in one function",
-    "lib/ksc-index.c:ksc_krec_build": "lays out one index record field by field",
-    "lib/ksc-index.c:ksc_krec_to_module": "rebuilds a module from a record field by field",
-    "lib/ksc-index.c:ksc_kidx_write": "writes the index file's header, directory and records",
-    "lib/ksc-depmod.c:ksc_depmod_cycles": "depmod's cycle search and its report in one",
-    "lib/ksc-depmod.c:ksc_depmod_format": "one switch over every modules.* format",
-    "lib/ksc-src.c:scan_dir": "one folder of the threaded source walk",
-    "lib/ksc-srcedit.c:ksc_srcedit_commit": "checks and writes every planned edit atomically",
-    "lib/ksc-srcedit.c:ksc_srcedit_plan_imports": "where MODULE_IMPORT_NS lines go, per file",
-    "lib/ksc-audit.c:audit_restricted": "every check of module-restricted exports",
-    "lib/ksc-audit.c:audit_signatures": "every signature check of a tree",
+    "lib/engine/ksc-check.c:modpost_module": "modpost's checks of one module in one function",
+    "lib/tree/ksc-index.c:ksc_krec_build": "lays out one index record field by field",
+    "lib/tree/ksc-index.c:ksc_krec_to_module": "rebuilds a module from a record field by field",
+    "lib/tree/ksc-index.c:ksc_kidx_write": "writes the index file's header, directory and records",
+    "lib/tree/ksc-depmod.c:ksc_depmod_cycles": "depmod's cycle search and its report in one",
+    "lib/tree/ksc-depmod.c:ksc_depmod_format": "one switch over every modules.* format",
+    "lib/source/ksc-src.c:scan_dir": "one folder of the threaded source walk",
+    "lib/source/ksc-srcedit.c:ksc_srcedit_commit": "checks and writes every planned edit atomically",
+    "lib/source/ksc-srcedit.c:ksc_srcedit_plan_imports": "where MODULE_IMPORT_NS lines go, per file",
+    "lib/report/ksc-audit.c:audit_restricted": "every check of module-restricted exports",
+    "lib/report/ksc-audit.c:audit_signatures": "every signature check of a tree",
     "tools/cmd-diff.c:cmd_diff": "options, two kernels and four outputs; shared option "
                                  "parsing of issue 16 shortens it",
     "tools/cmd-nsdeps.c:cmd_nsdeps": "as cmd_diff",
-}
-
-# Calls between library files that close a circle (issue 16: readers and tree).
-KNOWN_CALLS = {
-    ("ksc-ctx", "ksc-sig"): "the context frees the signature memo (ksc_sigmemo_free)",
-    ("ksc-depmod", "ksc-ctx"): "ksc_basename",
-    ("ksc-depmod", "ksc-index"): "the kernel ELF reader asks the index for kinfo",
-    ("ksc-elf", "ksc-ctx"): "logging",
-    ("ksc-elf", "ksc-file"): "ksc_signature_strip",
-    ("ksc-elf", "ksc-index"): "the section-name table lives in the index (ksc_tree_section_id)",
-    ("ksc-file", "ksc-ctx"): "logging",
-    ("ksc-index", "ksc-depmod"): "ksc_hash64 and atomic writes live in depmod",
-    ("ksc-index", "ksc-module"): "records are built from and back into modules",
-    ("ksc-index", "ksc-sig"): "ksc_sig_capture for a record's signature",
-    ("ksc-locate", "ksc-ctx"): "logging, references",
-    ("ksc-module", "ksc-ctx"): "logging, references",
-    ("ksc-module", "ksc-depmod"): "ksc_kmod_modname lives in depmod",
-    ("ksc-module", "ksc-elf"): "the module reader",
-    ("ksc-module", "ksc-file"): "loading files",
-    ("ksc-module", "ksc-sig"): "the appended signature",
-    ("ksc-sig", "ksc-ctx"): "logging, references",
-    ("ksc-sig", "ksc-file"): "loading files",
-    ("ksc-sig", "ksc-locate"): "finding a kernel's certificates",
-    ("ksc-sig", "ksc-symvers"): "ksc_read_text_file lives in symvers",
-    ("ksc-symvers", "ksc-ctx"): "logging, references",
-    ("ksc-symvers", "ksc-depmod"): "atomic write checks live in depmod",
-    ("ksc-symvers", "ksc-file"): "ksc_open_regular",
-    ("ksc-symvers", "ksc-module"): "writing a module's exports as Module.symvers",
 }
 
 SIG_START = re.compile(r"^[A-Za-z_]")
@@ -91,10 +69,36 @@ ATTRIBUTE = re.compile(r"__attribute__\s*\(\(.*?\)\)\s*")
 
 def sources(root):
     out = []
-    for d in ("lib", "tools", "util"):
+    for d in ("lib", "lib/*", "tools", "util"):
         for ext in ("c", "h"):
             out += glob.glob(os.path.join(root, d, "*." + ext))
     return sorted(os.path.relpath(p, root) for p in out)
+
+
+def wing_of(path):
+    """The wing of a source or object path relative to the root, or None (public header)."""
+    parts = path.split("/")
+    if parts[0] in ("util", "tools"):
+        return parts[0]
+    if parts[0] == "lib" and len(parts) > 2:
+        return parts[1]
+    return None
+
+
+def crosses(a, b):
+    """Why a (a file of one wing) may not use b (of another), or None when it may."""
+    wa, wb = wing_of(a), wing_of(b)
+    if wb is None or wa == wb:
+        return None
+    if wa is None or wa not in WINGS or wb not in WINGS:
+        return "%s or %s is in no wing (tests/structure.py WINGS)" % (a, b)
+    if wa == "tools" and wb != "util":
+        return "tools/ uses the library through lib/ksymcheck.h only"
+    if WINGS[wb] > WINGS[wa]:
+        return "the %s wing is below the %s wing" % (wa, wb)
+    if WINGS[wb] == WINGS[wa]:
+        return "the %s and %s wings are siblings" % (wa, wb)
+    return None
 
 
 def functions(text):
@@ -118,7 +122,7 @@ def functions(text):
         i = k + 1
 
 
-def include_circles(root, files):
+def include_graph(root, files):
     graph = collections.defaultdict(set)
     for f in files:
         with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
@@ -128,6 +132,10 @@ def include_circles(root, files):
                     if os.path.normpath(cand) in files:
                         graph[f].add(os.path.normpath(cand))
                         break
+    return graph
+
+
+def include_circles(graph):
     return [c for c in sccs(graph) if len(c) > 1 or c[0] in graph[c[0]]]
 
 
@@ -166,8 +174,10 @@ def sccs(graph):
 
 def call_edges(build):
     defs, undefs = {}, {}
-    for o in sorted(glob.glob(os.path.join(build, "lib", "*.o"))):
-        name = os.path.basename(o)[:-2]
+    objs = glob.glob(os.path.join(build, "lib", "*", "*.o"))
+    objs += glob.glob(os.path.join(build, "util", "*.o"))
+    for o in sorted(objs):
+        name = os.path.relpath(o, build)[:-2] + ".c"
         nm = subprocess.run(["nm", "--defined-only", "-g", o], capture_output=True,
                             text=True, check=True).stdout
         for line in nm.splitlines():
@@ -236,29 +246,22 @@ def main():
               % (k, MAX_FUNCTION_LINES) for k in sorted(set(KNOWN_FUNCTIONS) - seen_fns)
               if os.path.exists(os.path.join(root, k.split(":")[0]))]
 
+    incs = include_graph(root, set(files))
     check("no #include circle in lib/, tools/, util/",
-          [" -> ".join(c) for c in include_circles(root, set(files))])
+          [" -> ".join(c) for c in include_circles(incs)])
+    check("no file includes a header of a higher or sibling wing",
+          ["%s includes %s: %s" % (a, b, crosses(a, b))
+           for a in sorted(incs) for b in sorted(incs[a]) if crosses(a, b)])
 
     if build:
         graph = call_edges(build)
         if not graph:
-            print("ok - no new call circle between lib files # SKIP no objects in %s/lib"
+            print("ok - no call from a lower wing to a higher one # SKIP no objects in %s/lib"
                   % build)
         else:
-            bad, used = [], set()
-            for comp in sccs(graph):
-                members = set(comp)
-                for a in comp:
-                    for b in sorted(graph[a] & members):
-                        if (a, b) in KNOWN_CALLS:
-                            used.add((a, b))
-                        else:
-                            bad.append("lib/%s.c calls lib/%s.c, which leads back to it "
-                                       "(circle: %s)" % (a, b, ", ".join(comp)))
-            check("no new call circle between lib files (%d known calls)" % len(KNOWN_CALLS),
-                  bad)
-            notes += ["%s -> %s no longer closes a circle: remove it from KNOWN_CALLS" % k
-                      for k in sorted(set(KNOWN_CALLS) - used)]
+            check("no call from a lower wing to a higher one",
+                  ["%s calls %s: %s" % (a, b, crosses(a, b))
+                   for a in sorted(graph) for b in sorted(graph[a]) if crosses(a, b)])
     for n in notes:
         print("# note: " + n)
     return 1 if failed else 0

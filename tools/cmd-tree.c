@@ -16,7 +16,6 @@
 
 #include <json-c/json.h>
 
-#include "ksc-internal.h"
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
 

@@ -12,7 +12,7 @@
 
 #include <json-c/json.h>
 
-#include "ksc-internal.h"
+#include "util/hash.h"
 #include "tools/ksc-tool.h"
 
 const char *program_name = "ksymcheck";

@@ -42,3 +42,6 @@ static inline const char *hash_slot_key(const struct hash *h, size_t i, void **v
 		*value = h->slots[i].value;
 	return h->slots[i].key;
 }
+
+/* A fast 64-bit hash of bytes (not cryptographic): index checksums and fingerprints. */
+uint64_t ksc_hash64(const void *data, size_t size, uint64_t seed);

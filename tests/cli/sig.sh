@@ -10,7 +10,7 @@
 S=$FIXTURES/signed
 X=$FIXTURES/x86_64
 
-# ---- libcrypto is loaded when a signature is first looked at (lib/ksc-crypto.h) ----------
+# ---- libcrypto is loaded when a signature is first looked at (lib/readers/ksc-crypto.h) ----------
 # glibc's loader lists every library it loads under LD_DEBUG=files.
 crypto_loads() {
 	LD_DEBUG=files "$@" 2>&1 > /dev/null |

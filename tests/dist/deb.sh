@@ -100,7 +100,7 @@ sed -n 's/^ \(ksc_[a-z0-9_]*\)@KSYMCHECK_0\.[0-9]* .*/\1/p' "$T_TMP/symbols" | s
 if [ -s "$T_TMP/listed" ]; then t_ok "libksymcheck0 has a symbols file ($(wc -l < "$T_TMP/listed") symbols)"
 else t_fail "libksymcheck0 has a symbols file"; fi
 t_diff "... listing every exported symbol" "$T_TMP/exported" "$T_TMP/listed"
-# libcrypto is loaded with dlopen() (lib/ksc-crypto.h), which dpkg-shlibdeps cannot see:
+# libcrypto is loaded with dlopen() (lib/readers/ksc-crypto.h), which dpkg-shlibdeps cannot see:
 # the library's package must name the one that holds it.
 soname=$(grep -aoE 'libcrypto\.so\.[0-9]+' "$x/usr/lib/$multiarch/libksymcheck.so.$version" | head -n 1)
 owner=$(dpkg -S "/usr/lib/$multiarch/$soname" "/lib/$multiarch/$soname" 2> /dev/null | head -n 1 | cut -d: -f1)

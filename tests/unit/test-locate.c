@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The kernel locator (lib/ksc-locate.c): each layout of doc/kernels.md built as a small
+ * The kernel locator (lib/kernel/ksc-locate.c): each layout of doc/kernels.md built as a small
  * root in a temporary folder, and what the locator makes of it: which release, which
  * module folder, which image, Module.symvers, System.map and config, with absolute links
  * kept inside the root and Debian's BTF-only vmlinux skipped.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Module signatures (lib/ksc-sig.c): decoding as kmod's modinfo does, keyrings from PEM,
+ * Module signatures (lib/readers/ksc-sig.c): decoding as kmod's modinfo does, keyrings from PEM,
  * DER and kernel images, verification as the kernel does, and what the loader view makes
  * of it. The signed modules are fixture modules signed at test time, as the kernel's
  * scripts/sign-file signs, by tests/helpers/sign-module.sh (the openssl command line) with

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Unit tests for lib/ksc-src.c (the source scanner) and lib/ksc-srcedit.c (edits, diffs,
+ * Unit tests for lib/source/ksc-src.c (the source scanner) and lib/source/ksc-srcedit.c (edits, diffs,
  * atomic replacement, the migrate and nsdeps planners).
  */
 #include <sys/time.h>
 #include <utime.h>
 
 #include "unit.h"
-#include "ksc-internal.h"
+#include "source/source.h"
 
 /* ---------------------------------------------------------------------------------- */
 /* Helpers                                                                            */

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Unit tests for lib/ksc-symvers.c: reading, writing, atomic replacement. */
+/* Unit tests for lib/readers/ksc-symvers.c: reading, writing, atomic replacement. */
 #include <signal.h>
 #include <sys/resource.h>
 #include <time.h>
 
 #include "unit.h"
-#include "ksc-internal.h"
+#include "readers/readers.h"
 
 /* What modpost 5.6+ writes: namespace last, possibly empty (the line ends in a TAB). */
 static const char text_5[] =

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
-/* Unit tests for lib/ksc-sysmap.c: System.map and /proc/kallsyms reading, exports. */
+/* Unit tests for lib/readers/ksc-sysmap.c: System.map and /proc/kallsyms reading, exports. */
 #include "unit.h"
-#include "ksc-internal.h"
+#include "readers/readers.h"
 
 static const char *const debian_placeholder =
 	"ffffffffffffffff B The real System.map is in the linux-image-<version>-dbg package\n";

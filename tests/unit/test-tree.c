@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Unit tests for whole trees (lib/ksc-tree.c, ksc-depmod.c, ksc-index.c): depmod's order,
+ * Unit tests for whole trees (lib/tree/ksc-tree.c, ksc-depmod.c, ksc-index.c): depmod's order,
  * resolution and files on small trees of modules generated in memory (mkmod.h), cycles,
  * unresolved symbols, broken trees, the index (reuse, change detection, corruption of
  * every kind rejected), parallel and serial runs giving the same results, atomic writes.
@@ -9,7 +9,7 @@
  */
 #include "unit.h"
 #include "mkmod.h"
-#include "ksc-internal.h"
+#include "tree/tree.h"
 
 #include <signal.h>
 #include <sys/time.h>

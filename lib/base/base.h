@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util/macro.h"
+#include "util/hash.h"
+#include "util/pool.h"
+#include "util/fileio.h"
+
+#include "ksymcheck.h"
+
+#define KSC_EXPORT __attribute__((visibility("default")))
+
+/* ---- ctx (ksc-ctx.c) ---- */
+struct ksc_ctx {
+	int refcount;
+	ksc_log_fn log_fn;
+	void *log_data;
+	int log_priority;
+	/* readers/ksc-sig.c: recent PKCS#7 verdicts, and how to free them (set with them:
+	 * the base never calls up into the readers) */
+	struct ksc_sigmemo *sigmemo;
+	void (*sigmemo_free)(struct ksc_sigmemo *m);
+};
+struct ksc_sigmemo;
+
+void ksc_log(struct ksc_ctx *ctx, int priority, const char *fmt, ...) _printf_format_(3, 4);
+#define ksc_err(ctx, ...) ksc_log((ctx), KSC_LOG_ERR, __VA_ARGS__)
+#define ksc_warn(ctx, ...) ksc_log((ctx), KSC_LOG_WARNING, __VA_ARGS__)
+#define ksc_info(ctx, ...) ksc_log((ctx), KSC_LOG_INFO, __VA_ARGS__)
+#define ksc_dbg(ctx, ...) ksc_log((ctx), KSC_LOG_DEBUG, __VA_ARGS__)
+
+/*
+ * s with every C0 control, DEL, C1 control and byte that is not valid UTF-8 as "\xHH"
+ * and the characters that reorder or break lines as "\uHHHH", as the tool's text output
+ * escapes untrusted text (ksc-esc.c); malloc'd, NULL when out of memory. ksc_log()
+ * escapes every message this way before the log callback sees it.
+ */
+char *ksc_esc_alloc(const char *s);
+/* Does s hold a C0 control (newline, tab, carriage return, ESC, ...) or DEL? */
+bool ksc_text_has_control(const char *s);
+
+
+/* Helpers shared by readers. */
+const char *ksc_basename(const char *path);
+/*
+ * A message of `len` bytes was cut to fit buf[size]: end it with a visible mark
+ * (" [... cut: 1023 of 1500 bytes shown]"), not inside a UTF-8 character.
+ */
+void ksc_mark_cut(char *buf, size_t size, size_t len);

@@ -1,0 +1,1401 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The policy engine: for each module, what the loader would do at insmod time and what
+ * modpost would say at build time, rule by rule as doc/rules.md states them (the rule ids
+ * in the comments; each finding's rule comes from the catalogue, lib/kernel/ksc-catalogue.c).
+ * tests/unit/test-check.c runs fifty-six worked cases through it, T01-T56.
+ *
+ * The loader view replays kernel/module/main.c load_module() in its order: module_layout
+ * (check_modstruct_version), vermagic and taints (check_modinfo), the signature taint, the
+ * export tables (check_export_symbol_versions, 7.1 __kflagstab), explicit module: imports
+ * (setup_modinfo, 6.16+), then simplify_symbols() -> resolve_symbol() per undefined symbol
+ * in .symtab order, then duplicate exports (verify_exported_symbols). Modules are loaded
+ * in the order given into one simulated boot: taints and once-per-boot messages carry over,
+ * and a module that loads provides its exports to the next ones.
+ *
+ * The modpost view replays scripts/mod/modpost.c: read_symbols() (license, explicit
+ * imports), then check_exports() per unresolved symbol: undefined, namespace, GPL.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+#include "engine/engine.h"
+
+
+static int policy_init(struct policy *p, const char *s)
+{
+	memset(p, 0, sizeof(*p));
+	if (ksc_kver_parse(s, &p->v) < 0)
+		return -EINVAL;
+	snprintf(p->name, sizeof(p->name), "%u.%u", p->v.major, p->v.minor);
+	p->namespaces = ksc_kver_cmp(&p->v, 5, 4, 0) >= 0;
+	p->inherit_taint = ksc_kver_cmp(&p->v, 5, 13, 0) >= 0;
+	p->taint_symname = ksc_kver_cmp(&p->v, 5, 19, 0) >= 0;
+	p->string_ns = ksc_kver_cmp(&p->v, 6, 13, 0) >= 0;
+	p->ext_modversions = ksc_kver_cmp(&p->v, 6, 14, 0) >= 0;
+	/* 6.6.y and 6.12.y got only the macro (R7): they are < 6.16 anyway. */
+	p->modns = ksc_kver_cmp(&p->v, 6, 16, 0) >= 0;
+	p->kflagstab = ksc_kver_cmp(&p->v, 7, 1, 0) >= 0;
+	p->modpost_mod_log = ksc_kver_cmp(&p->v, 7, 3, 0) >= 0;
+	p->augment_taints = ksc_kver_cmp(&p->v, 6, 4, 0) >= 0;
+	if (p->modns)
+		p->fm_macro = ksc_kver_cmp(&p->v, 6, 17, 0) >= 0 ? "EXPORT_SYMBOL_FOR_MODULES"
+								 : "EXPORT_SYMBOL_GPL_FOR_MODULES";
+	return 0;
+}
+
+
+/* A given module that loaded: a provider for the modules after it. */
+struct live {
+	const struct ksc_module *mod;
+	const char *name;
+	bool proprietary;
+};
+
+/* One simulated boot (R15, R21, R28, R31: taints and *_once messages are per boot). */
+struct boot {
+	bool taint_P, taint_O, taint_E, taint_F, taint_C;
+	bool once_nosymver, once_noextver, once_sig;
+	bool lockdep_off;     /* "Disabling lock debugging due to kernel taint", once */
+	bool retpoline_off;   /* the first module without retpoline switched the mitigation off */
+	struct live *live;
+	size_t n_live;
+};
+
+struct run {
+	struct ksc_report *r;
+	struct ksc_kernel *k;
+	const struct policy *pol;
+	const struct ksc_check_opts *o;
+	bool allow_missing_ns;
+	bool modversions;     /* the kernel checks CRCs */
+	bool module_sig, sig_force, force_load, retpoline;
+	bool missing_crc_fails; /* Debian's "Disable matching missing version CRC" */
+	struct boot boot;
+};
+
+/* Per module being loaded. */
+struct loading {
+	size_t index;
+	const struct ksc_module *mod;
+	const char *name;  /* mod->name: struct module name */
+	const char *iname; /* info->name: modinfo name, else struct name */
+	bool P, using_gplonly;
+	int err;           /* last failure, returned by finit_module */
+	bool aborted;      /* a failure that stops the load at once */
+	bool reached_symbols; /* the load got as far as simplify_symbols() */
+	struct ksc_sig_eval sig; /* module_sig_check(): the signature (ksc-sig.c) */
+	bool sig_ok;       /* info->sig_ok: a valid (or, without keys, well-formed) signature */
+	bool modns_sig_warned; /* the modns-* signature warning was given */
+};
+
+/* ---------------------------------------------------------------------------------- */
+/* Report building                                                                    */
+
+/* MODULE_IMPORT_NS in the syntax of the target kernel (R2). */
+static const char *import_line(struct ksc_report *r, const char *ns)
+{
+	return r->pol.string_ns ? sfmt(r, "MODULE_IMPORT_NS(\"%s\");", ns)
+				: sfmt(r, "MODULE_IMPORT_NS(%s);", ns);
+}
+
+static const char *modns_list(const char *ns)
+{
+	return ns + strlen("module:");
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Loader view                                                                        */
+
+static const char *first_license(const struct ksc_module *mod)
+{
+	const char *l = ksc_module_get_modinfo_value(mod, "license");
+
+	return l ? l : "unspecified"; /* R15: a missing license reads as "unspecified" */
+}
+
+static bool has_import_ns(const struct ksc_module *mod, const char *ns)
+{
+	size_t it = 0;
+	const char *v;
+
+	while ((v = ksc_module_next_modinfo_value(mod, "import_ns", &it)))
+		if (strcmp(v, ns) == 0)
+			return true;
+	return false;
+}
+
+/* x86 ignore_undef_symbol(): _GLOBAL_OFFSET_TABLE_ is left alone when unresolved. */
+static bool ignored_undef(const struct ksc_module *mod, const char *name)
+{
+	unsigned int m = ksc_module_get_machine(mod);
+
+	if ((m == 62 || m == 3) && strcmp(name, "_GLOBAL_OFFSET_TABLE_") == 0)
+		return true;
+	if ((m == 21 || m == 20) && (strcmp(name, ".TOC.") == 0 || strcmp(name, "TOC.") == 0))
+		return true;
+	return false;
+}
+
+/* A found export and who owns it. */
+struct found {
+	const struct ksc_export *exp;
+	const char *owner;     /* "vmlinux" or the module name */
+	bool owner_is_kernel;
+	bool owner_proprietary;
+	const struct kowner *tree_owner; /* a module of the tree, as depmod chose its file */
+};
+
+/*
+ * find_symbol(): vmlinux, then the loaded modules (newest first), then the tree's modules
+ * (loaded before, by modprobe). GPL-only exports are invisible when !gplok (R16). A tree
+ * module named like the module being loaded is not loaded (insmod would say EEXIST).
+ */
+static bool find_symbol(struct run *run, const struct loading *L, const char *name, bool gplok,
+			struct found *f)
+{
+	const struct kprov *p = ksc_kernel_first_prov(run->k, name);
+
+	for (; p && !p->owner; p = ksc_kernel_next_prov(run->k, p)) {
+		if (p->exp.gpl_only && !gplok)
+			continue;
+		*f = (struct found){ &p->exp, "vmlinux", true, false, NULL };
+		return true;
+	}
+	for (size_t i = run->boot.n_live; i-- > 0;) {
+		const struct live *lv = &run->boot.live[i];
+		const struct ksc_export *e = ksc_module_find_export(lv->mod, name);
+		if (!e || (e->gpl_only && !gplok))
+			continue;
+		*f = (struct found){ e, lv->name, false, lv->proprietary, NULL };
+		return true;
+	}
+	for (; p && !run->o->insmod_only; p = ksc_kernel_next_prov(run->k, p)) {
+		if (p->exp.gpl_only && !gplok)
+			continue;
+		if (strcmp(p->owner->name, L->name) == 0)
+			continue;
+		*f = (struct found){ &p->exp, p->owner->name, false, p->owner->proprietary,
+				     p->owner };
+		return true;
+	}
+	return false;
+}
+
+/* The exporter's CRC as the loader sees it: only with CONFIG_MODVERSIONS. */
+static bool export_crc(const struct run *run, const struct ksc_export *e, uint32_t *crc)
+{
+	if (!run->modversions || !e->has_crc)
+		return false;
+	*crc = e->crc;
+	return true;
+}
+
+/*
+ * add_taint() with LOCKDEP_NOW_UNRELIABLE (P and F taints): the first one of a boot turns
+ * lock debugging off and says so (kernel/panic.c, lib/debug_locks.c), with no module name.
+ */
+static void taint_unreliable(struct run *run, struct ksc_diag *d)
+{
+	if (run->boot.lockdep_off)
+		return;
+	run->boot.lockdep_off = true;
+	diag_line(run->r, d, "Disabling lock debugging due to kernel taint");
+}
+
+/*
+ * try_to_force_load(): with CONFIG_MODULE_FORCE_LOAD the module is tainted F (message
+ * once, while F is not yet set) and goes on; without it the caller fails.
+ */
+static bool try_force(struct run *run, struct loading *L, const char *reason,
+		      struct ksc_diag *d)
+{
+	if (!run->force_load)
+		return false;
+	if (!run->boot.taint_F)
+		diag_line(run->r, d, "%s: %s: kernel tainted.", L->name, reason);
+	run->boot.taint_F = true;
+	taint_unreliable(run, d);
+	return true;
+}
+
+/*
+ * R21 check_version(). Returns 1 pass, 0 fail. `d_out` gets the diag that holds the lines.
+ */
+/*
+ * The CRC of the first entry of __versions (`ext`: of the 6.14+ extended tables) named
+ * `sym`, as the loader's linear search finds it. For an import (`im`, the one being
+ * resolved) the reader already did that search (ksc_import has_crc/crc, has_ext_crc/
+ * ext_crc), so that a module's check is not quadratic in its imports (tree-wide checks,
+ * issue 4). Other names (module_layout), and a CRC that does not fit 32 bits, take the
+ * linear search.
+ */
+static bool version_of(const struct ksc_module *mod, const struct ksc_import *im,
+		       const char *sym, bool ext, uint64_t *crc)
+{
+	/* no import (module_layout): the linear search finds the same first entry */
+	if (im && (ext || !im->crc_truncated)) {
+		if (ext ? !im->has_ext_crc : !im->has_crc)
+			return false;
+		*crc = ext ? im->ext_crc : im->crc;
+		return true;
+	}
+	size_t n = ext ? ksc_module_get_ext_version_count(mod) : ksc_module_get_version_count(mod);
+	for (size_t i = 0; i < n; i++) {
+		const struct ksc_version *v = ext ? ksc_module_get_ext_version(mod, i)
+						  : ksc_module_get_version(mod, i);
+		if (strcmp(v->name, sym) == 0) {
+			*crc = v->crc;
+			return true;
+		}
+	}
+	return false;
+}
+
+static int check_version(struct run *run, struct loading *L, const struct ksc_import *im,
+			 const char *sym, uint32_t crc, struct ksc_diag **d_out)
+{
+	struct ksc_report *r = run->r;
+	const struct ksc_module *mod = L->mod;
+	struct ksc_diag *d;
+
+	*d_out = NULL;
+	uint64_t vcrc;
+	if (run->pol->ext_modversions && ksc_module_has_ext_versions(mod)) {
+		if (version_of(mod, im, sym, true, &vcrc)) {
+			if ((uint32_t)vcrc == crc)
+				return 1;
+			goto bad;
+		}
+		if (!run->boot.once_noextver) {
+			run->boot.once_noextver = true;
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO, "crc-missing", L->index,
+				     L->name, sym);
+			if (d) {
+				d->summary = sfmt(r, "no extended symbol version for %s", sym);
+				diag_line(r, d, "%s: no extended symbol version for %s", L->iname, sym);
+				d->explanation = "the module's extended version tables do not list this symbol; the loader warns once per boot and lets it go";
+			}
+		}
+		return 1;
+	}
+	if (!ksc_module_has_versions(mod)) {
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "no-versions", L->index,
+			     L->name, sym);
+		*d_out = d;
+		if (d) {
+			d->summary = "the module has no __versions section (modprobe --force-modversion)";
+			d->explanation = "the kernel has CRCs but the module carries none: a forced load";
+			d->fix = "rebuild the module with CONFIG_MODVERSIONS against this kernel's Module.symvers";
+		}
+		if (try_force(run, L, sym, d))
+			return 1;
+		if (d)
+			d->severity = KSC_SEV_ERROR;
+		return 0;
+	}
+	if (version_of(mod, im, sym, false, &vcrc)) {
+		/* The whole unsigned long must equal the 32-bit CRC. */
+		if (vcrc == (uint64_t)crc)
+			return 1;
+		goto bad;
+	}
+	if (run->missing_crc_fails) {
+		/* Debian's kernels refuse it, every time (debian/patches "module: Disable
+		 * matching missing version CRC"). */
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "crc-missing", L->index,
+			     L->name, sym);
+		*d_out = d;
+		if (d) {
+			d->summary = sfmt(r, "no symbol version for %s (refused by this distribution's kernel)",
+					  sym);
+			diag_line(r, d, "%s: no symbol version for %s", L->iname, sym);
+			d->explanation = "__versions does not list this symbol; upstream warns once and lets it go, but Debian's kernels carry a patch that refuses it";
+			d->fix = "rebuild the module against this kernel's Module.symvers";
+		}
+		return 0;
+	}
+	if (!run->boot.once_nosymver) {
+		run->boot.once_nosymver = true;
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO, "crc-missing", L->index,
+			     L->name, sym);
+		if (d) {
+			d->summary = sfmt(r, "no symbol version for %s", sym);
+			diag_line(r, d, "%s: no symbol version for %s", L->iname, sym);
+			d->explanation = "__versions does not list this symbol; the loader warns once per boot and lets it go";
+		}
+	}
+	return 1;
+bad:
+	d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, strcmp(sym, "module_layout") == 0
+			     ? "layout-mismatch" : "crc-mismatch", L->index, L->name, sym);
+	*d_out = d;
+	if (d) {
+		d->summary = sfmt(r, "CRC of %s differs from the kernel's", sym);
+		diag_line(r, d, "%s: disagrees about version of symbol %s", L->iname, sym);
+		d->explanation = sfmt(r, "the module was built against a different %s (modversions CRC 0x%08x in the kernel)",
+				      sym, crc);
+		d->fix = "rebuild the module against this kernel's headers and Module.symvers";
+	}
+	return 0;
+}
+
+/* ---- signatures: kernel/module/signing.c module_sig_check() (R28; ksc-sig.c decides) ---- */
+
+static struct ksc_diag *taint_line(struct run *run, struct loading *L, const char *code,
+				   const char *summary, const char *line, const char *why);
+
+/* Is the signature worth a provenance warning (unsigned, unknown key, invalid)? */
+static const char *provenance_problem(const struct run *run, const struct loading *L)
+{
+	bool keys = !ksc_keyring_is_empty(run->k->keyring);
+
+	switch (L->sig.err) {
+	case 0:
+		return NULL;
+	case -ENODATA:
+		/* without signing in the kernel and without keys, unsigned is the norm */
+		return run->module_sig || keys ? "unsigned" : NULL;
+	case -ENOKEY:
+		return "foreign-key";
+	default:
+		return "bad-signature";
+	}
+}
+
+static const char *provenance_words(const char *problem)
+{
+	if (strcmp(problem, "unsigned") == 0)
+		return "unsigned";
+	if (strcmp(problem, "foreign-key") == 0)
+		return "signed by a key that is not among the kernel's keys";
+	return "signed, but the signature is not valid";
+}
+
+/*
+ * R37 (issue 5): an intree claim is only a .modinfo string; the signature by the kernel's
+ * key is what proves a module was built with the kernel. Warn when an intree module is unsigned
+ * or not signed by a known key.
+ */
+static void intree_signature(struct run *run, struct loading *L)
+{
+	const char *p = ksc_module_is_intree(L->mod) ? provenance_problem(run, L) : NULL;
+	struct ksc_report *r = run->r;
+
+	if (!p)
+		return;
+	struct ksc_diag *d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING,
+				      strcmp(p, "unsigned") == 0 ? "intree-unsigned"
+				      : strcmp(p, "foreign-key") == 0 ? "intree-foreign-key"
+				      : "intree-bad-signature", L->index, L->name, NULL);
+	if (!d)
+		return;
+	d->summary = sfmt(r, "claims to be in-tree (intree in .modinfo) but is %s", provenance_words(p));
+	d->explanation = sfmt(r, "anyone can write intree=Y into .modinfo; a signature by the kernel's own key is the one proof that the module was built with the kernel (%s)",
+			      L->sig.why);
+	d->fix = "check where this module comes from; an in-tree module of this kernel is signed with its key at build time";
+}
+
+/* The same for a module granted a module-restricted export by its name (once per module). */
+static void modns_signature(struct run *run, struct loading *L, const char *sym,
+			    const struct found *f, const char *ns)
+{
+	const char *p = provenance_problem(run, L);
+	struct ksc_report *r = run->r;
+
+	if (!p || L->modns_sig_warned)
+		return;
+	L->modns_sig_warned = true;
+	struct ksc_diag *d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING,
+				      strcmp(p, "unsigned") == 0 ? "modns-unsigned"
+				      : strcmp(p, "foreign-key") == 0 ? "modns-foreign-key"
+				      : "modns-bad-signature", L->index, L->name, sym);
+	if (!d)
+		return;
+	d->ns = sdup(r, ns);
+	d->owner = sdup(r, f->owner);
+	d->summary = sfmt(r, "matches %s by name, but is %s", modns_list(ns), provenance_words(p));
+	d->explanation = sfmt(r, "%s is restricted to modules named %s and this module gets it by its name alone; its signature does not show that it is one of the kernel's own modules (%s)",
+			      sym, modns_list(ns), L->sig.why);
+	d->fix = "check where this module comes from: the kernel's own modules are signed with its key";
+}
+
+/*
+ * module_sig_check(): before anything else. -ENODATA (unsigned), -ENOPKG (unsupported
+ * crypto) and -ENOKEY (unknown key) let the load go on, tainted E later, unless signatures
+ * are enforced; every other error fails the load. Returns 0 or the load's -errno.
+ */
+static int sig_check(struct run *run, struct loading *L)
+{
+	struct ksc_report *r = run->r;
+	struct ksc_sig_eval *ev = &L->sig;
+	struct ksc_diag *d;
+
+	ksc_sig_evaluate(L->mod, run->k->keyring, ev);
+	L->sig_ok = ev->err == 0;
+	if (!run->module_sig)
+		return 0; /* CONFIG_MODULE_SIG off: the loader never looks */
+	const char *reason = NULL, *code = NULL;
+	switch (ev->err) {
+	case 0:
+		if (!ev->verified) {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO, "sig-unverified",
+				     L->index, L->name, NULL);
+			if (d) {
+				d->summary = "signature not verified (no key known): assumed valid";
+				d->explanation = sfmt(r, "%s; without the kernel's certificate a well-formed signature is taken as valid, as if the module were unchanged since signing",
+						      ev->why);
+				d->fix = "give the kernel's signing certificate with --cert FILE, or --kernel ROOT with the kernel image that holds its built-in keys";
+			}
+		}
+		return 0;
+	case -ENODATA:
+		reason = "unsigned module";
+		code = "unsigned";
+		break;
+	case -ENOPKG:
+		reason = "module with unsupported crypto";
+		code = "sig-unsupported";
+		break;
+	case -ENOKEY:
+		reason = "module with unavailable key";
+		code = "sig-unknown-key";
+		break;
+	default:
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR,
+			     ev->err == -EKEYREJECTED ? "sig-rejected" : "sig-malformed",
+			     L->index, L->name, NULL);
+		if (d) {
+			d->summary = ev->err == -EKEYREJECTED
+				? "the signature does not verify (refused even without enforcement)"
+				: "malformed signature (refused even without enforcement)";
+			if (ev->kernel_line)
+				diag_line(r, d, "%s", ev->kernel_line);
+			d->explanation = sfmt(r, "%s; the kernel refuses a module whose signature fails for any reason other than a missing signature, an unknown key or unsupported crypto, even when signatures are not enforced",
+					      ev->why);
+			d->fix = ev->err == -EKEYREJECTED
+				? "sign the module again after editing it (scripts/sign-file), or strip the signature to load it unsigned"
+				: "sign the module again with scripts/sign-file";
+			d->err = ev->err;
+		}
+		L->err = ev->err;
+		return L->err;
+	}
+	if (run->sig_force) {
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, code, L->index, L->name,
+			     NULL);
+		if (d) {
+			d->summary = ev->err == -ENODATA
+				? "unsigned module on a kernel that enforces signatures"
+				: sfmt(r, "%s on a kernel that enforces signatures", reason);
+			if (ev->kernel_line)
+				diag_line(r, d, "%s", ev->kernel_line);
+			diag_line(r, d, "Loading of %s is rejected", reason);
+			if (ev->err != -ENODATA)
+				d->explanation = ev->why;
+			d->fix = "sign the module with the kernel's key (scripts/sign-file)";
+			d->err = -EKEYREJECTED;
+		}
+		L->err = -EKEYREJECTED;
+		return L->err;
+	}
+	if (ev->kernel_line)
+		taint_line(run, L, code, sfmt(r, "%s: treated as unsigned", reason),
+			   ev->kernel_line, ev->why);
+	return 0;
+}
+
+/* R10-R13, verify_namespace_is_imported(). 0 or -EINVAL. */
+static int check_namespace(struct run *run, struct loading *L, const char *sym,
+			   const struct found *f, struct ksc_diag **d_out)
+{
+	struct ksc_report *r = run->r;
+	const char *ns = f->exp->ns;
+	struct ksc_diag *d;
+
+	*d_out = NULL;
+	if (!ns || !ns[0])
+		return 0;
+	bool restricted = run->pol->modns && ksc_namespace_is_module_restricted(ns);
+	if (restricted && ksc_namespace_matches_module(ns, L->name, KSC_MATCH_LOADER)) {
+		bool intree = ksc_module_is_intree(L->mod);
+		if (intree || !run->o->require_intree)
+			modns_signature(run, L, sym, f, ns);
+		if (intree)
+			return 0;
+		if (!run->o->require_intree) {
+			/* Every released kernel: the name alone grants access (R25). */
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "modns-impostor",
+				     L->index, L->name, sym);
+			if (d) {
+				d->ns = sdup(r, ns);
+				d->owner = sdup(r, f->owner);
+				d->summary = sfmt(r, "granted only by its name: an out-of-tree module matching %s",
+						  modns_list(ns));
+				d->explanation = sfmt(r, "%s is restricted to modules named %s; this module is not in-tree (no intree in .modinfo) yet every released kernel grants it by name alone. Any out-of-tree module can call itself that.",
+						      sym, modns_list(ns));
+				d->fix = "check where this module comes from; with --require-intree (the proposed in-tree-only rule) it is refused";
+			}
+			return 0;
+		}
+		/* R25: Babka v1 rule, the match does not count; fall through to R12. */
+	}
+	if (has_import_ns(L->mod, ns))
+		return 0; /* pre-6.16 or ordinary namespace; 6.16+ module: imports died at R11 */
+	if (restricted && run->o->require_intree &&
+	    ksc_namespace_matches_module(ns, L->name, KSC_MATCH_LOADER)) /* R40 */
+		return ksc_intree_loader_refusal(r, run->allow_missing_ns, L->index, L->name, sym,
+						 ns, f->owner, d_out);
+
+	bool allow = run->allow_missing_ns;
+	d = diag_new(r, KSC_VIEW_LOADER, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
+		     restricted ? "modns-denied" : "ns-missing",
+		     L->index, L->name, sym);
+	*d_out = d;
+	if (!d)
+		return allow ? 0 : -EINVAL;
+	d->ns = sdup(r, ns);
+	d->owner = sdup(r, f->owner);
+	diag_line(r, d, "%s: module uses symbol (%s) from namespace %s, but does not import it.",
+		  L->name, sym, ns);
+	if (restricted) {
+		d->summary = sfmt(r, "restricted to modules matching %s", modns_list(ns));
+		d->explanation = sfmt(r, "%s is a module-restricted export (%s): only modules whose name matches %s may use it, and the namespace cannot be imported (R11)",
+				      sym, run->pol->fm_macro ? run->pol->fm_macro : "EXPORT_SYMBOL_FOR_MODULES",
+				      modns_list(ns));
+		d->fix = sfmt(r, "rename is not a fix: this export is restricted to modules matching %s",
+			      modns_list(ns));
+	} else {
+		d->summary = sfmt(r, "namespace %s is not imported", ns);
+		d->explanation = sfmt(r, "%s is exported into namespace %s, which the module does not import",
+				      sym, ns);
+		d->fix = sfmt(r, "add %s", import_line(r, ns));
+	}
+	if (allow) {
+		d->explanation = sfmt(r, "%s; CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y only warns (R13)",
+				      d->explanation);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static void unknown_symbol(struct run *run, struct loading *L, struct ksc_diag *d,
+			   const char *sym, int err)
+{
+	diag_line(run->r, d, "%s: Unknown symbol %s (err %d)", L->name, sym, err);
+	if (d)
+		d->err = err;
+	L->err = err;
+}
+
+/*
+ * A provider whose file won its name over another (depmod's search order: updates/ first,
+ * depmod.d search and override): say which file the loader gets, as that is where the
+ * export that failed comes from.
+ */
+static void note_replaced_provider(struct run *run, struct ksc_diag *d, const struct found *f)
+{
+	const struct kowner *o = f->tree_owner;
+
+	if (!d || !o || !o->replaced || !o->module)
+		return;
+	d->owner = sdup(run->r, f->owner);
+	d->explanation = sfmt(run->r, "%s; the loader's %s is %s, which replaces %s (%s)",
+			      d->explanation ? d->explanation : "", f->owner, o->relpath,
+			      o->replaced, o->won_by);
+}
+
+/* R19/R20: resolve_symbol() for one undefined symbol, and simplify_symbols()' reporting. */
+static void resolve_one(struct run *run, struct loading *L, const struct ksc_import *im)
+{
+	struct ksc_report *r = run->r;
+	struct found f;
+	struct ksc_diag *d = NULL;
+	int res = 0; /* 0 found, 1 NULL (not found / hidden / refused), <0 error */
+	bool gplok = !L->P;
+
+	if (!find_symbol(run, L, im->name, gplok, &f)) {
+		res = 1;
+		/* Was it there but hidden (R16)? For the explanation only. */
+		struct found hidden;
+		bool was_hidden = !gplok && find_symbol(run, L, im->name, true, &hidden);
+		if (im->bind == KSC_BIND_WEAK || ignored_undef(L->mod, im->name)) {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO,
+				     was_hidden ? "gpl-only" : "weak-unresolved", L->index, L->name,
+				     im->name);
+			if (d) {
+				d->summary = "weak reference left unresolved (0)";
+				d->explanation = was_hidden
+					? "the symbol is GPL-only and the module is proprietary, so the loader cannot see it; being weak, it is silently left 0"
+					: "no one exports it; a weak reference is silently left 0";
+			}
+			return;
+		}
+		if (was_hidden) {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "gpl-only", L->index,
+				     L->name, im->name);
+			if (d) {
+				d->owner = sdup(r, hidden.owner);
+				d->summary = "GPL-only export, invisible to a proprietary module";
+				d->explanation = sfmt(r, "%s is exported with EXPORT_SYMBOL_GPL by %s; the module is tainted proprietary (license '%s'%s), so the loader does not find it (there is no GPL message at load time)",
+						      im->name, hidden.owner, first_license(L->mod),
+						      L->P && ksc_license_is_gpl_compatible(first_license(L->mod))
+						      ? ", inherited from a proprietary provider" : "");
+				d->fix = "needs a GPL-compatible MODULE_LICENSE (\"GPL\", \"GPL v2\", \"Dual BSD/GPL\", \"Dual MIT/GPL\", ...)";
+			}
+		} else {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "unresolved", L->index,
+				     L->name, im->name);
+			if (d) {
+				d->summary = "no one exports this symbol";
+				d->explanation = sfmt(r, "neither vmlinux nor any module of this kernel exports %s",
+						      im->name);
+				d->fix = "check the kernel configuration for the option that builds it in, or load the module that exports it first";
+			}
+		}
+		unknown_symbol(run, L, d, im->name, -ENOENT);
+		return;
+	}
+
+	if (f.exp->gpl_only)
+		L->using_gplonly = true;
+
+	/* R18 inherit_taint() */
+	if (run->pol->inherit_taint && !f.owner_is_kernel && f.owner_proprietary) {
+		if (L->using_gplonly) {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "proprietary-provider",
+				     L->index, L->name, im->name);
+			if (d) {
+				d->owner = sdup(r, f.owner);
+				d->summary = sfmt(r, "from proprietary module %s, after using GPL-only symbols",
+						  f.owner);
+				if (run->pol->taint_symname)
+					diag_line(r, d, "%s: module using GPL-only symbols uses symbols %s from proprietary module %s.",
+						  L->name, im->name, f.owner);
+				else
+					diag_line(r, d, "%s: module using GPL-only symbols uses symbols from proprietary module %s.",
+						  L->name, f.owner);
+				d->explanation = sfmt(r, "%s is exported by %s, which is proprietary; a module that uses GPL-only symbols may not use it (the outcome depends on symbol-table order)",
+						      im->name, f.owner);
+				d->fix = "stop using the proprietary module's symbols, or have its provider use a GPL-compatible license";
+			}
+			unknown_symbol(run, L, d, im->name, -ENOENT);
+			return;
+		}
+		if (!L->P) {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "taint-inherited",
+				     L->index, L->name, im->name);
+			if (d) {
+				d->owner = sdup(r, f.owner);
+				d->summary = sfmt(r, "inherits the proprietary taint of %s", f.owner);
+				if (run->pol->taint_symname)
+					diag_line(r, d, "%s: module uses symbols %s from proprietary module %s, inheriting taint.",
+						  L->name, im->name, f.owner);
+				else
+					diag_line(r, d, "%s: module uses symbols from proprietary module %s, inheriting taint.",
+						  L->name, f.owner);
+				d->explanation = "from now on the module is proprietary: every later GPL-only symbol it uses is invisible to it (R16)";
+			}
+			L->P = true;
+			run->boot.taint_P = true;
+			taint_unreliable(run, d);
+		}
+	}
+
+	/* R21 modversions */
+	uint32_t crc;
+	if (export_crc(run, f.exp, &crc) && !check_version(run, L, im, im->name, crc, &d)) {
+		note_replaced_provider(run, d, &f);
+		unknown_symbol(run, L, d, im->name, -EINVAL);
+		return;
+	}
+
+	/* R10-R13 namespaces */
+	res = check_namespace(run, L, im->name, &f, &d);
+	if (res < 0) {
+		note_replaced_provider(run, d, &f);
+		unknown_symbol(run, L, d, im->name, res);
+		return;
+	}
+}
+
+static struct ksc_diag *taint_line(struct run *run, struct loading *L, const char *code,
+				   const char *summary, const char *line, const char *why)
+{
+	struct ksc_diag *d = diag_new(run->r, KSC_VIEW_LOADER, KSC_SEV_INFO, code, L->index,
+				      L->name, NULL);
+
+	if (!d)
+		return NULL;
+	d->summary = summary;
+	if (line)
+		d->kernel_lines = line;
+	d->explanation = why;
+	return d;
+}
+
+/*
+ * R29 add_unformed_module(): a module of the same name is already loaded (one given
+ * earlier in this boot): -EEXIST, with no message.
+ */
+static int already_loaded(struct run *run, struct loading *L)
+{
+	for (size_t i = 0; i < run->boot.n_live; i++) {
+		if (strcmp(run->boot.live[i].name, L->name) != 0)
+			continue;
+		struct ksc_diag *d = diag_new(run->r, KSC_VIEW_LOADER, KSC_SEV_ERROR,
+					      "already-loaded", L->index, L->name, NULL);
+		if (d) {
+			d->summary = "a module of this name is already loaded in this boot";
+			d->explanation = "module names are unique in a running kernel; insmod fails with EEXIST and the kernel prints nothing";
+			d->err = -EEXIST;
+		}
+		L->err = -EEXIST;
+		return L->err;
+	}
+	return 0;
+}
+
+/* R30: same vermagic, ignoring the release when the module has CRCs (same_magic()). */
+static bool same_magic(const char *a, const char *b, bool has_crcs)
+{
+	if (has_crcs) {
+		a += strcspn(a, " ");
+		b += strcspn(b, " ");
+	}
+	return strcmp(a, b) == 0;
+}
+
+static int load_module(struct run *run, struct loading *L)
+{
+	struct ksc_report *r = run->r;
+	const struct ksc_module *mod = L->mod;
+	struct ksc_diag *d;
+
+	/* module_sig_check(): before anything else */
+	if (sig_check(run, L) < 0)
+		return L->err;
+	intree_signature(run, L);
+
+	/* check_modstruct_version(): module_layout, before vermagic (R21) */
+	const char *owner;
+	const struct ksc_export *ml = ksc_kernel_find_export(run->k, "module_layout", &owner);
+	uint32_t crc;
+	if (ml && export_crc(run, ml, &crc) && !check_version(run, L, NULL, "module_layout", crc, &d)) {
+		if (d) {
+			d->err = -ENOEXEC;
+			d->summary = ksc_module_has_versions(mod)
+				? "built against another kernel (module_layout CRC differs)"
+				: d->summary;
+		}
+		L->err = -ENOEXEC;
+		return L->err;
+	}
+
+	/* check_modinfo(): vermagic (R30), intree (R31), retpoline (R32), staging (R33),
+	 * license (R15) */
+	const char *vm = ksc_module_get_vermagic(mod);
+	const char *kvm = ksc_kernel_get_vermagic(run->k);
+	if (!vm) {
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "vermagic", L->index,
+			     L->name, NULL);
+		if (d) {
+			d->summary = "no vermagic in .modinfo";
+			d->fix = "build the module with kbuild against this kernel";
+		}
+		if (!try_force(run, L, "bad vermagic", d)) {
+			if (d)
+				d->severity = KSC_SEV_ERROR, d->err = -ENOEXEC;
+			L->err = -ENOEXEC;
+			return L->err;
+		}
+	} else if (kvm && !same_magic(vm, kvm, ksc_module_has_versions(mod))) {
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "vermagic", L->index,
+			     L->name, NULL);
+		if (d) {
+			d->summary = "built for another kernel (vermagic differs)";
+			diag_line(r, d, "%s: version magic '%s' should be '%s'", L->iname, vm, kvm);
+			d->fix = "rebuild the module against this kernel";
+			d->err = -ENOEXEC;
+		}
+		L->err = -ENOEXEC;
+		return L->err;
+	}
+	/*
+	 * Taints: check_modinfo() and load_module() up to 6.3, module_augment_kernel_taints()
+	 * from 6.4 (which also reports the first proprietary taint of a boot once more).
+	 */
+	bool prev_P = run->boot.taint_P;
+	if (run->pol->augment_taints && already_loaded(run, L))
+		return L->err;
+	if (!ksc_module_is_intree(mod)) {
+		const char *line = run->boot.taint_O ? NULL
+			: sfmt(r, "%s: loading out-of-tree module taints kernel.", L->name);
+		run->boot.taint_O = true;
+		taint_line(run, L, "taint-oot", "out-of-tree module (taint O)", line,
+			   "no intree in .modinfo: built outside the kernel tree (M=); the kernel is tainted, nothing is refused");
+	}
+	/*
+	 * check_modinfo_retpoline(): a module without retpoline=Y on a kernel built with
+	 * retpolines, on a CPU where the mitigation is on (assumed), switches it off: the
+	 * first such module of a boot prints both lines, later ones nothing.
+	 */
+	if (run->retpoline && !ksc_module_get_modinfo_value(mod, "retpoline")) {
+		d = taint_line(run, L, "retpoline", "not compiled with retpoline", NULL,
+			       "the kernel uses retpolines against Spectre v2; this module was not built with them, so the mitigation is switched off (on CPUs where it is on)");
+		if (d && !run->boot.retpoline_off) {
+			d->severity = KSC_SEV_WARNING;
+			diag_line(r, d, "Spectre V2 : System may be vulnerable to spectre v2");
+			diag_line(r, d, "%s: loading module not compiled with retpoline compiler.",
+				  L->name);
+			d->fix = "build the module with the kernel's own compiler flags (kbuild)";
+		}
+		run->boot.retpoline_off = true;
+	}
+	if (ksc_module_get_modinfo_value(mod, "staging")) {
+		run->boot.taint_C = true;
+		taint_line(run, L, "taint-staging", "staging driver (taint C)",
+			   sfmt(r, "%s: module is from the staging directory, the quality is unknown, you have been warned.",
+				L->name), NULL);
+	}
+	const char *lic = first_license(mod);
+	if (!ksc_license_is_gpl_compatible(lic)) {
+		const char *line = run->boot.taint_P ? NULL
+			: sfmt(r, "%s: module license '%s' taints kernel.", L->name, lic);
+		run->boot.taint_P = true;
+		L->P = true;
+		d = taint_line(run, L, "taint-proprietary",
+			       sfmt(r, "license '%s' is not GPL-compatible (taint P)", lic), line,
+			       "the loader takes the first license= entry only; a proprietary module cannot see GPL-only exports");
+		taint_unreliable(run, d);
+	}
+
+	if (!run->pol->augment_taints && already_loaded(run, L))
+		return L->err;
+
+	/* The signature taint */
+	if (run->module_sig && !L->sig_ok) {
+		const char *line = run->boot.once_sig ? NULL
+			: sfmt(r, "%s: module verification failed: signature and/or required key missing - tainting kernel",
+			       L->name);
+		run->boot.once_sig = true;
+		run->boot.taint_E = true;
+		taint_line(run, L, "taint-unsigned",
+			   L->sig.err == -ENODATA ? "unsigned module (taint E)"
+			   : L->sig.err == -ENOKEY ? "signed by a key the kernel does not have (taint E)"
+			   : "signature with unsupported crypto (taint E)", line,
+			   L->sig.err == -ENODATA
+			   ? "the kernel verifies module signatures but does not enforce them"
+			   : sfmt(r, "%s; the kernel verifies module signatures but does not enforce them, so it loads the module as if unsigned",
+				  L->sig.why));
+	}
+
+	/* Names the loader taints regardless of license (R15). */
+	d = NULL;
+	if (strcmp(L->name, "driverloader") == 0 || strcmp(L->name, "lve") == 0) {
+		d = taint_line(run, L, "taint-proprietary",
+			       "tainted proprietary by name, whatever its license", NULL,
+			       "the loader marks modules named driverloader and lve proprietary: they cannot see GPL-only exports");
+		L->P = true;
+		run->boot.taint_P = true;
+		taint_unreliable(run, d);
+	} else if (strcmp(L->name, "ndiswrapper") == 0) {
+		run->boot.taint_P = true; /* the kernel, not the module */
+		d = taint_line(run, L, "taint-proprietary",
+			       "taints the kernel proprietary by name (the module itself stays GPL)", NULL, NULL);
+		taint_unreliable(run, d);
+	}
+	if (run->pol->augment_taints && !prev_P && run->boot.taint_P) {
+		if (!d)
+			d = taint_line(run, L, "taint-proprietary",
+				       "first proprietary taint of this boot", NULL, NULL);
+		diag_line(r, d, "%s: module license taints kernel.", L->name);
+	}
+
+	/* find_module_sections() (R34), check_export_symbol_versions() (R35) */
+	bool has_exports = ksc_module_get_export_count(mod) > 0;
+	if (run->pol->kflagstab && has_exports) {
+		if (!ksc_module_has_kflagstab(mod)) {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "kflagstab-missing",
+				     L->index, L->name, NULL);
+			if (d) {
+				d->summary = "exports without __kflagstab (7.1+)";
+				diag_line(r, d, "%s: no flags for exported symbols", L->name);
+				d->fix = "rebuild the module with a 7.1+ kbuild";
+				d->err = -ENOEXEC;
+			}
+			L->err = -ENOEXEC;
+			return L->err;
+		}
+		static const char *const obsolete[] = { "__ksymtab_gpl", "__kcrctab_gpl" };
+		for (size_t i = 0; i < ARRAY_SIZE(obsolete); i++) {
+			if (!ksc_module_has_section(mod, obsolete[i]))
+				continue;
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "obsolete-section",
+				     L->index, L->name, NULL);
+			if (d) {
+				d->summary = sfmt(r, "obsolete section %s ignored", obsolete[i]);
+				diag_line(r, d, "%s: ignoring obsolete section %s", L->name, obsolete[i]);
+			}
+		}
+	}
+	if (run->modversions && has_exports) {
+		bool missing = false;
+		for (size_t i = 0; i < ksc_module_get_export_count(mod); i++)
+			if (!ksc_module_get_export(mod, i)->has_crc)
+				missing = true;
+		if (missing) {
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "exports-no-crc",
+				     L->index, L->name, NULL);
+			if (d) {
+				d->summary = "exports without CRCs on a modversions kernel";
+				d->fix = "build the module with CONFIG_MODVERSIONS";
+			}
+			if (!try_force(run, L, "no versions for exported symbols", d)) {
+				if (d)
+					d->severity = KSC_SEV_ERROR, d->err = -ENOEXEC;
+				L->err = -ENOEXEC;
+				return L->err;
+			}
+		}
+	}
+
+	/* setup_modinfo(): explicit module: imports, 6.16+ (R11) */
+	if (run->pol->modns) {
+		size_t it = 0;
+		const char *ns;
+		while ((ns = ksc_module_next_modinfo_value(mod, "import_ns", &it))) {
+			if (!ksc_namespace_is_module_restricted(ns))
+				continue;
+			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "modns-import",
+				     L->index, L->name, NULL);
+			if (d) {
+				d->ns = sdup(r, ns);
+				d->summary = sfmt(r, "imports module namespace %s", ns);
+				diag_line(r, d, "%s: module tries to import module namespace: %s", L->name,
+					  ns);
+				d->explanation = "module: namespaces are granted by module name and can never be imported (make nsdeps adds such lines anyway)";
+				d->fix = sfmt(r, "remove %s", import_line(r, ns));
+				d->err = -EPERM;
+			}
+			L->err = -EPERM;
+			return L->err;
+		}
+	}
+
+	/* simplify_symbols(): every undefined symbol, in .symtab order (R19, R20) */
+	L->reached_symbols = true;
+	for (size_t i = 0; i < ksc_module_get_import_count(mod); i++)
+		resolve_one(run, L, ksc_module_get_import(mod, i));
+	if (L->err)
+		return L->err;
+
+	/* complete_formation() -> verify_exported_symbols() (R22) */
+	for (size_t i = 0; i < ksc_module_get_export_count(mod); i++) {
+		const struct ksc_export *e = ksc_module_get_export(mod, i);
+		const char *by = NULL;
+		const struct kprov *p = ksc_kernel_first_prov(run->k, e->name);
+		if (p && !p->owner)
+			by = "kernel";
+		for (size_t j = 0; !by && j < run->boot.n_live; j++)
+			if (ksc_module_find_export(run->boot.live[j].mod, e->name))
+				by = run->boot.live[j].name;
+		if (!by)
+			continue;
+		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "duplicate-export", L->index,
+			     L->name, e->name);
+		if (d) {
+			d->owner = sdup(r, by);
+			d->summary = sfmt(r, "already exported by %s", by);
+			diag_line(r, d, "%s: exports duplicate symbol %s (owned by %s)", L->name,
+				  e->name, by);
+			d->fix = "rename the symbol or stop exporting it";
+			d->err = -ENOEXEC;
+		}
+		L->err = -ENOEXEC;
+		return L->err;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* modpost view                                                                       */
+
+static const char *const name_suffixes[] = { ".ko.zst", ".ko.xz", ".ko.gz", ".ko", ".o" };
+
+/* modpost's mod->name: the object path without its extension. */
+static const char *modpost_path(struct ksc_report *r, const char *path)
+{
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < ARRAY_SIZE(name_suffixes); i++) {
+		size_t m = strlen(name_suffixes[i]);
+		if (n > m && strcmp(path + n - m, name_suffixes[i]) == 0)
+			return sfmt(r, "%.*s", (int)(n - m), path);
+	}
+	return sdup(r, path);
+}
+
+/*
+ * modpost's ignore_undef_symbol(): __this_module (resolved by the .mod.c), the GOT on
+ * every machine, and the PowerPC register save/restore helpers.
+ */
+static bool modpost_ignored_undef(const struct ksc_module *mod, const char *name)
+{
+	unsigned int m = ksc_module_get_machine(mod);
+
+	if (strcmp(name, "__this_module") == 0 || strcmp(name, "_GLOBAL_OFFSET_TABLE_") == 0)
+		return true;
+	if (m == 20 && (strncmp(name, "_restgpr_", 9) == 0 || strncmp(name, "_savegpr_", 9) == 0 ||
+			strncmp(name, "_rest32gpr_", 11) == 0 || strncmp(name, "_save32gpr_", 11) == 0 ||
+			strncmp(name, "_restvr_", 8) == 0 || strncmp(name, "_savevr_", 8) == 0))
+		return true;
+	if (m == 21 && (strcmp(name, ".TOC.") == 0 || strncmp(name, "_restgpr0_", 10) == 0 ||
+			strncmp(name, "_savegpr0_", 10) == 0 || strncmp(name, "_restvr_", 8) == 0 ||
+			strncmp(name, "_savevr_", 8) == 0))
+		return true;
+	return false;
+}
+
+/* Who exports `sym` for modpost: the Module.symvers/kernel, or a module of this run. */
+static const struct ksc_export *modpost_find(struct run *run, struct ksc_module *const *mods,
+					     size_t n, size_t self, const char *sym,
+					     const char **owner)
+{
+	const struct ksc_export *e = ksc_kernel_find_export(run->k, sym, owner);
+
+	if (e)
+		return e;
+	for (size_t i = 0; i < n; i++) {
+		if (i == self)
+			continue;
+		e = ksc_module_find_export(mods[i], sym);
+		if (e) {
+			*owner = ksc_module_get_modpost_name(mods[i]);
+			return e;
+		}
+	}
+	return NULL;
+}
+
+static void modpost_module(struct run *run, struct ksc_module *const *mods, size_t n,
+			   size_t idx, bool *ok)
+{
+	struct ksc_report *r = run->r;
+	const struct ksc_module *mod = mods[idx];
+	const char *base = ksc_module_get_modpost_name(mod);
+	const char *p = modpost_path(r, ksc_module_get_path(mod));
+	bool external = ksc_build_is_external(run->o->build, mod); /* R40 */
+	struct ksc_diag *d;
+	size_t module_name_len = ksc_module_get_elf_class(mod) == 32 ? 60 : 56;
+	unsigned int unresolved = 0;
+
+	*ok = true;
+	/* R5 */
+	if (strlen(base) >= module_name_len) {
+		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "name-too-long", idx, base,
+			     NULL);
+		if (d) {
+			d->summary = "module name too long";
+			if (run->pol->modpost_mod_log)
+				diag_line(r, d, "ERROR: modpost: %s.ko: module name is too long", p);
+			else
+				diag_line(r, d, "ERROR: modpost: module name is too long [%s.ko]", p);
+			d->fix = sfmt(r, "use a file name shorter than %zu bytes", module_name_len);
+		}
+		*ok = false;
+	}
+
+	/* R17: every license= entry counts; none at all is its own error (R36) */
+	size_t it = 0;
+	const char *lic;
+	bool any = false, gpl_compatible = true;
+	while ((lic = ksc_module_next_modinfo_value(mod, "license", &it))) {
+		any = true;
+		if (!ksc_license_is_gpl_compatible(lic))
+			gpl_compatible = false;
+	}
+	if (!any) {
+		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "license-missing", idx, base,
+			     NULL);
+		if (d) {
+			d->summary = "no MODULE_LICENSE()";
+			if (run->pol->modpost_mod_log)
+				diag_line(r, d, "ERROR: modpost: %s.ko: missing MODULE_LICENSE()", p);
+			else
+				diag_line(r, d, "ERROR: modpost: missing MODULE_LICENSE() in %s.o", p);
+			d->explanation = "modpost requires a license; for the GPL check it then treats the module as GPL-compatible";
+			d->fix = "add MODULE_LICENSE(\"GPL\") (or another license the module really has)";
+		}
+		*ok = false;
+	}
+
+	/* R11, modpost side (6.16+) */
+	if (run->pol->modns) {
+		it = 0;
+		const char *ns;
+		while ((ns = ksc_module_next_modinfo_value(mod, "import_ns", &it))) {
+			if (!ksc_namespace_is_module_restricted(ns))
+				continue;
+			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "modns-import", idx,
+				     base, NULL);
+			if (d) {
+				d->ns = sdup(r, ns);
+				d->summary = sfmt(r, "imports module namespace %s", ns);
+				if (run->pol->modpost_mod_log)
+					diag_line(r, d, "ERROR: modpost: %s.ko: explicitly importing namespace '%s' is not allowed.",
+						  p, ns);
+				else
+					diag_line(r, d, "ERROR: modpost: %s: explicitly importing namespace \"%s\" is not allowed.",
+						  p, ns);
+				d->fix = sfmt(r, "remove %s", import_line(r, ns));
+			}
+			*ok = false;
+		}
+	}
+
+	/* R23 check_exports(), per unresolved symbol in .symtab order */
+	for (size_t i = 0; i < ksc_module_get_import_count(mod); i++) {
+		const struct ksc_import *im = ksc_module_get_import(mod, i);
+		const char *owner = NULL;
+		const struct ksc_export *e = modpost_find(run, mods, n, idx, im->name, &owner);
+
+		if (modpost_ignored_undef(mod, im->name))
+			continue;
+		if (!e) {
+			if (im->bind == KSC_BIND_WEAK)
+				continue;
+			if (++unresolved > 10)
+				continue; /* MAX_UNRESOLVED_REPORTS; the count follows */
+			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "unresolved", idx,
+				     base, im->name);
+			if (d) {
+				d->summary = "no one exports this symbol";
+				if (run->pol->modpost_mod_log)
+					diag_line(r, d, "ERROR: modpost: %s.ko: symbol '%s' undefined!", p,
+						  im->name);
+				else
+					diag_line(r, d, "ERROR: modpost: \"%s\" [%s.ko] undefined!",
+						  im->name, p);
+				d->fix = "check the kernel configuration, or add the providing module's Module.symvers to KBUILD_EXTRA_SYMBOLS";
+			}
+			*ok = false;
+			continue;
+		}
+		const char *ns = e->ns;
+		if (ns && ns[0]) {
+			bool restricted = run->pol->modns && ksc_namespace_is_module_restricted(ns);
+			bool granted = false;
+			if (restricted && !(run->o->require_intree && external))
+				granted = ksc_namespace_matches_module(ns, base, KSC_MATCH_MODPOST);
+			bool intree_rule = restricted && run->o->require_intree && !has_import_ns(mod, ns);
+			if (!granted && intree_rule && external &&
+			    ksc_intree_modpost_refusal(r, run->allow_missing_ns, run->pol->modpost_mod_log,
+						       mod, idx, p, im->name, ns, owner)) {
+				*ok = *ok && run->allow_missing_ns;
+			} else if (!granted && !has_import_ns(mod, ns)) {
+				bool allow = run->allow_missing_ns;
+				d = diag_new(r, KSC_VIEW_MODPOST, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
+					     restricted ? "modns-denied" : "ns-missing", idx, base, im->name);
+				if (d) {
+					d->ns = sdup(r, ns);
+					d->owner = sdup(r, owner);
+					d->summary = restricted
+						? sfmt(r, "restricted to modules matching %s", modns_list(ns))
+						: sfmt(r, "namespace %s is not imported", ns);
+					if (run->pol->modpost_mod_log)
+						diag_line(r, d, "%s: modpost: %s.ko: module uses symbol '%s' from namespace '%s', but does not import it.",
+							  allow ? "WARNING" : "ERROR", p, im->name, ns);
+					else
+						diag_line(r, d, "%s: modpost: module %s uses symbol %s from namespace %s, but does not import it.",
+							  allow ? "WARNING" : "ERROR", base, im->name, ns);
+					if (restricted && ksc_namespace_matches_module(ns, base, KSC_MATCH_LOADER))
+						d->fix = sfmt(r, "the loader accepts this module ('-' and '_' compare equal) but modpost compares the file name '%s' exactly with %s: name the file as the pattern spells it, or spell the pattern as the file is named",
+							      base, modns_list(ns));
+					else if (restricted)
+						d->fix = sfmt(r, "rename is not a fix: this export is restricted to modules matching %s",
+							      modns_list(ns));
+					else
+						d->fix = sfmt(r, "add %s", import_line(r, ns));
+				}
+				if (!allow)
+					*ok = false;
+			}
+			if (intree_rule && run->o->views == KSC_VIEW_BOTH)
+				ksc_intree_views_differ(r, run->o->build, mod, idx, im->name, ns);
+		}
+		if (e->gpl_only && !gpl_compatible) {
+			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "gpl-only", idx, base,
+				     im->name);
+			if (d) {
+				d->owner = sdup(r, owner);
+				d->summary = "GPL-only export used by a GPL-incompatible module";
+				if (run->pol->modpost_mod_log)
+					diag_line(r, d, "ERROR: modpost: %s.ko: GPL-incompatible module uses GPL-only symbol '%s'",
+						  p, im->name);
+				else
+					diag_line(r, d, "ERROR: modpost: GPL-incompatible module %s.ko uses GPL-only symbol '%s'",
+						  base, im->name);
+				d->explanation = "modpost checks every license= entry: one that is not GPL-compatible is enough";
+				d->fix = "needs a GPL-compatible MODULE_LICENSE (\"GPL\", \"GPL v2\", \"Dual BSD/GPL\", \"Dual MIT/GPL\", ...)";
+			}
+			*ok = false;
+		}
+	}
+	if (unresolved > 10) {
+		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "unresolved", idx, base, NULL);
+		if (d) {
+			d->summary = sfmt(r, "%u more unresolved symbols", unresolved - 10);
+			d->severity = KSC_SEV_WARNING;
+			diag_line(r, d, "WARNING: modpost: suppressed %u unresolved symbol warnings because there were too many)",
+				  unresolved - 10);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------------------------- */
+
+KSC_EXPORT int ksc_check_modules(struct ksc_kernel *k, struct ksc_module *const *mods,
+				 size_t n, const struct ksc_check_opts *opts,
+				 struct ksc_report **out)
+{
+	return ksc_check_modules_ctx(k, k->ctx, mods, n, opts, out);
+}
+
+int ksc_check_modules_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx,
+			  struct ksc_module *const *mods, size_t n,
+			  const struct ksc_check_opts *opts, struct ksc_report **out)
+{
+	struct ksc_check_opts o = { .sz = sizeof(o), .allow_missing_ns = -1 };
+	struct ksc_report *r;
+	struct run run = { 0 };
+	int ret;
+
+	*out = NULL;
+	if (opts) {
+		size_t sz = opts->sz < sizeof(o) ? opts->sz : sizeof(o);
+		memcpy(&o, opts, sz);
+	}
+	if (!o.views)
+		o.views = KSC_VIEW_BOTH;
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	r->ctx = ksc_ref(ctx);
+	pool_init(&r->strings);
+
+	const char *pv = o.policy ? o.policy : k->release;
+	if (!pv) {
+		ksc_err(ctx, "no kernel version to take the rules from: give a policy (--policy) or the kernel's release");
+		ret = -EINVAL;
+		goto err;
+	}
+	if (policy_init(&r->pol, pv) < 0) {
+		ksc_err(ctx, "%s: not a kernel version", pv);
+		ret = -EINVAL;
+		goto err;
+	}
+	ret = ksc_kernel_build_index(k);
+	if (ret < 0)
+		goto err;
+
+	run.r = r;
+	run.k = k;
+	run.pol = &r->pol;
+	run.o = &o;
+	run.allow_missing_ns = o.allow_missing_ns >= 0
+		? o.allow_missing_ns : k->config[KSC_CONFIG_ALLOW_MISSING_NS] == 1;
+	run.modversions = ksc_kernel_has_modversions(k) == 1;
+	run.module_sig = k->config[KSC_CONFIG_MODULE_SIG] == 1;
+	run.sig_force = k->config[KSC_CONFIG_MODULE_SIG_FORCE] == 1;
+	run.force_load = k->config[KSC_CONFIG_MODULE_FORCE_LOAD] == 1;
+	run.retpoline = k->config[KSC_CONFIG_RETPOLINE] == 1;
+	run.missing_crc_fails = k->quirks & KSC_QUIRK_DEBIAN_MISSING_CRC;
+
+	r->verdicts = calloc(n ? n : 1, sizeof(*r->verdicts));
+	run.boot.live = calloc(n ? n : 1, sizeof(*run.boot.live));
+	if (!r->verdicts || !run.boot.live) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct ksc_module_verdict *v = &r->verdicts[r->n_verdicts++];
+		const struct ksc_module *mod = mods[i];
+		v->module = mod;
+		v->loader_name = ksc_module_get_name(mod);
+		v->modpost_name = ksc_module_get_modpost_name(mod);
+		v->first_diag = r->n_diags;
+		v->modpost_ok = true;
+		if (o.views & KSC_VIEW_LOADER) {
+			const char *iname = ksc_module_get_modinfo_name(mod);
+			struct loading L = {
+				.index = i,
+				.mod = mod,
+				.name = v->loader_name,
+				.iname = iname && *iname ? iname : v->loader_name,
+			};
+			v->loader_err = load_module(&run, &L);
+			v->loader_reached_symbols = L.reached_symbols;
+			if (v->loader_err == 0)
+				run.boot.live[run.boot.n_live++] =
+					(struct live){ mod, v->loader_name, L.P };
+		}
+		if (o.views & KSC_VIEW_MODPOST)
+			modpost_module(&run, mods, n, i, &v->modpost_ok);
+		v->n_diags = r->n_diags - v->first_diag;
+	}
+	free(run.boot.live);
+	run.boot.live = NULL;
+	if (r->oom) {
+		ret = -ENOMEM;
+		goto err;
+	}
+	*out = r;
+	return 0;
+err:
+	free(run.boot.live);
+	ksc_report_unref(r);
+	return ret;
+}
+
+KSC_EXPORT struct ksc_report *ksc_report_unref(struct ksc_report *r)
+{
+	if (!r)
+		return NULL;
+	free(r->diags);
+	free(r->verdicts);
+	pool_fini(&r->strings);
+	ksc_unref(r->ctx);
+	free(r);
+	return NULL;
+}
+
+KSC_EXPORT const char *ksc_report_get_policy(const struct ksc_report *r)
+{
+	return r->pol.name;
+}
+
+KSC_EXPORT size_t ksc_report_get_module_count(const struct ksc_report *r)
+{
+	return r->n_verdicts;
+}
+
+KSC_EXPORT const struct ksc_module_verdict *ksc_report_get_verdict(const struct ksc_report *r,
+								  size_t i)
+{
+	return i < r->n_verdicts ? &r->verdicts[i] : NULL;
+}
+
+KSC_EXPORT size_t ksc_report_get_diag_count(const struct ksc_report *r)
+{
+	return r->n_diags;
+}
+
+KSC_EXPORT const struct ksc_diag *ksc_report_get_diag(const struct ksc_report *r, size_t i)
+{
+	return i < r->n_diags ? &r->diags[i] : NULL;
+}

@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * A check report's strings and findings, shared by lib/engine/ksc-check.c (the two views) and
+ * lib/engine/ksc-build.c (the in-tree-only rule, R40).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/engine.h"
+
+const char *sfmt(struct ksc_report *r, const char *fmt, ...)
+{
+	char *s;
+	va_list ap;
+	const char *out = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) >= 0) {
+		out = pool_strdup(&r->strings, s);
+		free(s);
+	}
+	va_end(ap);
+	if (!out)
+		r->oom = 1;
+	return out;
+}
+
+const char *sdup(struct ksc_report *r, const char *s)
+{
+	const char *out;
+
+	if (!s)
+		return NULL;
+	out = pool_strdup(&r->strings, s);
+	if (!out)
+		r->oom = 1;
+	return out;
+}
+
+struct ksc_diag *diag_new(struct ksc_report *r, enum ksc_view view, enum ksc_severity sev,
+			  const char *code, size_t index, const char *module, const char *symbol)
+{
+	if (r->n_diags == r->cap_diags) {
+		size_t cap = r->cap_diags ? r->cap_diags * 2 : 64;
+		struct ksc_diag *d = realloc(r->diags, cap * sizeof(*d));
+		if (!d) {
+			r->oom = 1;
+			return NULL;
+		}
+		r->diags = d;
+		r->cap_diags = cap;
+	}
+	struct ksc_diag *d = &r->diags[r->n_diags++];
+	memset(d, 0, sizeof(*d));
+	d->view = view;
+	d->severity = sev;
+	d->code = code;
+	const struct ksc_code *c = ksc_code_lookup(code, view);
+	d->rule = c ? c->rule : NULL;
+	d->module_index = index;
+	d->module = sdup(r, module);
+	d->symbol = sdup(r, symbol);
+	return d;
+}
+
+void diag_line(struct ksc_report *r, struct ksc_diag *d, const char *fmt, ...)
+{
+	char *s;
+	va_list ap;
+
+	if (!d)
+		return;
+	va_start(ap, fmt);
+	int n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		r->oom = 1;
+		return;
+	}
+	d->kernel_lines = d->kernel_lines ? sfmt(r, "%s\n%s", d->kernel_lines, s) : sdup(r, s);
+	free(s);
+}

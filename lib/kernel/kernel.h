@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include "readers/readers.h"
+
+/*
+ * The kernel locator's path resolution (ksc-locate.c): `rel` below `root`, symbolic links
+ * followed with an absolute target taken inside root and ".." never leaving it. 0 and
+ * out = root/resolved path, or -errno.
+ */
+int ksc_resolve_in_root(const char *root, const char *rel, char *out, size_t outsz);
+/* The sources of a kernel's own exports, best first (ksc-locate.c): Module.symvers,
+ * vmlinux, vmlinuz, System.map. */
+extern const enum ksc_kernel_file ksc_exports_order[4];
+
+/* ---- kernel (ksc-kernel.c) ---- */
+struct kowner {
+	const char *name;          /* the loader's name: struct module name, or from the owner path */
+	struct ksc_module *module; /* when read from a .ko; NULL for Module.symvers owners */
+	const char *replaced;      /* a file of the same name this one won over (depmod's
+				    * search order), relative to the module folder, or NULL */
+	const char *won_by;        /* with replaced: the rule that ranks this file first */
+	const char *relpath;       /* with replaced: this file, relative to the module folder */
+	bool proprietary;          /* license not GPL-compatible (R15): TAINT_PROPRIETARY_MODULE */
+};
+
+struct kprov {
+	struct ksc_export exp;
+	struct kowner *owner;      /* NULL: vmlinux */
+	size_t next;               /* next provider of the same name + 1, 0 = none */
+};
+
+struct ksc_kernel {
+	int refcount;
+	struct ksc_ctx *ctx;
+	struct pool strings;
+	struct kprov *provs;
+	size_t n_provs, cap_provs;
+	struct kowner **owners;
+	size_t n_owners, cap_owners;
+	struct hash index, owner_index;
+	bool index_dirty, has_vmlinux, crcs_from_symvers;
+	const char *release, *vermagic, *exports_from;
+	/* what its modules point into (ksc_tree_get_kernel(): the tree), released last */
+	void *kept;
+	void (*kept_release)(void *kept);
+	bool vermagic_from_image; /* a kernel image's vermagic wins over its modules' */
+	int config[KSC_CONFIG_COUNT];
+	unsigned int quirks;
+	unsigned int errors;
+	struct ksc_keyring *keyring; /* trusted keys (ksc-sig.c), or NULL */
+};
+
+int ksc_kernel_add_symvers_rows(struct ksc_kernel *k, const struct ksc_symvers *sv,
+				bool vmlinux_only) _must_check_;
+int ksc_kernel_build_index(struct ksc_kernel *k) _must_check_;
+const struct kprov *ksc_kernel_first_prov(const struct ksc_kernel *k, const char *symbol);
+const struct kprov *ksc_kernel_next_prov(const struct ksc_kernel *k, const struct kprov *p);

@@ -1,0 +1,1370 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Module signatures: the block scripts/sign-file appends to a module, what kmod's modinfo
+ * shows of it, the certificates that verify it (certificate files, or the built-in keys
+ * of a kernel image) and the verification the kernel does when the module is loaded.
+ *
+ * Layout (scripts/sign-file.c, include/linux/module_signature.h):
+ *   [ module ][ signer ][ key id ][ signature ][ struct module_signature ][ marker ]
+ * struct module_signature is 12 bytes: algo, hash, id_type, signer_len, key_id_len, three
+ * pad bytes and the big-endian sig_len; the marker is "~Module signature appended~\n".
+ * Since 4.3 id_type is 2 (PKEY_ID_PKCS7): the signature is a DER PKCS#7/CMS SignedData
+ * with detached content and every other field is 0. Before that (id_type 0 "PGP", 1
+ * "X509") the signer's name and key id were raw bytes, and kmod still shows them.
+ *
+ * What the kernel checks (6.1: kernel/module/signing.c module_sig_check() and
+ * mod_verify_sig(), kernel/module_signature.c mod_check_sig(), certs/system_keyring.c
+ * verify_pkcs7_message_sig(), crypto/asymmetric_keys/pkcs7_{parser,verify,trust}.c):
+ *  1. the marker at the very end; without it -ENODATA (unsigned);
+ *  2. sig_len must leave at least one byte of module: else -EBADMSG (no message);
+ *  3. id_type 2, else -ENOPKG "module: not signed with expected PKCS#7 message"; every
+ *     other field 0, else -EBADMSG "module: PKCS#7 signature info has unexpected non-zero
+ *     params";
+ *  4. the PKCS#7 is parsed by the kernel's ASN.1 decoder (at most 65535 bytes, else
+ *     -EMSGSIZE; malformed: -EBADMSG; a digest or public-key algorithm it does not know:
+ *     -ENOPKG); it must be SignedData ("Only support pkcs7_signedData type", -EINVAL),
+ *     with detached content ("PKCS#7 signature with non-detached data", -EBADMSG), of type
+ *     data and without authenticated attributes (-EKEYREJECTED, "Invalid module sig (not
+ *     pkcs7-data)" / "(has authattrs)");
+ *  5. the module's bytes before the block are hashed with each SignerInfo's digest
+ *     algorithm; a SignerInfo whose certificate travels in the PKCS#7 is first verified
+ *     against that certificate;
+ *  6. trust (pkcs7_validate_trust()): a key of the secondary (builtin + secondary) keyring,
+ *     then of the platform keyring, whose id equals the SignerInfo's issuer + serial
+ *     number (or its subjectKeyIdentifier) must verify the signature over that digest: a
+ *     matching key that does not verify gives -EKEYREJECTED, no matching key -ENOKEY;
+ *  7. a valid module whose sha256 is on the blacklist gives -EKEYREJECTED.
+ * module_sig_check() then lets -ENODATA, -ENOPKG and -ENOKEY through (the module taints
+ * the kernel E) unless signatures are enforced; every other error fails the load.
+ *
+ * What we check: 1-4 and 6 as above, with OpenSSL's CMS decoder in place of the kernel's
+ * (the same grammar: only odd BER encodings could be judged differently), and 6 by
+ * verifying each SignerInfo's signature over the digest of the module's bytes with the
+ * public key of every keyring certificate CMS_SignerInfo_cert_cmp() matches (issuer and
+ * serial number, or subject key identifier: the kernel's auth_ids). Not modelled:
+ * certificates carried inside the PKCS#7 and chains through them (sign-file writes none,
+ * CMS_NOCERTS), so a module signed by a key only such a chain vouches for reads as
+ * -ENOKEY; the blacklist (7); the kernel's message for an unknown algorithm (it prints the
+ * number of the OID in its own table). PKCS7_verify()/CMS_verify() are not used because
+ * they need the module's bytes, which a module object does not keep: we keep the digest.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <sys/stat.h>
+
+#include <openssl/bio.h>
+#include <openssl/bn.h>
+#include <openssl/cms.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/objects.h>
+#include <openssl/pem.h>
+#include <openssl/pkcs7.h>
+#include <openssl/rsa.h>
+#include <openssl/x509.h>
+
+#include "readers/ksc-crypto.h" /* after OpenSSL's headers */
+#include "readers/readers.h"
+#include "util/elfview.h"
+
+#define SIG_MARKER "~Module signature appended~\n"
+#define MARKER_LEN (sizeof(SIG_MARKER) - 1)
+#define INFO_LEN 12            /* struct module_signature */
+#define PKEY_ID_PKCS7 2
+#define KERNEL_ASN1_MAX 65535  /* lib/asn1_decoder.c refuses longer input: -EMSGSIZE */
+#define KEEP_MAX ((size_t)1 << 20) /* signature bytes kept per module, at most */
+
+/* ---------------------------------------------------------------------------------- */
+/* The block as kept by a module                                                      */
+
+struct ksc_sigtrail {
+	uint64_t file_size;           /* the decompressed image, block included */
+	bool has_info;                /* long enough for struct module_signature */
+	bool from_memory;             /* no file to read again: digest computed at capture */
+	unsigned char info[INFO_LEN];
+	size_t n_kept;                /* bytes kept from right before info */
+
+	/* the digest of the signed bytes, for digest_nid (NID_undef: none yet) */
+	int digest_nid;
+	unsigned int digest_len;
+	unsigned char digest[EVP_MAX_MD_SIZE];
+
+	/* what needs no key, decided once */
+	bool checked;
+	struct ksc_sig_eval structural;
+
+	/* kmod's view, decoded once */
+	int display_state;            /* 0 not yet, 1 done, <0 -errno */
+	struct ksc_signature_info display;
+	unsigned char *display_buf;
+
+	unsigned char kept[];
+};
+
+/* struct ksc_certlist: DER certificates one after the other. */
+struct ksc_certlist {
+	size_t n, size, cap;
+	unsigned char *der;
+};
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static uint32_t trail_sig_len(const struct ksc_sigtrail *t)
+{
+	return be32(t->info + 8);
+}
+
+/* The PKCS#7 (or legacy signature) bytes, when kept whole. */
+static bool trail_sig(const struct ksc_sigtrail *t, const unsigned char **p, size_t *n)
+{
+	uint32_t len = trail_sig_len(t);
+
+	if (!t->has_info || len > t->n_kept)
+		return false;
+	*p = t->kept + t->n_kept - len;
+	*n = len;
+	return true;
+}
+
+static void openssl_quiet(void)
+{
+	ERR_clear_error();
+}
+
+static int compute_digest(struct ksc_sigtrail *t, int nid, const unsigned char *img,
+			  size_t size);
+static int first_digest_nid(const struct ksc_sigtrail *t);
+static int scan_image(struct ksc_module *mod, const unsigned char *img, size_t size);
+
+int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t size,
+		    bool from_memory)
+{
+	mod->sig_read = true;
+	if (mod->kind == KSC_KIND_VMLINUX)
+		return scan_image(mod, img, size);
+	if (size < MARKER_LEN || memcmp(img + size - MARKER_LEN, SIG_MARKER, MARKER_LEN) != 0)
+		return 0;
+
+	size_t before = size - MARKER_LEN, keep = 0;
+	bool has_info = before >= INFO_LEN;
+	if (has_info) {
+		const unsigned char *info = img + before - INFO_LEN;
+		size_t avail = before - INFO_LEN;
+		size_t sig_len = be32(info + 8);
+		/* kmod's legacy formats keep the signer and key id before the signature */
+		size_t want = sig_len + info[3] + info[4];
+		if (sig_len <= avail && sig_len <= KEEP_MAX)
+			keep = want < avail ? want : avail;
+	}
+	struct ksc_sigtrail *t = calloc(1, sizeof(*t) + keep);
+	if (!t)
+		return -ENOMEM;
+	t->file_size = size;
+	t->has_info = has_info;
+	t->from_memory = from_memory;
+	if (has_info)
+		memcpy(t->info, img + before - INFO_LEN, INFO_LEN);
+	t->n_kept = keep;
+	memcpy(t->kept, img + before - INFO_LEN - keep, keep);
+	mod->sig = t;
+	/* Bytes in memory are gone after this: hash them now for the signer's algorithm. */
+	if (from_memory && ksc_crypto_load() == 0) {
+		int nid = first_digest_nid(t);
+		if (nid != NID_undef && compute_digest(t, nid, img, size) == -ENOMEM)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void ksc_sig_free(struct ksc_module *mod)
+{
+	if (mod->sig) {
+		free(mod->sig->display_buf);
+		free(mod->sig);
+		mod->sig = NULL;
+	}
+	if (mod->certs) {
+		free(mod->certs->der);
+		free(mod->certs);
+		mod->certs = NULL;
+	}
+}
+
+/*
+ * The block of a module that was not read by the reader (rebuilt from an index): read the
+ * file once more to find it.
+ */
+static struct ksc_sigtrail *trail_of(const struct ksc_module *cmod)
+{
+	struct ksc_module *mod = (struct ksc_module *)cmod;
+	struct ksc_blob b;
+
+	if (mod->sig_read || mod->sig_size == 0 || !mod->path)
+		return mod->sig;
+	mod->sig_read = true;
+	if (ksc_blob_load(mod->ctx, mod->path, NULL, 0, &b) < 0)
+		return NULL;
+	if (ksc_sig_capture(mod, b.data, b.size, false) < 0)
+		ksc_err(mod->ctx, "%s: out of memory", mod->path);
+	ksc_blob_free(&b);
+	return mod->sig;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* kmod's view (libkmod/libkmod-signature.c, kmod 30)                                 */
+
+static const char *const id_type_names[] = { "PGP", "X509", "PKCS#7" };
+static const char *const hash_names[] = { "md4", "md5", "sha1", "rmd160", "sha256",
+					  "sha384", "sha512", "sha224", "sm3" };
+
+static const char *hash_name_of_nid(int nid)
+{
+	switch (nid) {
+	case NID_md4: return "md4";
+	case NID_md5: return "md5";
+	case NID_sha1: return "sha1";
+	case NID_ripemd160: return "rmd160";
+	case NID_sha256: return "sha256";
+	case NID_sha384: return "sha384";
+	case NID_sha512: return "sha512";
+	case NID_sha224: return "sha224";
+	case NID_sm3: return "sm3";
+	}
+	return NULL;
+}
+
+/*
+ * The signer kmod names: the first commonName of the issuer; when the name has entries
+ * but no commonName, kmod's loop ends on the last entry and takes its value; with no
+ * entries, none. The value is its raw bytes up to the first NUL.
+ */
+static const unsigned char *kmod_signer(const X509_NAME *name)
+{
+	int n = X509_NAME_entry_count(name);
+	const X509_NAME_ENTRY *e = NULL;
+
+	for (int i = 0; i < n; i++) {
+		e = X509_NAME_get_entry(name, i);
+		if (OBJ_obj2nid(X509_NAME_ENTRY_get_object(e)) == NID_commonName)
+			break;
+	}
+	if (!e)
+		return NULL;
+	return ASN1_STRING_get0_data(X509_NAME_ENTRY_get_data(e));
+}
+
+/* Fill t->display from bytes (copied into one buffer). */
+static int display_set(struct ksc_sigtrail *t, const char *id_type, const char *hash,
+		       const unsigned char *signer, size_t signer_len,
+		       const unsigned char *key_id, size_t key_id_len,
+		       const unsigned char *sig, size_t sig_len)
+{
+	unsigned char *buf = malloc(signer_len + 1 + key_id_len + sig_len + 1);
+
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, signer, signer_len);
+	buf[signer_len] = '\0';
+	memcpy(buf + signer_len + 1, key_id, key_id_len);
+	memcpy(buf + signer_len + 1 + key_id_len, sig, sig_len);
+	t->display_buf = buf;
+	t->display = (struct ksc_signature_info){
+		.id_type = id_type,
+		.signer = (const char *)buf,
+		.key_id = buf + signer_len + 1,
+		.key_id_len = key_id_len,
+		.hash_algo = hash,
+		.sig = buf + signer_len + 1 + key_id_len,
+		.sig_len = sig_len,
+		.block_size = MARKER_LEN + INFO_LEN + t->n_kept,
+	};
+	return 0;
+}
+
+static int display_pkcs7(struct ksc_sigtrail *t, const unsigned char *raw, size_t len)
+{
+	if (ksc_crypto_load() < 0)
+		return -ENOPKG;
+
+	BIO *in = BIO_new_mem_buf(raw, (int)len);
+	PKCS7 *p7;
+	BIGNUM *bn = NULL;
+	unsigned char *serial = NULL;
+	int ret = -EBADMSG;
+
+	if (!in)
+		return -ENOMEM;
+	p7 = d2i_PKCS7_bio(in, NULL);
+	BIO_free(in);
+	if (!p7)
+		goto out;
+	STACK_OF(PKCS7_SIGNER_INFO) *sis = PKCS7_get_signer_info(p7);
+	PKCS7_SIGNER_INFO *si = sis ? sk_PKCS7_SIGNER_INFO_value(sis, 0) : NULL;
+	if (!si || !si->issuer_and_serial || !si->enc_digest)
+		goto out;
+	X509_ALGOR *dig = NULL;
+	const ASN1_OBJECT *obj = NULL;
+	PKCS7_SIGNER_INFO_get0_algs(si, NULL, &dig, NULL);
+	if (dig)
+		X509_ALGOR_get0(&obj, NULL, NULL, dig);
+	bn = ASN1_INTEGER_to_BN(si->issuer_and_serial->serial, NULL);
+	if (!bn)
+		goto out;
+	int n = BN_num_bytes(bn);
+	serial = malloc(n > 0 ? (size_t)n : 1);
+	if (!serial) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	BN_bn2bin(bn, serial);
+	const unsigned char *signer = kmod_signer(si->issuer_and_serial->issuer);
+	const char *hash = obj ? hash_name_of_nid(OBJ_obj2nid(obj)) : NULL;
+	ret = display_set(t, "PKCS#7", hash ? hash : "unknown", signer ? signer : (const unsigned char *)"",
+			  signer ? strlen((const char *)signer) : 0, serial, (size_t)n,
+			  ASN1_STRING_get0_data(si->enc_digest),
+			  (size_t)ASN1_STRING_length(si->enc_digest));
+out:
+	free(serial);
+	BN_free(bn);
+	PKCS7_free(p7);
+	openssl_quiet();
+	return ret;
+}
+
+static int display_parse(struct ksc_sigtrail *t)
+{
+	if (!t->has_info)
+		return -EBADMSG;
+	const unsigned char *info = t->info;
+	size_t sig_len = trail_sig_len(t), signer_len = info[3], key_id_len = info[4];
+	uint64_t size = t->file_size - MARKER_LEN - INFO_LEN;
+
+	/* kmod_module_signature_info(): the enums in range, a signature that fits */
+	if (info[0] >= 2 || info[1] >= ARRAY_SIZE(hash_names) ||
+	    info[2] >= ARRAY_SIZE(id_type_names))
+		return -EBADMSG;
+	if (sig_len == 0 || size < (uint64_t)signer_len + key_id_len + sig_len)
+		return -EBADMSG;
+	if (t->n_kept < sig_len + signer_len + key_id_len)
+		return -EBADMSG; /* longer than we keep (KEEP_MAX) */
+	const unsigned char *sig = t->kept + t->n_kept - sig_len;
+	if (info[2] == PKEY_ID_PKCS7)
+		return display_pkcs7(t, sig, sig_len);
+	/* fill_default(): the raw bytes before the signature */
+	const unsigned char *key_id = sig - key_id_len, *signer = key_id - signer_len;
+	return display_set(t, id_type_names[info[2]], hash_names[info[1]], signer, signer_len,
+			   key_id, key_id_len, sig, sig_len);
+}
+
+KSC_EXPORT int ksc_module_get_signature(const struct ksc_module *mod,
+					struct ksc_signature_info *out)
+{
+	struct ksc_sigtrail *t = trail_of(mod);
+
+	memset(out, 0, sizeof(*out));
+	if (!t)
+		return -ENODATA;
+	if (t->display_state == 0) {
+		int r = display_parse(t);
+		if (r == -ENOMEM)
+			return r;
+		t->display_state = r < 0 ? r : 1;
+	}
+	if (t->display_state < 0)
+		return t->display_state;
+	*out = t->display;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Certificates in a kernel image                                                     */
+
+static int certlist_add(struct ksc_module *mod, const unsigned char *der, size_t len)
+{
+	struct ksc_certlist *c = mod->certs;
+
+	if (!c) {
+		c = calloc(1, sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		mod->certs = c;
+	}
+	if (c->cap - c->size < len) {
+		size_t cap = c->cap ? c->cap : 4096;
+		while (cap - c->size < len)
+			cap *= 2;
+		unsigned char *d = realloc(c->der, cap);
+		if (!d)
+			return -ENOMEM;
+		c->der = d;
+		c->cap = cap;
+	}
+	memcpy(c->der + c->size, der, len);
+	c->size += len;
+	c->n++;
+	return 0;
+}
+
+/*
+ * DER certificates in p[0..n): a SEQUENCE with a two-byte length holding a SEQUENCE
+ * (tbsCertificate) with a one- or two-byte length, that d2i_X509() reads whole.
+ */
+static int scan_certs(struct ksc_module *mod, const unsigned char *p, size_t n)
+{
+	size_t i = 0;
+
+	if (ksc_crypto_load() < 0)
+		return 0; /* what is a certificate cannot be told */
+
+	while (n >= 8 && i <= n - 8) {
+		const unsigned char *q = memchr(p + i, 0x30, n - 7 - i);
+		if (!q)
+			break;
+		i = (size_t)(q - p);
+		if (q[1] == 0x82 && q[4] == 0x30 && (q[5] == 0x82 || q[5] == 0x81)) {
+			size_t len = 4 + ((size_t)q[2] << 8 | q[3]);
+			if (len <= n - i) {
+				const unsigned char *c = q;
+				X509 *x = d2i_X509(NULL, &c, (long)len);
+				bool whole = x && c == q + len;
+				X509_free(x);
+				openssl_quiet();
+				if (whole) {
+					int r = certlist_add(mod, q, len);
+					if (r < 0)
+						return r;
+					i += len;
+					continue;
+				}
+			}
+		}
+		i++;
+	}
+	return 0;
+}
+
+struct shdr {
+	uint32_t name, type, link;
+	uint64_t flags, offset, size;
+};
+
+/* Section header i, bounds-checked: the whole header lies inside the image. */
+static bool read_shdr(const struct elfview *v, uint64_t i, struct shdr *s)
+{
+	uint64_t need = elfview_shdr_size(v), entsize = v->shentsize;
+	if (entsize < need || i > (UINT64_MAX - v->shoff) / entsize)
+		return false;
+	uint64_t off = elfview_shdr_off(v, i);
+	if (off > v->size || v->size - off < need)
+		return false;
+	s->name = (uint32_t)elfview_shdr(v, i, sh_name);
+	s->type = (uint32_t)elfview_shdr(v, i, sh_type);
+	s->flags = elfview_shdr(v, i, sh_flags);
+	s->offset = elfview_shdr(v, i, sh_offset);
+	s->size = elfview_shdr(v, i, sh_size);
+	s->link = (uint32_t)elfview_shdr(v, i, sh_link);
+	return true;
+}
+
+/*
+ * The kernel's built-in keys: system_certificate_list in .init.rodata, which the linker
+ * script puts into .init.data. A stripped image has no symbol for it, so scan the init
+ * data sections, and only when they hold none every other allocated data section (a
+ * kernel image that cannot be walked is scanned whole).
+ */
+static int scan_image(struct ksc_module *mod, const unsigned char *img, size_t size)
+{
+	if (size < 64 || memcmp(img, ELFMAG, SELFMAG) != 0 ||
+	    (img[EI_CLASS] != ELFCLASS32 && img[EI_CLASS] != ELFCLASS64))
+		return scan_certs(mod, img, size);
+	/* any EI_DATA but ELFDATA2MSB reads as little-endian */
+	struct elfview v = { .m = img, .size = size, .c64 = img[EI_CLASS] == ELFCLASS64,
+			     .msb = img[EI_DATA] == ELFDATA2MSB };
+	elfview_read_header(&v);
+	uint64_t shnum = v.shnum, shstrndx = v.shstrndx;
+	struct shdr s0, strs;
+
+	if (v.shoff == 0 || !read_shdr(&v, 0, &s0))
+		return scan_certs(mod, img, size);
+	if (shnum == 0)
+		shnum = s0.size; /* extended numbering */
+	if (shstrndx == SHN_XINDEX)
+		shstrndx = s0.link; /* the index is in section 0's sh_link */
+	bool names = read_shdr(&v, shstrndx, &strs) && strs.offset <= size &&
+		     strs.size <= size - strs.offset;
+	for (int pass = 0; pass < 2; pass++) {
+		for (uint64_t i = 1; i < shnum && i < 1u << 20; i++) {
+			struct shdr s;
+			if (!read_shdr(&v, i, &s))
+				break;
+			if (s.type != SHT_PROGBITS || !(s.flags & SHF_ALLOC) ||
+			    (s.flags & SHF_EXECINSTR) || s.offset > size ||
+			    s.size > size - s.offset)
+				continue;
+			bool init = false;
+			if (names && s.name < strs.size) {
+				const char *nm = (const char *)img + strs.offset + s.name;
+				size_t max = strs.size - s.name;
+				init = strnlen(nm, max) < max && (strcmp(nm, ".init.data") == 0 ||
+								  strcmp(nm, ".init.rodata") == 0);
+			}
+			if (init != (pass == 0))
+				continue;
+			int r = scan_certs(mod, img + s.offset, s.size);
+			if (r < 0)
+				return r;
+		}
+		if (mod->certs && mod->certs->n)
+			break;
+	}
+	return 0;
+}
+
+KSC_EXPORT size_t ksc_module_get_certificate_count(const struct ksc_module *mod)
+{
+	return mod->certs ? mod->certs->n : 0;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Keyrings                                                                           */
+
+struct kkey {
+	X509 *x509;
+	struct ksc_key info;
+};
+
+struct ksc_keyring {
+	int refcount;
+	struct ksc_ctx *ctx;
+	struct pool strings;
+	struct kkey *keys;
+	size_t n, cap;
+};
+
+KSC_EXPORT int ksc_keyring_new(struct ksc_ctx *ctx, struct ksc_keyring **out)
+{
+	struct ksc_keyring *kr;
+
+	*out = NULL;
+	if (!ctx)
+		return -EINVAL;
+	kr = calloc(1, sizeof(*kr));
+	if (!kr)
+		return -ENOMEM;
+	kr->refcount = 1;
+	kr->ctx = ksc_ref(ctx);
+	pool_init(&kr->strings);
+	*out = kr;
+	return 0;
+}
+
+KSC_EXPORT struct ksc_keyring *ksc_keyring_ref(struct ksc_keyring *kr)
+{
+	if (kr)
+		kr->refcount++;
+	return kr;
+}
+
+KSC_EXPORT struct ksc_keyring *ksc_keyring_unref(struct ksc_keyring *kr)
+{
+	if (!kr || --kr->refcount > 0)
+		return NULL;
+	for (size_t i = 0; i < kr->n; i++)
+		X509_free(kr->keys[i].x509);
+	free(kr->keys);
+	pool_fini(&kr->strings);
+	ksc_unref(kr->ctx);
+	free(kr);
+	return NULL;
+}
+
+KSC_EXPORT size_t ksc_keyring_get_count(const struct ksc_keyring *kr)
+{
+	return kr ? kr->n : 0;
+}
+
+bool ksc_keyring_is_empty(const struct ksc_keyring *kr)
+{
+	return !kr || kr->n == 0;
+}
+
+KSC_EXPORT const struct ksc_key *ksc_keyring_get_key(const struct ksc_keyring *kr,
+						    size_t i)
+{
+	return kr && i < kr->n ? &kr->keys[i].info : NULL;
+}
+
+/* "5E:E1:..." as kmod prints sig_key (no line breaks). */
+static char *hex_colons(const unsigned char *p, size_t n)
+{
+	char *s = malloc(n ? n * 3 : 1), *o = s;
+
+	if (!s)
+		return NULL;
+	*o = '\0';
+	for (size_t i = 0; i < n; i++)
+		o += sprintf(o, i + 1 < n ? "%02X:" : "%02X", p[i]);
+	return s;
+}
+
+/* A name's commonName (UTF-8), else the whole name in OpenSSL's one-line form. */
+static const char *name_text(struct pool *pool, const X509_NAME *name)
+{
+	int i = X509_NAME_get_index_by_NID(name, NID_commonName, -1);
+	const char *out = NULL;
+
+	if (i >= 0) {
+		const X509_NAME_ENTRY *e = X509_NAME_get_entry(name, i);
+		unsigned char *u = NULL;
+		int n = ASN1_STRING_to_UTF8(&u, X509_NAME_ENTRY_get_data(e));
+		if (n >= 0) {
+			const char *c = (const char *)u;
+			out = pool_strndup(pool, c, strnlen(c, (size_t)n));
+			OPENSSL_free(u);
+			return out;
+		}
+	}
+	char *line = X509_NAME_oneline(name, NULL, 0);
+	if (!line)
+		return NULL;
+	out = pool_strdup(pool, line);
+	OPENSSL_free(line);
+	return out;
+}
+
+/* Take ownership of `x` (freed on failure or when already there). 1 added, 0 duplicate. */
+static int keyring_take(struct ksc_keyring *kr, X509 *x, const char *source)
+{
+	for (size_t i = 0; i < kr->n; i++) {
+		if (X509_cmp(kr->keys[i].x509, x) == 0) {
+			X509_free(x);
+			return 0;
+		}
+	}
+	if (kr->n == kr->cap) {
+		size_t cap = kr->cap ? kr->cap * 2 : 8;
+		struct kkey *k = realloc(kr->keys, cap * sizeof(*k));
+		if (!k) {
+			X509_free(x);
+			return -ENOMEM;
+		}
+		kr->keys = k;
+		kr->cap = cap;
+	}
+	struct ksc_key info = { 0 };
+	info.subject = name_text(&kr->strings, X509_get_subject_name(x));
+	info.issuer = name_text(&kr->strings, X509_get_issuer_name(x));
+	info.source = pool_strdup(&kr->strings, source);
+	BIGNUM *bn = ASN1_INTEGER_to_BN(X509_get0_serialNumber(x), NULL);
+	if (bn) {
+		int n = BN_num_bytes(bn);
+		unsigned char *b = malloc(n > 0 ? (size_t)n : 1);
+		char *hex = NULL;
+		if (b) {
+			BN_bn2bin(bn, b);
+			hex = hex_colons(b, (size_t)n);
+		}
+		if (hex)
+			info.serial = pool_strdup(&kr->strings, hex);
+		free(hex);
+		free(b);
+		BN_free(bn);
+	}
+	EVP_PKEY *pk = X509_get0_pubkey(x);
+	if (pk) {
+		int id = EVP_PKEY_get_base_id(pk);
+		const char *sn = id == EVP_PKEY_RSA ? "rsa" : id == EVP_PKEY_EC ? "ec" : OBJ_nid2sn(id);
+		char lower[64];
+		size_t j = 0;
+		for (; sn && sn[j] && j < sizeof(lower) - 1; j++)
+			lower[j] = (char)(sn[j] >= 'A' && sn[j] <= 'Z' ? sn[j] | 0x20 : sn[j]);
+		lower[j] = '\0';
+		info.key_algo = pool_strdup(&kr->strings, lower);
+		int bits = EVP_PKEY_get_bits(pk);
+		info.bits = bits > 0 ? (unsigned int)bits : 0;
+	}
+	openssl_quiet();
+	if (!info.subject || !info.issuer || !info.source || !info.serial || !info.key_algo) {
+		X509_free(x);
+		return -ENOMEM;
+	}
+	kr->keys[kr->n++] = (struct kkey){ x, info };
+	return 1;
+}
+
+static bool looks_like_image(const unsigned char *p, size_t n)
+{
+	if (n >= 4 && memcmp(p, "\177ELF", 4) == 0)
+		return true;
+	if (n >= 0x206 && memcmp(p + 0x202, "HdrS", 4) == 0)
+		return true;
+	return ksc_detect_compression(p, n) != KSC_COMPRESSION_NONE;
+}
+
+static int add_certlist(struct ksc_keyring *kr, const struct ksc_certlist *c,
+			const char *src)
+{
+	int added = 0;
+
+	if (c && c->size && ksc_crypto_load() < 0)
+		return -ENOPKG;
+
+	for (size_t off = 0; c && off < c->size;) {
+		const unsigned char *p = c->der + off;
+		X509 *x = d2i_X509(NULL, &p, (long)(c->size - off));
+		if (!x)
+			break;
+		off = (size_t)(p - c->der);
+		int r = keyring_take(kr, x, src);
+		if (r < 0)
+			return r;
+		added += r;
+	}
+	openssl_quiet();
+	return added;
+}
+
+/*
+ * Certificates of a file's bytes (see ksc_keyring_add_path). With image_der, a kernel
+ * image's certificates are handed over too.
+ */
+static int add_bytes(struct ksc_keyring *kr, const char *name, const unsigned char *p,
+		     size_t n, struct ksc_image_der *image_der)
+{
+	int added = 0, found = 0;
+
+	if (ksc_crypto_load() < 0) {
+		ksc_err(kr->ctx, "%s: %s", name, ksc_crypto_error());
+		return -ENOPKG;
+	}
+
+	if (looks_like_image(p, n)) {
+		struct ksc_module tmp = { .ctx = kr->ctx, .path = name };
+		struct ksc_blob b;
+		int r = ksc_blob_load(kr->ctx, name, p, n, &b);
+		if (r < 0)
+			return r;
+		r = scan_image(&tmp, b.data, b.size);
+		ksc_blob_free(&b);
+		if (r >= 0)
+			r = add_certlist(kr, tmp.certs, name);
+		ksc_info(kr->ctx, "%s: %zu built-in certificate%s", name,
+			 tmp.certs ? tmp.certs->n : 0, tmp.certs && tmp.certs->n == 1 ? "" : "s");
+		if (r >= 0 && image_der) {
+			/* the caller keeps them (ksc-keycache.c) */
+			image_der->n = tmp.certs ? tmp.certs->n : 0;
+			image_der->size = tmp.certs ? tmp.certs->size : 0;
+			image_der->der = tmp.certs ? tmp.certs->der : NULL;
+			image_der->is_image = true;
+			if (tmp.certs)
+				tmp.certs->der = NULL;
+		}
+		ksc_sig_free(&tmp);
+		return r;
+	}
+	if (n <= INT_MAX && memmem(p, n, "-----BEGIN", 10)) {
+		BIO *in = BIO_new_mem_buf(p, (int)n);
+		X509 *x;
+		if (!in)
+			return -ENOMEM;
+		while ((x = PEM_read_bio_X509(in, NULL, NULL, NULL))) {
+			found++;
+			int r = keyring_take(kr, x, name);
+			if (r < 0) {
+				BIO_free(in);
+				return r;
+			}
+			added += r;
+		}
+		BIO_free(in);
+	} else {
+		for (const unsigned char *q = p; q < p + n;) {
+			X509 *x = d2i_X509(NULL, &q, (long)(p + n - q));
+			if (!x)
+				break;
+			found++;
+			int r = keyring_take(kr, x, name);
+			if (r < 0)
+				return r;
+			added += r;
+		}
+	}
+	openssl_quiet();
+	if (!found) {
+		ksc_err(kr->ctx, "%s: no X.509 certificate in it (PEM or DER expected)", name);
+		return -EINVAL;
+	}
+	return added;
+}
+
+KSC_EXPORT int ksc_keyring_add_memory(struct ksc_keyring *kr, const char *name,
+				      const void *data, size_t size)
+{
+	if (!kr || (!data && size))
+		return -EINVAL;
+	return add_bytes(kr, name ? name : "<memory>", data, size, NULL);
+}
+
+KSC_EXPORT int ksc_keyring_add_path(struct ksc_keyring *kr, const char *path)
+{
+	char *data;
+	size_t size;
+	int r;
+
+	if (!kr || !path)
+		return -EINVAL;
+	/* Read as is: a kernel image is recognised (and decompressed) by add_bytes(). */
+	r = ksc_read_text_file(kr->ctx, path, &data, &size);
+	if (r < 0)
+		return r;
+	r = add_bytes(kr, path, (const unsigned char *)data, size, NULL);
+	free(data);
+	return r;
+}
+
+struct ksc_ctx *ksc_keyring_ctx(const struct ksc_keyring *kr)
+{
+	return kr->ctx;
+}
+
+int ksc_keyring_add_image_path(struct ksc_keyring *kr, const char *path,
+			       struct ksc_image_der *der)
+{
+	char *data;
+	size_t size;
+	int r;
+
+	*der = (struct ksc_image_der){ 0 };
+	r = ksc_read_text_file(kr->ctx, path, &data, &size);
+	if (r < 0)
+		return r;
+	r = add_bytes(kr, path, (const unsigned char *)data, size, der);
+	free(data);
+	return r;
+}
+
+int ksc_keyring_add_image_der(struct ksc_keyring *kr, const char *name,
+			      const struct ksc_image_der *der)
+{
+	struct ksc_certlist c = { der->n, der->size, der->size, (unsigned char *)der->der };
+	int r = add_certlist(kr, &c, name);
+
+	ksc_info(kr->ctx, "%s: %zu built-in certificate%s", name, der->n,
+		 der->n == 1 ? "" : "s");
+	return r;
+}
+
+KSC_EXPORT int ksc_keyring_new_from_path(struct ksc_ctx *ctx, const char *path,
+					 struct ksc_keyring **out)
+{
+	int r = ksc_keyring_new(ctx, out);
+
+	if (r < 0)
+		return r;
+	r = ksc_keyring_add_path(*out, path);
+	if (r < 0) {
+		*out = ksc_keyring_unref(*out);
+		return r;
+	}
+	if (r == 0 && ksc_keyring_get_count(*out) == 0) {
+		ksc_err(ctx, "%s: no certificate found", path);
+		*out = ksc_keyring_unref(*out);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+KSC_EXPORT int ksc_keyring_add_vmlinux(struct ksc_keyring *kr,
+				       const struct ksc_module *vmlinux)
+{
+	if (!kr || !vmlinux || vmlinux->kind != KSC_KIND_VMLINUX)
+		return -EINVAL;
+	return add_certlist(kr, vmlinux->certs, vmlinux->path);
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Verification                                                                       */
+
+/* The digest algorithms and public-key algorithms the kernel's PKCS#7 parser knows. */
+static bool kernel_digest(int nid)
+{
+	switch (nid) {
+	case NID_md4: case NID_md5: case NID_sha1: case NID_sha256: case NID_sha384:
+	case NID_sha512: case NID_sha224: case NID_sm3:
+	case NID_id_GostR3411_2012_256: case NID_id_GostR3411_2012_512:
+		return true;
+	}
+	return false;
+}
+
+static bool kernel_pkey(int nid)
+{
+	switch (nid) {
+	case NID_rsaEncryption:
+	case NID_ecdsa_with_SHA1: case NID_ecdsa_with_SHA224: case NID_ecdsa_with_SHA256:
+	case NID_ecdsa_with_SHA384: case NID_ecdsa_with_SHA512:
+	case NID_SM2_with_SM3:
+	case NID_id_GostR3410_2012_256: case NID_id_GostR3410_2012_512:
+		return true;
+	}
+	return false;
+}
+
+static int algor_nid(const X509_ALGOR *a)
+{
+	const ASN1_OBJECT *o = NULL;
+
+	if (!a)
+		return NID_undef;
+	X509_ALGOR_get0(&o, NULL, NULL, a);
+	return o ? OBJ_obj2nid(o) : NID_undef;
+}
+
+static CMS_ContentInfo *parse_cms(const struct ksc_sigtrail *t)
+{
+	const unsigned char *p;
+	size_t n;
+
+	if (!trail_sig(t, &p, &n))
+		return NULL;
+	CMS_ContentInfo *cms = d2i_CMS_ContentInfo(NULL, &p, (long)n);
+	openssl_quiet();
+	return cms;
+}
+
+static int first_digest_nid(const struct ksc_sigtrail *t)
+{
+	CMS_ContentInfo *cms = parse_cms(t);
+	int nid = NID_undef;
+
+	if (!cms)
+		return nid;
+	STACK_OF(CMS_SignerInfo) *sis = CMS_get0_SignerInfos(cms);
+	if (sis && sk_CMS_SignerInfo_num(sis) > 0) {
+		X509_ALGOR *dig = NULL;
+		CMS_SignerInfo_get0_algs(sk_CMS_SignerInfo_value(sis, 0), NULL, NULL, &dig, NULL);
+		nid = algor_nid(dig);
+	}
+	CMS_ContentInfo_free(cms);
+	openssl_quiet();
+	return nid;
+}
+
+/* Digest of the bytes the kernel hashes: everything before the signature block. */
+static int compute_digest(struct ksc_sigtrail *t, int nid, const unsigned char *img,
+			  size_t size)
+{
+	const EVP_MD *md = EVP_get_digestbynid(nid);
+	uint32_t sig_len = trail_sig_len(t);
+
+	if (!md)
+		return -ENOPKG;
+	if (size < MARKER_LEN + INFO_LEN + (size_t)sig_len)
+		return -EBADMSG;
+	if (!EVP_Digest(img, size - MARKER_LEN - INFO_LEN - sig_len, t->digest, &t->digest_len,
+			md, NULL)) {
+		openssl_quiet();
+		return -ENOPKG; /* e.g. md4 without OpenSSL's legacy provider */
+	}
+	t->digest_nid = nid;
+	return 0;
+}
+
+/* Does the image end with the block we kept? */
+static bool same_block(const struct ksc_sigtrail *t, const unsigned char *img, size_t size)
+{
+	size_t tail = MARKER_LEN + INFO_LEN + t->n_kept;
+
+	if (size != t->file_size || size < tail)
+		return false;
+	const unsigned char *p = img + size - tail;
+	return memcmp(p, t->kept, t->n_kept) == 0 &&
+	       memcmp(p + t->n_kept, t->info, INFO_LEN) == 0 &&
+	       memcmp(p + t->n_kept + INFO_LEN, SIG_MARKER, MARKER_LEN) == 0;
+}
+
+static int trail_digest(const struct ksc_module *mod, struct ksc_sigtrail *t, int nid)
+{
+	struct ksc_blob b;
+	int r;
+
+	if (t->digest_nid == nid && nid != NID_undef)
+		return 0;
+	if (t->from_memory)
+		return -ENOPKG; /* the bytes are gone; only the first signer's digest was kept */
+	r = ksc_blob_load(mod->ctx, mod->path, NULL, 0, &b);
+	if (r < 0)
+		return r;
+	if (!same_block(t, b.data, b.size)) {
+		ksc_blob_free(&b);
+		ksc_err(mod->ctx, "%s: changed since it was read", mod->path);
+		return -ESTALE;
+	}
+	r = compute_digest(t, nid, b.data, b.size);
+	ksc_blob_free(&b);
+	return r;
+}
+
+/* EVP_PKEY_verify() of a SignerInfo's signature over the digest, with the key of `x`. */
+static bool verify_with(X509 *x, int sig_nid, int md_nid, const unsigned char *dig,
+			unsigned int dlen, const ASN1_OCTET_STRING *sig)
+{
+	EVP_PKEY *pk = X509_get0_pubkey(x);
+	EVP_PKEY_CTX *c;
+	bool ok = false;
+
+	if (!pk || !sig)
+		return false;
+	/* public_key_verify_signature(): the key's algorithm must be the signature's */
+	int id = EVP_PKEY_get_base_id(pk);
+	bool rsa_sig = sig_nid == NID_rsaEncryption;
+	bool ec_sig = sig_nid == NID_ecdsa_with_SHA1 || sig_nid == NID_ecdsa_with_SHA224 ||
+		      sig_nid == NID_ecdsa_with_SHA256 || sig_nid == NID_ecdsa_with_SHA384 ||
+		      sig_nid == NID_ecdsa_with_SHA512;
+	if ((id == EVP_PKEY_RSA) != rsa_sig || (id == EVP_PKEY_EC) != ec_sig)
+		goto out_quiet;
+	c = EVP_PKEY_CTX_new(pk, NULL);
+	if (!c)
+		goto out_quiet;
+	if (EVP_PKEY_verify_init(c) > 0 &&
+	    (!rsa_sig || EVP_PKEY_CTX_set_rsa_padding(c, RSA_PKCS1_PADDING) > 0) &&
+	    EVP_PKEY_CTX_set_signature_md(c, EVP_get_digestbynid(md_nid)) > 0 &&
+	    EVP_PKEY_verify(c, ASN1_STRING_get0_data(sig), (size_t)ASN1_STRING_length(sig),
+			    dig, dlen) == 1)
+		ok = true;
+	EVP_PKEY_CTX_free(c);
+out_quiet:
+	openssl_quiet();
+	return ok;
+}
+
+static void eval_set(struct ksc_sig_eval *ev, int err, const char *line, const char *why)
+{
+	ev->err = err;
+	ev->kernel_line = line;
+	ev->why = why;
+}
+
+/*
+ * Structural verdicts of recent PKCS#7 messages, kept per context (a context is used by one
+ * thread at a time). The messages sign-file makes with one key differ only in the signature
+ * value, which is the content of the message's last primitive OCTET STRING: a message of the
+ * same length whose bytes before that content are the same as a remembered one's decodes to
+ * the same structure (a DER decoder never looks inside an OCTET STRING), so it gets the same
+ * verdict without being decoded again. Decoding costs about 10 us a module with OpenSSL's
+ * template decoder, a sixth of what a whole tree's checks cost.
+ */
+#define SIGMEMO_SLOTS 4
+
+struct sigmemo_slot {
+	unsigned char *prefix; /* the message's bytes before the signature value */
+	size_t len, value_len; /* the whole message's length, the value's length */
+	struct ksc_sig_eval ev;
+};
+
+struct ksc_sigmemo {
+	struct sigmemo_slot slot[SIGMEMO_SLOTS];
+	unsigned int next;
+};
+
+static void sigmemo_free(struct ksc_sigmemo *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < SIGMEMO_SLOTS; i++)
+		free(m->slot[i].prefix);
+	free(m);
+}
+
+static bool memo_find(struct ksc_ctx *ctx, const unsigned char *msg, size_t len,
+		      struct ksc_sig_eval *ev)
+{
+	struct ksc_sigmemo *m = ctx ? ctx->sigmemo : NULL;
+
+	for (size_t i = 0; m && i < SIGMEMO_SLOTS; i++) {
+		const struct sigmemo_slot *s = &m->slot[i];
+		if (s->prefix && s->len == len &&
+		    memcmp(s->prefix, msg, len - s->value_len) == 0) {
+			*ev = s->ev;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Remember the verdict of `msg` when its last SignerInfo's signature ends it, encoded plainly. */
+static void memo_store(struct ksc_ctx *ctx, const unsigned char *msg, size_t len,
+		       CMS_ContentInfo *cms, const struct ksc_sig_eval *ev)
+{
+	if (!ctx)
+		return;
+	STACK_OF(CMS_SignerInfo) *sis = CMS_get0_SignerInfos(cms);
+	int n = sis ? sk_CMS_SignerInfo_num(sis) : 0;
+	if (n <= 0)
+		return;
+	ASN1_OCTET_STRING *sig = CMS_SignerInfo_get0_signature(sk_CMS_SignerInfo_value(sis, n - 1));
+	int vl = sig ? ASN1_STRING_length(sig) : -1;
+	if (vl <= 0 || vl > 0xffff || (size_t)vl + 4 > len)
+		return;
+	size_t v = (size_t)vl;
+	/* the header right before it: 04, then the length in DER's shortest form */
+	unsigned char h[4] = { 0x04 };
+	size_t hl;
+	if (v < 0x80) {
+		h[1] = (unsigned char)v;
+		hl = 2;
+	} else if (v < 0x100) {
+		h[1] = 0x81;
+		h[2] = (unsigned char)v;
+		hl = 3;
+	} else {
+		h[1] = 0x82;
+		h[2] = (unsigned char)(v >> 8);
+		h[3] = (unsigned char)v;
+		hl = 4;
+	}
+	if (memcmp(msg + len - v - hl, h, hl) != 0 ||
+	    memcmp(msg + len - v, ASN1_STRING_get0_data(sig), v) != 0)
+		return;
+	if (!ctx->sigmemo) {
+		if (!(ctx->sigmemo = calloc(1, sizeof(*ctx->sigmemo))))
+			return;
+		ctx->sigmemo_free = sigmemo_free;
+	}
+	struct ksc_sigmemo *m = ctx->sigmemo;
+	unsigned char *p = malloc(len - v);
+	if (!p)
+		return;
+	memcpy(p, msg, len - v);
+	struct sigmemo_slot *s = &m->slot[m->next++ % SIGMEMO_SLOTS];
+	free(s->prefix);
+	*s = (struct sigmemo_slot){ p, len, v, *ev };
+}
+
+/* Steps 1-4: what needs no key. Fills ev; true when the keys are to be looked at. */
+static bool check_structure(struct ksc_ctx *ctx, struct ksc_sigtrail *t,
+			    struct ksc_sig_eval *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	if (!t) {
+		eval_set(ev, -ENODATA, NULL, "no signature is appended");
+		return false;
+	}
+	uint64_t modlen = t->file_size - MARKER_LEN;
+	if (!t->has_info || modlen <= INFO_LEN) {
+		eval_set(ev, -EBADMSG, NULL, "the signature marker is there but the file is too short for struct module_signature");
+		return false;
+	}
+	const unsigned char *info = t->info;
+	if (trail_sig_len(t) >= modlen - INFO_LEN) {
+		eval_set(ev, -EBADMSG, NULL, "sig_len in struct module_signature is larger than the file before it");
+		return false;
+	}
+	if (info[2] != PKEY_ID_PKCS7) {
+		eval_set(ev, -ENOPKG, "module: not signed with expected PKCS#7 message",
+			 "the signature is not a PKCS#7 message (id_type is not 2): a pre-4.3 signature format");
+		return false;
+	}
+	if (info[0] || info[1] || info[3] || info[4] || info[5] || info[6] || info[7]) {
+		eval_set(ev, -EBADMSG, "module: PKCS#7 signature info has unexpected non-zero params",
+			 "struct module_signature has non-zero fields besides id_type and sig_len");
+		return false;
+	}
+	if (trail_sig_len(t) > KERNEL_ASN1_MAX) {
+		eval_set(ev, -EMSGSIZE, NULL, "the PKCS#7 message is longer than the kernel's ASN.1 decoder takes (65535 bytes)");
+		return false;
+	}
+	const unsigned char *msg;
+	size_t msg_len;
+	if (!trail_sig(t, &msg, &msg_len)) {
+		eval_set(ev, -EBADMSG, NULL, "the PKCS#7 message cannot be parsed");
+		return false;
+	}
+	if (memo_find(ctx, msg, msg_len, ev))
+		return ev->err == 0;
+	CMS_ContentInfo *cms = parse_cms(t);
+	if (!cms) {
+		eval_set(ev, -EBADMSG, NULL, "the PKCS#7 message cannot be parsed");
+		return false;
+	}
+	bool go_on = false;
+	if (OBJ_obj2nid(CMS_get0_type(cms)) != NID_pkcs7_signed) {
+		eval_set(ev, -EINVAL, "Only support pkcs7_signedData type",
+			 "the PKCS#7 message is not SignedData");
+		goto out;
+	}
+	STACK_OF(CMS_SignerInfo) *sis = CMS_get0_SignerInfos(cms);
+	int n = sis ? sk_CMS_SignerInfo_num(sis) : 0;
+	bool attrs = false;
+	for (int i = 0; i < n; i++) {
+		CMS_SignerInfo *si = sk_CMS_SignerInfo_value(sis, i);
+		X509_ALGOR *dig = NULL, *sig = NULL;
+		CMS_SignerInfo_get0_algs(si, NULL, NULL, &dig, &sig);
+		if (!kernel_digest(algor_nid(dig))) {
+			eval_set(ev, -ENOPKG, NULL, "a SignerInfo uses a digest algorithm the kernel does not know");
+			goto out;
+		}
+		if (!kernel_pkey(algor_nid(sig))) {
+			eval_set(ev, -ENOPKG, NULL, "a SignerInfo uses a signature algorithm the kernel does not know (it takes rsaEncryption, ecdsa-with-SHA*, SM2, GOST)");
+			goto out;
+		}
+		if (CMS_signed_get_attr_count(si) > 0)
+			attrs = true;
+	}
+	ASN1_OCTET_STRING **content = CMS_get0_content(cms);
+	if (content && *content) {
+		eval_set(ev, -EBADMSG, "PKCS#7 signature with non-detached data",
+			 "the PKCS#7 message carries its content instead of leaving it detached");
+		goto out;
+	}
+	if (OBJ_obj2nid(CMS_get0_eContentType(cms)) != NID_pkcs7_data) {
+		eval_set(ev, -EKEYREJECTED, "Invalid module sig (not pkcs7-data)",
+			 "the signed content type is not data");
+		goto out;
+	}
+	if (attrs) {
+		eval_set(ev, -EKEYREJECTED, "Invalid module sig (has authattrs)",
+			 "the SignerInfo has signed (authenticated) attributes, which the kernel refuses for modules");
+		goto out;
+	}
+	if (n == 0) {
+		/* pkcs7_verify() with no SignerInfo returns -ENOPKG */
+		eval_set(ev, -ENOPKG, NULL, "the PKCS#7 message has no SignerInfo");
+		goto out;
+	}
+	eval_set(ev, 0, NULL, "well-formed PKCS#7 signature; not verified: no key known");
+	go_on = true;
+out:
+	memo_store(ctx, msg, msg_len, cms, ev);
+	CMS_ContentInfo_free(cms);
+	openssl_quiet();
+	return go_on;
+}
+
+/* Step 6: the keys. ev->err may become an I/O error (-ESTALE, -ENOENT, ...). */
+static void check_keys(const struct ksc_module *mod, struct ksc_sigtrail *t,
+		       const struct ksc_keyring *kr, struct ksc_sig_eval *ev)
+{
+	CMS_ContentInfo *cms = parse_cms(t);
+	bool valid = false;
+
+	ev->verified = true;
+	if (!cms) {
+		eval_set(ev, -EBADMSG, NULL, "the PKCS#7 message cannot be parsed");
+		return;
+	}
+	STACK_OF(CMS_SignerInfo) *sis = CMS_get0_SignerInfos(cms);
+	for (int i = 0; sis && i < sk_CMS_SignerInfo_num(sis); i++) {
+		CMS_SignerInfo *si = sk_CMS_SignerInfo_value(sis, i);
+		X509_ALGOR *dig = NULL, *sig = NULL;
+		bool matched = false, ok = false;
+		const struct ksc_key *key = NULL;
+
+		CMS_SignerInfo_get0_algs(si, NULL, NULL, &dig, &sig);
+		for (size_t k = 0; k < kr->n; k++) {
+			if (CMS_SignerInfo_cert_cmp(si, kr->keys[k].x509) != 0)
+				continue;
+			if (!matched) {
+				int r = trail_digest(mod, t, algor_nid(dig));
+				if (r < 0) {
+					ev->verified = false;
+					ev->io_err = r;
+					eval_set(ev, 0, NULL, r == -ENOPKG
+						 ? "well-formed PKCS#7 signature; not verified: its digest algorithm is not available here"
+						 : "well-formed PKCS#7 signature; not verified: the module file could not be read again");
+					goto out;
+				}
+			}
+			matched = true;
+			if (verify_with(kr->keys[k].x509, algor_nid(sig), algor_nid(dig),
+					t->digest, t->digest_len,
+					CMS_SignerInfo_get0_signature(si))) {
+				ok = true;
+				key = &kr->keys[k].info;
+				break;
+			}
+		}
+		openssl_quiet();
+		if (matched && !ok) {
+			eval_set(ev, -EKEYREJECTED, NULL, "a trusted key matches the signer but the signature does not verify: the module was changed after it was signed");
+			goto out;
+		}
+		if (ok && !valid) {
+			valid = true;
+			ev->key = key;
+		}
+	}
+	if (valid)
+		eval_set(ev, 0, NULL, "signed by a trusted key");
+	else
+		eval_set(ev, -ENOKEY, NULL, "signed by a key that is not among the trusted keys");
+out:
+	CMS_ContentInfo_free(cms);
+	openssl_quiet();
+}
+
+static void sig_eval(const struct ksc_module *mod, const struct ksc_keyring *kr,
+		     struct ksc_sig_eval *ev)
+{
+	/*
+	 * A module rebuilt from an index kept no block: without keys, do not read every file
+	 * again just to look at it (the loader view of a whole tree would read it all).
+	 */
+	if (!mod->sig_read && ksc_keyring_is_empty(kr) && mod->sig_size > 0) {
+		memset(ev, 0, sizeof(*ev));
+		eval_set(ev, 0, NULL, "signature not examined (the module was read from an index)");
+		return;
+	}
+	struct ksc_sigtrail *t = trail_of(mod);
+
+	if (!t) {
+		check_structure(NULL, NULL, ev);
+		return;
+	}
+	if (ksc_crypto_load() < 0) {
+		memset(ev, 0, sizeof(*ev));
+		eval_set(ev, 0, NULL, "signature not examined (libcrypto could not be loaded)");
+		return;
+	}
+	if (!t->checked) {
+		check_structure(mod->ctx, t, &t->structural);
+		t->checked = true;
+	}
+	*ev = t->structural;
+	if (ev->err || ksc_keyring_is_empty(kr))
+		return;
+	check_keys(mod, t, kr, ev);
+}
+
+void ksc_sig_evaluate(const struct ksc_module *mod, const struct ksc_keyring *kr,
+		      struct ksc_sig_eval *ev)
+{
+	sig_eval(mod, kr, ev);
+}
+
+KSC_EXPORT int ksc_module_verify_signature(const struct ksc_module *mod,
+					   const struct ksc_keyring *kr,
+					   const struct ksc_key **key)
+{
+	struct ksc_sig_eval ev;
+
+	if (key)
+		*key = NULL;
+	if (!mod)
+		return -EINVAL;
+	sig_eval(mod, kr, &ev);
+	if (ev.io_err)
+		return ev.io_err;
+	if (ev.err == 0 && !ev.verified)
+		return -ENOKEY; /* well-formed, but no key to verify it with */
+	if (ev.err == 0 && key)
+		*key = ev.key;
+	return ev.err;
+}

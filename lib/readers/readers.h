@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include "base/base.h"
+
+/* ---- files (ksc-file.c) ---- */
+
+/* A whole file in memory, decompressed. */
+struct ksc_blob {
+	unsigned char *data;
+	size_t size;
+	enum ksc_compression compression;
+};
+
+/*
+ * Read `path` (or take `data` when non-NULL), detect compression by magic and decompress.
+ * Errors are logged as "<path>: <reason>". 0 or -errno.
+ */
+int ksc_blob_load(struct ksc_ctx *ctx, const char *path, const void *data, size_t size,
+		  struct ksc_blob *out) _must_check_;
+void ksc_blob_free(struct ksc_blob *b);
+/* A file type in words, for messages: "a FIFO", "a socket", "a character device", ... */
+struct stat;
+const char *ksc_file_kind(mode_t mode);
+/*
+ * Open dfd/name (path: its name in messages) to read it, without blocking (O_NONBLOCK: a
+ * FIFO nobody writes to cannot hang the open) and only when it is a regular file, or with
+ * `fifo_ok` a FIFO or pipe (read once, to its end: `-s <(cat Module.symvers)`). Anything
+ * else is refused, "PATH: not a regular file (a character device)", -EINVAL. A folder is
+ * -EISDIR, not logged (callers word it). The fd (blocking again) with *st filled, or
+ * -errno, logged.
+ */
+int ksc_open_regular(struct ksc_ctx *ctx, int dfd, const char *name, const char *path,
+		     struct stat *st, bool fifo_ok) _must_check_;
+enum ksc_compression ksc_detect_compression(const unsigned char *p, size_t n);
+/* Length of the module without its appended signature ("~Module signature appended~\n"). */
+size_t ksc_signature_strip(const unsigned char *p, size_t n, size_t *sig_size);
+
+/*
+ * Read a whole plain-text file (Module.symvers, System.map) with one read into a malloc'ed,
+ * NUL-terminated buffer; works for /proc files whose size reads as 0. Errors are logged as
+ * "<path>: <reason>". 0 or -errno (-ENOENT, -EISDIR, -ENOMEM, ...). Lives in ksc-symvers.c.
+ */
+/*
+ * The built-in certificates of a kernel image (ksc-sig.c, for ksc-keycache.c): DER one
+ * after the other, n of them. is_image: the file was a kernel image.
+ */
+struct ksc_image_der {
+	unsigned char *der;
+	size_t size, n;
+	bool is_image;
+};
+struct ksc_keyring;
+struct ksc_ctx *ksc_keyring_ctx(const struct ksc_keyring *kr);
+/* ksc_keyring_add_path(), a kernel image's certificates also handed over (free der->der). */
+int ksc_keyring_add_image_path(struct ksc_keyring *kr, const char *path,
+			       struct ksc_image_der *der) _must_check_;
+/* Add an image's certificates read before, `name` the image, as ksc_keyring_add_path(). */
+int ksc_keyring_add_image_der(struct ksc_keyring *kr, const char *name,
+			      const struct ksc_image_der *der) _must_check_;
+int ksc_read_text_file(struct ksc_ctx *ctx, const char *path, char **data,
+		       size_t *size) _must_check_;
+
+/* ---- module (ksc-module.c, ksc-elf.c) ---- */
+struct ksc_module {
+	int refcount;
+	struct ksc_ctx *ctx;
+	struct pool strings;
+	const char *path;
+	enum ksc_module_kind kind;
+	enum ksc_compression compression;
+	int elf_class;
+	bool big_endian;
+	unsigned int machine;
+	size_t size, sig_size;
+
+	const char *struct_name, *kmod_name, *modpost_name, *symvers_owner;
+	/* a kernel image's own: linux_banner's release, VERMAGIC_STRING (ksc-elf.c) */
+	const char *image_release, *image_vermagic;
+
+	struct ksc_modinfo *modinfo;
+	size_t n_modinfo;
+
+	struct ksc_import *imports;
+	size_t n_imports;
+	/* by name, first of a name wins; built by the first ksc_module_find_import() */
+	struct hash import_index;
+	bool import_index_built;
+
+	bool has_versions, has_ext_versions;
+	struct ksc_version *versions, *ext_versions;
+	size_t n_versions, n_ext_versions;
+
+	struct ksc_export *exports;
+	size_t n_exports;
+	struct hash export_index;
+	enum ksc_export_layout layout;
+	bool has_kflagstab;
+
+	const char **sections; /* names of the sections, for ksc_module_has_section */
+	size_t n_sections;
+
+	/* ksc-sig.c: the appended signature block and a vmlinux's built-in certificates */
+	bool sig_read;              /* the block was looked for when the file was read */
+	struct ksc_sigtrail *sig;   /* NULL: no "~Module signature appended~" marker */
+	struct ksc_certlist *certs; /* vmlinux: DER certificates found in the image */
+};
+
+/* Parse .modinfo bytes into mod->modinfo (replacing it). 0 or -errno (logged). */
+int ksc_modinfo_parse(struct ksc_module *mod, const char *p, size_t size) _must_check_;
+/* An empty module object (refcount 1, a reference on ctx); NULL when out of memory. */
+struct ksc_module *ksc_module_alloc(struct ksc_ctx *ctx);
+/* The names a module gets from its path (R4-R6): kmod's, modpost's, the symvers owner. */
+int ksc_module_set_names(struct ksc_module *mod, const char *path) _must_check_;
+/* Parse the ELF image in `b` into `mod`. 0 or -errno (logged). */
+int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b) _must_check_;
+
+
+/*
+ * The folders a walk has entered, by (device, inode), each with a number of the walk's
+ * (where it was first met): a folder reached again through symbolic links is walked
+ * once, however many paths lead to it. Zero-initialised is empty.
+ */
+struct ksc_dirset {
+	struct ksc_dirset_slot {
+		dev_t dev;
+		ino_t ino;
+		size_t val; /* SIZE_MAX: a free slot */
+	} *slots;
+	size_t n, cap;
+};
+/* Add (dev, ino) with *val: 1; 0 when it was there (*val = its number); -ENOMEM. */
+int ksc_dirset_add(struct ksc_dirset *s, dev_t dev, ino_t ino, size_t *val) _must_check_;
+void ksc_dirset_fini(struct ksc_dirset *s);
+
+/* ---- module signatures (ksc-sig.c) ---- */
+
+/*
+ * Called by the module reader with the whole decompressed image: keep the appended
+ * signature block (and, for an image read from memory, the digest of the signed bytes,
+ * which cannot be read again), and for a kernel image the certificates in its data
+ * sections. 0 or -ENOMEM.
+ */
+int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t size,
+		    bool from_memory) _must_check_;
+/* Free what ksc_sig_capture() kept. */
+void ksc_sig_free(struct ksc_module *mod);
+
+/* What module_sig_check() would make of a module's signature (kernel/module/signing.c). */
+/*
+ * ksc_check_modules() with the report's context (its log, its reference) taken from
+ * `ctx` instead of the kernel's: threads each with a context of their own may then check
+ * against one kernel, which checks only read once its index is built
+ * (ksc_kernel_build_index() first).
+ */
+int ksc_check_modules_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx,
+			  struct ksc_module *const *mods, size_t n,
+			  const struct ksc_check_opts *opts, struct ksc_report **out);
+
+struct ksc_sig_eval {
+	int err;                   /* 0 valid (or assumed valid), -ENODATA unsigned, else the
+				    * kernel's -errno (-ENOKEY, -ENOPKG, -EKEYREJECTED, -EBADMSG,
+				    * -EINVAL, -EMSGSIZE) */
+	bool verified;             /* err was decided with keys (a non-empty keyring) */
+	const char *kernel_line;   /* what the kernel prints on the way, or NULL (static) */
+	const char *why;           /* static text */
+	const struct ksc_key *key; /* the key that verified it */
+	int io_err;                /* the file could not be hashed again (logged): unverified */
+};
+/*
+ * Evaluate the signature of `mod` against `kr` (NULL or empty: only what needs no key;
+ * a well-formed signature is then assumed valid). Problems re-reading the file are logged
+ * and leave the signature unverified.
+ */
+void ksc_sig_evaluate(const struct ksc_module *mod, const struct ksc_keyring *kr,
+		      struct ksc_sig_eval *ev);
+/* Does the keyring hold any key? (NULL: no) */
+bool ksc_keyring_is_empty(const struct ksc_keyring *kr);
+
+
+/* kmod's path_to_modname(): basename up to the first '.', '-' -> '_'. Length in *len. */
+void ksc_kmod_modname(const char *path, char *buf, size_t size, size_t *len);
+
+/* Sections a rebuilt module answers ksc_module_has_section() for (bit order). */
+extern const char *const ksc_elf_section_names[];
+extern const size_t ksc_elf_section_count;
+#define KSC_ELF_SECTIONS_MAX 16
+/* The index of `name` in ksc_elf_section_names, or -1 (most names: without a strcmp). */
+int ksc_elf_section_id(const char *name);
+
+/*
+ * How many bytes at the end of an image ksc_sig_capture() looks at: the marker, struct
+ * module_signature and the signature (0 without the marker).
+ */
+size_t ksc_sig_tail_len(const unsigned char *img, size_t size);

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * What changed in the export surface between two kernels: symbols removed and added, and
+ * for a symbol in both, its GPL-only marking (R3), its namespace (R1/R2), a 6.16+
+ * module-restricted namespace (R7/R8), its modversions CRC (R21) and its owner. Both sides
+ * are compared by the provider the loader would find first (vmlinux, then modules).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+struct ksc_diff {
+	struct ksc_change *changes;
+	size_t n, cap;
+	size_t counts[KSC_CHANGE_KIND_COUNT];
+};
+
+static const char *const kind_names[KSC_CHANGE_KIND_COUNT] = {
+	[KSC_CHANGE_REMOVED] = "removed",
+	[KSC_CHANGE_ADDED] = "added",
+	[KSC_CHANGE_BECAME_GPL_ONLY] = "became-gpl-only",
+	[KSC_CHANGE_NO_LONGER_GPL_ONLY] = "no-longer-gpl-only",
+	[KSC_CHANGE_NS_GAINED] = "namespace-gained",
+	[KSC_CHANGE_NS_LOST] = "namespace-lost",
+	[KSC_CHANGE_NS_CHANGED] = "namespace-changed",
+	[KSC_CHANGE_BECAME_RESTRICTED] = "became-module-restricted",
+	[KSC_CHANGE_RESTRICTION_CHANGED] = "restriction-changed",
+	[KSC_CHANGE_RESTRICTION_LIFTED] = "restriction-lifted",
+	[KSC_CHANGE_CRC] = "crc-changed",
+	[KSC_CHANGE_OWNER] = "owner-changed",
+};
+
+KSC_EXPORT const char *ksc_change_kind_name(enum ksc_change_kind kind)
+{
+	return (unsigned)kind < KSC_CHANGE_KIND_COUNT ? kind_names[kind] : "unknown";
+}
+
+static int add(struct ksc_diff *d, enum ksc_change_kind kind, const struct kprov *o,
+	       const struct kprov *n)
+{
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 256;
+		struct ksc_change *c = realloc(d->changes, cap * sizeof(*c));
+		if (!c)
+			return -ENOMEM;
+		d->changes = c;
+		d->cap = cap;
+	}
+	struct ksc_change *c = &d->changes[d->n++];
+	c->kind = kind;
+	c->symbol = o ? o->exp.name : n->exp.name;
+	c->old = o ? &o->exp : NULL;
+	c->new = n ? &n->exp : NULL;
+	c->old_owner = o ? (o->owner ? o->owner->name : "vmlinux") : NULL;
+	c->new_owner = n ? (n->owner ? n->owner->name : "vmlinux") : NULL;
+	d->counts[kind]++;
+	return 0;
+}
+
+/* The namespace changes of one symbol, module-restricted ones told apart (R7). */
+static int ns_changes(struct ksc_diff *d, const struct kprov *o, const struct kprov *n)
+{
+	const char *a = o->exp.ns, *b = n->exp.ns;
+	bool ra = ksc_namespace_is_module_restricted(a), rb = ksc_namespace_is_module_restricted(b);
+
+	if (strcmp(a, b) == 0)
+		return 0;
+	if (!ra && rb)
+		return add(d, KSC_CHANGE_BECAME_RESTRICTED, o, n);
+	if (ra && rb)
+		return add(d, KSC_CHANGE_RESTRICTION_CHANGED, o, n);
+	if (ra && !rb)
+		return add(d, KSC_CHANGE_RESTRICTION_LIFTED, o, n);
+	if (!a[0])
+		return add(d, KSC_CHANGE_NS_GAINED, o, n);
+	if (!b[0])
+		return add(d, KSC_CHANGE_NS_LOST, o, n);
+	return add(d, KSC_CHANGE_NS_CHANGED, o, n);
+}
+
+static int cmp_change(const void *x, const void *y)
+{
+	const struct ksc_change *a = x, *b = y;
+	int c = strcmp(a->symbol, b->symbol);
+
+	return c ? c : (int)a->kind - (int)b->kind;
+}
+
+KSC_EXPORT int ksc_kernel_diff(struct ksc_kernel *old, struct ksc_kernel *new,
+			       struct ksc_diff **out)
+{
+	struct ksc_diff *d = calloc(1, sizeof(*d));
+	int r;
+
+	*out = NULL;
+	if (!d)
+		return -ENOMEM;
+	if ((r = ksc_kernel_build_index(old)) < 0 || (r = ksc_kernel_build_index(new)) < 0)
+		goto err;
+	/* CRCs are compared only when both loaders check them: a kernel without
+	 * modversions writes 0 for every symbol (one change, not one per symbol) */
+	bool crcs = ksc_kernel_has_modversions(old) == 1 && ksc_kernel_has_modversions(new) == 1;
+
+	for (size_t i = 0; i < old->n_provs; i++) {
+		const struct kprov *o = &old->provs[i];
+		/* Each name once: its first provider, as the loader would find it. */
+		if (ksc_kernel_first_prov(old, o->exp.name) != o)
+			continue;
+		const struct kprov *n = ksc_kernel_first_prov(new, o->exp.name);
+		if (!n) {
+			r = add(d, KSC_CHANGE_REMOVED, o, NULL);
+			if (r < 0)
+				goto err;
+			continue;
+		}
+		if (o->exp.gpl_only != n->exp.gpl_only) {
+			r = add(d, n->exp.gpl_only ? KSC_CHANGE_BECAME_GPL_ONLY
+						   : KSC_CHANGE_NO_LONGER_GPL_ONLY, o, n);
+			if (r < 0)
+				goto err;
+		}
+		r = ns_changes(d, o, n);
+		if (r < 0)
+			goto err;
+		if (crcs && o->exp.has_crc && n->exp.has_crc && o->exp.crc != n->exp.crc) {
+			r = add(d, KSC_CHANGE_CRC, o, n);
+			if (r < 0)
+				goto err;
+		}
+		const char *oo = o->owner ? o->owner->name : "vmlinux";
+		const char *no = n->owner ? n->owner->name : "vmlinux";
+		if (strcmp(oo, no) != 0) {
+			r = add(d, KSC_CHANGE_OWNER, o, n);
+			if (r < 0)
+				goto err;
+		}
+	}
+	for (size_t i = 0; i < new->n_provs; i++) {
+		const struct kprov *n = &new->provs[i];
+		if (ksc_kernel_first_prov(new, n->exp.name) != n)
+			continue;
+		if (!ksc_kernel_first_prov(old, n->exp.name)) {
+			r = add(d, KSC_CHANGE_ADDED, NULL, n);
+			if (r < 0)
+				goto err;
+		}
+	}
+	if (d->n > 1)
+		qsort(d->changes, d->n, sizeof(*d->changes), cmp_change);
+	*out = d;
+	return 0;
+err:
+	ksc_diff_free(d);
+	return r;
+}
+
+KSC_EXPORT void ksc_diff_free(struct ksc_diff *d)
+{
+	if (!d)
+		return;
+	free(d->changes);
+	free(d);
+}
+
+KSC_EXPORT size_t ksc_diff_get_count(const struct ksc_diff *d)
+{
+	return d->n;
+}
+
+KSC_EXPORT const struct ksc_change *ksc_diff_get(const struct ksc_diff *d, size_t i)
+{
+	return i < d->n ? &d->changes[i] : NULL;
+}
+
+KSC_EXPORT size_t ksc_diff_count_kind(const struct ksc_diff *d, enum ksc_change_kind kind)
+{
+	return (unsigned)kind < KSC_CHANGE_KIND_COUNT ? d->counts[kind] : 0;
+}

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include "kernel/kernel.h"
+
+/* ---- sources (ksc-src.c, ksc-srcedit.c) ---- */
+
+enum ksc_src_lang {
+	KSC_LANG_NONE = 0, /* not a file the folder scan reads */
+	KSC_LANG_C,        /* .c, .h (and any file given by name) */
+	KSC_LANG_ASM,      /* .S: the C preprocessor's view, no character literals */
+	KSC_LANG_MAKE,     /* Makefile, Kbuild: -DDEFAULT_SYMBOL_NAMESPACE= flags */
+};
+/* By file name: .c/.h -> C, .S -> ASM, Makefile/Kbuild -> MAKE, else NONE. */
+enum ksc_src_lang ksc_src_lang_of(const char *path);
+
+/* The DEFAULT_SYMBOL_NAMESPACE a file starts with (-D from Kbuild/Makefile). */
+struct ksc_src_default {
+	const char *ns;       /* NULL: not defined */
+	enum ksc_src_spelling spelling;
+	const char *from;     /* "path:line" of the flag */
+};
+
+struct ksc_src_vec {
+	struct ksc_src_record *v;
+	size_t n, cap;
+};
+
+/* A name #defined in a scanned file (collected with KSC_SRC_SCAN_DEFINES). */
+struct ksc_src_define {
+	const char *name;
+	unsigned int line;
+};
+
+#define KSC_SRC_SCAN_DEFINES 0x100u /* internal: collect #define names */
+
+/* Per-thread scanning state; strings go to `strings`, records are appended to `out`. */
+struct ksc_src_scanner {
+	struct pool *strings;
+	struct ksc_src_vec *out;
+	unsigned int flags;
+	const char *kvm_sub_modules;
+	size_t *cand;
+	size_t cap_cand;
+	char *buf;            /* scratch for decoded strings */
+	size_t cap_buf;
+	struct ksc_src_define *defines;
+	size_t n_defines, cap_defines;
+};
+
+void ksc_src_scanner_init(struct ksc_src_scanner *s, struct pool *strings,
+			  struct ksc_src_vec *out, unsigned int flags, const char *kvm_sub_modules);
+void ksc_src_scanner_fini(struct ksc_src_scanner *s);
+/*
+ * Scan one file's bytes and append its records (path copied into the pool when the first
+ * record is made). `def` is the default namespace from the build flags, or NULL.
+ * 0 or -ENOMEM.
+ */
+int ksc_src_scan_buffer(struct ksc_src_scanner *s, const char *path, const char *data,
+			size_t size, enum ksc_src_lang lang,
+			const struct ksc_src_default *def) _must_check_;
+/* Is `s` (length n) a C identifier? */
+bool ksc_src_is_identifier(const char *s, size_t n);
+
+
+/* What the lexer is in at offset `pos` of a file (for placing new lines safely). */
+enum ksc_src_state {
+	KSC_SRC_ST_CODE = 0,
+	KSC_SRC_ST_BLOCK_COMMENT,
+	KSC_SRC_ST_LINE_COMMENT, /* a // comment that reaches pos */
+	KSC_SRC_ST_STRING,
+	KSC_SRC_ST_DIRECTIVE,    /* a preprocessor line that reaches pos */
+};
+enum ksc_src_state ksc_src_state_at(const char *data, size_t size, enum ksc_src_lang lang,
+				    size_t pos);
+/* Does the newline at `nl` end a logical line (no backslash continuation before it)? */
+bool ksc_src_newline_ends_line(const char *data, size_t nl);

@@ -1,0 +1,466 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include "kernel/kernel.h"
+
+/* ---- whole trees (ksc-tree.c, ksc-depmod.c, ksc-index.c; issue 4) ---- */
+
+
+/*
+ * kmod's view of a module (doc/rules.md R26, kmod tools/depmod.c and
+ * libkmod/libkmod-elf.c): what depmod takes from the file, by kmod's own lookup rules
+ * (sections by name, __crc_ symbols or else __ksymtab_strings, undefined symbols plus the
+ * __versions entries no symbol matched, .modinfo split at runs of NULs). Strings point
+ * into the image and are not NUL-terminated (p, n).
+ */
+struct kv_str {
+	const char *p;
+	size_t n;
+};
+struct kv_export {
+	struct kv_str name;
+	uint64_t crc;
+};
+struct kv_dep {
+	struct kv_str name;
+	uint64_t crc;
+	bool weak;
+};
+struct kv_info {
+	struct kv_str key, value;
+};
+struct kview {
+	bool elf_ok;     /* kmod_elf_new() would accept the image */
+	bool deps_ok;    /* kmod_elf_get_dependency_symbols() would succeed */
+	bool incomplete; /* a byte range not in `loaded` was needed (sparse images) */
+	bool deps_derivable; /* deps not read: they are the library reader's imports and
+			      * unmatched __versions (see ksc_kview_read) */
+	struct kv_export *exports;
+	size_t n_exports;
+	struct kv_dep *deps;
+	size_t n_deps;
+	struct kv_info *info;
+	size_t n_info;
+};
+/*
+ * Read kmod's view of the image (the whole file, signature included). `loaded`, when not
+ * NULL, says which byte ranges of a sparse image hold file data: using any other range
+ * sets kv->incomplete. 0, or -ENOMEM; a file kmod would reject gives 0 with elf_ok false.
+ * With `engine_ok` (the library's reader read the same image), the dependency symbols are
+ * not read when they cannot differ from the reader's imports and __versions: .symtab and
+ * .strtab by name are the first SHT_SYMTAB and its string table, the machine is not SPARC
+ * and every __versions name ends inside its record; kv->deps_derivable says so.
+ */
+typedef bool (*kv_loaded_fn)(void *data, uint64_t off, uint64_t size);
+int ksc_kview_read(const unsigned char *img, size_t size, kv_loaded_fn loaded, void *data,
+		   bool engine_ok, struct kview *kv) _must_check_;
+void ksc_kview_free(struct kview *kv);
+
+/* kmod's shared/hash.c bucket hash (Paul Hsieh's SuperFastHash, x86 byte semantics). */
+uint32_t ksc_kmod_hash(const char *key, size_t len);
+
+/*
+ * The index file (ksc-index.c). A header, a directory, then one facts record per module
+ * and optionally one derived record per module. Records are position independent: every
+ * reference is an offset from the record's start; strings are offsets into the record's
+ * string table, whose first byte and last byte are NUL. Native byte order (the header
+ * says which; another order is a foreign index and is rebuilt). Everything is validated
+ * (checksum, bounds, enums, string offsets) before it is used.
+ */
+#define KREC_MAGIC 0x3143524bu /* "KRC1" */
+#define KDER_MAGIC 0x3144524bu /* "KRD1" */
+#define KREC_NONE 0xffffffffu  /* no string */
+
+struct krange {
+	uint32_t off, n;
+};
+
+enum {
+	KREC_F_ENGINE = 1u << 0,        /* the library's reader read it (ksc_module) */
+	KREC_F_UNREADABLE = 1u << 1,    /* the file itself could not be read */
+	KREC_F_BIG_ENDIAN = 1u << 2,
+	KREC_F_VERSIONS = 1u << 3,
+	KREC_F_EXT_VERSIONS = 1u << 4,
+	KREC_F_KFLAGSTAB = 1u << 5,
+	KREC_F_KELF = 1u << 6,          /* kmod view: kmod_elf_new() accepted it */
+	KREC_F_KDEPS = 1u << 7,         /* kmod view: dependency symbols read */
+	KREC_F_KDEPS_DERIVED = 1u << 8, /* kdeps are imports + unmatched versions: not stored */
+	KREC_F_VMLINUX = 1u << 9,       /* an ET_EXEC/ET_DYN image, not a module */
+	KREC_F_KINFO = 1u << 10,        /* kmod's .modinfo differs from the library's: kinfo */
+};
+#define KREC_F_ALL 0x7ffu
+
+#define KREC_IMP_WEAK 0x80000000u
+#define KREC_EXP_GPL 1u
+#define KREC_EXP_HAS_CRC 2u
+
+struct krec {
+	uint32_t magic;
+	uint32_t size;          /* the whole record, a multiple of 8 */
+	/* the key: the file as it was when read */
+	uint64_t file_size;
+	int64_t mtime_ns;       /* KREC_RACY: never matches (modified too recently, or unreadable) */
+	uint64_t ino;
+	/* fingerprints (ksc_hash64) of the facts below */
+	uint64_t facts_hash;    /* every fact: the record after this field, strings resolved */
+	uint64_t kexp_hash;     /* kmod view: exports (names, CRCs) */
+	uint64_t kmod_hash;     /* kmod view: exports, dependency symbols, modinfo */
+	uint64_t prov_hash;     /* the library view of the module as a provider */
+	/* facts */
+	uint32_t relpath;       /* path below lib/modules/KVER */
+	uint32_t flags;         /* KREC_F_* */
+	int32_t err;            /* the reader's -errno when !KREC_F_ENGINE */
+	uint32_t kind, compression, elf_class, machine, layout;
+	uint32_t sections;      /* bit i: ksc_elf_section_names[i] exists */
+	uint32_t struct_name;   /* string or KREC_NONE */
+	uint32_t kmod_name, modpost_name, symvers_owner;
+	uint32_t pad;
+	uint64_t usize, sig_size;
+	struct krange msgs;     /* struct krec_msg: what reading it logged */
+	struct krange modinfo;  /* struct krec_pair: the library's .modinfo */
+	struct krange imports;  /* uint32_t: name | KREC_IMP_WEAK */
+	struct krange versions; /* struct krec_crc */
+	struct krange ext_versions; /* struct krec_crc (crc_hi 0) */
+	struct krange exports;  /* struct krec_export */
+	struct krange kexports; /* struct krec_crc: kmod view exports */
+	struct krange kdeps;    /* struct krec_kdep: kmod's dependency symbols, unless derived */
+	struct krange kinfo;    /* struct krec_pair: kmod's .modinfo when KREC_F_KINFO */
+	struct krange sigtail;  /* bytes: the image's signature block and marker, for ksc-sig.c */
+	struct krange strtab;   /* bytes */
+};
+#define KREC_RACY INT64_MIN
+#define KREC_HASH_SEED 7 /* ksc_hash64(record, size, seed): the index's check of a record */
+
+struct krec_msg {
+	uint32_t priority, text;
+};
+struct krec_pair {
+	uint32_t key, value;
+};
+struct krec_crc {
+	uint32_t name, crc_lo, crc_hi;
+};
+struct krec_export {
+	uint32_t name, ns, crc, flags;
+};
+struct krec_kdep {
+	uint32_t name; /* | KREC_IMP_WEAK */
+	uint32_t crc_lo, crc_hi;
+};
+
+enum {
+	KDER_F_CHECKED = 1u << 0,    /* the verdict below exists */
+	KDER_F_MODPOST_OK = 1u << 1,
+};
+#define KDER_F_ALL 3u
+enum { KDER_UNKNOWN_SYMBOL = 1, KDER_CRC_DIFFERS = 2 };
+
+/* Results that depend on the other modules and the kernel (valid while fingerprints hold). */
+struct kder {
+	uint32_t magic;
+	uint32_t size;
+	uint32_t flags;
+	int32_t loader_err;
+	uint32_t loader_name, modpost_name; /* the verdict's names (strings), when checked */
+	struct krange deps;     /* uint32_t module indices, in the order depmod adds them */
+	struct krange unres;    /* struct kder_unres */
+	struct krange diags;    /* struct kder_diag */
+	struct krange strtab;
+};
+struct kder_unres {
+	uint32_t name, kind;
+};
+struct kder_diag {
+	uint32_t view, severity;
+	int32_t err;
+	uint32_t code, rule, module, symbol, ns, owner, summary, kernel_lines, explanation, fix;
+};
+
+static inline const char *krec_str(const struct krec *r, uint32_t off)
+{
+	return off == KREC_NONE ? NULL : (const char *)r + r->strtab.off + off;
+}
+static inline const void *krec_arr(const struct krec *r, struct krange g)
+{
+	return (const char *)r + g.off;
+}
+static inline const char *kder_str(const struct kder *d, uint32_t off)
+{
+	return off == KREC_NONE ? NULL : (const char *)d + d->strtab.off + off;
+}
+static inline const void *kder_arr(const struct kder *d, struct krange g)
+{
+	return (const char *)d + g.off;
+}
+
+
+/* A growing byte buffer with a string table, used to build records. */
+struct rbuf_slot {
+	uint32_t off1; /* string-table offset + 1; 0 = empty */
+	uint32_t hash;
+};
+struct rbuf {
+	unsigned char *p;
+	size_t n, cap;
+	unsigned char *s;       /* string table; s[0] is NUL: offset 0 is "" */
+	size_t sn, scap;
+	struct rbuf_slot *tab;  /* interned strings */
+	size_t tab_n, tab_cap;
+	int oom;
+};
+void rbuf_init(struct rbuf *b);
+void rbuf_fini(struct rbuf *b);
+/* Empty again, its memory kept for the next record (a zeroed rbuf is initialised). */
+void rbuf_reset(struct rbuf *b);
+/* Reserve `size` zero bytes (aligned to `align`); returns their offset. */
+size_t rbuf_put(struct rbuf *b, size_t size, size_t align);
+/* Size the interning table for about n strings (before the first one). */
+void rbuf_reserve_strings(struct rbuf *b, size_t n);
+/* Intern a string (len bytes, a NUL is added); returns its string-table offset. */
+uint32_t rbuf_str(struct rbuf *b, const char *s, size_t len);
+/* Append the string table, fix up `strtab`, pad to 8; returns the finished bytes (caller frees). */
+void *rbuf_finish(struct rbuf *b, size_t strtab_field_off, size_t *size);
+/* The same, into a new block of the record's exact size; b keeps its buffer. */
+void *rbuf_finish_copy(struct rbuf *b, size_t strtab_field_off, size_t *size);
+
+/*
+ * Build a facts record from what was read: `mod` (NULL when the reader failed), the kmod
+ * view (NULL when the file could not be read at all), and the key. Returns malloc'd bytes.
+ */
+struct krec_src {
+	struct rbuf *scratch;         /* a buffer to build in, reused; NULL: one of its own */
+	const char *relpath;
+	const struct ksc_module *mod;
+	int err;                      /* reader's error when mod is NULL */
+	const struct kview *kv;
+	bool unreadable;
+	uint64_t file_size, ino;
+	int64_t mtime_ns;
+	const unsigned char *sigtail; /* the last bytes of the image ksc_sig_capture() reads */
+	size_t sigtail_len;
+	const int *msg_prio;          /* messages logged while reading */
+	const char *const *msg_text;
+	size_t n_msgs;
+};
+int ksc_krec_build(const struct krec_src *src, struct krec **out) _must_check_;
+/* Validate a record of `size` bytes at `r` (8-aligned). 0 or -EINVAL. */
+int ksc_krec_validate(const struct krec *r, size_t size);
+int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules);
+/*
+ * A ksc_module rebuilt from a record (library view, KREC_F_ENGINE only). With `copy`,
+ * strings are copied into the module; otherwise they point into `r`, which must outlive
+ * the module. `path` is its path (copied with `copy`). `scratch` (may be NULL) is reused
+ * memory for the signature block, one per thread.
+ */
+struct ksc_sigscratch {
+	unsigned char *buf; /* an anonymous mapping; NULL until needed */
+	size_t size;
+};
+int ksc_krec_to_module(struct ksc_ctx *ctx, const struct krec *r, const char *path, bool copy,
+		       bool provider_only, struct ksc_sigscratch *scratch,
+		       struct ksc_module **out) _must_check_;
+void ksc_sigscratch_fini(struct ksc_sigscratch *s);
+/* The kmod view's dependency symbols of a record, as a malloc'd array. */
+struct kdep_item {
+	const char *name;
+	uint64_t crc;
+	bool weak;
+};
+int ksc_krec_kdeps(const struct krec *r, struct kdep_item **out, size_t *n) _must_check_;
+/* kmod's .modinfo of a record (what depmod's aliases and softdeps come from). */
+struct krange ksc_krec_kinfo(const struct krec *r);
+
+/* What the index's directory keeps of a facts record, so that it need not be read. */
+struct krec_sum {
+	uint64_t file_size, ino;
+	int64_t mtime_ns;
+	uint64_t facts_hash, kexp_hash, kmod_hash, prov_hash;
+	uint32_t flags, kind, n_msgs;
+	int32_t err;
+};
+void ksc_krec_sum(const struct krec *r, struct krec_sum *s);
+
+/*
+ * The index file: a hot part (header, directory with each module's struct krec_sum,
+ * derived records) read and checked whole when opened, and a cold part (the facts
+ * records) read only when needed, each record checked when it is read.
+ */
+struct kidx_module {
+	const char *relpath;    /* the record's relpath (from the directory) */
+	const char *modname;    /* kmod's name of it, as the walk that wrote the index made it */
+	const char *replaced;   /* the file of its name it won over (ksc-modset.c), or NULL */
+	uint32_t dir;           /* its folder in kidx.dirs, KREC_NONE when not listed */
+	struct krec_sum sum;
+	const struct krec *rec; /* NULL until fetched (ksc_kidx_fetch) */
+	const struct kder *der; /* NULL when none */
+	uint64_t rec_off, rec_hash;
+	uint32_t rec_size;
+};
+struct kidx_output {
+	const char *name;       /* "modules.dep", ... */
+	uint64_t size, ino, content_hash;
+	int64_t mtime_ns;
+};
+/* A folder the last walk read: unchanged (inode, mtime), its entries are the same. */
+struct kidx_dir {
+	const char *relpath;    /* "" for the module folder itself */
+	uint64_t ino;
+	int64_t mtime_ns;
+};
+struct kidx {
+	void *buf;              /* the hot part (parsed from memory: the whole file) */
+	size_t size;
+	int fd;                 /* the file, for the cold part; -1 when parsed from memory */
+	uint64_t file_size, cold_off;
+	void *cold;             /* the cold part, once read whole */
+	struct krec **fetched;  /* records read one by one */
+	const char *moddir, *release;
+	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp;
+	uint64_t order_fp;      /* the tree's order_fp when written (module order) */
+	uint64_t modset_fp;     /* depmod.d's fingerprint when written (which file per name) */
+	bool derived;           /* derived records are valid for the fingerprints above */
+	struct kidx_module *mods;
+	size_t n_mods;
+	const char *out_dir;    /* where the depmod files were last written, or NULL */
+	struct kidx_output *outs;
+	size_t n_outs;
+	struct kidx_dir *dirs;  /* the last walk's folders when it met no symbolic link */
+	size_t n_dirs;
+	bool shaped;            /* header and table bounds checked (ksc_kidx_open()) */
+	bool finished;          /* and the checksum and everything else (ksc_kidx_finish()) */
+};
+/*
+ * The facts record of module i: read from the file (checked: checksum, every bound, and
+ * that it says what the directory says) and kept. 0, -EINVAL when it is corrupt (the
+ * caller reads the module instead), -ENOMEM, -errno.
+ */
+int ksc_kidx_fetch(struct kidx *idx, size_t i, const struct krec **out) _must_check_;
+/* The same for every module, with one read of the cold part. 0 or -errno (-EINVAL). */
+int ksc_kidx_fetch_all(struct kidx *idx) _must_check_;
+/*
+ * Parse an index from memory (copied; records are fetched from the copy). 0; -ENOENT for
+ * an empty buffer; -EINVAL invalid.
+ */
+int ksc_kidx_parse(const void *data, size_t size, struct kidx *out) _must_check_;
+/*
+ * For fuzzing and tests: recompute, in place, every checksum a valid index would carry
+ * (the header's and each record's that lies inside the buffer), so that what is behind
+ * the checksums gets exercised. Does nothing to a buffer too short for a header.
+ */
+void ksc_kidx_fix_checksums(void *data, size_t size);
+/*
+ * Read `path` (its hot part; the file stays open for the records): 0, -ENOENT when
+ * absent, -EINVAL when corrupt or foreign, other -errno.
+ */
+int ksc_kidx_read(const char *path, struct kidx *out) _must_check_;
+/*
+ * In two steps, for a caller that has work to start before the index is checked:
+ * ksc_kidx_open() reads the hot part (pread, never mmap: a file cut short under a mapping
+ * kills with SIGBUS) and checks its header and the bounds of its tables (the header's
+ * strings: moddir, release are usable); ksc_kidx_finish() checks the rest
+ * (checksum first) and fills mods, dirs, outs. Until it returns 0 nothing but the raw
+ * accessors below may be used, and what they give may be garbage (in bounds): use it for
+ * nothing that outlives a failed ksc_kidx_finish(). Same errors as ksc_kidx_read().
+ */
+int ksc_kidx_open(const char *path, struct kidx *out) _must_check_;
+int ksc_kidx_finish(struct kidx *idx) _must_check_;
+/* ksc_kidx_open() of bytes in memory (copied), as ksc_kidx_parse() is of ksc_kidx_read(). */
+int ksc_kidx_parse_open(const void *data, size_t size, struct kidx *out) _must_check_;
+/* Counts (modules returned, folders in *n_dirs), 0 unless opened. */
+size_t ksc_kidx_raw_count(const struct kidx *idx, size_t *n_dirs);
+/* Folder i's relpath, inode, mtime; NULL when its string is out of bounds. */
+const char *ksc_kidx_raw_dir(const struct kidx *idx, size_t i, uint64_t *ino,
+			     int64_t *mtime_ns);
+/* Module i's relpath, summary and folder; NULL when its string is out of bounds. */
+const char *ksc_kidx_raw_module(const struct kidx *idx, size_t i, struct krec_sum *sum,
+				uint32_t *dir);
+void ksc_kidx_free(struct kidx *idx);
+struct kidx_wmod {
+	const struct krec *rec; /* in memory */
+	const struct kder *der; /* or NULL */
+	uint64_t rec_hash;      /* ksc_hash64(rec, size, 7) when known, else 0 */
+	const char *modname;    /* kmod's name */
+	uint32_t dir;           /* its folder in kidx_write.dirs, or KREC_NONE */
+	const char *replaced;   /* the file of its name it won over, or NULL */
+};
+struct kidx_write {
+	const char *moddir, *release;
+	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp, order_fp, modset_fp;
+	bool derived;
+	const struct kidx_wmod *mods;
+	size_t n_mods;
+	const char *out_dir;
+	const struct kidx_output *outs;
+	size_t n_outs;
+	const struct kidx_dir *dirs;
+	size_t n_dirs;
+	bool parallel;          /* may write with a second thread */
+};
+/* Write atomically (temporary file in the same folder, rename); creates the folder. */
+int ksc_kidx_write(const char *path, const struct kidx_write *w) _must_check_;
+
+/*
+ * Write `size` bytes to dir/name atomically: a temporary file in `dir`, fsync (when
+ * `sync`), rename. On failure the temporary file is removed and -errno returned; the old
+ * file, if any, is left as it was; a regular file replaced keeps its permission bits. Stale
+ * temporary files of dead processes are removed.
+ */
+int ksc_write_atomic(const char *dir, const char *name, const void *data, size_t size,
+		     bool sync) _must_check_;
+struct iovec;
+int ksc_write_atomic_iov(const char *dir, const char *name, const struct iovec *iov,
+			 size_t n_iov, bool sync) _must_check_;
+/* The same; with `parallel`, large data is written by two threads (two halves). */
+int ksc_write_atomic_iov_par(const char *dir, const char *name, const struct iovec *iov,
+			     size_t n_iov, bool sync, bool parallel) _must_check_;
+/*
+ * Up to 16 files into `dir`, as a set: all written (and fsynced) to temporary files
+ * before any is renamed; renamed in the order given, the folder fsynced before the last
+ * rename (the commit point: new only when all the others are) and after it. A failure
+ * before the renames replaces no old file; *failed (when not NULL) is the index of the
+ * name that failed, or n when none did.
+ */
+int ksc_write_atomic_many(const char *dir, const char *const *names, const struct iovec *data,
+			  size_t n, bool sync, size_t *failed) _must_check_;
+
+/* depmod's orders and dependency sort (ksc-depmod.c). */
+int ksc_depmod_hash_order(const char *const *names, size_t n, uint32_t buckets,
+			  uint32_t *order) _must_check_;
+bool ksc_depmod_rank(const char *data, size_t size, size_t (*lookup)(void *, const char *),
+		     void *ldata, int *rank);
+size_t ksc_depmod_sort(size_t n, uint32_t *const *deps, const uint32_t *n_deps, int *sort_idx);
+size_t ksc_depmod_all_deps(uint32_t m, uint32_t *const *deps, const uint32_t *n_deps,
+			   const int *sort_idx, unsigned char *mark, uint32_t **out);
+int ksc_depmod_cycles(size_t n, uint32_t *const *deps, const uint32_t *n_deps,
+		      const int *sort_idx, uint32_t **out, size_t **lens);
+struct ksc_depmod_mod {
+	const char *relpath, *modname;
+	const struct krec *rec;   /* modinfo for aliases, softdeps, devnames; may be NULL */
+	const uint32_t *deps;     /* direct dependencies */
+	uint32_t n_deps;
+	bool left_out;            /* an unsafe file name: in none of the files */
+};
+struct ksc_depmod_sym {
+	const char *name;
+	uint32_t owner;           /* module index */
+	uint32_t bucket;          /* scratch */
+};
+/*
+ * Why a module's path (below the module folder) cannot be written into depmod's files,
+ * or NULL: a space, a colon or a control character would split or forge a line.
+ */
+const char *ksc_depmod_path_fault(const char *relpath);
+/*
+ * May .modinfo's `key`=`value` be written into its depmod file (alias, softdep: no
+ * control character; a devname: no space either)?
+ */
+bool ksc_depmod_value_ok(const char *key, const char *value);
+/* May an exported symbol's name be written into modules.symbols? */
+bool ksc_depmod_symbol_ok(const char *name);
+/*
+ * One file's bytes (malloc'd) for a single KSC_DEPMOD_* value; syms is reordered. Modules
+ * left_out, and the values and symbols refused above, are not written.
+ */
+int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size_t n,
+		      const int *sort_idx, struct ksc_depmod_sym *syms, size_t n_syms,
+		      char **data, size_t *size) _must_check_;
