@@ -58,9 +58,6 @@ KNOWN_FUNCTIONS = {
     "lib/source/ksc-srcedit.c:ksc_srcedit_plan_imports": "where MODULE_IMPORT_NS lines go, per file",
     "lib/report/ksc-audit.c:audit_restricted": "every check of module-restricted exports",
     "lib/report/ksc-audit.c:audit_signatures": "every signature check of a tree",
-    "tools/cmd-diff.c:cmd_diff": "options, two kernels and four outputs; shared option "
-                                 "parsing of issue 16 shortens it",
-    "tools/cmd-nsdeps.c:cmd_nsdeps": "as cmd_diff",
 }
 
 SIG_START = re.compile(r"^[A-Za-z_]")

@@ -345,10 +345,32 @@ static void audit_quiet(const struct ksc_audit *a)
 struct audit_args {
 	struct kernel_opts kern;
 	const char *reference, *html;
-	char **certs;
-	int n_certs, format;
+	int format;
 	bool quiet;
 };
+
+/* One of audit's own options: 0, or the status of a usage error. */
+static int audit_opt(void *data, int ch, const char *arg)
+{
+	struct audit_args *a = data;
+
+	switch (ch) {
+	case OPT_REFERENCE: a->reference = arg; break;
+	case OPT_JSON: a->format = FMT_JSON; break;
+	case OPT_HTML: a->html = arg; break;
+	case 'q': a->quiet = true; break;
+	case 'f':
+		if (strcmp(arg, "dot") == 0) {
+			a->format = AUDIT_DOT;
+			break;
+		}
+		a->format = parse_format("audit", arg, 1u << FMT_TEXT | 1u << FMT_JSON);
+		if (a->format < 0)
+			return KSC_EXIT_USAGE;
+		break;
+	}
+	return 0;
+}
 
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
 static int parse_args(struct audit_args *a, int argc, char *argv[])
@@ -358,148 +380,121 @@ static int parse_args(struct audit_args *a, int argc, char *argv[])
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "html", required_argument, NULL, OPT_HTML },
-		{ "cert", required_argument, NULL, OPT_CERT },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct opt_table t;
-	int c, r = KSC_EXIT_OK;
+	static const struct option_set set = {
+		.own = own,
+		.own_short = "f:q",
+		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_CONFIG | KOPT_CERT,
+		.help = help,
+		.fn = audit_opt,
+	};
+	int r = parse_options("audit", argc, argv, &set, &a->kern, a);
 
-	if (opt_table_new(&t, own, "f:qh", KOPT_ROOT | KOPT_KVER | KOPT_CONFIG) < 0)
-		return KSC_EXIT_UNREADABLE;
-	while (r == KSC_EXIT_OK &&
-	       (c = getopt_long(argc, argv, t.shortopts, t.longopts, NULL)) != -1) {
-		if (kernel_opt(&a->kern, c, optarg) > 0)
-			continue;
-		switch (c) {
-		case OPT_REFERENCE: a->reference = optarg; break;
-		case OPT_JSON: a->format = FMT_JSON; break;
-		case OPT_HTML: a->html = optarg; break;
-		case OPT_CERT: a->certs[a->n_certs++] = optarg; break;
-		case 'q': a->quiet = true; break;
-		case 'f':
-			if (strcmp(optarg, "dot") == 0) {
-				a->format = AUDIT_DOT;
-				break;
-			}
-			a->format = parse_format("audit", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
-			if (a->format < 0)
-				r = KSC_EXIT_USAGE;
-			break;
-		case 'h':
-			fputs(help, stdout);
-			r = -1;
-			break;
-		default:
-			r = option_error("audit", argv, t.shortopts, t.longopts);
-		}
-	}
-	opt_table_free(&t);
 	if (r == KSC_EXIT_OK && (argc - optind > 1 || (optind < argc && a->kern.kver)))
 		r = usage_error("audit", "one KVER at most");
 	return r;
 }
 
-int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
+/* The audit in the format asked for, and its HTML page. An exit status. */
+static int print_audit(const struct ksc_audit *a, const struct ksc_kernel *k,
+		       const struct audit_args *args, const char *root)
 {
-	struct audit_args args = { .format = FMT_TEXT };
+	json_object *doc = args->format != FMT_TEXT || args->html ? audit_json(a, k, root) : NULL;
 	int status = KSC_EXIT_OK;
 
-	args.certs = calloc((size_t)argc + 1, sizeof(*args.certs));
-	if (!args.certs)
-		return KSC_EXIT_UNREADABLE;
-	status = parse_args(&args, argc, argv);
-	kernel_opts_free(&args.kern); /* audit takes no -m: nothing was allocated */
-	if (status != KSC_EXIT_OK) {
-		free(args.certs);
-		return status < 0 ? KSC_EXIT_OK : status;
-	}
-	const char *root = args.kern.root ? args.kern.root : "/", *reference = args.reference;
-	const char *kver = optind < argc ? argv[optind] : args.kern.kver;
-	const char *html = args.html, *config = args.kern.config;
-	char **certs = args.certs;
-	int format = args.format, n_certs = args.n_certs;
-
-	struct ksc_kernel *k = NULL, *ref = NULL;
-	struct ksc_keyring *kr = NULL;
-	struct ksc_audit *a = NULL;
-	unsigned errors = 0;
-	int r;
-	/* The keys: every --cert (a file without a certificate stops here), then the kernel's. */
-	if (ksc_keyring_new(ctx, &kr) < 0) {
-		status = KSC_EXIT_UNREADABLE;
-		goto out;
-	}
-	for (int i = 0; i < n_certs; i++) {
-		if (ksc_keyring_add_path(kr, certs[i]) < 0) {
-			status = KSC_EXIT_UNREADABLE;
-			goto out;
-		}
-	}
-	bool progress = format == FMT_TEXT && !args.quiet;
-	if (open_root_kernel(ctx, root, kver, progress, &k) < 0) {
-		status = KSC_EXIT_UNREADABLE;
-		goto out;
-	}
-	errors += ksc_kernel_get_error_count(k);
-	if (config && ksc_kernel_read_config(k, config) < 0) {
-		status = KSC_EXIT_UNREADABLE;
-		goto out;
-	}
-	/*
-	 * The image's built-in keys, as check --kernel takes them. No image, or one that cannot
-	 * be read (logged; /boot/vmlinuz-* is often readable by root only), leaves the --cert
-	 * keys alone, and the summary says when there are none.
-	 */
-	char *keys = keys_cache_path(root, kver ? kver : ksc_kernel_get_release(k));
-	r = ksc_keyring_add_kernel_cached(kr, root, kver, keys);
-	free(keys);
-	if (r == -ENOMEM) {
-		status = KSC_EXIT_UNREADABLE;
-		goto out;
-	}
-	ksc_kernel_set_keyring(k, kr);
-	if (reference) {
-		if (open_root_kernel(ctx, reference, kver, progress, &ref) < 0) {
-			status = KSC_EXIT_UNREADABLE;
-			goto out;
-		}
-		errors += ksc_kernel_get_error_count(ref);
-	}
-	struct ksc_audit_opts o = { .sz = sizeof(o), .reference = ref };
-	if (ksc_audit_kernel(k, &o, &a) < 0) {
-		fprintf(stderr, "%s: audit: out of memory\n", program_name);
-		status = KSC_EXIT_UNREADABLE;
-		goto out;
-	}
-	json_object *doc = format != FMT_TEXT || html ? audit_json(a, k, root) : NULL;
-	if (format == FMT_JSON)
+	if (args->format == FMT_JSON)
 		json_doc_print(doc);
-	else if (format == AUDIT_DOT)
+	else if (args->format == AUDIT_DOT)
 		report_write_dot(stdout, doc, "audit"); /* write errors: caught at exit */
-	else if (args.quiet)
+	else if (args->quiet)
 		audit_quiet(a);
 	else
 		audit_text(a, k);
-	if (html) {
-		r = report_write_html(html, NULL, doc, "audit");
+	if (args->html) {
+		int r = report_write_html(args->html, NULL, doc, "audit");
 		if (r < 0) {
-			fprintf(stderr, "%s: %s: %s\n", program_name, html, report_strerror(-r));
-			errors++;
+			fprintf(stderr, "%s: %s: %s\n", program_name, args->html,
+				report_strerror(-r));
+			status |= KSC_EXIT_UNREADABLE;
 		}
 	}
 	json_object_put(doc);
 	for (size_t i = 0; i < ksc_audit_get_finding_count(a); i++)
 		if (ksc_audit_get_finding(a, i)->severity >= KSC_SEV_WARNING)
-			status = KSC_EXIT_FINDINGS;
-out:
+			status |= KSC_EXIT_FINDINGS;
+	return status;
+}
+
+/*
+ * The kernel audited, with its keys: every --cert (a file without a certificate stops
+ * here), then the built-in keys of its image, as check --kernel takes them. No image, or
+ * one that cannot be read (logged; /boot/vmlinuz-* is often readable by root only),
+ * leaves the --cert keys alone, and the summary says when there are none. An exit status.
+ */
+static int open_audited(struct ksc_ctx *ctx, const struct audit_args *args, const char *root,
+			const char *kver, unsigned *errors, struct ksc_kernel **k)
+{
+	bool progress = args->format == FMT_TEXT && !args->quiet;
+	struct ksc_keyring *kr = NULL;
+	char *keys = NULL;
+	int r = ksc_keyring_new(ctx, &kr);
+
+	if (r >= 0)
+		r = add_certs(kr, &args->kern);
+	if (r >= 0)
+		r = open_root_kernel(ctx, root, kver, progress, k);
+	if (r >= 0) {
+		*errors += ksc_kernel_get_error_count(*k);
+		if (args->kern.config)
+			r = ksc_kernel_read_config(*k, args->kern.config);
+	}
+	if (r >= 0) {
+		keys = keys_cache_path(root, kver ? kver : ksc_kernel_get_release(*k));
+		if (ksc_keyring_add_kernel_cached(kr, root, kver, keys) == -ENOMEM)
+			r = -ENOMEM;
+		else
+			ksc_kernel_set_keyring(*k, kr);
+	}
+	free(keys);
+	ksc_keyring_unref(kr);
+	return r < 0 ? KSC_EXIT_UNREADABLE : KSC_EXIT_OK;
+}
+
+int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
+{
+	struct audit_args args = { .format = FMT_TEXT };
+	struct ksc_kernel *k = NULL, *ref = NULL;
+	struct ksc_audit *a = NULL;
+	unsigned errors = 0;
+	int status = parse_args(&args, argc, argv);
+
+	if (status != KSC_EXIT_OK)
+		goto out;
+	const char *root = args.kern.root ? args.kern.root : "/";
+	const char *kver = optind < argc ? argv[optind] : args.kern.kver;
+	status = open_audited(ctx, &args, root, kver, &errors, &k);
+	if (status == KSC_EXIT_OK && args.reference) {
+		bool progress = args.format == FMT_TEXT && !args.quiet;
+		if (open_root_kernel(ctx, args.reference, kver, progress, &ref) < 0)
+			status = KSC_EXIT_UNREADABLE;
+		else
+			errors += ksc_kernel_get_error_count(ref);
+	}
+	struct ksc_audit_opts o = { .sz = sizeof(o), .reference = ref };
+	if (status == KSC_EXIT_OK && ksc_audit_kernel(k, &o, &a) < 0) {
+		fprintf(stderr, "%s: audit: out of memory\n", program_name);
+		status = KSC_EXIT_UNREADABLE;
+	}
+	if (status == KSC_EXIT_OK)
+		status = print_audit(a, k, &args, root);
 	if (errors)
 		status |= KSC_EXIT_UNREADABLE;
+out:
 	ksc_audit_free(a);
 	ksc_kernel_unref(ref);
 	ksc_kernel_unref(k);
-	ksc_keyring_unref(kr);
-	free(certs);
-	return status;
+	kernel_opts_free(&args.kern);
+	return status < 0 ? KSC_EXIT_OK : status;
 }

@@ -9,6 +9,7 @@
 
 #include <json-c/json.h>
 
+#include "util/macro.h"
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
 
@@ -63,18 +64,13 @@ static const char *const help =
 	"Exit status: 0 all would load, 1 some would be refused, 2 usage error,\n"
 	"4 some inputs unreadable (the others were checked); 1 and 4 add up.\n";
 
-enum { OPT_REQUIRE_INTREE = 256, OPT_VIEW, OPT_DISTRO, OPT_INSMOD, OPT_CERT, OPT_JSON,
-       OPT_EXTERNAL_BUILD, OPT_INTREE_BUILD };
+enum { OPT_INSMOD = 256, OPT_JSON };
 
 struct check_args {
-	struct kernel_opts kern;
-	const char *policy, *distro;
-	char **certs;
-	int n_certs;
-	bool require_intree, allow_missing_ns, quiet, verbose, insmod_only;
-	unsigned views;
+	struct kernel_opts kern; /* build: KSC_BUILD_AUTO when not given (a module file is an
+				  * M= build) */
+	bool quiet, verbose, insmod_only;
 	int format;
-	enum ksc_build build; /* KSC_BUILD_AUTO: not given, a module file is an M= build */
 };
 
 static const char *sev_word(enum ksc_severity s)
@@ -162,7 +158,7 @@ static void print_text(const struct ksc_report *rep, bool verbose, bool quiet, u
  * How modpost sees the modules built (R40), for the summary: said when it matters (the
  * in-tree-only rule) or was chosen.
  */
-static const char *build_words(const struct check_args *a)
+static const char *build_words(const struct kernel_opts *a)
 {
 	if (!(a->views & KSC_VIEW_MODPOST) || (!a->require_intree && !a->build))
 		return NULL;
@@ -287,137 +283,174 @@ static int print_sarif(const struct ksc_report *rep)
 	return 0;
 }
 
+/* One of check's own options: 0, or the status of a usage error. */
+static int check_opt(void *data, int ch, const char *arg)
+{
+	struct check_args *a = data;
+
+	switch (ch) {
+	case 'q': a->quiet = true; break;
+	case 'v': a->verbose = true; break;
+	case OPT_INSMOD: a->insmod_only = true; break;
+	case OPT_JSON: a->format = FMT_JSON; break;
+	case 'f':
+		if (strcmp(arg, "kernel") == 0) {
+			a->format = FMT_KERNEL;
+			break;
+		}
+		a->format = parse_format("check", arg,
+					 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF);
+		if (a->format < 0)
+			return KSC_EXIT_USAGE;
+		break;
+	}
+	return 0;
+}
+
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
 static int parse_args(struct check_args *a, int argc, char *argv[])
 {
 	static const struct option own[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "require-intree", no_argument, NULL, OPT_REQUIRE_INTREE },
-		{ "allow-missing-ns", no_argument, NULL, 'N' },
-		{ "external-build", no_argument, NULL, OPT_EXTERNAL_BUILD },
-		{ "in-tree-build", no_argument, NULL, OPT_INTREE_BUILD },
-		{ "view", required_argument, NULL, OPT_VIEW },
-		{ "distro", required_argument, NULL, OPT_DISTRO },
 		{ "insmod", no_argument, NULL, OPT_INSMOD },
-		{ "cert", required_argument, NULL, OPT_CERT },
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct opt_table t;
-	int ch, r;
+	static const struct option_set set = {
+		.own = own,
+		.own_short = "f:qv",
+		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS | KOPT_VMLINUX | KOPT_MODULES |
+			  KOPT_CONFIG | KOPT_CERT | KOPT_POLICY | KOPT_REQUIRE_INTREE |
+			  KOPT_MISSING_NS | KOPT_MISSING_NS_N | KOPT_BUILD | KOPT_VIEW | KOPT_DISTRO,
+		.help = help,
+		.fn = check_opt,
+	};
+	int r = parse_options("check", argc, argv, &set, &a->kern, a);
 
-	if (opt_table_new(&t, own, "p:f:qvhN", KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS |
-			  KOPT_VMLINUX | KOPT_MODULES | KOPT_CONFIG) < 0)
-		return KSC_EXIT_UNREADABLE;
-	while ((ch = getopt_long(argc, argv, t.shortopts, t.longopts, NULL)) != -1) {
-		r = kernel_opt(&a->kern, ch, optarg);
-		if (r != 0) {
-			if (r < 0)
-				goto fail;
-			continue;
-		}
-		switch (ch) {
-		case 'p': a->policy = optarg; break;
-		case OPT_REQUIRE_INTREE: a->require_intree = true; break;
-		case 'N': a->allow_missing_ns = true; break;
-		case OPT_EXTERNAL_BUILD: a->build = KSC_BUILD_EXTERNAL; break;
-		case OPT_INTREE_BUILD: a->build = KSC_BUILD_INTREE; break;
-		case 'q': a->quiet = true; break;
-		case 'v': a->verbose = true; break;
-		case OPT_INSMOD: a->insmod_only = true; break;
-		case OPT_CERT: a->certs[a->n_certs++] = optarg; break;
-		case OPT_JSON: a->format = FMT_JSON; break;
-		case OPT_DISTRO:
-			if (strcmp(optarg, "debian") != 0 && strcmp(optarg, "upstream") != 0) {
-				opt_table_free(&t);
-				return usage_error("check", "unknown --distro '%s' (debian, upstream)",
-						   optarg);
-			}
-			a->distro = optarg;
-			break;
-		case OPT_VIEW: {
-			int v = parse_view("check", optarg);
-			if (v < 0)
-				goto usage;
-			a->views = (unsigned)v;
-			break;
-		}
-		case 'f':
-			if (strcmp(optarg, "kernel") == 0) {
-				a->format = FMT_KERNEL;
-				break;
-			}
-			a->format = parse_format("check", optarg,
-						 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF);
-			if (a->format < 0)
-				goto usage;
-			break;
-		case 'h':
-			fputs(help, stdout);
-			opt_table_free(&t);
-			return -1;
-		default:
-			r = option_error("check", argv, t.shortopts, t.longopts);
-			opt_table_free(&t);
-			return r;
-		}
+	return r != KSC_EXIT_OK ? r : modules_and_kernel("check", argc, &a->kern);
+}
+
+/*
+ * The keys the kernel trusts, when a module is signed or --cert is given: the --cert
+ * files, and for a signed module the built-in keys of the kernel's image (reading a
+ * compressed image costs a second or two). *kr stays NULL when none is needed.
+ */
+static int open_keys(struct ksc_ctx *ctx, const struct kernel_opts *k, bool any_signed,
+		     struct ksc_keyring **kr)
+{
+	int r;
+
+	*kr = NULL;
+	if (!k->n_certs && !any_signed)
+		return 0;
+	r = ksc_keyring_new(ctx, kr);
+	return r < 0 ? r : add_certs(*kr, k);
+}
+
+/* A signed module and a kernel root without --vmlinux: the image's keys, as cached. */
+static int add_root_keys(struct ksc_keyring *kr, const struct kernel_opts *o,
+			 const struct ksc_kernel *k)
+{
+	const char *kver = o->kver ? o->kver : ksc_kernel_get_release(k);
+	_cleanup_free_ char *keys = keys_cache_path(o->root, kver);
+
+	return ksc_keyring_add_kernel_cached(kr, o->root, kver, keys);
+}
+
+/*
+ * Without --policy and a release, the rules come from the modules' vermagic (its first
+ * word), and the summary says so. Returns where the rules come from.
+ */
+static const char *rules_from(struct ksc_kernel *k, const struct module_list *c,
+			      const char *policy)
+{
+	char release[128] = "";
+
+	if (policy)
+		return "--policy";
+	if (ksc_kernel_get_release(k))
+		return "the kernel's release";
+	for (size_t i = 0; i < c->n && !release[0]; i++) {
+		const char *vm = ksc_module_get_vermagic(c->mods[i]);
+		if (vm)
+			ksc_release_from_vermagic(vm, release, sizeof(release));
 	}
-	opt_table_free(&t);
-	if (optind >= argc)
-		return usage_error("check", "no MODULE given");
-	/* No kernel named: this machine's, as kmod's tools take it (the running release). */
-	if (!a->kern.root && !a->kern.symvers && !a->kern.vmlinux)
-		a->kern.root = "/";
-	if (a->policy) {
-		struct ksc_kver v;
-		if (ksc_kver_parse(a->policy, &v) < 0)
-			return usage_error("check", "--policy '%s' is not a kernel version", a->policy);
+	if (release[0])
+		ksc_kernel_set_release(k, release);
+	return "the modules' vermagic: the kernel names no release, use --policy";
+}
+
+/* Print the report in the format asked for; the exit status of its verdicts. */
+static int print_report(const struct ksc_report *rep, const struct check_args *a,
+			const char *from)
+{
+	unsigned views = a->kern.views;
+	int status = KSC_EXIT_OK;
+
+	switch (a->format) {
+	case FMT_JSON: print_json(rep, views); break;
+	case FMT_KERNEL: print_kernel(rep, views); break;
+	case FMT_SARIF:
+		if (print_sarif(rep) < 0)
+			status |= KSC_EXIT_UNREADABLE;
+		break;
+	default: print_text(rep, a->verbose, a->quiet, views, from, build_words(&a->kern));
 	}
-	return KSC_EXIT_OK;
-usage:
-	opt_table_free(&t);
-	return KSC_EXIT_USAGE;
-fail:
-	opt_table_free(&t);
-	return KSC_EXIT_UNREADABLE;
+	for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
+		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+		if (((views & KSC_VIEW_LOADER) && v->loader_err) ||
+		    ((views & KSC_VIEW_MODPOST) && !v->modpost_ok))
+			status |= KSC_EXIT_FINDINGS;
+	}
+	return status;
+}
+
+/* Check the modules read against the kernel: the report's exit status. */
+static int check_against(struct ksc_kernel *k, const struct module_list *c,
+			 const struct check_args *a)
+{
+	const struct kernel_opts *ko = &a->kern;
+	const char *from = rules_from(k, c, ko->policy);
+	struct ksc_check_opts o = {
+		.sz = sizeof(o),
+		.policy = ko->policy,
+		.require_intree = ko->require_intree,
+		.allow_missing_ns = ko->allow_missing_ns ? 1 : -1,
+		.views = ko->views,
+		.insmod_only = a->insmod_only,
+		.build = ko->build == KSC_BUILD_INTREE ? KSC_BUILD_INTREE : KSC_BUILD_EXTERNAL,
+	};
+	struct ksc_report *rep;
+	int r = ksc_check_modules(k, c->mods, c->n, &o, &rep);
+
+	if (r < 0) {
+		if (r != -EINVAL)
+			fprintf(stderr, "%s: check: %s\n", program_name, strerror(-r));
+		return r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
+	}
+	int status = print_report(rep, a, from);
+	ksc_report_unref(rep);
+	return status;
 }
 
 int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	struct check_args a = { .views = KSC_VIEW_BOTH, .format = FMT_TEXT };
+	struct check_args a = { .format = FMT_TEXT };
 	struct module_list c = { .ctx = ctx };
-	int status = KSC_EXIT_OK;
-
-	a.certs = calloc((size_t)argc, sizeof(char *));
-	if (!a.certs)
-		return KSC_EXIT_UNREADABLE;
-	status = parse_args(&a, argc, argv);
-	if (status != KSC_EXIT_OK) {
-		kernel_opts_free(&a.kern);
-		free(a.certs);
-		return status < 0 ? KSC_EXIT_OK : status;
-	}
-
-	int r = walk_paths(ctx, argv + optind, argc - optind, collect_module, &c, &c.errors);
 	struct ksc_kernel *k = NULL;
-	struct ksc_report *rep = NULL;
 	struct ksc_keyring *kr = NULL;
-	/*
-	 * The keys the kernel trusts: --cert files, and when a module is signed the built-in
-	 * keys of the kernel's image (reading a compressed image costs a second or two).
-	 */
 	bool any_signed = false;
+	int r, status = parse_args(&a, argc, argv);
+
+	if (status != KSC_EXIT_OK)
+		goto out;
+	r = walk_paths(ctx, argv + optind, argc - optind, collect_module, &c, &c.errors);
 	for (size_t i = 0; i < c.n; i++)
 		any_signed |= ksc_module_get_signature_size(c.mods[i]) > 0;
-	if (r >= 0 && (a.n_certs || any_signed)) {
-		r = ksc_keyring_new(ctx, &kr);
-		for (int i = 0; r >= 0 && i < a.n_certs; i++)
-			r = ksc_keyring_add_path(kr, a.certs[i]);
-	}
+	if (r >= 0)
+		r = open_keys(ctx, &a.kern, any_signed, &kr);
 	a.kern.progress = !a.quiet && a.format == FMT_TEXT;
 	if (r >= 0)
 		k = open_kernel(ctx, &a.kern, &c.errors, any_signed ? kr : NULL);
@@ -425,75 +458,22 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
 	}
-	if (a.distro)
-		ksc_kernel_set_quirks(k, strcmp(a.distro, "debian") == 0
-					      ? KSC_QUIRK_DEBIAN_MISSING_CRC : 0);
-	if (any_signed && a.kern.root && !a.kern.vmlinux) {
-		const char *kver = a.kern.kver ? a.kern.kver : ksc_kernel_get_release(k);
-		char *keys = keys_cache_path(a.kern.root, kver);
-		r = ksc_keyring_add_kernel_cached(kr, a.kern.root, kver, keys);
-		free(keys);
-		if (r == -ENOMEM) {
-			status = KSC_EXIT_UNREADABLE;
-			goto out;
-		}
+	if (a.kern.distro)
+		ksc_kernel_set_quirks(k, distro_quirks(a.kern.distro));
+	if (any_signed && a.kern.root && !a.kern.vmlinux &&
+	    add_root_keys(kr, &a.kern, k) == -ENOMEM) {
+		status = KSC_EXIT_UNREADABLE;
+		goto out;
 	}
 	ksc_kernel_set_keyring(k, kr);
-	/* Without a release, take the rules from the modules' vermagic (its first word),
-	 * and say so. */
-	char release[128] = "";
-	const char *rules_from = a.policy ? "--policy" : "the kernel's release";
-	if (!a.policy && !ksc_kernel_get_release(k)) {
-		rules_from = "the modules' vermagic: the kernel names no release, use --policy";
-		for (size_t i = 0; i < c.n && !release[0]; i++) {
-			const char *vm = ksc_module_get_vermagic(c.mods[i]);
-			if (vm)
-				ksc_release_from_vermagic(vm, release, sizeof(release));
-		}
-		if (release[0])
-			ksc_kernel_set_release(k, release);
-	}
-	struct ksc_check_opts o = {
-		.sz = sizeof(o),
-		.policy = a.policy,
-		.require_intree = a.require_intree,
-		.allow_missing_ns = a.allow_missing_ns ? 1 : -1,
-		.views = a.views,
-		.insmod_only = a.insmod_only,
-		.build = a.build == KSC_BUILD_INTREE ? KSC_BUILD_INTREE : KSC_BUILD_EXTERNAL,
-	};
-	if (c.n) {
-		r = ksc_check_modules(k, c.mods, c.n, &o, &rep);
-		if (r < 0) {
-			if (r != -EINVAL)
-				fprintf(stderr, "%s: check: %s\n", program_name, strerror(-r));
-			status = r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
-			goto out;
-		}
-		switch (a.format) {
-		case FMT_JSON: print_json(rep, a.views); break;
-		case FMT_KERNEL: print_kernel(rep, a.views); break;
-		case FMT_SARIF:
-			if (print_sarif(rep) < 0)
-				status |= KSC_EXIT_UNREADABLE;
-			break;
-		default: print_text(rep, a.verbose, a.quiet, a.views, rules_from, build_words(&a));
-		}
-		for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
-			const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
-			if (((a.views & KSC_VIEW_LOADER) && v->loader_err) ||
-			    ((a.views & KSC_VIEW_MODPOST) && !v->modpost_ok))
-				status = KSC_EXIT_FINDINGS;
-		}
-	}
-	if (c.errors)
+	if (c.n)
+		status = check_against(k, &c, &a);
+	if (c.errors && status != KSC_EXIT_USAGE)
 		status |= KSC_EXIT_UNREADABLE;
 out:
-	ksc_report_unref(rep);
 	release_kernel(k);
 	ksc_keyring_unref(kr);
 	module_list_free(&c);
 	kernel_opts_free(&a.kern);
-	free(a.certs);
-	return status;
+	return status < 0 ? KSC_EXIT_OK : status;
 }

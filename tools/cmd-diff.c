@@ -8,6 +8,7 @@
 
 #include <json-c/json.h>
 
+#include "util/macro.h"
 #include "tools/ksc-tool.h"
 #include "tools/report.h"
 #include "tools/text.h"
@@ -41,7 +42,7 @@ static const char *const help =
 	"Exit status: 0 no change (or no module breaks), 1 changes (or some module that\n"
 	"loaded on OLD would be refused on NEW), 2 usage error, 4 unreadable input.\n";
 
-enum { OPT_POLICY_OLD = 256, OPT_POLICY_NEW, OPT_JSON, OPT_HTML, OPT_VIEW };
+enum { OPT_POLICY_OLD = 256, OPT_POLICY_NEW, OPT_JSON, OPT_HTML };
 /* --format dot: the JSON document is built, then drawn by report_write_dot(). */
 enum { DIFF_DOT = 100 };
 
@@ -396,211 +397,240 @@ static const char *side_policy(const char *opt, struct ksc_kernel *k, struct ksc
 }
 
 struct diff_args {
+	struct kernel_opts kern; /* --view */
 	const char *pold, *pnew, *html;
 	int format;
-	unsigned views;
 	bool quiet, verbose;
 };
+
+/* One of diff's own options: 0, or the status of a usage error. */
+static int diff_opt(void *data, int ch, const char *arg)
+{
+	struct diff_args *a = data;
+
+	switch (ch) {
+	case OPT_POLICY_OLD: a->pold = arg; break;
+	case OPT_POLICY_NEW: a->pnew = arg; break;
+	case OPT_JSON: a->format = FMT_JSON; break;
+	case OPT_HTML: a->html = arg; break;
+	case 'q': a->quiet = true; break;
+	case 'v': a->verbose = true; break;
+	case 'f':
+		if (strcmp(arg, "dot") == 0) {
+			a->format = DIFF_DOT;
+			break;
+		}
+		a->format = parse_format("diff", arg, 1u << FMT_TEXT | 1u << FMT_JSON);
+		if (a->format < 0)
+			return KSC_EXIT_USAGE;
+		break;
+	}
+	return 0;
+}
 
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
 static int parse_args(struct diff_args *a, int argc, char *argv[])
 {
-	static const struct option opts[] = {
+	static const struct option own[] = {
 		{ "policy-old", required_argument, NULL, OPT_POLICY_OLD },
 		{ "policy-new", required_argument, NULL, OPT_POLICY_NEW },
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "html", required_argument, NULL, OPT_HTML },
-		{ "view", required_argument, NULL, OPT_VIEW },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	static const char shortopts[] = ":f:qvh";
-	int c;
+	static const struct option_set set = {
+		.own = own,
+		.own_short = "f:qv",
+		.kernel = KOPT_VIEW,
+		.help = help,
+		.fn = diff_opt,
+	};
+	int r = parse_options("diff", argc, argv, &set, &a->kern, a);
 
-	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_POLICY_OLD: a->pold = optarg; break;
-		case OPT_POLICY_NEW: a->pnew = optarg; break;
-		case OPT_JSON: a->format = FMT_JSON; break;
-		case OPT_HTML: a->html = optarg; break;
-		case OPT_VIEW: {
-			int v = parse_view("diff", optarg);
-			if (v < 0)
-				return KSC_EXIT_USAGE;
-			a->views = (unsigned)v;
-			break;
-		}
-		case 'q': a->quiet = true; break;
-		case 'v': a->verbose = true; break;
-		case 'f':
-			if (strcmp(optarg, "dot") == 0) {
-				a->format = DIFF_DOT;
-				break;
-			}
-			a->format = parse_format("diff", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
-			if (a->format < 0)
-				return KSC_EXIT_USAGE;
-			break;
-		case 'h':
-			fputs(help, stdout);
-			return -1;
-		default:
-			return option_error("diff", argv, shortopts, opts);
+	if (r == KSC_EXIT_OK && argc - optind < 2)
+		return usage_error("diff", "OLD and NEW are needed");
+	return r;
+}
+
+/* The two kernels' exports compared, each change a line (or a JSON object). */
+static int print_changes(const struct ksc_diff *df, bool text, json_object *root)
+{
+	json_object *jc = root ? json_object_new_array() : NULL;
+
+	for (size_t i = 0; i < ksc_diff_get_count(df); i++) {
+		const struct ksc_change *ch = ksc_diff_get(df, i);
+		char what[512];
+		describe(ch, what, sizeof(what));
+		if (jc)
+			json_object_array_add(jc, export_change_json(ch, what));
+		if (text) {
+			/* fixed columns: a longer symbol pushes only its row */
+			text_cell(stdout, ksc_change_kind_name(ch->kind), 26);
+			putchar(' ');
+			text_cell(stdout, ch->symbol, 40);
+			printf(" %s\n", text_esc(what));
 		}
 	}
-	if (argc - optind < 2)
-		return usage_error("diff", "OLD and NEW are needed");
+	if (root)
+		json_object_object_add(root, "changes", jc);
+	return ksc_diff_get_count(df) ? KSC_EXIT_FINDINGS : KSC_EXIT_OK;
+}
+
+/* The counts per kind of change, both modes. */
+static void print_counts(const struct ksc_diff *df, bool text, json_object *root)
+{
+	json_object *jcounts = root ? json_object_new_object() : NULL;
+
+	if (text)
+		printf("changes:");
+	for (int kind = 0; kind < KSC_CHANGE_KIND_COUNT; kind++) {
+		const char *name = ksc_change_kind_name((enum ksc_change_kind)kind);
+		size_t n = ksc_diff_count_kind(df, (enum ksc_change_kind)kind);
+		if (jcounts)
+			json_object_object_add(jcounts, name, json_object_new_int64((int64_t)n));
+		if (text)
+			printf(" %s %zu%s", name, n, kind + 1 < KSC_CHANGE_KIND_COUNT ? "," : "\n");
+	}
+	if (root)
+		json_object_object_add(root, "counts", jcounts);
+}
+
+/* What diff compares: the two kernels, their difference, the modules and their reports. */
+struct diff_run {
+	const struct diff_args *args;
+	struct ksc_kernel *ko, *kn;
+	struct ksc_diff *df;
+	struct module_list col;
+	struct ksc_report *ro, *rn;
+	bool text;
+	json_object *root; /* the JSON document, for --format json or dot and --html */
+};
+
+/* The modules checked against both kernels, and the verdicts that change. */
+static int compare_modules(struct diff_run *d)
+{
+	const struct diff_args *a = d->args;
+	struct ksc_module **mods = d->col.mods;
+	size_t nmods = d->col.n;
+	char bo[128], bn[128];
+	struct ksc_check_opts o = { .sz = sizeof(o), .allow_missing_ns = -1,
+				    .views = a->kern.views };
+	unsigned breaks = 0;
+
+	o.policy = side_policy(a->pold, d->ko, mods, bo, sizeof(bo));
+	int r = ksc_check_modules(d->ko, mods, nmods, &o, &d->ro);
+	o.policy = side_policy(a->pnew, d->kn, mods, bn, sizeof(bn));
+	if (r >= 0)
+		r = ksc_check_modules(d->kn, mods, nmods, &o, &d->rn);
+	if (r < 0)
+		return r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
+	json_object *jmods = d->root ? json_object_new_array() : NULL;
+	for (size_t m = 0; m < nmods; m++) {
+		unsigned before = breaks;
+		compare_module(mods[m], d->ro, d->rn, m, d->df, a->kern.views, a->verbose,
+			       d->text && !a->quiet, jmods, &breaks);
+		if (d->text && a->quiet && breaks > before) {
+			bool noted = false;
+			print_fate(ksc_report_get_verdict(d->ro, m), ksc_report_get_verdict(d->rn, m),
+				   a->kern.views, &noted);
+		}
+	}
+	const char *po = ksc_report_get_policy(d->ro), *pn = ksc_report_get_policy(d->rn);
+	if (d->root) {
+		json_object_object_add(d->root, "policy_old", json_text(po));
+		json_object_object_add(d->root, "policy_new", json_text(pn));
+		json_object_object_add(d->root, "modules", jmods);
+	}
+	if (d->text && !a->quiet)
+		printf("%zu module%s: %u would break on NEW (rules of %s -> %s)\n", nmods,
+		       nmods == 1 ? "" : "s", breaks, po, pn);
+	return breaks ? KSC_EXIT_FINDINGS : KSC_EXIT_OK;
+}
+
+/* The document as --format json or dot, and as --html FILE. An exit status. */
+static int print_document(json_object *root, const struct diff_args *a, const char *old,
+			  const char *new)
+{
+	if (a->format == FMT_JSON)
+		json_doc_print(root);
+	else if (a->format == DIFF_DOT)
+		report_write_dot(stdout, root, "diff"); /* write errors: at exit */
+	if (!a->html)
+		return KSC_EXIT_OK;
+	_cleanup_free_ char *title = NULL;
+	if (asprintf(&title, "ksymcheck diff: %s -> %s", old, new) < 0)
+		title = NULL;
+	int r = report_write_html(a->html, title, root, "diff");
+	if (r < 0) {
+		fprintf(stderr, "%s: %s: %s\n", program_name, a->html, report_strerror(-r));
+		return KSC_EXIT_UNREADABLE;
+	}
+	return KSC_EXIT_OK;
+}
+
+/* Read both kernels and the modules, and compare the kernels' exports. An exit status. */
+static int open_sides(struct ksc_ctx *ctx, struct diff_run *d, char **operands, int n,
+		      unsigned *errors)
+{
+	bool progress = d->text && !d->args->quiet;
+
+	if (open_kernel_path(ctx, operands[0], progress, &d->ko) < 0 ||
+	    open_kernel_path(ctx, operands[1], progress, &d->kn) < 0)
+		return KSC_EXIT_UNREADABLE;
+	*errors += ksc_kernel_get_error_count(d->ko) + ksc_kernel_get_error_count(d->kn);
+	if (n > 2 && walk_paths(ctx, operands + 2, n - 2, collect_module, &d->col,
+				&d->col.errors) < 0)
+		return KSC_EXIT_UNREADABLE;
+	*errors += d->col.errors;
+	if (ksc_kernel_diff(d->ko, d->kn, &d->df) < 0) {
+		fprintf(stderr, "%s: diff: out of memory\n", program_name);
+		return KSC_EXIT_UNREADABLE;
+	}
 	return KSC_EXIT_OK;
 }
 
 int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	struct diff_args args = { .format = FMT_TEXT, .views = KSC_VIEW_BOTH };
-	int status = parse_args(&args, argc, argv);
+	struct diff_args args = { .format = FMT_TEXT };
+	struct diff_run d = { .args = &args, .col = { .ctx = ctx } };
 	unsigned errors = 0;
+	int status = parse_args(&args, argc, argv);
 
 	if (status != KSC_EXIT_OK)
-		return status < 0 ? KSC_EXIT_OK : status;
-	const char *pold = args.pold, *pnew = args.pnew, *html = args.html;
-	int format = args.format;
-	bool verbose = args.verbose;
-
-	struct ksc_kernel *ko = NULL, *kn = NULL;
-	struct ksc_diff *df = NULL;
-	struct module_list col = { .ctx = ctx, .mods = calloc(1, sizeof(struct ksc_module *)) };
-	struct ksc_report *ro = NULL, *rn = NULL;
-	if (!col.mods)
-		return KSC_EXIT_UNREADABLE;
-	bool progress = format == FMT_TEXT && !args.quiet;
-	if (open_kernel_path(ctx, argv[optind], progress, &ko) < 0 ||
-	    open_kernel_path(ctx, argv[optind + 1], progress, &kn) < 0) {
+		goto out;
+	d.col.mods = calloc(1, sizeof(struct ksc_module *));
+	if (!d.col.mods) {
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
 	}
-	errors += ksc_kernel_get_error_count(ko) + ksc_kernel_get_error_count(kn);
-	if (argc - optind > 2 &&
-	    walk_paths(ctx, argv + optind + 2, argc - optind - 2, collect_module, &col, &col.errors) < 0) {
-		status = KSC_EXIT_UNREADABLE;
+	d.text = args.format == FMT_TEXT;
+	status = open_sides(ctx, &d, argv + optind, argc - optind, &errors);
+	if (status != KSC_EXIT_OK)
 		goto out;
-	}
-	errors += col.errors;
-	struct ksc_module **mods = col.mods;
-	if (ksc_kernel_diff(ko, kn, &df) < 0) {
-		fprintf(stderr, "%s: diff: out of memory\n", program_name);
-		status = KSC_EXIT_UNREADABLE;
-		goto out;
-	}
-
-	bool text = format == FMT_TEXT;
-	json_object *root = !text || html ? json_doc_new("diff") : NULL;
-	print_modversions(ko, kn, text, root);
-	size_t nmods = 0;
-	while (mods[nmods])
-		nmods++;
-	if (nmods) {
-		char bo[128], bn[128];
-		struct ksc_check_opts o = { .sz = sizeof(o), .allow_missing_ns = -1,
-					    .views = args.views };
-		o.policy = side_policy(pold, ko, mods, bo, sizeof(bo));
-		int r = ksc_check_modules(ko, mods, nmods, &o, &ro);
-		o.policy = side_policy(pnew, kn, mods, bn, sizeof(bn));
-		if (r >= 0)
-			r = ksc_check_modules(kn, mods, nmods, &o, &rn);
-		if (r < 0) {
-			status = r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
-			json_object_put(root);
-			goto out;
-		}
-		unsigned breaks = 0;
-		json_object *jmods = root ? json_object_new_array() : NULL;
-		for (size_t m = 0; m < nmods; m++) {
-			unsigned before = breaks;
-			compare_module(mods[m], ro, rn, m, df, args.views, verbose,
-				       text && !args.quiet, jmods, &breaks);
-			if (text && args.quiet && breaks > before) {
-				bool noted = false;
-				print_fate(ksc_report_get_verdict(ro, m),
-					   ksc_report_get_verdict(rn, m), args.views, &noted);
-			}
-		}
-		if (root) {
-			json_object_object_add(root, "policy_old", json_text(ksc_report_get_policy(ro)));
-			json_object_object_add(root, "policy_new", json_text(ksc_report_get_policy(rn)));
-			json_object_object_add(root, "modules", jmods);
-		}
-		if (text && !args.quiet) {
-			printf("%zu module%s: %u would break on NEW (rules of %s -> %s)\n", nmods,
-			       nmods == 1 ? "" : "s", breaks, ksc_report_get_policy(ro),
-			       ksc_report_get_policy(rn));
-		}
-		if (breaks)
-			status = KSC_EXIT_FINDINGS;
-	} else {
-		json_object *jc = root ? json_object_new_array() : NULL;
-		for (size_t i = 0; i < ksc_diff_get_count(df); i++) {
-			const struct ksc_change *ch = ksc_diff_get(df, i);
-			char what[512];
-			describe(ch, what, sizeof(what));
-			if (jc)
-				json_object_array_add(jc, export_change_json(ch, what));
-			if (text) {
-				/* fixed columns: a longer symbol pushes only its row */
-				text_cell(stdout, ksc_change_kind_name(ch->kind), 26);
-				putchar(' ');
-				text_cell(stdout, ch->symbol, 40);
-				printf(" %s\n", text_esc(what));
-			}
-		}
-		if (root) {
-			json_object_object_add(root, "changes", jc);
-		}
-		if (ksc_diff_get_count(df))
-			status = KSC_EXIT_FINDINGS;
-	}
-	/* The counts per kind, both modes. */
-	json_object *jcounts = root ? json_object_new_object() : NULL;
-	if (text && !args.quiet)
-		printf("changes:");
-	for (int kind = 0; kind < KSC_CHANGE_KIND_COUNT; kind++) {
-		size_t n = ksc_diff_count_kind(df, (enum ksc_change_kind)kind);
-		if (jcounts)
-			json_object_object_add(jcounts, ksc_change_kind_name((enum ksc_change_kind)kind),
-					       json_object_new_int64((int64_t)n));
-		if (text && !args.quiet)
-			printf(" %s %zu%s", ksc_change_kind_name((enum ksc_change_kind)kind), n,
-			       kind + 1 < KSC_CHANGE_KIND_COUNT ? "," : "\n");
-	}
-	if (root) {
-		json_object_object_add(root, "counts", jcounts);
-		if (format == FMT_JSON)
-			json_doc_print(root);
-		else if (format == DIFF_DOT)
-			report_write_dot(stdout, root, "diff"); /* write errors: at exit */
-		if (html) {
-			char *title;
-			if (asprintf(&title, "ksymcheck diff: %s -> %s", argv[optind],
-				     argv[optind + 1]) < 0)
-				title = NULL;
-			int r = report_write_html(html, title, root, "diff");
-			if (r < 0) {
-				fprintf(stderr, "%s: %s: %s\n", program_name, html, report_strerror(-r));
-				status |= KSC_EXIT_UNREADABLE;
-			}
-			free(title);
-		}
-		json_object_put(root);
+	d.root = !d.text || args.html ? json_doc_new("diff") : NULL;
+	print_modversions(d.ko, d.kn, d.text, d.root);
+	if (d.col.n)
+		status = compare_modules(&d);
+	else
+		status = print_changes(d.df, d.text, d.root);
+	if (status != KSC_EXIT_USAGE && status != KSC_EXIT_UNREADABLE) {
+		print_counts(d.df, d.text && !args.quiet, d.root);
+		if (d.root)
+			status |= print_document(d.root, &args, argv[optind], argv[optind + 1]);
 	}
 out:
 	if (errors)
 		status |= KSC_EXIT_UNREADABLE;
-	ksc_report_unref(ro);
-	ksc_report_unref(rn);
-	ksc_diff_free(df);
-	module_list_free(&col);
-	ksc_kernel_unref(ko);
-	ksc_kernel_unref(kn);
-	return status;
+	json_object_put(d.root);
+	ksc_report_unref(d.ro);
+	ksc_report_unref(d.rn);
+	ksc_diff_free(d.df);
+	module_list_free(&d.col);
+	ksc_kernel_unref(d.ko);
+	ksc_kernel_unref(d.kn);
+	kernel_opts_free(&args.kern);
+	return status < 0 ? KSC_EXIT_OK : status;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/macro.h"
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
 
@@ -61,15 +62,9 @@ enum { OPT_SRC = 256 };
 
 struct nsdeps_args {
 	struct kernel_opts kern;
-	const char *policy, *src;
+	const char *src;
 	bool write, quiet;
 };
-
-/* ---- the kernel: the same options as `ksymcheck check` ---- */
-
-/* ---- the modules ---- */
-
-
 
 /* ---- a list of unique strings ---- */
 
@@ -404,109 +399,216 @@ static int print_diff(const struct ksc_srcedit *e, const char *base, bool *told)
 	return r;
 }
 
+/* One of nsdeps' own options. */
+static int nsdeps_opt(void *data, int ch, const char *arg)
+{
+	struct nsdeps_args *a = data;
+
+	switch (ch) {
+	case OPT_SRC: a->src = arg; break;
+	case 'w': a->write = true; break;
+	case 'q': a->quiet = true; break;
+	}
+	return 0;
+}
+
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
 static int parse_args(struct nsdeps_args *a, int argc, char *argv[])
 {
 	static const struct option own[] = {
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "write", no_argument, NULL, 'w' },
-		{ "policy", required_argument, NULL, 'p' },
 		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct opt_table t;
-	int ch, r = KSC_EXIT_OK;
+	static const struct option_set set = {
+		.own = own,
+		.own_short = "wq",
+		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS | KOPT_VMLINUX | KOPT_MODULES |
+			  KOPT_CONFIG | KOPT_POLICY,
+		.help = help,
+		.fn = nsdeps_opt,
+	};
+	struct stat st;
+	int r = parse_options("nsdeps", argc, argv, &set, &a->kern, a);
 
-	if (opt_table_new(&t, own, "wp:qh", KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS |
-			  KOPT_VMLINUX | KOPT_MODULES | KOPT_CONFIG) < 0)
+	if (r == KSC_EXIT_OK)
+		r = modules_and_kernel("nsdeps", argc, &a->kern);
+	if (r == KSC_EXIT_OK && a->src && (stat(a->src, &st) < 0 || !S_ISDIR(st.st_mode)))
+		r = usage_error("nsdeps", "--src '%s' is not a folder", a->src);
+	return r;
+}
+
+/*
+ * What modpost said of one module: the namespaces it uses without importing them (noted,
+ * into *missing), and module namespaces it must not import (errors). An exit status.
+ */
+static int missing_namespaces(const struct ksc_report *rep, const struct ksc_module_verdict *v,
+			      bool quiet, struct strs *missing)
+{
+	const char *mpath = ksc_module_get_path(v->module);
+	int status = KSC_EXIT_OK;
+
+	for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
+		const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+		if (strcmp(d->code, "ns-missing") == 0) {
+			int r = strs_add(missing, d->ns);
+			if (r < 0)
+				return KSC_EXIT_UNREADABLE;
+			if (r == 1 && !quiet)
+				print_note("%s: uses %s from namespace %s, not imported",
+					   text_esc(mpath), text_esc(d->symbol), text_esc(d->ns));
+		} else if (strcmp(d->code, "modns-denied") == 0) {
+			status |= KSC_EXIT_FINDINGS;
+			print_error("%s: uses %s from the module-restricted namespace %s: not importing it; %s",
+				    text_esc(mpath), text_esc(d->symbol), text_esc(d->ns),
+				    d->fix ? text_esc(d->fix) : "only modules named in it may use the symbol");
+		} else if (strcmp(d->code, "modns-import") == 0) {
+			status |= KSC_EXIT_FINDINGS;
+			print_error("%s: imports the module namespace %s, which the %s loader refuses (-EPERM): remove that MODULE_IMPORT_NS",
+				    text_esc(mpath), text_esc(d->ns), ksc_report_get_policy(rep));
+		}
+	}
+	if (missing->n)
+		qsort(missing->v, missing->n, sizeof(*missing->v), cmp_strp);
+	return status;
+}
+
+/* What nsdeps will do: the files to edit, and the folders of the modules they are of. */
+struct nsdeps_run {
+	struct ksc_ctx *ctx;
+	const struct nsdeps_args *args;
+	const char *policy;
+	struct plan plan;
+	struct strs dirs; /* the source folders of the modules that miss imports */
+	char *base;       /* the folder the diff is relative to */
+	bool told;        /* where the diff applies was said */
+};
+
+/* The missing imports of one module, into the plan of its license files. An exit status. */
+static int plan_module(struct nsdeps_run *run, const struct ksc_module_verdict *v,
+		       const struct strs *missing)
+{
+	const char *src = run->args->src;
+	_cleanup_free_ char *dir = src ? strdup(src) : dir_of(ksc_module_get_path(v->module));
+	struct strs files = { 0 };
+	int r = dir ? license_files(run->ctx, dir, v->module, &files) : -ENOMEM;
+
+	if (r >= 0 && strs_add(&run->dirs, dir) < 0)
+		r = -ENOMEM;
+	for (size_t f = 0; r >= 0 && f < files.n; f++) {
+		struct target_file *tf = plan_file(&run->plan, files.v[f]);
+		for (size_t i = 0; tf && i < missing->n; i++)
+			if (strs_add(&tf->ns, missing->v[i]) < 0)
+				tf = NULL;
+		if (!tf)
+			r = -ENOMEM;
+	}
+	strs_free(&files);
+	return r < 0 ? KSC_EXIT_UNREADABLE : KSC_EXIT_OK;
+}
+
+/* One file's imports: planned, then shown as a diff or written. An exit status. */
+static int edit_file(struct nsdeps_run *run, struct target_file *tf)
+{
+	const struct nsdeps_args *a = run->args;
+	struct ksc_srcedit *e;
+	int status = KSC_EXIT_OK;
+
+	if (ksc_srcedit_new_from_path(run->ctx, tf->path, &e) < 0)
 		return KSC_EXIT_UNREADABLE;
-	while (r == KSC_EXIT_OK &&
-	       (ch = getopt_long(argc, argv, t.shortopts, t.longopts, NULL)) != -1) {
-		int k = kernel_opt(&a->kern, ch, optarg);
-		if (k != 0) {
-			r = k < 0 ? KSC_EXIT_UNREADABLE : KSC_EXIT_OK;
-			continue;
-		}
-		switch (ch) {
-		case OPT_SRC: a->src = optarg; break;
-		case 'w': a->write = true; break;
-		case 'p': a->policy = optarg; break;
-		case 'q': a->quiet = true; break;
-		case 'h':
-			fputs(help, stdout);
-			r = -1;
-			break;
-		default:
-			r = option_error("nsdeps", argv, t.shortopts, t.longopts);
-		}
+	qsort(tf->ns.v, tf->ns.n, sizeof(*tf->ns.v), cmp_strp);
+	int n = ksc_srcedit_plan_imports(e, run->policy, (const char *const *)tf->ns.v,
+					 tf->ns.n);
+	for (size_t i = 0; i < ksc_srcedit_get_note_count(e); i++) {
+		const struct ksc_srcedit_note *note = ksc_srcedit_get_note(e, i);
+		print_note("%s:%u: %s", text_esc(tf->path), note->line, text_esc(note->text));
+		status |= KSC_EXIT_FINDINGS;
 	}
-	opt_table_free(&t);
-	if (r != KSC_EXIT_OK)
-		return r;
-	if (optind >= argc)
-		return usage_error("nsdeps", "no MODULE given");
-	/* No kernel named: this machine's, as kmod's tools take it (the running release). */
-	if (!a->kern.root && !a->kern.symvers && !a->kern.vmlinux)
-		a->kern.root = "/";
-	struct ksc_kver pv;
-	if (a->policy && ksc_kver_parse(a->policy, &pv) < 0)
-		return usage_error("nsdeps", "--policy '%s' is not a kernel version", a->policy);
-	if (a->src) {
-		struct stat st;
-		if (stat(a->src, &st) < 0 || !S_ISDIR(st.st_mode))
-			return usage_error("nsdeps", "--src '%s' is not a folder", a->src);
+	if (n < 0) {
+		print_error("%s: %s", tf->path,
+			n == -ENOENT ? "no MODULE_LICENSE() to add the imports after" : strerror(-n));
+		status |= KSC_EXIT_UNREADABLE;
+	} else if (n > 0 && !a->write) {
+		status |= KSC_EXIT_FINDINGS;
+		if (!a->quiet)
+			print_diff(e, run->base, &run->told);
+	} else if (n > 0 && ksc_srcedit_commit(e, NULL) < 0) {
+		status |= KSC_EXIT_UNREADABLE;
+	} else if (n > 0 && !a->quiet) {
+		printf("%s: %d import%s added\n", text_esc(tf->path), n, n == 1 ? "" : "s");
 	}
-	return KSC_EXIT_OK;
+	ksc_srcedit_free(e);
+	return status;
+}
+
+/*
+ * The rules and syntax: --policy, else the kernel's release, else the modules' vermagic
+ * (into buf). NULL when none is known.
+ */
+static const char *nsdeps_policy(const struct ksc_kernel *k, const struct module_list *c,
+				 const char *policy, char *buf, size_t size)
+{
+	if (!policy)
+		policy = ksc_kernel_get_release(k);
+	buf[0] = '\0';
+	for (size_t i = 0; !policy && i < c->n && !buf[0]; i++) {
+		const char *vm = ksc_module_get_vermagic(c->mods[i]);
+		if (vm)
+			ksc_release_from_vermagic(vm, buf, size);
+	}
+	return policy ? policy : buf[0] ? buf : NULL;
+}
+
+/* Plan every module's missing imports, then edit the files: an exit status. */
+static int add_imports(struct nsdeps_run *run, const struct ksc_report *rep)
+{
+	int status = KSC_EXIT_OK;
+
+	for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
+		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+		struct strs missing = { 0 };
+		status |= missing_namespaces(rep, v, run->args->quiet, &missing);
+		if (missing.n)
+			status |= plan_module(run, v, &missing);
+		strs_free(&missing);
+	}
+	if (run->plan.n && !run->args->write &&
+	    !(run->base = diff_base(run->args->src, &run->dirs))) {
+		fprintf(stderr, "%s: nsdeps: %s\n", program_name, strerror(errno));
+		return status | KSC_EXIT_UNREADABLE;
+	}
+	for (size_t f = 0; f < run->plan.n; f++)
+		status |= edit_file(run, &run->plan.files[f]);
+	return status;
 }
 
 int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 {
 	struct nsdeps_args a = { 0 };
+	struct nsdeps_run run = { .ctx = ctx, .args = &a };
 	struct module_list c = { .ctx = ctx };
-	struct plan plan = { 0 };
-	struct strs dirs = { 0 }; /* the source folders of the modules that miss imports */
-	char *base = NULL;
-	bool told = false;
 	struct ksc_kernel *k = NULL;
 	struct ksc_report *rep = NULL;
-	int status;
-	char release[128] = "";
+	char release[128];
+	int r, status = parse_args(&a, argc, argv);
 
-	status = parse_args(&a, argc, argv);
-	if (status != KSC_EXIT_OK) {
-		kernel_opts_free(&a.kern);
-		return status < 0 ? KSC_EXIT_OK : status;
-	}
-
-	int r = walk_paths(ctx, argv + optind, argc - optind, collect_module, &c,
-			   &c.errors);
-	if (r < 0 || !c.n) {
-		status = KSC_EXIT_UNREADABLE;
+	if (status != KSC_EXIT_OK)
 		goto out;
-	}
+	r = walk_paths(ctx, argv + optind, argc - optind, collect_module, &c, &c.errors);
 	a.kern.progress = !a.quiet;
-	k = open_kernel(ctx, &a.kern, &c.errors, NULL);
-	if (!k) {
+	if (r < 0 || !c.n || !(k = open_kernel(ctx, &a.kern, &c.errors, NULL))) {
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
 	}
-	/* Rules and syntax: --policy, else the kernel's release, else the vermagic. */
-	const char *policy = a.policy ? a.policy : ksc_kernel_get_release(k);
-	for (size_t i = 0; !policy && i < c.n && !release[0]; i++) {
-		const char *vm = ksc_module_get_vermagic(c.mods[i]);
-		if (vm)
-			ksc_release_from_vermagic(vm, release, sizeof(release));
-	}
-	if (!policy && release[0])
-		policy = release;
-	if (!policy) {
+	run.policy = nsdeps_policy(k, &c, a.kern.policy, release, sizeof(release));
+	if (!run.policy) {
 		status = usage_error("nsdeps", "cannot tell the kernel version (no release, no vermagic): use --policy");
 		goto out;
 	}
 	struct ksc_check_opts o = {
 		.sz = sizeof(o),
-		.policy = policy,
+		.policy = run.policy,
 		.allow_missing_ns = 0,
 		.views = KSC_VIEW_MODPOST,
 	};
@@ -516,104 +618,16 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 		status = r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
 		goto out;
 	}
-
-	for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
-		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
-		const char *mpath = ksc_module_get_path(v->module);
-		struct strs missing = { 0 };
-		for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
-			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
-			if (strcmp(d->code, "ns-missing") == 0) {
-				if (strs_add(&missing, d->ns) == 1 && !a.quiet)
-					print_note("%s: uses %s from namespace %s, not imported",
-						   text_esc(mpath), text_esc(d->symbol), text_esc(d->ns));
-			} else if (strcmp(d->code, "modns-denied") == 0) {
-				status |= KSC_EXIT_FINDINGS;
-				print_error("%s: uses %s from the module-restricted namespace %s: not importing it; %s",
-					    text_esc(mpath), text_esc(d->symbol), text_esc(d->ns),
-					    d->fix ? text_esc(d->fix) : "only modules named in it may use the symbol");
-			} else if (strcmp(d->code, "modns-import") == 0) {
-				status |= KSC_EXIT_FINDINGS;
-				print_error("%s: imports the module namespace %s, which the %s loader refuses (-EPERM): remove that MODULE_IMPORT_NS",
-					    text_esc(mpath), text_esc(d->ns), ksc_report_get_policy(rep));
-			}
-		}
-		if (!missing.n) {
-			strs_free(&missing);
-			continue;
-		}
-		qsort(missing.v, missing.n, sizeof(*missing.v), cmp_strp);
-		char *dir = a.src ? strdup(a.src) : dir_of(mpath);
-		struct strs files = { 0 };
-		r = dir ? license_files(ctx, dir, v->module, &files) : -ENOMEM;
-		if (r >= 0 && strs_add(&dirs, dir) < 0)
-			r = -ENOMEM;
-		free(dir);
-		if (r < 0) {
-			status |= KSC_EXIT_UNREADABLE;
-		} else {
-			for (size_t f = 0; f < files.n; f++) {
-				struct target_file *tf = plan_file(&plan, files.v[f]);
-				for (size_t i = 0; tf && i < missing.n; i++)
-					if (strs_add(&tf->ns, missing.v[i]) < 0)
-						tf = NULL;
-				if (!tf) {
-					status |= KSC_EXIT_UNREADABLE;
-					break;
-				}
-			}
-		}
-		strs_free(&files);
-		strs_free(&missing);
-	}
-
-	if (plan.n && !a.write && !(base = diff_base(a.src, &dirs))) {
-		fprintf(stderr, "%s: nsdeps: %s\n", program_name, strerror(errno));
-		status |= KSC_EXIT_UNREADABLE;
-		goto out;
-	}
-	for (size_t f = 0; f < plan.n; f++) {
-		struct target_file *tf = &plan.files[f];
-		struct ksc_srcedit *e;
-		if (ksc_srcedit_new_from_path(ctx, tf->path, &e) < 0) {
-			status |= KSC_EXIT_UNREADABLE;
-			continue;
-		}
-		qsort(tf->ns.v, tf->ns.n, sizeof(*tf->ns.v), cmp_strp);
-		int n = ksc_srcedit_plan_imports(e, policy, (const char *const *)tf->ns.v,
-						 tf->ns.n);
-		for (size_t i = 0; i < ksc_srcedit_get_note_count(e); i++) {
-			const struct ksc_srcedit_note *note = ksc_srcedit_get_note(e, i);
-			print_note("%s:%u: %s", text_esc(tf->path), note->line, text_esc(note->text));
-			status |= KSC_EXIT_FINDINGS;
-		}
-		if (n < 0) {
-			print_error("%s: %s", tf->path,
-				n == -ENOENT ? "no MODULE_LICENSE() to add the imports after" : strerror(-n));
-			status |= KSC_EXIT_UNREADABLE;
-		} else if (n > 0) {
-			if (!a.write) {
-				status |= KSC_EXIT_FINDINGS;
-				if (!a.quiet)
-					print_diff(e, base, &told);
-			} else if (ksc_srcedit_commit(e, NULL) < 0) {
-				status |= KSC_EXIT_UNREADABLE;
-			} else if (!a.quiet) {
-				printf("%s: %d import%s added\n", text_esc(tf->path), n,
-				       n == 1 ? "" : "s");
-			}
-		}
-		ksc_srcedit_free(e);
-	}
+	status = add_imports(&run, rep);
 	if (c.errors)
 		status |= KSC_EXIT_UNREADABLE;
 out:
-	free(base);
-	strs_free(&dirs);
-	plan_free(&plan);
+	free(run.base);
+	strs_free(&run.dirs);
+	plan_free(&run.plan);
 	ksc_report_unref(rep);
 	ksc_kernel_unref(k);
 	module_list_free(&c);
 	kernel_opts_free(&a.kern);
-	return status;
+	return status < 0 ? KSC_EXIT_OK : status;
 }

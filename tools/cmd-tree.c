@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +15,7 @@
 
 #include <json-c/json.h>
 
+#include "util/macro.h"
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
 
@@ -79,10 +79,6 @@ enum {
 	OPT_INDEX = 256,
 	OPT_NO_INDEX,
 	OPT_NO_KSEARCH,
-	OPT_REQUIRE_INTREE,
-	OPT_ALLOW_MISSING_NS,
-	OPT_VIEW,
-	OPT_DISTRO,
 	OPT_NO_CHECK,
 	OPT_WRITE_DEPMOD,
 	OPT_TIMING,
@@ -472,50 +468,31 @@ static void release_tree(struct ksc_tree *t)
 struct tree_args {
 	struct kernel_opts kern;
 	const char *index, *depmod_dir;
-	bool no_index, quiet, verbose, timing;
+	bool no_index, no_kernel_search, no_check, quiet, verbose, timing;
+	unsigned jobs;
 	int format; /* FMT_TEXT, FMT_JSON or FMT_SARIF */
 };
 
-/* One option of tree's own: 0, -1 after --help, or the status of a usage error. */
-static int tree_opt(struct tree_args *a, struct ksc_tree_opts *o, struct ksc_check_opts *co,
-		    int ch)
+/* One option of tree's own: 0, or the status of a usage error. */
+static int tree_opt(void *data, int ch, const char *arg)
 {
+	struct tree_args *a = data;
+
 	switch (ch) {
 	case 'j': {
-		int n = parse_jobs("tree", optarg, 256);
+		int n = parse_jobs("tree", arg, 256);
 		if (n < 0)
 			return KSC_EXIT_USAGE;
-		o->jobs = (unsigned int)n;
+		a->jobs = (unsigned int)n;
 		break;
 	}
-	case OPT_INDEX: a->index = optarg; break;
+	case OPT_INDEX: a->index = arg; break;
 	case OPT_NO_INDEX: a->no_index = true; break;
-	case OPT_NO_KSEARCH: o->no_kernel_search = true; break;
-	case 'p': co->policy = optarg; break;
-	case OPT_REQUIRE_INTREE: co->require_intree = true; break;
-	case OPT_ALLOW_MISSING_NS: co->allow_missing_ns = 1; break;
-	case OPT_VIEW: {
-		int v = parse_view("tree", optarg);
-		if (v < 0)
-			return KSC_EXIT_USAGE;
-		co->views = (unsigned)v;
-		break;
-	}
-	case OPT_DISTRO:
-		if (strcmp(optarg, "debian") == 0)
-			o->quirks = KSC_QUIRK_DEBIAN_MISSING_CRC;
-		else if (strcmp(optarg, "upstream") == 0)
-			o->quirks = 0;
-		else
-			return usage_error("tree", "unknown --distro '%s' (debian or upstream)",
-					   optarg);
-		o->set_quirks = true;
-		break;
-	case OPT_NO_CHECK: o->no_check = true; break;
-	case OPT_WRITE_DEPMOD: a->depmod_dir = optarg; break;
+	case OPT_NO_KSEARCH: a->no_kernel_search = true; break;
+	case OPT_NO_CHECK: a->no_check = true; break;
+	case OPT_WRITE_DEPMOD: a->depmod_dir = arg; break;
 	case 'f': {
-		int f = parse_format("tree", optarg,
-				     1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF);
+		int f = parse_format("tree", arg, 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF);
 		if (f < 0)
 			return KSC_EXIT_USAGE;
 		a->format = f;
@@ -525,25 +502,18 @@ static int tree_opt(struct tree_args *a, struct ksc_tree_opts *o, struct ksc_che
 	case 'q': a->quiet = true; break;
 	case 'v': a->verbose = true; break;
 	case OPT_TIMING: a->timing = true; break;
-	case 'h': fputs(help, stdout); return -1;
 	}
 	return 0;
 }
 
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
-static int parse_args(struct tree_args *a, struct ksc_tree_opts *o, struct ksc_check_opts *co,
-		      int argc, char *argv[])
+static int parse_args(struct tree_args *a, int argc, char *argv[])
 {
 	static const struct option own[] = {
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "index", required_argument, NULL, OPT_INDEX },
 		{ "no-index", no_argument, NULL, OPT_NO_INDEX },
 		{ "no-kernel-search", no_argument, NULL, OPT_NO_KSEARCH },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "require-intree", no_argument, NULL, OPT_REQUIRE_INTREE },
-		{ "allow-missing-ns", no_argument, NULL, OPT_ALLOW_MISSING_NS },
-		{ "view", required_argument, NULL, OPT_VIEW },
-		{ "distro", required_argument, NULL, OPT_DISTRO },
 		{ "no-check", no_argument, NULL, OPT_NO_CHECK },
 		{ "write-depmod", required_argument, NULL, OPT_WRITE_DEPMOD },
 		{ "format", required_argument, NULL, 'f' },
@@ -551,24 +521,19 @@ static int parse_args(struct tree_args *a, struct ksc_tree_opts *o, struct ksc_c
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "timing", no_argument, NULL, OPT_TIMING },
-		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct opt_table t;
-	int ch, r = 0;
+	static const struct option_set set = {
+		.own = own,
+		.own_short = "j:f:qv",
+		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS | KOPT_VMLINUX | KOPT_CONFIG |
+			  KOPT_SYSTEM_MAP | KOPT_DEPMOD | KOPT_POLICY | KOPT_REQUIRE_INTREE |
+			  KOPT_MISSING_NS | KOPT_VIEW | KOPT_DISTRO,
+		.help = help,
+		.fn = tree_opt,
+	};
+	int r = parse_options("tree", argc, argv, &set, &a->kern, a);
 
-	if (opt_table_new(&t, own, "j:p:f:qvh", KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS |
-			  KOPT_VMLINUX | KOPT_CONFIG | KOPT_SYSTEM_MAP | KOPT_DEPMOD) < 0)
-		return KSC_EXIT_UNREADABLE;
-	while (r == 0 && (ch = getopt_long(argc, argv, t.shortopts, t.longopts, NULL)) != -1) {
-		if (kernel_opt(&a->kern, ch, optarg) > 0)
-			continue;
-		if (ch == '?' || ch == ':')
-			r = option_error("tree", argv, t.shortopts, t.longopts);
-		else
-			r = tree_opt(a, o, co, ch);
-	}
-	opt_table_free(&t);
 	if (r)
 		return r;
 	if (argc - optind > 1 || (optind < argc && a->kern.kver))
@@ -578,113 +543,136 @@ static int parse_args(struct tree_args *a, struct ksc_tree_opts *o, struct ksc_c
 	if (!!a->kern.symvers + !!a->kern.system_map + !!a->kern.vmlinux > 1)
 		return usage_error("tree", "give the kernel's exports once: --symvers, "
 					   "--system-map or --vmlinux");
-	if (co->policy) {
-		struct ksc_kver v;
-		if (ksc_kver_parse(co->policy, &v) < 0)
-			return usage_error("tree", "--policy '%s' is not a kernel version",
-					   co->policy);
+	return check_policy("tree", a->kern.policy);
+}
+
+/* depmod's files into --write-depmod DIR: the exit status of that part. */
+static int write_depmod(struct ksc_tree *t, const char *dir, const char **written)
+{
+	int r = ksc_tree_write_depmod(t, dir, KSC_DEPMOD_ALL);
+
+	if (r >= 0) /* r > 0: modules or values left out, each said */
+		*written = dir;
+	if (r == -EDEADLK)
+		return KSC_EXIT_FINDINGS;
+	return r != 0 ? KSC_EXIT_UNREADABLE : KSC_EXIT_OK;
+}
+
+/* Print the tree in the format asked for: the exit status of its findings. */
+static int print_tree(const struct ksc_tree *t, const struct tree_args *a, const char *written)
+{
+	unsigned views = a->kern.views, refused = 0;
+	int status = KSC_EXIT_OK;
+
+	if (a->format == FMT_JSON) {
+		print_json(t, views, written, &refused);
+	} else if (a->format == FMT_SARIF) {
+		if (print_sarif(t, views, &refused) < 0)
+			status |= KSC_EXIT_UNREADABLE;
+	} else {
+		print_text(t, views, a->verbose, a->quiet, written, &refused);
+	}
+	if (refused || ksc_tree_get_cycle_count(t) ||
+	    (!ksc_tree_has_verdicts(t) && ksc_tree_get_unresolved_count(t)))
+		status |= KSC_EXIT_FINDINGS;
+	if (a->timing)
+		print_timing(t);
+	return status;
+}
+
+/* Read the tree: 0, or an exit status (the problem said). */
+static int open_tree(struct ksc_ctx *ctx, const struct tree_args *a, const char *kver,
+		     const char *index, struct ksc_tree **t)
+{
+	const struct kernel_opts *k = &a->kern;
+	struct ksc_check_opts co = {
+		.sz = sizeof(co),
+		.policy = k->policy,
+		.require_intree = k->require_intree,
+		.allow_missing_ns = k->allow_missing_ns ? 1 : -1,
+		.views = k->views,
+	};
+	struct progress_bar bar = { .on = !a->quiet && isatty(STDERR_FILENO) };
+	struct ksc_tree_opts o = {
+		.sz = sizeof(o),
+		.jobs = a->jobs,
+		.index = index,
+		.symvers = k->symvers,
+		.vmlinux = k->vmlinux,
+		.system_map = k->system_map,
+		.config = k->config,
+		.no_kernel_search = a->no_kernel_search,
+		.set_quirks = k->distro != NULL,
+		.quirks = distro_quirks(k->distro),
+		.no_check = a->no_check,
+		.check = &co,
+		.progress = draw_bar,
+		.progress_data = &bar,
+		.timing = a->timing || a->format == FMT_JSON, /* the split costs clock reads */
+	};
+
+	/* A rebuilt index is worth a warning (the library's warnings are off by default). */
+	if (!a->quiet && ksc_get_log_priority(ctx) < KSC_LOG_WARNING)
+		ksc_set_log_priority(ctx, KSC_LOG_WARNING);
+	int r = ksc_tree_open(ctx, k->root, kver, &o, t);
+	clear_bar(&bar);
+	if (r < 0)
+		return r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
+	return KSC_EXIT_OK;
+}
+
+/*
+ * The release: the operand, --kver, else the kernel locator's (the only one under ROOT,
+ * else the running one for /); the index is named after it. An exit status.
+ */
+static int tree_release(struct ksc_ctx *ctx, const struct tree_args *a, const char *operand,
+			struct ksc_kernel_location **loc, const char **kver)
+{
+	unsigned major, minor;
+
+	*kver = operand ? operand : a->kern.kver;
+	if (*kver && (sscanf(*kver, "%u.%u", &major, &minor) != 2 || strchr(*kver, '/')))
+		return usage_error("tree", "bad version '%s' (MAJOR.MINOR...)", *kver);
+	if (!*kver) {
+		if (ksc_kernel_locate(ctx, a->kern.root, NULL, loc) < 0)
+			return KSC_EXIT_UNREADABLE;
+		*kver = ksc_kernel_location_get_release(*loc);
 	}
 	return KSC_EXIT_OK;
 }
 
 int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	struct ksc_tree_opts o = { .sz = sizeof(o) };
-	struct ksc_check_opts co = { .sz = sizeof(co),
-				     .allow_missing_ns = -1,
-				     .views = KSC_VIEW_BOTH };
 	struct tree_args a = { 0 };
-	int status = parse_args(&a, &o, &co, argc, argv);
-
-	kernel_opts_free(&a.kern); /* tree takes no -m: nothing was allocated */
-	if (status != KSC_EXIT_OK)
-		return status < 0 ? KSC_EXIT_OK : status;
-	const char *root = a.kern.root, *index = a.index, *depmod_dir = a.depmod_dir;
-	bool quiet = a.quiet, verbose = a.verbose;
-	int format = a.format;
-	o.symvers = a.kern.symvers;
-	o.system_map = a.kern.system_map;
-	o.vmlinux = a.kern.vmlinux;
-	o.config = a.kern.config;
-	const char *kver = optind < argc ? argv[optind] : a.kern.kver;
-	unsigned major, minor;
-	if (kver && (sscanf(kver, "%u.%u", &major, &minor) != 2 || strchr(kver, '/')))
-		return usage_error("tree", "bad version '%s' (MAJOR.MINOR...)", kver);
-	/* No release named: the kernel locator's (the only one under ROOT, else the
-	 * running one for /); the index is named after it. */
 	struct ksc_kernel_location *loc = NULL;
-	if (!kver) {
-		if (ksc_kernel_locate(ctx, root, NULL, &loc) < 0)
-			return KSC_EXIT_UNREADABLE;
-		kver = ksc_kernel_location_get_release(loc);
-	}
-	if (depmod_dir) {
-		struct stat st;
-		if (stat(depmod_dir, &st) < 0 || !S_ISDIR(st.st_mode))
-			return usage_error("tree", "--write-depmod %s: not a folder",
-					   depmod_dir);
-	}
-	char *def_index = NULL;
-	if (!a.no_index && !index) {
-		def_index = default_index(root, kver);
-		index = def_index;
-	}
-	o.index = a.no_index ? NULL : index;
-	o.check = &co;
-	o.timing = a.timing || format == FMT_JSON; /* the per-step split costs clock reads */
-	struct progress_bar bar = { .on = !quiet && isatty(STDERR_FILENO) };
-	o.progress = draw_bar;
-	o.progress_data = &bar;
+	_cleanup_free_ char *def_index = NULL;
+	const char *kver, *index, *written = NULL;
+	struct ksc_tree *t = NULL;
+	struct stat st;
+	int status = parse_args(&a, argc, argv);
 
-	/*
-	 * A rebuilt index is worth a warning (the library's warnings are off by default).
-	 */
-	if (!quiet && ksc_get_log_priority(ctx) < KSC_LOG_WARNING)
-		ksc_set_log_priority(ctx, KSC_LOG_WARNING);
-	struct ksc_tree *t;
-	int r = ksc_tree_open(ctx, root, kver, &o, &t);
-	ksc_kernel_location_unref(loc); /* kver is not used after this */
-	clear_bar(&bar);
-	if (r < 0) {
-		free(def_index);
-		if (r == -EINVAL)
-			return KSC_EXIT_USAGE;
-		return KSC_EXIT_UNREADABLE;
+	kernel_opts_free(&a.kern); /* tree takes no -m or --cert: nothing was allocated */
+	if (status == KSC_EXIT_OK)
+		status = tree_release(ctx, &a, optind < argc ? argv[optind] : NULL, &loc, &kver);
+	if (status == KSC_EXIT_OK && a.depmod_dir &&
+	    (stat(a.depmod_dir, &st) < 0 || !S_ISDIR(st.st_mode)))
+		status = usage_error("tree", "--write-depmod %s: not a folder", a.depmod_dir);
+	if (status != KSC_EXIT_OK) {
+		ksc_kernel_location_unref(loc);
+		return status < 0 ? KSC_EXIT_OK : status;
 	}
+	index = a.no_index ? NULL : a.index ? a.index : (def_index = default_index(a.kern.root, kver));
+	status = open_tree(ctx, &a, kver, index, &t);
+	ksc_kernel_location_unref(loc); /* kver is not used after this */
+	if (status != KSC_EXIT_OK)
+		return status;
 	if (ksc_tree_get_problem_count(t))
 		status |= KSC_EXIT_UNREADABLE;
-	const char *written = NULL;
-	char wbuf[PATH_MAX];
-	if (depmod_dir) {
-		r = ksc_tree_write_depmod(t, depmod_dir, KSC_DEPMOD_ALL);
-		if (r >= 0) { /* r > 0: modules or values left out, each said */
-			snprintf(wbuf, sizeof(wbuf), "%s", depmod_dir);
-			written = wbuf;
-			if (r > 0)
-				status |= KSC_EXIT_UNREADABLE;
-		} else if (r == -EDEADLK) {
-			status |= KSC_EXIT_FINDINGS;
-		} else {
-			status |= KSC_EXIT_UNREADABLE;
-		}
-	}
-	if (o.index && ksc_tree_save_index(t) < 0)
+	if (a.depmod_dir)
+		status |= write_depmod(t, a.depmod_dir, &written);
+	if (index && ksc_tree_save_index(t) < 0)
 		status |= KSC_EXIT_UNREADABLE;
-	unsigned refused = 0;
-	if (format == FMT_JSON) {
-		print_json(t, co.views, written, &refused);
-	} else if (format == FMT_SARIF) {
-		if (print_sarif(t, co.views, &refused) < 0)
-			status |= KSC_EXIT_UNREADABLE;
-	} else {
-		print_text(t, co.views, verbose, quiet, written, &refused);
-	}
-	if (refused || ksc_tree_get_cycle_count(t) ||
-	    (!ksc_tree_has_verdicts(t) && ksc_tree_get_unresolved_count(t)))
-		status |= KSC_EXIT_FINDINGS;
-	if (a.timing)
-		print_timing(t);
+	status |= print_tree(t, &a, written);
 	release_tree(t);
-	free(def_index);
 	return status;
 }

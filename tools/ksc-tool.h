@@ -76,9 +76,9 @@ int walk_paths(struct ksc_ctx *ctx, char **paths, int n,
 	       unsigned *errors);
 
 /*
- * The kernel options, one set of names for check, nsdeps, tree and audit: each command
- * takes the KOPT_x it asks opt_table_new() for, and hands every option character to
- * kernel_opt() before its own switch (so no command's own option is k, b, s, m, E or F).
+ * The kernel options (tools/kopts.c), one set of names for check, nsdeps, tree, audit and
+ * diff: each command takes the KOPT_x it names in its struct option_set, and its own
+ * options are never k, b, s, m, E, F, p, N or h.
  */
 enum {
 	KOPT_ROOT = 1 << 0,       /* -k/--kernel ROOT, and -b/--basedir ROOT (depmod's) */
@@ -89,28 +89,56 @@ enum {
 	KOPT_CONFIG = 1 << 5,     /* --config FILE */
 	KOPT_SYSTEM_MAP = 1 << 6, /* --system-map FILE */
 	KOPT_DEPMOD = 1 << 7,     /* depmod's -E FILE (symvers) and -F FILE (System.map) */
+	KOPT_CERT = 1 << 8,       /* --cert FILE, repeatable */
+	/* The rules the kernel is judged by: */
+	KOPT_POLICY = 1 << 9,          /* -p/--policy KVER */
+	KOPT_REQUIRE_INTREE = 1 << 10, /* --require-intree */
+	KOPT_MISSING_NS = 1 << 11,     /* --allow-missing-ns */
+	KOPT_MISSING_NS_N = 1 << 12,   /* ... and its short form -N */
+	KOPT_BUILD = 1 << 13,          /* --external-build, --in-tree-build */
+	KOPT_VIEW = 1 << 14,           /* --view loader|modpost|both */
+	KOPT_DISTRO = 1 << 15,         /* --distro debian|upstream */
 };
-/* getopt values of the long-only kernel options: no command's own option uses these. */
-enum { KOPT_VAL_KVER = 0x1000, KOPT_VAL_VMLINUX, KOPT_VAL_CONFIG, KOPT_VAL_SYSTEM_MAP };
 struct kernel_opts {
 	const char *root, *kver, *symvers, *vmlinux, *config, *system_map;
-	const char **module_dirs; /* grown by kernel_opt(): kernel_opts_free() */
-	int n_module_dirs;
+	const char **module_dirs, **certs; /* grown by parse_options(): kernel_opts_free() */
+	int n_module_dirs, n_certs;
+	const char *policy, *distro; /* distro: "debian", "upstream" or NULL */
+	unsigned views;              /* KSC_VIEW_x: both unless --view */
+	bool require_intree, allow_missing_ns;
+	enum ksc_build build; /* KSC_BUILD_AUTO unless --external-build or --in-tree-build */
 	bool progress; /* a progress bar while a whole tree is read (on a terminal) */
 };
-/* A command's getopt tables: its own options and the kernel options it takes. */
-struct opt_table {
-	struct option *longopts;
-	char shortopts[64];
+/* A command's options: its own, the kernel options it takes, and its --help text. */
+struct option_set {
+	const struct option *own; /* {0}-terminated, without --help */
+	const char *own_short;    /* their letters, without ':' first and without h */
+	unsigned kernel;          /* KOPT_x */
+	const char *help;
+	/* One of the command's own options: 0, or the status of a usage error (reported). */
+	int (*fn)(void *data, int ch, const char *arg);
 };
-/* own: the command's options ({0}-terminated); own_short: its letters, without ':' first. */
-int opt_table_new(struct opt_table *t, const struct option *own, const char *own_short,
-		  unsigned set);
-void opt_table_free(struct opt_table *t);
-/* Store a kernel option: 1 when ch is one, 0 when not, -ENOMEM. */
-int kernel_opt(struct kernel_opts *o, int ch, const char *arg);
+/*
+ * getopt_long() over argv: the kernel options into *k, -h/--help printed, the rest handed
+ * to s->fn(data, ...), errors reported as getopt would (option_error()). KSC_EXIT_OK to go
+ * on (optind at the first operand), -1 after --help, else an exit status. Call
+ * kernel_opts_free(k) in every case.
+ */
+int parse_options(const char *cmd, int argc, char *argv[], const struct option_set *s,
+		  struct kernel_opts *k, void *data);
 void kernel_opts_free(struct kernel_opts *o);
+/* --policy KVER is a kernel version: KSC_EXIT_OK, else the status of the usage error. */
+int check_policy(const char *cmd, const char *policy);
+/*
+ * check's and nsdeps' operands: at least one MODULE; no kernel named means this machine's
+ * (-k /); a --policy that is a kernel version. KSC_EXIT_OK or a usage error's status.
+ */
+int modules_and_kernel(const char *cmd, int argc, struct kernel_opts *k);
+/* --distro's loader patches: KSC_QUIRK_x for ksc_kernel_set_quirks(). */
+unsigned distro_quirks(const char *distro);
 struct ksc_keyring;
+/* Every --cert into kr: 0 or -errno (reported). */
+int add_certs(struct ksc_keyring *kr, const struct kernel_opts *k);
 /* Open it: reported as "path: reason"; unreadable parts counted in *errors; NULL on failure.
  * With `kr`, the keys built into a --vmlinux image are added to it. */
 struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *o, unsigned *errors,
