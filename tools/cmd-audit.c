@@ -52,38 +52,24 @@ static const char *const help =
 enum { OPT_REFERENCE = 256, OPT_JSON, OPT_HTML, OPT_CERT };
 enum { AUDIT_DOT = 100 }; /* the JSON document, drawn by report_write_dot() */
 
-static json_object *jstrs(const char *const *v, size_t n)
-{
-	json_object *a = json_object_new_array();
-
-	for (size_t i = 0; i < n; i++)
-		json_object_array_add(a, json_text(v[i]));
-	return a;
-}
-
 static const char *sev_name(enum ksc_severity s)
 {
 	return s == KSC_SEV_ERROR ? "error" : s == KSC_SEV_WARNING ? "warning" : "info";
-}
-
-static json_object *jsize(size_t n)
-{
-	return json_object_new_int64((int64_t)n);
 }
 
 static json_object *signatures_json(const struct ksc_audit_sig_counts *c)
 {
 	json_object *o = json_object_new_object();
 
-	json_object_object_add(o, "modules", jsize(c->n_modules));
-	json_object_object_add(o, "signed", jsize(c->n_signed));
-	json_object_object_add(o, "unsigned", jsize(c->n_unsigned));
-	json_object_object_add(o, "verified", jsize(c->n_verified));
-	json_object_object_add(o, "foreign_key", jsize(c->n_foreign_key));
-	json_object_object_add(o, "rejected", jsize(c->n_rejected));
-	json_object_object_add(o, "unsupported", jsize(c->n_unsupported));
-	json_object_object_add(o, "not_checked", jsize(c->n_not_checked));
-	json_object_object_add(o, "keys", jsize(c->n_keys));
+	json_object_object_add(o, "modules", json_size(c->n_modules));
+	json_object_object_add(o, "signed", json_size(c->n_signed));
+	json_object_object_add(o, "unsigned", json_size(c->n_unsigned));
+	json_object_object_add(o, "verified", json_size(c->n_verified));
+	json_object_object_add(o, "foreign_key", json_size(c->n_foreign_key));
+	json_object_object_add(o, "rejected", json_size(c->n_rejected));
+	json_object_object_add(o, "unsupported", json_size(c->n_unsupported));
+	json_object_object_add(o, "not_checked", json_size(c->n_not_checked));
+	json_object_object_add(o, "keys", json_size(c->n_keys));
 	json_object_object_add(o, "keys_checked", json_object_new_boolean(c->n_keys > 0));
 	json_object_object_add(o, "module_sig", c->module_sig < 0 ? NULL
 			       : json_object_new_boolean(c->module_sig == 1));
@@ -119,12 +105,12 @@ static json_object *signers_json(const struct ksc_audit *a)
 		json_object_object_add(x, "key_id", json_text(s->key_id));
 		json_object_object_add(x, "hash_algo", json_text(s->hash_algo));
 		json_object_object_add(x, "key", json_text(s->key));
-		json_object_object_add(x, "modules", jsize(s->n_modules));
-		json_object_object_add(x, "verified", jsize(s->n_verified));
-		json_object_object_add(x, "foreign_key", jsize(s->n_foreign_key));
-		json_object_object_add(x, "rejected", jsize(s->n_rejected));
-		json_object_object_add(x, "unsupported", jsize(s->n_unsupported));
-		json_object_object_add(x, "not_checked", jsize(s->n_not_checked));
+		json_object_object_add(x, "modules", json_size(s->n_modules));
+		json_object_object_add(x, "verified", json_size(s->n_verified));
+		json_object_object_add(x, "foreign_key", json_size(s->n_foreign_key));
+		json_object_object_add(x, "rejected", json_size(s->n_rejected));
+		json_object_object_add(x, "unsupported", json_size(s->n_unsupported));
+		json_object_object_add(x, "not_checked", json_size(s->n_not_checked));
 		json_object_array_add(v, x);
 	}
 	return v;
@@ -145,10 +131,10 @@ static json_object *audit_json(const struct ksc_audit *a, const struct ksc_kerne
 	if (ksc_kernel_get_release(k) && ksc_kver_parse(ksc_kernel_get_release(k), &kv) == 0)
 		snprintf(policy, sizeof(policy), "%u.%u", kv.major, kv.minor);
 	json_object_object_add(jk, "policy", policy[0] ? json_text(policy) : NULL);
-	json_object_object_add(jk, "modules", json_object_new_int64((int64_t)ksc_kernel_get_module_count(k)));
-	json_object_object_add(jk, "exports", json_object_new_int64((int64_t)(gpl + plain)));
-	json_object_object_add(jk, "gpl_only", json_object_new_int64((int64_t)gpl));
-	json_object_object_add(jk, "plain", json_object_new_int64((int64_t)plain));
+	json_object_object_add(jk, "modules", json_size(ksc_kernel_get_module_count(k)));
+	json_object_object_add(jk, "exports", json_size(gpl + plain));
+	json_object_object_add(jk, "gpl_only", json_size(gpl));
+	json_object_object_add(jk, "plain", json_size(plain));
 	json_object_object_add(o, "kernel", jk);
 
 	json_object *jr = json_object_new_array();
@@ -164,12 +150,12 @@ static json_object *audit_json(const struct ksc_audit *a, const struct ksc_kerne
 			json_object *y = json_object_new_object();
 			json_object_object_add(y, "item", json_text(it->item));
 			json_object_object_add(y, "kind", json_text(ksc_item_kind_name(it->kind)));
-			json_object_object_add(y, "loader_matches", jstrs(it->loader_matches, it->n_loader_matches));
-			json_object_object_add(y, "modpost_matches", jstrs(it->modpost_matches, it->n_modpost_matches));
+			json_object_object_add(y, "loader_matches", json_strings(it->loader_matches, it->n_loader_matches));
+			json_object_object_add(y, "modpost_matches", json_strings(it->modpost_matches, it->n_modpost_matches));
 			json_object_array_add(items, y);
 		}
 		json_object_object_add(x, "items", items);
-		json_object_object_add(x, "users", jstrs(r->users, r->n_users));
+		json_object_object_add(x, "users", json_strings(r->users, r->n_users));
 		json_object_object_add(x, "dead", json_object_new_boolean(r->dead));
 		json_object_array_add(jr, x);
 	}
@@ -180,10 +166,10 @@ static json_object *audit_json(const struct ksc_audit *a, const struct ksc_kerne
 		const struct ksc_audit_namespace *n = ksc_audit_get_namespace(a, i);
 		json_object *x = json_object_new_object();
 		json_object_object_add(x, "namespace", json_text(n->ns));
-		json_object_object_add(x, "exports", json_object_new_int64((int64_t)n->n_exports));
-		json_object_object_add(x, "exporters", jstrs(n->exporters, n->n_exporters));
-		json_object_object_add(x, "importers", jstrs(n->importers, n->n_importers));
-		json_object_object_add(x, "unused_importers", jstrs(n->unused_importers, n->n_unused_importers));
+		json_object_object_add(x, "exports", json_size(n->n_exports));
+		json_object_object_add(x, "exporters", json_strings(n->exporters, n->n_exporters));
+		json_object_object_add(x, "importers", json_strings(n->importers, n->n_importers));
+		json_object_object_add(x, "unused_importers", json_strings(n->unused_importers, n->n_unused_importers));
 		json_object_array_add(jn, x);
 	}
 	json_object_object_add(o, "namespaces", jn);

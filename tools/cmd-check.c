@@ -209,26 +209,21 @@ static void print_kernel(const struct ksc_report *rep, unsigned views)
 	}
 }
 
-/* The loader's or modpost's verdict on one module, with what the kernel prints. */
-static json_object *view_json(const struct ksc_report *rep, const struct ksc_module_verdict *v,
-			      enum ksc_view view)
+/* Each view's "kernel_lines": what the kernel prints for the module. */
+static void add_kernel_lines(json_object *o, const struct ksc_report *rep,
+			     const struct ksc_module_verdict *v, enum ksc_view view)
 {
-	json_object *o = json_object_new_object(), *lines = json_object_new_array();
+	json_object *x, *lines = json_object_new_array();
 
-	if (view == KSC_VIEW_LOADER) {
-		json_object_object_add(o, "result", json_text(v->loader_err ? "refused" : "loads"));
-		json_object_object_add(o, "errno", json_object_new_int(v->loader_err));
-		json_object_object_add(o, "errno_name", json_text(ksc_errno_name(v->loader_err)));
-	} else {
-		json_object_object_add(o, "result", json_text(v->modpost_ok ? "pass" : "fail"));
-	}
 	for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
 		const struct ksc_diag *d = ksc_report_get_diag(rep, i);
 		if (d->view == view)
 			json_add_lines(lines, d->kernel_lines);
 	}
-	json_object_object_add(o, "kernel_lines", lines);
-	return o;
+	if (json_object_object_get_ex(o, view_word(view), &x))
+		json_object_object_add(x, "kernel_lines", lines);
+	else
+		json_object_put(lines);
 }
 
 static void print_json(const struct ksc_report *rep, unsigned views)
@@ -239,16 +234,10 @@ static void print_json(const struct ksc_report *rep, unsigned views)
 	for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
 		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
 		const char *path = ksc_module_get_path(v->module);
-		json_object *o = json_object_new_object(), *fs = json_object_new_array();
+		json_object *o = verdict_json(v, path, views), *fs = json_object_new_array();
 		struct finding f;
-		json_object_object_add(o, "module", json_text(v->loader_name));
-		const char *file = modpost_if_differs(v->loader_name, v->modpost_name);
-		json_object_object_add(o, "file", json_text(file));
-		json_object_object_add(o, "path", json_text(path));
-		if (views & KSC_VIEW_LOADER)
-			json_object_object_add(o, "loader", view_json(rep, v, KSC_VIEW_LOADER));
-		if (views & KSC_VIEW_MODPOST)
-			json_object_object_add(o, "modpost", view_json(rep, v, KSC_VIEW_MODPOST));
+		add_kernel_lines(o, rep, v, KSC_VIEW_LOADER);
+		add_kernel_lines(o, rep, v, KSC_VIEW_MODPOST);
 		for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
 			finding_from_diag(&f, ksc_report_get_diag(rep, i), v, path);
 			json_object_array_add(fs, finding_json(&f));

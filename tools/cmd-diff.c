@@ -79,7 +79,6 @@ static void describe(const struct ksc_change *c, char *buf, size_t size)
 static json_object *export_json(const struct ksc_export *e, const char *owner)
 {
 	json_object *o;
-	char crc[16];
 
 	if (!e)
 		return NULL;
@@ -87,8 +86,7 @@ static json_object *export_json(const struct ksc_export *e, const char *owner)
 	json_object_object_add(o, "owner", json_text(owner));
 	json_object_object_add(o, "gpl_only", json_object_new_boolean(e->gpl_only));
 	json_object_object_add(o, "namespace", json_text(e->ns));
-	snprintf(crc, sizeof(crc), "0x%08x", e->crc);
-	json_object_object_add(o, "crc", e->has_crc ? json_text(crc) : NULL);
+	json_object_object_add(o, "crc", json_crc(e->has_crc, e->crc));
 	return o;
 }
 
@@ -490,7 +488,7 @@ static void print_counts(const struct ksc_diff *df, bool text, json_object *root
 		const char *name = ksc_change_kind_name((enum ksc_change_kind)kind);
 		size_t n = ksc_diff_count_kind(df, (enum ksc_change_kind)kind);
 		if (jcounts)
-			json_object_object_add(jcounts, name, json_object_new_int64((int64_t)n));
+			json_object_object_add(jcounts, name, json_size(n));
 		if (text)
 			printf(" %s %zu%s", name, n, kind + 1 < KSC_CHANGE_KIND_COUNT ? "," : "\n");
 	}

@@ -66,16 +66,6 @@ static bool looks_like_symvers(const char *path)
 	return n == 2 && head[0] == '0' && head[1] == 'x';
 }
 
-static json_object *crc_json(bool has, uint32_t crc)
-{
-	char buf[16];
-
-	if (!has)
-		return NULL;
-	snprintf(buf, sizeof(buf), "0x%08x", crc);
-	return json_text(buf);
-}
-
 static void json_add_symvers(struct exports_run *run, const char *path, struct ksc_symvers *sv)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
@@ -89,7 +79,7 @@ static void json_add_symvers(struct exports_run *run, const char *path, struct k
 		json_object_object_add(x, "module", json_text(e->module));
 		json_object_object_add(x, "gpl_only", json_object_new_boolean(e->gpl_only));
 		json_object_object_add(x, "namespace", json_text(e->ns));
-		json_object_object_add(x, "crc", crc_json(true, e->crc));
+		json_object_object_add(x, "crc", json_crc(true, e->crc));
 		json_object_array_add(arr, x);
 	}
 	json_object_object_add(o, "exports", arr);
@@ -116,7 +106,7 @@ static void json_add_module(struct exports_run *run, struct ksc_module *mod)
 		json_object_object_add(x, "name", json_text(e->name));
 		json_object_object_add(x, "gpl_only", json_object_new_boolean(e->gpl_only));
 		json_object_object_add(x, "namespace", json_text(e->ns));
-		json_object_object_add(x, "crc", crc_json(e->has_crc, e->crc));
+		json_object_object_add(x, "crc", json_crc(e->has_crc, e->crc));
 		json_object_array_add(arr, x);
 	}
 	json_object_object_add(o, "exports", arr);

@@ -33,16 +33,6 @@ struct imports_run {
 	unsigned errors, files;
 };
 
-static json_object *crc_json(bool has, uint64_t crc)
-{
-	char buf[24];
-
-	if (!has)
-		return NULL;
-	snprintf(buf, sizeof(buf), "0x%08llx", (unsigned long long)crc);
-	return json_text(buf);
-}
-
 static void print_json(struct imports_run *run, const struct ksc_module *mod)
 {
 	json_object *o = json_object_new_object(), *arr = json_object_new_array();
@@ -55,8 +45,8 @@ static void print_json(struct imports_run *run, const struct ksc_module *mod)
 		json_object_object_add(x, "name", json_text(im->name));
 		json_object_object_add(x, "bind", json_text(
 			im->bind == KSC_BIND_WEAK ? "weak" : "global"));
-		json_object_object_add(x, "crc", crc_json(im->has_crc, im->crc));
-		json_object_object_add(x, "ext_crc", crc_json(im->has_ext_crc, im->ext_crc));
+		json_object_object_add(x, "crc", json_crc(im->has_crc, im->crc));
+		json_object_object_add(x, "ext_crc", json_crc(im->has_ext_crc, im->ext_crc));
 		json_object_array_add(arr, x);
 	}
 	json_object_object_add(o, "imports", arr);
@@ -66,7 +56,7 @@ static void print_json(struct imports_run *run, const struct ksc_module *mod)
 		const struct ksc_version *v = ksc_module_get_version(mod, i);
 		json_object *x = json_object_new_object();
 		json_object_object_add(x, "name", json_text(v->name));
-		json_object_object_add(x, "crc", crc_json(true, v->crc));
+		json_object_object_add(x, "crc", json_crc(true, v->crc));
 		json_object_array_add(arr, x);
 	}
 	json_object_object_add(o, "versions", ksc_module_has_versions(mod) ? arr : NULL);
@@ -78,7 +68,7 @@ static void print_json(struct imports_run *run, const struct ksc_module *mod)
 			const struct ksc_version *v = ksc_module_get_ext_version(mod, i);
 			json_object *x = json_object_new_object();
 			json_object_object_add(x, "name", json_text(v->name));
-			json_object_object_add(x, "crc", crc_json(true, v->crc));
+			json_object_object_add(x, "crc", json_crc(true, v->crc));
 			json_object_array_add(arr, x);
 		}
 		json_object_object_add(o, "ext_versions", arr);

@@ -246,7 +246,7 @@ static json_object *module_json(const struct ksc_tree *t, size_t i, unsigned vie
 {
 	const struct ksc_module_verdict *v = ksc_tree_get_verdict(t, i);
 	const char *path = ksc_tree_get_module_path(t, i);
-	json_object *o, *fs = NULL, *x;
+	json_object *o, *fs = NULL;
 
 	for (size_t j = v ? v->first_diag : 0; v && j < v->first_diag + v->n_diags; j++) {
 		const struct ksc_diag *d = ksc_tree_get_diag(t, j);
@@ -260,23 +260,7 @@ static json_object *module_json(const struct ksc_tree *t, size_t i, unsigned vie
 	}
 	if (!fs)
 		return NULL;
-	o = json_object_new_object();
-	json_object_object_add(o, "module", json_text(v->loader_name));
-	json_object_object_add(o, "file",
-			       json_text(modpost_if_differs(v->loader_name, v->modpost_name)));
-	json_object_object_add(o, "path", json_text(path));
-	if (views & KSC_VIEW_LOADER) {
-		x = json_object_new_object();
-		json_object_object_add(x, "result", json_text(v->loader_err ? "refused" : "loads"));
-		json_object_object_add(x, "errno", json_object_new_int(v->loader_err));
-		json_object_object_add(x, "errno_name", json_text(ksc_errno_name(v->loader_err)));
-		json_object_object_add(o, "loader", x);
-	}
-	if (views & KSC_VIEW_MODPOST) {
-		x = json_object_new_object();
-		json_object_object_add(x, "result", json_text(v->modpost_ok ? "pass" : "fail"));
-		json_object_object_add(o, "modpost", x);
-	}
+	o = verdict_json(v, path, views);
 	json_object_object_add(o, "findings", fs);
 	return o;
 }
@@ -359,11 +343,10 @@ static void print_json(const struct ksc_tree *t, unsigned views, const char *wri
 	json_object_object_add(o, "release", json_text(ksc_tree_get_release(t)));
 	json_object_object_add(o, "kernel_exports", json_text(ksc_tree_get_kernel_source(t)));
 	json_object_object_add(o, "policy", json_text(ksc_tree_get_policy(t)));
-	json_object_object_add(o, "module_count", json_object_new_int64((int64_t)n));
-	json_object_object_add(o, "read", json_object_new_int64((int64_t)st.read));
-	json_object_object_add(o, "cached", json_object_new_int64((int64_t)st.cached));
-	json_object_object_add(o, "unreadable",
-			       json_object_new_int64((int64_t)st.unreadable));
+	json_object_object_add(o, "module_count", json_size(n));
+	json_object_object_add(o, "read", json_size(st.read));
+	json_object_object_add(o, "cached", json_size(st.cached));
+	json_object_object_add(o, "unreadable", json_size(st.unreadable));
 	json_object_object_add(o, "index", json_text(index_word(st.index_state)));
 	*refused_out = count_verdicts(t, views, &vc);
 	json_object *verd = json_object_new_object();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include <json-c/json.h>
@@ -209,6 +210,11 @@ json_object *json_doc_new(const char *command);
 /* Append each line of s ('\n'-separated; NULL: none) to array a, as json_text(). */
 void json_add_lines(json_object *a, const char *s);
 void json_doc_print(json_object *doc); /* pretty, to stdout; doc stays the caller's */
+/* The small values every document has: an array of json_text(), a count, a CRC as
+ * "0x%08x" (NULL when !has). */
+json_object *json_strings(const char *const *v, size_t n);
+json_object *json_size(size_t n);
+json_object *json_crc(bool has, uint64_t crc);
 
 /*
  * A document whose one array is printed an element at a time, so memory stays flat over
@@ -245,6 +251,13 @@ void finding_from_diag(struct finding *f, const struct ksc_diag *d,
 void finding_from_audit(struct finding *f, const struct ksc_audit_finding *a, char *file,
 			size_t size);
 json_object *finding_json(const struct finding *f);
+/*
+ * A module judged, as check and tree print it: "module", "file" (modpost's name where it
+ * differs), "path", and for each view in `views` its verdict: "loader": {"result",
+ * "errno", "errno_name"}, "modpost": {"result"}. The caller adds "findings".
+ */
+json_object *verdict_json(const struct ksc_module_verdict *v, const char *path,
+			  unsigned views);
 /* modpost, or NULL when it equals loader: the file name only where it says something. */
 const char *modpost_if_differs(const char *loader, const char *modpost);
 /* The name modpost gives the module at path: its basename without .ko[.gz|.xz|.zst]. */

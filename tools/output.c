@@ -47,6 +47,30 @@ json_object *json_text(const char *s)
 	return o;
 }
 
+json_object *json_strings(const char *const *v, size_t n)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, json_text(v[i]));
+	return a;
+}
+
+json_object *json_size(size_t n)
+{
+	return json_object_new_int64((int64_t)n);
+}
+
+json_object *json_crc(bool has, uint64_t crc)
+{
+	char buf[24];
+
+	if (!has)
+		return NULL;
+	snprintf(buf, sizeof(buf), "0x%08llx", (unsigned long long)crc);
+	return json_text(buf);
+}
+
 /* ---- JSON documents ---- */
 
 json_object *json_doc_new(const char *command)
@@ -222,6 +246,30 @@ json_object *finding_json(const struct finding *f)
 	json_object_object_add(x, "fix", json_text(f->fix));
 	json_object_object_add(x, "errno", f->has_err ? json_object_new_int(f->err) : NULL);
 	return x;
+}
+
+json_object *verdict_json(const struct ksc_module_verdict *v, const char *path,
+			  unsigned views)
+{
+	json_object *o = json_object_new_object(), *x;
+
+	json_object_object_add(o, "module", json_text(v->loader_name));
+	json_object_object_add(o, "file",
+			       json_text(modpost_if_differs(v->loader_name, v->modpost_name)));
+	json_object_object_add(o, "path", json_text(path));
+	if (views & KSC_VIEW_LOADER) {
+		x = json_object_new_object();
+		json_object_object_add(x, "result", json_text(v->loader_err ? "refused" : "loads"));
+		json_object_object_add(x, "errno", json_object_new_int(v->loader_err));
+		json_object_object_add(x, "errno_name", json_text(ksc_errno_name(v->loader_err)));
+		json_object_object_add(o, "loader", x);
+	}
+	if (views & KSC_VIEW_MODPOST) {
+		x = json_object_new_object();
+		json_object_object_add(x, "result", json_text(v->modpost_ok ? "pass" : "fail"));
+		json_object_object_add(o, "modpost", x);
+	}
+	return o;
 }
 
 /* ---- module names in text ---- */
