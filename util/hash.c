@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <xxhash.h>
 
 #include "hash.h"
 
@@ -134,98 +135,12 @@ void **hash_slot(struct hash *h, const char *key, bool *added)
 	return &s->value;
 }
 
-/* ---------------------------------------------------------------------------------- */
-/* A fast hash for checksums and fingerprints: four 64-bit lanes, multiply and rotate   */
-
-#define H_P1 0x9e3779b185ebca87ULL
-#define H_P2 0xc2b2ae3d27d4eb4fULL
-#define H_P3 0x165667b19e3779f9ULL
-#define H_P4 0x85ebca77c2b2ae63ULL
-#define H_P5 0x27d4eb2f165667c5ULL
-
-static inline uint64_t rotl64(uint64_t x, int r)
-{
-	return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64_t rd_le64(const unsigned char *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap64(v);
-#endif
-	return v;
-}
-
-static inline uint32_t rd_le32(const unsigned char *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, 4);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	v = __builtin_bswap32(v);
-#endif
-	return v;
-}
-
-static inline uint64_t lane(uint64_t acc, uint64_t in)
-{
-	acc += in * H_P2;
-	acc = rotl64(acc, 31);
-	return acc * H_P1;
-}
-
-static inline uint64_t merge(uint64_t h, uint64_t v)
-{
-	h ^= lane(0, v);
-	return h * H_P1 + H_P4;
-}
-
+/*
+ * XXH64 (libxxhash): the index's checksums and the fingerprints are stored, so the values
+ * must never change; tests/unit/test-util.c holds XXH64's published vectors.
+ */
 uint64_t ksc_hash64(const void *data, size_t size, uint64_t seed)
 {
-	/* NULL + 0 is undefined in C: an empty buffer may come as NULL (an empty file). */
-	const unsigned char *p = data ? data : (const void *)"", *end = p + size;
-	uint64_t h;
-
-	if (size >= 32) {
-		uint64_t v1 = seed + H_P1 + H_P2, v2 = seed + H_P2, v3 = seed,
-			 v4 = seed - H_P1;
-		const unsigned char *limit = end - 32;
-		do {
-			v1 = lane(v1, rd_le64(p));
-			v2 = lane(v2, rd_le64(p + 8));
-			v3 = lane(v3, rd_le64(p + 16));
-			v4 = lane(v4, rd_le64(p + 24));
-			p += 32;
-		} while (p <= limit);
-		h = rotl64(v1, 1) + rotl64(v2, 7) + rotl64(v3, 12) + rotl64(v4, 18);
-		h = merge(h, v1);
-		h = merge(h, v2);
-		h = merge(h, v3);
-		h = merge(h, v4);
-	} else {
-		h = seed + H_P5;
-	}
-	h += (uint64_t)size;
-	for (; p + 8 <= end; p += 8) {
-		h ^= lane(0, rd_le64(p));
-		h = rotl64(h, 27) * H_P1 + H_P4;
-	}
-	if (p + 4 <= end) {
-		h ^= (uint64_t)rd_le32(p) * H_P1;
-		h = rotl64(h, 23) * H_P2 + H_P3;
-		p += 4;
-	}
-	for (; p < end; p++) {
-		h ^= (*p) * H_P5;
-		h = rotl64(h, 11) * H_P1;
-	}
-	h ^= h >> 33;
-	h *= H_P2;
-	h ^= h >> 29;
-	h *= H_P3;
-	h ^= h >> 32;
-	return h;
+	/* an empty buffer may come as NULL (an empty file) */
+	return XXH64(data ? data : "", size, seed);
 }

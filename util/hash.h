@@ -43,5 +43,5 @@ static inline const char *hash_slot_key(const struct hash *h, size_t i, void **v
 	return h->slots[i].key;
 }
 
-/* A fast 64-bit hash of bytes (not cryptographic): index checksums and fingerprints. */
+/* XXH64 of bytes (not cryptographic): index checksums and fingerprints, stored on disk. */
 uint64_t ksc_hash64(const void *data, size_t size, uint64_t seed);
