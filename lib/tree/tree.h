@@ -399,30 +399,6 @@ struct kidx_write {
 /* Write atomically (temporary file in the same folder, rename); creates the folder. */
 int ksc_kidx_write(const char *path, const struct kidx_write *w) _must_check_;
 
-/*
- * Write `size` bytes to dir/name atomically: a temporary file in `dir`, fsync (when
- * `sync`), rename. On failure the temporary file is removed and -errno returned; the old
- * file, if any, is left as it was; a regular file replaced keeps its permission bits. Stale
- * temporary files of dead processes are removed.
- */
-int ksc_write_atomic(const char *dir, const char *name, const void *data, size_t size,
-		     bool sync) _must_check_;
-struct iovec;
-int ksc_write_atomic_iov(const char *dir, const char *name, const struct iovec *iov,
-			 size_t n_iov, bool sync) _must_check_;
-/* The same; with `parallel`, large data is written by two threads (two halves). */
-int ksc_write_atomic_iov_par(const char *dir, const char *name, const struct iovec *iov,
-			     size_t n_iov, bool sync, bool parallel) _must_check_;
-/*
- * Up to 16 files into `dir`, as a set: all written (and fsynced) to temporary files
- * before any is renamed; renamed in the order given, the folder fsynced before the last
- * rename (the commit point: new only when all the others are) and after it. A failure
- * before the renames replaces no old file; *failed (when not NULL) is the index of the
- * name that failed, or n when none did.
- */
-int ksc_write_atomic_many(const char *dir, const char *const *names, const struct iovec *data,
-			  size_t n, bool sync, size_t *failed) _must_check_;
-
 /* depmod's orders and dependency sort (ksc-depmod.c). */
 int ksc_depmod_hash_order(const char *const *names, size_t n, uint32_t buckets,
 			  uint32_t *order) _must_check_;
