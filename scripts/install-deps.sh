@@ -11,7 +11,7 @@ pkgs=(build-essential pkg-config libelf-dev liblzma-dev libzstd-dev zlib1g-dev l
       libssl-dev libcmocka-dev scdoc)
 demo_pkgs=(clang)
 test_pkgs=(clang binutils xz-utils zstd gzip kmod python3 python3-jsonschema openssl patch git
-	   time strace graphviz eslint python3-tinycss2
+	   time strace graphviz eslint python3-tinycss2 python3-websocket
 	   debhelper dpkg-dev lintian man-db shellcheck debootstrap  # check-dist, check-fresh
 	   qemu-system-x86 busybox-static  # check-real's loader lanes
 	   flex bison bc libssl-dev cpio)  # check-real's intree lane builds a kernel

@@ -1,103 +1,48 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """A small Chrome DevTools Protocol client: headless Chromium driven over a WebSocket.
 
-Standard library only (Debian's python3 may lack a websocket module): RFC 6455 client
-framing, the browser endpoint from DevToolsActivePort, one page target attached in flat
-mode. Every wait is bounded; close() ends the browser this module started, by its pid.
+The WebSocket is Debian's python3-websocket (websocket-client); the browser endpoint comes
+from DevToolsActivePort, one page target is attached in flat mode. Every wait is bounded;
+close() ends the browser this module started, by its pid.
 """
 import base64
-import hashlib
 import json
 import os
 import shutil
-import socket
-import struct
 import subprocess
 import tempfile
 import time
 
-WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+import websocket
 
 
 class WebSocket:
+    """Text messages over websocket-client; a connection the browser closed is EOFError."""
+
     def __init__(self, host, port, path, timeout=30):
-        self.sock = socket.create_connection((host, port), timeout=timeout)
-        self.buf = b""
-        key = base64.b64encode(os.urandom(16)).decode()
-        self.sock.sendall((
-            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
-            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-            "Sec-WebSocket-Version: 13\r\n\r\n").encode())
-        while b"\r\n\r\n" not in self.buf:
-            self._fill()
-        head, self.buf = self.buf.split(b"\r\n\r\n", 1)
-        lines = head.decode("latin-1").split("\r\n")
-        if " 101 " not in lines[0] + " ":
-            raise ConnectionError(f"WebSocket handshake refused: {lines[0]}")
-        want = base64.b64encode(hashlib.sha1((key + WS_GUID).encode()).digest()).decode()
-        headers = {l.split(":", 1)[0].strip().lower(): l.split(":", 1)[1].strip()
-                   for l in lines[1:] if ":" in l}
-        if headers.get("sec-websocket-accept") != want:
-            raise ConnectionError("WebSocket handshake: bad Sec-WebSocket-Accept")
-
-    def _fill(self):
-        chunk = self.sock.recv(1 << 16)
-        if not chunk:
-            raise EOFError("WebSocket closed by the browser")
-        self.buf += chunk
-
-    def _take(self, n):
-        while len(self.buf) < n:
-            self._fill()
-        out, self.buf = self.buf[:n], self.buf[n:]
-        return out
-
-    def _send_frame(self, opcode, data):
-        n = len(data)
-        head = bytes([0x80 | opcode])
-        if n < 126:
-            head += bytes([0x80 | n])
-        elif n < 1 << 16:
-            head += bytes([0x80 | 126]) + struct.pack("!H", n)
-        else:
-            head += bytes([0x80 | 127]) + struct.pack("!Q", n)
-        mask = os.urandom(4)
-        masked = bytes(b ^ mask[i & 3] for i, b in enumerate(data))
-        self.sock.sendall(head + mask + masked)
+        # No proxy: the browser listens on this machine only.
+        self.ws = websocket.create_connection(f"ws://{host}:{port}{path}", timeout=timeout,
+                                              suppress_origin=True, http_no_proxy=[host])
 
     def send(self, text):
-        self._send_frame(0x1, text.encode())
+        self.ws.send(text)
 
     def recv(self):
-        parts = []
-        while True:
-            b0, b1 = self._take(2)
-            opcode, n = b0 & 0x0F, b1 & 0x7F
-            if n == 126:
-                n = struct.unpack("!H", self._take(2))[0]
-            elif n == 127:
-                n = struct.unpack("!Q", self._take(8))[0]
-            mask = self._take(4) if b1 & 0x80 else None
-            data = self._take(n)
-            if mask:
-                data = bytes(b ^ mask[i & 3] for i, b in enumerate(data))
-            if opcode == 0x9:
-                self._send_frame(0xA, data)
-                continue
-            if opcode == 0xA:
-                continue
-            if opcode == 0x8:
-                raise EOFError("WebSocket closed by the browser")
-            parts.append(data)
-            if b0 & 0x80:
-                return b"".join(parts).decode("utf-8")
+        try:
+            data = self.ws.recv()
+        except websocket.WebSocketConnectionClosedException as e:
+            raise EOFError("WebSocket closed by the browser") from e
+        if isinstance(data, bytes):
+            data = data.decode("utf-8")
+        if data == "" and not self.ws.connected:
+            raise EOFError("WebSocket closed by the browser")
+        return data
 
     def close(self):
         try:
-            self._send_frame(0x8, b"")
-        except OSError:
+            self.ws.close(timeout=2)
+        except (OSError, websocket.WebSocketException):
             pass
-        self.sock.close()
 
 
 class Browser:

@@ -5,22 +5,26 @@
 # and an audit (a sample document, and the fixture tree of tests/cli/audit.sh when the
 # command is there) - each loads with no console error and no network request, its tables hold
 # the JSON's counts, sorting and filtering work. Screenshots: $OUT/browser/*.png, and $OUT/report.png. Also renders the --format dot
-# graphs with Graphviz. Installs chromium and graphviz with apt-get when missing (as root).
+# graphs with Graphviz. Installs chromium, graphviz and python3-websocket with apt-get when
+# missing (as root).
 . tests/lib.sh
 . tests/browser/inputs.sh
 B=$OUT/browser
 mkdir -p "$B"
 
-# apt_install PACKAGE COMMAND: install PACKAGE when COMMAND is missing and we are root.
+# apt_install PACKAGE CHECK...: install PACKAGE when CHECK fails and we are root; then
+# CHECK decides.
 apt_install() {
-	command -v "$2" > /dev/null && return 0
+	local pkg=$1
+	shift
+	"$@" > /dev/null 2>&1 && return 0
 	[ "$(id -u)" = 0 ] && command -v apt-get > /dev/null || return 1
-	echo "# installing $1 (apt-get, log in $B/apt.log)"
+	echo "# installing $pkg (apt-get, log in $B/apt.log)"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y --no-install-recommends "$1" >> "$B/apt.log" 2>&1 ||
+	apt-get install -y --no-install-recommends "$pkg" >> "$B/apt.log" 2>&1 ||
 		{ apt-get update >> "$B/apt.log" 2>&1 &&
-		  apt-get install -y --no-install-recommends "$1" >> "$B/apt.log" 2>&1; }
-	command -v "$2" > /dev/null
+		  apt-get install -y --no-install-recommends "$pkg" >> "$B/apt.log" 2>&1; }
+	"$@" > /dev/null 2>&1
 }
 
 # Graphviz: the dot output of the three reports renders.
@@ -31,7 +35,7 @@ POL=(--policy-old 6.15 --policy-new 6.16)
 if ! report_render; then
 	t_fail "tests/browser/render.c builds" "$(head -c 600 "$T_TMP/render.log")"
 fi
-if apt_install graphviz dot; then
+if apt_install graphviz command -v dot; then
 	"$KSC" diff -f dot "$T_TMP/old.symvers" "$T_TMP/new.symvers" > "$B/diff.dot"
 	"$KSC" diff -f dot "${POL[@]}" "$T_TMP/old.symvers" "$T_TMP/new.symvers" "${MODS[@]}" \
 		> "$B/diff-modules.dot"
@@ -47,7 +51,7 @@ else
 	t_skip "--format dot renders with Graphviz" "graphviz is not installed (apt-get install graphviz)"
 fi
 
-if ! apt_install chromium chromium; then
+if ! apt_install chromium command -v chromium; then
 	if [ -n "${CI:-}" ]; then
 		t_fail "chromium is installed" "apt-get install chromium failed: $(tail -n 5 "$B/apt.log" 2>/dev/null)"
 	else
@@ -93,7 +97,18 @@ else
 	t_skip "audit of the fixture tree" "no ksymcheck audit, scripts/mk-sample-kernel.sh or its fixtures"
 fi
 
-python3 tests/browser/report_test.py "$B" \
+# The DevTools client (cdp.py) talks over Debian's python3-websocket: the first python3
+# that has it (Debian's own, when another python3 comes first in PATH).
+has_websocket() { "$1" -c 'import websocket'; }
+PY=
+for p in python3 /usr/bin/python3; do
+	has_websocket "$p" 2> /dev/null && { PY=$p; break; }
+done
+if [ -z "$PY" ] && apt_install python3-websocket has_websocket /usr/bin/python3; then
+	PY=/usr/bin/python3
+fi
+[ -n "$PY" ] || t_fail "a python3 with the websocket module" "python3-websocket: scripts/install-deps.sh --test"
+${PY:-python3} tests/browser/report_test.py "$B" \
 	"diff:diff:$B/diff.html:$B/diff.json" \
 	"diff-modules:diff:$B/diff-modules.html:$B/diff-modules.json" \
 	"diff-big:diff:$B/diff-big.html:$B/diff-big.json" \
