@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libFuzzer target: what kmod reads from a module (ksc_kview_read(), lib/tree/ksc-depmod.c:
+ * libFuzzer target: what kmod reads from a module (ksc_kview_read(), lib/readers/ksc-kview.c:
  * exports, dependency symbols, modinfo) on arbitrary bytes, whole and as a sparse image
  * whose loaded ranges the first byte decides; then every string it returned is read.
  */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tree/tree.h"
+#include "readers/readers.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

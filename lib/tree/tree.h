@@ -5,60 +5,6 @@
 
 /* ---- whole trees (ksc-tree.c, ksc-depmod.c, ksc-index.c; issue 4) ---- */
 
-
-/*
- * kmod's view of a module (doc/rules.md R26, kmod tools/depmod.c and
- * libkmod/libkmod-elf.c): what depmod takes from the file, by kmod's own lookup rules
- * (sections by name, __crc_ symbols or else __ksymtab_strings, undefined symbols plus the
- * __versions entries no symbol matched, .modinfo split at runs of NULs). Strings point
- * into the image and are not NUL-terminated (p, n).
- */
-struct kv_str {
-	const char *p;
-	size_t n;
-};
-struct kv_export {
-	struct kv_str name;
-	uint64_t crc;
-};
-struct kv_dep {
-	struct kv_str name;
-	uint64_t crc;
-	bool weak;
-};
-struct kv_info {
-	struct kv_str key, value;
-};
-struct kview {
-	bool elf_ok;     /* kmod_elf_new() would accept the image */
-	bool deps_ok;    /* kmod_elf_get_dependency_symbols() would succeed */
-	bool incomplete; /* a byte range not in `loaded` was needed (sparse images) */
-	bool deps_derivable; /* deps not read: they are the library reader's imports and
-			      * unmatched __versions (see ksc_kview_read) */
-	struct kv_export *exports;
-	size_t n_exports;
-	struct kv_dep *deps;
-	size_t n_deps;
-	struct kv_info *info;
-	size_t n_info;
-};
-/*
- * Read kmod's view of the image (the whole file, signature included). `loaded`, when not
- * NULL, says which byte ranges of a sparse image hold file data: using any other range
- * sets kv->incomplete. 0, or -ENOMEM; a file kmod would reject gives 0 with elf_ok false.
- * With `engine_ok` (the library's reader read the same image), the dependency symbols are
- * not read when they cannot differ from the reader's imports and __versions: .symtab and
- * .strtab by name are the first SHT_SYMTAB and its string table, the machine is not SPARC
- * and every __versions name ends inside its record; kv->deps_derivable says so.
- */
-typedef bool (*kv_loaded_fn)(void *data, uint64_t off, uint64_t size);
-int ksc_kview_read(const unsigned char *img, size_t size, kv_loaded_fn loaded, void *data,
-		   bool engine_ok, struct kview *kv) _must_check_;
-void ksc_kview_free(struct kview *kv);
-
-/* kmod's shared/hash.c bucket hash (Paul Hsieh's SuperFastHash, x86 byte semantics). */
-uint32_t ksc_kmod_hash(const char *key, size_t len);
-
 /*
  * The index file (ksc-index.c). A header, a directory, then one facts record per module
  * and optionally one derived record per module. Records are position independent: every
@@ -400,6 +346,8 @@ struct kidx_write {
 int ksc_kidx_write(const char *path, const struct kidx_write *w) _must_check_;
 
 /* depmod's orders and dependency sort (ksc-depmod.c). */
+/* kmod's shared/hash.c bucket hash (Paul Hsieh's SuperFastHash, x86 byte semantics). */
+uint32_t ksc_kmod_hash(const char *key, size_t len);
 int ksc_depmod_hash_order(const char *const *names, size_t n, uint32_t buckets,
 			  uint32_t *order) _must_check_;
 bool ksc_depmod_rank(const char *data, size_t size, size_t (*lookup)(void *, const char *),

@@ -4,7 +4,7 @@
 # leaves has the first K files of the fixed order new and the rest old, modules.dep (the
 # last, the commit point kmod reads first) new only when all are; the temporary files
 # left are removed by the next run, which completes the set. The kill points come from
-# KSYMCHECK_TEST_KILL_AFTER_RENAME=K (lib/tree/ksc-depmod.c).
+# KSYMCHECK_TEST_KILL_AFTER_RENAME=K (util/fileio.c).
 . tests/lib.sh
 . tests/hostile/lib.sh
 
