@@ -11,26 +11,10 @@
 
 #include "kernel/kernel.h"
 
-/* What a kernel version does (the versions of each rule in doc/rules.md). */
-struct policy {
-	struct ksc_kver v;
-	char name[32];
-	bool namespaces;      /* 5.4+ */
-	bool inherit_taint;   /* 5.13+ (approx.): proprietary providers, R18 */
-	bool taint_symname;   /* 5.19+ (approx.): symbol named in the R18 messages */
-	bool string_ns;       /* 6.13+: MODULE_IMPORT_NS("NS") */
-	bool ext_modversions; /* 6.14+ */
-	bool modns;           /* 6.16+: module: namespaces, R7-R11 */
-	bool kflagstab;       /* 7.1+ */
-	bool modpost_mod_log; /* 7.3+: modpost_log() names the module first, R23 */
-	bool augment_taints;  /* 6.4+: module_augment_kernel_taints(), "module license taints kernel." */
-	const char *fm_macro; /* EXPORT_SYMBOL_[GPL_]FOR_MODULES name, 6.16 / 6.17+ */
-};
-
 struct ksc_report {
 	struct ksc_ctx *ctx;
 	struct pool strings;
-	struct policy pol;
+	struct ksc_features pol; /* the rules of this version (kernel/ksc-features.c) */
 	struct ksc_diag *diags;
 	size_t n_diags, cap_diags;
 	struct ksc_module_verdict *verdicts;

@@ -23,31 +23,6 @@
 #include <string.h>
 
 #include "engine/engine.h"
-#include "engine/engine.h"
-
-
-static int policy_init(struct policy *p, const char *s)
-{
-	memset(p, 0, sizeof(*p));
-	if (ksc_kver_parse(s, &p->v) < 0)
-		return -EINVAL;
-	snprintf(p->name, sizeof(p->name), "%u.%u", p->v.major, p->v.minor);
-	p->namespaces = ksc_kver_cmp(&p->v, 5, 4, 0) >= 0;
-	p->inherit_taint = ksc_kver_cmp(&p->v, 5, 13, 0) >= 0;
-	p->taint_symname = ksc_kver_cmp(&p->v, 5, 19, 0) >= 0;
-	p->string_ns = ksc_kver_cmp(&p->v, 6, 13, 0) >= 0;
-	p->ext_modversions = ksc_kver_cmp(&p->v, 6, 14, 0) >= 0;
-	/* 6.6.y and 6.12.y got only the macro (R7): they are < 6.16 anyway. */
-	p->modns = ksc_kver_cmp(&p->v, 6, 16, 0) >= 0;
-	p->kflagstab = ksc_kver_cmp(&p->v, 7, 1, 0) >= 0;
-	p->modpost_mod_log = ksc_kver_cmp(&p->v, 7, 3, 0) >= 0;
-	p->augment_taints = ksc_kver_cmp(&p->v, 6, 4, 0) >= 0;
-	if (p->modns)
-		p->fm_macro = ksc_kver_cmp(&p->v, 6, 17, 0) >= 0 ? "EXPORT_SYMBOL_FOR_MODULES"
-								 : "EXPORT_SYMBOL_GPL_FOR_MODULES";
-	return 0;
-}
-
 
 /* A given module that loaded: a provider for the modules after it. */
 struct live {
@@ -69,7 +44,7 @@ struct boot {
 struct run {
 	struct ksc_report *r;
 	struct ksc_kernel *k;
-	const struct policy *pol;
+	const struct ksc_features *pol;
 	const struct ksc_check_opts *o;
 	bool allow_missing_ns;
 	bool modversions;     /* the kernel checks CRCs */
@@ -99,7 +74,7 @@ struct loading {
 /* MODULE_IMPORT_NS in the syntax of the target kernel (R2). */
 static const char *import_line(struct ksc_report *r, const char *ns)
 {
-	return r->pol.string_ns ? sfmt(r, "MODULE_IMPORT_NS(\"%s\");", ns)
+	return r->pol.has[KSC_FEAT_STRING_NS] ? sfmt(r, "MODULE_IMPORT_NS(\"%s\");", ns)
 				: sfmt(r, "MODULE_IMPORT_NS(%s);", ns);
 }
 
@@ -265,7 +240,7 @@ static int check_version(struct run *run, struct loading *L, const struct ksc_im
 
 	*d_out = NULL;
 	uint64_t vcrc;
-	if (run->pol->ext_modversions && ksc_module_has_ext_versions(mod)) {
+	if (run->pol->has[KSC_FEAT_EXT_MODVERSIONS] && ksc_module_has_ext_versions(mod)) {
 		if (version_of(mod, im, sym, true, &vcrc)) {
 			if ((uint32_t)vcrc == crc)
 				return 1;
@@ -520,7 +495,7 @@ static int check_namespace(struct run *run, struct loading *L, const char *sym,
 	*d_out = NULL;
 	if (!ns || !ns[0])
 		return 0;
-	bool restricted = run->pol->modns && ksc_namespace_is_module_restricted(ns);
+	bool restricted = run->pol->has[KSC_FEAT_MODNS] && ksc_namespace_is_module_restricted(ns);
 	if (restricted && ksc_namespace_matches_module(ns, L->name, KSC_MATCH_LOADER)) {
 		bool intree = ksc_module_is_intree(L->mod);
 		if (intree || !run->o->require_intree)
@@ -665,7 +640,7 @@ static void resolve_one(struct run *run, struct loading *L, const struct ksc_imp
 		L->using_gplonly = true;
 
 	/* R18 inherit_taint() */
-	if (run->pol->inherit_taint && !f.owner_is_kernel && f.owner_proprietary) {
+	if (run->pol->has[KSC_FEAT_INHERIT_TAINT] && !f.owner_is_kernel && f.owner_proprietary) {
 		if (L->using_gplonly) {
 			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "proprietary-provider",
 				     L->index, L->name, im->name);
@@ -673,7 +648,7 @@ static void resolve_one(struct run *run, struct loading *L, const struct ksc_imp
 				d->owner = sdup(r, f.owner);
 				d->summary = sfmt(r, "from proprietary module %s, after using GPL-only symbols",
 						  f.owner);
-				if (run->pol->taint_symname)
+				if (run->pol->has[KSC_FEAT_TAINT_SYMNAME])
 					diag_line(r, d, "%s: module using GPL-only symbols uses symbols %s from proprietary module %s.",
 						  L->name, im->name, f.owner);
 				else
@@ -692,7 +667,7 @@ static void resolve_one(struct run *run, struct loading *L, const struct ksc_imp
 			if (d) {
 				d->owner = sdup(r, f.owner);
 				d->summary = sfmt(r, "inherits the proprietary taint of %s", f.owner);
-				if (run->pol->taint_symname)
+				if (run->pol->has[KSC_FEAT_TAINT_SYMNAME])
 					diag_line(r, d, "%s: module uses symbols %s from proprietary module %s, inheriting taint.",
 						  L->name, im->name, f.owner);
 				else
@@ -830,7 +805,7 @@ static int load_module(struct run *run, struct loading *L)
 	 * from 6.4 (which also reports the first proprietary taint of a boot once more).
 	 */
 	bool prev_P = run->boot.taint_P;
-	if (run->pol->augment_taints && already_loaded(run, L))
+	if (run->pol->has[KSC_FEAT_AUGMENT_TAINTS] && already_loaded(run, L))
 		return L->err;
 	if (!ksc_module_is_intree(mod)) {
 		const char *line = run->boot.taint_O ? NULL
@@ -874,7 +849,7 @@ static int load_module(struct run *run, struct loading *L)
 		taint_unreliable(run, d);
 	}
 
-	if (!run->pol->augment_taints && already_loaded(run, L))
+	if (!run->pol->has[KSC_FEAT_AUGMENT_TAINTS] && already_loaded(run, L))
 		return L->err;
 
 	/* The signature taint */
@@ -909,7 +884,7 @@ static int load_module(struct run *run, struct loading *L)
 			       "taints the kernel proprietary by name (the module itself stays GPL)", NULL, NULL);
 		taint_unreliable(run, d);
 	}
-	if (run->pol->augment_taints && !prev_P && run->boot.taint_P) {
+	if (run->pol->has[KSC_FEAT_AUGMENT_TAINTS] && !prev_P && run->boot.taint_P) {
 		if (!d)
 			d = taint_line(run, L, "taint-proprietary",
 				       "first proprietary taint of this boot", NULL, NULL);
@@ -918,7 +893,7 @@ static int load_module(struct run *run, struct loading *L)
 
 	/* find_module_sections() (R34), check_export_symbol_versions() (R35) */
 	bool has_exports = ksc_module_get_export_count(mod) > 0;
-	if (run->pol->kflagstab && has_exports) {
+	if (run->pol->has[KSC_FEAT_KFLAGSTAB] && has_exports) {
 		if (!ksc_module_has_kflagstab(mod)) {
 			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "kflagstab-missing",
 				     L->index, L->name, NULL);
@@ -965,7 +940,7 @@ static int load_module(struct run *run, struct loading *L)
 	}
 
 	/* setup_modinfo(): explicit module: imports, 6.16+ (R11) */
-	if (run->pol->modns) {
+	if (run->pol->has[KSC_FEAT_MODNS]) {
 		size_t it = 0;
 		const char *ns;
 		while ((ns = ksc_module_next_modinfo_value(mod, "import_ns", &it))) {
@@ -1101,7 +1076,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 			     NULL);
 		if (d) {
 			d->summary = "module name too long";
-			if (run->pol->modpost_mod_log)
+			if (run->pol->has[KSC_FEAT_MODPOST_MOD_LOG])
 				diag_line(r, d, "ERROR: modpost: %s.ko: module name is too long", p);
 			else
 				diag_line(r, d, "ERROR: modpost: module name is too long [%s.ko]", p);
@@ -1124,7 +1099,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 			     NULL);
 		if (d) {
 			d->summary = "no MODULE_LICENSE()";
-			if (run->pol->modpost_mod_log)
+			if (run->pol->has[KSC_FEAT_MODPOST_MOD_LOG])
 				diag_line(r, d, "ERROR: modpost: %s.ko: missing MODULE_LICENSE()", p);
 			else
 				diag_line(r, d, "ERROR: modpost: missing MODULE_LICENSE() in %s.o", p);
@@ -1135,7 +1110,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 	}
 
 	/* R11, modpost side (6.16+) */
-	if (run->pol->modns) {
+	if (run->pol->has[KSC_FEAT_MODNS]) {
 		it = 0;
 		const char *ns;
 		while ((ns = ksc_module_next_modinfo_value(mod, "import_ns", &it))) {
@@ -1146,7 +1121,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 			if (d) {
 				d->ns = sdup(r, ns);
 				d->summary = sfmt(r, "imports module namespace %s", ns);
-				if (run->pol->modpost_mod_log)
+				if (run->pol->has[KSC_FEAT_MODPOST_MOD_LOG])
 					diag_line(r, d, "ERROR: modpost: %s.ko: explicitly importing namespace '%s' is not allowed.",
 						  p, ns);
 				else
@@ -1175,7 +1150,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 				     base, im->name);
 			if (d) {
 				d->summary = "no one exports this symbol";
-				if (run->pol->modpost_mod_log)
+				if (run->pol->has[KSC_FEAT_MODPOST_MOD_LOG])
 					diag_line(r, d, "ERROR: modpost: %s.ko: symbol '%s' undefined!", p,
 						  im->name);
 				else
@@ -1188,13 +1163,13 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 		}
 		const char *ns = e->ns;
 		if (ns && ns[0]) {
-			bool restricted = run->pol->modns && ksc_namespace_is_module_restricted(ns);
+			bool restricted = run->pol->has[KSC_FEAT_MODNS] && ksc_namespace_is_module_restricted(ns);
 			bool granted = false;
 			if (restricted && !(run->o->require_intree && external))
 				granted = ksc_namespace_matches_module(ns, base, KSC_MATCH_MODPOST);
 			bool intree_rule = restricted && run->o->require_intree && !has_import_ns(mod, ns);
 			if (!granted && intree_rule && external &&
-			    ksc_intree_modpost_refusal(r, run->allow_missing_ns, run->pol->modpost_mod_log,
+			    ksc_intree_modpost_refusal(r, run->allow_missing_ns, run->pol->has[KSC_FEAT_MODPOST_MOD_LOG],
 						       mod, idx, p, im->name, ns, owner)) {
 				*ok = *ok && run->allow_missing_ns;
 			} else if (!granted && !has_import_ns(mod, ns)) {
@@ -1207,7 +1182,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 					d->summary = restricted
 						? sfmt(r, "restricted to modules matching %s", modns_list(ns))
 						: sfmt(r, "namespace %s is not imported", ns);
-					if (run->pol->modpost_mod_log)
+					if (run->pol->has[KSC_FEAT_MODPOST_MOD_LOG])
 						diag_line(r, d, "%s: modpost: %s.ko: module uses symbol '%s' from namespace '%s', but does not import it.",
 							  allow ? "WARNING" : "ERROR", p, im->name, ns);
 					else
@@ -1234,7 +1209,7 @@ static void modpost_module(struct run *run, struct ksc_module *const *mods, size
 			if (d) {
 				d->owner = sdup(r, owner);
 				d->summary = "GPL-only export used by a GPL-incompatible module";
-				if (run->pol->modpost_mod_log)
+				if (run->pol->has[KSC_FEAT_MODPOST_MOD_LOG])
 					diag_line(r, d, "ERROR: modpost: %s.ko: GPL-incompatible module uses GPL-only symbol '%s'",
 						  p, im->name);
 				else
@@ -1294,7 +1269,7 @@ int ksc_check_modules_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx,
 		ret = -EINVAL;
 		goto err;
 	}
-	if (policy_init(&r->pol, pv) < 0) {
+	if (ksc_features_init(&r->pol, pv) < 0) {
 		ksc_err(ctx, "%s: not a kernel version", pv);
 		ret = -EINVAL;
 		goto err;

@@ -13,6 +13,43 @@ int ksc_resolve_in_root(const char *root, const char *rel, char *out, size_t out
  * vmlinux, vmlinuz, System.map. */
 extern const enum ksc_kernel_file ksc_exports_order[4];
 
+/* ---- what each kernel version has (ksc-features.c) ---- */
+enum ksc_feature {
+	KSC_FEAT_NAMESPACES,       /* 5.4: EXPORT_SYMBOL_NS, MODULE_IMPORT_NS (R2, R12) */
+	KSC_FEAT_INHERIT_TAINT,    /* 5.13: proprietary providers taint their users (R18) */
+	KSC_FEAT_TAINT_SYMNAME,    /* 5.19: the symbol named in the R18 messages */
+	KSC_FEAT_AUGMENT_TAINTS,   /* 6.4: "module license taints kernel." (R15) */
+	KSC_FEAT_STRING_NS,        /* 6.13: MODULE_IMPORT_NS("NS") (R2) */
+	KSC_FEAT_EXT_MODVERSIONS,  /* 6.14: extended __versions tables (R21) */
+	KSC_FEAT_GPL_FOR_MODULES,  /* 6.16, 6.6.y, 6.12.y: EXPORT_SYMBOL_GPL_FOR_MODULES (R1) */
+	KSC_FEAT_MODNS,            /* 6.16: module: namespaces enforced (R7-R11) */
+	KSC_FEAT_FOR_MODULES,      /* 6.17: EXPORT_SYMBOL_FOR_MODULES (R1) */
+	KSC_FEAT_FOR_KVM,          /* 6.19: EXPORT_SYMBOL_FOR_KVM (R1) */
+	KSC_FEAT_KFLAGSTAB,        /* 7.1: __kflagstab (R3, R34) */
+	KSC_FEAT_MODPOST_MOD_LOG,  /* 7.3: modpost_log() names the module first (R23) */
+	KSC_FEAT_COUNT
+};
+
+/* One row of the table: what, the first version with it, stable backports, the source. */
+struct ksc_feature_row {
+	const char *what;
+	unsigned int major, minor;
+	struct { unsigned int major, minor; } backport[2]; /* MAJOR.MINOR.y; 0.0 = none */
+	const char *source;
+};
+extern const struct ksc_feature_row ksc_feature_table[KSC_FEAT_COUNT];
+
+/* What one kernel version has. */
+struct ksc_features {
+	struct ksc_kver v;
+	char name[32];                /* "MAJOR.MINOR" */
+	bool has[KSC_FEAT_COUNT];
+	const char *fm_macro;         /* the FOR_MODULES macro it spells, or NULL */
+	bool fm_backport;             /* that macro without the loader's support (6.6.y, 6.12.y) */
+};
+/* 0, or -EINVAL when `kver` is not a kernel version. */
+int ksc_features_init(struct ksc_features *f, const char *kver);
+
 /* ---- kernel (ksc-kernel.c) ---- */
 struct kowner {
 	const char *name;          /* the loader's name: struct module name, or from the owner path */

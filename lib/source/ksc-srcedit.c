@@ -799,36 +799,6 @@ fail_quiet:
 /* ---------------------------------------------------------------------------------- */
 /* Planning                                                                           */
 
-/* What a kernel version has (the versions of doc/rules.md R1, R2, R7, R11). */
-struct target {
-	struct ksc_kver v;
-	char name[32];
-	bool namespaces;   /* 5.4+ */
-	bool string_ns;    /* 6.13+ */
-	bool modns; /* 6.16+: module: namespaces enforced, explicit imports refused */
-	bool fm_backport; /* 6.6.y / 6.12.y: only the 6.16 macro, no loader support */
-	bool kvm;          /* 6.19+ (approx.) */
-	const char *fm;    /* the FOR_MODULES macro's name, or NULL */
-};
-
-static int target_init(struct target *t, const char *kver)
-{
-	memset(t, 0, sizeof(*t));
-	if (ksc_kver_parse(kver, &t->v) < 0)
-		return -EINVAL;
-	snprintf(t->name, sizeof(t->name), "%u.%u", t->v.major, t->v.minor);
-	t->namespaces = ksc_kver_cmp(&t->v, 5, 4, 0) >= 0;
-	t->string_ns = ksc_kver_cmp(&t->v, 6, 13, 0) >= 0;
-	t->modns = ksc_kver_cmp(&t->v, 6, 16, 0) >= 0;
-	t->kvm = ksc_kver_cmp(&t->v, 6, 19, 0) >= 0;
-	t->fm_backport = t->v.major == 6 && (t->v.minor == 6 || t->v.minor == 12);
-	if (ksc_kver_cmp(&t->v, 6, 17, 0) >= 0)
-		t->fm = "EXPORT_SYMBOL_FOR_MODULES";
-	else if (t->modns || t->fm_backport)
-		t->fm = "EXPORT_SYMBOL_GPL_FOR_MODULES";
-	return 0;
-}
-
 struct scanned {
 	struct pool strings;
 	struct ksc_src_vec recs;
@@ -887,7 +857,7 @@ static char *c_string(const char *v)
 
 /* Rewrite the namespace spelling of record r (an argument or #define value) for t. */
 static int respell(struct ksc_srcedit *e, const struct scanned *s,
-		   const struct ksc_src_record *r, const struct target *t,
+		   const struct ksc_src_record *r, const struct ksc_features *t,
 		   const char *what)
 {
 	bool make = ksc_src_lang_of(e->path) == KSC_LANG_MAKE;
@@ -901,7 +871,7 @@ static int respell(struct ksc_srcedit *e, const struct scanned *s,
 	if (memchr(raw, '\0', rawlen) || (make && memchr(raw, '\n', rawlen)))
 		return add_note(e, r->line, "%s: the namespace is written in an unusual way (NUL bytes, or over several lines): check it for %s by hand",
 				what, t->name);
-	if (t->string_ns && r->spelling == KSC_SRC_SPELL_IDENT) {
+	if (t->has[KSC_FEAT_STRING_NS] && r->spelling == KSC_SRC_SPELL_IDENT) {
 		const struct ksc_src_define *df = make ? NULL : find_define(s, r->ns);
 		if (df)
 			return add_note(e, r->line, "%s: the namespace %s is a macro (#define at line %u): change its definition to a string literal by hand",
@@ -923,7 +893,7 @@ static int respell(struct ksc_srcedit *e, const struct scanned *s,
 		free(text);
 		return r2 < 0 ? r2 : 1;
 	}
-	if (!t->string_ns && r->spelling == KSC_SRC_SPELL_STRING) {
+	if (!t->has[KSC_FEAT_STRING_NS] && r->spelling == KSC_SRC_SPELL_STRING) {
 		if (!ksc_src_is_identifier(r->ns, strlen(r->ns)))
 			return add_note(e, r->line, "%s: the namespace \"%s\" is no C identifier, which kernels before 6.13 need here",
 					what, r->ns);
@@ -939,12 +909,12 @@ static int respell(struct ksc_srcedit *e, const struct scanned *s,
 
 KSC_EXPORT int ksc_srcedit_plan_migrate(struct ksc_srcedit *e, const char *kver)
 {
-	struct target t;
+	struct ksc_features t;
 	struct scanned s;
 	size_t before;
 	int r;
 
-	if (!e || !kver || target_init(&t, kver) < 0)
+	if (!e || !kver || ksc_features_init(&t, kver) < 0)
 		return -EINVAL;
 	before = e->n_edits;
 	r = scan_edit(e, &s);
@@ -957,30 +927,30 @@ KSC_EXPORT int ksc_srcedit_plan_migrate(struct ksc_srcedit *e, const char *kver)
 		int k = 0;
 
 		if (fm) {
-			if (!t.fm) {
+			if (!t.fm_macro) {
 				k = add_note(e, x->line, "%s(%s): kernel %s has no module-restricted exports (6.16+; the 6.6.y and 6.12.y stable kernels have EXPORT_SYMBOL_GPL_FOR_MODULES)",
 					     x->macro, x->symbol, t.name);
-			} else if (!streq(x->macro, t.fm)) {
+			} else if (!streq(x->macro, t.fm_macro)) {
 				k = ksc_srcedit_replace(e, x->offset, strlen(x->macro),
-							t.fm);
+							t.fm_macro);
 			}
-			if (k >= 0 && t.fm && t.fm_backport)
+			if (k >= 0 && t.fm_macro && t.fm_backport)
 				k = add_note(e, x->line, "%s(%s): on %s.y the macro exists (stable backport) but the loader knows no module: namespaces: %s is an ordinary namespace there (R7)",
-					     t.fm, x->symbol, t.name, x->ns);
-		} else if (kvm && !t.kvm) {
+					     t.fm_macro, x->symbol, t.name, x->ns);
+		} else if (kvm && !t.has[KSC_FEAT_FOR_KVM]) {
 			k = add_note(e, x->line, "%s(%s): not in kernel %s (EXPORT_SYMBOL_FOR_KVM came after 6.18)",
 				     x->macro, x->symbol, t.name);
 		} else if (nsmacro) {
-			if (!t.namespaces)
+			if (!t.has[KSC_FEAT_NAMESPACES])
 				k = add_note(e, x->line, "%s(%s): kernel %s has no symbol namespaces (5.4+)",
 					     x->macro, x->symbol, t.name);
 			else
 				k = respell(e, &s, x, &t, x->macro);
 		} else if (x->kind == KSC_SRC_IMPORT_NS) {
-			if (!t.namespaces)
+			if (!t.has[KSC_FEAT_NAMESPACES])
 				k = add_note(e, x->line, "MODULE_IMPORT_NS: kernel %s has no symbol namespaces (5.4+)",
 					     t.name);
-			else if (t.modns && ksc_namespace_is_module_restricted(x->ns))
+			else if (t.has[KSC_FEAT_MODNS] && ksc_namespace_is_module_restricted(x->ns))
 				k = add_note(e, x->line, "MODULE_IMPORT_NS(%s): from 6.16 the loader refuses a module that imports a module: namespace (-EPERM, R11): remove it",
 					     x->ns);
 			else
@@ -1059,13 +1029,13 @@ static int cmp_str(const void *a, const void *b)
 KSC_EXPORT int ksc_srcedit_plan_imports(struct ksc_srcedit *e, const char *kver,
 					const char *const *ns, size_t n)
 {
-	struct target t;
+	struct ksc_features t;
 	struct scanned s;
 	char **want = NULL;
 	size_t nwant = 0;
 	int r, added = 0;
 
-	if (!e || !kver || (!ns && n) || target_init(&t, kver) < 0)
+	if (!e || !kver || (!ns && n) || ksc_features_init(&t, kver) < 0)
 		return -EINVAL;
 	r = scan_edit(e, &s);
 	if (r < 0)
@@ -1082,7 +1052,7 @@ KSC_EXPORT int ksc_srcedit_plan_imports(struct ksc_srcedit *e, const char *kver,
 		r = -ENOENT;
 		goto out;
 	}
-	if (!t.namespaces) {
+	if (!t.has[KSC_FEAT_NAMESPACES]) {
 		r = n ? add_note(e, license->line, "kernel %s has no symbol namespaces (5.4+): nothing to import",
 				 t.name) : 0;
 		goto out;
@@ -1110,7 +1080,7 @@ KSC_EXPORT int ksc_srcedit_plan_imports(struct ksc_srcedit *e, const char *kver,
 			continue;
 		}
 		char *line = NULL;
-		if (t.string_ns) {
+		if (t.has[KSC_FEAT_STRING_NS]) {
 			char *lit = c_string(ns[i]);
 			if (!lit || asprintf(&line, "MODULE_IMPORT_NS(%s);", lit) < 0)
 				line = NULL;
