@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +19,7 @@
 #include <unistd.h>
 
 #include "source/ksc-src.h"
+#include "util/workpool.h"
 
 #define MAX_FILE_SIZE (1u << 30)    /* larger "source files" are skipped with -EFBIG */
 
@@ -433,8 +433,6 @@ struct walk;
 
 struct worker {
 	struct walk *w;
-	pthread_t tid;
-	bool started;
 	struct pool *strings;
 	struct ksc_src_vec recs;
 	struct ksc_src_scanner sc;
@@ -447,18 +445,12 @@ struct worker {
 	size_t cap_buf;
 	char *path;                        /* scratch for paths */
 	size_t cap_path;
-	int err;                           /* -ENOMEM: give up */
 };
 
 struct walk {
 	struct ksc_src *src;
 	const char *root;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	struct dirtask *stack;
-	size_t n, cap;
-	unsigned int busy;
-	bool failed;
+	struct workpool pool;              /* of struct dirtask, one per folder */
 	struct worker *workers;
 	unsigned int n_workers;
 };
@@ -559,33 +551,6 @@ struct entry {
 static int cmp_entry(const void *a, const void *b)
 {
 	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
-}
-
-static int push_tasks(struct walk *w, struct dirtask *t, size_t n)
-{
-	int r = 0;
-
-	if (!n)
-		return 0;
-	pthread_mutex_lock(&w->lock);
-	if (w->n + n > w->cap) {
-		size_t cap = w->cap ? w->cap : 64;
-		while (cap < w->n + n)
-			cap *= 2;
-		struct dirtask *v = realloc(w->stack, cap * sizeof(*v));
-		if (!v) {
-			r = -ENOMEM;
-			goto out;
-		}
-		w->stack = v;
-		w->cap = cap;
-	}
-	memcpy(w->stack + w->n, t, n * sizeof(*t));
-	w->n += n;
-	pthread_cond_broadcast(&w->cond);
-out:
-	pthread_mutex_unlock(&w->lock);
-	return r;
 }
 
 static int scan_dir(struct worker *wk, const struct dirtask *t)
@@ -738,7 +703,7 @@ static int scan_dir(struct worker *wk, const struct dirtask *t)
 			k++;
 		}
 		if (r == 0)
-			r = push_tasks(wk->w, subs, k);
+			r = workpool_push(&wk->w->pool, subs, k);
 		if (r < 0)
 			for (size_t i = 0; i < k; i++)
 				free(subs[i].rel);
@@ -753,38 +718,20 @@ out:
 	return r;
 }
 
-static void *worker_main(void *arg)
+/* One folder, in whichever thread takes it from the pool. */
+static int scan_task(struct workpool *wp, unsigned int worker, void *item)
 {
-	struct worker *wk = arg;
-	struct walk *w = wk->w;
+	struct walk *w = wp->data;
+	struct dirtask *t = item;
+	int r = scan_dir(&w->workers[worker], t);
 
-	for (;;) {
-		pthread_mutex_lock(&w->lock);
-		while (w->n == 0 && w->busy > 0 && !w->failed)
-			pthread_cond_wait(&w->cond, &w->lock);
-		if (w->n == 0 || w->failed) {
-			pthread_cond_broadcast(&w->cond);
-			pthread_mutex_unlock(&w->lock);
-			break;
-		}
-		struct dirtask t = w->stack[--w->n];
-		w->busy++;
-		pthread_mutex_unlock(&w->lock);
+	free(t->rel);
+	return r;
+}
 
-		int r = scan_dir(wk, &t);
-		free(t.rel);
-
-		pthread_mutex_lock(&w->lock);
-		w->busy--;
-		if (r < 0) {
-			wk->err = r;
-			w->failed = true;
-		}
-		if (w->busy == 0 && w->n == 0)
-			pthread_cond_broadcast(&w->cond);
-		pthread_mutex_unlock(&w->lock);
-	}
-	return NULL;
+static void drop_task(void *item)
+{
+	free(((struct dirtask *)item)->rel);
 }
 
 static int cmp_fres(const void *a, const void *b)
@@ -836,8 +783,7 @@ static int scan_tree(struct ksc_src *src, const char *root)
 	unsigned int nt = n_threads(src);
 	int r = 0;
 
-	pthread_mutex_init(&w.lock, NULL);
-	pthread_cond_init(&w.cond, NULL);
+	workpool_init_queue(&w.pool, sizeof(struct dirtask), scan_task, &w, drop_task);
 	w.workers = calloc(nt, sizeof(*w.workers));
 	struct pool **pools = realloc(src->pools, (src->n_pools + nt) * sizeof(*pools));
 	if (pools)
@@ -861,18 +807,14 @@ static int scan_tree(struct ksc_src *src, const char *root)
 	}
 	w.n_workers = nt;
 	struct dirtask first = { strdup(""), { NULL, 0, NULL }, { NULL, 0, NULL } };
-	if (!first.rel || push_tasks(&w, &first, 1) < 0) {
+	if (!first.rel || workpool_push(&w.pool, &first, 1) < 0) {
 		free(first.rel);
 		r = -ENOMEM;
 		goto out;
 	}
-	for (unsigned i = 1; i < nt; i++)
-		w.workers[i].started = pthread_create(&w.workers[i].tid, NULL,
-						      worker_main, &w.workers[i]) == 0;
-	worker_main(&w.workers[0]);
-	for (unsigned i = 1; i < nt; i++)
-		if (w.workers[i].started)
-			pthread_join(w.workers[i].tid, NULL);
+	/* The calling thread is the last worker. */
+	workpool_work(&w.pool, workpool_start(&w.pool, nt - 1));
+	r = workpool_join(&w.pool);
 
 	/* Merge: files by path, then the errors by path. */
 	size_t nf = 0, ne = 0;
@@ -880,8 +822,6 @@ static int scan_tree(struct ksc_src *src, const char *root)
 		nf += w.workers[i].n_files;
 		ne += w.workers[i].n_errs;
 		src->n_files += w.workers[i].files_read;
-		if (w.workers[i].err)
-			r = w.workers[i].err;
 	}
 	struct fres *all = calloc(nf ? nf : 1, sizeof(*all));
 	struct werr *errs = calloc(ne ? ne : 1, sizeof(*errs));
@@ -930,12 +870,8 @@ out:
 			free(wk->path);
 		}
 	}
-	for (size_t i = 0; i < w.n; i++)
-		free(w.stack[i].rel);
-	free(w.stack);
+	workpool_fini(&w.pool);
 	free(w.workers);
-	pthread_cond_destroy(&w.cond);
-	pthread_mutex_destroy(&w.lock);
 	return r;
 }
 
