@@ -1,5 +1,8 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # ksymcheck audit on a fixture tree: every finding kind, the tables, and --reference.
+# Whole outputs (stdout, stderr, exit status) are compared with tests/expected/audit/
+# (t_expect; make regen-expected), with the ECDSA key's id (random, made with the signed
+# fixtures) written as EC_KEY_ID; the checks after each run say what it shows.
 . tests/lib.sh
 root=$T_TMP/root
 ref=$T_TMP/ref
@@ -15,7 +18,7 @@ cp "$D/extra/kvm-evil.ko" "$k/extra/"
 mkdir -p "$ref/lib/modules/$rel/kernel/arch/x86/kvm"
 cp "$D/ref/kvm.ko" "$D/intree/kvm-amd.ko" "$D/intree/kvm_intel.ko" "$ref/lib/modules/$rel/kernel/arch/x86/kvm/"
 
-t_run "audit flags what it finds" 1 "$KSC" audit -b "$root" --reference "$ref" --json "$rel"
+t_expect flags-what-it-finds-json 1 "$KSC" audit -b "$root" --reference "$ref" --json "$rel"
 python3 - "$T_TMP/out" > "$T_TMP/got" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -61,11 +64,11 @@ counts intree-not-in-reference=1 modns-dead-item=1 modns-dead-restriction=3 modn
 W
 t_diff "... every table and finding" "$T_TMP/want" "$T_TMP/got"
 
-t_run "text output" 1 "$KSC" audit -b "$root" "$rel"
+t_expect text 1 "$KSC" audit -b "$root" "$rel"
 t_grep "... the impostor in words" "kvm_evil (file kvm-evil.ko; modpost matches the file name): fxm_for_kvm_family: warning: not in-tree (no intree in .modinfo) yet its name matches kvm,kvm-*, so every released kernel lets it use (and it does use) fxm_for_kvm_family [modns-impostor]" "$T_TMP/out"
 scripts/mk-sample-kernel.sh "$FIXTURES" "$T_TMP/plain"
-t_run "a tree with nothing to warn about" 0 "$KSC" audit -b "$T_TMP/plain" "$rel"
-t_run "a missing release" 4 "$KSC" audit -b "$root" 9.9.9
+t_expect nothing-to-warn 0 "$KSC" audit -b "$T_TMP/plain" "$rel"
+t_expect missing-release 4 "$KSC" audit -b "$root" 9.9.9
 
 # ---- R13: CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y defeats the restrictions ----
 # fx_grabber (extra/, no intree) uses fxm_for_kvm_only, which module:kvm does not grant it.
@@ -81,27 +84,27 @@ for f in json.load(open(sys.argv[1]))["findings"]:
     if f["code"] in ("modns-allow-missing-ns", "modns-defeated"):
         print(f["code"], f["verdict"], f["module"] or "-", f["symbol"] or "-")' "$T_TMP/out"
 }
-t_run "R13: the kernel refuses missing imports (the default config)" 0 "$KSC" audit -b "$r13" --json "$rel"
+t_expect r13-default-config-json 0 "$KSC" audit -b "$r13" --json "$rel"
 t_eq "... no modns-allow-missing-ns, no modns-defeated" "" "$(r13_findings)"
 sed -i 's/^# CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS is not set$/CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y/' \
 	"$r13/boot/config-$rel"
-t_run "R13: boot/config-KVER with ALLOW_MISSING_NAMESPACE_IMPORTS=y" 1 "$KSC" audit -b "$r13" --json "$rel"
+t_expect r13-boot-config-json 1 "$KSC" audit -b "$r13" --json "$rel"
 t_eq "... the kernel-wide warning, and the user it lets in" "modns-defeated warning fx_grabber fxm_for_kvm_only
 modns-allow-missing-ns warning - -" "$(r13_findings)"
-t_run "... text" 1 "$KSC" audit -b "$r13" "$rel"
+t_expect r13-boot-config-text 1 "$KSC" audit -b "$r13" "$rel"
 t_grep "... the user in words" "fx_grabber (file fx-grabber.ko; modpost matches the file name): fxm_for_kvm_only: warning: uses a module-restricted export it is not granted; CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y lets it load with a warning (R13) [modns-defeated]" "$T_TMP/out"
 t_grep "... the kernel-wide line" "kernel: warning: CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y: any module can use every module-restricted export" "$T_TMP/out"
 # --config overrides boot/config-KVER, both ways
 grep -v ALLOW_MISSING "$r13/boot/config-$rel" > "$T_TMP/r13-off.config"
 echo "# CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS is not set" >> "$T_TMP/r13-off.config"
-t_run "R13: --config FILE without the option" 0 "$KSC" audit -b "$r13" --config "$T_TMP/r13-off.config" --json "$rel"
+t_expect r13-config-off-json 0 "$KSC" audit -b "$r13" --config "$T_TMP/r13-off.config" --json "$rel"
 t_eq "... nothing to report" "" "$(r13_findings)"
 cp "$r13/boot/config-$rel" "$T_TMP/r13-on.config"
 cp "$T_TMP/r13-off.config" "$r13/boot/config-$rel"
-t_run "R13: --config FILE with the option" 1 "$KSC" audit -b "$r13" --config "$T_TMP/r13-on.config" --json "$rel"
+t_expect r13-config-on-json 1 "$KSC" audit -b "$r13" --config "$T_TMP/r13-on.config" --json "$rel"
 t_eq "... both findings" "modns-defeated warning fx_grabber fxm_for_kvm_only
 modns-allow-missing-ns warning - -" "$(r13_findings)"
-t_run "--config FILE that does not exist" 4 "$KSC" audit -b "$r13" --config "$T_TMP/nonexistent.config" "$rel"
+t_expect config-missing 4 "$KSC" audit -b "$r13" --config "$T_TMP/nonexistent.config" "$rel"
 t_grep "... says which" "nonexistent.config" "$T_TMP/err"
 
 # ---- signatures ----------------------------------------------------------------------
@@ -131,10 +134,10 @@ cp "$S/demo-kvm-evil-rsa.ko" "$sk/extra/kvm-evil.ko"
 cp "$D/oot/fxdma.ko" "$sk/extra/"
 sed -i 's/^# CONFIG_MODULE_SIG is not set$/CONFIG_MODULE_SIG=y/' "$sig/boot/config-$rel"
 
-# sig_summary: what the JSON in $T_TMP/out says of signatures: the counts, the keys, the
+# sig_summary: what the JSON in $T_TMP/raw (ec_free) says of signatures: the counts, the keys, the
 # signers and the signature findings (sorted).
 sig_summary() {
-	python3 - "$T_TMP/out" <<'PY'
+	python3 - "$T_TMP/raw" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 s = d["signatures"]
@@ -153,7 +156,17 @@ for f in sorted(d["findings"], key=lambda f: (f["code"], f["module"] or "")):
 PY
 }
 EC_ID=$("$KSC" modinfo -F sig_key "$S/demo-kvm-amd-ec.ko")
-t_run "signatures: --cert rsa.pem (PEM)" 1 "$KSC" audit -b "$sig" --cert "$S/rsa.pem" --json "$rel"
+# ec_free CMD...: CMD's output with the ECDSA key's id as EC_KEY_ID (its standard output
+# as it was in $T_TMP/raw, for sig_summary); CMD's status.
+ec_free() {
+	local rc
+	"$@" > "$T_TMP/raw" 2> "$T_TMP/raw.err"
+	rc=$?
+	sed "s|$EC_ID|EC_KEY_ID|g" "$T_TMP/raw"
+	sed "s|$EC_ID|EC_KEY_ID|g" "$T_TMP/raw.err" >&2
+	return $rc
+}
+t_expect sig-cert-pem-json 1 ec_free "$KSC" audit -b "$sig" --cert "$S/rsa.pem" --json "$rel"
 sig_summary > "$T_TMP/got"
 cat > "$T_TMP/want" <<W
 signatures modules=8 signed=6 unsigned=2 verified=3 foreign_key=1 rejected=2 unsupported=0 not_checked=0 keys=1 keys_checked=true module_sig=true
@@ -169,7 +182,7 @@ finding modns-foreign-key warning kvm_amd fxm_for_kvm_family
 finding modns-unsigned warning kvm_intel fxm_for_kvm_family
 W
 t_diff "... counts, key, signers; unsigned, foreign and failing signatures flagged, valid ones not" "$T_TMP/want" "$T_TMP/got"
-python3 - "$T_TMP/out" > "$T_TMP/details" <<'PY'
+python3 - "$T_TMP/raw" > "$T_TMP/details" <<'PY'
 import json, sys
 for f in json.load(open(sys.argv[1]))["findings"]:
     if f["code"] in ("intree-bad-signature", "intree-foreign-key", "modns-unsigned", "intree-unsigned"):
@@ -181,11 +194,11 @@ t_grep "... the foreign key: who signed it" "kvm_amd intree-foreign-key claims t
 t_grep "... the unsigned name match: which export the name is granted" "kvm_intel modns-unsigned its name matches kvm,kvm-*, which grants it fxm_for_kvm_family, but it is unsigned" "$T_TMP/details"
 cp "$T_TMP/got" "$T_TMP/pem"
 
-t_run "signatures: --cert rsa.der (DER)" 1 "$KSC" audit -b "$sig" --cert "$S/rsa.der" --json "$rel"
+t_expect sig-cert-der-json 1 ec_free "$KSC" audit -b "$sig" --cert "$S/rsa.der" --json "$rel"
 sig_summary | sed 's/ rsa\.der$/ rsa.pem/' > "$T_TMP/got"
 t_diff "... the same verdicts as with the PEM" "$T_TMP/pem" "$T_TMP/got"
 
-t_run "signatures: --cert two.pem (rsa and ec)" 1 "$KSC" audit -b "$sig" --cert "$S/two.pem" --json "$rel"
+t_expect sig-cert-two-json 1 ec_free "$KSC" audit -b "$sig" --cert "$S/two.pem" --json "$rel"
 sig_summary | grep -E '^(signatures|finding)' > "$T_TMP/got"
 cat > "$T_TMP/want" <<W
 signatures modules=8 signed=6 unsigned=2 verified=4 foreign_key=0 rejected=2 unsupported=0 not_checked=0 keys=2 keys_checked=true module_sig=true
@@ -195,11 +208,11 @@ finding intree-unsigned warning kvm_intel -
 finding modns-unsigned warning kvm_intel fxm_for_kvm_family
 W
 t_diff "... kvm_amd verifies with the ec key" "$T_TMP/want" "$T_TMP/got"
-t_run "signatures: --cert twice" 1 "$KSC" audit -b "$sig" --cert "$S/rsa.pem" --cert "$S/ec.der" --json "$rel"
+t_expect sig-cert-twice-json 1 ec_free "$KSC" audit -b "$sig" --cert "$S/rsa.pem" --cert "$S/ec.der" --json "$rel"
 sig_summary | grep -E '^(signatures|finding)' > "$T_TMP/got2"
 t_diff "... as one file with both" "$T_TMP/got" "$T_TMP/got2"
 
-t_run "signatures: no --cert" 1 "$KSC" audit -b "$sig" --json "$rel"
+t_expect sig-no-cert-json 1 ec_free "$KSC" audit -b "$sig" --json "$rel"
 sig_summary > "$T_TMP/got"
 cat > "$T_TMP/want" <<W
 signatures modules=8 signed=6 unsigned=2 verified=0 foreign_key=0 rejected=1 unsupported=0 not_checked=5 keys=0 keys_checked=false module_sig=true
@@ -215,27 +228,27 @@ python3 -c 'import json, sys
 for f in json.load(open(sys.argv[1]))["findings"]:
     if f["code"] == "intree-unsigned": print(f["summary"])' "$T_TMP/out" > "$T_TMP/details"
 t_grep "... the unsigned finding says keys were not checked" "(keys were not checked: with no key known, only missing and malformed signatures are judged)" "$T_TMP/details"
-t_run "... text" 1 "$KSC" audit -b "$sig" "$rel"
+t_expect sig-no-cert-text 1 ec_free "$KSC" audit -b "$sig" "$rel"
 t_grep "... the summary line says so" "signatures: 8 modules: 6 signed (0 verified, 0 foreign key, 1 rejected, 0 unsupported, 5 not checked), 2 unsigned; keys not checked: no certificate given (--cert) and none in the kernel image" "$T_TMP/out"
-t_run "signatures: text with --cert" 1 "$KSC" audit -b "$sig" --cert "$S/rsa.pem" "$rel"
+t_expect sig-cert-text 1 ec_free "$KSC" audit -b "$sig" --cert "$S/rsa.pem" "$rel"
 t_grep "... the summary line" "signatures: 8 modules: 6 signed (3 verified, 1 foreign key, 2 rejected, 0 unsupported, 0 not checked), 2 unsigned; 1 key" "$T_TMP/out"
 t_grep "... the signer line" "  'ksymcheck test RSA key' 12:34:AB:CD sha256: 4 (3 verified, 0 foreign key, 1 rejected, 0 unsupported, 0 not checked)" "$T_TMP/out"
 
 # A kernel that does not sign its modules, and no key: unsigned is the norm there.
 sed 's/^CONFIG_MODULE_SIG=y$/# CONFIG_MODULE_SIG is not set/' "$sig/boot/config-$rel" > "$T_TMP/nosig.config"
-t_run "signatures: CONFIG_MODULE_SIG not set, no key" 1 "$KSC" audit -b "$sig" --config "$T_TMP/nosig.config" --json "$rel"
+t_expect sig-no-module-sig-json 1 ec_free "$KSC" audit -b "$sig" --config "$T_TMP/nosig.config" --json "$rel"
 sig_summary | grep -E '^(signatures|finding)' > "$T_TMP/got"
 cat > "$T_TMP/want" <<W
 signatures modules=8 signed=6 unsigned=2 verified=0 foreign_key=0 rejected=1 unsupported=0 not_checked=5 keys=0 keys_checked=false module_sig=false
 finding intree-bad-signature error fx_user -
 W
 t_diff "... unsigned modules not flagged; a malformed signature still is" "$T_TMP/want" "$T_TMP/got"
-t_run "... with --cert, unsigned intree modules are flagged again" 1 "$KSC" audit -b "$sig" --config "$T_TMP/nosig.config" --cert "$S/rsa.pem" --json "$rel"
+t_expect sig-no-module-sig-cert-json 1 ec_free "$KSC" audit -b "$sig" --config "$T_TMP/nosig.config" --cert "$S/rsa.pem" --json "$rel"
 t_eq "... intree-unsigned kvm_intel" "finding intree-unsigned warning kvm_intel -" "$(sig_summary | grep intree-unsigned)"
 
 # The kernel's built-in key, from the image under ROOT (no --cert).
 cp "$S/fx-vmlinux-rsa" "$sig/boot/vmlinux-$rel"
-t_run "signatures: the built-in key of boot/vmlinux-KVER" 1 "$KSC" audit -b "$sig" --json "$rel"
+t_expect sig-builtin-key-json 1 ec_free "$KSC" audit -b "$sig" --json "$rel"
 sig_summary | grep -E '^(signatures|key)' > "$T_TMP/got"
 cat > "$T_TMP/want" <<W
 signatures modules=8 signed=6 unsigned=2 verified=3 foreign_key=1 rejected=2 unsupported=0 not_checked=0 keys=1 keys_checked=true module_sig=true
@@ -251,19 +264,19 @@ touch "$T_TMP/mark"
 t_eq "signatures: the image's keys kept beside the index" 1 "$(keys | wc -l)"
 t_eq "... its certificate, as DER" "$(od -An -tx1 "$S/rsa.der" | tr -d ' \n')" \
 	"$(tail -c "$(stat -c %s "$S/rsa.der")" "$(keys)" | od -An -tx1 | tr -d ' \n')"
-t_run "... taken from there" 1 "$KSC" audit -b "$sig" --json "$rel"
+t_expect sig-builtin-key-kept-json 1 ec_free "$KSC" audit -b "$sig" --json "$rel"
 sig_summary | grep -E '^(signatures|key)' > "$T_TMP/got"
 t_diff "... the same key and verdicts" "$T_TMP/want" "$T_TMP/got"
 cp "$FIXTURES/x86_64/fx-vmlinux-prel32" "$sig/boot/vmlinux-$rel"
 touch -d '2024-01-02 00:00' "$sig/boot/vmlinux-$rel"
-t_run "... another image: read again" 1 "$KSC" audit -b "$sig" --json "$rel"
+t_expect sig-another-image-json 1 ec_free "$KSC" audit -b "$sig" --json "$rel"
 t_eq "... no key in it" "signatures modules=8 signed=6 unsigned=2 verified=0 foreign_key=0 rejected=1 unsupported=0 not_checked=5 keys=0 keys_checked=false module_sig=true" \
 	"$(sig_summary | grep -E '^signatures')"
 t_eq "... the kept keys rewritten: none" "" "$(tail -c "$(stat -c %s "$S/rsa.der")" "$(keys)" | od -An -tx1 | tr -d ' \n' | grep -F "$(od -An -tx1 "$S/rsa.der" | tr -d ' \n')")"
 
 # The HTML report carries the same document.
 "$KSC" audit -b "$sig" --cert "$S/rsa.pem" --json "$rel" > "$T_TMP/sig.json"
-t_run "signatures: --html" 1 "$KSC" audit -b "$sig" --cert "$S/rsa.pem" --html "$T_TMP/sig.html" "$rel"
+t_expect sig-html 1 ec_free "$KSC" audit -b "$sig" --cert "$S/rsa.pem" --html "$T_TMP/sig.html" "$rel"
 if python3 tests/browser/checks.py html "$T_TMP/sig.html" "$T_TMP/sig.json" 2> "$T_TMP/check.err"; then
 	t_ok "... well-formed, self-contained, its JSON block equals --json"
 else
@@ -278,18 +291,18 @@ mkdir -p "$clean/lib/modules/$rel/kernel/arch/x86/kvm"
 cp "$S/fx-modns-rsa.ko" "$clean/lib/modules/$rel/kernel/virt/kvm/fx-modns.ko"
 cp "$S/demo-kvm-rsa.ko" "$clean/lib/modules/$rel/kernel/arch/x86/kvm/kvm.ko"
 sed -i 's/^# CONFIG_MODULE_SIG is not set$/CONFIG_MODULE_SIG=y/' "$clean/boot/config-$rel"
-t_run "signatures: intree modules signed by the given key" 0 "$KSC" audit -b "$clean" --cert "$S/rsa.pem" --json "$rel"
+t_expect sig-clean-json 0 ec_free "$KSC" audit -b "$clean" --cert "$S/rsa.pem" --json "$rel"
 t_eq "... both verify, nothing flagged" "signatures modules=2 signed=2 unsigned=0 verified=2 foreign_key=0 rejected=0 unsupported=0 not_checked=0 keys=1 keys_checked=true module_sig=true" \
 	"$(sig_summary | grep -E '^(signatures|finding)')"
-t_run "... the same tree against another key" 1 "$KSC" audit -b "$clean" --cert "$S/ec.pem" --json "$rel"
+t_expect sig-clean-other-key-json 1 ec_free "$KSC" audit -b "$clean" --cert "$S/ec.pem" --json "$rel"
 t_eq "... both foreign" "signatures modules=2 signed=2 unsigned=0 verified=0 foreign_key=2 rejected=0 unsupported=0 not_checked=0 keys=1 keys_checked=true module_sig=true
 finding intree-foreign-key warning fx_modns -
 finding intree-foreign-key warning kvm -
 finding modns-foreign-key warning kvm anon_inode_make_secure_inode" \
 	"$(sig_summary | grep -E '^(signatures|finding)')"
 
-t_run "--cert with a missing file" 4 "$KSC" audit -b "$clean" --cert "$T_TMP/nonexistent.pem" "$rel"
+t_expect sig-cert-missing 4 ec_free "$KSC" audit -b "$clean" --cert "$T_TMP/nonexistent.pem" "$rel"
 t_grep "... says which" "nonexistent.pem" "$T_TMP/err"
 t_eq "... and audits nothing" "" "$(cat "$T_TMP/out")"
-t_run "--cert with a file that holds no certificate" 4 "$KSC" audit -b "$clean" --cert "$T_TMP/nosig.config" "$rel"
+t_expect sig-cert-no-certificate 4 ec_free "$KSC" audit -b "$clean" --cert "$T_TMP/nosig.config" "$rel"
 t_grep "... says so" "no X.509 certificate in it" "$T_TMP/err"

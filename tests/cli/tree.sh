@@ -3,7 +3,9 @@
 # real depmod writes them (when it is installed), the index (reuse, a touched module
 # read again, a corrupt index rebuilt), a broken tree processed fully with exit status 4,
 # runs killed midway leaving no partial file and no corrupt index, the progress bar only
-# on a terminal, usage errors.
+# on a terminal, usage errors. Whole outputs (stdout, stderr, exit status) are compared
+# with tests/expected/tree/ (t_expect; make regen-expected), JSON with the timing's
+# numbers written as 0; the checks after each run say what it shows.
 . tests/lib.sh
 REL=6.16.0-demo
 D=$FIXTURES/demo
@@ -37,10 +39,20 @@ make_tree() { # $1 root
 }
 FILES="modules.dep modules.symbols modules.alias modules.softdep modules.devname"
 
+# tree_json CMD...: CMD's standard output with the numbers of "timing" (seconds, the job
+# count, bytes: they change from run to run and machine to machine) as 0; CMD's status.
+tree_json() {
+	local rc
+	"$@" > "$T_TMP/raw"
+	rc=$?
+	sed -E '/^  "timing": \{/,/^  \}/ s/(": )[0-9][0-9.e+-]*/\10/' "$T_TMP/raw"
+	return $rc
+}
+
 root=$T_TMP/root
 make_tree "$root"
 mkdir -p "$T_TMP/dout"
-t_run "tree: a tree of fixtures" 1 "$KSC" tree -b "$root" "$REL" --no-index --write-depmod "$T_TMP/dout"
+t_expect fixtures 1 "$KSC" tree -b "$root" "$REL" --no-index --write-depmod "$T_TMP/dout"
 t_grep "... summary" "$root/lib/modules/$REL: 14 modules (14 read, 0 from the index, 0 unreadable); kernel exports: $root/boot/vmlinux-$REL" "$T_TMP/out"
 t_grep "... judged by the rules of 6.16" "14 judged (rules of 6.16)" "$T_TMP/out"
 t_grep "... findings per code" "findings: " "$T_TMP/out"
@@ -68,8 +80,8 @@ while read -r rel; do
 done < <(sed -n 's/^\([^:]*\):.*/\1/p' "$T_TMP/dout/modules.dep")
 t_eq "tree: every module's findings are check's for that module alone" "" "$diffs"
 
-t_run "tree --no-check: depmod's view only" 0 "$KSC" tree -b "$root" "$REL" --no-index --no-check
-t_run "tree --format json" 1 "$KSC" tree -b "$root" "$REL" --no-index --format json
+t_expect no-check 0 "$KSC" tree -b "$root" "$REL" --no-index --no-check
+t_expect format-json 1 tree_json "$KSC" tree -b "$root" "$REL" --no-index --format json
 python3 - "$T_TMP/out" > "$T_TMP/j" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -86,7 +98,7 @@ t_eq "... the summary and the modules' findings" "ksymcheck/1 tree 14 14 0 none 
 True loads fail kvm_intel fxm_for_kvm_family error modns-denied ['ERROR: modpost: module kvm_intel uses symbol fxm_for_kvm_family from namespace module:kvm,kvm-*, but does not import it.']" "$(cat "$T_TMP/j")"
 "$KSC" tree -b "$root" "$REL" --no-index 2> /dev/null |
 	grep -E ': (loader|modpost): refused: |^Cycle detected: ' > "$T_TMP/refused"
-t_run "tree --quiet: only the refusals" 1 "$KSC" tree -b "$root" "$REL" --no-index -q
+t_expect quiet 1 "$KSC" tree -b "$root" "$REL" --no-index -q
 t_diff "... the refused lines of the full output, nothing else" "$T_TMP/refused" "$T_TMP/out"
 t_grep "... such as fx-65's" "kernel/fx/fx-65.ko: module_layout: loader: refused:" "$T_TMP/out"
 t_eq "... no progress bar on a pipe" "" "$(tr -d '\n' < "$T_TMP/err" | tr -dc '\r')"
@@ -99,18 +111,18 @@ fi
 
 # The index.
 idx=$T_TMP/cache/tree.idx
-t_run "tree --index: first run" 1 "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
+t_expect index-first-run 1 tree_json "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
 t_eq "... index absent, then written" "absent yes" "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["index"])' "$T_TMP/out") $([ -s "$idx" ] && echo yes)"
-t_run "tree --index: second run" 1 "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
+t_expect index-second-run 1 tree_json "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
 t_eq "... nothing read again" "used 0 14" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"], d["cached"])' "$T_TMP/out")"
 touch -d '1 day ago' "$root/lib/modules/$REL/kernel/fx/fx-65.ko"
-t_run "tree --index: one module touched" 1 "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
+t_expect index-one-touched 1 tree_json "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
 t_eq "... only it read again" "used 1 13" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"], d["cached"])' "$T_TMP/out")"
 printf 'garbage' | dd of="$idx" bs=1 seek=200 conv=notrunc 2> /dev/null
-t_run "tree --index: a corrupt index" 1 "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
+t_expect index-corrupt 1 tree_json "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
 t_grep "... is reported" "$idx: index corrupt" "$T_TMP/err"
 t_eq "... and rebuilt, not used" "rebuilt 14" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"])' "$T_TMP/out")"
-t_run "tree --index: after the rebuild" 1 "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
+t_expect index-after-rebuild 1 tree_json "$KSC" tree -b "$root" "$REL" --index "$idx" -f json
 t_eq "... used again" "used 0" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"])' "$T_TMP/out")"
 # The index's walk: with folders older than the clock's granularity, a re-check takes the
 # last run's module list and checks each folder; a module added or removed changes its
@@ -121,22 +133,22 @@ widx=$T_TMP/cache/walk.idx
 wm=$wroot/lib/modules/$REL
 find "$wroot" -exec touch -h -d '1 hour ago' {} +
 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -q 2> /dev/null
-t_run "tree --index: old folders, nothing changed" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
+t_expect walk-nothing-changed 0 tree_json "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
 t_eq "... nothing read again" "used 0 14" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"], d["cached"])' "$T_TMP/out")"
 cp "$wm/kernel/fx/fx-65.ko" "$wm/kernel/drivers/dma/fx-added.ko"
 mkdir -p "$T_TMP/wout" "$T_TMP/wfresh"
-t_run "tree --index: a module added to a folder" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json --write-depmod "$T_TMP/wout"
+t_expect walk-module-added 0 tree_json "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json --write-depmod "$T_TMP/wout"
 t_eq "... found (the folder changed: walked again), only it read" "15 1 14" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["module_count"], d["read"], d["cached"])' "$T_TMP/out")"
 "$KSC" tree -b "$wroot" "$REL" --no-index --no-check -q --write-depmod "$T_TMP/wfresh" 2> /dev/null
 t_eq "... modules.dep as without the index" "" "$(diff "$T_TMP/wout/modules.dep" "$T_TMP/wfresh/modules.dep" 2>&1)"
 find "$wroot" -exec touch -h -d '1 hour ago' {} +
 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -q 2> /dev/null
 rm "$wm/kernel/drivers/dma/fx-added.ko"
-t_run "tree --index: the module removed again" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
+t_expect walk-module-removed 0 tree_json "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
 t_eq "... gone" "14 0 14" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["module_count"], d["read"], d["cached"])' "$T_TMP/out")"
 mkdir "$wm/kernel/newdir"
 cp "$wm/kernel/fx/fx-65.ko" "$wm/kernel/newdir/fx-new.ko"
-t_run "tree --index: a new folder with a module" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
+t_expect walk-new-folder 0 tree_json "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
 t_eq "... found" "15 1" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["module_count"], d["read"])' "$T_TMP/out")"
 # The same index corrupt in its derived records (the end of its hot part): its folders and
 # modules are stat'ed from it while the rest of it is checked; found corrupt, it is not used.
@@ -144,13 +156,13 @@ find "$wroot" -exec touch -h -d '1 hour ago' {} +
 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -q 2> /dev/null
 hot_end=$(python3 -c 'import struct,sys; print(struct.unpack_from("<Q", open(sys.argv[1], "rb").read(), 128)[0])' "$widx")
 printf 'X' | dd of="$widx" bs=1 seek=$((hot_end - 8)) conv=notrunc 2> /dev/null
-t_run "tree --index: old folders, derived records corrupt" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
+t_expect walk-derived-corrupt 0 tree_json "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
 t_grep "... is reported" "$widx: index corrupt" "$T_TMP/err"
 t_eq "... and not used: every module read" "rebuilt 15 0" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"], d["cached"])' "$T_TMP/out")"
-t_run "tree --index: the rebuilt index" 0 "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
+t_expect walk-rebuilt 0 tree_json "$KSC" tree -b "$wroot" "$REL" --index "$widx" --no-check -f json
 t_eq "... used" "used 0" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"])' "$T_TMP/out")"
 
-XDG_CACHE_HOME=$T_TMP/xdg t_run "tree: the default index under XDG_CACHE_HOME" 1 "$KSC" tree -b "$root" "$REL" -q
+XDG_CACHE_HOME=$T_TMP/xdg t_expect default-index-xdg 1 "$KSC" tree -b "$root" "$REL" -q
 t_eq "... one index file" "1" "$(find "$T_TMP/xdg/ksymcheck/tree" -name "$REL-*.idx" | wc -l)"
 
 # A broken tree: a corrupt module, an unreadable one, a symbolic link loop, a dangling
@@ -240,10 +252,10 @@ t_eq "tree killed midway (14 times): no partial file, no corrupt index" "" "$bad
 t_eq "... the next run removes stale temporary files" "" "$(find "$T_TMP/kout" "$T_TMP/kill" -name '*.ksymcheck-tmp-*')"
 
 # Usage.
-t_run "tree: a bad release" 2 "$KSC" tree -b "$root" banana
-t_run "tree: --index and --no-index" 2 "$KSC" tree -b "$root" "$REL" --index x --no-index
-t_run "tree: two sources of kernel exports" 2 "$KSC" tree -b "$root" "$REL" -E a -F b
-t_run "tree: no such module folder" 4 "$KSC" tree -b "$T_TMP/nowhere" "$REL" --no-index
+t_expect usage-bad-release 2 "$KSC" tree -b "$root" banana
+t_expect usage-index-no-index 2 "$KSC" tree -b "$root" "$REL" --index x --no-index
+t_expect usage-two-export-sources 2 "$KSC" tree -b "$root" "$REL" -E a -F b
+t_expect no-module-folder 4 "$KSC" tree -b "$T_TMP/nowhere" "$REL" --no-index
 t_grep "... reported" "$T_TMP/nowhere/lib/modules/$REL: no such module directory" "$T_TMP/err"
-t_run "tree --help" 0 "$KSC" tree --help
+t_expect help 0 "$KSC" tree --help
 t_grep "... documents --write-depmod" "--write-depmod DIR" "$T_TMP/out"
