@@ -25,7 +25,8 @@
 # against the value recorded in this file (the oracle must not drift silently); then, if
 # `ksymcheck check` is there, `check --kernel $KDIR --kver $KVER --view loader
 # --format kernel MODULES...` must print exactly dmesg.txt, and `--format json` must give
-# each module the errno of results.txt and kernel_lines equal to dmesg-<module>.txt.
+# each module the errno of results.txt and kernel_lines equal to dmesg-<module>.txt
+# (tests/real/loadcmp.py, shared with loader72.sh).
 # Without `check`, those lines are SKIPs and the oracle is printed as TAP comments.
 #
 # KSC_LOADER_SETS="kbuild debian-a" picks sets (default: all).
@@ -365,50 +366,9 @@ run_set() { # SET
 	grep '^insmod: ' "$d/ksymcheck-kernel.out" > "$d/ksymcheck-insmod.txt" || true
 	t_diff "loader $s: ksymcheck --format kernel prints exactly the kernel's log" \
 		"$d/dmesg.txt" "$d/ksymcheck-kernel.txt"
-	python3 - "$d" "$s" "${kmods[@]}" <<'EOF'
-import json, os, sys
-d, s, mods = sys.argv[1], sys.argv[2], [os.path.basename(m) for m in sys.argv[3:]]
-res = {}
-for l in open(os.path.join(d, "results.txt")):
-    b, rc, name = l.rstrip("\n").split("\t")
-    res[b] = int(rc) if rc != "none" else None  # none: the loading process was killed
-def fail(name, *lines):
-    print("not ok - " + name)
-    for l in lines:
-        for part in str(l).split("\n"):
-            print("#   " + part)
-try:
-    j = json.load(open(os.path.join(d, "ksymcheck.json")))
-    got = j["modules"]
-except Exception as e:
-    err = open(os.path.join(d, "ksymcheck-json.err")).read()[:400]
-    fail("loader %s: ksymcheck --format json is readable" % s, "%s: %s" % (type(e).__name__, e), err)
-    sys.exit(0)
-if len(got) != len(mods):
-    fail("loader %s: ksymcheck reports every module" % s, "%d modules, %d given" % (len(got), len(mods)))
-for i, b in enumerate(mods):
-    m = got[i] if i < len(got) else {}
-    loader = m.get("loader") or {}
-    if os.path.basename(m.get("path", "")) != b:
-        fail("loader %s/%s: ksymcheck module %d is %s" % (s, b, i + 1, b), "json path: %r" % m.get("path"))
-        continue
-    e = loader.get("errno")
-    name = "loader %s/%s: ksymcheck errno %s equals the real loader's %s" % (s, b, e, res[b])
-    if e == res[b]:
-        print("ok - " + name)
-    else:
-        fail(name, "real loader: %s, ksymcheck: %r (%s)" % (res[b], e, loader.get("result")))
-    want = open(os.path.join(d, "dmesg-%s.txt" % b)).read().splitlines()
-    # kernel_lines: one string per line.
-    lines = "\n".join(str(l) for l in (loader.get("kernel_lines") or [])).split("\n")
-    if lines == [""]:
-        lines = []
-    name = "loader %s/%s: ksymcheck kernel_lines equal the kernel's log" % (s, b)
-    if lines == want:
-        print("ok - " + name)
-    else:
-        fail(name, *(["kernel:"] + ["  " + l for l in want] + ["ksymcheck:"] + ["  " + l for l in lines]))
-EOF
+	python3 "$TOP/tests/real/loadcmp.py" --label "loader $s" --who ksymcheck \
+		--results results.txt --dmesg 'dmesg-{}.txt' --json ksymcheck.json \
+		--json-err ksymcheck-json.err "$d" "${kmods[@]}"
 }
 
 for s in $SETS; do

@@ -83,21 +83,28 @@ plain() { # PATH relative to $MODDIR/kernel, without .ko*
 	echo "$dst"
 }
 
+# put SET DEST SOURCE WANT OPS...: the set's DEST is the file SOURCE edited by OPS
+# (tests/helpers/kpatch.py), loaded expecting WANT
+put() {
+	local set=$1 dest=$LDIR/$1/mods/$2 src=$3 want=$4
+	shift 4
+	mkdir -p "$LDIR/$set/mods"
+	if ! kpatch "$src" "$dest" "$@" 2> "$T_TMP/kpatch.err"; then
+		t_fail "loader72 $set: make $(basename "$dest")" "$(cat "$T_TMP/kpatch.err")"
+		return 0
+	fi
+	add_mod "$set" "$dest" "$want"
+}
+
 # mk SET DEST SOURCE WANT OPS...: DEST is SOURCE (relative to $MODDIR/kernel) edited
 mk() {
 	local set=$1 dest=$2 rel=$3 want=$4 src
 	shift 4
-	local dir=$LDIR/$set/mods
-	mkdir -p "$dir"
 	if ! src=$(plain "$rel"); then
 		echo "# $set: $rel is not in this kernel tree; $dest left out"
 		return 0
 	fi
-	if ! kpatch "$src" "$dir/$dest" "$@" 2> "$T_TMP/kpatch.err"; then
-		t_fail "loader72 $set: make $dest" "$(cat "$T_TMP/kpatch.err")"
-		return 0
-	fi
-	add_mod "$set" "$dir/$dest" "$want"
+	put "$set" "$dest" "$src" "$want" "$@"
 }
 
 KVM=arch/x86/kvm
@@ -181,11 +188,7 @@ bmk() {
 		t_fail "loader72 $set: $src was not built (tests/real/kbuild72.sh)"
 		return 0
 	fi
-	if ! kpatch "$src" "$LDIR/$set/mods/$dest" "$@" 2> "$T_TMP/kpatch.err"; then
-		t_fail "loader72 $set: make $dest" "$(cat "$T_TMP/kpatch.err")"
-		return 0
-	fi
-	add_mod "$set" "$LDIR/$set/mods/$dest" "$want"
+	put "$set" "$dest" "$src" "$want" "$@"
 }
 
 setup_built() {
@@ -273,48 +276,9 @@ run_set() { # SET
 		t_diff "loader72 $s: check --$how --format kernel prints exactly the kernel's log" \
 			"$d/dmesg-loader.txt" "$d/ksc-$how.txt"
 		LINES_COMPARED=$((LINES_COMPARED + $(wc -l < "$d/dmesg-loader.txt")))
-		python3 - "$d" "$s" "$how" "${mods[@]}" <<'EOF'
-import json, os, sys
-d, s, how, mods = sys.argv[1], sys.argv[2], sys.argv[3], [os.path.basename(m) for m in sys.argv[4:]]
-res = {}
-for l in open(os.path.join(d, "verdict.txt")):
-    b, rc = l.rstrip("\n").split("\t")
-    res[b] = int(rc) if rc not in ("none", "") else None
-def fail(name, *lines):
-    print("not ok - " + name)
-    for l in lines:
-        for part in str(l).split("\n"):
-            print("#   " + part)
-try:
-    got = json.load(open(os.path.join(d, "ksc-%s.json" % how)))["modules"]
-except Exception as e:
-    err = open(os.path.join(d, "ksc-%s-json.err" % how)).read()[:400]
-    fail("loader72 %s: check --%s --format json is readable" % (s, how), "%s: %s" % (type(e).__name__, e), err)
-    sys.exit(0)
-if len(got) != len(mods):
-    fail("loader72 %s: check --%s reports every module" % (s, how), "%d modules, %d given" % (len(got), len(mods)))
-for i, b in enumerate(mods):
-    m = got[i] if i < len(got) else {}
-    loader = m.get("loader") or {}
-    if os.path.basename(m.get("path", "")) != b:
-        fail("loader72 %s/%s: --%s module %d is %s" % (s, b, how, i + 1, b), "json path: %r" % m.get("path"))
-        continue
-    e = loader.get("errno")
-    name = "loader72 %s/%s: --%s errno %s equals the loader's %s" % (s, b, how, e, res[b])
-    if e == res[b]:
-        print("ok - " + name)
-    else:
-        fail(name, "real loader: %s, ksymcheck: %r (%s)" % (res[b], e, loader.get("result")))
-    want = open(os.path.join(d, "dmesg-loader-%s.txt" % b)).read().splitlines()
-    lines = "\n".join(str(l) for l in (loader.get("kernel_lines") or [])).split("\n")
-    if lines == [""]:
-        lines = []
-    name = "loader72 %s/%s: --%s kernel_lines equal the kernel's log" % (s, b, how)
-    if lines == want:
-        print("ok - " + name)
-    else:
-        fail(name, *(["kernel:"] + ["  " + l for l in want[:20]] + ["ksymcheck:"] + ["  " + l for l in lines[:20]]))
-EOF
+		python3 "$TOP/tests/real/loadcmp.py" --label "loader72 $s" --who="--$how" \
+			--results verdict.txt --dmesg 'dmesg-loader-{}.txt' --json "ksc-$how.json" \
+			--json-err "ksc-$how-json.err" "$d" "${mods[@]}"
 	done
 }
 
