@@ -36,8 +36,6 @@ WINGS = {"util": 0, "base": 1, "readers": 2, "kernel": 3, "engine": 4, "source":
 KNOWN_FILES = {
     "lib/tree/ksc-tree.c": "the tree wing in one file (walk, read, index use, resolve, check, "
                       "results); issue 16 splits it",
-    "lib/tree/ksc-index.c": "the index format: builder, validator and reader of one record "
-                       "layout; to split with the tree",
     "lib/ksymcheck.h": "the public header: every function documents its ownership and "
                        "errors; splitting it would break users' includes",
 }
@@ -48,11 +46,6 @@ KNOWN_FUNCTIONS = {
     "lib/engine/ksc-check.c:load_module": "the loader's steps in one function; to split into "
                                    "the kernel's own (check_modinfo(), ...)",
     "lib/engine/ksc-check.c:modpost_module": "modpost's checks of one module in one function",
-    "lib/tree/ksc-index.c:ksc_krec_build": "lays out one index record field by field",
-    "lib/tree/ksc-index.c:ksc_krec_to_module": "rebuilds a module from a record field by field",
-    "lib/tree/ksc-index.c:ksc_kidx_write": "writes the index file's header, directory and records",
-    "lib/tree/ksc-depmod.c:ksc_depmod_cycles": "depmod's cycle search and its report in one",
-    "lib/tree/ksc-depmod.c:ksc_depmod_format": "one switch over every modules.* format",
     "lib/source/ksc-src.c:scan_dir": "one folder of the threaded source walk",
     "lib/source/ksc-srcedit.c:ksc_srcedit_commit": "checks and writes every planned edit atomically",
     "lib/source/ksc-srcedit.c:ksc_srcedit_plan_imports": "where MODULE_IMPORT_NS lines go, per file",

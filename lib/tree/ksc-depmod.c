@@ -265,35 +265,28 @@ oom:
 }
 
 /*
- * The dependency cycles among the modules the sort left out: Tarjan's strongly
- * connected components over them; for each component with more than one module (or a
- * module that depends on itself), one cycle, starting at its lowest index and following
- * dependencies inside the component back to it. Cycles are returned flat in *out with
- * their lengths in *lens (each cycle lists its modules once). Returns the number of
- * cycles or -ENOMEM.
+ * Tarjan's strongly connected components of the modules left unsorted (sort_idx
+ * INT_MAX), without recursion: comp[v] for each of them. 0 or -ENOMEM.
  */
-int ksc_depmod_cycles(size_t n, uint32_t *const *deps, const uint32_t *n_deps,
-		      const int *sort_idx, uint32_t **out, size_t **lens)
+static int strong_components(size_t n, uint32_t *const *deps, const uint32_t *n_deps,
+			     const int *sort_idx, uint32_t *comp)
 {
 	int64_t *index = malloc((n ? n : 1) * sizeof(*index));
 	int64_t *low = malloc((n ? n : 1) * sizeof(*low));
-	uint32_t *comp = malloc((n ? n : 1) * sizeof(*comp));
 	uint32_t *stack = malloc((n ? n : 1) * sizeof(*stack));
 	struct frame {
 		uint32_t v, next;
 	} *cs = malloc((n ? n : 1) * sizeof(*cs));
 	unsigned char *on = calloc(n ? n : 1, 1);
-	uint32_t *flat = NULL, *path = NULL, *pnext = NULL;
-	size_t *ls = NULL, nflat = 0, ncyc = 0;
 	int64_t counter = 0;
 	size_t sp = 0;
+	uint32_t ncomp = 0;
 	int ret = -ENOMEM;
 
-	if (!index || !low || !comp || !stack || !cs || !on)
+	if (!index || !low || !stack || !cs || !on)
 		goto out;
 	for (size_t i = 0; i < n; i++)
 		index[i] = -1;
-	uint32_t ncomp = 0;
 	for (size_t s = 0; s < n; s++) {
 		if (sort_idx[s] != INT_MAX || index[s] >= 0)
 			continue;
@@ -333,76 +326,109 @@ int ksc_depmod_cycles(size_t n, uint32_t *const *deps, const uint32_t *n_deps,
 				low[cs[csp - 1].v] = low[v];
 		}
 	}
-	/*
-	 * One cycle per component: a breadth-first search from its lowest member back to
-	 * it.
-	 */
-	path = malloc((n ? n : 1) * sizeof(*path));
-	pnext = malloc((n ? n : 1) * sizeof(*pnext));
-	flat = malloc((n ? n : 1) * sizeof(*flat));
-	ls = malloc((n ? n : 1) * sizeof(*ls));
-	if (!path || !pnext || !flat || !ls)
+	ret = 0;
+out:
+	free(index);
+	free(low);
+	free(stack);
+	free(cs);
+	free(on);
+	return ret;
+}
+
+/*
+ * A shortest cycle through s, the lowest member of component c: a breadth-first search
+ * over the component from s back to it. Written to cyc as s -> ... -> s (s once); its
+ * length, or 0 when there is none. path and pnext: scratch of n entries.
+ */
+static size_t component_cycle(size_t n, uint32_t *const *deps, const uint32_t *n_deps,
+			      const int *sort_idx, const uint32_t *comp, uint32_t s,
+			      uint32_t *path, uint32_t *pnext, uint32_t *cyc)
+{
+	uint32_t c = comp[s], last = UINT32_MAX;
+	size_t qh = 0, qt = 0;
+
+	for (size_t i = s; i < n; i++)
+		if (sort_idx[i] == INT_MAX && comp[i] == c)
+			pnext[i] = UINT32_MAX; /* pnext[v]: v's predecessor */
+	path[qt++] = s;
+	while (qh < qt && last == UINT32_MAX) {
+		uint32_t v = path[qh++];
+		for (uint32_t j = 0; j < n_deps[v]; j++) {
+			uint32_t w = deps[v][j];
+			if (sort_idx[w] != INT_MAX || comp[w] != c)
+				continue;
+			if (w == s) {
+				last = v;
+				break;
+			}
+			if (pnext[w] != UINT32_MAX)
+				continue;
+			pnext[w] = v;
+			path[qt++] = w;
+		}
+	}
+	if (last == UINT32_MAX)
+		return 0;
+	/* s -> ... -> last -> s: walk predecessors back from last */
+	size_t len = 1;
+	for (uint32_t v = last; v != s; v = pnext[v])
+		len++;
+	size_t at = len;
+	for (uint32_t v = last; v != s; v = pnext[v])
+		cyc[--at] = v;
+	cyc[--at] = s;
+	return len;
+}
+
+/*
+ * The dependency cycles among the modules the sort left out: Tarjan's strongly
+ * connected components over them; for each component with more than one module (or a
+ * module that depends on itself), one cycle, starting at its lowest index and following
+ * dependencies inside the component back to it. Cycles are returned flat in *out with
+ * their lengths in *lens (each cycle lists its modules once). Returns the number of
+ * cycles or -ENOMEM.
+ */
+int ksc_depmod_cycles(size_t n, uint32_t *const *deps, const uint32_t *n_deps,
+		      const int *sort_idx, uint32_t **out, size_t **lens)
+{
+	size_t m = n ? n : 1, nflat = 0, ncyc = 0;
+	uint32_t *comp = malloc(m * sizeof(*comp)), *path = malloc(m * sizeof(*path));
+	uint32_t *pnext = malloc(m * sizeof(*pnext)), *flat = malloc(m * sizeof(*flat));
+	size_t *ls = malloc(m * sizeof(*ls));
+	unsigned char *seen = calloc(m, 1);
+	int ret = -ENOMEM;
+
+	if (!comp || !path || !pnext || !flat || !ls || !seen ||
+	    strong_components(n, deps, n_deps, sort_idx, comp) < 0)
 		goto out;
-	memset(on, 0, n);
+	/* One cycle per component, found from its lowest member. */
 	for (size_t s = 0; s < n; s++) {
-		if (sort_idx[s] != INT_MAX || on[s] == 2)
+		if (sort_idx[s] != INT_MAX || seen[s])
 			continue;
-		/* s is the lowest index of its component the first time we meet it */
 		uint32_t c = comp[s];
-		for (size_t i = s; i < n; i++)
-			if (sort_idx[i] == INT_MAX && comp[i] == c)
-				on[i] = 2;
+		size_t members = 0;
+		for (size_t i = s; i < n; i++) {
+			if (sort_idx[i] == INT_MAX && comp[i] == c) {
+				seen[i] = 1;
+				members++;
+			}
+		}
 		bool self = false;
 		for (uint32_t j = 0; j < n_deps[s]; j++)
 			if (deps[s][j] == s)
 				self = true;
-		size_t members = 0;
-		for (size_t i = s; i < n; i++)
-			if (sort_idx[i] == INT_MAX && comp[i] == c)
-				members++;
-		if (members < 2 && !self)
-			continue;
 		if (self) {
 			flat[nflat++] = (uint32_t)s;
 			ls[ncyc++] = 1;
-			continue;
-		}
-		/* BFS over the component; pnext[v] = predecessor */
-		size_t qh = 0, qt = 0;
-		for (size_t i = s; i < n; i++)
-			if (sort_idx[i] == INT_MAX && comp[i] == c)
-				pnext[i] = UINT32_MAX;
-		path[qt++] = (uint32_t)s;
-		uint32_t last = UINT32_MAX;
-		while (qh < qt && last == UINT32_MAX) {
-			uint32_t v = path[qh++];
-			for (uint32_t j = 0; j < n_deps[v]; j++) {
-				uint32_t w = deps[v][j];
-				if (sort_idx[w] != INT_MAX || comp[w] != c)
-					continue;
-				if (w == s) {
-					last = v;
-					break;
-				}
-				if (pnext[w] != UINT32_MAX)
-					continue;
-				pnext[w] = v;
-				path[qt++] = w;
+		} else if (members >= 2) {
+			size_t len = component_cycle(n, deps, n_deps, sort_idx, comp,
+						     (uint32_t)s, path, pnext, flat + nflat);
+			if (len) {
+				nflat += len;
+				ls[ncyc++] = len;
 			}
 		}
-		if (last == UINT32_MAX)
-			continue;
-		/* s -> ... -> last -> s: walk predecessors back from last */
-		size_t len = 0;
-		for (uint32_t v = last; v != s; v = pnext[v])
-			len++;
-		len++;
-		size_t at = nflat + len;
-		for (uint32_t v = last; v != s; v = pnext[v])
-			flat[--at] = v;
-		flat[--at] = (uint32_t)s;
-		nflat += len;
-		ls[ncyc++] = len;
 	}
 	*out = flat;
 	*lens = ls;
@@ -410,16 +436,12 @@ int ksc_depmod_cycles(size_t n, uint32_t *const *deps, const uint32_t *n_deps,
 	ls = NULL;
 	ret = (int)ncyc;
 out:
-	free(index);
-	free(low);
 	free(comp);
-	free(stack);
-	free(cs);
-	free(on);
 	free(path);
 	free(pnext);
 	free(flat);
 	free(ls);
+	free(seen);
 	return ret;
 }
 
@@ -510,6 +532,151 @@ bool ksc_depmod_symbol_ok(const char *name)
 	return !ksc_text_has_control(name) && !strchr(name, ' ');
 }
 
+/* depmod's output_deps(): each module and every module it needs, in load order. */
+static void output_deps(struct sbuf *b, const struct ksc_depmod_mod *mods, size_t n,
+			const int *sort_idx)
+{
+	unsigned char *mark = calloc(n ? n : 1, 1);
+	uint32_t **dp = malloc((n ? n : 1) * sizeof(*dp));
+	uint32_t *nd = malloc((n ? n : 1) * sizeof(*nd));
+
+	if (!mark || !dp || !nd) {
+		b->oom = 1;
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		dp[i] = (uint32_t *)mods[i].deps;
+		nd[i] = mods[i].n_deps;
+	}
+	for (size_t i = 0; i < n && !b->oom; i++) {
+		if (mods[i].left_out)
+			continue;
+		sb_str(b, mods[i].relpath);
+		sb_chr(b, ':');
+		uint32_t *all = NULL;
+		size_t k = mods[i].n_deps ? ksc_depmod_all_deps((uint32_t)i, dp, nd, sort_idx,
+								mark, &all)
+					  : 0;
+		if (k == SIZE_MAX) {
+			b->oom = 1;
+			break;
+		}
+		for (size_t j = 0; j < k; j++) {
+			if (mods[all[j]].left_out)
+				continue;
+			sb_chr(b, ' ');
+			sb_str(b, mods[all[j]].relpath);
+		}
+		free(all);
+		sb_chr(b, '\n');
+	}
+out:
+	free(mark);
+	free(dp);
+	free(nd);
+}
+
+/* depmod's output_symbols(): in the order of kmod's 2048-bucket hash table. */
+static void output_symbols(struct sbuf *b, const struct ksc_depmod_mod *mods,
+			   struct ksc_depmod_sym *syms, size_t n_syms)
+{
+	sb_str(b, "# Aliases for symbols, used by symbol_request().\n");
+	for (size_t i = 0; i < n_syms; i++)
+		syms[i].bucket = ksc_kmod_hash(syms[i].name, strlen(syms[i].name)) & 2047;
+	qsort(syms, n_syms, sizeof(*syms), cmp_sym);
+	for (size_t i = 0; i < n_syms; i++) {
+		if (mods[syms[i].owner].left_out || !ksc_depmod_symbol_ok(syms[i].name))
+			continue;
+		sb_str(b, "alias symbol:");
+		sb_str(b, syms[i].name);
+		sb_chr(b, ' ');
+		sb_str(b, mods[syms[i].owner].modname);
+		sb_chr(b, '\n');
+	}
+}
+
+/* depmod's output_aliases() and output_softdeps(): one line per .modinfo entry. */
+static void output_modinfo(struct sbuf *b, bool alias, const struct ksc_depmod_mod *mods,
+			   size_t n)
+{
+	sb_str(b, alias ? "# Aliases extracted from modules themselves.\n"
+			: "# Soft dependencies extracted from modules themselves.\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct krec *r = mods[i].rec;
+		for (size_t j = 0; r && !mods[i].left_out && j < ksc_krec_kinfo(r).n; j++) {
+			const char *v, *k = rec_info(r, j, &v);
+			if (strcmp(k, alias ? "alias" : "softdep") != 0 ||
+			    !ksc_depmod_value_ok(k, v))
+				continue;
+			if (alias) {
+				sb_str(b, "alias ");
+				sb_str(b, v);
+				sb_chr(b, ' ');
+				sb_str(b, mods[i].modname);
+			} else {
+				sb_str(b, "softdep ");
+				sb_str(b, mods[i].modname);
+				sb_chr(b, ' ');
+				sb_str(b, v);
+			}
+			sb_chr(b, '\n');
+		}
+	}
+}
+
+/* A module's devname: alias and its char- or block-major alias; false without both. */
+static bool module_devname(const struct krec *r, const char **devname, char *type,
+			   unsigned int *major, unsigned int *minor)
+{
+	*devname = NULL;
+	*type = '\0';
+	for (size_t j = 0; j < ksc_krec_kinfo(r).n; j++) {
+		const char *v, *k = rec_info(r, j, &v);
+		unsigned int maj, min;
+		if (strcmp(k, "alias") != 0 || !ksc_depmod_value_ok(k, v))
+			continue;
+		if (strncmp(v, "devname:", 8) == 0) {
+			*devname = v + 8;
+		} else if (sscanf(v, "char-major-%u-%u", &maj, &min) == 2) {
+			*type = 'c';
+			*major = maj;
+			*minor = min;
+		} else if (sscanf(v, "block-major-%u-%u", &maj, &min) == 2) {
+			*type = 'b';
+			*major = maj;
+			*minor = min;
+		}
+		if (*type != '\0' && *devname)
+			break;
+	}
+	/* depmod: "has devname but lacks major and minor" */
+	return *devname && *type != '\0';
+}
+
+/* depmod's output_devname(): the header only when some module has a line. */
+static void output_devname(struct sbuf *b, const struct ksc_depmod_mod *mods, size_t n)
+{
+	bool empty = true;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *devname;
+		char type, line[64];
+		unsigned int major = 0, minor = 0;
+		if (!mods[i].rec || mods[i].left_out ||
+		    !module_devname(mods[i].rec, &devname, &type, &major, &minor))
+			continue;
+		if (empty) {
+			sb_str(b, "# Device nodes to trigger on-demand module loading.\n");
+			empty = false;
+		}
+		sb_str(b, mods[i].modname);
+		sb_chr(b, ' ');
+		sb_str(b, devname);
+		snprintf(line, sizeof(line), " %c%u:%u\n", type, major, minor);
+		sb_str(b, line);
+	}
+}
+
 int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size_t n,
 		      const int *sort_idx, struct ksc_depmod_sym *syms, size_t n_syms,
 		      char **data, size_t *size)
@@ -517,141 +684,21 @@ int ksc_depmod_format(unsigned int what, const struct ksc_depmod_mod *mods, size
 	struct sbuf b = { 0 };
 
 	switch (what) {
-	case KSC_DEPMOD_DEP: {
-		unsigned char *mark = calloc(n ? n : 1, 1);
-		uint32_t **dp = malloc((n ? n : 1) * sizeof(*dp));
-		uint32_t *nd = malloc((n ? n : 1) * sizeof(*nd));
-		if (!mark || !dp || !nd) {
-			free(mark);
-			free(dp);
-			free(nd);
-			return -ENOMEM;
-		}
-		for (size_t i = 0; i < n; i++) {
-			dp[i] = (uint32_t *)mods[i].deps;
-			nd[i] = mods[i].n_deps;
-		}
-		for (size_t i = 0; i < n && !b.oom; i++) {
-			if (mods[i].left_out)
-				continue;
-			sb_str(&b, mods[i].relpath);
-			sb_chr(&b, ':');
-			uint32_t *all = NULL;
-			size_t k = mods[i].n_deps
-					   ? ksc_depmod_all_deps((uint32_t)i, dp, nd,
-								 sort_idx, mark, &all)
-					   : 0;
-			if (k == SIZE_MAX) {
-				b.oom = 1;
-				break;
-			}
-			for (size_t j = 0; j < k; j++) {
-				if (mods[all[j]].left_out)
-					continue;
-				sb_chr(&b, ' ');
-				sb_str(&b, mods[all[j]].relpath);
-			}
-			free(all);
-			sb_chr(&b, '\n');
-		}
-		free(mark);
-		free(dp);
-		free(nd);
+	case KSC_DEPMOD_DEP:
+		output_deps(&b, mods, n, sort_idx);
 		break;
-	}
 	case KSC_DEPMOD_SYMBOLS:
-		sb_str(&b, "# Aliases for symbols, used by symbol_request().\n");
-		for (size_t i = 0; i < n_syms; i++)
-			syms[i].bucket =
-				ksc_kmod_hash(syms[i].name, strlen(syms[i].name)) & 2047;
-		qsort(syms, n_syms, sizeof(*syms), cmp_sym);
-		for (size_t i = 0; i < n_syms; i++) {
-			if (mods[syms[i].owner].left_out ||
-			    !ksc_depmod_symbol_ok(syms[i].name))
-				continue;
-			sb_str(&b, "alias symbol:");
-			sb_str(&b, syms[i].name);
-			sb_chr(&b, ' ');
-			sb_str(&b, mods[syms[i].owner].modname);
-			sb_chr(&b, '\n');
-		}
+		output_symbols(&b, mods, syms, n_syms);
 		break;
 	case KSC_DEPMOD_ALIAS:
-	case KSC_DEPMOD_SOFTDEP: {
-		bool alias = what == KSC_DEPMOD_ALIAS;
-		sb_str(&b, alias ? "# Aliases extracted from modules themselves.\n"
-				 : "# Soft dependencies extracted from modules "
-				   "themselves.\n");
-		for (size_t i = 0; i < n; i++) {
-			const struct krec *r = mods[i].rec;
-			for (size_t j = 0; r && !mods[i].left_out && j < ksc_krec_kinfo(r).n;
-			     j++) {
-				const char *v, *k = rec_info(r, j, &v);
-				if (strcmp(k, alias ? "alias" : "softdep") != 0 ||
-				    !ksc_depmod_value_ok(k, v))
-					continue;
-				if (alias) {
-					sb_str(&b, "alias ");
-					sb_str(&b, v);
-					sb_chr(&b, ' ');
-					sb_str(&b, mods[i].modname);
-				} else {
-					sb_str(&b, "softdep ");
-					sb_str(&b, mods[i].modname);
-					sb_chr(&b, ' ');
-					sb_str(&b, v);
-				}
-				sb_chr(&b, '\n');
-			}
-		}
+	case KSC_DEPMOD_SOFTDEP:
+		output_modinfo(&b, what == KSC_DEPMOD_ALIAS, mods, n);
 		break;
-	}
-	case KSC_DEPMOD_DEVNAME: {
-		bool empty = true;
-		for (size_t i = 0; i < n; i++) {
-			const struct krec *r = mods[i].rec;
-			const char *devname = NULL;
-			char type = '\0';
-			unsigned int major = 0, minor = 0;
-			for (size_t j = 0; r && !mods[i].left_out && j < ksc_krec_kinfo(r).n;
-			     j++) {
-				const char *v, *k = rec_info(r, j, &v);
-				unsigned int maj, min;
-				if (strcmp(k, "alias") != 0 || !ksc_depmod_value_ok(k, v))
-					continue;
-				if (strncmp(v, "devname:", 8) == 0) {
-					devname = v + 8;
-				} else if (sscanf(v, "char-major-%u-%u", &maj, &min) ==
-					   2) {
-					type = 'c';
-					major = maj;
-					minor = min;
-				} else if (sscanf(v, "block-major-%u-%u", &maj, &min) ==
-					   2) {
-					type = 'b';
-					major = maj;
-					minor = min;
-				}
-				if (type != '\0' && devname)
-					break;
-			}
-			if (!devname || type == '\0')
-				continue; /* depmod: "has devname but lacks major and minor" */
-			if (empty) {
-				sb_str(&b, "# Device nodes to trigger on-demand module "
-					   "loading.\n");
-				empty = false;
-			}
-			char line[64];
-			sb_str(&b, mods[i].modname);
-			sb_chr(&b, ' ');
-			sb_str(&b, devname);
-			snprintf(line, sizeof(line), " %c%u:%u\n", type, major, minor);
-			sb_str(&b, line);
-		}
+	case KSC_DEPMOD_DEVNAME:
+		output_devname(&b, mods, n);
 		break;
-	}
-	default: return -EINVAL;
+	default:
+		return -EINVAL;
 	}
 	if (b.oom) {
 		free(b.p);

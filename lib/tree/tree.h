@@ -3,15 +3,16 @@
 
 #include "kernel/kernel.h"
 
-/* ---- whole trees (ksc-tree.c, ksc-depmod.c, ksc-index.c; issue 4) ---- */
+/* ---- whole trees (ksc-tree.c, ksc-depmod.c, ksc-record.c, ksc-index.c; issue 4) ---- */
 
 /*
- * The index file (ksc-index.c). A header, a directory, then one facts record per module
- * and optionally one derived record per module. Records are position independent: every
- * reference is an offset from the record's start; strings are offsets into the record's
- * string table, whose first byte and last byte are NUL. Native byte order (the header
- * says which; another order is a foreign index and is rebuilt). Everything is validated
- * (checksum, bounds, enums, string offsets) before it is used.
+ * The index file (ksc-index.c; its records: ksc-record.c). A header, a directory, then
+ * one facts record per module and optionally one derived record per module. Records are
+ * position independent: every reference is an offset from the record's start; strings
+ * are offsets into the record's string table, whose first byte and last byte are NUL.
+ * Native byte order (the header says which; another order is a foreign index and is
+ * rebuilt). Everything is validated (checksum, bounds, enums, string offsets) before it
+ * is used.
  */
 #define KREC_MAGIC 0x3143524bu /* "KRC1" */
 #define KDER_MAGIC 0x3144524bu /* "KRD1" */
@@ -164,6 +165,8 @@ size_t rbuf_put(struct rbuf *b, size_t size, size_t align);
 void rbuf_reserve_strings(struct rbuf *b, size_t n);
 /* Intern a string (len bytes, a NUL is added); returns its string-table offset. */
 uint32_t rbuf_str(struct rbuf *b, const char *s, size_t len);
+/* The same for a C string; KREC_NONE for NULL. */
+uint32_t rbuf_cstr(struct rbuf *b, const char *s);
 /* Append the string table, fix up `strtab`, pad to 8; returns the finished bytes (caller frees). */
 void *rbuf_finish(struct rbuf *b, size_t strtab_field_off, size_t *size);
 /* The same, into a new block of the record's exact size; b keeps its buffer. */

@@ -1,0 +1,1122 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The tree index's records: what was read from each module (a "facts record": built by
+ * ksc_krec_build(), turned back into a struct ksc_module by ksc_krec_to_module()) and
+ * what was worked out from the whole tree (a "derived record"), both checked field by
+ * field before use (ksc_krec_validate(), ksc_kder_validate()). The index file that holds
+ * them is ksc-index.c.
+ *
+ * A record is position independent (offsets from its start, strings in its own string
+ * table) and is both the in-memory form and the on-disk form: records built in this run
+ * and records read from the index are used the same way, and a record that did not
+ * change is written back byte for byte.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "tree/tree.h"
+
+/* ---------------------------------------------------------------------------------- */
+/* Record buffers                                                                     */
+
+void rbuf_init(struct rbuf *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->s = malloc(256);
+	if (!b->s) {
+		b->oom = 1;
+		return;
+	}
+	b->scap = 256;
+	b->s[0] = '\0';
+	b->sn = 1;
+}
+
+void rbuf_fini(struct rbuf *b)
+{
+	free(b->p);
+	free(b->s);
+	free(b->tab);
+	memset(b, 0, sizeof(*b));
+}
+
+size_t rbuf_put(struct rbuf *b, size_t size, size_t align)
+{
+	size_t at = (b->n + align - 1) & ~(align - 1);
+
+	if (b->oom)
+		return 0;
+	if (at + size > b->cap) {
+		size_t cap = b->cap ? b->cap : 1024;
+		while (cap < at + size)
+			cap *= 2;
+		unsigned char *p = realloc(b->p, cap);
+		if (!p) {
+			b->oom = 1;
+			return 0;
+		}
+		b->p = p;
+		b->cap = cap;
+	}
+	memset(b->p + b->n, 0, at + size - b->n);
+	b->n = at + size;
+	return at;
+}
+
+/* Eight bytes at a time: symbol names are short, and there are hundreds of thousands. */
+static uint32_t str_hash(const char *s, size_t len)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
+
+	for (; len >= 8; s += 8, len -= 8) {
+		uint64_t v;
+		memcpy(&v, s, 8);
+		h = (h ^ v) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	if (len) {
+		uint64_t v = 0;
+		memcpy(&v, s, len);
+		h = (h ^ v) * 0xc4ceb9fe1a85ec53ULL;
+	}
+	h ^= h >> 29;
+	return (uint32_t)h;
+}
+
+static int tab_grow(struct rbuf *b)
+{
+	size_t cap = b->tab_cap ? b->tab_cap * 2 : 256;
+	struct rbuf_slot *t = calloc(cap, sizeof(*t));
+
+	if (!t)
+		return -ENOMEM;
+	for (size_t i = 0; i < b->tab_cap; i++) {
+		if (!b->tab[i].off1)
+			continue;
+		size_t j = b->tab[i].hash & (cap - 1);
+		while (t[j].off1)
+			j = (j + 1) & (cap - 1);
+		t[j] = b->tab[i];
+	}
+	free(b->tab);
+	b->tab = t;
+	b->tab_cap = cap;
+	return 0;
+}
+
+void rbuf_reserve_strings(struct rbuf *b, size_t n)
+{
+	size_t cap = 256;
+
+	while (cap < n * 2)
+		cap *= 2;
+	if (cap <= b->tab_cap || b->tab_n)
+		return;
+	struct rbuf_slot *t = calloc(cap, sizeof(*t));
+	if (!t)
+		return; /* it grows as needed then */
+	free(b->tab);
+	b->tab = t;
+	b->tab_cap = cap;
+}
+
+uint32_t rbuf_str(struct rbuf *b, const char *s, size_t len)
+{
+	if (len == 0 || b->oom)
+		return 0;
+	if ((b->tab_n + 1) * 2 > b->tab_cap && tab_grow(b) < 0) {
+		b->oom = 1;
+		return 0;
+	}
+	uint32_t h = str_hash(s, len);
+	size_t j = h & (b->tab_cap - 1);
+	while (b->tab[j].off1) {
+		uint32_t off = b->tab[j].off1 - 1;
+		if (b->tab[j].hash == h && b->sn - off > len &&
+		    memcmp(b->s + off, s, len) == 0 && b->s[off + len] == '\0')
+			return off;
+		j = (j + 1) & (b->tab_cap - 1);
+	}
+	if (b->sn + len + 1 > b->scap) {
+		size_t cap = b->scap;
+		while (cap < b->sn + len + 1)
+			cap *= 2;
+		if (cap > UINT32_MAX / 2) {
+			b->oom = 1;
+			return 0;
+		}
+		unsigned char *p = realloc(b->s, cap);
+		if (!p) {
+			b->oom = 1;
+			return 0;
+		}
+		b->s = p;
+		b->scap = cap;
+	}
+	uint32_t off = (uint32_t)b->sn;
+	memcpy(b->s + off, s, len);
+	b->s[off + len] = '\0';
+	b->sn += len + 1;
+	b->tab[j] = (struct rbuf_slot){ off + 1, h };
+	b->tab_n++;
+	return off;
+}
+
+uint32_t rbuf_cstr(struct rbuf *b, const char *s)
+{
+	return s ? rbuf_str(b, s, strlen(s)) : KREC_NONE;
+}
+
+void rbuf_reset(struct rbuf *b)
+{
+	if (!b->s) {
+		rbuf_init(b);
+		return;
+	}
+	b->n = 0;
+	b->s[0] = '\0';
+	b->sn = 1;
+	b->oom = 0;
+	if (b->tab_cap > 4096) { /* after a huge module: not cleared for every small one */
+		free(b->tab);
+		b->tab = NULL;
+		b->tab_cap = 0;
+	} else if (b->tab_n) {
+		memset(b->tab, 0, b->tab_cap * sizeof(*b->tab));
+	}
+	b->tab_n = 0;
+}
+
+/* Append the string table, fix up `strtab` and the size, pad: 0 or -ENOMEM. */
+static int finish_in_place(struct rbuf *b, size_t strtab_field_off)
+{
+	size_t at = rbuf_put(b, b->sn, 1);
+
+	if (b->oom)
+		return -ENOMEM;
+	memcpy(b->p + at, b->s, b->sn);
+	struct krange g = { (uint32_t)at, (uint32_t)b->sn };
+	memcpy(b->p + strtab_field_off, &g, sizeof(g));
+	rbuf_put(b, 0, 8);
+	if (b->oom || b->n > UINT32_MAX)
+		return -ENOMEM;
+	/* record size: the first two u32 are magic and size */
+	uint32_t sz = (uint32_t)b->n;
+	memcpy(b->p + 4, &sz, 4);
+	return 0;
+}
+
+void *rbuf_finish(struct rbuf *b, size_t strtab_field_off, size_t *size)
+{
+	if (finish_in_place(b, strtab_field_off) < 0)
+		return NULL;
+	void *p = b->p;
+	*size = b->n;
+	b->p = NULL;
+	b->n = b->cap = 0;
+	return p;
+}
+
+void *rbuf_finish_copy(struct rbuf *b, size_t strtab_field_off, size_t *size)
+{
+	if (finish_in_place(b, strtab_field_off) < 0)
+		return NULL;
+	void *c = malloc(b->n);
+	if (!c) {
+		b->oom = 1;
+		return NULL;
+	}
+	memcpy(c, b->p, b->n);
+	*size = b->n;
+	return c;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Facts records                                                                      */
+
+static int kdeps_stored(const struct krec *r, struct kdep_item **out, size_t *n);
+static int derive_kdeps(const uint32_t *im, size_t ni, const struct krec_crc *v,
+			size_t nv, struct krec_kdep *out, size_t *n);
+
+static bool kv_eq(struct kv_str s, const char *c)
+{
+	return strlen(c) == s.n && memcmp(s.p, c, s.n) == 0;
+}
+
+/* Does the kmod view's modinfo say exactly what the library read? */
+static bool same_info(const struct kview *kv, const struct ksc_module *mod)
+{
+	size_t n = ksc_module_get_modinfo_count(mod);
+
+	if (n != kv->n_info)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		const struct ksc_modinfo *m = ksc_module_get_modinfo(mod, i);
+		if (!kv_eq(kv->info[i].key, m->key) ||
+		    !kv_eq(kv->info[i].value, m->value))
+			return false;
+	}
+	return true;
+}
+
+#define PUT_ARRAY(b, field, count, type)                                                 \
+	((field).n = (uint32_t)(count),                                                  \
+	 (field).off = (uint32_t)rbuf_put((b), (size_t)(count) * sizeof(type), 4))
+
+static uint64_t hstr(uint64_t h, const char *s)
+{
+	return s ? ksc_hash64(s, strlen(s) + 1, h) : ksc_hash64("", 0, h ^ 0x5a5a);
+}
+
+static uint64_t hnum(uint64_t h, uint64_t v)
+{
+	return ksc_hash64(&v, sizeof(v), h);
+}
+
+/* How many strings a record of src interns at most: the table never grows meanwhile. */
+static size_t count_strings(const struct krec_src *src)
+{
+	const struct ksc_module *mod = src->mod;
+	const struct kview *kv = src->kv;
+	size_t nstr =
+		8 + src->n_msgs + (kv ? 2 * kv->n_info + kv->n_exports + kv->n_deps : 0);
+
+	if (mod)
+		nstr += 2 * ksc_module_get_modinfo_count(mod) +
+			ksc_module_get_import_count(mod) +
+			ksc_module_get_version_count(mod) +
+			ksc_module_get_ext_version_count(mod) +
+			2 * ksc_module_get_export_count(mod);
+	return nstr;
+}
+
+/* What reading the module logged. */
+static void put_messages(struct rbuf *b, struct krec *h, const struct krec_src *src)
+{
+	PUT_ARRAY(b, h->msgs, src->n_msgs, struct krec_msg);
+	for (size_t i = 0; i < src->n_msgs && !b->oom; i++) {
+		struct krec_msg m = { (uint32_t)src->msg_prio[i],
+				      rbuf_cstr(b, src->msg_text[i]) };
+		memcpy(b->p + h->msgs.off + i * sizeof(m), &m, sizeof(m));
+	}
+}
+
+/* The library reader's facts of a module: its kind, layout, flags, sections and names. */
+static void put_module_facts(struct rbuf *b, struct krec *h, const struct ksc_module *mod)
+{
+	h->flags |= KREC_F_ENGINE;
+	h->kind = ksc_module_get_kind(mod);
+	if (h->kind == KSC_KIND_VMLINUX)
+		h->flags |= KREC_F_VMLINUX;
+	h->compression = ksc_module_get_compression(mod);
+	h->elf_class = (uint32_t)ksc_module_get_elf_class(mod);
+	h->machine = ksc_module_get_machine(mod);
+	h->layout = ksc_module_get_export_layout(mod);
+	if (ksc_module_is_big_endian(mod))
+		h->flags |= KREC_F_BIG_ENDIAN;
+	if (ksc_module_has_versions(mod))
+		h->flags |= KREC_F_VERSIONS;
+	if (ksc_module_has_ext_versions(mod))
+		h->flags |= KREC_F_EXT_VERSIONS;
+	if (ksc_module_has_kflagstab(mod))
+		h->flags |= KREC_F_KFLAGSTAB;
+	for (size_t j = 0; j < mod->n_sections; j++) {
+		int id = ksc_elf_section_id(mod->sections[j]);
+		if (id >= 0)
+			h->sections |= 1u << id;
+	}
+	h->struct_name = rbuf_cstr(b, ksc_module_get_struct_name(mod));
+	h->kmod_name = rbuf_cstr(b, ksc_module_get_kmod_name(mod));
+	h->modpost_name = rbuf_cstr(b, ksc_module_get_modpost_name(mod));
+	h->symvers_owner = rbuf_cstr(b, ksc_module_get_symvers_owner(mod));
+	h->usize = ksc_module_get_size(mod);
+	h->sig_size = ksc_module_get_signature_size(mod);
+}
+
+/* The library reader's .modinfo and imports. */
+static void put_modinfo_imports(struct rbuf *b, struct krec *h, const struct ksc_module *mod)
+{
+	size_t n = ksc_module_get_modinfo_count(mod);
+
+	PUT_ARRAY(b, h->modinfo, n, struct krec_pair);
+	for (size_t i = 0; i < n && !b->oom; i++) {
+		const struct ksc_modinfo *m = ksc_module_get_modinfo(mod, i);
+		struct krec_pair p = { rbuf_cstr(b, m->key), rbuf_cstr(b, m->value) };
+		memcpy(b->p + h->modinfo.off + i * sizeof(p), &p, sizeof(p));
+	}
+	n = ksc_module_get_import_count(mod);
+	PUT_ARRAY(b, h->imports, n, uint32_t);
+	for (size_t i = 0; i < n && !b->oom; i++) {
+		const struct ksc_import *im = ksc_module_get_import(mod, i);
+		uint32_t v = rbuf_cstr(b, im->name);
+		if (im->bind == KSC_BIND_WEAK)
+			v |= KREC_IMP_WEAK;
+		memcpy(b->p + h->imports.off + i * 4, &v, 4);
+	}
+}
+
+/* The library reader's __versions, extended versions and exports (after the imports). */
+static void put_versions_exports(struct rbuf *b, struct krec *h, const struct ksc_module *mod)
+{
+	size_t n = ksc_module_get_version_count(mod), n_imp = h->imports.n;
+
+	PUT_ARRAY(b, h->versions, n, struct krec_crc);
+	for (size_t i = 0; i < n && !b->oom; i++) {
+		const struct ksc_version *v = ksc_module_get_version(mod, i);
+		/*
+		 * When entry i names import i (modpost's order survives linking for some), its
+		 * string is interned already.
+		 */
+		uint32_t name;
+		if (i < n_imp && strcmp(v->name, mod->imports[i].name) == 0) {
+			memcpy(&name, b->p + h->imports.off + i * 4, 4);
+			name &= ~KREC_IMP_WEAK;
+		} else {
+			name = rbuf_cstr(b, v->name);
+		}
+		struct krec_crc c = { name, (uint32_t)v->crc, (uint32_t)(v->crc >> 32) };
+		memcpy(b->p + h->versions.off + i * sizeof(c), &c, sizeof(c));
+	}
+	n = ksc_module_get_ext_version_count(mod);
+	PUT_ARRAY(b, h->ext_versions, n, struct krec_crc);
+	for (size_t i = 0; i < n && !b->oom; i++) {
+		const struct ksc_version *v = ksc_module_get_ext_version(mod, i);
+		struct krec_crc c = { rbuf_cstr(b, v->name), (uint32_t)v->crc,
+				      (uint32_t)(v->crc >> 32) };
+		memcpy(b->p + h->ext_versions.off + i * sizeof(c), &c, sizeof(c));
+	}
+	n = ksc_module_get_export_count(mod);
+	PUT_ARRAY(b, h->exports, n, struct krec_export);
+	for (size_t i = 0; i < n && !b->oom; i++) {
+		const struct ksc_export *e = ksc_module_get_export(mod, i);
+		struct krec_export x = { rbuf_cstr(b, e->name), rbuf_cstr(b, e->ns), e->crc,
+					 (e->gpl_only ? KREC_EXP_GPL : 0) |
+						 (e->has_crc ? KREC_EXP_HAS_CRC : 0) };
+		memcpy(b->p + h->exports.off + i * sizeof(x), &x, sizeof(x));
+	}
+}
+
+/* kmod's exports, and its .modinfo when it differs from the library's. */
+static void put_kexports_kinfo(struct rbuf *b, struct krec *h, const struct kview *kv,
+			       const struct ksc_module *mod)
+{
+	PUT_ARRAY(b, h->kexports, kv->n_exports, struct krec_crc);
+	for (size_t i = 0; i < kv->n_exports && !b->oom; i++) {
+		const struct kv_export *e = &kv->exports[i];
+		struct krec_crc c = { rbuf_str(b, e->name.p, e->name.n), (uint32_t)e->crc,
+				      (uint32_t)(e->crc >> 32) };
+		memcpy(b->p + h->kexports.off + i * sizeof(c), &c, sizeof(c));
+	}
+	if (mod && same_info(kv, mod))
+		return;
+	h->flags |= KREC_F_KINFO;
+	PUT_ARRAY(b, h->kinfo, kv->n_info, struct krec_pair);
+	for (size_t i = 0; i < kv->n_info && !b->oom; i++) {
+		struct krec_pair p = { rbuf_str(b, kv->info[i].key.p, kv->info[i].key.n),
+				       rbuf_str(b, kv->info[i].value.p, kv->info[i].value.n) };
+		memcpy(b->p + h->kinfo.off + i * sizeof(p), &p, sizeof(p));
+	}
+}
+
+/*
+ * kmod's dependency symbols (kv->deps_ok), stored only when the library's imports and
+ * __versions (already in b) do not give them.
+ */
+static void put_kdeps(struct rbuf *b, struct krec *h, const struct kview *kv,
+		      const struct ksc_module *mod)
+{
+	size_t nd = kv->n_deps, ni = h->imports.n, nv = h->versions.n, k = 0;
+	struct krec_kdep *x = malloc((nd + ni + nv ? nd + ni + nv : 1) * sizeof(*x) * 2);
+
+	h->flags |= KREC_F_KDEPS;
+	if (!x) {
+		b->oom = 1;
+		return;
+	}
+	for (size_t i = 0; i < nd && !b->oom; i++) {
+		const struct kv_dep *d = &kv->deps[i];
+		x[i] = (struct krec_kdep){ rbuf_str(b, d->name.p, d->name.n) |
+						   (d->weak ? KREC_IMP_WEAK : 0),
+					   (uint32_t)d->crc, (uint32_t)(d->crc >> 32) };
+	}
+	struct krec_kdep *y = x + nd + ni + nv;
+	bool derived = mod && !b->oom &&
+		       derive_kdeps((const uint32_t *)(b->p + h->imports.off), ni,
+				    (const struct krec_crc *)(b->p + h->versions.off), nv, y,
+				    &k) == 0 &&
+		       k == nd && memcmp(x, y, nd * sizeof(*x)) == 0;
+	if (derived) {
+		h->flags |= KREC_F_KDEPS_DERIVED;
+	} else {
+		PUT_ARRAY(b, h->kdeps, nd, struct krec_kdep);
+		if (!b->oom)
+			memcpy(b->p + h->kdeps.off, x, nd * sizeof(*x));
+	}
+	free(x);
+}
+
+/* kmod's whole view: the exports, the dependency symbols, the modinfo (all interned). */
+static uint64_t kmod_fingerprint(const struct krec *r, uint64_t kx)
+{
+	uint64_t km = hnum(
+		kx, r->flags & (KREC_F_KDEPS | KREC_F_KDEPS_DERIVED | KREC_F_UNREADABLE));
+
+	km = ksc_hash64(krec_arr(r, r->kdeps), (size_t)r->kdeps.n * sizeof(struct krec_kdep),
+			km);
+	if (r->flags & KREC_F_KDEPS_DERIVED) {
+		km = ksc_hash64(krec_arr(r, r->imports), (size_t)r->imports.n * 4, km);
+		km = ksc_hash64(krec_arr(r, r->versions),
+				(size_t)r->versions.n * sizeof(struct krec_crc), km);
+	}
+	km = ksc_hash64(krec_arr(r, r->strtab), r->strtab.n, km);
+	struct krange ki = ksc_krec_kinfo(r);
+	return ksc_hash64(krec_arr(r, ki), (size_t)ki.n * sizeof(struct krec_pair), km);
+}
+
+/* As a provider (ksc_kernel_add_module): name, license, intree, vermagic, exports. */
+static uint64_t provider_fingerprint(const struct krec *r)
+{
+	uint64_t pv = hnum(3, r->flags & (KREC_F_ENGINE | KREC_F_VMLINUX));
+
+	pv = hstr(pv, krec_str(r, r->struct_name));
+	pv = hstr(pv, krec_str(r, r->kmod_name));
+	const struct krec_pair *mi = krec_arr(r, r->modinfo);
+	for (size_t i = 0; i < r->modinfo.n; i++) {
+		const char *k = krec_str(r, mi[i].key);
+		if (strcmp(k, "name") == 0 || strcmp(k, "license") == 0 ||
+		    strcmp(k, "intree") == 0 || strcmp(k, "vermagic") == 0)
+			pv = hstr(hstr(pv, k), krec_str(r, mi[i].value));
+	}
+	const struct krec_export *ex = krec_arr(r, r->exports);
+	for (size_t i = 0; i < r->exports.n; i++)
+		pv = hnum(hstr(hstr(pv, krec_str(r, ex[i].name)), krec_str(r, ex[i].ns)),
+			  (uint64_t)ex[i].crc << 8 | ex[i].flags);
+	return pv;
+}
+
+/* Fingerprints of a finished record, over resolved strings: not over its layout. */
+static void fingerprint(struct krec *r, size_t size)
+{
+	size_t skip = offsetof(struct krec, relpath);
+
+	r->facts_hash = ksc_hash64((const char *)r + skip, size - skip, 1);
+	uint64_t kx = 2;
+	const struct krec_crc *kc = krec_arr(r, r->kexports);
+	for (size_t i = 0; i < r->kexports.n; i++)
+		kx = hnum(hstr(kx, krec_str(r, kc[i].name)),
+			  (uint64_t)kc[i].crc_hi << 32 | kc[i].crc_lo);
+	r->kexp_hash = kx = hnum(kx, r->flags & KREC_F_KELF);
+	r->kmod_hash = kmod_fingerprint(r, kx);
+	r->prov_hash = provider_fingerprint(r);
+}
+
+int ksc_krec_build(const struct krec_src *src, struct krec **out)
+{
+	const struct ksc_module *mod = src->mod;
+	const struct kview *kv = src->kv;
+	struct krec h;
+	struct rbuf b;
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	memset(&h, 0, sizeof(h));
+	/* in the caller's buffer, when it lends one: no allocations but the record's own */
+	if (src->scratch) {
+		b = *src->scratch;
+		rbuf_reset(&b);
+	} else {
+		rbuf_init(&b);
+	}
+	rbuf_reserve_strings(&b, count_strings(src));
+	rbuf_put(&b, sizeof(struct krec), 8);
+	h.magic = KREC_MAGIC;
+	h.file_size = src->file_size;
+	h.mtime_ns = src->mtime_ns;
+	h.ino = src->ino;
+	h.relpath = rbuf_cstr(&b, src->relpath);
+	h.err = mod ? 0 : src->err;
+	h.struct_name = h.kmod_name = h.modpost_name = h.symvers_owner = KREC_NONE;
+	if (src->unreadable)
+		h.flags |= KREC_F_UNREADABLE;
+	put_messages(&b, &h, src);
+	if (mod) {
+		put_module_facts(&b, &h, mod);
+		put_modinfo_imports(&b, &h, mod);
+		put_versions_exports(&b, &h, mod);
+	}
+	if (mod && src->sigtail_len) {
+		h.sigtail.n = (uint32_t)src->sigtail_len;
+		h.sigtail.off = (uint32_t)rbuf_put(&b, src->sigtail_len, 1);
+		if (!b.oom)
+			memcpy(b.p + h.sigtail.off, src->sigtail, src->sigtail_len);
+	}
+	if (kv && kv->elf_ok) {
+		h.flags |= KREC_F_KELF;
+		put_kexports_kinfo(&b, &h, kv, mod);
+		if (kv->deps_ok && kv->deps_derivable && mod)
+			h.flags |= KREC_F_KDEPS | KREC_F_KDEPS_DERIVED;
+		else if (kv->deps_ok)
+			put_kdeps(&b, &h, kv, mod);
+	}
+	if (b.oom)
+		goto out;
+	memcpy(b.p, &h, sizeof(h));
+	size_t size;
+	struct krec *r = src->scratch ? rbuf_finish_copy(&b, offsetof(struct krec, strtab), &size)
+				      : rbuf_finish(&b, offsetof(struct krec, strtab), &size);
+	if (!r)
+		goto out;
+	fingerprint(r, size);
+	*out = r;
+	ret = 0;
+out:
+	if (src->scratch)
+		*src->scratch = b; /* its memory, for the next record */
+	else
+		rbuf_fini(&b);
+	return ret;
+}
+
+struct krange ksc_krec_kinfo(const struct krec *r)
+{
+	if (r->flags & KREC_F_KINFO)
+		return r->kinfo;
+	if (r->flags & KREC_F_KELF)
+		return r->modinfo;
+	return (struct krange){ 0, 0 };
+}
+
+/*
+ * kmod's dependency symbols as kmod_elf_get_dependency_symbols() lists them, from the
+ * library's imports (.symtab order) and __versions: each import with the CRC of the first
+ * __versions entry of its name, then the entries no import matched. Names are interned
+ * offsets: equal names, equal offsets. Writes n_imports + unmatched entries to out[].
+ */
+static int derive_kdeps(const uint32_t *im, size_t ni, const struct krec_crc *v,
+			size_t nv, struct krec_kdep *out, size_t *n)
+{
+	size_t cap = 16;
+	while (cap < nv * 2)
+		cap *= 2;
+	uint32_t *tab = calloc(cap, sizeof(*tab)); /* version index + 1 */
+	unsigned char *visited = calloc(nv ? nv : 1, 1);
+	if (!tab || !visited) {
+		free(tab);
+		free(visited);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < nv; i++) {
+		size_t j = (v[i].name * 2654435761u) & (cap - 1);
+		while (tab[j] && v[tab[j] - 1].name != v[i].name)
+			j = (j + 1) & (cap - 1);
+		if (!tab[j])
+			tab[j] = (uint32_t)i + 1;
+	}
+	size_t k = 0;
+	for (size_t i = 0; i < ni; i++) {
+		uint32_t name = im[i] & ~KREC_IMP_WEAK;
+		size_t j = (name * 2654435761u) & (cap - 1);
+		while (tab[j] && v[tab[j] - 1].name != name)
+			j = (j + 1) & (cap - 1);
+		out[k] = (struct krec_kdep){ im[i], 0, 0 };
+		if (tab[j]) {
+			visited[tab[j] - 1] = 1;
+			out[k].crc_lo = v[tab[j] - 1].crc_lo;
+			out[k].crc_hi = v[tab[j] - 1].crc_hi;
+		}
+		k++;
+	}
+	for (size_t i = 0; i < nv; i++)
+		if (!visited[i])
+			out[k++] =
+				(struct krec_kdep){ v[i].name, v[i].crc_lo, v[i].crc_hi };
+	free(tab);
+	free(visited);
+	*n = k;
+	return 0;
+}
+
+int ksc_krec_kdeps(const struct krec *r, struct kdep_item **out, size_t *n)
+{
+	if ((r->flags & KREC_F_KDEPS) && (r->flags & KREC_F_KDEPS_DERIVED)) {
+		size_t ni = r->imports.n, nv = r->versions.n, k;
+		struct krec_kdep *d = malloc((ni + nv ? ni + nv : 1) * sizeof(*d));
+		struct kdep_item *a = malloc((ni + nv ? ni + nv : 1) * sizeof(*a));
+		if (!d || !a ||
+		    derive_kdeps(krec_arr(r, r->imports), ni, krec_arr(r, r->versions),
+				 nv, d, &k) < 0) {
+			free(d);
+			free(a);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < k; i++)
+			a[i] = (struct kdep_item){
+				krec_str(r, d[i].name & ~KREC_IMP_WEAK),
+				(uint64_t)d[i].crc_hi << 32 | d[i].crc_lo,
+				(d[i].name & KREC_IMP_WEAK) != 0
+			};
+		free(d);
+		*out = a;
+		*n = k;
+		return 0;
+	}
+	return kdeps_stored(r, out, n);
+}
+
+static int kdeps_stored(const struct krec *r, struct kdep_item **out, size_t *n)
+{
+	const struct krec_kdep *d = krec_arr(r, r->kdeps);
+	struct kdep_item *a;
+
+	*out = NULL;
+	*n = 0;
+	if (!(r->flags & KREC_F_KDEPS))
+		return 0;
+	a = malloc((r->kdeps.n ? r->kdeps.n : 1) * sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->kdeps.n; i++)
+		a[i] = (struct kdep_item){ krec_str(r, d[i].name & ~KREC_IMP_WEAK),
+					   (uint64_t)d[i].crc_hi << 32 | d[i].crc_lo,
+					   (d[i].name & KREC_IMP_WEAK) != 0 };
+	*out = a;
+	*n = r->kdeps.n;
+	return 0;
+}
+
+/* off + n * elem lies inside [sizeof header, size), aligned. */
+static bool range_ok(struct krange g, size_t elem, size_t align, size_t hdr, size_t size)
+{
+	if (g.n == 0)
+		return g.off <= size;
+	if (g.off < hdr || g.off % align || g.off > size)
+		return false;
+	return (uint64_t)g.n * elem <= size - g.off;
+}
+
+static bool str_ok(uint32_t off, uint32_t strsize, bool null_ok)
+{
+	return off == KREC_NONE ? null_ok : off < strsize;
+}
+
+int ksc_krec_validate(const struct krec *r, size_t size)
+{
+	const size_t H = sizeof(struct krec);
+
+	if (size < H || size % 8 || r->magic != KREC_MAGIC || r->size != size)
+		return -EINVAL;
+	if (r->flags & ~KREC_F_ALL)
+		return -EINVAL;
+	if (r->kind > KSC_KIND_VMLINUX || r->compression > KSC_COMPRESSION_ZSTD ||
+	    r->layout > KSC_LAYOUT_PREL32_3 ||
+	    (r->elf_class != 0 && r->elf_class != 32 && r->elf_class != 64) ||
+	    (r->sections >> ksc_elf_section_count) != 0)
+		return -EINVAL;
+	if (!range_ok(r->strtab, 1, 1, H, size) || r->strtab.n == 0)
+		return -EINVAL;
+	const char *st = (const char *)r + r->strtab.off;
+	uint32_t sn = r->strtab.n;
+	if (st[0] != '\0' || st[sn - 1] != '\0')
+		return -EINVAL;
+	if (!range_ok(r->msgs, sizeof(struct krec_msg), 4, H, size) ||
+	    !range_ok(r->modinfo, sizeof(struct krec_pair), 4, H, size) ||
+	    !range_ok(r->imports, 4, 4, H, size) ||
+	    !range_ok(r->versions, sizeof(struct krec_crc), 4, H, size) ||
+	    !range_ok(r->ext_versions, sizeof(struct krec_crc), 4, H, size) ||
+	    !range_ok(r->exports, sizeof(struct krec_export), 4, H, size) ||
+	    !range_ok(r->kexports, sizeof(struct krec_crc), 4, H, size) ||
+	    !range_ok(r->kdeps, sizeof(struct krec_kdep), 4, H, size) ||
+	    !range_ok(r->kinfo, sizeof(struct krec_pair), 4, H, size) ||
+	    !range_ok(r->sigtail, 1, 1, H, size) || r->sigtail.n > r->usize)
+		return -EINVAL;
+	if (!str_ok(r->relpath, sn, false) || st[r->relpath] == '\0' ||
+	    !str_ok(r->struct_name, sn, true) || !str_ok(r->kmod_name, sn, true) ||
+	    !str_ok(r->modpost_name, sn, true) || !str_ok(r->symvers_owner, sn, true))
+		return -EINVAL;
+	bool engine = r->flags & KREC_F_ENGINE;
+	if (engine && (r->kmod_name == KREC_NONE || r->modpost_name == KREC_NONE ||
+		       r->symvers_owner == KREC_NONE || r->kind == 0 || r->err != 0))
+		return -EINVAL;
+	if (!engine && (r->err >= 0 || r->modinfo.n || r->imports.n || r->versions.n ||
+			r->ext_versions.n || r->exports.n || r->sigtail.n))
+		return -EINVAL;
+	if ((r->flags & KREC_F_KDEPS_DERIVED) &&
+	    (!engine || !(r->flags & KREC_F_KDEPS) || r->kdeps.n))
+		return -EINVAL;
+	if (!(r->flags & KREC_F_KDEPS) && r->kdeps.n)
+		return -EINVAL;
+	if (!(r->flags & KREC_F_KELF) && (r->kexports.n || r->kdeps.n || r->kinfo.n ||
+					  (r->flags & (KREC_F_KDEPS | KREC_F_KINFO))))
+		return -EINVAL;
+	if (!(r->flags & KREC_F_KINFO) && r->kinfo.n)
+		return -EINVAL;
+	const struct krec_msg *m = krec_arr(r, r->msgs);
+	for (size_t i = 0; i < r->msgs.n; i++)
+		if (m[i].priority > KSC_LOG_DEBUG || !str_ok(m[i].text, sn, false))
+			return -EINVAL;
+	const struct krec_pair *p = krec_arr(r, r->modinfo);
+	for (size_t i = 0; i < r->modinfo.n; i++)
+		if (!str_ok(p[i].key, sn, false) || !str_ok(p[i].value, sn, false))
+			return -EINVAL;
+	p = krec_arr(r, r->kinfo);
+	for (size_t i = 0; i < r->kinfo.n; i++)
+		if (!str_ok(p[i].key, sn, false) || !str_ok(p[i].value, sn, false))
+			return -EINVAL;
+	const uint32_t *im = krec_arr(r, r->imports);
+	for (size_t i = 0; i < r->imports.n; i++)
+		if (!str_ok(im[i] & ~KREC_IMP_WEAK, sn, false))
+			return -EINVAL;
+	const struct krec_crc *c = krec_arr(r, r->versions);
+	for (size_t i = 0; i < r->versions.n; i++)
+		if (!str_ok(c[i].name, sn, false))
+			return -EINVAL;
+	c = krec_arr(r, r->ext_versions);
+	for (size_t i = 0; i < r->ext_versions.n; i++)
+		if (!str_ok(c[i].name, sn, false) || c[i].crc_hi)
+			return -EINVAL;
+	c = krec_arr(r, r->kexports);
+	for (size_t i = 0; i < r->kexports.n; i++)
+		if (!str_ok(c[i].name, sn, false))
+			return -EINVAL;
+	const struct krec_export *e = krec_arr(r, r->exports);
+	for (size_t i = 0; i < r->exports.n; i++)
+		if (!str_ok(e[i].name, sn, false) || !str_ok(e[i].ns, sn, false) ||
+		    st[e[i].name] == '\0' || (e[i].flags & ~3u))
+			return -EINVAL;
+	const struct krec_kdep *d = krec_arr(r, r->kdeps);
+	for (size_t i = 0; i < r->kdeps.n; i++)
+		if (!str_ok(d[i].name & ~KREC_IMP_WEAK, sn, false))
+			return -EINVAL;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Rebuilding a struct ksc_module from a record                                        */
+
+#define SIG_MARKER "~Module signature appended~\n"
+#define SIG_MARKER_LEN (sizeof(SIG_MARKER) - 1)
+
+size_t ksc_sig_tail_len(const unsigned char *img, size_t size)
+{
+	if (size < SIG_MARKER_LEN ||
+	    memcmp(img + size - SIG_MARKER_LEN, SIG_MARKER, SIG_MARKER_LEN) != 0)
+		return 0;
+	size_t before = size - SIG_MARKER_LEN;
+	if (before < 12)
+		return SIG_MARKER_LEN;
+	const unsigned char *info = img + before - 12;
+	size_t avail = before - 12;
+	size_t sig_len = (size_t)info[8] << 24 | (size_t)info[9] << 16 |
+			 (size_t)info[10] << 8 | info[11];
+	size_t want = sig_len + info[3] + info[4], keep = 0;
+	if (sig_len <= avail && sig_len <= ((size_t)1 << 20))
+		keep = want < avail ? want : avail;
+	return SIG_MARKER_LEN + 12 + keep;
+}
+
+/*
+ * What ksc_sig_capture() keeps, given the image's last bytes: it reads only those (and
+ * the image's size). They go at the end of an untouched anonymous mapping at least the
+ * image's size; the "image" handed over is the last `usize` bytes of it, so the bytes
+ * written are always the mapping's last pages, whatever the module.
+ */
+void ksc_sigscratch_fini(struct ksc_sigscratch *s)
+{
+	if (s->buf)
+		munmap(s->buf, s->size);
+	s->buf = NULL;
+	s->size = 0;
+}
+
+static int restore_signature(struct ksc_module *mod, const struct krec *r,
+			     struct ksc_sigscratch *scratch)
+{
+	struct ksc_sigscratch one = { NULL, 0 };
+	struct ksc_sigscratch *s = scratch ? scratch : &one;
+
+	mod->sig_read = true; /* what there was to see was seen when the file was read */
+	if (r->sigtail.n == 0)
+		return 0;
+	size_t size = (size_t)r->usize;
+	if (s->size < size) {
+		ksc_sigscratch_fini(s);
+		size_t want = scratch ? (size + 0xfffff) & ~(size_t)0xfffff : size;
+		void *p = mmap(NULL, want, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			return -ENOMEM;
+		s->buf = p;
+		s->size = want;
+	}
+	unsigned char *img = s->buf + s->size - size;
+	memcpy(img + size - r->sigtail.n, krec_arr(r, r->sigtail), r->sigtail.n);
+	int ret = ksc_sig_capture(mod, img, size, false);
+	if (!scratch)
+		ksc_sigscratch_fini(&one);
+	return ret;
+}
+
+/* A record's string for a module rebuilt from it: copied into the module with `copy`. */
+static const char *rstr(struct ksc_module *mod, const struct krec *r, uint32_t off, bool copy)
+{
+	return copy && off != KREC_NONE ? pool_strdup(&mod->strings, krec_str(r, off))
+					: krec_str(r, off);
+}
+
+/* The names and facts of the record's header. 0 or -ENOMEM. */
+static int restore_facts(struct ksc_module *mod, const struct krec *r, const char *path,
+			 bool copy)
+{
+	mod->path = copy ? pool_strdup(&mod->strings, path) : path;
+	mod->kind = r->kind;
+	mod->compression = r->compression;
+	mod->elf_class = (int)r->elf_class;
+	mod->big_endian = r->flags & KREC_F_BIG_ENDIAN;
+	mod->machine = r->machine;
+	mod->size = (size_t)r->usize;
+	mod->sig_size = (size_t)r->sig_size;
+	mod->struct_name = rstr(mod, r, r->struct_name, copy);
+	mod->kmod_name = rstr(mod, r, r->kmod_name, copy);
+	mod->modpost_name = rstr(mod, r, r->modpost_name, copy);
+	mod->symvers_owner = rstr(mod, r, r->symvers_owner, copy);
+	if (!mod->path || !mod->kmod_name || !mod->modpost_name || !mod->symvers_owner ||
+	    (r->struct_name != KREC_NONE && !mod->struct_name))
+		return -ENOMEM;
+	mod->layout = r->layout;
+	mod->has_kflagstab = r->flags & KREC_F_KFLAGSTAB;
+	mod->has_versions = r->flags & KREC_F_VERSIONS;
+	mod->has_ext_versions = r->flags & KREC_F_EXT_VERSIONS;
+	return 0;
+}
+
+/* .modinfo, the exports (indexed unless provider_only) and the sections. 0 or -ENOMEM. */
+static int restore_provider(struct ksc_module *mod, const struct krec *r, bool copy,
+			    bool provider_only)
+{
+	const struct krec_pair *mi = krec_arr(r, r->modinfo);
+
+	mod->modinfo = calloc(r->modinfo.n ? r->modinfo.n : 1, sizeof(*mod->modinfo));
+	if (!mod->modinfo)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->modinfo.n; i++) {
+		struct ksc_modinfo *m = &mod->modinfo[mod->n_modinfo++];
+		m->key = rstr(mod, r, mi[i].key, copy);
+		m->value = rstr(mod, r, mi[i].value, copy);
+		if (!m->key || !m->value)
+			return -ENOMEM;
+	}
+	const struct krec_export *ex = krec_arr(r, r->exports);
+	mod->exports = calloc(r->exports.n ? r->exports.n : 1, sizeof(*mod->exports));
+	if (!mod->exports)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->exports.n; i++) {
+		struct ksc_export *e = &mod->exports[mod->n_exports++];
+		e->name = rstr(mod, r, ex[i].name, copy);
+		e->ns = rstr(mod, r, ex[i].ns, copy);
+		if (!e->name || !e->ns)
+			return -ENOMEM;
+		e->gpl_only = ex[i].flags & KREC_EXP_GPL;
+		e->has_crc = ex[i].flags & KREC_EXP_HAS_CRC;
+		e->crc = ex[i].crc;
+		if (!provider_only && hash_add(&mod->export_index, e->name, e, 1) < 0)
+			return -ENOMEM;
+	}
+	mod->sections = calloc(ksc_elf_section_count, sizeof(*mod->sections));
+	if (!mod->sections)
+		return -ENOMEM;
+	for (size_t i = 0; i < ksc_elf_section_count; i++)
+		if (r->sections & (1u << i))
+			mod->sections[mod->n_sections++] = ksc_elf_section_names[i];
+	return 0;
+}
+
+/* __versions and the extended versions. 0 or -ENOMEM. */
+static int restore_versions(struct ksc_module *mod, const struct krec *r, bool copy)
+{
+	const struct krec_crc *v = krec_arr(r, r->versions);
+
+	mod->versions = calloc(r->versions.n ? r->versions.n : 1, sizeof(*mod->versions));
+	if (!mod->versions)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->versions.n; i++) {
+		struct ksc_version *x = &mod->versions[mod->n_versions++];
+		x->name = rstr(mod, r, v[i].name, copy);
+		x->crc = (uint64_t)v[i].crc_hi << 32 | v[i].crc_lo;
+		if (!x->name)
+			return -ENOMEM;
+	}
+	v = krec_arr(r, r->ext_versions);
+	mod->ext_versions = calloc(r->ext_versions.n ? r->ext_versions.n : 1,
+				   sizeof(*mod->ext_versions));
+	if (!mod->ext_versions)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->ext_versions.n; i++) {
+		struct ksc_version *x = &mod->ext_versions[mod->n_ext_versions++];
+		x->name = rstr(mod, r, v[i].name, copy);
+		x->crc = v[i].crc_lo;
+		if (!x->name)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Slot of the first entry named `name` in an open-addressing table of `cap` slots. */
+static size_t crc_slot(const uint32_t *tb, size_t cap, const struct krec_crc *a, uint32_t name)
+{
+	size_t j = (name * 2654435761u) & (cap - 1);
+
+	while (tb[j] && a[tb[j] - 1].name != name)
+		j = (j + 1) & (cap - 1);
+	return j;
+}
+
+/* An import's CRCs: from the first __versions (t 0) and extended (t 1) entry of its name. */
+static void import_crcs(struct ksc_import *x, uint32_t name, const uint32_t *tab, size_t cap,
+			const struct krec_crc *vv, const struct krec_crc *ev)
+{
+	for (int t = 0; t < 2; t++) {
+		const struct krec_crc *a = t ? ev : vv;
+		const uint32_t *tb = tab + (size_t)t * cap;
+		size_t j = crc_slot(tb, cap, a, name);
+		if (!tb[j])
+			continue;
+		const struct krec_crc *c = &a[tb[j] - 1];
+		if (t == 0) {
+			x->has_crc = true;
+			x->crc = c->crc_lo;
+			x->crc_truncated = c->crc_hi != 0;
+		} else {
+			x->has_ext_crc = true;
+			x->ext_crc = c->crc_lo;
+		}
+	}
+}
+
+/*
+ * Imports: the CRC of the first __versions (and extended) entry of the same name, as the
+ * reader's parse_imports() finds it. Names are interned in the record: equal names have
+ * equal offsets. 0 or -ENOMEM.
+ */
+static int restore_imports(struct ksc_module *mod, const struct krec *r, bool copy)
+{
+	const uint32_t *im = krec_arr(r, r->imports);
+	const struct krec_crc *vv = krec_arr(r, r->versions),
+			      *ev = krec_arr(r, r->ext_versions);
+	size_t cap = 16;
+	int ret = -ENOMEM;
+
+	while (cap < (r->versions.n + r->ext_versions.n) * 2)
+		cap *= 2;
+	uint32_t *tab = calloc(cap * 2, sizeof(*tab)); /* [0,cap): versions, [cap,2cap): ext */
+	mod->imports = calloc(r->imports.n ? r->imports.n : 1, sizeof(*mod->imports));
+	if (!tab || !mod->imports)
+		goto out;
+	for (int t = 0; t < 2; t++) {
+		const struct krec_crc *a = t ? ev : vv;
+		size_t n = t ? r->ext_versions.n : r->versions.n;
+		uint32_t *tb = tab + (size_t)t * cap;
+		for (size_t i = 0; i < n; i++) {
+			size_t j = crc_slot(tb, cap, a, a[i].name);
+			if (!tb[j])
+				tb[j] = (uint32_t)i + 1;
+		}
+	}
+	for (size_t i = 0; i < r->imports.n; i++) {
+		struct ksc_import *x = &mod->imports[mod->n_imports++];
+		uint32_t name = im[i] & ~KREC_IMP_WEAK;
+		x->name = rstr(mod, r, name, copy);
+		if (!x->name)
+			goto out;
+		x->bind = im[i] & KREC_IMP_WEAK ? KSC_BIND_WEAK : KSC_BIND_GLOBAL;
+		import_crcs(x, name, tab, cap, vv, ev);
+	}
+	ret = 0;
+out:
+	free(tab);
+	return ret;
+}
+
+int ksc_krec_to_module(struct ksc_ctx *ctx, const struct krec *r, const char *path,
+		       bool copy, bool provider_only, struct ksc_sigscratch *scratch,
+		       struct ksc_module **out)
+{
+	struct ksc_module *mod;
+	int ret;
+
+	*out = NULL;
+	if (!(r->flags & KREC_F_ENGINE))
+		return -ENOEXEC;
+	mod = ksc_module_alloc(ctx);
+	if (!mod)
+		return -ENOMEM;
+	ret = restore_facts(mod, r, path, copy);
+	if (ret == 0)
+		ret = restore_provider(mod, r, copy, provider_only);
+	if (ret == 0 && !provider_only) {
+		ret = restore_signature(mod, r, scratch);
+		if (ret == 0)
+			ret = restore_versions(mod, r, copy);
+		if (ret == 0)
+			ret = restore_imports(mod, r, copy);
+	}
+	if (ret < 0) {
+		ksc_module_unref(mod);
+		return ret;
+	}
+	*out = mod;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Derived records                                                                    */
+
+int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules)
+{
+	const size_t H = sizeof(struct kder);
+
+	if (size < H || size % 8 || d->magic != KDER_MAGIC || d->size != size ||
+	    (d->flags & ~KDER_F_ALL))
+		return -EINVAL;
+	if (!range_ok(d->strtab, 1, 1, H, size) || d->strtab.n == 0 ||
+	    !range_ok(d->deps, 4, 4, H, size) ||
+	    !range_ok(d->unres, sizeof(struct kder_unres), 4, H, size) ||
+	    !range_ok(d->diags, sizeof(struct kder_diag), 4, H, size))
+		return -EINVAL;
+	const char *st = (const char *)d + d->strtab.off;
+	uint32_t sn = d->strtab.n;
+	if (st[0] != '\0' || st[sn - 1] != '\0')
+		return -EINVAL;
+	if (!(d->flags & KDER_F_CHECKED) &&
+	    (d->diags.n || d->loader_err || (d->flags & KDER_F_MODPOST_OK)))
+		return -EINVAL;
+	if (!str_ok(d->loader_name, sn, true) || !str_ok(d->modpost_name, sn, true) ||
+	    ((d->flags & KDER_F_CHECKED) &&
+	     (d->loader_name == KREC_NONE || d->modpost_name == KREC_NONE)))
+		return -EINVAL;
+	if (d->loader_err > 0 || d->loader_err < -4095)
+		return -EINVAL;
+	const uint32_t *dp = kder_arr(d, d->deps);
+	for (size_t i = 0; i < d->deps.n; i++)
+		if (dp[i] >= n_modules)
+			return -EINVAL;
+	const struct kder_unres *u = kder_arr(d, d->unres);
+	for (size_t i = 0; i < d->unres.n; i++)
+		if (!str_ok(u[i].name, sn, false) ||
+		    (u[i].kind != KDER_UNKNOWN_SYMBOL && u[i].kind != KDER_CRC_DIFFERS))
+			return -EINVAL;
+	const struct kder_diag *g = kder_arr(d, d->diags);
+	for (size_t i = 0; i < d->diags.n; i++) {
+		if ((g[i].view != KSC_VIEW_LOADER && g[i].view != KSC_VIEW_MODPOST) ||
+		    g[i].severity > KSC_SEV_ERROR || g[i].err > 0 || g[i].err < -4095 ||
+		    !str_ok(g[i].code, sn, false) || !str_ok(g[i].rule, sn, true) ||
+		    !str_ok(g[i].module, sn, false) || !str_ok(g[i].symbol, sn, true) ||
+		    !str_ok(g[i].ns, sn, true) || !str_ok(g[i].owner, sn, true) ||
+		    !str_ok(g[i].summary, sn, true) ||
+		    !str_ok(g[i].kernel_lines, sn, true) ||
+		    !str_ok(g[i].explanation, sn, true) || !str_ok(g[i].fix, sn, true))
+			return -EINVAL;
+	}
+	return 0;
+}
