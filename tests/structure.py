@@ -34,15 +34,11 @@ WINGS = {"util": 0, "base": 1, "readers": 2, "kernel": 3, "engine": 4, "source":
          "tree": 5, "report": 6, "tools": 7}
 
 KNOWN_FILES = {
-    "lib/tree/ksc-tree.c": "the tree wing in one file (walk, read, index use, resolve, check, "
-                      "results); issue 16 splits it",
     "lib/ksymcheck.h": "the public header: every function documents its ownership and "
                        "errors; splitting it would break users' includes",
 }
 
 KNOWN_FUNCTIONS = {
-    "lib/tree/ksc-tree.c:do_open": "the tree's orchestrator over a ~70-field struct; issue 16",
-    "lib/tree/ksc-tree.c:read_module": "reads, decompresses and records one module in a worker",
     "lib/engine/ksc-check.c:load_module": "the loader's steps in one function; to split into "
                                    "the kernel's own (check_modinfo(), ...)",
     "lib/engine/ksc-check.c:modpost_module": "modpost's checks of one module in one function",

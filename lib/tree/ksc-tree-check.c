@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Step 4 of ksc_tree_open(): each readable module judged by ksc_check_modules_ctx() in
+ * the workers, against one shared kernel made of the kernel's exports and every module
+ * as a provider; and each module's derived record (dependencies, unresolved symbols,
+ * verdict), kept in the index while what it depends on is unchanged.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree/ksc-tree.h"
+struct cstate {
+	struct ksc_ctx *ctx;
+	struct msgbuf msgs;
+	struct ksc_sigscratch sig;
+	uint64_t ns;
+};
+
+struct check_job {
+	struct cstate *ws;
+	struct ksc_kernel *k; /* shared: checks only read it */
+	const struct ksc_check_opts *opts;
+	int oom;
+};
+
+/*
+ * The derived record of a module: its dependencies and unresolved symbols, and a verdict.
+ */
+int build_kder(const struct tmod *m, const struct ksc_report *rep,
+		      const struct kder *old, struct kder **out)
+{
+	struct kder h;
+	struct rbuf b;
+
+	*out = NULL;
+	memset(&h, 0, sizeof(h));
+	rbuf_init(&b);
+	rbuf_put(&b, sizeof(h), 8);
+	h.magic = KDER_MAGIC;
+	h.loader_name = h.modpost_name = KREC_NONE;
+	h.deps.n = m->n_deps;
+	h.deps.off = (uint32_t)rbuf_put(&b, (size_t)m->n_deps * 4, 4);
+	if (!b.oom)
+		memcpy(b.p + h.deps.off, m->deps, (size_t)m->n_deps * 4);
+	h.unres.n = m->n_unres;
+	h.unres.off =
+		(uint32_t)rbuf_put(&b, (size_t)m->n_unres * sizeof(struct kder_unres), 4);
+	for (size_t i = 0; i < m->n_unres && !b.oom; i++) {
+		struct kder_unres u = { rbuf_str(&b, m->unres[i].name,
+						 strlen(m->unres[i].name)),
+					m->unres[i].kind };
+		memcpy(b.p + h.unres.off + i * sizeof(u), &u, sizeof(u));
+	}
+#define DS(s) ((s) ? rbuf_str(&b, (s), strlen(s)) : KREC_NONE)
+	if (rep && ksc_report_get_module_count(rep) == 1) {
+		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, 0);
+		h.flags = KDER_F_CHECKED | (v->modpost_ok ? KDER_F_MODPOST_OK : 0);
+		h.loader_err = v->loader_err;
+		h.loader_name = DS(v->loader_name ? v->loader_name : "");
+		h.modpost_name = DS(v->modpost_name ? v->modpost_name : "");
+		size_t n = ksc_report_get_diag_count(rep);
+		h.diags.n = (uint32_t)n;
+		h.diags.off = (uint32_t)rbuf_put(&b, n * sizeof(struct kder_diag), 4);
+		for (size_t i = 0; i < n && !b.oom; i++) {
+			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+			struct kder_diag x = { d->view,
+					       d->severity,
+					       d->err,
+					       DS(d->code),
+					       DS(d->rule),
+					       DS(d->module ? d->module : ""),
+					       DS(d->symbol),
+					       DS(d->ns),
+					       DS(d->owner),
+					       DS(d->summary),
+					       DS(d->kernel_lines),
+					       DS(d->explanation),
+					       DS(d->fix) };
+			if (x.code == KREC_NONE)
+				x.code = 0;
+			memcpy(b.p + h.diags.off + i * sizeof(x), &x, sizeof(x));
+		}
+	} else if (old && (old->flags & KDER_F_CHECKED)) {
+		h.flags = old->flags;
+		h.loader_err = old->loader_err;
+		h.loader_name = DS(kder_str(old, old->loader_name));
+		h.modpost_name = DS(kder_str(old, old->modpost_name));
+		const struct kder_diag *od = kder_arr(old, old->diags);
+		h.diags.n = old->diags.n;
+		h.diags.off = (uint32_t)rbuf_put(
+			&b, old->diags.n * sizeof(struct kder_diag), 4);
+		for (size_t i = 0; i < old->diags.n && !b.oom; i++) {
+			const struct kder_diag *d = &od[i];
+			struct kder_diag x = { d->view,
+					       d->severity,
+					       d->err,
+					       DS(kder_str(old, d->code)),
+					       DS(kder_str(old, d->rule)),
+					       DS(kder_str(old, d->module)),
+					       DS(kder_str(old, d->symbol)),
+					       DS(kder_str(old, d->ns)),
+					       DS(kder_str(old, d->owner)),
+					       DS(kder_str(old, d->summary)),
+					       DS(kder_str(old, d->kernel_lines)),
+					       DS(kder_str(old, d->explanation)),
+					       DS(kder_str(old, d->fix)) };
+			memcpy(b.p + h.diags.off + i * sizeof(x), &x, sizeof(x));
+		}
+	}
+#undef DS
+	if (b.oom) {
+		rbuf_fini(&b);
+		return -ENOMEM;
+	}
+	memcpy(b.p, &h, sizeof(h));
+	size_t size;
+	struct kder *d = rbuf_finish(&b, offsetof(struct kder, strtab), &size);
+	rbuf_fini(&b);
+	if (!d)
+		return -ENOMEM;
+	*out = d;
+	return 0;
+}
+
+/*
+ * The kernel the checks run against, with the tree's modules as providers: built once, on
+ * the calling thread while the workers resolve (run_pool's side job), and shared by the
+ * checking threads.
+ */
+void drop_check_kernel(struct ksc_tree *t)
+{
+	t->ck = ksc_kernel_unref(t->ck);
+	t->ck_ctx = ksc_unref(t->ck_ctx);
+	msgbuf_fini(&t->ck_msgs);
+}
+
+void build_check_kernel(struct ksc_tree *t)
+{
+	if (t->ck || t->ck_err)
+		return;
+	t->ck_ctx = ksc_new();
+	if (!t->ck_ctx) {
+		t->ck_err = -ENOMEM;
+		return;
+	}
+	ksc_set_log_fn(t->ck_ctx, msgbuf_log, &t->ck_msgs);
+	t->ck_err = tree_kernel(t, t->ck_ctx, &t->ck);
+}
+
+static void check_item(struct tpool *p, size_t i, unsigned int worker)
+{
+	struct ksc_tree *t = p->t;
+	struct check_job *j = p->data;
+	struct cstate *w = &j->ws[worker];
+	struct tmod *m = &t->mods[i];
+	struct ksc_module *mod = NULL;
+	struct ksc_report *rep = NULL;
+	uint64_t t0 = t->opts.timing ? now_ns() : 0;
+	int r;
+
+	if (j->k) {
+		r = ksc_krec_to_module(w->ctx, m->rec, m->path, false, false, &w->sig,
+				       &mod);
+		if (r == 0)
+			r = ksc_check_modules_ctx(j->k, w->ctx, &mod, 1, j->opts, &rep);
+		if (r == -ENOMEM)
+			j->oom = 1;
+	}
+	if (build_kder(m, rep, NULL, &m->der_own) < 0)
+		j->oom = 1;
+	m->der = m->der_own;
+	ksc_report_unref(rep);
+	ksc_module_unref(mod);
+	if (t->opts.timing)
+		w->ns += now_ns() - t0;
+}
+
+/* The kernel to check against, built unless built while resolving; what it logged. */
+static int check_kernel_ready(struct ksc_tree *t)
+{
+	int oom = 0;
+
+	build_check_kernel(t);
+	for (size_t i = 0; i < t->ck_msgs.n; i++)
+		ksc_log(t->ctx, t->ck_msgs.prio[i], "%s", t->ck_msgs.text[i]);
+	msgbuf_clear(&t->ck_msgs);
+	oom |= t->ck_msgs.oom;
+	if (t->ck_err == -ENOMEM)
+		oom = 1;
+	else if (t->ck_err)
+		ksc_err(t->ctx, "%s: cannot build the kernel to check against: %s", t->moddir,
+			strerror(-t->ck_err));
+	return oom;
+}
+
+/* The checking threads' messages, in thread order, and their times; their state freed. */
+static int checkers_fini(struct ksc_tree *t, struct cstate *cs, unsigned int jobs)
+{
+	int oom = 0;
+
+	for (unsigned int i = 0; i < jobs; i++) {
+		for (size_t j = 0; j < cs[i].msgs.n; j++)
+			ksc_log(t->ctx, cs[i].msgs.prio[j], "%s", cs[i].msgs.text[j]);
+		t->st.cpu_check += (double)cs[i].ns / 1e9;
+		oom |= cs[i].msgs.oom;
+		msgbuf_fini(&cs[i].msgs);
+		ksc_sigscratch_fini(&cs[i].sig);
+		ksc_unref(cs[i].ctx);
+	}
+	free(cs);
+	return oom;
+}
+
+int check_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, size_t n)
+{
+	int r = load_kernel(t);
+
+	if (r < 0)
+		return r;
+	if (!t->kernel_ok) {
+		for (size_t i = 0; i < t->n_mods; i++)
+			t->mods[i].need_check = false;
+		return 0;
+	}
+	int oom = check_kernel_ready(t);
+	struct cstate *cs = calloc(jobs, sizeof(*cs));
+	if (!cs)
+		return -ENOMEM;
+	for (unsigned int i = 0; i < jobs && r == 0; i++) {
+		cs[i].ctx = ksc_new();
+		if (!cs[i].ctx)
+			r = -ENOMEM;
+		else
+			ksc_set_log_fn(cs[i].ctx, msgbuf_log, &cs[i].msgs);
+	}
+	struct check_job cjob = { cs, t->ck, t->has_check ? &t->check : NULL, 0 };
+	if (r == 0) {
+		struct tpool p = { .n = n, .items = items, .fn = check_item, .data = &cjob };
+		run_pool(t, &p, jobs, NULL, "check");
+	}
+	oom |= checkers_fini(t, cs, jobs);
+	drop_check_kernel(t);
+	if (r == 0 && (cjob.oom || oom))
+		r = -ENOMEM;
+	return r;
+}
+
+int finish_derived(struct ksc_tree *t)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
+		struct tmod *m = &t->mods[i];
+		if (m->der)
+			continue;
+		r = build_kder(m, NULL, m->eng_ok ? m->old_der : NULL, &m->der_own);
+		m->der = m->der_own;
+	}
+	return r;
+}

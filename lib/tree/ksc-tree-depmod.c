@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * depmod's files of a tree (modules.dep, .symbols, .alias, .softdep, .devname): made in
+ * the workers by ksc-depmod.c's formats and written as a set, or printed; what would
+ * split or forge a line is left out and said.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "tree/ksc-tree.h"
+static const struct {
+	unsigned int flag;
+	const char *name;
+} depmod_files[] = {
+	/* Renamed in this order: modules.dep, which kmod reads first, last of all. */
+	{ KSC_DEPMOD_SYMBOLS, "modules.symbols" },
+	{ KSC_DEPMOD_ALIAS, "modules.alias" },
+	{ KSC_DEPMOD_SOFTDEP, "modules.softdep" },
+	{ KSC_DEPMOD_DEVNAME, "modules.devname" },
+	{ KSC_DEPMOD_DEP, "modules.dep" },
+};
+
+KSC_EXPORT const char *ksc_depmod_file_name(unsigned int file)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(depmod_files); i++)
+		if (depmod_files[i].flag == file)
+			return depmod_files[i].name;
+	return NULL;
+}
+
+/* The bytes of one file. */
+static int render(const struct ksc_tree *t, unsigned int file, char **data, size_t *size)
+{
+	struct ksc_depmod_mod *mods = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*mods));
+	int *si = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*si));
+	struct ksc_depmod_sym *syms = NULL;
+	size_t n_syms = 0;
+	struct hash h;
+	int r = -ENOMEM;
+
+	hash_init(&h);
+	if (!mods || !si)
+		goto out;
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct tmod *m = &t->mods[i];
+		mods[i] = (struct ksc_depmod_mod){ m->relpath, m->modname, m->rec,
+						   m->deps, m->n_deps,
+						   ksc_depmod_path_fault(m->relpath) != NULL };
+		si[i] = m->sort_idx;
+	}
+	if (file == KSC_DEPMOD_SYMBOLS) {
+		/* The owner of each name: the last module in order that exports it. */
+		size_t total = 0;
+		for (size_t i = 0; i < t->n_mods; i++)
+			total += t->mods[i].rec->kexports.n;
+		syms = malloc((total ? total : 1) * sizeof(*syms));
+		if (!syms || hash_reserve(&h, total) < 0)
+			goto out;
+		for (size_t i = 0; i < t->n_mods; i++) {
+			const struct krec *rec = t->mods[i].rec;
+			const struct krec_crc *c = krec_arr(rec, rec->kexports);
+			if (mods[i].left_out)
+				continue;
+			for (size_t j = 0; j < rec->kexports.n; j++) {
+				const char *name = krec_str(rec, c[j].name);
+				uintptr_t have = (uintptr_t)hash_find(&h, name);
+				if (have) {
+					syms[have - 1].owner = (uint32_t)i;
+					continue;
+				}
+				syms[n_syms] =
+					(struct ksc_depmod_sym){ name, (uint32_t)i, 0 };
+				if (hash_add(&h, name, (void *)(uintptr_t)(n_syms + 1),
+					     0) < 0)
+					goto out;
+				n_syms++;
+			}
+		}
+	}
+	r = ksc_depmod_format(file, mods, t->n_mods, si, syms, n_syms, data, size);
+out:
+	hash_fini(&h);
+	free(mods);
+	free(si);
+	free(syms);
+	return r;
+}
+
+/*
+ * What cannot be written into the files in `what` without splitting or forging a line:
+ * each logged, the number returned (ksc-depmod.c decides and leaves them out).
+ */
+static int depmod_faults(const struct ksc_tree *t, unsigned int what)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct tmod *m = &t->mods[i];
+		const char *why = ksc_depmod_path_fault(m->relpath);
+		if (why) {
+			ksc_err(t->ctx, "%s: %s: left out of depmod's files", m->path, why);
+			n++;
+			continue;
+		}
+		const struct krec *r = m->rec;
+		const struct krec_pair *p = krec_arr(r, ksc_krec_kinfo(r));
+		for (size_t j = 0; what & (KSC_DEPMOD_ALIAS | KSC_DEPMOD_SOFTDEP) &&
+				   j < ksc_krec_kinfo(r).n;
+		     j++) {
+			const char *k = krec_str(r, p[j].key), *v = krec_str(r, p[j].value);
+			bool alias = strcmp(k, "alias") == 0;
+			if ((!alias && strcmp(k, "softdep") != 0) || ksc_depmod_value_ok(k, v))
+				continue;
+			ksc_err(t->ctx, "%s: %s \"%s\": a %s: left out of modules.%s", m->path,
+				k, v, ksc_text_has_control(v) ? "control character" : "space",
+				alias ? "alias" : "softdep");
+			n++;
+		}
+		const struct krec_crc *c = krec_arr(r, r->kexports);
+		for (size_t j = 0; what & KSC_DEPMOD_SYMBOLS && j < r->kexports.n; j++) {
+			const char *name = krec_str(r, c[j].name);
+			if (ksc_depmod_symbol_ok(name))
+				continue;
+			ksc_err(t->ctx, "%s: exported symbol \"%s\": a %s: left out of "
+				"modules.symbols", m->path, name,
+				ksc_text_has_control(name) ? "control character" : "space");
+			n++;
+		}
+	}
+	return n;
+}
+
+KSC_EXPORT int ksc_tree_print_depmod(const struct ksc_tree *t, unsigned int file, FILE *f)
+{
+	char *data;
+	size_t size;
+
+	if (!ksc_depmod_file_name(file))
+		return -EINVAL;
+	if (t->n_cycles)
+		return -EDEADLK;
+	int r = ensure_records(
+		(struct ksc_tree *)t); /* records are fetched, not changed */
+	if (r < 0)
+		return r;
+	r = render(t, file, &data, &size);
+	if (r < 0)
+		return r;
+	if (size && fwrite(data, 1, size, f) != size)
+		r = -EIO;
+	free(data);
+	return r < 0 ? r : depmod_faults(t, file);
+}
+
+struct render_job {
+	unsigned int files[ARRAY_SIZE(depmod_files)];
+	char *data[ARRAY_SIZE(depmod_files)];
+	size_t size[ARRAY_SIZE(depmod_files)];
+	int err[ARRAY_SIZE(depmod_files)];
+};
+
+static void render_item(struct tpool *p, size_t i, unsigned int worker)
+{
+	struct render_job *j = p->data;
+
+	j->err[i] = render(p->t, j->files[i], &j->data[i], &j->size[i]);
+}
+
+KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
+				     unsigned int what)
+{
+	double t0 = now_s();
+	char *adir = NULL;
+	int r = 0;
+
+	if (t->n_cycles) {
+		ksc_err(t->ctx, "%s: %zu dependency cycle%s: depmod's files not written",
+			t->moddir, t->n_cycles, t->n_cycles == 1 ? "" : "s");
+		return -EDEADLK;
+	}
+	r = make_absolute(dir ? dir : t->moddir, &adir);
+	if (r < 0)
+		return r;
+	/*
+	 * What the index says was written last time, into this folder, for these modules.
+	 */
+	bool same = t->have_idx && t->idx.out_dir && strcmp(t->idx.out_dir, adir) == 0 &&
+		    t->idx.out_fp == t->out_fp;
+	struct kidx_output outs[ARRAY_SIZE(depmod_files)];
+	const char *names[ARRAY_SIZE(depmod_files)];
+	struct render_job rj;
+	size_t n_outs = 0, n_new = 0;
+	memset(&rj, 0, sizeof(rj));
+	for (size_t i = 0; i < ARRAY_SIZE(depmod_files); i++) {
+		if (!(what & depmod_files[i].flag))
+			continue;
+		const char *name = depmod_files[i].name;
+		char path[PATH_MAX];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", adir, name);
+		const struct kidx_output *prev = NULL;
+		for (size_t k = 0; same && k < t->idx.n_outs; k++)
+			if (strcmp(t->idx.outs[k].name, name) == 0)
+				prev = &t->idx.outs[k];
+		if (prev && stat(path, &st) == 0 && (uint64_t)st.st_size == prev->size &&
+		    (uint64_t)st.st_ino == prev->ino &&
+		    st_mtime_ns(&st) == prev->mtime_ns) {
+			outs[n_outs] = *prev; /* unchanged, and so is the file */
+			names[n_outs++] = name;
+			continue;
+		}
+		rj.files[n_new++] = depmod_files[i].flag;
+	}
+	/*
+	 * What is left out is said on every run, rewritten or not: the records it needs are
+	 * fetched for that.
+	 */
+	r = ensure_records(t);
+	int faults = r < 0 ? 0 : depmod_faults(t, what);
+	/* The files that must be (re)written: made in parallel, then written together. */
+	if (n_new && r == 0) {
+		struct tpool p = { .n = n_new, .fn = render_item, .data = &rj };
+		unsigned int jobs = t->st.jobs ? t->st.jobs : 1;
+		run_pool(t, &p, jobs, NULL, "write");
+		for (size_t i = 0; i < n_new && r == 0; i++)
+			r = rj.err[i];
+	}
+	if (r == 0 && n_new) {
+		const char *wnames[ARRAY_SIZE(depmod_files)];
+		struct iovec iov[ARRAY_SIZE(depmod_files)];
+		for (size_t i = 0; i < n_new; i++) {
+			wnames[i] = ksc_depmod_file_name(rj.files[i]);
+			iov[i] = (struct iovec){ rj.data[i], rj.size[i] };
+		}
+		size_t bad;
+		r = ksc_write_atomic_many(adir, wnames, iov, n_new, true, &bad);
+		if (r < 0 && bad < n_new)
+			ksc_err(t->ctx, "%s/%s: %s", adir, wnames[bad], ksc_write_strerror(-r));
+		else if (r < 0)
+			ksc_err(t->ctx, "%s: %s", adir, ksc_write_strerror(-r));
+		for (size_t i = 0; i < n_new && r == 0; i++) {
+			char path[PATH_MAX];
+			struct stat st;
+			snprintf(path, sizeof(path), "%s/%s", adir, wnames[i]);
+			if (stat(path, &st) < 0) {
+				r = -errno;
+				break;
+			}
+			outs[n_outs] = (struct kidx_output){
+				wnames[i], (uint64_t)st.st_size, (uint64_t)st.st_ino,
+				ksc_hash64(rj.data[i], rj.size[i], 5), st_mtime_ns(&st)
+			};
+			names[n_outs++] = wnames[i];
+		}
+	}
+	for (size_t i = 0; i < n_new; i++)
+		free(rj.data[i]);
+	if (r < 0) {
+		free(adir);
+		return r;
+	}
+	/* Remember them for the index. */
+	for (size_t i = 0; i < t->n_outs; i++)
+		free(t->out_names[i]);
+	free(t->out_dir);
+	t->out_dir = adir;
+	t->n_outs = 0;
+	for (size_t i = 0; i < n_outs; i++) {
+		t->out_names[i] = strdup(names[i]);
+		if (!t->out_names[i])
+			return -ENOMEM;
+		t->outs[i] = outs[i];
+		t->outs[i].name = t->out_names[i];
+		t->n_outs++;
+	}
+	t->outs_from_index = false;
+	if (n_new || !same || n_outs != t->idx.n_outs)
+		t->dirty = true;
+	t->st.wall_write_depmod += now_s() - t0;
+	return faults;
+}

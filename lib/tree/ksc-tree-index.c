@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The index of the last run as the tree uses it: opened (its header and bounds checked,
+ * the rest while the walk is replayed), attached to the modules of the walk by path,
+ * and saved when this run changed what it says.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree/ksc-tree.h"
+
+/* Modules whose only change is their key: the index is rewritten above this many. */
+#define STALE_MAX 32
+
+/* The index cannot be used (r: why): said, and rebuilt. */
+void drop_index(struct ksc_tree *t, int r)
+{
+	ksc_warn(t->ctx, "%s: %s, rebuilt", t->index_path,
+		 r == -EINVAL ? "index corrupt, truncated or of another format" : strerror(-r));
+	ksc_kidx_free(&t->idx);
+	t->have_idx = false;
+	t->index_state = KSC_TREE_INDEX_REBUILT;
+}
+
+/*
+ * The index, opened: its header and the bounds of its tables are checked, the rest is
+ * (ksc_kidx_finish()) while pre_stat() starts on it, or before anything else uses it.
+ */
+void load_index(struct ksc_tree *t)
+{
+	int r = ksc_kidx_open(t->index_path, &t->idx);
+
+	if (r == -ENOENT) {
+		t->index_state = KSC_TREE_INDEX_ABSENT;
+		return;
+	}
+	if (r == 0 && (strcmp(t->idx.moddir, t->moddir) != 0 ||
+		       strcmp(t->idx.release, t->release) != 0)) {
+		r = ksc_kidx_finish(&t->idx); /* corrupt, or really another tree's */
+		if (r == 0) {
+			ksc_warn(t->ctx, "%s: index of another tree (%s), rebuilt",
+				 t->index_path, t->idx.moddir);
+			ksc_kidx_free(&t->idx);
+			t->index_state = KSC_TREE_INDEX_REBUILT;
+			return;
+		}
+	}
+	t->have_idx = true;
+	if (r < 0) {
+		drop_index(t, r);
+		return;
+	}
+	t->index_state = KSC_TREE_INDEX_USED;
+}
+
+/* Attach the index's records to the modules of the walk (by path). */
+int attach_index(struct ksc_tree *t)
+{
+	struct hash h;
+
+	/*
+	 * The walk of the last run, in its order (the usual re-check): entry i is module
+	 * i, by construction (cached_walk() takes no list with a name twice).
+	 */
+	if (t->walk_cached && t->n_mods == t->idx.n_mods) {
+		for (size_t i = 0; i < t->n_mods; i++) {
+			t->mods[i].old = &t->idx.mods[i];
+			t->mods[i].old_der = t->idx.derived ? t->idx.mods[i].der : NULL;
+		}
+		return 0;
+	}
+	hash_init(&h);
+	for (size_t i = 0; i < t->idx.n_mods; i++) {
+		const char *rel = t->idx.mods[i].relpath;
+		int r = hash_add(&h, rel, &t->idx.mods[i], 1);
+		if (r == 1) {
+			ksc_warn(t->ctx, "%s: index lists %s twice, rebuilt",
+				 t->index_path, rel);
+			hash_fini(&h);
+			ksc_kidx_free(&t->idx);
+			t->have_idx = false;
+			t->index_state = KSC_TREE_INDEX_REBUILT;
+			return 0;
+		}
+		if (r < 0) {
+			hash_fini(&h);
+			return r;
+		}
+	}
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct kidx_module *km = hash_find(&h, t->mods[i].relpath);
+		if (!km)
+			continue;
+		t->mods[i].old = km;
+		t->mods[i].old_der = t->idx.derived ? km->der : NULL;
+	}
+	hash_fini(&h);
+	return 0;
+}
+
+/*
+ * Module m's results from the index: its dependencies and unresolved symbols (m->dm_ok),
+ * all of its derived record when nothing it depends on changed. 0 or -ENOMEM.
+ */
+static int reuse_derived(struct tmod *m, bool checkable)
+{
+	const struct kder *od = m->old_der;
+
+	m->deps = (uint32_t *)kder_arr(od, od->deps);
+	m->n_deps = od->deps.n;
+	m->deps_own = false;
+	const struct kder_unres *u = kder_arr(od, od->unres);
+	m->unres = NULL; /* most modules: nothing to copy */
+	m->n_unres = 0;
+	m->unres_own = false;
+	if (od->unres.n) {
+		m->unres = malloc(od->unres.n * sizeof(*m->unres));
+		if (!m->unres)
+			return -ENOMEM;
+		m->unres_own = true;
+		for (size_t k = 0; k < od->unres.n; k++)
+			m->unres[k] = (struct tunres){ kder_str(od, u[k].name), u[k].kind };
+		m->n_unres = od->unres.n;
+	}
+	/* Reused as a whole when nothing it depends on changed. */
+	bool no_verdict = !checkable && !(od->flags & KDER_F_CHECKED);
+	if (m->eng_ok || no_verdict)
+		m->der = od;
+	return 0;
+}
+
+int plan_work(struct ksc_tree *t, struct tree_work *w)
+{
+	t->verdicts_on = !t->opts.no_check && t->ksrc != KSRC_NONE;
+	bool dm_world = t->have_idx && t->idx.derived && t->idx.ctx_fp == t->ctx_fp &&
+			t->idx.dm_world_fp == t->dm_fp;
+	bool eng_world = t->have_idx && t->idx.derived && t->idx.ctx_fp == t->ctx_fp &&
+			 t->idx.eng_world_fp == t->eng_fp;
+
+	w->resolve = malloc((t->n_mods ? t->n_mods : 1) * sizeof(size_t));
+	w->check = malloc((t->n_mods ? t->n_mods : 1) * sizeof(size_t));
+	if (!w->resolve || !w->check)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n_mods; i++) {
+		struct tmod *m = &t->mods[i];
+		const struct kder *od = m->old_der;
+		bool checkable = t->verdicts_on && (m->sum.flags & KREC_F_ENGINE) &&
+				 m->sum.kind == KSC_KIND_MODULE;
+		m->dm_ok = dm_world && od && m->old->sum.kmod_hash == m->sum.kmod_hash;
+		m->eng_ok = eng_world && od && m->old->sum.facts_hash == m->sum.facts_hash;
+		m->need_resolve = !m->dm_ok;
+		m->need_check = !m->eng_ok && checkable;
+		if (m->need_resolve)
+			w->resolve[w->n_resolve++] = i;
+		else if (reuse_derived(m, checkable) < 0)
+			return -ENOMEM;
+		if (m->need_check)
+			w->check[w->n_check++] = i;
+	}
+	t->any_resolve = w->n_resolve > 0;
+	t->any_check = w->n_check > 0;
+	t->st.checked = w->n_check;
+	return 0;
+}
+
+/*
+ * Does the index need writing? Not when all that changed is the key of modules read
+ * again with identical facts (touched, copied with a new inode): those are read again
+ * next time too, until more than STALE_MAX of them make a rewrite worth it.
+ */
+bool index_is_stale(const struct ksc_tree *t)
+{
+	if (!t->have_idx || t->idx.n_mods != t->n_mods || t->idx.ctx_fp != t->ctx_fp ||
+	    t->idx.dm_world_fp != t->dm_fp || t->idx.eng_world_fp != t->eng_fp ||
+	    !t->idx.derived || t->idx.modset_fp != t->modset_fp)
+		return true;
+	size_t stale = 0;
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct tmod *m = &t->mods[i];
+		const struct kidx_module *km = &t->idx.mods[i];
+		if (m->old != km || m->der != km->der)
+			return true; /* another order, or new results */
+		if (!m->cached && m->sum.facts_hash != km->sum.facts_hash)
+			return true;
+		if (!m->cached && m->sum.mtime_ns != KREC_RACY)
+			stale++;
+	}
+	if (stale > STALE_MAX)
+		return true;
+	if (!t->walk_cached) {
+		bool same = t->walk_clean && t->n_dirs == t->idx.n_dirs;
+		for (size_t i = 0; same && i < t->n_dirs; i++)
+			same = t->dirs[i].ino == t->idx.dirs[i].ino &&
+			       t->dirs[i].mtime_ns == t->idx.dirs[i].mtime_ns &&
+			       strcmp(t->dirs[i].relpath, t->idx.dirs[i].relpath) == 0;
+		if (!same && (t->walk_clean || t->idx.n_dirs))
+			return true;
+	}
+	return false;
+}
+
+KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
+{
+	double t0 = now_s();
+	int r;
+
+	if (!t->index_path)
+		return -EINVAL;
+	/*
+	 * Keep what the index knew about the last depmod files when none were written
+	 * now.
+	 */
+	const char *out_dir = t->out_dir;
+	const struct kidx_output *outs = t->outs;
+	size_t n_outs = t->n_outs;
+	if (!out_dir && t->have_idx && t->idx.out_dir && t->idx.out_fp == t->out_fp) {
+		out_dir = t->idx.out_dir;
+		outs = t->idx.outs;
+		n_outs = t->idx.n_outs;
+	} else if (!out_dir) {
+		n_outs = 0;
+	}
+	if (!t->dirty)
+		return 0; /* the index on disk says all this already */
+	r = ensure_records(t);
+	if (r < 0)
+		return r;
+	struct kidx_wmod *mods = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*mods));
+	if (!mods)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct tmod *m = &t->mods[i];
+		bool same = m->old && m->rec == m->old->rec;
+		mods[i] = (struct kidx_wmod){
+			m->rec, m->der,
+			same ? m->old->rec_hash : m->rec == m->rec_own ? m->rec_hash : 0,
+			m->modname, t->walk_clean ? m->dir : KREC_NONE, m->replaced
+		};
+	}
+	struct kidx_write w = {
+		.moddir = t->moddir,
+		.release = t->release,
+		.ctx_fp = t->ctx_fp,
+		.dm_world_fp = t->dm_fp,
+		.eng_world_fp = t->eng_fp,
+		.out_fp = t->out_fp,
+		.order_fp = t->order_fp,
+		.modset_fp = t->modset_fp,
+		.derived = true,
+		.mods = mods,
+		.n_mods = t->n_mods,
+		.out_dir = out_dir,
+		.outs = outs,
+		.n_outs = n_outs,
+		.dirs = t->walk_clean ? t->dirs : NULL,
+		.n_dirs = t->walk_clean ? t->n_dirs : 0,
+		.parallel = t->st.jobs > 1,
+	};
+	r = ksc_kidx_write(t->index_path, &w);
+	free(mods);
+	if (r < 0)
+		ksc_err(t->ctx, "%s: %s", t->index_path, ksc_write_strerror(-r));
+	else
+		t->dirty = false;
+	t->st.wall_index_save += now_s() - t0;
+	return r;
+}
+

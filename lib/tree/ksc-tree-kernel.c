@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The kernel a tree is resolved and checked against: its exports (Module.symvers, an
+ * image or System.map, as the kernel locator finds them unless options name them) and
+ * configuration, loaded once and perhaps on a thread of their own beside the walk;
+ * the kernel of the checks (every module a provider); and ksc_tree_get_kernel(), the
+ * kernel of ksc_kernel_open() made from the tree's records.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree/ksc-tree.h"
+static uint64_t file_id(const char *path, uint64_t seed)
+{
+	struct stat st;
+
+	if (!path)
+		return ksc_hash64("none", 4, seed);
+	if (stat(path, &st) < 0)
+		return ksc_hash64(path, strlen(path), seed ^ 0xdead);
+	uint64_t v[3] = { (uint64_t)st.st_size, (uint64_t)st_mtime_ns(&st),
+			  (uint64_t)st.st_ino };
+	return ksc_hash64(v, sizeof(v), ksc_hash64(path, strlen(path), seed));
+}
+
+/* A System.map that lists exports (not Debian 6.1's one-line placeholder)? Quietly. */
+static bool sysmap_has_exports(const char *path)
+{
+	struct ksc_sysmap *sm;
+	struct ksc_ctx *quiet = ksc_new();
+
+	if (!quiet)
+		return false;
+	ksc_set_log_fn(quiet, NULL, NULL);
+	int r = ksc_sysmap_new_from_path(quiet, path, &sm);
+	ksc_unref(quiet);
+	if (r < 0)
+		return false;
+	bool any = ksc_sysmap_get_export_count(sm) > 0;
+	ksc_sysmap_unref(sm);
+	return any;
+}
+
+/* Which files give the kernel's exports and configuration (not read yet), as the
+ * kernel locator found them, unless options name them. */
+int find_kernel(struct ksc_tree *t)
+{
+	const struct ksc_tree_opts *o = &t->opts;
+	char p[PATH_MAX];
+	const char *root = strcmp(t->root, "/") == 0 ? "" : t->root;
+
+	if (o->symvers || o->vmlinux || o->system_map) {
+		t->ksrc = o->symvers   ? KSRC_SYMVERS
+			  : o->vmlinux ? KSRC_VMLINUX
+				       : KSRC_SYSMAP;
+		t->ksrc_path = strdup(o->symvers   ? o->symvers
+				      : o->vmlinux ? o->vmlinux
+						   : o->system_map);
+		if (!t->ksrc_path)
+			return -ENOMEM;
+	} else if (!o->no_kernel_search) {
+		enum ksc_kernel_file which;
+		const char *path = ksc_kernel_location_get_exports_path(t->loc, &which);
+		/* Debian 6.1 ships a one-line System.map placeholder: only a map with
+		 * exports counts */
+		if (path && which == KSC_KFILE_SYSTEM_MAP && !sysmap_has_exports(path))
+			path = NULL;
+		if (path) {
+			t->ksrc = which == KSC_KFILE_SYMVERS	 ? KSRC_SYMVERS
+				  : which == KSC_KFILE_SYSTEM_MAP ? KSRC_SYSMAP
+								  : KSRC_VMLINUX;
+			t->ksrc_path = strdup(path);
+			if (!t->ksrc_path)
+				return -ENOMEM;
+		}
+	}
+	if (o->config) {
+		t->config_path = strdup(o->config);
+	} else if (!o->no_kernel_search) {
+		const char *config = ksc_kernel_location_get_path(t->loc, KSC_KFILE_CONFIG);
+		if (config)
+			t->config_path = strdup(config);
+	}
+	if ((o->config || t->config_path) && !t->config_path)
+		return -ENOMEM;
+	/*
+	 * As ksc_kernel_open(): a Debian kernel package documents itself under
+	 * usr/share/doc.
+	 */
+	t->quirks = o->quirks;
+	if (!o->set_quirks) {
+		struct stat st;
+		t->quirks = 0;
+		snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s", root,
+			 t->release);
+		bool debian = stat(p, &st) == 0;
+		snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s-unsigned", root,
+			 t->release);
+		if (debian || stat(p, &st) == 0)
+			t->quirks |= KSC_QUIRK_DEBIAN_MISSING_CRC;
+	}
+	t->ksrc_id = file_id(t->ksrc_path, (uint64_t)t->ksrc);
+	t->config_id = file_id(t->config_path, 77);
+	return 0;
+}
+
+/* Add to depmod's symbol table (a later one replaces an earlier one). */
+int ksym_add(struct ksc_tree *t, const char *name, int32_t owner, uint64_t crc)
+{
+	if (t->n_ksyms == t->cap_ksyms) {
+		size_t cap = t->cap_ksyms ? t->cap_ksyms * 2 : 1024;
+		struct msym *a = realloc(t->ksyms_at, cap * sizeof(*a));
+		if (!a)
+			return -ENOMEM;
+		t->ksyms_at = a;
+		t->cap_ksyms = cap;
+	}
+	/* The index is stored, not a pointer: the array moves. */
+	t->ksyms_at[t->n_ksyms] = (struct msym){ owner, crc };
+	int r = hash_add(&t->ksyms, name, (void *)(uintptr_t)(t->n_ksyms + 1), 0);
+	if (r < 0)
+		return r;
+	t->n_ksyms++;
+	return 0;
+}
+
+/*
+ * Read the kernel's exports (depmod -E/-F) and configuration, once. Touches only the
+ * kernel's fields of t, and t->ctx to log and make the kernel's objects (nothing else uses
+ * t->ctx while it runs on its own thread): it can run beside the walk and the reading of
+ * modules. Its problems wait in t->kproblems (load_kernel() adds them to the others).
+ */
+static int load_kernel_core(struct ksc_tree *t)
+{
+	int r = 0;
+
+	if (t->kernel_loaded)
+		return 0;
+	t->kernel_loaded = true;
+	double t0 = now_s();
+	r = ksc_kernel_new(t->ctx, &t->ktmpl);
+	if (r < 0)
+		return r;
+	r = ksc_kernel_set_release(t->ktmpl, t->release);
+	if (r < 0)
+		return r;
+	if (t->config_path) {
+		r = ksc_kernel_read_config(t->ktmpl, t->config_path);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			kernel_problem(t, t->config_path, r, "%s", strerror(-r));
+	}
+	if (t->ksrc == KSRC_NONE)
+		goto out;
+	switch (t->ksrc) {
+	case KSRC_SYMVERS:
+		r = ksc_symvers_new_from_path(t->ctx, t->ksrc_path, &t->ksv);
+		if (r == 0) {
+			/* not "skipped": a symbol listed again is kept, and counted */
+			unsigned int bad = ksc_symvers_get_error_count(t->ksv);
+			if (bad)
+				kernel_problem(t, t->ksrc_path, -EINVAL,
+					       "%u faulty line%s (said above)", bad,
+					       bad == 1 ? "" : "s");
+			for (size_t i = 0; i < ksc_symvers_get_count(t->ksv) && r >= 0;
+			     i++) {
+				const struct ksc_symvers_entry *e =
+					ksc_symvers_get(t->ksv, i);
+				if (strcmp(e->module, "vmlinux") == 0)
+					r = ksym_add(t, e->symbol, -1, e->crc);
+			}
+		}
+		break;
+	case KSRC_VMLINUX:
+		r = ksc_module_new_from_path(t->ctx, t->ksrc_path, &t->kvm);
+		if (r == 0 && ksc_module_get_kind(t->kvm) != KSC_KIND_VMLINUX) {
+			ksc_err(t->ctx, "%s: not a kernel image", t->ksrc_path);
+			ksc_module_unref(t->kvm);
+			t->kvm = NULL;
+			r = -ENOEXEC;
+		}
+		for (size_t i = 0; r == 0 && i < ksc_module_get_export_count(t->kvm);
+		     i++) {
+			const struct ksc_export *e = ksc_module_get_export(t->kvm, i);
+			r = ksym_add(t, e->name, -1, e->has_crc ? e->crc : 0);
+		}
+		break;
+	case KSRC_SYSMAP:
+		r = ksc_sysmap_new_from_path(t->ctx, t->ksrc_path, &t->ksm);
+		if (r == 0 && ksc_sysmap_get_error_count(t->ksm)) /* as for Module.symvers */
+			kernel_problem(t, t->ksrc_path, -EINVAL, "%u malformed line%s skipped",
+				       ksc_sysmap_get_error_count(t->ksm),
+				       ksc_sysmap_get_error_count(t->ksm) == 1 ? "" : "s");
+		for (size_t i = 0; r == 0 && i < ksc_sysmap_get_export_count(t->ksm); i++)
+			r = ksym_add(t, ksc_sysmap_get_export(t->ksm, i), -1, 0);
+		break;
+	default: break;
+	}
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		struct stat st;
+		if (r == -EINVAL && stat(t->ksrc_path, &st) == 0 && !S_ISREG(st.st_mode))
+			kernel_problem(t, t->ksrc_path, r, "not a regular file (%s)",
+				       ksc_file_kind(st.st_mode));
+		else if (r == -ENODATA)
+			kernel_problem(t, t->ksrc_path, r, "empty file: no exports");
+		else if (t->ksrc != KSRC_VMLINUX || !t->kvm)
+			kernel_problem(t, t->ksrc_path, r, "%s", strerror(-r));
+		goto out;
+	}
+	/* depmod_add_fake_syms(): resolved by the loader itself. */
+	if ((r = ksym_add(t, "__this_module", -1, 0)) < 0 ||
+	    (r = ksym_add(t, "_GLOBAL_OFFSET_TABLE_", -1, 0)) < 0)
+		return r;
+	if (!hash_find(&t->ksyms, "TOC.") && (r = ksym_add(t, "TOC.", -1, 0)) < 0)
+		return r;
+	t->kernel_ok = true;
+out:
+	t->st.wall_kernel += now_s() - t0;
+	return 0;
+}
+
+int load_kernel(struct ksc_tree *t)
+{
+	int r = load_kernel_core(t);
+	int m = merge_kproblems(t);
+
+	return r < 0 ? r : m;
+}
+
+void side_load_kernel(struct ksc_tree *t)
+{
+	(void)load_kernel(t);
+}
+
+void *kernel_thread(void *data)
+{
+	(void)load_kernel_core(data);
+	return NULL;
+}
+
+/* Wait for it; its problems join the others. */
+int kload_join(struct ksc_tree *t, struct kload *k)
+{
+	if (!k->on)
+		return 0;
+	pthread_join(k->th, NULL);
+	k->on = false;
+	return merge_kproblems(t);
+}
+
+/* The kernel to check against: the exports, the configuration, every module as provider. */
+int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out)
+{
+	struct ksc_kernel *k;
+	int r = ksc_kernel_new(ctx, &k);
+
+	if (r < 0)
+		return r;
+	r = ksc_kernel_set_release(k, t->release);
+	if (r < 0)
+		goto err;
+	for (int i = 0; i < KSC_CONFIG_COUNT; i++) {
+		int v = ksc_kernel_get_config(t->ktmpl, (enum ksc_kconfig)i);
+		if (v >= 0)
+			ksc_kernel_set_config(k, (enum ksc_kconfig)i, v == 1);
+	}
+	ksc_kernel_set_quirks(k, t->quirks);
+	if (t->ksv) {
+		r = ksc_kernel_add_symvers_rows(k, t->ksv, true);
+	} else if (t->kvm) {
+		r = ksc_kernel_add_vmlinux(k, t->kvm);
+	} else if (t->ksm) {
+		/* System.map: names only, no CRCs, no GPL flags. */
+		struct ksc_module *vm = calloc(1, sizeof(*vm));
+		size_t n = ksc_sysmap_get_export_count(t->ksm);
+		if (!vm)
+			goto oom;
+		vm->refcount = 1;
+		vm->ctx = ksc_ref(ctx);
+		vm->kind = KSC_KIND_VMLINUX;
+		vm->path = t->ksrc_path;
+		vm->exports = calloc(n ? n : 1, sizeof(*vm->exports));
+		if (!vm->exports) {
+			ksc_module_unref(vm);
+			goto oom;
+		}
+		for (size_t i = 0; i < n; i++)
+			vm->exports[vm->n_exports++] =
+				(struct ksc_export){ ksc_sysmap_get_export(t->ksm, i), "",
+						     false, false, 0 };
+		r = ksc_kernel_add_vmlinux(k, vm);
+		ksc_module_unref(vm);
+	}
+	/*
+	 * The providers. ksc_kernel_add_module() also takes the kernel's vermagic from the
+	 * first in-tree module: set it from that module here, so that only the modules that
+	 * export something need adding (a provider without exports provides nothing).
+	 */
+	for (size_t i = 0; r >= 0 && i < t->n_mods; i++) {
+		const struct krec *rec = t->mods[i].rec;
+		if (!rec || !(rec->flags & KREC_F_ENGINE) || rec->kind != KSC_KIND_MODULE)
+			continue;
+		const struct krec_pair *mi = krec_arr(rec, rec->modinfo);
+		const char *intree = NULL, *vermagic = NULL;
+		for (size_t j = 0; j < rec->modinfo.n; j++) {
+			const char *key = krec_str(rec, mi[j].key);
+			if (!intree && strcmp(key, "intree") == 0)
+				intree = key;
+			if (!vermagic && strcmp(key, "vermagic") == 0)
+				vermagic = krec_str(rec, mi[j].value);
+		}
+		if (intree && vermagic) {
+			/* a kernel image's own vermagic wins (ksc_kernel_add_vmlinux()) */
+			if (!ksc_kernel_get_vermagic(k))
+				r = ksc_kernel_set_vermagic(k, vermagic);
+			break;
+		}
+	}
+	for (size_t i = 0; r >= 0 && i < t->n_mods; i++) {
+		const struct krec *rec = t->mods[i].rec;
+		if (!rec || !(rec->flags & KREC_F_ENGINE) ||
+		    rec->kind != KSC_KIND_MODULE || rec->exports.n == 0)
+			continue;
+		struct ksc_module *stub;
+		r = ksc_krec_to_module(ctx, rec, t->mods[i].path, false, true, NULL,
+				       &stub);
+		if (r < 0)
+			break;
+		r = ksc_kernel_add_module(k, stub);
+		ksc_module_unref(stub);
+	}
+	if (r < 0)
+		goto err;
+	r = ksc_kernel_build_index(k);
+	if (r < 0)
+		goto err;
+	*out = k;
+	return 0;
+oom:
+	r = -ENOMEM;
+err:
+	ksc_kernel_unref(k);
+	return r;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* ksc_kernel_open()'s kernel, from the tree                                           */
+
+/*
+ * Does the tree hold what ksc_kernel_open() reads, read without a problem: the located
+ * files (no option named others), a walk without links, exports from Module.symvers or
+ * an image (ksc_kernel_open() takes no System.map)?
+ */
+static bool stands_for_open(const struct ksc_tree *t)
+{
+	const struct ksc_tree_opts *o = &t->opts;
+
+	return !o->symvers && !o->vmlinux && !o->system_map && !o->config &&
+	       !o->no_kernel_search && !o->set_quirks && t->n_problems == 0 &&
+	       t->walk_clean && t->kernel_ok &&
+	       (t->ksrc == KSRC_SYMVERS || t->ksrc == KSRC_VMLINUX);
+}
+
+/* What reading a module logged, its path written as `path` (the caller's root). */
+static void replay_msgs(struct ksc_ctx *ctx, const struct krec *r, const char *abs,
+			const char *path)
+{
+	const struct krec_msg *msg = krec_arr(r, r->msgs);
+	size_t al = strlen(abs);
+
+	for (size_t j = 0; j < r->msgs.n; j++) {
+		const char *text = krec_str(r, msg[j].text);
+		if (strncmp(text, abs, al) == 0)
+			ksc_log(ctx, (int)msg[j].priority, "%s%s", path, text + al);
+		else
+			ksc_log(ctx, (int)msg[j].priority, "%s", text);
+	}
+}
+
+struct by_path {
+	const char *rel;
+	size_t i;
+};
+
+static int cmp_by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct by_path *)a)->rel, ((const struct by_path *)b)->rel);
+}
+
+/*
+ * The tree's modules, sorted by path as ksc_depmod_modules_search() hands them over. They
+ * point into the tree's records (not copied: the kernel keeps the tree).
+ */
+static int add_tree_modules(struct ksc_tree *t, struct ksc_kernel *k, const char *moddir)
+{
+	struct by_path *o = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*o));
+	size_t dl = strlen(moddir);
+	struct ksc_sigscratch sig = { NULL, 0 };
+	char *path = NULL;
+	size_t cap = 0;
+	int r = 0;
+
+	if (!o)
+		return -ENOMEM;
+	r = ensure_records(t); /* one read of the index's records */
+	for (size_t i = 0; i < t->n_mods; i++)
+		o[i] = (struct by_path){ t->mods[i].relpath, i };
+	qsort(o, t->n_mods, sizeof(*o), cmp_by_path);
+	for (size_t n = 0; n < t->n_mods && r >= 0; n++) {
+		struct tmod *m = &t->mods[o[n].i];
+		const struct krec *rec = need_rec(t, m);
+		size_t need = dl + 1 + strlen(m->relpath) + 1;
+		if (!rec)
+			r = -ENOMEM;
+		if (r >= 0 && need > cap) {
+			char *p = realloc(path, need);
+			if (!p) {
+				r = -ENOMEM;
+				break;
+			}
+			path = p;
+			cap = need;
+		}
+		if (r < 0)
+			break;
+		snprintf(path, cap, "%s/%s", moddir, m->relpath);
+		replay_msgs(k->ctx, rec, m->path, path);
+		if (!(rec->flags & KREC_F_ENGINE) || rec->kind != KSC_KIND_MODULE)
+			continue;
+		struct ksc_module *mod;
+		const char *kept = pool_strdup(&k->strings, path);
+		r = kept ? ksc_krec_to_module(k->ctx, rec, kept, false, false, &sig, &mod)
+			 : -ENOMEM;
+		if (r < 0)
+			break;
+		r = ksc_kernel_add_module(k, mod);
+		if (r >= 0 && m->replaced)
+			r = ksc_kernel_note_replaced(k, t->dmcfg, mod, m->relpath, m->replaced);
+		ksc_module_unref(mod);
+	}
+	ksc_sigscratch_fini(&sig);
+	free(path);
+	free(o);
+	return r;
+}
+
+static void release_tree(void *t)
+{
+	ksc_tree_unref(t);
+}
+
+KSC_EXPORT int ksc_tree_get_kernel(struct ksc_tree *t, struct ksc_ctx *ctx,
+				   struct ksc_kernel **out)
+{
+	struct ksc_kernel_location *loc = NULL;
+	struct ksc_kernel *k = NULL;
+	enum ksc_kernel_file which = KSC_KFILE_SYMVERS;
+	int r;
+
+	*out = NULL;
+	if (!t || !ctx)
+		return -EINVAL;
+	r = load_kernel(t);
+	if (r < 0)
+		return r;
+	if (!stands_for_open(t))
+		return -ENODATA;
+	/* The files as ksc_kernel_open() names them: under the root as the caller gave it. */
+	struct ksc_ctx *quiet = ksc_new();
+	if (!quiet)
+		return -ENOMEM;
+	ksc_set_log_fn(quiet, NULL, NULL);
+	r = ksc_kernel_locate(quiet, t->root_arg, t->release, &loc);
+	ksc_unref(quiet);
+	if (r < 0)
+		return r == -ENOMEM ? r : -ENODATA;
+	const char *exports = ksc_kernel_location_get_exports_path(loc, &which);
+	const char *config = ksc_kernel_location_get_path(loc, KSC_KFILE_CONFIG);
+	if (!exports || (which == KSC_KFILE_SYMVERS) != (t->ksrc == KSRC_SYMVERS) ||
+	    which == KSC_KFILE_SYSTEM_MAP || !config != !t->config_path) {
+		r = -ENODATA;
+		goto out;
+	}
+	/* As ksc_kernel_open_location(): the modules, the exports, the configuration. */
+	r = ksc_kernel_new(ctx, &k);
+	if (r >= 0) {
+		k->kept = ksc_tree_ref(t);
+		k->kept_release = release_tree;
+		r = ksc_kernel_set_release(k, ksc_kernel_location_get_release(loc));
+	}
+	if (r >= 0)
+		r = add_tree_modules(t, k, ksc_kernel_location_get_path(loc,
+									 KSC_KFILE_MODULE_DIR));
+	if (r >= 0)
+		r = t->ksv ? ksc_kernel_add_symvers_rows(k, t->ksv, true)
+			   : ksc_kernel_add_vmlinux(k, t->kvm);
+	if (r >= 0 && !k->has_vmlinux)
+		r = -ENODATA;
+	if (r >= 0) {
+		k->exports_from = pool_strdup(&k->strings, exports);
+		if (!k->exports_from)
+			r = -ENOMEM;
+		ksc_info(ctx, "%s: kernel exports read", exports);
+	}
+	if (r >= 0) {
+		k->quirks |= t->quirks;
+		if (config) {
+			r = ksc_kernel_read_config(k, config);
+			if (r < 0 && r != -ENOMEM) {
+				k->errors++;
+				r = 0;
+			}
+		}
+	}
+	if (r >= 0) {
+		*out = k;
+		k = NULL;
+	}
+out:
+	ksc_kernel_unref(k);
+	ksc_kernel_location_unref(loc);
+	return r < 0 ? r : 0;
+}
+

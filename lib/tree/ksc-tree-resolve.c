@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Step 3 of ksc_tree_open(): depmod's resolution of each module's dependency symbols
+ * against one table (the kernel's exports, then each module's in order, a later one
+ * replacing an earlier one), then depmod's sort and its cycles.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree/ksc-tree.h"
+struct resolve_job {
+	struct hash *syms;
+	struct msym *msyms;
+	int oom;
+};
+
+/* depmod_symbol_find(): the kernel's and the modules' symbols are one table. */
+static const struct msym *find_sym(struct resolve_job *j, const char *name)
+{
+	if (name[0] == '.') /* PPC64's .foo is foo */
+		name++;
+	uintptr_t v = (uintptr_t)hash_find(j->syms, name);
+	return v ? &j->msyms[v - 1] : NULL;
+}
+
+static void resolve_item(struct tpool *p, size_t i, unsigned int worker)
+{
+	struct ksc_tree *t = p->t;
+	struct resolve_job *j = p->data;
+	struct tmod *m = &t->mods[i];
+	struct kdep_item *d;
+	size_t n;
+
+	if (ksc_krec_kdeps(m->rec, &d, &n) < 0) {
+		j->oom = 1;
+		return;
+	}
+	uint32_t *deps = malloc((n ? n : 1) * sizeof(*deps));
+	struct tunres *un = malloc((n ? n : 1) * sizeof(*un));
+	if (!deps || !un) {
+		free(deps);
+		free(un);
+		free(d);
+		j->oom = 1;
+		return;
+	}
+	uint32_t nd = 0, nu = 0;
+	for (size_t k = 0; k < n; k++) {
+		const struct msym *s = find_sym(j, d[k].name);
+		if (!s) {
+			if (t->kernel_ok && !d[k].weak)
+				un[nu++] =
+					(struct tunres){ d[k].name, KDER_UNKNOWN_SYMBOL };
+			continue;
+		}
+		if (t->kernel_ok && t->ksrc == KSRC_SYMVERS && s->crc != d[k].crc &&
+		    !d[k].weak)
+			un[nu++] = (struct tunres){ d[k].name, KDER_CRC_DIFFERS };
+		if (s->owner < 0)
+			continue;
+		bool have = false;
+		for (uint32_t x = 0; x < nd && !have; x++)
+			have = deps[x] == (uint32_t)s->owner;
+		if (!have)
+			deps[nd++] = (uint32_t)s->owner;
+	}
+	free(d);
+	m->deps = deps;
+	m->n_deps = nd;
+	m->deps_own = true;
+	m->unres = un;
+	m->n_unres = nu;
+	m->unres_own = true;
+}
+
+/*
+ * depmod's table: the kernel's symbols (depmod -E/-F, and the fake ones: loaded with the
+ * kernel, perhaps on its own thread), then each module's exports in module order, a
+ * later one replacing an earlier one. Resolved once: the kernel's part is not kept apart.
+ */
+static int add_module_symbols(struct ksc_tree *t)
+{
+	size_t total = t->n_ksyms;
+	int r;
+
+	for (size_t i = 0; i < t->n_mods; i++)
+		total += t->mods[i].rec->kexports.n;
+	r = hash_reserve(&t->ksyms, total);
+	for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
+		const struct krec *rec = t->mods[i].rec;
+		const struct krec_crc *c = krec_arr(rec, rec->kexports);
+		for (size_t j = 0; j < rec->kexports.n && r >= 0; j++)
+			r = ksym_add(t, krec_str(rec, c[j].name), (int32_t)i,
+				     (uint64_t)c[j].crc_hi << 32 | c[j].crc_lo);
+	}
+	return r;
+}
+
+/*
+ * With `then_check`, the kernel the checks run against is built in the calling thread
+ * while the workers resolve.
+ */
+int resolve_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, size_t n,
+		    bool then_check)
+{
+	int r = load_kernel(t);
+
+	if (r < 0)
+		return r;
+	r = add_module_symbols(t);
+	if (r < 0)
+		return r;
+	struct resolve_job rj = { &t->ksyms, t->ksyms_at, 0 };
+	struct tpool p = { .n = n, .items = items, .fn = resolve_item, .data = &rj };
+	run_pool(t, &p, n > 256 ? jobs : 1, then_check && t->kernel_ok ? build_check_kernel : NULL,
+		 "resolve");
+	return rj.oom ? -ENOMEM : 0;
+}
+
+int sort_modules(struct ksc_tree *t)
+{
+	uint32_t **dp = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*dp));
+	uint32_t *nd = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*nd));
+	int *si = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*si));
+	int r = 0;
+
+	if (!dp || !nd || !si) {
+		free(dp);
+		free(nd);
+		free(si);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < t->n_mods; i++) {
+		dp[i] = t->mods[i].deps;
+		nd[i] = t->mods[i].n_deps;
+	}
+	t->n_sorted = ksc_depmod_sort(t->n_mods, dp, nd, si);
+	if (t->n_sorted == SIZE_MAX)
+		r = -ENOMEM;
+	if (r >= 0 && t->n_sorted < t->n_mods) {
+		int c = ksc_depmod_cycles(t->n_mods, dp, nd, si, &t->cycle_flat, &t->cycle_lens);
+		if (c < 0)
+			r = c;
+		else
+			t->n_cycles = (size_t)c;
+	}
+	for (size_t i = 0; i < t->n_mods; i++)
+		t->mods[i].sort_idx = si[i];
+	free(dp);
+	free(nd);
+	free(si);
+	return r;
+}

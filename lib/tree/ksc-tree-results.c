@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * What a tree's run found, made public: the problems (files that could not be read or
+ * are no modules) and every module's messages in path order, the fingerprints of what
+ * the derived results depend on, and the arrays the getters hand out (verdicts,
+ * findings, unresolved symbols, cycles).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tree/ksc-tree.h"
+/* Room in *a (n used, *cap allocated) for `more` problems. 0 or -ENOMEM. */
+static int problems_room(struct tproblem **a, size_t n, size_t *cap, size_t more)
+{
+	if (n + more <= *cap)
+		return 0;
+	size_t c = *cap ? *cap : 16;
+	while (c < n + more)
+		c *= 2;
+	struct tproblem *p = realloc(*a, c * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	*a = p;
+	*cap = c;
+	return 0;
+}
+
+void problems_free(struct tproblem *a, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(a[i].path);
+		free(a[i].reason);
+	}
+}
+
+static int push_problem(struct tproblem **a, size_t *n, size_t *cap, const char *path,
+			int err, const char *fmt, va_list ap)
+{
+	char *reason;
+
+	if (problems_room(a, *n, cap, 1) < 0)
+		return -ENOMEM;
+	if (vasprintf(&reason, fmt, ap) < 0)
+		return -ENOMEM;
+	char *p = strdup(path);
+	if (!p) {
+		free(reason);
+		return -ENOMEM;
+	}
+	(*a)[(*n)++] = (struct tproblem){ p, reason, err };
+	return 0;
+}
+
+int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	int r = push_problem(&t->problems, &t->n_problems, &t->cap_problems, path, err, fmt,
+			     ap);
+	va_end(ap);
+	return r;
+}
+
+int kernel_problem(struct ksc_tree *t, const char *path, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	int r = push_problem(&t->kproblems, &t->n_kproblems, &t->cap_kproblems, path, err,
+			     fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* The kernel's problems after the others so far, in the order they were met. */
+int merge_kproblems(struct ksc_tree *t)
+{
+	size_t n = t->n_kproblems;
+	int r = problems_room(&t->problems, t->n_problems, &t->cap_problems, n);
+
+	if (r < 0) {
+		problems_free(t->kproblems, n);
+	} else if (n) {
+		memcpy(t->problems + t->n_problems, t->kproblems, n * sizeof(*t->kproblems));
+		t->n_problems += n;
+	}
+	t->n_kproblems = 0;
+	return r;
+}
+
+static uint64_t hs(uint64_t h, const char *s)
+{
+	return s ? ksc_hash64(s, strlen(s) + 1, h) : ksc_hash64("", 0, h + 1);
+}
+
+/* A number into a fingerprint: a bijective mix (multiply, xor-shift) of h ^ v. */
+static uint64_t hn(uint64_t h, uint64_t v)
+{
+	uint64_t x = (h ^ v) * 0x9e3779b97f4a7c15ULL;
+
+	x ^= x >> 32;
+	x *= 0xd6e8feb86659fd93ULL;
+	return x ^ (x >> 32);
+}
+
+/*
+ * What the derived results depend on besides each module's own facts. "ksc-tree-N" goes
+ * up when the findings change for the same inputs (3: the rule ids were split).
+ */
+void fingerprints(struct ksc_tree *t)
+{
+	uint64_t c =
+		hs(hs(hs(hs(0x6b73632d74726565ULL, "ksc-tree-3"), KSC_VERSION_STRING),
+		      t->moddir),
+		   t->release);
+	t->ctx_fp = c;
+	uint64_t dm = hn(hn(hn(c, t->order_fp), t->ksrc_id), t->n_mods);
+	uint64_t eng =
+		hn(hn(hn(hn(c, t->order_fp), t->ksrc_id), t->config_id), t->n_mods);
+	const struct ksc_check_opts *o = t->has_check ? &t->check : NULL;
+	eng = hs(eng, o ? o->policy : NULL);
+	eng = hn(eng,
+		 o ? ((uint64_t)o->require_intree |
+		      (uint64_t)(o->allow_missing_ns + 1) << 1 | (uint64_t)o->views << 8 |
+		      ((uint64_t)o->build + 1) << 12) /* + 1: R40 changed the verdicts */
+		   : 0xffff);
+	eng = hn(hn(eng, t->opts.no_check), t->quirks);
+	uint64_t out = hn(c, t->order_fp);
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct tmod *m = &t->mods[i];
+		uint64_t rp = hs(0, m->relpath);
+		dm = hn(hn(dm, rp), m->sum.kexp_hash);
+		eng = hn(hn(eng, rp), m->sum.prov_hash);
+		out = hn(hn(out, rp), m->sum.kmod_hash);
+	}
+	t->dm_fp = dm;
+	t->eng_fp = eng;
+	t->out_fp = out;
+}
+
+struct logline {
+	const char *path;
+	int prio;
+	const char *text;
+	char *own;
+	size_t seq;
+};
+
+static int cmp_logline(const void *a, const void *b)
+{
+	const struct logline *x = a, *y = b;
+	int c = strcmp(x->path, y->path);
+
+	return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int cmp_problem(const void *a, const void *b)
+{
+	const struct tproblem *x = a, *y = b;
+
+	return strcmp(x->path, y->path);
+}
+
+/*
+ * Every message of this run and of the cached modules, sorted by path; the problems list.
+ */
+int report_problems(struct ksc_tree *t)
+{
+	size_t walk_n = t->n_problems, n = 0;
+
+	/* Problems of modules: those the reader failed on, kernel images in the tree. */
+	for (size_t i = 0; i < t->n_mods; i++) {
+		struct tmod *m = &t->mods[i];
+		bool problem = !(m->sum.flags & KREC_F_ENGINE) ||
+			       m->sum.kind == KSC_KIND_VMLINUX;
+		if (!m->sum.n_msgs && !problem)
+			continue;
+		const struct krec *r = need_rec(t, m);
+		if (!r)
+			return -ENOMEM;
+		const struct krec_msg *msg = krec_arr(r, r->msgs);
+		n += r->msgs.n;
+		if ((r->flags & KREC_F_ENGINE) && r->kind != KSC_KIND_VMLINUX)
+			continue;
+		const char *why = NULL;
+		for (size_t j = 0; j < r->msgs.n && !why; j++)
+			if (msg[j].priority <= KSC_LOG_ERR)
+				why = krec_str(r, msg[j].text);
+		size_t pl = strlen(m->path);
+		if (why && strncmp(why, m->path, pl) == 0 &&
+		    strncmp(why + pl, ": ", 2) == 0)
+			why += pl + 2;
+		if (r->kind == KSC_KIND_VMLINUX)
+			why = NULL;
+		int err = r->err			? r->err
+			  : r->kind == KSC_KIND_VMLINUX ? -ENOEXEC
+							: -EINVAL;
+		if (add_problem(t, m->path, err, "%s",
+				why ? why
+				: r->kind == KSC_KIND_VMLINUX
+					? "not a module (a kernel image)"
+					: strerror(-err)) < 0)
+			return -ENOMEM;
+		if (r->kind == KSC_KIND_VMLINUX)
+			n++; /* logged from the problem list */
+	}
+	n += walk_n;
+	struct logline *l = calloc(n ? n : 1, sizeof(*l));
+	size_t k = 0;
+	if (!l)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n_problems; i++) {
+		struct tproblem *p = &t->problems[i];
+		if (i >= walk_n &&
+		    strcmp(p->reason, "not a module (a kernel image)") != 0)
+			continue; /* the module's own messages say it */
+		if (asprintf(&l[k].own, "%s: %s", p->path, p->reason) < 0) {
+			l[k].own = NULL;
+			goto oom;
+		}
+		l[k].path = p->path;
+		l[k].prio = KSC_LOG_ERR;
+		l[k].text = l[k].own;
+		k++;
+	}
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct tmod *m = &t->mods[i];
+		const struct krec *r = m->rec;
+		if (!m->sum.n_msgs || !r)
+			continue;
+		const struct krec_msg *msg = krec_arr(r, r->msgs);
+		for (size_t j = 0; j < r->msgs.n && k < n; j++)
+			l[k++] = (struct logline){ m->path, (int)msg[j].priority,
+						   krec_str(r, msg[j].text), NULL, 0 };
+	}
+	for (size_t i = 0; i < k; i++)
+		l[i].seq = i;
+	if (k > 1)
+		qsort(l, k, sizeof(*l), cmp_logline);
+	for (size_t i = 0; i < k; i++)
+		ksc_log(t->ctx, l[i].prio, "%s", l[i].text);
+	for (size_t i = 0; i < k; i++)
+		free(l[i].own);
+	free(l);
+	if (t->n_problems > 1)
+		qsort(t->problems, t->n_problems, sizeof(*t->problems), cmp_problem);
+	t->pub_problems =
+		calloc(t->n_problems ? t->n_problems : 1, sizeof(*t->pub_problems));
+	if (!t->pub_problems)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n_problems; i++)
+		t->pub_problems[i] = (struct ksc_tree_problem){ t->problems[i].path,
+								t->problems[i].reason,
+								t->problems[i].err };
+	return 0;
+oom:
+	for (size_t i = 0; i < k; i++)
+		free(l[i].own);
+	free(l);
+	return -ENOMEM;
+}
+
+/* The public arrays: verdicts, diags, unresolved symbols, cycles. */
+int assemble(struct ksc_tree *t)
+{
+	size_t nd = 0, nu = 0;
+
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct kder *d = t->mods[i].der;
+		nd += d->diags.n;
+		nu += d->unres.n;
+	}
+	t->verdicts = calloc(t->n_mods ? t->n_mods : 1, sizeof(*t->verdicts));
+	t->has_verdict = calloc(t->n_mods ? t->n_mods : 1, sizeof(*t->has_verdict));
+	t->diags = calloc(nd ? nd : 1, sizeof(*t->diags));
+	t->unres = calloc(nu ? nu : 1, sizeof(*t->unres));
+	if (!t->verdicts || !t->has_verdict || !t->diags || !t->unres)
+		return -ENOMEM;
+	for (size_t i = 0; i < t->n_mods; i++) {
+		const struct tmod *m = &t->mods[i];
+		const struct kder *d = m->der;
+		const struct kder_unres *u = kder_arr(d, d->unres);
+		for (size_t j = 0; j < d->unres.n; j++)
+			t->unres[t->n_unres++] = (struct ksc_tree_unresolved){
+				i, kder_str(d, u[j].name),
+				(enum ksc_tree_unresolved_kind)u[j].kind
+			};
+		if (!(d->flags & KDER_F_CHECKED))
+			continue;
+		t->has_verdict[i] = true;
+		struct ksc_module_verdict *v = &t->verdicts[i];
+		v->module = NULL;
+		v->loader_name = kder_str(d, d->loader_name);
+		v->modpost_name = kder_str(d, d->modpost_name);
+		v->loader_err = d->loader_err;
+		v->modpost_ok = d->flags & KDER_F_MODPOST_OK;
+		v->first_diag = t->n_diags;
+		const struct kder_diag *g = kder_arr(d, d->diags);
+		for (size_t j = 0; j < d->diags.n; j++) {
+			struct ksc_diag *x = &t->diags[t->n_diags++];
+			x->view = (enum ksc_view)g[j].view;
+			x->severity = (enum ksc_severity)g[j].severity;
+			x->code = kder_str(d, g[j].code);
+			x->rule = kder_str(d, g[j].rule);
+			x->module_index = i;
+			x->module = kder_str(d, g[j].module);
+			x->symbol = kder_str(d, g[j].symbol);
+			x->ns = kder_str(d, g[j].ns);
+			x->owner = kder_str(d, g[j].owner);
+			x->summary = kder_str(d, g[j].summary);
+			x->kernel_lines = kder_str(d, g[j].kernel_lines);
+			x->explanation = kder_str(d, g[j].explanation);
+			x->fix = kder_str(d, g[j].fix);
+			x->err = g[j].err;
+		}
+		v->n_diags = t->n_diags - v->first_diag;
+	}
+	t->cycle_mods = calloc(t->n_cycles ? t->n_cycles : 1, sizeof(*t->cycle_mods));
+	if (!t->cycle_mods)
+		return -ENOMEM;
+	for (size_t c = 0, at = 0; c < t->n_cycles; at += t->cycle_lens[c], c++) {
+		t->cycle_mods[c] = malloc(t->cycle_lens[c] * sizeof(size_t));
+		if (!t->cycle_mods[c])
+			return -ENOMEM;
+		for (size_t j = 0; j < t->cycle_lens[c]; j++)
+			t->cycle_mods[c][j] = t->cycle_flat[at + j];
+	}
+	return 0;
+}
+

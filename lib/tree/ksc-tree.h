@@ -1,0 +1,350 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The tree's private header: struct ksc_tree and what its files (ksc-tree*.c) share.
+ * Nothing here is seen outside lib/tree/.
+ *
+ *   ksc-tree.c          ksc_tree_open(): the steps in order, the public getters
+ *   ksc-tree-pool.c     the worker threads, the messages they keep for the main thread
+ *   ksc-tree-walk.c     step 1: the walk, depmod's order; the index's walk replayed
+ *   ksc-tree-read.c     step 2: reading modules into facts records, in the workers
+ *   ksc-tree-kernel.c   the kernel's exports; ksc_tree_get_kernel()
+ *   ksc-tree-resolve.c  step 3: depmod's resolution, sort and cycles
+ *   ksc-tree-check.c    step 4: the verdicts, and each module's derived record
+ *   ksc-tree-results.c  fingerprints, problems and messages, the public arrays
+ *   ksc-tree-index.c    the index of the last run: opened, attached, saved
+ *   ksc-tree-depmod.c   depmod's files
+ */
+#pragma once
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "kernel/ksc-modset.h"
+#include "tree/tree.h"
+
+/* A file modified this recently may change again within the clock's granularity. */
+#define RACY_NS 2000000000LL
+
+enum ksrc_kind { KSRC_NONE = 0, KSRC_SYMVERS, KSRC_VMLINUX, KSRC_SYSMAP };
+
+struct tunres {
+	const char *name;
+	uint32_t kind;
+};
+
+struct tmod {
+	char *relpath;	   /* below the module folder */
+	char *path;	   /* absolute */
+	char *modname;	   /* kmod's name */
+	size_t base_off;   /* offset of the basename in relpath */
+	int rank;	   /* modules.order: line - total, else 1 */
+	uint32_t hash_pos; /* position in kmod's name hash order */
+	bool path_arena, name_arena; /* not freed one by one: walk_arena's, the index's */
+	/* a file of its name it won over (the first rival met, as ksc-modset.c), or NULL */
+	char *replaced;
+	bool replaced_own;
+	uint32_t dir;      /* the folder (t->dirs) the walk found it in, or KREC_NONE */
+
+	struct krec_sum sum;	/* always valid once read or found in the index */
+	const struct krec *rec; /* facts: rec_own, or the index's once fetched (need_rec) */
+	struct krec *rec_own;
+	uint64_t rec_hash; /* of rec_own, for the index (0: not computed) */
+	bool cached;
+	const struct kidx_module *old; /* the index's entry for this path, if any */
+	const struct kder *old_der;    /* ... and its derived record */
+
+	/* depmod */
+	uint32_t *deps;
+	uint32_t n_deps;
+	bool deps_own;
+	struct tunres *unres;
+	uint32_t n_unres;
+	bool unres_own;
+	int sort_idx;
+	bool need_resolve, need_check, dm_ok, eng_ok;
+
+	/* verdict */
+	struct kder *der_own;	/* rebuilt this run */
+	const struct kder *der; /* the derived record in force */
+};
+
+struct tproblem {
+	char *path, *reason;
+	int err;
+};
+
+/* A thread's messages: kept per module and replayed by the main thread. */
+struct msgbuf {
+	int *prio;
+	char **text;
+	size_t n, cap;
+	int oom;
+};
+
+/* An entry of depmod's symbol table: its provider and CRC. */
+struct msym {
+	int32_t owner; /* module index, or -1: the kernel */
+	uint64_t crc;
+};
+
+struct ksc_tree {
+	int refcount;
+	struct ksc_ctx *ctx;
+	struct ksc_tree_opts opts;
+	struct ksc_check_opts check;
+	bool has_check;
+	char *root, *release, *moddir, *index_path;
+	char *root_arg; /* root as the caller gave it (ksc_tree_get_kernel()'s paths) */
+	struct ksc_kernel_location *loc; /* the kernel locator's answer for root and release */
+	struct ksc_depmod_cfg *dmcfg;    /* depmod.d: which file of a name wins (ksc-modset.c) */
+	uint64_t modset_fp;              /* its fingerprint */
+	char *policy;
+	int dfd;
+	struct timespec t0;
+	int64_t start_ns;
+
+	struct tmod *mods;
+	size_t n_mods, cap_mods;
+	struct hash by_name;   /* modname -> index + 1 (walk) */
+	struct kidx_dir *dirs; /* the folders the walk read (for the index) */
+	size_t n_dirs, cap_dirs;
+	bool walk_clean;  /* no symbolic link, special file or problem met */
+	bool walk_cached; /* the folders were unchanged: the index's module list used */
+	/* pre_stat(): a folder of the index's walk changed, the tree is walked */
+	atomic_bool walk_stale;
+	char *walk_arena; /* cached_walk()'s strings */
+	struct pre_job *pre_job; /* while pre_stat() runs */
+	/* the kernel the checks run against (build_check_kernel()), for the check phase */
+	struct ksc_kernel *ck;
+	struct ksc_ctx *ck_ctx;
+	struct msgbuf ck_msgs;
+	int ck_err;
+	struct tproblem *problems;
+	size_t n_problems, cap_problems;
+	/* the kernel's problems, while its exports load on a thread of their own */
+	struct tproblem *kproblems;
+	size_t n_kproblems, cap_kproblems;
+	struct ksc_tree_problem *pub_problems;
+
+	struct kidx idx;
+	bool have_idx;
+	enum ksc_tree_index_state index_state;
+	bool dirty;
+
+	/* modules.order */
+	uint64_t order_fp;
+
+	/* the kernel */
+	enum ksrc_kind ksrc;
+	char *ksrc_path, *config_path;
+	uint64_t ksrc_id, config_id;
+	unsigned int quirks;
+	bool kernel_loaded, kernel_ok;
+	struct ksc_symvers *ksv;
+	struct ksc_module *kvm;
+	struct ksc_sysmap *ksm;
+	struct ksc_kernel *ktmpl; /* config and release, copied into each thread's kernel */
+	/*
+	 * depmod's symbol table: symbol -> index + 1 (as pointer) in ksyms_at, the kernel's
+	 * first (loaded with them), then the modules' (added when resolving).
+	 */
+	struct hash ksyms;
+	struct msym *ksyms_at;
+	size_t n_ksyms, cap_ksyms;
+
+	uint64_t ctx_fp, dm_fp, eng_fp, out_fp;
+	bool any_resolve, any_check;
+	int oom;
+
+	/* results */
+	size_t n_sorted;
+	uint32_t *cycle_flat;
+	size_t *cycle_lens, n_cycles;
+	size_t **cycle_mods;
+	struct ksc_tree_unresolved *unres;
+	size_t n_unres;
+	struct ksc_module_verdict *verdicts;
+	bool *has_verdict;
+	struct ksc_diag *diags;
+	size_t n_diags;
+	bool verdicts_on;
+
+	/* outputs written this run, for the index */
+	char *out_dir;
+	struct kidx_output outs[8];
+	char *out_names[8];
+	size_t n_outs;
+	bool outs_from_index;
+
+	struct ksc_tree_stats st;
+	atomic_ullong bytes_read, bytes_decompressed;
+	atomic_ullong ns_read, ns_decompress, ns_parse, ns_check;
+	atomic_size_t n_read;
+};
+
+/* ---- times ---- */
+
+static inline double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* The calling thread's CPU time: what the workers' split reports, whatever the load. */
+static inline uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+static inline int64_t st_mtime_ns(const struct stat *st)
+{
+	return (int64_t)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+}
+
+/* ---- threads (ksc-tree-pool.c) ---- */
+
+struct tpool;
+typedef void (*job_fn)(struct tpool *p, size_t item, unsigned int worker);
+
+struct tpool {
+	struct ksc_tree *t;
+	size_t n;
+	const size_t *items; /* item indices, or NULL for 0..n-1 */
+	atomic_size_t next, done;
+	job_fn fn;
+	void *data;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int running;
+	const char *phase;
+};
+
+/*
+ * Run fn over n items in up to `threads` threads. `side` (may be NULL) runs in the
+ * calling thread meanwhile; then it reports progress until the workers are done.
+ */
+void run_pool(struct ksc_tree *t, struct tpool *p, unsigned int threads,
+	      void (*side)(struct ksc_tree *), const char *phase);
+unsigned int default_jobs(void);
+/* A worker's log function (data: its struct msgbuf). */
+void msgbuf_log(void *data, int priority, const char *msg);
+void msgbuf_clear(struct msgbuf *b);
+void msgbuf_fini(struct msgbuf *b);
+
+/* ---- problems (ksc-tree-results.c) ---- */
+
+void problems_free(struct tproblem *a, size_t n);
+int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt, ...)
+	_printf_format_(4, 5);
+/* A problem of the kernel's: kept apart until merge_kproblems() (see load_kernel()). */
+int kernel_problem(struct ksc_tree *t, const char *path, int err, const char *fmt, ...)
+	_printf_format_(4, 5);
+/* The kernel's problems after the others so far, in the order they were met. */
+int merge_kproblems(struct ksc_tree *t);
+
+/* ---- step 1: the walk (ksc-tree-walk.c) ---- */
+
+void free_paths(struct tmod *m);
+int do_walk(struct ksc_tree *t);
+void drop_walk(struct ksc_tree *t);
+int order_modules(struct ksc_tree *t);
+/*
+ * The usual re-check, with the index's walk (pre_stat()): which of the index's files are
+ * unchanged, while the index is checked and its walk replayed.
+ */
+struct rgroup;
+struct pre_job {
+	uint8_t *pre;   /* pre[k]: the index's module k's file is unchanged */
+	struct rgroup *groups;
+	size_t n_groups;
+	uint32_t *gmods;
+	int replay;    /* 1: the index's walk replayed, 0: not usable, <0: -errno */
+	int index_err; /* ksc_kidx_finish()'s error: the index is not to be used */
+};
+/* pj->replay 1: the walk is replayed and pj->pre says which files are unchanged. */
+int pre_stat(struct ksc_tree *t, unsigned int jobs, struct pre_job *pj);
+void pre_fini(struct pre_job *pj);
+
+/* ---- step 2: reading (ksc-tree-read.c) ---- */
+
+/* Is dfd/name the file the index read (size, inode, modification time)? */
+bool same_file(const struct krec_sum *o, int dfd, const char *name);
+/* The facts record of a module found in the index: fetched now (main thread only). */
+const struct krec *need_rec(struct ksc_tree *t, struct tmod *m);
+/* Every record in memory, before work on all modules or in threads. */
+int ensure_records(struct ksc_tree *t);
+
+/* ---- the kernel's exports (ksc-tree-kernel.c) ---- */
+
+int find_kernel(struct ksc_tree *t);
+int load_kernel(struct ksc_tree *t);
+void side_load_kernel(struct ksc_tree *t);
+void *kernel_thread(void *data);
+/* The kernel's exports loading on a thread of their own (kernel_thread()). */
+struct kload {
+	pthread_t th;
+	bool on;
+};
+/* Wait for it; its problems join the others. */
+int kload_join(struct ksc_tree *t, struct kload *k);
+/* Add to depmod's symbol table (a later one replaces an earlier one). */
+int ksym_add(struct ksc_tree *t, const char *name, int32_t owner, uint64_t crc);
+/* The kernel to check against: the exports, the configuration, every module as provider. */
+int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out);
+
+/* ---- step 4: verdicts (ksc-tree-check.c) ---- */
+
+int build_kder(const struct tmod *m, const struct ksc_report *rep, const struct kder *old,
+	       struct kder **out);
+void build_check_kernel(struct ksc_tree *t);
+void drop_check_kernel(struct ksc_tree *t);
+
+/* ---- results (ksc-tree-results.c) ---- */
+
+void fingerprints(struct ksc_tree *t);
+int report_problems(struct ksc_tree *t);
+int assemble(struct ksc_tree *t);
+
+/* ---- the index (ksc-tree-index.c) ---- */
+
+void drop_index(struct ksc_tree *t, int r);
+void load_index(struct ksc_tree *t);
+int attach_index(struct ksc_tree *t);
+
+int make_absolute(const char *p, char **out);
+
+/* ---- the steps of do_open() in their files ---- */
+
+/* The modules this run resolves and checks again (the others' results are reused). */
+struct tree_work {
+	size_t *resolve, *check;
+	size_t n_resolve, n_check;
+};
+/*
+ * Step 2 (ksc-tree-read.c): read items[0..n_items) (every module when items is NULL) in
+ * `jobs` threads; with `side_kernel`, the kernel's exports load in the calling thread
+ * meanwhile. 0, or -ENOMEM (also when a module was left without a record).
+ */
+int read_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, size_t n_items,
+		 bool side_kernel);
+/* Which derived records of the index still hold, and so what must be done again (ksc-tree-index.c). */
+int plan_work(struct ksc_tree *t, struct tree_work *w);
+/* Does the index need writing (ksc-tree-index.c)? */
+bool index_is_stale(const struct ksc_tree *t);
+/* Step 3 (ksc-tree-resolve.c): depmod's resolution of modules items[0..n). */
+int resolve_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, size_t n,
+		    bool then_check);
+/* depmod's sort and its cycles, over every module. */
+int sort_modules(struct ksc_tree *t);
+/* Step 4 (ksc-tree-check.c): the verdicts of modules items[0..n). */
+int check_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, size_t n);
+/* The derived records of the modules resolved again but not checked again. */
+int finish_derived(struct ksc_tree *t);
