@@ -42,6 +42,7 @@
 #include <json-c/json.h>
 
 #include "ksymcheck.h"
+#include "util/macro.h"
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
 
@@ -139,13 +140,12 @@ static char *absolute_path(const char *path)
 {
 	if (path[0] == '/')
 		return strdup(path);
-	char *cwd = get_current_dir_name();
+	_cleanup_free_ char *cwd = get_current_dir_name();
 	if (!cwd)
 		return strdup(path);
 	char *r = NULL;
 	if (asprintf(&r, "%s/%s", cwd, path) < 0)
 		r = NULL;
-	free(cwd);
 	return r;
 }
 
@@ -210,16 +210,14 @@ static int collect_params(const struct ksc_module *mod, struct param **out)
 /* Print the merged parameters, newest first. with_key: the full listing's form. */
 static int print_params(const struct ksc_module *mod, bool with_key)
 {
-	struct param *p;
+	_cleanup_free_ struct param *p = NULL;
 	int np = collect_params(mod, &p);
 	if (np < 0)
 		return np;
 	for (int i = np - 1; i >= 0; i--) {
-		char *name = strndup(p[i].name, (size_t)p[i].namelen);
-		if (!name) {
-			free(p);
+		_cleanup_free_ char *name = strndup(p[i].name, (size_t)p[i].namelen);
+		if (!name)
 			return -ENOMEM;
-		}
 		if (with_key)
 			printf("%-16s", "parm:");
 		if (!p[i].desc)
@@ -230,9 +228,7 @@ static int print_params(const struct ksc_module *mod, bool with_key)
 			       text_esc(p[i].type));
 		else
 			printf("%s:%s\n", text_esc(name), text_esc_ws(p[i].desc));
-		free(name);
 	}
-	free(p);
 	return 0;
 }
 
@@ -244,11 +240,10 @@ static int print_field(struct modinfo_state *st, const struct ksc_module *mod)
 	const char *field = st->field;
 
 	if (strcmp(field, "filename") == 0) {
-		char *abs = absolute_path(ksc_module_get_path(mod));
+		_cleanup_free_ char *abs = absolute_path(ksc_module_get_path(mod));
 		if (!abs)
 			return -ENOMEM;
 		printf("%s\n", text_esc(abs));
-		free(abs);
 		return 0;
 	}
 	if (strcmp(field, "parm") == 0)
@@ -265,25 +260,23 @@ static int print_field(struct modinfo_state *st, const struct ksc_module *mod)
 	int r = ksc_module_get_signature(mod, &si);
 	if (r == -ENOMEM)
 		return r;
-	for (size_t i = 0; r == 0 && i < (sizeof(signature_keys) / sizeof(signature_keys[0])); i++) {
-		char *v;
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(signature_keys); i++) {
+		_cleanup_free_ char *v = NULL;
 		if (strcmp(field, signature_keys[i]) != 0)
 			continue;
 		if (signature_entry(&si, i, &v) < 0)
 			return -ENOMEM;
 		printf("%s\n", sig_text(i, v));
-		free(v);
 	}
 	return 0;
 }
 
 static int print_text(const struct ksc_module *mod)
 {
-	char *abs = absolute_path(ksc_module_get_path(mod));
+	_cleanup_free_ char *abs = absolute_path(ksc_module_get_path(mod));
 	if (!abs)
 		return -ENOMEM;
 	printf("%-16s%s\n", "filename:", text_esc(abs));
-	free(abs);
 
 	size_t n = ksc_module_get_modinfo_count(mod);
 	for (size_t i = 0; i < n; i++) {
@@ -298,13 +291,12 @@ static int print_text(const struct ksc_module *mod)
 	int r = ksc_module_get_signature(mod, &si);
 	if (r == -ENOMEM)
 		return r;
-	for (size_t i = 0; r == 0 && i < (sizeof(signature_keys) / sizeof(signature_keys[0])); i++) {
-		char *v;
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(signature_keys); i++) {
+		_cleanup_free_ char *v = NULL;
 		if (signature_entry(&si, i, &v) < 0)
 			return -ENOMEM;
 		printf("%s:%*s%s\n", signature_keys[i], 15 - (int)strlen(signature_keys[i]), "",
 		       sig_text(i, v));
-		free(v);
 	}
 	return print_params(mod, true);
 }
@@ -354,12 +346,10 @@ static int print_json(struct modinfo_state *st, const struct ksc_module *mod)
 		return r;
 	}
 	if (r == 0) {
-		char *key = hex_bytes(si.key_id, si.key_id_len, 0);
-		char *val = hex_bytes(si.sig, si.sig_len, 0);
+		_cleanup_free_ char *key = hex_bytes(si.key_id, si.key_id_len, 0);
+		_cleanup_free_ char *val = hex_bytes(si.sig, si.sig_len, 0);
 		sig = json_object_new_object();
 		if (!key || !val || !sig) {
-			free(key);
-			free(val);
 			json_object_put(sig);
 			json_object_put(o);
 			return -ENOMEM;
@@ -369,8 +359,6 @@ static int print_json(struct modinfo_state *st, const struct ksc_module *mod)
 		json_object_object_add(sig, "key_id", json_text(key));
 		json_object_object_add(sig, "hash_algo", json_text(si.hash_algo));
 		json_object_object_add(sig, "signature", json_text(val));
-		free(key);
-		free(val);
 	}
 	json_object_object_add(o, "signature", sig);
 

@@ -113,56 +113,67 @@ static bool is_file(const char *p)
 }
 
 /*
+ * The source of an object a kbuild .mod names, foo.o as foo.c: as given when absolute,
+ * else below dir, else its basename in dir. NULL when it is not an object or none of
+ * those is a file (or out of memory).
+ */
+static char *source_of(const char *dir, char *obj)
+{
+	size_t l = strlen(obj);
+	const char *base = strrchr(obj, '/'), *rel = obj;
+	char *cand;
+
+	if (l < 3 || strcmp(obj + l - 2, ".o") != 0)
+		return NULL;
+	obj[l - 1] = 'c';
+	if (obj[0] == '/' && is_file(obj))
+		return strdup(obj);
+	base = base ? base + 1 : obj;
+	if (strncmp(obj, "./", 2) == 0)
+		rel += 2;
+	if (asprintf(&cand, "%s/%s", dir, rel) >= 0) {
+		if (is_file(cand))
+			return cand;
+		free(cand);
+	}
+	if (asprintf(&cand, "%s/%s", dir, base) >= 0) {
+		if (is_file(cand))
+			return cand;
+		free(cand);
+	}
+	return NULL;
+}
+
+/*
  * kbuild's <module>.mod: one object per line (scripts/Makefile.build cmd_mod), paths as
- * kbuild saw them. Each foo.o is taken as foo.c: as given when absolute, else below DIR,
- * else its basename in DIR. 1 when the .mod file was read, 0 when there is none.
+ * kbuild saw them; each taken as source_of() it. 1 when the .mod file was read, 0 when
+ * there is none.
  */
 static int sources_from_mod(const char *dir, const char *name, struct strs *out)
 {
-	char *path = NULL, *line = NULL;
+	_cleanup_free_ char *path = NULL, *line = NULL;
 	size_t cap = 0;
+	int r = 1;
 	FILE *f;
 
-	if (asprintf(&path, "%s/%s.mod", dir, name) < 0)
+	if (asprintf(&path, "%s/%s.mod", dir, name) < 0) {
+		path = NULL;
 		return -ENOMEM;
+	}
 	f = fopen(path, "re");
-	free(path);
 	if (!f)
 		return 0;
-	while (getline(&line, &cap, f) > 0) {
+	while (r == 1 && getline(&line, &cap, f) > 0) {
 		char *save = NULL;
-		for (char *tok = strtok_r(line, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save)) {
-			size_t l = strlen(tok);
-			if (l < 3 || strcmp(tok + l - 2, ".o") != 0)
-				continue;
-			tok[l - 1] = 'c';
-			char *cand = NULL;
-			const char *base = strrchr(tok, '/');
-			base = base ? base + 1 : tok;
-			if (tok[0] == '/' && is_file(tok)) {
-				cand = strdup(tok);
-			} else {
-				const char *rel = strncmp(tok, "./", 2) == 0 ? tok + 2 : tok;
-				if (asprintf(&cand, "%s/%s", dir, rel) < 0)
-					cand = NULL;
-				if (cand && !is_file(cand)) {
-					free(cand);
-					if (asprintf(&cand, "%s/%s", dir, base) < 0)
-						cand = NULL;
-				}
-			}
-			if (cand && is_file(cand) && strs_add(out, cand) < 0) {
-				free(cand);
-				free(line);
-				fclose(f);
-				return -ENOMEM;
-			}
-			free(cand);
+		for (char *tok = strtok_r(line, " \t\n", &save); tok && r == 1;
+		     tok = strtok_r(NULL, " \t\n", &save)) {
+			_cleanup_free_ char *src = source_of(dir, tok);
+			if (src && strs_add(out, src) < 0)
+				r = -ENOMEM;
 		}
 	}
-	free(line);
 	fclose(f);
-	return 1;
+	return r;
 }
 
 /*
@@ -315,13 +326,13 @@ static char *clean_rel(const char *p)
 static char *real_file(const char *path)
 {
 	const char *name = strrchr(path, '/');
-	char *dir = dir_of(path), *rd = dir ? realpath(dir, NULL) : NULL, *r = NULL;
+	_cleanup_free_ char *dir = dir_of(path);
+	_cleanup_free_ char *rd = dir ? realpath(dir, NULL) : NULL;
+	char *r = NULL;
 
 	name = name ? name + 1 : path;
 	if (rd && asprintf(&r, "%s/%s", strcmp(rd, "/") ? rd : "", name) < 0)
 		r = NULL;
-	free(dir);
-	free(rd);
 	return r;
 }
 
@@ -344,12 +355,10 @@ static char *diff_name(const char *base, const char *path)
 	if (r)
 		return r;
 
-	char *rb = realpath(base, NULL), *rf = real_file(path);
+	_cleanup_free_ char *rb = realpath(base, NULL), *rf = real_file(path);
 	size_t n = rb ? strlen(rb) : 0;
 	if (rb && rf && strncmp(rf, rb, n) == 0 && (rf[n] == '/' || n == 1))
 		r = clean_rel(rf + n);
-	free(rb);
-	free(rf);
 	return r;
 }
 
@@ -385,7 +394,7 @@ static char *diff_base(const char *src, const struct strs *dirs)
 static int print_diff(const struct ksc_srcedit *e, const char *base, bool *told)
 {
 	const char *path = ksc_srcedit_get_path(e);
-	char *name = diff_name(base, path);
+	_cleanup_free_ char *name = diff_name(base, path);
 
 	if (!name)
 		print_warning("%s: outside %s: its part of the diff keeps this path, which 'patch -p1' there does not apply",
@@ -394,9 +403,7 @@ static int print_diff(const struct ksc_srcedit *e, const char *base, bool *told)
 		print_note("the diff is relative to %s: apply it there with 'patch -p1'",
 			   text_esc(base));
 	*told = *told || name;
-	int r = ksc_srcedit_write_diff_as(e, name, stdout);
-	free(name);
-	return r;
+	return ksc_srcedit_write_diff_as(e, name, stdout);
 }
 
 /* One of nsdeps' own options. */
