@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "readers/readers.h"
+#include "util/array.h"
 #include "util/elfview.h"
 
 
@@ -162,19 +163,6 @@ static int kpieces(const unsigned char *s, uint64_t size, piece_fn fn, void *dat
 	return 0;
 }
 
-static int grow(void **arr, size_t *cap, size_t n, size_t elem)
-{
-	if (n < *cap)
-		return 0;
-	size_t c = *cap ? *cap * 2 : 16;
-	void *a = realloc(*arr, c * elem);
-	if (!a)
-		return -ENOMEM;
-	*arr = a;
-	*cap = c;
-	return 0;
-}
-
 struct kv_build {
 	struct kview *kv;
 	size_t cap_exp, cap_dep, cap_info;
@@ -182,11 +170,8 @@ struct kv_build {
 
 static int add_export(struct kv_build *b, const char *p, size_t n, uint64_t crc)
 {
-	if (grow((void **)&b->kv->exports, &b->cap_exp, b->kv->n_exports,
-		 sizeof(struct kv_export)))
-		return -ENOMEM;
-	b->kv->exports[b->kv->n_exports++] = (struct kv_export){ { p, n }, crc };
-	return 0;
+	return array_push(b->kv->exports, b->kv->n_exports, b->cap_exp,
+			  (struct kv_export){ { p, n }, crc });
 }
 
 static int add_export_piece(void *data, const char *p, size_t n)
@@ -199,8 +184,7 @@ static int add_info_piece(void *data, const char *p, size_t n)
 	struct kv_build *b = data;
 	const char *eq = memchr(p, '=', n);
 
-	if (grow((void **)&b->kv->info, &b->cap_info, b->kv->n_info,
-		 sizeof(struct kv_info)))
+	if (array_reserve(b->kv->info, b->cap_info, b->kv->n_info + 1, 16) < 0)
 		return -ENOMEM;
 	struct kv_info *in = &b->kv->info[b->kv->n_info++];
 	if (eq) {
@@ -366,31 +350,25 @@ static int kdeps(struct kelf *e, struct kv_build *b)
 			crc = elfview_get(&e->v, ver.off + (vi - 1) * VERSION_RECORD,
 				   (unsigned int)crclen);
 		}
-		if (grow((void **)&kv->deps, &b->cap_dep, kv->n_deps,
-			 sizeof(struct kv_dep))) {
-			ret = -ENOMEM;
+		ret = array_push(kv->deps, kv->n_deps, b->cap_dep,
+				 (struct kv_dep){ { (const char *)nm, len },
+						  crc,
+						  (s.info >> 4) == 2 /* STB_WEAK */ });
+		if (ret < 0)
 			goto out;
-		}
-		kv->deps[kv->n_deps++] =
-			(struct kv_dep){ { (const char *)nm, len },
-					 crc,
-					 (s.info >> 4) == 2 /* STB_WEAK */ };
 	}
 	/* The __versions entries no symbol matched (module_layout), in table order. */
 	for (size_t i = 0; i < nver; i++) {
 		if (visited[i])
 			continue;
 		const unsigned char *nm = e->v.m + ver.off + i * VERSION_RECORD + crclen;
-		if (grow((void **)&kv->deps, &b->cap_dep, kv->n_deps,
-			 sizeof(struct kv_dep))) {
-			ret = -ENOMEM;
+		struct kv_str name = { (const char *)nm, bstrlen(nm, vend) };
+		uint64_t crc = elfview_get(&e->v, ver.off + i * VERSION_RECORD,
+					   (unsigned int)crclen);
+		ret = array_push(kv->deps, kv->n_deps, b->cap_dep,
+				 (struct kv_dep){ name, crc, false });
+		if (ret < 0)
 			goto out;
-		}
-		kv->deps[kv->n_deps++] =
-			(struct kv_dep){ { (const char *)nm, bstrlen(nm, vend) },
-					 elfview_get(&e->v, ver.off + i * VERSION_RECORD,
-					      (unsigned int)crclen),
-					 false };
 	}
 	kv->deps_ok = true;
 out:

@@ -69,6 +69,7 @@
 
 #include "readers/ksc-crypto.h" /* after OpenSSL's headers */
 #include "readers/readers.h"
+#include "util/array.h"
 #include "util/elfview.h"
 
 #define SIG_MARKER "~Module signature appended~\n"
@@ -396,16 +397,9 @@ static int certlist_add(struct ksc_module *mod, const unsigned char *der, size_t
 			return -ENOMEM;
 		mod->certs = c;
 	}
-	if (c->cap - c->size < len) {
-		size_t cap = c->cap ? c->cap : 4096;
-		while (cap - c->size < len)
-			cap *= 2;
-		unsigned char *d = realloc(c->der, cap);
-		if (!d)
-			return -ENOMEM;
-		c->der = d;
-		c->cap = cap;
-	}
+	if (len > SIZE_MAX - c->size ||
+	    array_reserve(c->der, c->cap, c->size + len, 4096) < 0)
+		return -ENOMEM;
 	memcpy(c->der + c->size, der, len);
 	c->size += len;
 	c->n++;
@@ -648,15 +642,9 @@ static int keyring_take(struct ksc_keyring *kr, X509 *x, const char *source)
 			return 0;
 		}
 	}
-	if (kr->n == kr->cap) {
-		size_t cap = kr->cap ? kr->cap * 2 : 8;
-		struct kkey *k = realloc(kr->keys, cap * sizeof(*k));
-		if (!k) {
-			X509_free(x);
-			return -ENOMEM;
-		}
-		kr->keys = k;
-		kr->cap = cap;
+	if (array_reserve(kr->keys, kr->cap, kr->n + 1, 8) < 0) {
+		X509_free(x);
+		return -ENOMEM;
 	}
 	struct ksc_key info = { 0 };
 	info.subject = name_text(&kr->strings, X509_get_subject_name(x));

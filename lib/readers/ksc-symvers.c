@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/hash.h"
 #include "util/macro.h"
 #include "util/pool.h"
@@ -300,26 +301,9 @@ static const char *intern(struct ksc_symvers *sv, const char *s, size_t len,
 /* Room for `n` more entries. 0 or -ENOMEM. */
 static int reserve(struct ksc_symvers *sv, size_t n)
 {
-	struct ksc_symvers_entry *e;
-	size_t n_alloc;
-
-	if (sv->n_alloc - sv->n_entries >= n)
-		return 0;
-	if (n > SIZE_MAX / sizeof(*e) - sv->n_entries)
+	if (n > SIZE_MAX - sv->n_entries)
 		return -ENOMEM;
-	n_alloc = sv->n_entries + n;
-	if (n_alloc < sv->n_alloc * 2)
-		n_alloc = sv->n_alloc * 2;
-	if (n_alloc < 256)
-		n_alloc = 256;
-	if (n_alloc > SIZE_MAX / sizeof(*e))
-		return -ENOMEM;
-	e = realloc(sv->entries, n_alloc * sizeof(*e));
-	if (!e)
-		return -ENOMEM;
-	sv->entries = e;
-	sv->n_alloc = n_alloc;
-	return 0;
+	return array_reserve(sv->entries, sv->n_alloc, sv->n_entries + n, 256);
 }
 
 /* Append one entry; strings need not be NUL-terminated. 0 or -ENOMEM. */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/hash.h"
 #include "util/macro.h"
 #include "util/pool.h"
@@ -183,18 +184,8 @@ _printf_format_(2, 3) static void bad_line(struct parser *p, const char *fmt, ..
 
 static int add_label(struct parser *p, const char *s, size_t len)
 {
-	if (p->n_labels == p->n_alloc) {
-		size_t n = p->n_alloc ? p->n_alloc * 2 : 1024;
-		struct label *l;
-
-		if (n > SIZE_MAX / sizeof(*l))
-			return -ENOMEM;
-		l = realloc(p->labels, n * sizeof(*l));
-		if (!l)
-			return -ENOMEM;
-		p->labels = l;
-		p->n_alloc = n;
-	}
+	if (array_reserve(p->labels, p->n_alloc, p->n_labels + 1, 1024) < 0)
+		return -ENOMEM;
 	p->labels[p->n_labels++] = (struct label){ s, len };
 	if (memchr(s, '.', len))
 		p->dotted = true;
@@ -346,18 +337,8 @@ static int add_export(struct ksc_sysmap *sm, const char *s, size_t len)
 
 	if (stack_copy(key, sizeof(key), s, len) && hash_find(&sm->index, key))
 		return 0;
-	if (sm->n_exports == sm->n_alloc) {
-		size_t n = sm->n_alloc ? sm->n_alloc * 2 : 1024;
-		const char **e;
-
-		if (n > SIZE_MAX / sizeof(*e))
-			return -ENOMEM;
-		e = realloc(sm->exports, n * sizeof(*e));
-		if (!e)
-			return -ENOMEM;
-		sm->exports = e;
-		sm->n_alloc = n;
-	}
+	if (array_reserve(sm->exports, sm->n_alloc, sm->n_exports + 1, 1024) < 0)
+		return -ENOMEM;
 	name = pool_strndup(&sm->strings, s, len);
 	if (!name)
 		return -ENOMEM;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "tree/tree.h"
+#include "util/array.h"
 
 /* ---------------------------------------------------------------------------------- */
 /* kmod's hash                                                                        */
@@ -211,12 +212,11 @@ size_t ksc_depmod_sort(size_t n, uint32_t *const *deps, const uint32_t *n_deps,
 size_t ksc_depmod_all_deps(uint32_t m, uint32_t *const *deps, const uint32_t *n_deps,
 			   const int *sort_idx, unsigned char *mark, uint32_t **out)
 {
-	size_t n = 0, cap = 16, sp = 0, scap = 16;
-	uint32_t *r = malloc(cap * sizeof(*r)), *st = malloc(scap * sizeof(*st));
+	size_t n = 0, cap = 0, sp = 0, scap = 0;
+	uint32_t *r = NULL, *st = NULL;
 
-	if (!r || !st)
+	if (array_push(st, sp, scap, m) < 0)
 		goto oom;
-	st[sp++] = m;
 	while (sp) {
 		uint32_t x = st[--sp];
 		for (uint32_t j = 0; j < n_deps[x]; j++) {
@@ -224,20 +224,9 @@ size_t ksc_depmod_all_deps(uint32_t m, uint32_t *const *deps, const uint32_t *n_
 			if (mark[d])
 				continue;
 			mark[d] = 1;
-			if (n == cap) {
-				uint32_t *t = realloc(r, (cap *= 2) * sizeof(*r));
-				if (!t)
-					goto oom;
-				r = t;
-			}
-			r[n++] = d;
-			if (sp == scap) {
-				uint32_t *t = realloc(st, (scap *= 2) * sizeof(*st));
-				if (!t)
-					goto oom;
-				st = t;
-			}
-			st[sp++] = d;
+			if (array_push(r, n, cap, d) < 0 ||
+			    array_push(st, sp, scap, d) < 0)
+				goto oom;
 		}
 	}
 	free(st);
@@ -458,16 +447,9 @@ static void sb_reserve(struct sbuf *b, size_t more)
 {
 	if (b->oom || b->cap - b->n > more)
 		return;
-	size_t cap = b->cap ? b->cap : 1 << 16;
-	while (cap - b->n <= more)
-		cap *= 2;
-	char *p = realloc(b->p, cap);
-	if (!p) {
+	if (more >= SIZE_MAX - b->n ||
+	    array_reserve(b->p, b->cap, b->n + more + 1, 1 << 16) < 0)
 		b->oom = 1;
-		return;
-	}
-	b->p = p;
-	b->cap = cap;
 }
 
 static void sb_put(struct sbuf *b, const char *s, size_t n)

@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 
 #include "tree/tree.h"
+#include "util/array.h"
 
 /* ---------------------------------------------------------------------------------- */
 /* Record buffers                                                                     */
@@ -48,17 +49,9 @@ size_t rbuf_put(struct rbuf *b, size_t size, size_t align)
 
 	if (b->oom)
 		return 0;
-	if (at + size > b->cap) {
-		size_t cap = b->cap ? b->cap : 1024;
-		while (cap < at + size)
-			cap *= 2;
-		unsigned char *p = realloc(b->p, cap);
-		if (!p) {
-			b->oom = 1;
-			return 0;
-		}
-		b->p = p;
-		b->cap = cap;
+	if (array_reserve(b->p, b->cap, at + size, 1024) < 0) {
+		b->oom = 1;
+		return 0;
 	}
 	memset(b->p + b->n, 0, at + size - b->n);
 	b->n = at + size;

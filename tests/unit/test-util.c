@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The base (util/): the 64-bit hash whose values the index file stores.
+ * The base (util/): the 64-bit hash whose values the index file stores, growing arrays.
  */
 #include "unit.h"
 
 #include <stdint.h>
 
+#include "util/array.h"
 #include "util/hash.h"
 
 /* xxHash's own sanity buffer: byte i is the top byte of 2654435761 * P^i (mod 2^64). */
@@ -72,11 +73,69 @@ static void test_hash64_old_values(void **state)
 	assert_int_equal(ksc_hash64(b, 1024, 7), 0xc48b8d7f38dd356bULL);
 }
 
+/* util/array.h: pushes keep every element; the capacity doubles from its minimum. */
+static void test_array_push(void **state)
+{
+	uint32_t *a = NULL;
+	size_t n = 0, cap = 0;
+
+	for (uint32_t i = 0; i < 1000; i++)
+		assert_int_equal(array_push(a, n, cap, i * 3), 0);
+	assert_int_equal(n, 1000);
+	assert_int_equal(cap, 1024); /* 16, 32, ..., 1024 */
+	for (uint32_t i = 0; i < 1000; i++)
+		assert_int_equal(a[i], i * 3);
+	array_free(a, n, cap);
+	assert_null(a);
+	assert_int_equal(n + cap, 0);
+
+	struct pair {
+		const char *s;
+		size_t len;
+	} *p = NULL;
+	assert_int_equal(array_push(p, n, cap, (struct pair){ "ab", 2 }), 0);
+	assert_string_equal(p[0].s, "ab");
+	assert_int_equal(cap, 16);
+	assert_int_equal(array_reserve(p, cap, 17, 1024), 0);
+	assert_int_equal(cap, 32); /* a capacity doubles: min is for the first block */
+	array_free(p, n, cap);
+	assert_int_equal(array_reserve(p, cap, 3, 1024), 0);
+	assert_int_equal(cap, 1024);
+	assert_int_equal(array_reserve(p, cap, 1024, 1024), 0);
+	assert_int_equal(cap, 1024);
+	array_free(p, n, cap);
+}
+
+/* Sizes that overflow are refused, and the array stays as it was. */
+static void test_array_overflow(void **state)
+{
+	uint64_t *a = NULL;
+	size_t n = 0, cap = 0;
+
+	assert_int_equal(array_push(a, n, cap, 7), 0);
+	uint64_t *before = a;
+	assert_int_equal(array_reserve(a, cap, SIZE_MAX / 8 + 1, 16), -ENOMEM);
+	assert_int_equal(array_reserve(a, cap, SIZE_MAX, 16), -ENOMEM);
+	assert_int_equal(array_reserve(a, cap, SIZE_MAX / 2 + 2, 16), -ENOMEM);
+	assert_ptr_equal(a, before);
+	assert_int_equal(cap, 16);
+	assert_int_equal(a[0], 7);
+	array_free(a, n, cap);
+
+	unsigned char *b = NULL;
+	size_t bcap = 0;
+	assert_int_equal(array_reserve(b, bcap, SIZE_MAX, 4096), -ENOMEM);
+	assert_null(b);
+	assert_int_equal(bcap, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hash64_vectors),
 		cmocka_unit_test(test_hash64_old_values),
+		cmocka_unit_test(test_array_push),
+		cmocka_unit_test(test_array_overflow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

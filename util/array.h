@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+#pragma once
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+/*
+ * Growing arrays kept as a pointer, a count and a capacity (in elements), the way the
+ * library's structures hold them:
+ *
+ *	struct label *labels;
+ *	size_t n_labels, n_alloc;
+ *	...
+ *	if (array_push(labels, n_labels, n_alloc, (struct label){ s, len }) < 0)
+ *		return -ENOMEM;
+ *
+ * The capacity doubles from `min` elements (16 for array_push()) until it holds what is
+ * needed; every size is checked for overflow. On failure (-ENOMEM) the array is left as
+ * it was.
+ */
+int array_reserve_(void **p, size_t *cap, size_t need, size_t elem, size_t min)
+	__attribute__((warn_unused_result));
+
+/* Room for `need` elements in all. 0 or -ENOMEM. */
+#define array_reserve(p, cap, need, min)                                                 \
+	({                                                                               \
+		void *array_p_ = (p);                                                    \
+		int array_r_ = array_reserve_(&array_p_, &(cap), (need), sizeof(*(p)),   \
+					      (min));                                    \
+		(p) = array_p_;                                                          \
+		array_r_;                                                                \
+	})
+
+/* Append one element (an expression of the element type). 0 or -ENOMEM. */
+#define array_push(p, n, cap, ...)                                                       \
+	(array_reserve(p, cap, (n) + 1, 16) < 0 ? -ENOMEM : ((p)[(n)++] = (__VA_ARGS__), 0))
+
+/* Free the elements' block; empty again. */
+#define array_free(p, n, cap) (free(p), (p) = NULL, (n) = 0, (cap) = 0)
