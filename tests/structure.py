@@ -39,9 +39,6 @@ KNOWN_FILES = {
 }
 
 KNOWN_FUNCTIONS = {
-    "lib/engine/ksc-check.c:load_module": "the loader's steps in one function; to split into "
-                                   "the kernel's own (check_modinfo(), ...)",
-    "lib/engine/ksc-check.c:modpost_module": "modpost's checks of one module in one function",
     "lib/source/ksc-src.c:scan_dir": "one folder of the threaded source walk",
     "lib/source/ksc-srcedit.c:ksc_srcedit_commit": "checks and writes every planned edit atomically",
     "lib/source/ksc-srcedit.c:ksc_srcedit_plan_imports": "where MODULE_IMPORT_NS lines go, per file",

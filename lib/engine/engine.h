@@ -33,6 +33,20 @@ const char *sdup(struct ksc_report *r, const char *s);
 struct ksc_diag *diag_new(struct ksc_report *r, enum ksc_view view, enum ksc_severity sev,
 			  const char *code, size_t index, const char *module,
 			  const char *symbol);
+/*
+ * What a finding says besides its code; every field may be left out. `lines` is what the
+ * kernel prints ('\n' between lines); ns and owner are copied, the other strings must
+ * live as long as the report (literals, sfmt()).
+ */
+struct finding {
+	const char *summary, *lines, *explanation, *fix, *ns, *owner;
+	int err;
+};
+#define finding_new ksc_report_finding_new
+/* A finding in one call: diag_new() and the fields of `f`. NULL on allocation failure. */
+struct ksc_diag *finding_new(struct ksc_report *r, enum ksc_view view, enum ksc_severity sev,
+			     const char *code, size_t index, const char *module,
+			     const char *symbol, const struct finding *f);
 /* Append one printed line to a diag's kernel_lines (nothing when d is NULL). */
 void diag_line(struct ksc_report *r, struct ksc_diag *d, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

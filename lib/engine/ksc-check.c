@@ -199,9 +199,6 @@ static bool try_force(struct run *run, struct loading *L, const char *reason,
 }
 
 /*
- * R21 check_version(). Returns 1 pass, 0 fail. `d_out` gets the diag that holds the lines.
- */
-/*
  * The CRC of the first entry of __versions (`ext`: of the 6.14+ extended tables) named
  * `sym`, as the loader's linear search finds it. For an import (`im`, the one being
  * resolved) the reader already did that search (ksc_import has_crc/crc, has_ext_crc/
@@ -231,92 +228,90 @@ static bool version_of(const struct ksc_module *mod, const struct ksc_import *im
 	return false;
 }
 
+/* A loader finding of the module being loaded, in one call. */
+#define loader_finding(run, L, sev, code, sym, ...)                                        \
+	finding_new((run)->r, KSC_VIEW_LOADER, sev, code, (L)->index, (L)->name, sym,      \
+		    &(struct finding){ __VA_ARGS__ })
+
+/* The load fails with `err` (finit_module's return). */
+static int fail(struct loading *L, int err)
+{
+	L->err = err;
+	return err;
+}
+
+/* The CRCs differ: module_layout (check_modstruct_version()) or an import. Returns 0. */
+static int bad_version(struct run *run, struct loading *L, const char *sym, uint32_t crc,
+		      struct ksc_diag **d_out)
+{
+	struct ksc_report *r = run->r;
+
+	*d_out = loader_finding(run, L, KSC_SEV_ERROR,
+		strcmp(sym, "module_layout") == 0 ? "layout-mismatch" : "crc-mismatch", sym,
+		.summary = sfmt(r, "CRC of %s differs from the kernel's", sym),
+		.lines = sfmt(r, "%s: disagrees about version of symbol %s", L->iname, sym),
+		.explanation = sfmt(r, "the module was built against a different %s (modversions CRC 0x%08x in the kernel)",
+				    sym, crc),
+		.fix = "rebuild the module against this kernel's headers and Module.symvers");
+	return 0;
+}
+
+/*
+ * R21 check_version(): `crc` is the exporter's. Returns 1 pass, 0 fail; `d_out` gets the
+ * finding that holds the lines of a failure.
+ */
 static int check_version(struct run *run, struct loading *L, const struct ksc_import *im,
 			 const char *sym, uint32_t crc, struct ksc_diag **d_out)
 {
 	struct ksc_report *r = run->r;
 	const struct ksc_module *mod = L->mod;
-	struct ksc_diag *d;
+	uint64_t vcrc;
 
 	*d_out = NULL;
-	uint64_t vcrc;
 	if (run->pol->has[KSC_FEAT_EXT_MODVERSIONS] && ksc_module_has_ext_versions(mod)) {
-		if (version_of(mod, im, sym, true, &vcrc)) {
-			if ((uint32_t)vcrc == crc)
-				return 1;
-			goto bad;
-		}
+		if (version_of(mod, im, sym, true, &vcrc))
+			return (uint32_t)vcrc == crc ? 1 : bad_version(run, L, sym, crc, d_out);
 		if (!run->boot.once_noextver) {
 			run->boot.once_noextver = true;
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO, "crc-missing", L->index,
-				     L->name, sym);
-			if (d) {
-				d->summary = sfmt(r, "no extended symbol version for %s", sym);
-				diag_line(r, d, "%s: no extended symbol version for %s", L->iname, sym);
-				d->explanation = "the module's extended version tables do not list this symbol; the loader warns once per boot and lets it go";
-			}
+			loader_finding(run, L, KSC_SEV_INFO, "crc-missing", sym,
+				.summary = sfmt(r, "no extended symbol version for %s", sym),
+				.lines = sfmt(r, "%s: no extended symbol version for %s", L->iname, sym),
+				.explanation = "the module's extended version tables do not list this symbol; the loader warns once per boot and lets it go");
 		}
 		return 1;
 	}
 	if (!ksc_module_has_versions(mod)) {
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "no-versions", L->index,
-			     L->name, sym);
-		*d_out = d;
-		if (d) {
-			d->summary = "the module has no __versions section (modprobe --force-modversion)";
-			d->explanation = "the kernel has CRCs but the module carries none: a forced load";
-			d->fix = "rebuild the module with CONFIG_MODVERSIONS against this kernel's Module.symvers";
-		}
-		if (try_force(run, L, sym, d))
+		*d_out = loader_finding(run, L, KSC_SEV_WARNING, "no-versions", sym,
+			.summary = "the module has no __versions section (modprobe --force-modversion)",
+			.explanation = "the kernel has CRCs but the module carries none: a forced load",
+			.fix = "rebuild the module with CONFIG_MODVERSIONS against this kernel's Module.symvers");
+		if (try_force(run, L, sym, *d_out))
 			return 1;
-		if (d)
-			d->severity = KSC_SEV_ERROR;
+		if (*d_out)
+			(*d_out)->severity = KSC_SEV_ERROR;
 		return 0;
 	}
-	if (version_of(mod, im, sym, false, &vcrc)) {
-		/* The whole unsigned long must equal the 32-bit CRC. */
-		if (vcrc == (uint64_t)crc)
-			return 1;
-		goto bad;
-	}
+	/* The whole unsigned long must equal the 32-bit CRC. */
+	if (version_of(mod, im, sym, false, &vcrc))
+		return vcrc == (uint64_t)crc ? 1 : bad_version(run, L, sym, crc, d_out);
 	if (run->missing_crc_fails) {
 		/* Debian's kernels refuse it, every time (debian/patches "module: Disable
 		 * matching missing version CRC"). */
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "crc-missing", L->index,
-			     L->name, sym);
-		*d_out = d;
-		if (d) {
-			d->summary = sfmt(r, "no symbol version for %s (refused by this distribution's kernel)",
-					  sym);
-			diag_line(r, d, "%s: no symbol version for %s", L->iname, sym);
-			d->explanation = "__versions does not list this symbol; upstream warns once and lets it go, but Debian's kernels carry a patch that refuses it";
-			d->fix = "rebuild the module against this kernel's Module.symvers";
-		}
+		*d_out = loader_finding(run, L, KSC_SEV_ERROR, "crc-missing", sym,
+			.summary = sfmt(r, "no symbol version for %s (refused by this distribution's kernel)", sym),
+			.lines = sfmt(r, "%s: no symbol version for %s", L->iname, sym),
+			.explanation = "__versions does not list this symbol; upstream warns once and lets it go, but Debian's kernels carry a patch that refuses it",
+			.fix = "rebuild the module against this kernel's Module.symvers");
 		return 0;
 	}
 	if (!run->boot.once_nosymver) {
 		run->boot.once_nosymver = true;
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO, "crc-missing", L->index,
-			     L->name, sym);
-		if (d) {
-			d->summary = sfmt(r, "no symbol version for %s", sym);
-			diag_line(r, d, "%s: no symbol version for %s", L->iname, sym);
-			d->explanation = "__versions does not list this symbol; the loader warns once per boot and lets it go";
-		}
+		loader_finding(run, L, KSC_SEV_INFO, "crc-missing", sym,
+			.summary = sfmt(r, "no symbol version for %s", sym),
+			.lines = sfmt(r, "%s: no symbol version for %s", L->iname, sym),
+			.explanation = "__versions does not list this symbol; the loader warns once per boot and lets it go");
 	}
 	return 1;
-bad:
-	d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, strcmp(sym, "module_layout") == 0
-			     ? "layout-mismatch" : "crc-mismatch", L->index, L->name, sym);
-	*d_out = d;
-	if (d) {
-		d->summary = sfmt(r, "CRC of %s differs from the kernel's", sym);
-		diag_line(r, d, "%s: disagrees about version of symbol %s", L->iname, sym);
-		d->explanation = sfmt(r, "the module was built against a different %s (modversions CRC 0x%08x in the kernel)",
-				      sym, crc);
-		d->fix = "rebuild the module against this kernel's headers and Module.symvers";
-	}
-	return 0;
 }
 
 /* ---- signatures: kernel/module/signing.c module_sig_check() (R28; ksc-sig.c decides) ---- */
@@ -351,6 +346,14 @@ static const char *provenance_words(const char *problem)
 	return "signed, but the signature is not valid";
 }
 
+/* The finding code of a provenance problem, of the three given. */
+static const char *provenance_code(const char *problem, const char *unsigned_code,
+				   const char *foreign_code, const char *bad_code)
+{
+	return strcmp(problem, "unsigned") == 0 ? unsigned_code
+	       : strcmp(problem, "foreign-key") == 0 ? foreign_code : bad_code;
+}
+
 /*
  * R37 (issue 5): an intree claim is only a .modinfo string; the signature by the kernel's
  * key is what proves a module was built with the kernel. Warn when an intree module is unsigned
@@ -363,16 +366,13 @@ static void intree_signature(struct run *run, struct loading *L)
 
 	if (!p)
 		return;
-	struct ksc_diag *d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING,
-				      strcmp(p, "unsigned") == 0 ? "intree-unsigned"
-				      : strcmp(p, "foreign-key") == 0 ? "intree-foreign-key"
-				      : "intree-bad-signature", L->index, L->name, NULL);
-	if (!d)
-		return;
-	d->summary = sfmt(r, "claims to be in-tree (intree in .modinfo) but is %s", provenance_words(p));
-	d->explanation = sfmt(r, "anyone can write intree=Y into .modinfo; a signature by the kernel's own key is the one proof that the module was built with the kernel (%s)",
-			      L->sig.why);
-	d->fix = "check where this module comes from; an in-tree module of this kernel is signed with its key at build time";
+	loader_finding(run, L, KSC_SEV_WARNING,
+		provenance_code(p, "intree-unsigned", "intree-foreign-key", "intree-bad-signature"),
+		NULL,
+		.summary = sfmt(r, "claims to be in-tree (intree in .modinfo) but is %s", provenance_words(p)),
+		.explanation = sfmt(r, "anyone can write intree=Y into .modinfo; a signature by the kernel's own key is the one proof that the module was built with the kernel (%s)",
+				    L->sig.why),
+		.fix = "check where this module comes from; an in-tree module of this kernel is signed with its key at build time");
 }
 
 /* The same for a module granted a module-restricted export by its name (once per module). */
@@ -385,18 +385,32 @@ static void modns_signature(struct run *run, struct loading *L, const char *sym,
 	if (!p || L->modns_sig_warned)
 		return;
 	L->modns_sig_warned = true;
-	struct ksc_diag *d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING,
-				      strcmp(p, "unsigned") == 0 ? "modns-unsigned"
-				      : strcmp(p, "foreign-key") == 0 ? "modns-foreign-key"
-				      : "modns-bad-signature", L->index, L->name, sym);
-	if (!d)
-		return;
-	d->ns = sdup(r, ns);
-	d->owner = sdup(r, f->owner);
-	d->summary = sfmt(r, "matches %s by name, but is %s", modns_list(ns), provenance_words(p));
-	d->explanation = sfmt(r, "%s is restricted to modules named %s and this module gets it by its name alone; its signature does not show that it is one of the kernel's own modules (%s)",
-			      sym, modns_list(ns), L->sig.why);
-	d->fix = "check where this module comes from: the kernel's own modules are signed with its key";
+	loader_finding(run, L, KSC_SEV_WARNING,
+		provenance_code(p, "modns-unsigned", "modns-foreign-key", "modns-bad-signature"),
+		sym,
+		.ns = ns, .owner = f->owner,
+		.summary = sfmt(r, "matches %s by name, but is %s", modns_list(ns), provenance_words(p)),
+		.explanation = sfmt(r, "%s is restricted to modules named %s and this module gets it by its name alone; its signature does not show that it is one of the kernel's own modules (%s)",
+				    sym, modns_list(ns), L->sig.why),
+		.fix = "check where this module comes from: the kernel's own modules are signed with its key");
+}
+
+/* A signature the kernel refuses even when it does not enforce signatures. */
+static int sig_refused(struct run *run, struct loading *L)
+{
+	const struct ksc_sig_eval *ev = &L->sig;
+	bool rejected = ev->err == -EKEYREJECTED;
+
+	loader_finding(run, L, KSC_SEV_ERROR, rejected ? "sig-rejected" : "sig-malformed", NULL,
+		.summary = rejected ? "the signature does not verify (refused even without enforcement)"
+				    : "malformed signature (refused even without enforcement)",
+		.lines = ev->kernel_line,
+		.explanation = sfmt(run->r, "%s; the kernel refuses a module whose signature fails for any reason other than a missing signature, an unknown key or unsupported crypto, even when signatures are not enforced",
+				    ev->why),
+		.fix = rejected ? "sign the module again after editing it (scripts/sign-file), or strip the signature to load it unsigned"
+				: "sign the module again with scripts/sign-file",
+		.err = ev->err);
+	return fail(L, ev->err);
 }
 
 /*
@@ -404,29 +418,24 @@ static void modns_signature(struct run *run, struct loading *L, const char *sym,
  * crypto) and -ENOKEY (unknown key) let the load go on, tainted E later, unless signatures
  * are enforced; every other error fails the load. Returns 0 or the load's -errno.
  */
-static int sig_check(struct run *run, struct loading *L)
+static int module_sig_check(struct run *run, struct loading *L)
 {
 	struct ksc_report *r = run->r;
 	struct ksc_sig_eval *ev = &L->sig;
-	struct ksc_diag *d;
+	const char *reason, *code;
 
 	ksc_sig_evaluate(L->mod, run->k->keyring, ev);
 	L->sig_ok = ev->err == 0;
 	if (!run->module_sig)
 		return 0; /* CONFIG_MODULE_SIG off: the loader never looks */
-	const char *reason = NULL, *code = NULL;
 	switch (ev->err) {
 	case 0:
-		if (!ev->verified) {
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO, "sig-unverified",
-				     L->index, L->name, NULL);
-			if (d) {
-				d->summary = "signature not verified (no key known): assumed valid";
-				d->explanation = sfmt(r, "%s; without the kernel's certificate a well-formed signature is taken as valid, as if the module were unchanged since signing",
-						      ev->why);
-				d->fix = "give the kernel's signing certificate with --cert FILE, or --kernel ROOT with the kernel image that holds its built-in keys";
-			}
-		}
+		if (!ev->verified)
+			loader_finding(run, L, KSC_SEV_INFO, "sig-unverified", NULL,
+				.summary = "signature not verified (no key known): assumed valid",
+				.explanation = sfmt(r, "%s; without the kernel's certificate a well-formed signature is taken as valid, as if the module were unchanged since signing",
+						    ev->why),
+				.fix = "give the kernel's signing certificate with --cert FILE, or --kernel ROOT with the kernel image that holds its built-in keys");
 		return 0;
 	case -ENODATA:
 		reason = "unsigned module";
@@ -441,42 +450,19 @@ static int sig_check(struct run *run, struct loading *L)
 		code = "sig-unknown-key";
 		break;
 	default:
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR,
-			     ev->err == -EKEYREJECTED ? "sig-rejected" : "sig-malformed",
-			     L->index, L->name, NULL);
-		if (d) {
-			d->summary = ev->err == -EKEYREJECTED
-				? "the signature does not verify (refused even without enforcement)"
-				: "malformed signature (refused even without enforcement)";
-			if (ev->kernel_line)
-				diag_line(r, d, "%s", ev->kernel_line);
-			d->explanation = sfmt(r, "%s; the kernel refuses a module whose signature fails for any reason other than a missing signature, an unknown key or unsupported crypto, even when signatures are not enforced",
-					      ev->why);
-			d->fix = ev->err == -EKEYREJECTED
-				? "sign the module again after editing it (scripts/sign-file), or strip the signature to load it unsigned"
-				: "sign the module again with scripts/sign-file";
-			d->err = ev->err;
-		}
-		L->err = ev->err;
-		return L->err;
+		return sig_refused(run, L);
 	}
 	if (run->sig_force) {
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, code, L->index, L->name,
-			     NULL);
-		if (d) {
-			d->summary = ev->err == -ENODATA
-				? "unsigned module on a kernel that enforces signatures"
-				: sfmt(r, "%s on a kernel that enforces signatures", reason);
-			if (ev->kernel_line)
-				diag_line(r, d, "%s", ev->kernel_line);
-			diag_line(r, d, "Loading of %s is rejected", reason);
-			if (ev->err != -ENODATA)
-				d->explanation = ev->why;
-			d->fix = "sign the module with the kernel's key (scripts/sign-file)";
-			d->err = -EKEYREJECTED;
-		}
-		L->err = -EKEYREJECTED;
-		return L->err;
+		loader_finding(run, L, KSC_SEV_ERROR, code, NULL,
+			.summary = ev->err == -ENODATA ? "unsigned module on a kernel that enforces signatures"
+				   : sfmt(r, "%s on a kernel that enforces signatures", reason),
+			.lines = ev->kernel_line
+				 ? sfmt(r, "%s\nLoading of %s is rejected", ev->kernel_line, reason)
+				 : sfmt(r, "Loading of %s is rejected", reason),
+			.explanation = ev->err != -ENODATA ? ev->why : NULL,
+			.fix = "sign the module with the kernel's key (scripts/sign-file)",
+			.err = -EKEYREJECTED);
+		return fail(L, -EKEYREJECTED);
 	}
 	if (ev->kernel_line)
 		taint_line(run, L, code, sfmt(r, "%s: treated as unsigned", reason),
@@ -484,13 +470,57 @@ static int sig_check(struct run *run, struct loading *L)
 	return 0;
 }
 
-/* R10-R13, verify_namespace_is_imported(). 0 or -EINVAL. */
-static int check_namespace(struct run *run, struct loading *L, const char *sym,
-			   const struct found *f, struct ksc_diag **d_out)
+/*
+ * R25: a module-restricted export granted by name to a module without intree: every
+ * released kernel lets it by, with a warning here.
+ */
+static void modns_impostor(struct run *run, struct loading *L, const char *sym,
+			   const struct found *f, const char *ns)
+{
+	struct ksc_report *r = run->r;
+
+	loader_finding(run, L, KSC_SEV_WARNING, "modns-impostor", sym, .ns = ns, .owner = f->owner,
+		.summary = sfmt(r, "granted only by its name: an out-of-tree module matching %s",
+				modns_list(ns)),
+		.explanation = sfmt(r, "%s is restricted to modules named %s; this module is not in-tree (no intree in .modinfo) yet every released kernel grants it by name alone. Any out-of-tree module can call itself that.",
+				    sym, modns_list(ns)),
+		.fix = "check where this module comes from; with --require-intree (the proposed in-tree-only rule) it is refused");
+}
+
+/* R12, R13: a namespace that is not imported (R11: a module: one that does not match). */
+static int namespace_not_imported(struct run *run, struct loading *L, const char *sym,
+				  const struct found *f, bool restricted, struct ksc_diag **d_out)
 {
 	struct ksc_report *r = run->r;
 	const char *ns = f->exp->ns;
-	struct ksc_diag *d;
+	bool allow = run->allow_missing_ns;
+	const char *explanation = restricted
+		? sfmt(r, "%s is a module-restricted export (%s): only modules whose name matches %s may use it, and the namespace cannot be imported (R11)",
+		       sym, run->pol->fm_macro ? run->pol->fm_macro : "EXPORT_SYMBOL_FOR_MODULES",
+		       modns_list(ns))
+		: sfmt(r, "%s is exported into namespace %s, which the module does not import", sym, ns);
+
+	if (allow)
+		explanation = sfmt(r, "%s; CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y only warns (R13)",
+				   explanation);
+	*d_out = loader_finding(run, L, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
+		restricted ? "modns-denied" : "ns-missing", sym, .ns = ns, .owner = f->owner,
+		.summary = restricted ? sfmt(r, "restricted to modules matching %s", modns_list(ns))
+				      : sfmt(r, "namespace %s is not imported", ns),
+		.lines = sfmt(r, "%s: module uses symbol (%s) from namespace %s, but does not import it.",
+			      L->name, sym, ns),
+		.explanation = explanation,
+		.fix = restricted ? sfmt(r, "rename is not a fix: this export is restricted to modules matching %s",
+					 modns_list(ns))
+				  : sfmt(r, "add %s", import_line(r, ns)));
+	return allow ? 0 : -EINVAL;
+}
+
+/* R10-R13, verify_namespace_is_imported(). 0 or -EINVAL. */
+static int verify_namespace_is_imported(struct run *run, struct loading *L, const char *sym,
+					const struct found *f, struct ksc_diag **d_out)
+{
+	const char *ns = f->exp->ns;
 
 	*d_out = NULL;
 	if (!ns || !ns[0])
@@ -504,17 +534,7 @@ static int check_namespace(struct run *run, struct loading *L, const char *sym,
 			return 0;
 		if (!run->o->require_intree) {
 			/* Every released kernel: the name alone grants access (R25). */
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "modns-impostor",
-				     L->index, L->name, sym);
-			if (d) {
-				d->ns = sdup(r, ns);
-				d->owner = sdup(r, f->owner);
-				d->summary = sfmt(r, "granted only by its name: an out-of-tree module matching %s",
-						  modns_list(ns));
-				d->explanation = sfmt(r, "%s is restricted to modules named %s; this module is not in-tree (no intree in .modinfo) yet every released kernel grants it by name alone. Any out-of-tree module can call itself that.",
-						      sym, modns_list(ns));
-				d->fix = "check where this module comes from; with --require-intree (the proposed in-tree-only rule) it is refused";
-			}
+			modns_impostor(run, L, sym, f, ns);
 			return 0;
 		}
 		/* R25: Babka v1 rule, the match does not count; fall through to R12. */
@@ -523,39 +543,9 @@ static int check_namespace(struct run *run, struct loading *L, const char *sym,
 		return 0; /* pre-6.16 or ordinary namespace; 6.16+ module: imports died at R11 */
 	if (restricted && run->o->require_intree &&
 	    ksc_namespace_matches_module(ns, L->name, KSC_MATCH_LOADER)) /* R40 */
-		return ksc_intree_loader_refusal(r, run->allow_missing_ns, L->index, L->name, sym,
-						 ns, f->owner, d_out);
-
-	bool allow = run->allow_missing_ns;
-	d = diag_new(r, KSC_VIEW_LOADER, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
-		     restricted ? "modns-denied" : "ns-missing",
-		     L->index, L->name, sym);
-	*d_out = d;
-	if (!d)
-		return allow ? 0 : -EINVAL;
-	d->ns = sdup(r, ns);
-	d->owner = sdup(r, f->owner);
-	diag_line(r, d, "%s: module uses symbol (%s) from namespace %s, but does not import it.",
-		  L->name, sym, ns);
-	if (restricted) {
-		d->summary = sfmt(r, "restricted to modules matching %s", modns_list(ns));
-		d->explanation = sfmt(r, "%s is a module-restricted export (%s): only modules whose name matches %s may use it, and the namespace cannot be imported (R11)",
-				      sym, run->pol->fm_macro ? run->pol->fm_macro : "EXPORT_SYMBOL_FOR_MODULES",
-				      modns_list(ns));
-		d->fix = sfmt(r, "rename is not a fix: this export is restricted to modules matching %s",
-			      modns_list(ns));
-	} else {
-		d->summary = sfmt(r, "namespace %s is not imported", ns);
-		d->explanation = sfmt(r, "%s is exported into namespace %s, which the module does not import",
-				      sym, ns);
-		d->fix = sfmt(r, "add %s", import_line(r, ns));
-	}
-	if (allow) {
-		d->explanation = sfmt(r, "%s; CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y only warns (R13)",
-				      d->explanation);
-		return 0;
-	}
-	return -EINVAL;
+		return ksc_intree_loader_refusal(run->r, run->allow_missing_ns, L->index, L->name,
+						 sym, ns, f->owner, d_out);
+	return namespace_not_imported(run, L, sym, f, restricted, d_out);
 }
 
 static void unknown_symbol(struct run *run, struct loading *L, struct ksc_diag *d,
@@ -584,133 +574,132 @@ static void note_replaced_provider(struct run *run, struct ksc_diag *d, const st
 			      o->replaced, o->won_by);
 }
 
-/* R19/R20: resolve_symbol() for one undefined symbol, and simplify_symbols()' reporting. */
-static void resolve_one(struct run *run, struct loading *L, const struct ksc_import *im)
+/*
+ * R16, R20: find_symbol() found nothing the module may use: a weak reference is left 0,
+ * anything else fails with "Unknown symbol" (-ENOENT).
+ */
+static void symbol_not_found(struct run *run, struct loading *L, const struct ksc_import *im,
+			     bool gplok)
 {
 	struct ksc_report *r = run->r;
-	struct found f;
-	struct ksc_diag *d = NULL;
-	int res = 0; /* 0 found, 1 NULL (not found / hidden / refused), <0 error */
-	bool gplok = !L->P;
+	struct found hidden; /* Was it there but hidden (R16)? For the explanation only. */
+	bool was_hidden = !gplok && find_symbol(run, L, im->name, true, &hidden);
+	struct ksc_diag *d;
 
-	if (!find_symbol(run, L, im->name, gplok, &f)) {
-		res = 1;
-		/* Was it there but hidden (R16)? For the explanation only. */
-		struct found hidden;
-		bool was_hidden = !gplok && find_symbol(run, L, im->name, true, &hidden);
-		if (im->bind == KSC_BIND_WEAK || ignored_undef(L->mod, im->name)) {
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_INFO,
-				     was_hidden ? "gpl-only" : "weak-unresolved", L->index, L->name,
-				     im->name);
-			if (d) {
-				d->summary = "weak reference left unresolved (0)";
-				d->explanation = was_hidden
-					? "the symbol is GPL-only and the module is proprietary, so the loader cannot see it; being weak, it is silently left 0"
-					: "no one exports it; a weak reference is silently left 0";
-			}
-			return;
-		}
-		if (was_hidden) {
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "gpl-only", L->index,
-				     L->name, im->name);
-			if (d) {
-				d->owner = sdup(r, hidden.owner);
-				d->summary = "GPL-only export, invisible to a proprietary module";
-				d->explanation = sfmt(r, "%s is exported with EXPORT_SYMBOL_GPL by %s; the module is tainted proprietary (license '%s'%s), so the loader does not find it (there is no GPL message at load time)",
-						      im->name, hidden.owner, first_license(L->mod),
-						      L->P && ksc_license_is_gpl_compatible(first_license(L->mod))
-						      ? ", inherited from a proprietary provider" : "");
-				d->fix = "needs a GPL-compatible MODULE_LICENSE (\"GPL\", \"GPL v2\", \"Dual BSD/GPL\", \"Dual MIT/GPL\", ...)";
-			}
-		} else {
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "unresolved", L->index,
-				     L->name, im->name);
-			if (d) {
-				d->summary = "no one exports this symbol";
-				d->explanation = sfmt(r, "neither vmlinux nor any module of this kernel exports %s",
-						      im->name);
-				d->fix = "check the kernel configuration for the option that builds it in, or load the module that exports it first";
-			}
-		}
-		unknown_symbol(run, L, d, im->name, -ENOENT);
+	if (im->bind == KSC_BIND_WEAK || ignored_undef(L->mod, im->name)) {
+		loader_finding(run, L, KSC_SEV_INFO, was_hidden ? "gpl-only" : "weak-unresolved",
+			im->name, .summary = "weak reference left unresolved (0)",
+			.explanation = was_hidden
+				? "the symbol is GPL-only and the module is proprietary, so the loader cannot see it; being weak, it is silently left 0"
+				: "no one exports it; a weak reference is silently left 0");
 		return;
 	}
+	if (was_hidden)
+		d = loader_finding(run, L, KSC_SEV_ERROR, "gpl-only", im->name, .owner = hidden.owner,
+			.summary = "GPL-only export, invisible to a proprietary module",
+			.explanation = sfmt(r, "%s is exported with EXPORT_SYMBOL_GPL by %s; the module is tainted proprietary (license '%s'%s), so the loader does not find it (there is no GPL message at load time)",
+					    im->name, hidden.owner, first_license(L->mod),
+					    L->P && ksc_license_is_gpl_compatible(first_license(L->mod))
+					    ? ", inherited from a proprietary provider" : ""),
+			.fix = "needs a GPL-compatible MODULE_LICENSE (\"GPL\", \"GPL v2\", \"Dual BSD/GPL\", \"Dual MIT/GPL\", ...)");
+	else
+		d = loader_finding(run, L, KSC_SEV_ERROR, "unresolved", im->name,
+			.summary = "no one exports this symbol",
+			.explanation = sfmt(r, "neither vmlinux nor any module of this kernel exports %s",
+					    im->name),
+			.fix = "check the kernel configuration for the option that builds it in, or load the module that exports it first");
+	unknown_symbol(run, L, d, im->name, -ENOENT);
+}
 
+/*
+ * R18 inherit_taint(): a symbol of a proprietary module. A module that already uses
+ * GPL-only symbols may not use it (-ENOENT); any other module becomes proprietary.
+ * Returns 0 or the -errno of the symbol.
+ */
+static int inherit_taint(struct run *run, struct loading *L, const struct ksc_import *im,
+			 const struct found *f)
+{
+	struct ksc_report *r = run->r;
+	bool symname = run->pol->has[KSC_FEAT_TAINT_SYMNAME];
+	struct ksc_diag *d;
+
+	if (L->using_gplonly) {
+		d = loader_finding(run, L, KSC_SEV_ERROR, "proprietary-provider", im->name,
+			.owner = f->owner,
+			.summary = sfmt(r, "from proprietary module %s, after using GPL-only symbols", f->owner),
+			.lines = symname
+				? sfmt(r, "%s: module using GPL-only symbols uses symbols %s from proprietary module %s.",
+				       L->name, im->name, f->owner)
+				: sfmt(r, "%s: module using GPL-only symbols uses symbols from proprietary module %s.",
+				       L->name, f->owner),
+			.explanation = sfmt(r, "%s is exported by %s, which is proprietary; a module that uses GPL-only symbols may not use it (the outcome depends on symbol-table order)",
+					    im->name, f->owner),
+			.fix = "stop using the proprietary module's symbols, or have its provider use a GPL-compatible license");
+		unknown_symbol(run, L, d, im->name, -ENOENT);
+		return -ENOENT;
+	}
+	if (L->P)
+		return 0;
+	d = loader_finding(run, L, KSC_SEV_WARNING, "taint-inherited", im->name, .owner = f->owner,
+		.summary = sfmt(r, "inherits the proprietary taint of %s", f->owner),
+		.lines = symname
+			? sfmt(r, "%s: module uses symbols %s from proprietary module %s, inheriting taint.",
+			       L->name, im->name, f->owner)
+			: sfmt(r, "%s: module uses symbols from proprietary module %s, inheriting taint.",
+			       L->name, f->owner),
+		.explanation = "from now on the module is proprietary: every later GPL-only symbol it uses is invisible to it (R16)");
+	L->P = true;
+	run->boot.taint_P = true;
+	taint_unreliable(run, d);
+	return 0;
+}
+
+/* R19/R20: resolve_symbol() for one undefined symbol, and simplify_symbols()' reporting. */
+static void resolve_symbol(struct run *run, struct loading *L, const struct ksc_import *im)
+{
+	struct found f;
+	struct ksc_diag *d = NULL;
+	bool gplok = !L->P;
+	uint32_t crc;
+	int res;
+
+	if (!find_symbol(run, L, im->name, gplok, &f)) {
+		symbol_not_found(run, L, im, gplok);
+		return;
+	}
 	if (f.exp->gpl_only)
 		L->using_gplonly = true;
-
-	/* R18 inherit_taint() */
-	if (run->pol->has[KSC_FEAT_INHERIT_TAINT] && !f.owner_is_kernel && f.owner_proprietary) {
-		if (L->using_gplonly) {
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "proprietary-provider",
-				     L->index, L->name, im->name);
-			if (d) {
-				d->owner = sdup(r, f.owner);
-				d->summary = sfmt(r, "from proprietary module %s, after using GPL-only symbols",
-						  f.owner);
-				if (run->pol->has[KSC_FEAT_TAINT_SYMNAME])
-					diag_line(r, d, "%s: module using GPL-only symbols uses symbols %s from proprietary module %s.",
-						  L->name, im->name, f.owner);
-				else
-					diag_line(r, d, "%s: module using GPL-only symbols uses symbols from proprietary module %s.",
-						  L->name, f.owner);
-				d->explanation = sfmt(r, "%s is exported by %s, which is proprietary; a module that uses GPL-only symbols may not use it (the outcome depends on symbol-table order)",
-						      im->name, f.owner);
-				d->fix = "stop using the proprietary module's symbols, or have its provider use a GPL-compatible license";
-			}
-			unknown_symbol(run, L, d, im->name, -ENOENT);
-			return;
-		}
-		if (!L->P) {
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "taint-inherited",
-				     L->index, L->name, im->name);
-			if (d) {
-				d->owner = sdup(r, f.owner);
-				d->summary = sfmt(r, "inherits the proprietary taint of %s", f.owner);
-				if (run->pol->has[KSC_FEAT_TAINT_SYMNAME])
-					diag_line(r, d, "%s: module uses symbols %s from proprietary module %s, inheriting taint.",
-						  L->name, im->name, f.owner);
-				else
-					diag_line(r, d, "%s: module uses symbols from proprietary module %s, inheriting taint.",
-						  L->name, f.owner);
-				d->explanation = "from now on the module is proprietary: every later GPL-only symbol it uses is invisible to it (R16)";
-			}
-			L->P = true;
-			run->boot.taint_P = true;
-			taint_unreliable(run, d);
-		}
-	}
-
+	if (run->pol->has[KSC_FEAT_INHERIT_TAINT] && !f.owner_is_kernel && f.owner_proprietary &&
+	    inherit_taint(run, L, im, &f) < 0)
+		return;
 	/* R21 modversions */
-	uint32_t crc;
 	if (export_crc(run, f.exp, &crc) && !check_version(run, L, im, im->name, crc, &d)) {
 		note_replaced_provider(run, d, &f);
 		unknown_symbol(run, L, d, im->name, -EINVAL);
 		return;
 	}
-
 	/* R10-R13 namespaces */
-	res = check_namespace(run, L, im->name, &f, &d);
+	res = verify_namespace_is_imported(run, L, im->name, &f, &d);
 	if (res < 0) {
 		note_replaced_provider(run, d, &f);
 		unknown_symbol(run, L, d, im->name, res);
-		return;
 	}
+}
+
+/* simplify_symbols(): every undefined symbol, in .symtab order (R19, R20). */
+static int simplify_symbols(struct run *run, struct loading *L)
+{
+	L->reached_symbols = true;
+	for (size_t i = 0; i < ksc_module_get_import_count(L->mod); i++)
+		resolve_symbol(run, L, ksc_module_get_import(L->mod, i));
+	return L->err;
 }
 
 static struct ksc_diag *taint_line(struct run *run, struct loading *L, const char *code,
 				   const char *summary, const char *line, const char *why)
 {
-	struct ksc_diag *d = diag_new(run->r, KSC_VIEW_LOADER, KSC_SEV_INFO, code, L->index,
-				      L->name, NULL);
-
-	if (!d)
-		return NULL;
-	d->summary = summary;
-	if (line)
-		d->kernel_lines = line;
-	d->explanation = why;
-	return d;
+	return loader_finding(run, L, KSC_SEV_INFO, code, NULL, .summary = summary, .lines = line,
+			      .explanation = why);
 }
 
 /*
@@ -722,15 +711,11 @@ static int already_loaded(struct run *run, struct loading *L)
 	for (size_t i = 0; i < run->boot.n_live; i++) {
 		if (strcmp(run->boot.live[i].name, L->name) != 0)
 			continue;
-		struct ksc_diag *d = diag_new(run->r, KSC_VIEW_LOADER, KSC_SEV_ERROR,
-					      "already-loaded", L->index, L->name, NULL);
-		if (d) {
-			d->summary = "a module of this name is already loaded in this boot";
-			d->explanation = "module names are unique in a running kernel; insmod fails with EEXIST and the kernel prints nothing";
-			d->err = -EEXIST;
-		}
-		L->err = -EEXIST;
-		return L->err;
+		loader_finding(run, L, KSC_SEV_ERROR, "already-loaded", NULL,
+			.summary = "a module of this name is already loaded in this boot",
+			.explanation = "module names are unique in a running kernel; insmod fails with EEXIST and the kernel prints nothing",
+			.err = -EEXIST);
+		return fail(L, -EEXIST);
 	}
 	return 0;
 }
@@ -745,132 +730,146 @@ static bool same_magic(const char *a, const char *b, bool has_crcs)
 	return strcmp(a, b) == 0;
 }
 
-static int load_module(struct run *run, struct loading *L)
+/* check_modstruct_version(): module_layout, before vermagic (R21). 0 or -ENOEXEC. */
+static int check_modstruct_version(struct run *run, struct loading *L)
 {
-	struct ksc_report *r = run->r;
-	const struct ksc_module *mod = L->mod;
-	struct ksc_diag *d;
-
-	/* module_sig_check(): before anything else */
-	if (sig_check(run, L) < 0)
-		return L->err;
-	intree_signature(run, L);
-
-	/* check_modstruct_version(): module_layout, before vermagic (R21) */
 	const char *owner;
 	const struct ksc_export *ml = ksc_kernel_find_export(run->k, "module_layout", &owner);
+	struct ksc_diag *d;
 	uint32_t crc;
-	if (ml && export_crc(run, ml, &crc) && !check_version(run, L, NULL, "module_layout", crc, &d)) {
-		if (d) {
-			d->err = -ENOEXEC;
-			d->summary = ksc_module_has_versions(mod)
-				? "built against another kernel (module_layout CRC differs)"
-				: d->summary;
-		}
-		L->err = -ENOEXEC;
-		return L->err;
-	}
 
-	/* check_modinfo(): vermagic (R30), intree (R31), retpoline (R32), staging (R33),
-	 * license (R15) */
-	const char *vm = ksc_module_get_vermagic(mod);
-	const char *kvm = ksc_kernel_get_vermagic(run->k);
-	if (!vm) {
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "vermagic", L->index,
-			     L->name, NULL);
-		if (d) {
-			d->summary = "no vermagic in .modinfo";
-			d->fix = "build the module with kbuild against this kernel";
-		}
-		if (!try_force(run, L, "bad vermagic", d)) {
-			if (d)
-				d->severity = KSC_SEV_ERROR, d->err = -ENOEXEC;
-			L->err = -ENOEXEC;
-			return L->err;
-		}
-	} else if (kvm && !same_magic(vm, kvm, ksc_module_has_versions(mod))) {
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "vermagic", L->index,
-			     L->name, NULL);
-		if (d) {
-			d->summary = "built for another kernel (vermagic differs)";
-			diag_line(r, d, "%s: version magic '%s' should be '%s'", L->iname, vm, kvm);
-			d->fix = "rebuild the module against this kernel";
-			d->err = -ENOEXEC;
-		}
-		L->err = -ENOEXEC;
-		return L->err;
+	if (!ml || !export_crc(run, ml, &crc) || check_version(run, L, NULL, "module_layout", crc, &d))
+		return 0;
+	if (d) {
+		d->err = -ENOEXEC;
+		if (ksc_module_has_versions(L->mod))
+			d->summary = "built against another kernel (module_layout CRC differs)";
 	}
-	/*
-	 * Taints: check_modinfo() and load_module() up to 6.3, module_augment_kernel_taints()
-	 * from 6.4 (which also reports the first proprietary taint of a boot once more).
-	 */
-	bool prev_P = run->boot.taint_P;
+	return fail(L, -ENOEXEC);
+}
+
+/* check_modinfo()'s vermagic (R30): none (a forced load, if allowed) or another kernel's. */
+static int check_vermagic(struct run *run, struct loading *L)
+{
+	struct ksc_report *r = run->r;
+	const char *vm = ksc_module_get_vermagic(L->mod);
+	const char *kvm = ksc_kernel_get_vermagic(run->k);
+	struct ksc_diag *d;
+
+	if (!vm) {
+		d = loader_finding(run, L, KSC_SEV_WARNING, "vermagic", NULL,
+			.summary = "no vermagic in .modinfo",
+			.fix = "build the module with kbuild against this kernel");
+		if (try_force(run, L, "bad vermagic", d))
+			return 0;
+		if (d)
+			d->severity = KSC_SEV_ERROR, d->err = -ENOEXEC;
+		return fail(L, -ENOEXEC);
+	}
+	if (!kvm || same_magic(vm, kvm, ksc_module_has_versions(L->mod)))
+		return 0;
+	loader_finding(run, L, KSC_SEV_ERROR, "vermagic", NULL,
+		.summary = "built for another kernel (vermagic differs)",
+		.lines = sfmt(r, "%s: version magic '%s' should be '%s'", L->iname, vm, kvm),
+		.fix = "rebuild the module against this kernel", .err = -ENOEXEC);
+	return fail(L, -ENOEXEC);
+}
+
+/*
+ * check_modinfo_retpoline(): a module without retpoline=Y on a kernel built with
+ * retpolines, on a CPU where the mitigation is on (assumed), switches it off: the first
+ * such module of a boot prints both lines, later ones nothing.
+ */
+static void check_modinfo_retpoline(struct run *run, struct loading *L)
+{
+	struct ksc_diag *d;
+
+	if (!run->retpoline || ksc_module_get_modinfo_value(L->mod, "retpoline"))
+		return;
+	d = taint_line(run, L, "retpoline", "not compiled with retpoline", NULL,
+		       "the kernel uses retpolines against Spectre v2; this module was not built with them, so the mitigation is switched off (on CPUs where it is on)");
+	if (d && !run->boot.retpoline_off) {
+		d->severity = KSC_SEV_WARNING;
+		diag_line(run->r, d, "Spectre V2 : System may be vulnerable to spectre v2");
+		diag_line(run->r, d, "%s: loading module not compiled with retpoline compiler.",
+			  L->name);
+		d->fix = "build the module with the kernel's own compiler flags (kbuild)";
+	}
+	run->boot.retpoline_off = true;
+}
+
+/*
+ * check_modinfo(): vermagic (R30), intree (R31), retpoline (R32), staging (R33), license
+ * (R15). The taints are check_modinfo()'s and load_module()'s up to 6.3,
+ * module_augment_kernel_taints()' from 6.4, after add_unformed_module() (R29).
+ */
+static int check_modinfo(struct run *run, struct loading *L)
+{
+	struct ksc_report *r = run->r;
+	const char *lic = first_license(L->mod);
+
+	if (check_vermagic(run, L) < 0)
+		return L->err;
 	if (run->pol->has[KSC_FEAT_AUGMENT_TAINTS] && already_loaded(run, L))
 		return L->err;
-	if (!ksc_module_is_intree(mod)) {
+	if (!ksc_module_is_intree(L->mod)) {
 		const char *line = run->boot.taint_O ? NULL
 			: sfmt(r, "%s: loading out-of-tree module taints kernel.", L->name);
 		run->boot.taint_O = true;
 		taint_line(run, L, "taint-oot", "out-of-tree module (taint O)", line,
 			   "no intree in .modinfo: built outside the kernel tree (M=); the kernel is tainted, nothing is refused");
 	}
-	/*
-	 * check_modinfo_retpoline(): a module without retpoline=Y on a kernel built with
-	 * retpolines, on a CPU where the mitigation is on (assumed), switches it off: the
-	 * first such module of a boot prints both lines, later ones nothing.
-	 */
-	if (run->retpoline && !ksc_module_get_modinfo_value(mod, "retpoline")) {
-		d = taint_line(run, L, "retpoline", "not compiled with retpoline", NULL,
-			       "the kernel uses retpolines against Spectre v2; this module was not built with them, so the mitigation is switched off (on CPUs where it is on)");
-		if (d && !run->boot.retpoline_off) {
-			d->severity = KSC_SEV_WARNING;
-			diag_line(r, d, "Spectre V2 : System may be vulnerable to spectre v2");
-			diag_line(r, d, "%s: loading module not compiled with retpoline compiler.",
-				  L->name);
-			d->fix = "build the module with the kernel's own compiler flags (kbuild)";
-		}
-		run->boot.retpoline_off = true;
-	}
-	if (ksc_module_get_modinfo_value(mod, "staging")) {
+	check_modinfo_retpoline(run, L);
+	if (ksc_module_get_modinfo_value(L->mod, "staging")) {
 		run->boot.taint_C = true;
 		taint_line(run, L, "taint-staging", "staging driver (taint C)",
 			   sfmt(r, "%s: module is from the staging directory, the quality is unknown, you have been warned.",
 				L->name), NULL);
 	}
-	const char *lic = first_license(mod);
 	if (!ksc_license_is_gpl_compatible(lic)) {
 		const char *line = run->boot.taint_P ? NULL
 			: sfmt(r, "%s: module license '%s' taints kernel.", L->name, lic);
 		run->boot.taint_P = true;
 		L->P = true;
-		d = taint_line(run, L, "taint-proprietary",
-			       sfmt(r, "license '%s' is not GPL-compatible (taint P)", lic), line,
-			       "the loader takes the first license= entry only; a proprietary module cannot see GPL-only exports");
-		taint_unreliable(run, d);
+		taint_unreliable(run, taint_line(run, L, "taint-proprietary",
+			sfmt(r, "license '%s' is not GPL-compatible (taint P)", lic), line,
+			"the loader takes the first license= entry only; a proprietary module cannot see GPL-only exports"));
 	}
+	return 0;
+}
 
-	if (!run->pol->has[KSC_FEAT_AUGMENT_TAINTS] && already_loaded(run, L))
-		return L->err;
+/* The signature taint (E) of a module that does not verify on a kernel that allows it. */
+static void module_sig_taint(struct run *run, struct loading *L)
+{
+	struct ksc_report *r = run->r;
+	int err = L->sig.err;
 
-	/* The signature taint */
-	if (run->module_sig && !L->sig_ok) {
-		const char *line = run->boot.once_sig ? NULL
-			: sfmt(r, "%s: module verification failed: signature and/or required key missing - tainting kernel",
-			       L->name);
-		run->boot.once_sig = true;
-		run->boot.taint_E = true;
-		taint_line(run, L, "taint-unsigned",
-			   L->sig.err == -ENODATA ? "unsigned module (taint E)"
-			   : L->sig.err == -ENOKEY ? "signed by a key the kernel does not have (taint E)"
-			   : "signature with unsupported crypto (taint E)", line,
-			   L->sig.err == -ENODATA
-			   ? "the kernel verifies module signatures but does not enforce them"
-			   : sfmt(r, "%s; the kernel verifies module signatures but does not enforce them, so it loads the module as if unsigned",
-				  L->sig.why));
-	}
+	if (!run->module_sig || L->sig_ok)
+		return;
+	const char *line = run->boot.once_sig ? NULL
+		: sfmt(r, "%s: module verification failed: signature and/or required key missing - tainting kernel",
+		       L->name);
+	run->boot.once_sig = true;
+	run->boot.taint_E = true;
+	taint_line(run, L, "taint-unsigned",
+		   err == -ENODATA ? "unsigned module (taint E)"
+		   : err == -ENOKEY ? "signed by a key the kernel does not have (taint E)"
+		   : "signature with unsupported crypto (taint E)", line,
+		   err == -ENODATA
+		   ? "the kernel verifies module signatures but does not enforce them"
+		   : sfmt(r, "%s; the kernel verifies module signatures but does not enforce them, so it loads the module as if unsigned",
+			  L->sig.why));
+}
 
-	/* Names the loader taints regardless of license (R15). */
-	d = NULL;
+/*
+ * The taints by name (R15), whatever the license, and from 6.4 the first proprietary
+ * taint of a boot once more (module_augment_kernel_taints()). `prev_P`: the boot's P taint
+ * before this module.
+ */
+static void module_augment_kernel_taints(struct run *run, struct loading *L, bool prev_P)
+{
+	struct ksc_diag *d = NULL;
+
 	if (strcmp(L->name, "driverloader") == 0 || strcmp(L->name, "lve") == 0) {
 		d = taint_line(run, L, "taint-proprietary",
 			       "tainted proprietary by name, whatever its license", NULL,
@@ -888,88 +887,85 @@ static int load_module(struct run *run, struct loading *L)
 		if (!d)
 			d = taint_line(run, L, "taint-proprietary",
 				       "first proprietary taint of this boot", NULL, NULL);
-		diag_line(r, d, "%s: module license taints kernel.", L->name);
+		diag_line(run->r, d, "%s: module license taints kernel.", L->name);
 	}
+}
 
-	/* find_module_sections() (R34), check_export_symbol_versions() (R35) */
-	bool has_exports = ksc_module_get_export_count(mod) > 0;
-	if (run->pol->has[KSC_FEAT_KFLAGSTAB] && has_exports) {
-		if (!ksc_module_has_kflagstab(mod)) {
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "kflagstab-missing",
-				     L->index, L->name, NULL);
-			if (d) {
-				d->summary = "exports without __kflagstab (7.1+)";
-				diag_line(r, d, "%s: no flags for exported symbols", L->name);
-				d->fix = "rebuild the module with a 7.1+ kbuild";
-				d->err = -ENOEXEC;
-			}
-			L->err = -ENOEXEC;
-			return L->err;
-		}
-		static const char *const obsolete[] = { "__ksymtab_gpl", "__kcrctab_gpl" };
-		for (size_t i = 0; i < ARRAY_SIZE(obsolete); i++) {
-			if (!ksc_module_has_section(mod, obsolete[i]))
-				continue;
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "obsolete-section",
-				     L->index, L->name, NULL);
-			if (d) {
-				d->summary = sfmt(r, "obsolete section %s ignored", obsolete[i]);
-				diag_line(r, d, "%s: ignoring obsolete section %s", L->name, obsolete[i]);
-			}
-		}
+/* find_module_sections(): 7.1's __kflagstab (R34) for a module that exports. */
+static int find_module_sections(struct run *run, struct loading *L)
+{
+	static const char *const obsolete[] = { "__ksymtab_gpl", "__kcrctab_gpl" };
+	struct ksc_report *r = run->r;
+
+	if (!run->pol->has[KSC_FEAT_KFLAGSTAB] || ksc_module_get_export_count(L->mod) == 0)
+		return 0;
+	if (!ksc_module_has_kflagstab(L->mod)) {
+		loader_finding(run, L, KSC_SEV_ERROR, "kflagstab-missing", NULL,
+			.summary = "exports without __kflagstab (7.1+)",
+			.lines = sfmt(r, "%s: no flags for exported symbols", L->name),
+			.fix = "rebuild the module with a 7.1+ kbuild", .err = -ENOEXEC);
+		return fail(L, -ENOEXEC);
 	}
-	if (run->modversions && has_exports) {
-		bool missing = false;
-		for (size_t i = 0; i < ksc_module_get_export_count(mod); i++)
-			if (!ksc_module_get_export(mod, i)->has_crc)
-				missing = true;
-		if (missing) {
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_WARNING, "exports-no-crc",
-				     L->index, L->name, NULL);
-			if (d) {
-				d->summary = "exports without CRCs on a modversions kernel";
-				d->fix = "build the module with CONFIG_MODVERSIONS";
-			}
-			if (!try_force(run, L, "no versions for exported symbols", d)) {
-				if (d)
-					d->severity = KSC_SEV_ERROR, d->err = -ENOEXEC;
-				L->err = -ENOEXEC;
-				return L->err;
-			}
-		}
+	for (size_t i = 0; i < ARRAY_SIZE(obsolete); i++)
+		if (ksc_module_has_section(L->mod, obsolete[i]))
+			loader_finding(run, L, KSC_SEV_WARNING, "obsolete-section", NULL,
+				.summary = sfmt(r, "obsolete section %s ignored", obsolete[i]),
+				.lines = sfmt(r, "%s: ignoring obsolete section %s", L->name, obsolete[i]));
+	return 0;
+}
+
+/* check_export_symbol_versions() (R35): exports without CRCs on a modversions kernel. */
+static int check_export_symbol_versions(struct run *run, struct loading *L)
+{
+	const struct ksc_module *mod = L->mod;
+	bool missing = false;
+	struct ksc_diag *d;
+
+	if (!run->modversions)
+		return 0;
+	for (size_t i = 0; i < ksc_module_get_export_count(mod); i++)
+		if (!ksc_module_get_export(mod, i)->has_crc)
+			missing = true;
+	if (!missing)
+		return 0;
+	d = loader_finding(run, L, KSC_SEV_WARNING, "exports-no-crc", NULL,
+		.summary = "exports without CRCs on a modversions kernel",
+		.fix = "build the module with CONFIG_MODVERSIONS");
+	if (try_force(run, L, "no versions for exported symbols", d))
+		return 0;
+	if (d)
+		d->severity = KSC_SEV_ERROR, d->err = -ENOEXEC;
+	return fail(L, -ENOEXEC);
+}
+
+/* setup_modinfo(): an explicit import of a module: namespace, 6.16+ (R11). 0 or -EPERM. */
+static int setup_modinfo(struct run *run, struct loading *L)
+{
+	struct ksc_report *r = run->r;
+	size_t it = 0;
+	const char *ns;
+
+	if (!run->pol->has[KSC_FEAT_MODNS])
+		return 0;
+	while ((ns = ksc_module_next_modinfo_value(L->mod, "import_ns", &it))) {
+		if (!ksc_namespace_is_module_restricted(ns))
+			continue;
+		loader_finding(run, L, KSC_SEV_ERROR, "modns-import", NULL, .ns = ns,
+			.summary = sfmt(r, "imports module namespace %s", ns),
+			.lines = sfmt(r, "%s: module tries to import module namespace: %s", L->name, ns),
+			.explanation = "module: namespaces are granted by module name and can never be imported (make nsdeps adds such lines anyway)",
+			.fix = sfmt(r, "remove %s", import_line(r, ns)), .err = -EPERM);
+		return fail(L, -EPERM);
 	}
+	return 0;
+}
 
-	/* setup_modinfo(): explicit module: imports, 6.16+ (R11) */
-	if (run->pol->has[KSC_FEAT_MODNS]) {
-		size_t it = 0;
-		const char *ns;
-		while ((ns = ksc_module_next_modinfo_value(mod, "import_ns", &it))) {
-			if (!ksc_namespace_is_module_restricted(ns))
-				continue;
-			d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "modns-import",
-				     L->index, L->name, NULL);
-			if (d) {
-				d->ns = sdup(r, ns);
-				d->summary = sfmt(r, "imports module namespace %s", ns);
-				diag_line(r, d, "%s: module tries to import module namespace: %s", L->name,
-					  ns);
-				d->explanation = "module: namespaces are granted by module name and can never be imported (make nsdeps adds such lines anyway)";
-				d->fix = sfmt(r, "remove %s", import_line(r, ns));
-				d->err = -EPERM;
-			}
-			L->err = -EPERM;
-			return L->err;
-		}
-	}
+/* complete_formation() -> verify_exported_symbols() (R22): one exporter per symbol. */
+static int verify_exported_symbols(struct run *run, struct loading *L)
+{
+	struct ksc_report *r = run->r;
+	const struct ksc_module *mod = L->mod;
 
-	/* simplify_symbols(): every undefined symbol, in .symtab order (R19, R20) */
-	L->reached_symbols = true;
-	for (size_t i = 0; i < ksc_module_get_import_count(mod); i++)
-		resolve_one(run, L, ksc_module_get_import(mod, i));
-	if (L->err)
-		return L->err;
-
-	/* complete_formation() -> verify_exported_symbols() (R22) */
 	for (size_t i = 0; i < ksc_module_get_export_count(mod); i++) {
 		const struct ksc_export *e = ksc_module_get_export(mod, i);
 		const char *by = NULL;
@@ -981,19 +977,37 @@ static int load_module(struct run *run, struct loading *L)
 				by = run->boot.live[j].name;
 		if (!by)
 			continue;
-		d = diag_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "duplicate-export", L->index,
-			     L->name, e->name);
-		if (d) {
-			d->owner = sdup(r, by);
-			d->summary = sfmt(r, "already exported by %s", by);
-			diag_line(r, d, "%s: exports duplicate symbol %s (owned by %s)", L->name,
-				  e->name, by);
-			d->fix = "rename the symbol or stop exporting it";
-			d->err = -ENOEXEC;
-		}
-		L->err = -ENOEXEC;
-		return L->err;
+		loader_finding(run, L, KSC_SEV_ERROR, "duplicate-export", e->name, .owner = by,
+			.summary = sfmt(r, "already exported by %s", by),
+			.lines = sfmt(r, "%s: exports duplicate symbol %s (owned by %s)", L->name,
+				      e->name, by),
+			.fix = "rename the symbol or stop exporting it", .err = -ENOEXEC);
+		return fail(L, -ENOEXEC);
 	}
+	return 0;
+}
+
+/* load_module() in kernel/module/main.c, step by step. 0 or finit_module's -errno. */
+static int load_module(struct run *run, struct loading *L)
+{
+	bool prev_P;
+
+	if (module_sig_check(run, L) < 0)
+		return L->err;
+	intree_signature(run, L);
+	if (check_modstruct_version(run, L) < 0)
+		return L->err;
+	prev_P = run->boot.taint_P;
+	if (check_modinfo(run, L) < 0)
+		return L->err;
+	if (!run->pol->has[KSC_FEAT_AUGMENT_TAINTS] && already_loaded(run, L))
+		return L->err;
+	module_sig_taint(run, L);
+	module_augment_kernel_taints(run, L, prev_P);
+	if (find_module_sections(run, L) < 0 || check_export_symbol_versions(run, L) < 0 ||
+	    setup_modinfo(run, L) < 0 || simplify_symbols(run, L) < 0 ||
+	    verify_exported_symbols(run, L) < 0)
+		return L->err;
 	return 0;
 }
 
@@ -1057,179 +1071,208 @@ static const struct ksc_export *modpost_find(struct run *run, struct ksc_module 
 	return NULL;
 }
 
+/* One module in modpost's view (scripts/mod/modpost.c). */
+struct modpost {
+	struct run *run;
+	struct ksc_module *const *mods;
+	size_t n, idx;
+	const struct ksc_module *mod;
+	const char *base;     /* the module as modpost names it (R5) */
+	const char *p;        /* its object path without the extension */
+	bool mod_log;         /* 7.3+: modpost_log() names the module first */
+	bool external;        /* built with make M= (R40) */
+	bool gpl_compatible;  /* every license= entry is (R17) */
+	unsigned int unresolved;
+	bool ok;
+};
+
+/* A modpost finding of the module, in one call. */
+#define modpost_finding(m, sev, code, sym, ...)                                            \
+	finding_new((m)->run->r, KSC_VIEW_MODPOST, sev, code, (m)->idx, (m)->base, sym,    \
+		    &(struct finding){ __VA_ARGS__ })
+
+/* R5: the module name must fit struct module's name (MODULE_NAME_LEN). */
+static void check_modname_len(struct modpost *m)
+{
+	struct ksc_report *r = m->run->r;
+	size_t module_name_len = ksc_module_get_elf_class(m->mod) == 32 ? 60 : 56;
+
+	if (strlen(m->base) < module_name_len)
+		return;
+	modpost_finding(m, KSC_SEV_ERROR, "name-too-long", NULL,
+		.summary = "module name too long",
+		.lines = m->mod_log ? sfmt(r, "ERROR: modpost: %s.ko: module name is too long", m->p)
+				    : sfmt(r, "ERROR: modpost: module name is too long [%s.ko]", m->p),
+		.fix = sfmt(r, "use a file name shorter than %zu bytes", module_name_len));
+	m->ok = false;
+}
+
+/*
+ * read_symbols()' checks of .modinfo: every license= entry counts and none at all is its
+ * own error (R17, R36); an explicit import of a module: namespace, 6.16+ (R11).
+ */
+static void read_symbols(struct modpost *m)
+{
+	struct ksc_report *r = m->run->r;
+	size_t it = 0;
+	const char *lic, *ns;
+	bool any = false;
+
+	m->gpl_compatible = true;
+	while ((lic = ksc_module_next_modinfo_value(m->mod, "license", &it))) {
+		any = true;
+		if (!ksc_license_is_gpl_compatible(lic))
+			m->gpl_compatible = false;
+	}
+	if (!any) {
+		modpost_finding(m, KSC_SEV_ERROR, "license-missing", NULL,
+			.summary = "no MODULE_LICENSE()",
+			.lines = m->mod_log ? sfmt(r, "ERROR: modpost: %s.ko: missing MODULE_LICENSE()", m->p)
+					    : sfmt(r, "ERROR: modpost: missing MODULE_LICENSE() in %s.o", m->p),
+			.explanation = "modpost requires a license; for the GPL check it then treats the module as GPL-compatible",
+			.fix = "add MODULE_LICENSE(\"GPL\") (or another license the module really has)");
+		m->ok = false;
+	}
+	if (!m->run->pol->has[KSC_FEAT_MODNS])
+		return;
+	it = 0;
+	while ((ns = ksc_module_next_modinfo_value(m->mod, "import_ns", &it))) {
+		if (!ksc_namespace_is_module_restricted(ns))
+			continue;
+		modpost_finding(m, KSC_SEV_ERROR, "modns-import", NULL, .ns = ns,
+			.summary = sfmt(r, "imports module namespace %s", ns),
+			.lines = m->mod_log
+				? sfmt(r, "ERROR: modpost: %s.ko: explicitly importing namespace '%s' is not allowed.",
+				       m->p, ns)
+				: sfmt(r, "ERROR: modpost: %s: explicitly importing namespace \"%s\" is not allowed.",
+				       m->p, ns),
+			.fix = sfmt(r, "remove %s", import_line(r, ns)));
+		m->ok = false;
+	}
+}
+
+/* R23: an undefined symbol no one exports (the first MAX_UNRESOLVED_REPORTS of them). */
+static void report_undefined(struct modpost *m, const char *sym)
+{
+	struct ksc_report *r = m->run->r;
+
+	m->ok = false;
+	if (++m->unresolved > 10)
+		return; /* MAX_UNRESOLVED_REPORTS; the count follows */
+	modpost_finding(m, KSC_SEV_ERROR, "unresolved", sym,
+		.summary = "no one exports this symbol",
+		.lines = m->mod_log ? sfmt(r, "ERROR: modpost: %s.ko: symbol '%s' undefined!", m->p, sym)
+				    : sfmt(r, "ERROR: modpost: \"%s\" [%s.ko] undefined!", sym, m->p),
+		.fix = "check the kernel configuration, or add the providing module's Module.symvers to KBUILD_EXTRA_SYMBOLS");
+}
+
+/* R7-R12, R24: a namespace the module does not import and is not granted by name. */
+static void namespace_missing(struct modpost *m, const char *sym, const char *ns,
+			      const char *owner, bool restricted)
+{
+	struct ksc_report *r = m->run->r;
+	bool allow = m->run->allow_missing_ns;
+	const char *fix;
+
+	if (restricted && ksc_namespace_matches_module(ns, m->base, KSC_MATCH_LOADER))
+		fix = sfmt(r, "the loader accepts this module ('-' and '_' compare equal) but modpost compares the file name '%s' exactly with %s: name the file as the pattern spells it, or spell the pattern as the file is named",
+			   m->base, modns_list(ns));
+	else if (restricted)
+		fix = sfmt(r, "rename is not a fix: this export is restricted to modules matching %s",
+			   modns_list(ns));
+	else
+		fix = sfmt(r, "add %s", import_line(r, ns));
+	modpost_finding(m, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
+		restricted ? "modns-denied" : "ns-missing", sym, .ns = ns, .owner = owner,
+		.summary = restricted ? sfmt(r, "restricted to modules matching %s", modns_list(ns))
+				      : sfmt(r, "namespace %s is not imported", ns),
+		.lines = m->mod_log
+			? sfmt(r, "%s: modpost: %s.ko: module uses symbol '%s' from namespace '%s', but does not import it.",
+			       allow ? "WARNING" : "ERROR", m->p, sym, ns)
+			: sfmt(r, "%s: modpost: module %s uses symbol %s from namespace %s, but does not import it.",
+			       allow ? "WARNING" : "ERROR", m->base, sym, ns),
+		.fix = fix);
+	if (!allow)
+		m->ok = false;
+}
+
+/* check_exports()' namespace check of one symbol (R7-R12, R24, R25, R40). */
+static void check_export_namespace(struct modpost *m, const char *sym, const char *ns,
+				   const char *owner)
+{
+	struct run *run = m->run;
+	bool restricted = run->pol->has[KSC_FEAT_MODNS] && ksc_namespace_is_module_restricted(ns);
+	bool granted = false;
+
+	if (restricted && !(run->o->require_intree && m->external))
+		granted = ksc_namespace_matches_module(ns, m->base, KSC_MATCH_MODPOST);
+	bool intree_rule = restricted && run->o->require_intree && !has_import_ns(m->mod, ns);
+	if (!granted && intree_rule && m->external &&
+	    ksc_intree_modpost_refusal(run->r, run->allow_missing_ns, m->mod_log, m->mod, m->idx,
+				       m->p, sym, ns, owner))
+		m->ok = m->ok && run->allow_missing_ns;
+	else if (!granted && !has_import_ns(m->mod, ns))
+		namespace_missing(m, sym, ns, owner, restricted);
+	if (intree_rule && run->o->views == KSC_VIEW_BOTH)
+		ksc_intree_views_differ(run->r, run->o->build, m->mod, m->idx, sym, ns);
+}
+
+/* R23 check_exports(), per undefined symbol in .symtab order: undefined, namespace, GPL. */
+static void check_exports(struct modpost *m)
+{
+	struct ksc_report *r = m->run->r;
+
+	for (size_t i = 0; i < ksc_module_get_import_count(m->mod); i++) {
+		const struct ksc_import *im = ksc_module_get_import(m->mod, i);
+		const char *owner = NULL;
+		const struct ksc_export *e = modpost_find(m->run, m->mods, m->n, m->idx, im->name,
+							  &owner);
+
+		if (modpost_ignored_undef(m->mod, im->name))
+			continue;
+		if (!e) {
+			if (im->bind != KSC_BIND_WEAK)
+				report_undefined(m, im->name);
+			continue;
+		}
+		if (e->ns && e->ns[0])
+			check_export_namespace(m, im->name, e->ns, owner);
+		if (!e->gpl_only || m->gpl_compatible)
+			continue;
+		modpost_finding(m, KSC_SEV_ERROR, "gpl-only", im->name, .owner = owner,
+			.summary = "GPL-only export used by a GPL-incompatible module",
+			.lines = m->mod_log
+				? sfmt(r, "ERROR: modpost: %s.ko: GPL-incompatible module uses GPL-only symbol '%s'",
+				       m->p, im->name)
+				: sfmt(r, "ERROR: modpost: GPL-incompatible module %s.ko uses GPL-only symbol '%s'",
+				       m->base, im->name),
+			.explanation = "modpost checks every license= entry: one that is not GPL-compatible is enough",
+			.fix = "needs a GPL-compatible MODULE_LICENSE (\"GPL\", \"GPL v2\", \"Dual BSD/GPL\", \"Dual MIT/GPL\", ...)");
+		m->ok = false;
+	}
+	if (m->unresolved > 10)
+		modpost_finding(m, KSC_SEV_WARNING, "unresolved", NULL,
+			.summary = sfmt(r, "%u more unresolved symbols", m->unresolved - 10),
+			.lines = sfmt(r, "WARNING: modpost: suppressed %u unresolved symbol warnings because there were too many)",
+				      m->unresolved - 10));
+}
+
 static void modpost_module(struct run *run, struct ksc_module *const *mods, size_t n,
 			   size_t idx, bool *ok)
 {
-	struct ksc_report *r = run->r;
-	const struct ksc_module *mod = mods[idx];
-	const char *base = ksc_module_get_modpost_name(mod);
-	const char *p = modpost_path(r, ksc_module_get_path(mod));
-	bool external = ksc_build_is_external(run->o->build, mod); /* R40 */
-	struct ksc_diag *d;
-	size_t module_name_len = ksc_module_get_elf_class(mod) == 32 ? 60 : 56;
-	unsigned int unresolved = 0;
+	struct modpost m = {
+		.run = run, .mods = mods, .n = n, .idx = idx, .mod = mods[idx],
+		.base = ksc_module_get_modpost_name(mods[idx]),
+		.p = modpost_path(run->r, ksc_module_get_path(mods[idx])),
+		.mod_log = run->pol->has[KSC_FEAT_MODPOST_MOD_LOG],
+		.external = ksc_build_is_external(run->o->build, mods[idx]), /* R40 */
+		.ok = true,
+	};
 
-	*ok = true;
-	/* R5 */
-	if (strlen(base) >= module_name_len) {
-		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "name-too-long", idx, base,
-			     NULL);
-		if (d) {
-			d->summary = "module name too long";
-			if (run->pol->has[KSC_FEAT_MODPOST_MOD_LOG])
-				diag_line(r, d, "ERROR: modpost: %s.ko: module name is too long", p);
-			else
-				diag_line(r, d, "ERROR: modpost: module name is too long [%s.ko]", p);
-			d->fix = sfmt(r, "use a file name shorter than %zu bytes", module_name_len);
-		}
-		*ok = false;
-	}
-
-	/* R17: every license= entry counts; none at all is its own error (R36) */
-	size_t it = 0;
-	const char *lic;
-	bool any = false, gpl_compatible = true;
-	while ((lic = ksc_module_next_modinfo_value(mod, "license", &it))) {
-		any = true;
-		if (!ksc_license_is_gpl_compatible(lic))
-			gpl_compatible = false;
-	}
-	if (!any) {
-		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "license-missing", idx, base,
-			     NULL);
-		if (d) {
-			d->summary = "no MODULE_LICENSE()";
-			if (run->pol->has[KSC_FEAT_MODPOST_MOD_LOG])
-				diag_line(r, d, "ERROR: modpost: %s.ko: missing MODULE_LICENSE()", p);
-			else
-				diag_line(r, d, "ERROR: modpost: missing MODULE_LICENSE() in %s.o", p);
-			d->explanation = "modpost requires a license; for the GPL check it then treats the module as GPL-compatible";
-			d->fix = "add MODULE_LICENSE(\"GPL\") (or another license the module really has)";
-		}
-		*ok = false;
-	}
-
-	/* R11, modpost side (6.16+) */
-	if (run->pol->has[KSC_FEAT_MODNS]) {
-		it = 0;
-		const char *ns;
-		while ((ns = ksc_module_next_modinfo_value(mod, "import_ns", &it))) {
-			if (!ksc_namespace_is_module_restricted(ns))
-				continue;
-			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "modns-import", idx,
-				     base, NULL);
-			if (d) {
-				d->ns = sdup(r, ns);
-				d->summary = sfmt(r, "imports module namespace %s", ns);
-				if (run->pol->has[KSC_FEAT_MODPOST_MOD_LOG])
-					diag_line(r, d, "ERROR: modpost: %s.ko: explicitly importing namespace '%s' is not allowed.",
-						  p, ns);
-				else
-					diag_line(r, d, "ERROR: modpost: %s: explicitly importing namespace \"%s\" is not allowed.",
-						  p, ns);
-				d->fix = sfmt(r, "remove %s", import_line(r, ns));
-			}
-			*ok = false;
-		}
-	}
-
-	/* R23 check_exports(), per unresolved symbol in .symtab order */
-	for (size_t i = 0; i < ksc_module_get_import_count(mod); i++) {
-		const struct ksc_import *im = ksc_module_get_import(mod, i);
-		const char *owner = NULL;
-		const struct ksc_export *e = modpost_find(run, mods, n, idx, im->name, &owner);
-
-		if (modpost_ignored_undef(mod, im->name))
-			continue;
-		if (!e) {
-			if (im->bind == KSC_BIND_WEAK)
-				continue;
-			if (++unresolved > 10)
-				continue; /* MAX_UNRESOLVED_REPORTS; the count follows */
-			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "unresolved", idx,
-				     base, im->name);
-			if (d) {
-				d->summary = "no one exports this symbol";
-				if (run->pol->has[KSC_FEAT_MODPOST_MOD_LOG])
-					diag_line(r, d, "ERROR: modpost: %s.ko: symbol '%s' undefined!", p,
-						  im->name);
-				else
-					diag_line(r, d, "ERROR: modpost: \"%s\" [%s.ko] undefined!",
-						  im->name, p);
-				d->fix = "check the kernel configuration, or add the providing module's Module.symvers to KBUILD_EXTRA_SYMBOLS";
-			}
-			*ok = false;
-			continue;
-		}
-		const char *ns = e->ns;
-		if (ns && ns[0]) {
-			bool restricted = run->pol->has[KSC_FEAT_MODNS] && ksc_namespace_is_module_restricted(ns);
-			bool granted = false;
-			if (restricted && !(run->o->require_intree && external))
-				granted = ksc_namespace_matches_module(ns, base, KSC_MATCH_MODPOST);
-			bool intree_rule = restricted && run->o->require_intree && !has_import_ns(mod, ns);
-			if (!granted && intree_rule && external &&
-			    ksc_intree_modpost_refusal(r, run->allow_missing_ns, run->pol->has[KSC_FEAT_MODPOST_MOD_LOG],
-						       mod, idx, p, im->name, ns, owner)) {
-				*ok = *ok && run->allow_missing_ns;
-			} else if (!granted && !has_import_ns(mod, ns)) {
-				bool allow = run->allow_missing_ns;
-				d = diag_new(r, KSC_VIEW_MODPOST, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
-					     restricted ? "modns-denied" : "ns-missing", idx, base, im->name);
-				if (d) {
-					d->ns = sdup(r, ns);
-					d->owner = sdup(r, owner);
-					d->summary = restricted
-						? sfmt(r, "restricted to modules matching %s", modns_list(ns))
-						: sfmt(r, "namespace %s is not imported", ns);
-					if (run->pol->has[KSC_FEAT_MODPOST_MOD_LOG])
-						diag_line(r, d, "%s: modpost: %s.ko: module uses symbol '%s' from namespace '%s', but does not import it.",
-							  allow ? "WARNING" : "ERROR", p, im->name, ns);
-					else
-						diag_line(r, d, "%s: modpost: module %s uses symbol %s from namespace %s, but does not import it.",
-							  allow ? "WARNING" : "ERROR", base, im->name, ns);
-					if (restricted && ksc_namespace_matches_module(ns, base, KSC_MATCH_LOADER))
-						d->fix = sfmt(r, "the loader accepts this module ('-' and '_' compare equal) but modpost compares the file name '%s' exactly with %s: name the file as the pattern spells it, or spell the pattern as the file is named",
-							      base, modns_list(ns));
-					else if (restricted)
-						d->fix = sfmt(r, "rename is not a fix: this export is restricted to modules matching %s",
-							      modns_list(ns));
-					else
-						d->fix = sfmt(r, "add %s", import_line(r, ns));
-				}
-				if (!allow)
-					*ok = false;
-			}
-			if (intree_rule && run->o->views == KSC_VIEW_BOTH)
-				ksc_intree_views_differ(r, run->o->build, mod, idx, im->name, ns);
-		}
-		if (e->gpl_only && !gpl_compatible) {
-			d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "gpl-only", idx, base,
-				     im->name);
-			if (d) {
-				d->owner = sdup(r, owner);
-				d->summary = "GPL-only export used by a GPL-incompatible module";
-				if (run->pol->has[KSC_FEAT_MODPOST_MOD_LOG])
-					diag_line(r, d, "ERROR: modpost: %s.ko: GPL-incompatible module uses GPL-only symbol '%s'",
-						  p, im->name);
-				else
-					diag_line(r, d, "ERROR: modpost: GPL-incompatible module %s.ko uses GPL-only symbol '%s'",
-						  base, im->name);
-				d->explanation = "modpost checks every license= entry: one that is not GPL-compatible is enough";
-				d->fix = "needs a GPL-compatible MODULE_LICENSE (\"GPL\", \"GPL v2\", \"Dual BSD/GPL\", \"Dual MIT/GPL\", ...)";
-			}
-			*ok = false;
-		}
-	}
-	if (unresolved > 10) {
-		d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_ERROR, "unresolved", idx, base, NULL);
-		if (d) {
-			d->summary = sfmt(r, "%u more unresolved symbols", unresolved - 10);
-			d->severity = KSC_SEV_WARNING;
-			diag_line(r, d, "WARNING: modpost: suppressed %u unresolved symbol warnings because there were too many)",
-				  unresolved - 10);
-		}
-	}
+	check_modname_len(&m);
+	read_symbols(&m);
+	check_exports(&m);
+	*ok = m.ok;
 }
 
 /* ---------------------------------------------------------------------------------- */

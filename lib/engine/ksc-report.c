@@ -66,6 +66,24 @@ struct ksc_diag *diag_new(struct ksc_report *r, enum ksc_view view, enum ksc_sev
 	return d;
 }
 
+struct ksc_diag *finding_new(struct ksc_report *r, enum ksc_view view, enum ksc_severity sev,
+			     const char *code, size_t index, const char *module,
+			     const char *symbol, const struct finding *f)
+{
+	struct ksc_diag *d = diag_new(r, view, sev, code, index, module, symbol);
+
+	if (!d)
+		return NULL;
+	d->summary = f->summary;
+	d->kernel_lines = sdup(r, f->lines);
+	d->explanation = f->explanation;
+	d->fix = f->fix;
+	d->ns = sdup(r, f->ns);
+	d->owner = sdup(r, f->owner);
+	d->err = f->err;
+	return d;
+}
+
 void diag_line(struct ksc_report *r, struct ksc_diag *d, const char *fmt, ...)
 {
 	char *s;
