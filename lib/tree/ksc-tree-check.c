@@ -131,22 +131,22 @@ int build_kder(const struct tmod *m, const struct ksc_report *rep,
  */
 void drop_check_kernel(struct ksc_tree *t)
 {
-	t->ck = ksc_kernel_unref(t->ck);
-	t->ck_ctx = ksc_unref(t->ck_ctx);
-	msgbuf_fini(&t->ck_msgs);
+	t->run->ck = ksc_kernel_unref(t->run->ck);
+	t->run->ck_ctx = ksc_unref(t->run->ck_ctx);
+	msgbuf_fini(&t->run->ck_msgs);
 }
 
 void build_check_kernel(struct ksc_tree *t)
 {
-	if (t->ck || t->ck_err)
+	if (t->run->ck || t->run->ck_err)
 		return;
-	t->ck_ctx = ksc_new();
-	if (!t->ck_ctx) {
-		t->ck_err = -ENOMEM;
+	t->run->ck_ctx = ksc_new();
+	if (!t->run->ck_ctx) {
+		t->run->ck_err = -ENOMEM;
 		return;
 	}
-	ksc_set_log_fn(t->ck_ctx, msgbuf_log, &t->ck_msgs);
-	t->ck_err = tree_kernel(t, t->ck_ctx, &t->ck);
+	ksc_set_log_fn(t->run->ck_ctx, msgbuf_log, &t->run->ck_msgs);
+	t->run->ck_err = tree_kernel(t, t->run->ck_ctx, &t->run->ck);
 }
 
 static void check_item(struct tpool *p, size_t i, unsigned int worker)
@@ -183,15 +183,15 @@ static int check_kernel_ready(struct ksc_tree *t)
 	int oom = 0;
 
 	build_check_kernel(t);
-	for (size_t i = 0; i < t->ck_msgs.n; i++)
-		ksc_log(t->ctx, t->ck_msgs.prio[i], "%s", t->ck_msgs.text[i]);
-	msgbuf_clear(&t->ck_msgs);
-	oom |= t->ck_msgs.oom;
-	if (t->ck_err == -ENOMEM)
+	for (size_t i = 0; i < t->run->ck_msgs.n; i++)
+		ksc_log(t->ctx, t->run->ck_msgs.prio[i], "%s", t->run->ck_msgs.text[i]);
+	msgbuf_clear(&t->run->ck_msgs);
+	oom |= t->run->ck_msgs.oom;
+	if (t->run->ck_err == -ENOMEM)
 		oom = 1;
-	else if (t->ck_err)
+	else if (t->run->ck_err)
 		ksc_err(t->ctx, "%s: cannot build the kernel to check against: %s", t->moddir,
-			strerror(-t->ck_err));
+			strerror(-t->run->ck_err));
 	return oom;
 }
 
@@ -235,7 +235,7 @@ int check_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, si
 		else
 			ksc_set_log_fn(cs[i].ctx, msgbuf_log, &cs[i].msgs);
 	}
-	struct check_job cjob = { cs, t->ck, t->has_check ? &t->check : NULL, 0 };
+	struct check_job cjob = { cs, t->run->ck, t->has_check ? &t->check : NULL, 0 };
 	if (r == 0) {
 		struct tpool p = { .n = n, .items = items, .fn = check_item, .data = &cjob };
 		run_pool(t, &p, jobs, NULL, "check");

@@ -277,7 +277,6 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 		t->outs[i].name = t->out_names[i];
 		t->n_outs++;
 	}
-	t->outs_from_index = false;
 	if (n_new || !same || n_outs != t->idx.n_outs)
 		t->dirty = true;
 	t->st.wall_write_depmod += now_s() - t0;

@@ -158,8 +158,6 @@ int plan_work(struct ksc_tree *t, struct tree_work *w)
 		if (m->need_check)
 			w->check[w->n_check++] = i;
 	}
-	t->any_resolve = w->n_resolve > 0;
-	t->any_check = w->n_check > 0;
 	t->st.checked = w->n_check;
 	return 0;
 }

@@ -763,7 +763,6 @@ const struct krec *need_rec(struct ksc_tree *t, struct tmod *m)
 		if (reread(t, m) == 0)
 			return m->rec;
 	}
-	t->oom = 1;
 	return NULL;
 }
 

@@ -487,7 +487,7 @@ void drop_walk(struct ksc_tree *t)
 	}
 	free(t->walk_arena);
 	t->walk_arena = NULL;
-	atomic_store(&t->walk_stale, false);
+	atomic_store(&t->run->walk_stale, false);
 	t->n_mods = 0;
 	hash_fini(&t->by_name);
 	hash_init(&t->by_name);
@@ -660,13 +660,13 @@ static int group_open(struct ksc_tree *t, const struct rgroup *g, bool *by_fd)
 	*by_fd = false;
 	if (g->dir == SIZE_MAX)
 		return t->dfd;
-	if (atomic_load(&t->walk_stale))
+	if (atomic_load(&t->run->walk_stale))
 		return -1;
 	uint64_t ino;
 	int64_t mtime_ns;
 	const char *rel = ksc_kidx_raw_dir(&t->idx, g->dir, &ino, &mtime_ns);
 	if (!rel) {
-		atomic_store(&t->walk_stale, true);
+		atomic_store(&t->run->walk_stale, true);
 		return -1;
 	}
 	rel = rel[0] ? rel : ".";
@@ -684,7 +684,7 @@ static int group_open(struct ksc_tree *t, const struct rgroup *g, bool *by_fd)
 		if (*by_fd)
 			close(dfd);
 		*by_fd = false;
-		atomic_store(&t->walk_stale, true);
+		atomic_store(&t->run->walk_stale, true);
 		return -1;
 	}
 	return dfd;
@@ -751,7 +751,7 @@ static void prestat_item(struct tpool *p, size_t i, unsigned int worker)
 
 	if (dfd < 0)
 		return;
-	for (uint32_t k = 0; k < g->n && !atomic_load(&t->walk_stale); k++) {
+	for (uint32_t k = 0; k < g->n && !atomic_load(&t->run->walk_stale); k++) {
 		uint32_t x = j->gmods[g->start + k], d;
 		struct krec_sum sum;
 		const char *name = ksc_kidx_raw_module(&t->idx, x, &sum, &d);
@@ -769,7 +769,7 @@ static void prestat_item(struct tpool *p, size_t i, unsigned int worker)
 
 static void replay_walk(struct ksc_tree *t)
 {
-	struct pre_job *j = t->pre_job;
+	struct pre_job *j = t->run->pre_job;
 
 	j->index_err = ksc_kidx_finish(&t->idx);
 	if (j->index_err < 0) {
@@ -799,10 +799,10 @@ int pre_stat(struct ksc_tree *t, unsigned int jobs, struct pre_job *pj)
 	pj->pre = calloc(nm + 1, 1);
 	if (!pj->pre || make_groups(t, nm, nd, &pj->groups, &pj->n_groups, &pj->gmods) < 0)
 		return -ENOMEM;
-	t->pre_job = pj;
+	t->run->pre_job = pj;
 	struct tpool p = { .n = pj->n_groups, .fn = prestat_item, .data = pj };
 	run_pool(t, &p, jobs, replay_walk, "read");
-	t->pre_job = NULL;
+	t->run->pre_job = NULL;
 	return pj->replay < 0 ? pj->replay : 0;
 }
 

@@ -97,7 +97,7 @@ static int check_index_walk(struct ksc_tree *t, unsigned int jobs, struct pre_jo
 	if (pj->index_err < 0)
 		drop_index(t, pj->index_err); /* what pre_stat() found is not used */
 	else
-		*replayed = pj->replay == 1 && !atomic_load(&t->walk_stale);
+		*replayed = pj->replay == 1 && !atomic_load(&t->run->walk_stale);
 	return 0;
 }
 
@@ -176,7 +176,8 @@ static int walk_and_read(struct ksc_tree *t, unsigned int jobs, double *t0)
 	return r < 0 ? r : kr;
 }
 
-static int do_open(struct ksc_tree *t)
+/* The steps, in order (the file's comment above says what each does). */
+static int run_steps(struct ksc_tree *t)
 {
 	unsigned int jobs = t->opts.jobs ? t->opts.jobs : default_jobs();
 	struct tree_work w = { 0 };
@@ -225,6 +226,20 @@ static int do_open(struct ksc_tree *t)
 out:
 	free(w.resolve);
 	free(w.check);
+	return r;
+}
+
+static int do_open(struct ksc_tree *t)
+{
+	struct tree_run run;
+	int r;
+
+	memset(&run, 0, sizeof(run));
+	atomic_init(&run.walk_stale, false);
+	t->run = &run;
+	r = run_steps(t);
+	drop_check_kernel(t); /* after an error in the middle of the checks */
+	t->run = NULL;
 	return r;
 }
 
@@ -342,7 +357,6 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 {
 	if (!t || --t->refcount > 0)
 		return NULL;
-	drop_check_kernel(t); /* after an error in the middle of the checks */
 	for (size_t i = 0; i < t->n_mods; i++) {
 		struct tmod *m = &t->mods[i];
 		free_paths(m);

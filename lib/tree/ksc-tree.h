@@ -90,22 +90,29 @@ struct msym {
 	uint64_t crc;
 };
 
+/*
+ * A tree: what ksc_tree_open() found, kept for the getters, ksc_tree_write_depmod(),
+ * ksc_tree_save_index() and ksc_tree_get_kernel(). What only a run of do_open() uses is
+ * in its struct tree_run.
+ */
 struct ksc_tree {
 	int refcount;
 	struct ksc_ctx *ctx;
 	struct ksc_tree_opts opts;
 	struct ksc_check_opts check;
 	bool has_check;
+	char *policy;
+
+	/* where: the root, its module folder, the index file */
 	char *root, *release, *moddir, *index_path;
 	char *root_arg; /* root as the caller gave it (ksc_tree_get_kernel()'s paths) */
 	struct ksc_kernel_location *loc; /* the kernel locator's answer for root and release */
 	struct ksc_depmod_cfg *dmcfg;    /* depmod.d: which file of a name wins (ksc-modset.c) */
 	uint64_t modset_fp;              /* its fingerprint */
-	char *policy;
-	int dfd;
-	struct timespec t0;
-	int64_t start_ns;
+	int dfd;                         /* the module folder, open */
+	int64_t start_ns;                /* when the run started (files newer are racy) */
 
+	/* the modules (ksc-tree-walk.c, ksc-tree-read.c) */
 	struct tmod *mods;
 	size_t n_mods, cap_mods;
 	struct hash by_name;   /* modname -> index + 1 (walk) */
@@ -113,31 +120,16 @@ struct ksc_tree {
 	size_t n_dirs, cap_dirs;
 	bool walk_clean;  /* no symbolic link, special file or problem met */
 	bool walk_cached; /* the folders were unchanged: the index's module list used */
-	/* pre_stat(): a folder of the index's walk changed, the tree is walked */
-	atomic_bool walk_stale;
 	char *walk_arena; /* cached_walk()'s strings */
-	struct pre_job *pre_job; /* while pre_stat() runs */
-	/* the kernel the checks run against (build_check_kernel()), for the check phase */
-	struct ksc_kernel *ck;
-	struct ksc_ctx *ck_ctx;
-	struct msgbuf ck_msgs;
-	int ck_err;
-	struct tproblem *problems;
-	size_t n_problems, cap_problems;
-	/* the kernel's problems, while its exports load on a thread of their own */
-	struct tproblem *kproblems;
-	size_t n_kproblems, cap_kproblems;
-	struct ksc_tree_problem *pub_problems;
+	uint64_t order_fp; /* modules.order */
 
+	/* the index of the last run (ksc-tree-index.c) */
 	struct kidx idx;
 	bool have_idx;
 	enum ksc_tree_index_state index_state;
 	bool dirty;
 
-	/* modules.order */
-	uint64_t order_fp;
-
-	/* the kernel */
+	/* the kernel (ksc-tree-kernel.c) */
 	enum ksrc_kind ksrc;
 	char *ksrc_path, *config_path;
 	uint64_t ksrc_id, config_id;
@@ -154,12 +146,17 @@ struct ksc_tree {
 	struct hash ksyms;
 	struct msym *ksyms_at;
 	size_t n_ksyms, cap_ksyms;
+	/* the kernel's problems, while its exports load on a thread of their own */
+	struct tproblem *kproblems;
+	size_t n_kproblems, cap_kproblems;
 
+	/* what the derived results depend on (fingerprints()) */
 	uint64_t ctx_fp, dm_fp, eng_fp, out_fp;
-	bool any_resolve, any_check;
-	int oom;
 
-	/* results */
+	/* results (ksc-tree-results.c) */
+	struct tproblem *problems;
+	size_t n_problems, cap_problems;
+	struct ksc_tree_problem *pub_problems;
 	size_t n_sorted;
 	uint32_t *cycle_flat;
 	size_t *cycle_lens, n_cycles;
@@ -171,18 +168,27 @@ struct ksc_tree {
 	struct ksc_diag *diags;
 	size_t n_diags;
 	bool verdicts_on;
+	struct ksc_tree_stats st;
 
-	/* outputs written this run, for the index */
+	/* depmod's files written (ksc-tree-depmod.c), for the index */
 	char *out_dir;
 	struct kidx_output outs[8];
 	char *out_names[8];
 	size_t n_outs;
-	bool outs_from_index;
 
-	struct ksc_tree_stats st;
-	atomic_ullong bytes_read, bytes_decompressed;
-	atomic_ullong ns_read, ns_decompress, ns_parse, ns_check;
-	atomic_size_t n_read;
+	struct tree_run *run; /* while do_open() runs, else NULL */
+};
+
+/* What only a run of do_open() uses: on its stack, gone when it returns. */
+struct tree_run {
+	/* pre_stat(): a folder of the index's walk changed, the tree is walked */
+	atomic_bool walk_stale;
+	struct pre_job *pre_job; /* while pre_stat() runs */
+	/* the kernel the checks run against (build_check_kernel()), for the check phase */
+	struct ksc_kernel *ck;
+	struct ksc_ctx *ck_ctx;
+	struct msgbuf ck_msgs;
+	int ck_err;
 };
 
 /* ---- times ---- */
