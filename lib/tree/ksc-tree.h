@@ -24,6 +24,7 @@
 
 #include "kernel/ksc-modset.h"
 #include "tree/tree.h"
+#include "util/workpool.h"
 
 /* A file modified this recently may change again within the clock's granularity. */
 #define RACY_NS 2000000000LL
@@ -220,17 +221,15 @@ static inline int64_t st_mtime_ns(const struct stat *st)
 struct tpool;
 typedef void (*job_fn)(struct tpool *p, size_t item, unsigned int worker);
 
+/* One phase's work: fn over items (or 0..n-1), in util/workpool.h's threads. */
 struct tpool {
 	struct ksc_tree *t;
 	size_t n;
 	const size_t *items; /* item indices, or NULL for 0..n-1 */
-	atomic_size_t next, done;
 	job_fn fn;
 	void *data;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	unsigned int running;
 	const char *phase;
+	struct workpool wp;
 };
 
 /*
