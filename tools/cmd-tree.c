@@ -563,9 +563,12 @@ static int print_tree(const struct ksc_tree *t, const struct tree_args *a, const
 	return status;
 }
 
-/* Read the tree: 0, or an exit status (the problem said). */
+/*
+ * Read the tree: 0, or an exit status (the problem said). The tree keeps drawing `bar`
+ * (writing depmod's files): it lives as long as the tree.
+ */
 static int open_tree(struct ksc_ctx *ctx, const struct tree_args *a, const char *kver,
-		     const char *index, struct ksc_tree **t)
+		     const char *index, struct progress_bar *bar, struct ksc_tree **t)
 {
 	const struct kernel_opts *k = &a->kern;
 	struct ksc_check_opts co = {
@@ -575,7 +578,6 @@ static int open_tree(struct ksc_ctx *ctx, const struct tree_args *a, const char 
 		.allow_missing_ns = k->allow_missing_ns ? 1 : -1,
 		.views = k->views,
 	};
-	struct progress_bar bar = { .on = !a->quiet && isatty(STDERR_FILENO) };
 	struct ksc_tree_opts o = {
 		.sz = sizeof(o),
 		.jobs = a->jobs,
@@ -590,7 +592,7 @@ static int open_tree(struct ksc_ctx *ctx, const struct tree_args *a, const char 
 		.no_check = a->no_check,
 		.check = &co,
 		.progress = draw_bar,
-		.progress_data = &bar,
+		.progress_data = bar,
 		.timing = a->timing || a->format == FMT_JSON, /* the split costs clock reads */
 	};
 
@@ -598,7 +600,7 @@ static int open_tree(struct ksc_ctx *ctx, const struct tree_args *a, const char 
 	if (!a->quiet && ksc_get_log_priority(ctx) < KSC_LOG_WARNING)
 		ksc_set_log_priority(ctx, KSC_LOG_WARNING);
 	int r = ksc_tree_open(ctx, k->root, kver, &o, t);
-	clear_bar(&bar);
+	clear_bar(bar);
 	if (r < 0)
 		return r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
 	return KSC_EXIT_OK;
@@ -631,6 +633,7 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 	_cleanup_free_ char *def_index = NULL;
 	const char *kver, *index, *written = NULL;
 	struct ksc_tree *t = NULL;
+	struct progress_bar bar = { 0 };
 	struct stat st;
 	int status = parse_args(&a, argc, argv);
 
@@ -645,7 +648,8 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 		return status < 0 ? KSC_EXIT_OK : status;
 	}
 	index = a.no_index ? NULL : a.index ? a.index : (def_index = default_index(a.kern.root, kver));
-	status = open_tree(ctx, &a, kver, index, &t);
+	bar.on = !a.quiet && isatty(STDERR_FILENO);
+	status = open_tree(ctx, &a, kver, index, &bar, &t);
 	ksc_kernel_location_unref(loc); /* kver is not used after this */
 	if (status != KSC_EXIT_OK)
 		return status;
