@@ -12,6 +12,11 @@ int ksc_resolve_in_root(const char *root, const char *rel, char *out, size_t out
 /* The sources of a kernel's own exports, best first (ksc-locate.c): Module.symvers,
  * vmlinux, vmlinuz, System.map. */
 extern const enum ksc_kernel_file ksc_exports_order[4];
+/*
+ * Is the file at `path` an ELF image without code that holds .BTF (the BTF-only vmlinux
+ * of Debian's headers)? The locator skips such an image (ksc-locate.c).
+ */
+bool ksc_image_is_btf_only(const char *path);
 
 /* ---- what each kernel version has (ksc-features.c) ---- */
 enum ksc_feature {

@@ -21,16 +21,17 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <gelf.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
 #include "kernel/kernel.h"
+#include "util/elfview.h"
 
 struct ksc_kernel_location {
 	int refcount;
@@ -133,36 +134,77 @@ static bool is_regular(const char *path)
 }
 
 /*
- * An ELF image that holds no code: the BTF-only vmlinux that Debian's headers ship for
- * building BPF programs (.BTF, .BTF_ids, .symtab; no executable section, no export
- * tables). Only the section headers are looked at (libelf maps the file). Anything that
- * is not such an ELF file (a bzImage, a compressed file) is not BTF-only.
+ * The name of section i from the section-name table (SHT_STRTAB, in the image), or NULL
+ * when its offset or terminating NUL lies outside that table.
  */
-static bool is_btf_only_image(const char *path)
+static const char *section_name(const struct elfview *v, uint64_t names, unsigned int i)
+{
+	uint64_t off = elfview_shdr(v, names, sh_offset);
+	uint64_t size = elfview_shdr(v, names, sh_size), at = elfview_shdr(v, i, sh_name);
+
+	if (elfview_shdr(v, names, sh_type) != SHT_STRTAB || off > v->size ||
+	    size > v->size - off || at >= size)
+		return NULL;
+	const char *s = (const char *)v->m + off + at;
+	return memchr(s, '\0', (size_t)(size - at)) ? s : NULL;
+}
+
+/*
+ * Does the ELF image hold sections, one of them .BTF and none executable? The section
+ * count and the name table's index in section 0 when they do not fit the header
+ * (SHN_XINDEX), as elf_getshdrnum() and elf_getshdrstrndx() read them.
+ */
+static bool btf_only(const struct elfview *v)
 {
 	bool code = false, btf = false;
-	size_t shstrndx;
+	uint64_t shnum = v->shnum, names = v->shstrndx;
 
+	if (v->size < elfview_ehdr_size(v) || v->shentsize != elfview_shdr_size(v) ||
+	    v->shoff == 0 || v->shoff > v->size)
+		return false;
+	if (shnum == 0)
+		shnum = elfview_shdr(v, 0, sh_size);
+	if (names == SHN_XINDEX)
+		names = elfview_shdr(v, 0, sh_link);
+	if (shnum > (v->size - v->shoff) / v->shentsize || names >= shnum)
+		return false;
+	for (unsigned int i = 1; i < shnum; i++) {
+		const char *name = section_name(v, names, i);
+		code |= (elfview_shdr(v, i, sh_flags) & SHF_EXECINSTR) != 0;
+		btf |= name && strcmp(name, ".BTF") == 0;
+	}
+	return btf && !code;
+}
+
+/*
+ * An ELF image that holds no code: the BTF-only vmlinux that Debian's headers ship for
+ * building BPF programs (.BTF, .BTF_ids, .symtab; no executable section, no export
+ * tables). Only the section headers and their names are looked at, in a mapping of the
+ * file (util/elfview.h). Anything that is not such an ELF file (a bzImage, a compressed
+ * file) is not BTF-only.
+ */
+bool ksc_image_is_btf_only(const char *path)
+{
+	struct stat st;
+	struct elfview v;
+	bool ret = false;
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
 	if (fd < 0)
 		return false;
-	/* libelf's version was declared by ksc_new() */
-	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (e && elf_kind(e) == ELF_K_ELF && elf_getshdrstrndx(e, &shstrndx) == 0) {
-		for (Elf_Scn *scn = elf_nextscn(e, NULL); scn; scn = elf_nextscn(e, scn)) {
-			GElf_Shdr sh;
-			if (!gelf_getshdr(scn, &sh))
-				break;
-			const char *name = elf_strptr(e, shstrndx, sh.sh_name);
-			code |= (sh.sh_flags & SHF_EXECINSTR) != 0;
-			btf |= name && strcmp(name, ".BTF") == 0;
-		}
-	} else {
-		code = true;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < EI_NIDENT ||
+	    (uint64_t)st.st_size > SIZE_MAX) {
+		close(fd);
+		return false;
 	}
-	elf_end(e);
+	void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	return btf && !code;
+	if (m == MAP_FAILED)
+		return false;
+	if (elfview_open(&v, m, (uint64_t)st.st_size))
+		ret = btf_only(&v);
+	munmap(m, (size_t)st.st_size);
+	return ret;
 }
 
 /* The first of the candidates (each a printf format taking the release) that resolves
@@ -182,7 +224,7 @@ static char *first_file(const struct ksc_kernel_location *loc, const char *const
 #pragma GCC diagnostic pop
 		if (locate_path(loc->root, rel, (int)(k / n), p, sizeof(p)) < 0 || !is_regular(p))
 			continue;
-		if (skip_btf_only && is_btf_only_image(p)) {
+		if (skip_btf_only && ksc_image_is_btf_only(p)) {
 			ksc_dbg(loc->ctx, "%s: a BTF-only image, skipped", p);
 			continue;
 		}

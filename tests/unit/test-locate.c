@@ -3,17 +3,22 @@
  * The kernel locator (lib/kernel/ksc-locate.c): each layout of doc/kernels.md built as a small
  * root in a temporary folder, and what the locator makes of it: which release, which
  * module folder, which image, Module.symvers, System.map and config, with absolute links
- * kept inside the root and Debian's BTF-only vmlinux skipped.
+ * kept inside the root and Debian's BTF-only vmlinux skipped (ksc_image_is_btf_only(), on
+ * small images and on the cached Debian kernels' real ones, against libelf's answer).
  */
 #include "unit.h"
 
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <glob.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "ksymcheck.h"
+#include "kernel/kernel.h"
 
 static void mkdirs(const char *root, const char *rel)
 {
@@ -275,6 +280,112 @@ static void test_release(void **state)
 	unit_rm_rf(root);
 }
 
+/* libelf's answer (the locator's own test before util/elfview.h): the reference. */
+static bool libelf_btf_only(const char *path)
+{
+	bool code = false, btf = false;
+	size_t shstrndx;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	elf_version(EV_CURRENT);
+	Elf *e = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (e && elf_kind(e) == ELF_K_ELF && elf_getshdrstrndx(e, &shstrndx) == 0) {
+		Elf_Scn *scn = NULL;
+		while ((scn = elf_nextscn(e, scn)) != NULL) {
+			GElf_Shdr sh;
+			if (!gelf_getshdr(scn, &sh))
+				break;
+			const char *name = elf_strptr(e, shstrndx, sh.sh_name);
+			code |= (sh.sh_flags & SHF_EXECINSTR) != 0;
+			btf |= name && strcmp(name, ".BTF") == 0;
+		}
+	} else {
+		code = true;
+	}
+	elf_end(e);
+	close(fd);
+	return btf && !code;
+}
+
+/* Small images: BTF-only, with code, cut short, not ELF at all. */
+static void test_btf_only_small(void **state)
+{
+	char root[2048], p[4096];
+	static const struct {
+		const char *name;
+		bool code;
+		off_t cut; /* 0: whole */
+		bool want;
+	} c[] = {
+		{ "btf", false, 0, true },       { "code", true, 0, false },
+		{ "cut-table", false, 300, false }, { "cut-names", false, 200, false },
+		{ "header-only", false, 64, false }, { "ident-only", false, 16, false },
+	};
+
+	unit_mkdtemp(root, sizeof(root));
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		put_elf_image(root, c[i].name, c[i].code);
+		snprintf(p, sizeof(p), "%s/%s", root, c[i].name);
+		if (c[i].cut)
+			assert_int_equal(truncate(p, c[i].cut), 0);
+		assert_int_equal(ksc_image_is_btf_only(p), c[i].want);
+		assert_int_equal(libelf_btf_only(p), c[i].want);
+	}
+	put(root, "text", "not an image\n");
+	snprintf(p, sizeof(p), "%s/text", root);
+	assert_false(ksc_image_is_btf_only(p));
+	snprintf(p, sizeof(p), "%s/missing", root);
+	assert_false(ksc_image_is_btf_only(p));
+	assert_false(ksc_image_is_btf_only(root));
+	unit_rm_rf(root);
+}
+
+/*
+ * The real images of the cached Debian kernels (make check-real fetches them; skipped
+ * without): the headers' BTF-only vmlinux, vmlinux images with code, bzImages. The same
+ * answer as libelf's for each.
+ */
+static void test_btf_only_real(void **state)
+{
+	static const struct {
+		const char *pattern;
+		bool want;
+	} g[] = {
+		{ "debian-*/usr/src/linux-headers-*/vmlinux", true },
+		{ "debian-*/vmlinux", false },
+		{ "debian-*/boot/vmlinuz-*", false },
+		{ "debian-*/usr/lib/modules/*/vmlinuz", false },
+	};
+	const char *cache = getenv("KSC_CACHE"), *home = getenv("HOME");
+	char dir[2048], pat[4096];
+	size_t seen[2] = { 0, 0 };
+
+	if (cache)
+		snprintf(dir, sizeof(dir), "%s", cache);
+	else
+		snprintf(dir, sizeof(dir), "%s/.cache/ksymcheck", home ? home : "");
+	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+		glob_t gl;
+		snprintf(pat, sizeof(pat), "%s/%s", dir, g[i].pattern);
+		if (glob(pat, 0, NULL, &gl) != 0)
+			continue;
+		for (size_t j = 0; j < gl.gl_pathc; j++) {
+			const char *f = gl.gl_pathv[j];
+			bool ours = ksc_image_is_btf_only(f), ref = libelf_btf_only(f);
+			if (ours != g[i].want || ref != g[i].want)
+				fail_msg("%s: ours %d, libelf %d, expected %d", f, ours, ref,
+					 g[i].want);
+			seen[g[i].want]++;
+		}
+		globfree(&gl);
+	}
+	if (!seen[0] || !seen[1])
+		skip();
+	print_message("%zu BTF-only images, %zu others\n", seen[1], seen[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,6 +395,8 @@ int main(void)
 		T(test_links_inside_first),
 		T(test_release),
 #undef T
+		cmocka_unit_test(test_btf_only_small),
+		cmocka_unit_test(test_btf_only_real),
 	};
 
 	return cmocka_run_group_tests_name("locate", tests, NULL, NULL);
