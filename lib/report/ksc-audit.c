@@ -178,6 +178,136 @@ static int cmp_restricted(const void *x, const void *y)
 	return strcmp(a->symbol, b->symbol);
 }
 
+/*
+ * One item of a module: list (R8): the modules it matches (loader: struct name, '-'=='_';
+ * modpost: file basename, exact) and what is wrong with it. 0 or -ENOMEM.
+ */
+static int audit_item(struct ksc_audit *a, struct ksc_audit_restricted *r,
+		      struct ksc_audit_item *x, const char *it, size_t len, size_t n_items)
+{
+	struct ksc_kernel *k = a->k;
+	const char *ns = r->ns;
+
+	x->item = pool_strndup(&a->strings, it, len);
+	if (!x->item)
+		return -ENOMEM;
+	x->kind = item_kind(it, len);
+	size_t ll = list_new(a), lm = list_new(a);
+	/* A one-item namespace string makes the kernel's matcher test this item. */
+	char one[600];
+	snprintf(one, sizeof(one), "module:%.*s", (int)len, it);
+	for (size_t m = 0; m < k->n_owners; m++) {
+		const struct ksc_module *mod = owner_module(k, m);
+		if (!mod)
+			continue;
+		if (ksc_namespace_matches_module(one, ksc_module_get_name(mod), KSC_MATCH_LOADER))
+			list_add(a, ll, ksc_module_get_name(mod));
+		if (ksc_namespace_matches_module(one, ksc_module_get_modpost_name(mod),
+						 KSC_MATCH_MODPOST))
+			list_add(a, lm, ksc_module_get_modpost_name(mod));
+	}
+	if (a->oom)
+		return -ENOMEM;
+	sort_list(a, ll);
+	sort_list(a, lm);
+	x->loader_matches = (const char *const *)a->lists[ll].v;
+	x->n_loader_matches = a->lists[ll].n;
+	x->modpost_matches = (const char *const *)a->lists[lm].v;
+	x->n_modpost_matches = a->lists[lm].n;
+
+	if (x->kind == KSC_ITEM_EMPTY && n_items == 1)
+		finding(a, "modns-empty-list", KSC_SEV_WARNING, NULL, r->symbol, ns,
+			"the pattern list is empty: no module can ever use this export");
+	else if (x->kind == KSC_ITEM_MISPLACED_STAR)
+		finding(a, "modns-unmatchable-item", KSC_SEV_WARNING, NULL, r->symbol, ns,
+			sfmt(a, "item '%s': '*' is a glob only at the end; here it is a literal character",
+			     x->item));
+	else if (x->kind == KSC_ITEM_HAS_SPACE)
+		finding(a, "modns-unmatchable-item", KSC_SEV_WARNING, NULL, r->symbol, ns,
+			sfmt(a, "item '%s' contains white space, which is never trimmed and no module name contains",
+			     x->item));
+	else if (x->kind != KSC_ITEM_EMPTY && !x->n_loader_matches)
+		finding(a, "modns-dead-item", KSC_SEV_INFO, NULL, r->symbol, ns,
+			sfmt(a, "item '%s' matches no module of this tree", x->item));
+	else if (x->n_loader_matches != x->n_modpost_matches)
+		finding(a, "modns-modpost-mismatch", KSC_SEV_WARNING, NULL, r->symbol, ns,
+			sfmt(a, "item '%s' matches %zu modules for the loader ('-' equals '_') but %zu for modpost (exact file names)",
+			     x->item, x->n_loader_matches, x->n_modpost_matches));
+	return 0;
+}
+
+/* The users of a restricted export, and impostors: matching modules without intree (R25). */
+static int restricted_users(struct ksc_audit *a, struct ksc_audit_restricted *r,
+			    bool allow_missing)
+{
+	struct ksc_kernel *k = a->k;
+	const char *ns = r->ns;
+	size_t lu = list_new(a);
+
+	for (size_t m = 0; m < k->n_owners; m++) {
+		const struct ksc_module *mod = owner_module(k, m);
+		if (!mod)
+			continue;
+		bool uses = module_uses(mod, r->symbol);
+		bool matches = ksc_namespace_matches_module(ns, ksc_module_get_name(mod),
+							    KSC_MATCH_LOADER);
+		if (uses)
+			list_add(a, lu, ksc_module_get_name(mod));
+		if (matches && !ksc_module_is_intree(mod))
+			finding(a, "modns-impostor", KSC_SEV_WARNING, mod, r->symbol, ns,
+				sfmt(a, "not in-tree (no intree in .modinfo) yet its name matches %s, so every released kernel lets it %s %s",
+				     ns + 7, uses ? "use (and it does use)" : "use (it does not use it)",
+				     r->symbol));
+		if (uses && allow_missing && !matches)
+			finding(a, "modns-defeated", KSC_SEV_WARNING, mod, r->symbol, ns,
+				"uses a module-restricted export it is not granted; CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y lets it load with a warning (R13)");
+	}
+	if (a->oom)
+		return -ENOMEM;
+	sort_list(a, lu);
+	r->users = (const char *const *)a->lists[lu].v;
+	r->n_users = list_len(a, lu);
+	return 0;
+}
+
+/* One module-restricted export: its items, its users, whether anything can use it. */
+static int audit_one_restricted(struct ksc_audit *a, const struct kprov *p, bool allow_missing)
+{
+	struct ksc_audit_restricted *r = &a->restricted[a->n_restricted++];
+	const char *ns = p->exp.ns;
+
+	r->symbol = p->exp.name;
+	r->ns = ns;
+	r->owner = p->owner ? p->owner->name : "vmlinux";
+	r->gpl_only = p->exp.gpl_only;
+
+	const char *list = ns + strlen("module:");
+	size_t n_items = 1;
+	for (const char *c = list; *c; c++)
+		n_items += *c == ',';
+	struct ksc_audit_item *items = calloc(n_items, sizeof(*items));
+	if (!items)
+		return -ENOMEM;
+	r->items = items;
+	const char *it = list;
+	bool any_match = false;
+	for (size_t j = 0; j < n_items; j++) {
+		size_t len = strcspn(it, ",");
+		struct ksc_audit_item *x = &items[r->n_items++];
+		if (audit_item(a, r, x, it, len, n_items) < 0)
+			return -ENOMEM;
+		any_match |= x->n_loader_matches > 0;
+		it += len + (it[len] == ',');
+	}
+	r->dead = !any_match;
+	if (restricted_users(a, r, allow_missing) < 0)
+		return -ENOMEM;
+	if (r->dead)
+		finding(a, "modns-dead-restriction", KSC_SEV_INFO, NULL, r->symbol, ns,
+			"no module of this tree matches any item: nothing can use this export");
+	return 0;
+}
+
 static int audit_restricted(struct ksc_audit *a, const struct ksc_audit_opts *o)
 {
 	struct ksc_kernel *k = a->k;
@@ -190,112 +320,10 @@ static int audit_restricted(struct ksc_audit *a, const struct ksc_audit_opts *o)
 	if (!a->restricted)
 		return -ENOMEM;
 	bool allow_missing = k->config[KSC_CONFIG_ALLOW_MISSING_NS] == 1;
-	for (size_t i = 0; i < k->n_provs; i++) {
-		const struct kprov *p = &k->provs[i];
-		const char *ns = p->exp.ns;
-		if (!ksc_namespace_is_module_restricted(ns))
-			continue;
-		struct ksc_audit_restricted *r = &a->restricted[a->n_restricted++];
-		r->symbol = p->exp.name;
-		r->ns = ns;
-		r->owner = p->owner ? p->owner->name : "vmlinux";
-		r->gpl_only = p->exp.gpl_only;
-
-		/* The items, each with the modules it matches (loader: struct name, '-'=='_';
-		 * modpost: file basename, exact). */
-		const char *list = ns + strlen("module:");
-		size_t n_items = 1;
-		for (const char *c = list; *c; c++)
-			n_items += *c == ',';
-		struct ksc_audit_item *items = calloc(n_items, sizeof(*items));
-		if (!items)
+	for (size_t i = 0; i < k->n_provs; i++)
+		if (ksc_namespace_is_module_restricted(k->provs[i].exp.ns) &&
+		    audit_one_restricted(a, &k->provs[i], allow_missing) < 0)
 			return -ENOMEM;
-		r->items = items;
-		const char *it = list;
-		bool any_match = false;
-		for (size_t j = 0; j < n_items; j++) {
-			size_t len = strcspn(it, ",");
-			struct ksc_audit_item *x = &items[r->n_items++];
-			x->item = pool_strndup(&a->strings, it, len);
-			if (!x->item)
-				return -ENOMEM;
-			x->kind = item_kind(it, len);
-			size_t ll = list_new(a), lm = list_new(a);
-			/* A one-item namespace string makes the kernel's matcher test this item. */
-			char one[600];
-			snprintf(one, sizeof(one), "module:%.*s", (int)len, it);
-			for (size_t m = 0; m < k->n_owners; m++) {
-				const struct ksc_module *mod = owner_module(k, m);
-				if (!mod)
-					continue;
-				if (ksc_namespace_matches_module(one, ksc_module_get_name(mod),
-								 KSC_MATCH_LOADER))
-					list_add(a, ll, ksc_module_get_name(mod));
-				if (ksc_namespace_matches_module(one, ksc_module_get_modpost_name(mod),
-								 KSC_MATCH_MODPOST))
-					list_add(a, lm, ksc_module_get_modpost_name(mod));
-			}
-			if (a->oom)
-				return -ENOMEM;
-			sort_list(a, ll);
-			sort_list(a, lm);
-			x->loader_matches = (const char *const *)a->lists[ll].v;
-			x->n_loader_matches = a->lists[ll].n;
-			x->modpost_matches = (const char *const *)a->lists[lm].v;
-			x->n_modpost_matches = a->lists[lm].n;
-			any_match |= x->n_loader_matches > 0;
-
-			if (x->kind == KSC_ITEM_EMPTY && n_items == 1)
-				finding(a, "modns-empty-list", KSC_SEV_WARNING, NULL, r->symbol, ns,
-					"the pattern list is empty: no module can ever use this export");
-			else if (x->kind == KSC_ITEM_MISPLACED_STAR)
-				finding(a, "modns-unmatchable-item", KSC_SEV_WARNING, NULL, r->symbol, ns,
-					sfmt(a, "item '%s': '*' is a glob only at the end; here it is a literal character",
-					     x->item));
-			else if (x->kind == KSC_ITEM_HAS_SPACE)
-				finding(a, "modns-unmatchable-item", KSC_SEV_WARNING, NULL, r->symbol, ns,
-					sfmt(a, "item '%s' contains white space, which is never trimmed and no module name contains",
-					     x->item));
-			else if (x->kind != KSC_ITEM_EMPTY && !x->n_loader_matches)
-				finding(a, "modns-dead-item", KSC_SEV_INFO, NULL, r->symbol, ns,
-					sfmt(a, "item '%s' matches no module of this tree", x->item));
-			else if (x->n_loader_matches != x->n_modpost_matches)
-				finding(a, "modns-modpost-mismatch", KSC_SEV_WARNING, NULL, r->symbol, ns,
-					sfmt(a, "item '%s' matches %zu modules for the loader ('-' equals '_') but %zu for modpost (exact file names)",
-					     x->item, x->n_loader_matches, x->n_modpost_matches));
-			it += len + (it[len] == ',');
-		}
-		r->dead = !any_match;
-
-		/* Users, and impostors: matching modules without intree (R25). */
-		size_t lu = list_new(a);
-		for (size_t m = 0; m < k->n_owners; m++) {
-			const struct ksc_module *mod = owner_module(k, m);
-			if (!mod)
-				continue;
-			bool uses = module_uses(mod, r->symbol);
-			bool matches = ksc_namespace_matches_module(ns, ksc_module_get_name(mod),
-								    KSC_MATCH_LOADER);
-			if (uses)
-				list_add(a, lu, ksc_module_get_name(mod));
-			if (matches && !ksc_module_is_intree(mod))
-				finding(a, "modns-impostor", KSC_SEV_WARNING, mod, r->symbol, ns,
-					sfmt(a, "not in-tree (no intree in .modinfo) yet its name matches %s, so every released kernel lets it %s %s",
-					     ns + 7, uses ? "use (and it does use)" : "use (it does not use it)",
-					     r->symbol));
-			if (uses && allow_missing && !matches)
-				finding(a, "modns-defeated", KSC_SEV_WARNING, mod, r->symbol, ns,
-					"uses a module-restricted export it is not granted; CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y lets it load with a warning (R13)");
-		}
-		if (a->oom)
-			return -ENOMEM;
-		sort_list(a, lu);
-		r->users = (const char *const *)a->lists[lu].v;
-		r->n_users = list_len(a, lu);
-		if (r->dead)
-			finding(a, "modns-dead-restriction", KSC_SEV_INFO, NULL, r->symbol, ns,
-				"no module of this tree matches any item: nothing can use this export");
-	}
 	if (a->n_restricted > 1)
 		qsort(a->restricted, a->n_restricted, sizeof(*a->restricted), cmp_restricted);
 	if (allow_missing && a->n_restricted)
@@ -551,6 +579,101 @@ static const char *const modns_codes[] = {
 };
 
 /*
+ * A signed module: counted by its signature's state, in total and in its signer's row
+ * (*row). Its provenance problem, or PROV_OK.
+ */
+static enum provenance count_signed(struct ksc_audit *a, struct hash *idx, int sr,
+				    const struct ksc_signature_info *si,
+				    const struct ksc_sig_eval *ev, size_t *row)
+{
+	struct ksc_audit_sig_counts *c = &a->sig;
+	char kid[200];
+
+	c->n_signed++;
+	*row = sr == 0 ? signer_row(a, idx, si->signer,
+				    key_id_str(kid, sizeof(kid), si->key_id, si->key_id_len),
+				    si->hash_algo)
+		       : signer_row(a, idx, NULL, NULL, NULL);
+	if (a->oom)
+		return PROV_OK;
+	struct ksc_audit_signer *x = &a->signers[*row];
+	x->n_modules++;
+	switch (ev->err) {
+	case 0:
+		if (ev->verified) {
+			c->n_verified++;
+			x->n_verified++;
+			if (!x->key && ev->key && ev->key->subject &&
+			    !(x->key = pool_strdup(&a->strings, ev->key->subject)))
+				a->oom = 1;
+		} else {
+			c->n_not_checked++;
+			x->n_not_checked++;
+		}
+		return PROV_OK;
+	case -ENOKEY:
+		c->n_foreign_key++;
+		x->n_foreign_key++;
+		return PROV_FOREIGN_KEY;
+	case -ENOPKG:
+		c->n_unsupported++;
+		x->n_unsupported++;
+		return PROV_BAD_SIGNATURE;
+	default:
+		c->n_rejected++;
+		x->n_rejected++;
+		return PROV_BAD_SIGNATURE;
+	}
+}
+
+/*
+ * The findings of a module whose provenance matters and fails: intree in .modinfo, and a
+ * name that matches a module-restricted pattern (loader matching). `state` says what is
+ * wrong, `row` is its signer's row or (size_t)-1.
+ */
+static void provenance_findings(struct ksc_audit *a, const struct ksc_module *mod,
+				enum provenance prov, const char *state, size_t row,
+				const struct ksc_sig_eval *ev, bool keys)
+{
+	/* Who signed it, as modinfo shows it. */
+	const char *who = "";
+	if (row != (size_t)-1 && a->signers[row].signer)
+		who = sfmt(a, " (signer '%s', key %s, %s)", a->signers[row].signer,
+			   a->signers[row].key_id ? a->signers[row].key_id : "-",
+			   a->signers[row].hash_algo ? a->signers[row].hash_algo : "-");
+	else if (row != (size_t)-1)
+		who = " (a block kmod's modinfo cannot decode)";
+	const char *why = prov == PROV_UNSIGNED
+		? (keys ? "" : " (keys were not checked: with no key known, only missing and malformed signatures are judged)")
+		: prov == PROV_FOREIGN_KEY ? ": the kernel loads it as if it were unsigned (taint E), or refuses it when signatures are enforced"
+		: ev->err == -ENOPKG ? sfmt(a, ": %s; the kernel loads it as if it were unsigned (-%s)", ev->why, sig_errno_name(ev->err))
+		: sfmt(a, ": %s; the kernel refuses to load it (-%s)", ev->why, sig_errno_name(ev->err));
+	enum ksc_severity sev = prov == PROV_BAD_SIGNATURE && ev->err != -ENOPKG
+		? KSC_SEV_ERROR : KSC_SEV_WARNING;
+	if (ksc_module_is_intree(mod))
+		finding(a, intree_codes[prov], sev, mod, NULL, NULL,
+			sfmt(a, "claims to be in-tree (intree in .modinfo) but %s%s%s; a signature by the kernel's own key is the one proof that it was built with the kernel",
+			     state, who, why));
+	/* The restricted exports its name is granted (the list is sorted by symbol). */
+	const struct ksc_audit_restricted *first = NULL;
+	size_t n_granted = 0;
+	for (size_t i = 0; i < a->n_restricted; i++) {
+		const struct ksc_audit_restricted *r = &a->restricted[i];
+		if (!ksc_namespace_matches_module(r->ns, ksc_module_get_name(mod), KSC_MATCH_LOADER))
+			continue;
+		if (!first)
+			first = r;
+		n_granted++;
+	}
+	if (first)
+		finding(a, modns_codes[prov], sev, mod, first->symbol, first->ns,
+			sfmt(a, "its name matches %s, which grants it %s%s, but it %s%s%s; the name alone does not show that it is one of the kernel's own modules",
+			     first->ns + strlen("module:"), first->symbol,
+			     n_granted > 1 ? sfmt(a, " and %zu more module-restricted exports", n_granted - 1) : "",
+			     state, who, why));
+}
+
+/*
  * Every module's signature: counted by state and by signer, and judged for the modules
  * whose provenance matters: those with intree in .modinfo, and those whose name matches a
  * module-restricted pattern (loader matching). Unsigned is a problem when the kernel signs
@@ -595,87 +718,15 @@ static int audit_signatures(struct ksc_audit *a)
 				prov = PROV_UNSIGNED;
 			state = "is unsigned";
 		} else {
-			c->n_signed++;
-			char kid[200];
-			row = sr == 0 ? signer_row(a, &idx, si.signer,
-						   key_id_str(kid, sizeof(kid), si.key_id, si.key_id_len),
-						   si.hash_algo)
-				      : signer_row(a, &idx, NULL, NULL, NULL);
+			prov = count_signed(a, &idx, sr, &si, &ev, &row);
 			if (a->oom)
 				break;
-			struct ksc_audit_signer *x = &a->signers[row];
-			x->n_modules++;
-			switch (ev.err) {
-			case 0:
-				if (ev.verified) {
-					c->n_verified++;
-					x->n_verified++;
-					if (!x->key && ev.key && ev.key->subject &&
-					    !(x->key = pool_strdup(&a->strings, ev.key->subject)))
-						a->oom = 1;
-				} else {
-					c->n_not_checked++;
-					x->n_not_checked++;
-				}
-				break;
-			case -ENOKEY:
-				c->n_foreign_key++;
-				x->n_foreign_key++;
-				prov = PROV_FOREIGN_KEY;
-				break;
-			case -ENOPKG:
-				c->n_unsupported++;
-				x->n_unsupported++;
-				prov = PROV_BAD_SIGNATURE;
-				break;
-			default:
-				c->n_rejected++;
-				x->n_rejected++;
-				prov = PROV_BAD_SIGNATURE;
-			}
 			state = prov == PROV_OK ? NULL : prov == PROV_FOREIGN_KEY
 				? "is signed by a key that is not among the kernel's keys"
 				: "carries a signature that fails";
 		}
-		if (prov == PROV_OK)
-			continue;
-
-		/* Who signed it, as modinfo shows it. */
-		const char *who = "";
-		if (row != (size_t)-1 && a->signers[row].signer)
-			who = sfmt(a, " (signer '%s', key %s, %s)", a->signers[row].signer,
-				   a->signers[row].key_id ? a->signers[row].key_id : "-",
-				   a->signers[row].hash_algo ? a->signers[row].hash_algo : "-");
-		else if (row != (size_t)-1)
-			who = " (a block kmod's modinfo cannot decode)";
-		const char *why = prov == PROV_UNSIGNED
-			? (keys ? "" : " (keys were not checked: with no key known, only missing and malformed signatures are judged)")
-			: prov == PROV_FOREIGN_KEY ? ": the kernel loads it as if it were unsigned (taint E), or refuses it when signatures are enforced"
-			: ev.err == -ENOPKG ? sfmt(a, ": %s; the kernel loads it as if it were unsigned (-%s)", ev.why, sig_errno_name(ev.err))
-			: sfmt(a, ": %s; the kernel refuses to load it (-%s)", ev.why, sig_errno_name(ev.err));
-		enum ksc_severity sev = prov == PROV_BAD_SIGNATURE && ev.err != -ENOPKG
-			? KSC_SEV_ERROR : KSC_SEV_WARNING;
-		if (ksc_module_is_intree(mod))
-			finding(a, intree_codes[prov], sev, mod, NULL, NULL,
-				sfmt(a, "claims to be in-tree (intree in .modinfo) but %s%s%s; a signature by the kernel's own key is the one proof that it was built with the kernel",
-				     state, who, why));
-		/* The restricted exports its name is granted (the list is sorted by symbol). */
-		const struct ksc_audit_restricted *first = NULL;
-		size_t n_granted = 0;
-		for (size_t i = 0; i < a->n_restricted; i++) {
-			const struct ksc_audit_restricted *r = &a->restricted[i];
-			if (!ksc_namespace_matches_module(r->ns, ksc_module_get_name(mod), KSC_MATCH_LOADER))
-				continue;
-			if (!first)
-				first = r;
-			n_granted++;
-		}
-		if (first)
-			finding(a, modns_codes[prov], sev, mod, first->symbol, first->ns,
-				sfmt(a, "its name matches %s, which grants it %s%s, but it %s%s%s; the name alone does not show that it is one of the kernel's own modules",
-				     first->ns + strlen("module:"), first->symbol,
-				     n_granted > 1 ? sfmt(a, " and %zu more module-restricted exports", n_granted - 1) : "",
-				     state, who, why));
+		if (prov != PROV_OK)
+			provenance_findings(a, mod, prov, state, row, &ev, keys);
 	}
 	hash_fini(&idx);
 	if (a->oom)

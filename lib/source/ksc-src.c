@@ -553,33 +553,68 @@ static int cmp_entry(const void *a, const void *b)
 	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
 }
 
-static int scan_dir(struct worker *wk, const struct dirtask *t)
-{
-	const char *full = join_path(wk, t->rel, NULL);
-	struct entry *ents = NULL;
-	size_t n = 0, cap = 0, nsub = 0;
-	struct dirtask *subs = NULL;
-	struct dir_flags fl;
-	struct dirent *de;
-	DIR *dir;
-	int dfd, r = 0;
-	char *names = NULL; /* the folder's names, back to back */
-	size_t names_len = 0, names_cap = 0;
+/* A folder's entries as the walk sees them: the names back to back, sorted. */
+struct folder {
+	struct entry *ents;
+	size_t n, cap;
+	char *names;
+	size_t names_len, names_cap;
+	size_t *offs;
+};
 
-	memset(&fl, 0, sizeof(fl));
-	if (!full)
-		return -ENOMEM;
-	dfd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0)
-		return worker_error(wk, full, -errno);
-	dir = fdopendir(dfd);
-	if (!dir) {
-		r = worker_error(wk, full, -errno);
-		close(dfd);
-		return r;
+static void folder_fini(struct folder *f)
+{
+	free(f->ents);
+	free(f->offs);
+	free(f->names);
+}
+
+/* One entry, its name copied (readdir's buffer is reused). 0 or -ENOMEM. */
+static int folder_add(struct folder *f, const char *nm, unsigned char type)
+{
+	size_t l = strlen(nm) + 1;
+
+	if (f->names_len + l > f->names_cap) {
+		size_t c = f->names_cap ? f->names_cap * 2 : 4096;
+		while (c < f->names_len + l)
+			c *= 2;
+		char *v = realloc(f->names, c);
+		if (!v)
+			return -ENOMEM;
+		f->names = v;
+		f->names_cap = c;
 	}
-	/* Names are copied: readdir's buffer is reused. Offsets first, pointers after. */
-	size_t *offs = NULL;
+	if (f->n == f->cap) {
+		size_t c = f->cap ? f->cap * 2 : 64;
+		struct entry *v = realloc(f->ents, c * sizeof(*v));
+		size_t *o = realloc(f->offs, c * sizeof(*o));
+		if (v)
+			f->ents = v;
+		if (o)
+			f->offs = o;
+		if (!v || !o)
+			return -ENOMEM;
+		f->cap = c;
+	}
+	memcpy(f->names + f->names_len, nm, l);
+	f->offs[f->n] = f->names_len;
+	f->ents[f->n].type = type;
+	f->n++;
+	f->names_len += l;
+	return 0;
+}
+
+/*
+ * The subfolders and source files of an open folder, sorted by name (symbolic links and
+ * devices are not followed, as grep -r). A read error is collected; -ENOMEM returned.
+ */
+static int read_folder(struct worker *wk, DIR *dir, int dfd, const char *full,
+		       struct folder *f)
+{
+	struct dirent *de;
+	int r;
+
+	/* Names are copied: offsets first, pointers after. */
 	while ((errno = 0, de = readdir(dir))) {
 		const char *nm = de->d_name;
 		if (nm[0] == '.' && (!nm[1] || (nm[1] == '.' && !nm[2])))
@@ -597,123 +632,135 @@ static int scan_dir(struct worker *wk, const struct dirtask *t)
 			continue; /* symbolic links, devices: not followed (grep -r) */
 		if (type == DT_REG && ksc_src_lang_of(nm) == KSC_LANG_NONE)
 			continue;
-		size_t l = strlen(nm) + 1;
-		if (names_len + l > names_cap) {
-			size_t c = names_cap ? names_cap * 2 : 4096;
-			while (c < names_len + l)
-				c *= 2;
-			char *v = realloc(names, c);
-			if (!v) {
-				r = -ENOMEM;
-				goto out;
-			}
-			names = v;
-			names_cap = c;
-		}
-		if (n == cap) {
-			size_t c = cap ? cap * 2 : 64;
-			struct entry *v = realloc(ents, c * sizeof(*v));
-			size_t *o = realloc(offs, c * sizeof(*o));
-			if (v)
-				ents = v;
-			if (o)
-				offs = o;
-			if (!v || !o) {
-				r = -ENOMEM;
-				goto out;
-			}
-			cap = c;
-		}
-		memcpy(names + names_len, nm, l);
-		offs[n] = names_len;
-		ents[n].type = type;
-		n++;
-		names_len += l;
+		if (folder_add(f, nm, type) < 0)
+			return -ENOMEM;
 	}
 	if (errno) {
 		r = worker_error(wk, full, -errno);
 		if (r < 0)
-			goto out;
+			return r;
 	}
-	for (size_t i = 0; i < n; i++)
-		ents[i].name = names + offs[i];
-	if (n)
-		qsort(ents, n, sizeof(*ents), cmp_entry);
+	for (size_t i = 0; i < f->n; i++)
+		f->ents[i].name = f->names + f->offs[i];
+	if (f->n)
+		qsort(f->ents, f->n, sizeof(*f->ents), cmp_entry);
+	return 0;
+}
 
-	/* Kbuild is what kbuild reads when both exist; both are scanned for records. */
+/*
+ * The folder's files: first Kbuild/Makefile, whose flags give the defaults (Kbuild is
+ * what kbuild reads when both exist; both are scanned for records), then the sources.
+ */
+static int scan_files(struct worker *wk, const struct dirtask *t, int dfd,
+		      const struct folder *f, struct dir_flags *fl)
+{
+	const struct entry *ents = f->ents;
 	bool has_kbuild = false;
-	for (size_t i = 0; i < n; i++)
+	int r;
+
+	for (size_t i = 0; i < f->n; i++)
 		if (ents[i].type == DT_REG && streq(ents[i].name, "Kbuild"))
 			has_kbuild = true;
-	for (size_t i = 0; i < n; i++) {
-		if (ents[i].type != DT_REG ||
-		    ksc_src_lang_of(ents[i].name) != KSC_LANG_MAKE)
+	for (size_t i = 0; i < f->n; i++) {
+		if (ents[i].type != DT_REG || ksc_src_lang_of(ents[i].name) != KSC_LANG_MAKE)
 			continue;
 		size_t first = wk->recs.n;
 		r = scan_one(wk, dfd, t->rel, ents[i].name, KSC_LANG_MAKE, NULL);
 		if (r < 0)
-			goto out;
+			return r;
 		if (has_kbuild == streq(ents[i].name, "Kbuild")) {
-			r = dir_flags_from(&fl, wk->strings, &wk->recs, first);
+			r = dir_flags_from(fl, wk->strings, &wk->recs, first);
 			if (r < 0)
-				goto out;
+				return r;
 		}
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < f->n; i++) {
 		enum ksc_src_lang lang = ksc_src_lang_of(ents[i].name);
 		if (ents[i].type != DT_REG || lang == KSC_LANG_MAKE)
 			continue;
-		struct ksc_src_default def = file_default(&fl, &t->sub_c, &t->sub_as,
-							  ents[i].name, lang);
+		struct ksc_src_default def = file_default(fl, &t->sub_c, &t->sub_as, ents[i].name,
+							  lang);
 		r = scan_one(wk, dfd, t->rel, ents[i].name, lang, &def);
 		if (r < 0)
-			goto out;
+			return r;
 	}
+	return 0;
+}
 
-	/* Subfolders: pushed for any thread to take. */
-	for (size_t i = 0; i < n; i++)
-		if (ents[i].type == DT_DIR)
+/* The subfolders, pushed for any thread to take, with the flags they inherit. */
+static int push_subfolders(struct worker *wk, const struct dirtask *t,
+			   const struct folder *f, const struct dir_flags *fl)
+{
+	size_t nsub = 0, k = 0, rl = strlen(t->rel);
+	struct dirtask *subs;
+	int r = 0;
+
+	for (size_t i = 0; i < f->n; i++)
+		if (f->ents[i].type == DT_DIR)
 			nsub++;
-	if (nsub) {
-		subs = calloc(nsub, sizeof(*subs));
-		if (!subs) {
+	if (!nsub)
+		return 0;
+	subs = calloc(nsub, sizeof(*subs));
+	if (!subs)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->n; i++) {
+		if (f->ents[i].type != DT_DIR)
+			continue;
+		size_t nl = strlen(f->ents[i].name);
+		char *rel = malloc(rl + nl + 2);
+		if (!rel) {
 			r = -ENOMEM;
-			goto out;
+			break;
 		}
-		size_t k = 0, rl = strlen(t->rel);
-		for (size_t i = 0; i < n; i++) {
-			if (ents[i].type != DT_DIR)
-				continue;
-			size_t nl = strlen(ents[i].name);
-			char *rel = malloc(rl + nl + 2);
-			if (!rel) {
-				r = -ENOMEM;
-				break;
-			}
-			if (rl) {
-				memcpy(rel, t->rel, rl);
-				rel[rl] = '/';
-				memcpy(rel + rl + 1, ents[i].name, nl + 1);
-			} else {
-				memcpy(rel, ents[i].name, nl + 1);
-			}
-			subs[k].rel = rel;
-			subs[k].sub_c = fl.sub_c.ns ? fl.sub_c : t->sub_c;
-			subs[k].sub_as = fl.sub_as.ns ? fl.sub_as : t->sub_as;
-			k++;
+		if (rl) {
+			memcpy(rel, t->rel, rl);
+			rel[rl] = '/';
+			memcpy(rel + rl + 1, f->ents[i].name, nl + 1);
+		} else {
+			memcpy(rel, f->ents[i].name, nl + 1);
 		}
-		if (r == 0)
-			r = workpool_push(&wk->w->pool, subs, k);
-		if (r < 0)
-			for (size_t i = 0; i < k; i++)
-				free(subs[i].rel);
+		subs[k].rel = rel;
+		subs[k].sub_c = fl->sub_c.ns ? fl->sub_c : t->sub_c;
+		subs[k].sub_as = fl->sub_as.ns ? fl->sub_as : t->sub_as;
+		k++;
 	}
-out:
+	if (r == 0)
+		r = workpool_push(&wk->w->pool, subs, k);
+	if (r < 0)
+		for (size_t i = 0; i < k; i++)
+			free(subs[i].rel);
 	free(subs);
+	return r;
+}
+
+/* One folder of the walk: its files scanned, its subfolders queued. */
+static int scan_dir(struct worker *wk, const struct dirtask *t)
+{
+	const char *full = join_path(wk, t->rel, NULL);
+	struct folder f = { 0 };
+	struct dir_flags fl;
+	DIR *dir;
+	int dfd, r;
+
+	memset(&fl, 0, sizeof(fl));
+	if (!full)
+		return -ENOMEM;
+	dfd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0)
+		return worker_error(wk, full, -errno);
+	dir = fdopendir(dfd);
+	if (!dir) {
+		r = worker_error(wk, full, -errno);
+		close(dfd);
+		return r;
+	}
+	r = read_folder(wk, dir, dfd, full, &f);
+	if (r == 0)
+		r = scan_files(wk, t, dfd, &f, &fl);
+	if (r == 0)
+		r = push_subfolders(wk, t, &f, &fl);
 	free(fl.files);
-	free(ents);
-	free(offs);
-	free(names);
+	folder_fini(&f);
 	closedir(dir);
 	return r;
 }

@@ -636,6 +636,117 @@ static int switch_files(const struct ksc_srcedit *e, const char *tmp, const char
 	return -ESTALE;
 }
 
+/* The file as it is now: the one we read, a regular file, writable, one link. */
+static int check_replaceable(const struct ksc_srcedit *e, struct stat *st, const char **why)
+{
+	if (lstat(e->path, st) < 0) {
+		*why = "cannot stat";
+		return -errno;
+	}
+	if (S_ISLNK(st->st_mode)) {
+		*why = "a symbolic link, replacing it would replace the link";
+		return -ELOOP;
+	}
+	if (!S_ISREG(st->st_mode) || st->st_dev != e->st.st_dev || st->st_ino != e->st.st_ino) {
+		*why = "replaced since it was read";
+		return -ESTALE;
+	}
+	if (!(st->st_mode & S_IWUSR) || access(e->path, W_OK) < 0) {
+		*why = "read-only (no write permission)";
+		return -EACCES;
+	}
+	if (st->st_nlink > 1) {
+		*why = "has several hard links, replacing it would split them";
+		return -EMLINK;
+	}
+	return 0;
+}
+
+/*
+ * A temporary file next to the file (same file system, so rename() is atomic): its folder
+ * in *dir, its name in *tmp, open in *fd. 0 or -errno (*tmp NULL then).
+ */
+static int make_temp(const struct ksc_srcedit *e, char **dir, char **tmp, int *fd,
+		     const char **why)
+{
+	const char *slash = strrchr(e->path, '/');
+	size_t dl = slash ? (size_t)(slash - e->path) : 0;
+
+	*dir = slash ? strndup(e->path, dl ? dl : 1) : strdup(".");
+	if (!*dir || asprintf(tmp, "%s/.%s.ksc-XXXXXX", *dir, slash ? slash + 1 : e->path) < 0) {
+		*tmp = NULL;
+		return -ENOMEM;
+	}
+	*fd = mkostemp(*tmp, O_CLOEXEC);
+	if (*fd < 0) {
+		int r = -errno;
+		*why = "cannot create a temporary file next to it";
+		free(*tmp);
+		*tmp = NULL;
+		return r;
+	}
+	return 0;
+}
+
+/* The new content into the temporary file, with the file's mode and owner, synced; fd
+ * is closed. 0 or -errno. */
+static int write_temp(int fd, const struct stat *st, const char *res, size_t rsize,
+		      const char **why)
+{
+	int r = write_all(fd, res, rsize);
+
+	if (r < 0) {
+		*why = "cannot write the new content";
+		goto out;
+	}
+	if (fchmod(fd, st->st_mode & 07777) < 0) {
+		r = -errno;
+		*why = "cannot set the permissions";
+		goto out;
+	}
+	if ((st->st_uid != geteuid() || st->st_gid != getegid()) &&
+	    fchown(fd, st->st_uid, st->st_gid) < 0 && errno != EPERM) {
+		r = -errno;
+		*why = "cannot set the owner";
+		goto out;
+	}
+	if (fsync(fd) < 0) {
+		r = -errno;
+		*why = "cannot sync the new content";
+		goto out;
+	}
+	r = close(fd);
+	if (r < 0) {
+		*why = "cannot write the new content";
+		return -errno;
+	}
+	return 0;
+out:
+	close(fd);
+	return r;
+}
+
+/* After the switch: the folder synced, and the edit describes the new file. */
+static void committed(struct ksc_srcedit *e, const char *dir, char *res, size_t rsize)
+{
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (dfd >= 0) {
+		if (fsync(dfd) < 0)
+			ksc_warn(e->ctx, "%s: the folder could not be synced: %s", dir,
+				 strerror(errno));
+		close(dfd);
+	}
+	/* A second commit has nothing to do. */
+	free(e->data);
+	e->data = res;
+	e->size = rsize;
+	e->hash = hash_bytes(e->data, e->size);
+	if (stat(e->path, &e->st) < 0)
+		memset(&e->st, 0, sizeof(e->st));
+	e->n_edits = 0;
+}
+
 KSC_EXPORT int ksc_srcedit_commit(struct ksc_srcedit *e,
 				  const struct ksc_srcedit_commit_opts *o)
 {
@@ -652,82 +763,19 @@ KSC_EXPORT int ksc_srcedit_commit(struct ksc_srcedit *e,
 	if (!e->from_file)
 		return -EINVAL;
 
-	/* The file as it is now: the one we read, and writable? */
-	if (lstat(e->path, &st) < 0) {
-		r = -errno;
-		why = "cannot stat";
+	r = check_replaceable(e, &st, &why);
+	if (r < 0)
 		goto fail;
-	}
-	if (S_ISLNK(st.st_mode)) {
-		r = -ELOOP;
-		why = "a symbolic link, replacing it would replace the link";
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_dev != e->st.st_dev ||
-	    st.st_ino != e->st.st_ino) {
-		r = -ESTALE;
-		why = "replaced since it was read";
-		goto fail;
-	}
-	if (!(st.st_mode & S_IWUSR) || access(e->path, W_OK) < 0) {
-		r = -EACCES;
-		why = "read-only (no write permission)";
-		goto fail;
-	}
-	if (st.st_nlink > 1) {
-		r = -EMLINK;
-		why = "has several hard links, replacing it would split them";
-		goto fail;
-	}
 	r = ksc_srcedit_get_result(e, &res, &rsize);
 	if (r < 0)
 		goto fail;
-
-	/* A temporary file next to it: same file system, so rename() is atomic. */
-	const char *slash = strrchr(e->path, '/');
-	size_t dl = slash ? (size_t)(slash - e->path) : 0;
-	dir = slash ? strndup(e->path, dl ? dl : 1) : strdup(".");
-	if (!dir || asprintf(&tmp, "%s/.%s.ksc-XXXXXX", dir, slash ? slash + 1 : e->path) < 0) {
-		tmp = NULL;
-		r = -ENOMEM;
+	r = make_temp(e, &dir, &tmp, &fd, &why);
+	if (r < 0)
 		goto fail;
-	}
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		r = -errno;
-		why = "cannot create a temporary file next to it";
-		free(tmp);
-		tmp = NULL;
-		goto fail;
-	}
-	r = write_all(fd, res, rsize);
-	if (r < 0) {
-		why = "cannot write the new content";
-		goto fail;
-	}
-	if (fchmod(fd, st.st_mode & 07777) < 0) {
-		r = -errno;
-		why = "cannot set the permissions";
-		goto fail;
-	}
-	if ((st.st_uid != geteuid() || st.st_gid != getegid()) &&
-	    fchown(fd, st.st_uid, st.st_gid) < 0 && errno != EPERM) {
-		r = -errno;
-		why = "cannot set the owner";
-		goto fail;
-	}
-	if (fsync(fd) < 0) {
-		r = -errno;
-		why = "cannot sync the new content";
-		goto fail;
-	}
-	r = close(fd);
+	r = write_temp(fd, &st, res, rsize, &why);
 	fd = -1;
-	if (r < 0) {
-		r = -errno;
-		why = "cannot write the new content";
+	if (r < 0)
 		goto fail;
-	}
 	if (o && o->before_replace) {
 		r = o->before_replace(o->data, e->path, tmp);
 		if (r < 0) {
@@ -758,23 +806,7 @@ KSC_EXPORT int ksc_srcedit_commit(struct ksc_srcedit *e,
 		goto fail;
 	}
 	free(tmp);
-	tmp = NULL;
-	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		if (fsync(dfd) < 0)
-			ksc_warn(e->ctx, "%s: the folder could not be synced: %s", dir,
-				 strerror(errno));
-		close(dfd);
-	}
-	/* The edit now describes the new file: a second commit has nothing to do. */
-	free(e->data);
-	e->data = res;
-	e->size = rsize;
-	res = NULL;
-	e->hash = hash_bytes(e->data, e->size);
-	if (stat(e->path, &e->st) < 0)
-		memset(&e->st, 0, sizeof(e->st));
-	e->n_edits = 0;
+	committed(e, dir, res, rsize);
 	free(dir);
 	return 0;
 
@@ -1026,6 +1058,153 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/*
+ * The import lines to add, sorted, in want[] (*nwant of them, malloc'ed): the namespaces
+ * of ns[] not imported yet, in the kernel's syntax; those that cannot be written become
+ * notes. 0 or -errno.
+ */
+static int wanted_imports(struct ksc_srcedit *e, const struct scanned *s,
+			  const struct ksc_features *t, const struct ksc_src_record *license,
+			  const char *const *ns, size_t n, char **want, size_t *nwant)
+{
+	int r;
+
+	for (size_t i = 0; i < n; i++) {
+		bool have = false;
+		for (size_t j = 0; j < s->recs.n && !have; j++)
+			have = s->recs.v[j].kind == KSC_SRC_IMPORT_NS &&
+			       streq(s->recs.v[j].ns, ns[i]);
+		if (have)
+			continue;
+		if (!ns[i][0])
+			continue;
+		if (ksc_namespace_is_module_restricted(ns[i])) {
+			r = add_note(e, license->line,
+				     "not adding MODULE_IMPORT_NS(\"%s\"): a module: namespace is granted by the module's name, never by an import; from 6.16 the loader refuses any module that imports one (-EPERM, R11)",
+				     ns[i]);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		char *line = NULL;
+		if (t->has[KSC_FEAT_STRING_NS]) {
+			char *lit = c_string(ns[i]);
+			if (!lit || asprintf(&line, "MODULE_IMPORT_NS(%s);", lit) < 0)
+				line = NULL;
+			free(lit);
+		} else if (ksc_src_is_identifier(ns[i], strlen(ns[i]))) {
+			if (asprintf(&line, "MODULE_IMPORT_NS(%s);", ns[i]) < 0)
+				line = NULL;
+		} else {
+			r = add_note(e, license->line,
+				     "cannot import \"%s\" on %s: before 6.13 MODULE_IMPORT_NS takes a C identifier",
+				     ns[i], t->name);
+			if (r < 0)
+				return r;
+			continue;
+		}
+		if (!line)
+			return -ENOMEM;
+		bool dup = false;
+		for (size_t j = 0; j < *nwant; j++)
+			dup = dup || streq(want[j], line);
+		if (dup) {
+			free(line);
+			continue;
+		}
+		want[(*nwant)++] = line;
+	}
+	qsort(want, *nwant, sizeof(*want), cmp_str);
+	return 0;
+}
+
+/*
+ * Into the block of import lines that starts at the first one, each before the first
+ * existing line that sorts after it (scripts/nsdeps sorts them with LC_ALL=C sort -u), so
+ * a sorted block stays sorted. The number of lines added, or -errno.
+ */
+static int insert_into_block(struct ksc_srcedit *e, const struct scanned *s,
+			     const struct ksc_src_record *first_import, char *const *want,
+			     size_t nwant)
+{
+	size_t ls, le;
+	int r, added = 0;
+
+	line_span(e->data, e->size, first_import->offset, &ls, &le);
+	size_t indent_len = 0;
+	while (ls + indent_len < le && (e->data[ls + indent_len] == ' ' ||
+					e->data[ls + indent_len] == '\t'))
+		indent_len++;
+	/* block lines: consecutive lines that hold an import record */
+	size_t bs = ls, be = le, w = 0;
+	for (;;) {
+		/* insert wanted lines that sort before the line [bs, be) */
+		while (w < nwant) {
+			size_t tl = strlen(want[w]), cl = be - bs - indent_len;
+			const char *cur = e->data + bs + indent_len;
+			int c = memcmp(want[w], cur, tl < cl ? tl : cl);
+			if (c > 0 || (c == 0 && tl >= cl))
+				break;
+			r = insert_import(e, s, bs, ls, indent_len, want[w], first_import->line);
+			if (r < 0)
+				return r;
+			added += r;
+			w++;
+		}
+		if (w == nwant || be >= e->size)
+			break;
+		/* the next line: still an import line? */
+		size_t ns_ = be + 1, ne;
+		line_span(e->data, e->size, ns_, &ns_, &ne);
+		bool is_import = false;
+		for (size_t j = 0; j < s->recs.n && !is_import; j++)
+			is_import = s->recs.v[j].kind == KSC_SRC_IMPORT_NS &&
+				    s->recs.v[j].offset >= ns_ &&
+				    s->recs.v[j].offset < ne && ne > ns_;
+		if (!is_import)
+			break;
+		bs = ns_;
+		be = ne;
+	}
+	/* the rest after the block */
+	for (; w < nwant; w++) {
+		r = insert_import(e, s, be < e->size ? be + 1 : be, ls, indent_len, want[w],
+				  first_import->line);
+		if (r < 0)
+			return r;
+		added += r;
+	}
+	return added;
+}
+
+/* After the line that ends the MODULE_LICENSE(...); statement. Lines added, or -errno. */
+static int insert_after_license(struct ksc_srcedit *e, const struct scanned *s,
+				const struct ksc_src_record *license, char *const *want,
+				size_t nwant)
+{
+	size_t p = license->end, ls, le;
+	int r, added = 0;
+
+	while (p < e->size && (e->data[p] == ' ' || e->data[p] == '\t'))
+		p++;
+	if (p < e->size && e->data[p] == ';')
+		p++;
+	line_span(e->data, e->size, license->offset, &ls, &(size_t){ 0 });
+	line_span(e->data, e->size, p > 0 ? p - 1 : 0, &(size_t){ 0 }, &le);
+	size_t indent_len = 0;
+	while (ls + indent_len < e->size && (e->data[ls + indent_len] == ' ' ||
+					     e->data[ls + indent_len] == '\t'))
+		indent_len++;
+	for (size_t w = 0; w < nwant; w++) {
+		r = insert_import(e, s, le < e->size ? le + 1 : le, ls, indent_len, want[w],
+				  license->line);
+		if (r < 0)
+			return r;
+		added += r;
+	}
+	return added;
+}
+
 KSC_EXPORT int ksc_srcedit_plan_imports(struct ksc_srcedit *e, const char *kver,
 					const char *const *ns, size_t n)
 {
@@ -1033,7 +1212,7 @@ KSC_EXPORT int ksc_srcedit_plan_imports(struct ksc_srcedit *e, const char *kver,
 	struct scanned s;
 	char **want = NULL;
 	size_t nwant = 0;
-	int r, added = 0;
+	int r;
 
 	if (!e || !kver || (!ns && n) || ksc_features_init(&t, kver) < 0)
 		return -EINVAL;
@@ -1062,134 +1241,11 @@ KSC_EXPORT int ksc_srcedit_plan_imports(struct ksc_srcedit *e, const char *kver,
 		r = -ENOMEM;
 		goto out;
 	}
-	for (size_t i = 0; i < n; i++) {
-		bool have = false;
-		for (size_t j = 0; j < s.recs.n && !have; j++)
-			have = s.recs.v[j].kind == KSC_SRC_IMPORT_NS &&
-			       streq(s.recs.v[j].ns, ns[i]);
-		if (have)
-			continue;
-		if (!ns[i][0])
-			continue;
-		if (ksc_namespace_is_module_restricted(ns[i])) {
-			r = add_note(e, license->line,
-				     "not adding MODULE_IMPORT_NS(\"%s\"): a module: namespace is granted by the module's name, never by an import; from 6.16 the loader refuses any module that imports one (-EPERM, R11)",
-				     ns[i]);
-			if (r < 0)
-				goto out;
-			continue;
-		}
-		char *line = NULL;
-		if (t.has[KSC_FEAT_STRING_NS]) {
-			char *lit = c_string(ns[i]);
-			if (!lit || asprintf(&line, "MODULE_IMPORT_NS(%s);", lit) < 0)
-				line = NULL;
-			free(lit);
-		} else if (ksc_src_is_identifier(ns[i], strlen(ns[i]))) {
-			if (asprintf(&line, "MODULE_IMPORT_NS(%s);", ns[i]) < 0)
-				line = NULL;
-		} else {
-			r = add_note(e, license->line,
-				     "cannot import \"%s\" on %s: before 6.13 MODULE_IMPORT_NS takes a C identifier",
-				     ns[i], t.name);
-			if (r < 0)
-				goto out;
-			continue;
-		}
-		if (!line) {
-			r = -ENOMEM;
-			goto out;
-		}
-		bool dup = false;
-		for (size_t j = 0; j < nwant; j++)
-			dup = dup || streq(want[j], line);
-		if (dup) {
-			free(line);
-			continue;
-		}
-		want[nwant++] = line;
-	}
-	qsort(want, nwant, sizeof(*want), cmp_str);
-	if (!nwant) {
-		r = 0;
+	r = wanted_imports(e, &s, &t, license, ns, n, want, &nwant);
+	if (r < 0 || !nwant)
 		goto out;
-	}
-
-	if (first_import) {
-		/*
-		 * Into the block of import lines that starts at the first one, each
-		 * before the first existing line that sorts after it (scripts/nsdeps
-		 * sorts them with LC_ALL=C sort -u), so a sorted block stays sorted.
-		 */
-		size_t ls, le;
-		line_span(e->data, e->size, first_import->offset, &ls, &le);
-		size_t indent_len = 0;
-		while (ls + indent_len < le && (e->data[ls + indent_len] == ' ' ||
-						e->data[ls + indent_len] == '\t'))
-			indent_len++;
-		/* block lines: consecutive lines that hold an import record */
-		size_t bs = ls, be = le, w = 0;
-		for (;;) {
-			/* insert wanted lines that sort before the line [bs, be) */
-			while (w < nwant) {
-				size_t tl = strlen(want[w]), cl = be - bs - indent_len;
-				const char *cur = e->data + bs + indent_len;
-				int c = memcmp(want[w], cur, tl < cl ? tl : cl);
-				if (c > 0 || (c == 0 && tl >= cl))
-					break;
-				r = insert_import(e, &s, bs, ls, indent_len, want[w],
-						  first_import->line);
-				if (r < 0)
-					goto out;
-				added += r;
-				w++;
-			}
-			if (w == nwant || be >= e->size)
-				break;
-			/* the next line: still an import line? */
-			size_t ns_ = be + 1, ne;
-			line_span(e->data, e->size, ns_, &ns_, &ne);
-			bool is_import = false;
-			for (size_t j = 0; j < s.recs.n && !is_import; j++)
-				is_import = s.recs.v[j].kind == KSC_SRC_IMPORT_NS &&
-					    s.recs.v[j].offset >= ns_ &&
-					    s.recs.v[j].offset < ne && ne > ns_;
-			if (!is_import)
-				break;
-			bs = ns_;
-			be = ne;
-		}
-		/* the rest after the block */
-		for (; w < nwant; w++) {
-			r = insert_import(e, &s, be < e->size ? be + 1 : be, ls,
-					  indent_len, want[w], first_import->line);
-			if (r < 0)
-				goto out;
-			added += r;
-		}
-	} else {
-		/* After the line that ends the MODULE_LICENSE(...); statement. */
-		size_t p = license->end;
-		while (p < e->size && (e->data[p] == ' ' || e->data[p] == '\t'))
-			p++;
-		if (p < e->size && e->data[p] == ';')
-			p++;
-		size_t ls, le;
-		line_span(e->data, e->size, license->offset, &ls, &(size_t){ 0 });
-		line_span(e->data, e->size, p > 0 ? p - 1 : 0, &(size_t){ 0 }, &le);
-		size_t indent_len = 0;
-		while (ls + indent_len < e->size && (e->data[ls + indent_len] == ' ' ||
-						     e->data[ls + indent_len] == '\t'))
-			indent_len++;
-		for (size_t w = 0; w < nwant; w++) {
-			r = insert_import(e, &s, le < e->size ? le + 1 : le, ls,
-					  indent_len, want[w], license->line);
-			if (r < 0)
-				goto out;
-			added += r;
-		}
-	}
-	r = added;
+	r = first_import ? insert_into_block(e, &s, first_import, want, nwant)
+			 : insert_after_license(e, &s, license, want, nwant);
 out:
 	for (size_t i = 0; i < nwant; i++)
 		free(want[i]);
