@@ -292,12 +292,6 @@ static const char *intern(struct ksc_symvers *sv, const char *s, size_t len,
 	return *last = v;
 }
 
-/*
- * Size an empty util/hash.c table for `n` keys at once (power of two, under its 3/4 load
- * limit). Growing it step by step re-hashes every key at each doubling, which was two
- * thirds of the time to read Debian's 24,683 lines. Mirrors hash_grow(); a hash_reserve()
- * in util/hash.c should replace this.
- */
 /* Room for `n` more entries. 0 or -ENOMEM. */
 static int reserve(struct ksc_symvers *sv, size_t n)
 {
