@@ -646,3 +646,82 @@ size_t ksc_signature_strip(const unsigned char *p, size_t n, size_t *sig_size)
 	*sig_size = total;
 	return n - total;
 }
+
+/* ---------------------------------------------------------------------------------- */
+/* Reading text files (Module.symvers, System.map, modules.order, certificates)        */
+
+int ksc_read_text_file(struct ksc_ctx *ctx, const char *path, char **data, size_t *size)
+{
+	struct stat st;
+	size_t room, len = 0;
+	char *buf;
+	int fd, r;
+
+	fd = ksc_open_regular(ctx, AT_FDCWD, path, path, &st, true);
+	if (fd == -EISDIR) {
+		ksc_err(ctx, "%s: %s", path, strerror(EISDIR));
+		return fd;
+	}
+	if (fd < 0)
+		return fd;
+	/*
+	 * Room for the whole regular file plus one byte, so the first read() gets all of
+	 * it and the second sees EOF. /proc files (kallsyms) report size 0: grow as
+	 * needed.
+	 */
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		if ((uint64_t)st.st_size >= SIZE_MAX / 2) {
+			r = -EFBIG;
+			goto err_close;
+		}
+		room = (size_t)st.st_size + 1;
+	} else {
+		room = 65536;
+	}
+	buf = malloc(room + 1);
+	if (!buf) {
+		r = -ENOMEM;
+		goto err_close;
+	}
+	for (;;) {
+		ssize_t n;
+
+		if (len == room) {
+			char *p;
+
+			if (room >= SIZE_MAX / 4) {
+				r = -EFBIG;
+				goto err_free;
+			}
+			p = realloc(buf, room * 2 + 1);
+			if (!p) {
+				r = -ENOMEM;
+				goto err_free;
+			}
+			buf = p;
+			room *= 2;
+		}
+		n = read(fd, buf + len, room - len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			goto err_free;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*data = buf;
+	*size = len;
+	return 0;
+
+err_free:
+	free(buf);
+err_close:
+	close(fd);
+	ksc_err(ctx, "%s: %s", path, strerror(-r));
+	return r;
+}

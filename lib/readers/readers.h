@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The readers wing (doc/architecture.md): files and what is in them, each read on its own
+ * and trusted in nothing. Decompression (ksc-file.c), the ELF reader and its section
+ * table (ksc-elf.c), struct ksc_module and its names (ksc-module.c), kmod's own view of
+ * a module (ksc-kview.c), Module.symvers (ksc-symvers.c), System.map (ksc-sysmap.c),
+ * appended signatures and keyrings (ksc-sig.c, libcrypto through ksc-crypto.h). A reader
+ * knows no kernel as a whole: that is the kernel wing above.
+ */
 #pragma once
 
 #include "base/base.h"
-
-/* ---- files (ksc-file.c) ---- */
 
 /* A whole file in memory, decompressed. */
 struct ksc_blob {
