@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The base wing (doc/architecture.md): the library context, with its log callback and
+ * references, and the library's logging, whose messages are escaped before the callback
+ * sees them. It sits on util/ and below every other wing of lib/; it knows no kernel.
+ */
 #pragma once
 
 #include <stdarg.h>

@@ -1,4 +1,11 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The kernel wing (doc/architecture.md): one kernel as the rules see it. Where its files
+ * are (ksc-locate.c), its exports and config (ksc-kernel.c), its built-in keys
+ * (ksc-keycache.c), the features of each version (ksc-features.c), names, patterns and
+ * licenses (ksc-rules.c), depmod's choice of one file per name (ksc-modset.c) and the
+ * catalogue of rules and finding codes (ksc-catalogue.c).
+ */
 #pragma once
 
 #include "readers/readers.h"

@@ -64,6 +64,10 @@ int ksc_keyring_add_image_path(struct ksc_keyring *kr, const char *path,
 /* Add an image's certificates read before, `name` the image, as ksc_keyring_add_path(). */
 int ksc_keyring_add_image_der(struct ksc_keyring *kr, const char *name,
 			      const struct ksc_image_der *der) _must_check_;
+/*
+ * A whole text file (a regular file, or a /proc file of size 0), NUL-terminated, in *data
+ * (malloc'd) and *size. Errors are logged as "<path>: <reason>". 0 or -errno.
+ */
 int ksc_read_text_file(struct ksc_ctx *ctx, const char *path, char **data,
 		       size_t *size) _must_check_;
 

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The tree wing (doc/architecture.md): a whole /lib/modules/KVER as depmod and the loader
+ * see it. This header holds what the tree shares with the report wing and the fuzzers:
+ * the index's records (ksc-record.c) and file (ksc-index.c), and depmod's formats
+ * (ksc-depmod.c). The tree's own internals are in ksc-tree.h.
+ */
 #pragma once
 
 #include "kernel/kernel.h"
-
-/* ---- whole trees (ksc-tree.c, ksc-depmod.c, ksc-record.c, ksc-index.c; issue 4) ---- */
 
 /*
  * The index file (ksc-index.c; its records: ksc-record.c). A header, a directory, then
