@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tree/ksc-tree.h"
+#include "tree/tree-private.h"
 struct cstate {
 	struct ksc_ctx *ctx;
 	struct msgbuf msgs;

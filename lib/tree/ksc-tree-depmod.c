@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/uio.h>
 
-#include "tree/ksc-tree.h"
+#include "tree/tree-private.h"
 static const struct {
 	unsigned int flag;
 	const char *name;

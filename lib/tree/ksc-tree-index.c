@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tree/ksc-tree.h"
+#include "tree/tree-private.h"
 
 /* Modules whose only change is their key: the index is rewritten above this many. */
 #define STALE_MAX 32

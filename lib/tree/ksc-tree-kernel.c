@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tree/ksc-tree.h"
+#include "tree/tree-private.h"
 static uint64_t file_id(const char *path, uint64_t seed)
 {
 	struct stat st;

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tree/ksc-tree.h"
+#include "tree/tree-private.h"
 
 static int pool_item(struct workpool *wp, unsigned int worker, void *item)
 {

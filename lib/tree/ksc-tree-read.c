@@ -13,7 +13,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "tree/ksc-tree.h"
+#include "tree/tree-private.h"
 #include "util/elfview.h"
 
 /*
@@ -612,16 +612,6 @@ struct read_job {
 	bool use_index;
 };
 
-/* Is dfd/name the file the index read (size, inode, modification time)? */
-bool same_file(const struct krec_sum *o, int dfd, const char *name)
-{
-	struct stat st;
-
-	return o && o->mtime_ns != KREC_RACY && fstatat(dfd, name, &st, 0) == 0 &&
-	       S_ISREG(st.st_mode) && (uint64_t)st.st_size == o->file_size &&
-	       (uint64_t)st.st_ino == o->ino && st_mtime_ns(&st) == o->mtime_ns;
-}
-
 /* Module m's file is the one the index read: take the index's record. */
 static bool still_indexed(struct tmod *m, int dfd, const char *name)
 {
@@ -676,7 +666,7 @@ static int workers_fini(struct ksc_tree *t, struct rstate *ws, unsigned int jobs
 }
 
 int read_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, size_t n_items,
-		 bool side_kernel)
+		 void (*side)(struct ksc_tree *))
 {
 	struct rstate *ws = calloc(jobs, sizeof(*ws));
 	int r = 0;
@@ -698,7 +688,7 @@ int read_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, siz
 				   .items = items,
 				   .fn = read_item,
 				   .data = &rj };
-		run_pool(t, &p, jobs, side_kernel ? side_load_kernel : NULL, "read");
+		run_pool(t, &p, jobs, side, "read");
 	}
 	int oom = workers_fini(t, ws, jobs);
 	if (r < 0)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tree/ksc-tree.h"
+#include "tree/tree-private.h"
 struct resolve_job {
 	struct hash *syms;
 	struct msym *msyms;

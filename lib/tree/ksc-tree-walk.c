@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tree/ksc-tree.h"
+#include "tree/tree-private.h"
 /*
  * The walk is depth-first in readdir() order, as depmod's (which recurses per level and
  * follows symbolic links), but iterative: a stack of folders being read, so a chain of
@@ -49,18 +49,6 @@ struct walker {
 	char rel[PATH_MAX];
 	uint32_t dir; /* the folder being read (t->dirs), or KREC_NONE */
 };
-
-void free_paths(struct tmod *m)
-{
-	if (!m->path_arena)
-		free(m->path); /* relpath with it */
-	if (!m->name_arena)
-		free(m->modname);
-	if (m->replaced_own)
-		free(m->replaced);
-	m->path = m->relpath = m->modname = m->replaced = NULL;
-	m->replaced_own = false;
-}
 
 static int add_candidate(struct walker *w, size_t rlen)
 {

@@ -30,7 +30,7 @@
  * log function stores messages for the main thread to replay.
  *
  * This file runs the steps in order (do_open()) and holds the public getters; each step
- * is in a file of its own (ksc-tree.h lists them).
+ * is in a file of its own (tree-private.h lists them).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -40,29 +40,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tree/ksc-tree.h"
-
-int make_absolute(const char *p, char **out)
-{
-	char cwd[PATH_MAX];
-
-	if (!p || !*p)
-		p = "/";
-	if (p[0] == '/') {
-		*out = strdup(p);
-	} else {
-		if (!getcwd(cwd, sizeof(cwd)))
-			return -errno;
-		if (asprintf(out, "%s/%s", cwd, p) < 0)
-			*out = NULL;
-	}
-	if (!*out)
-		return -ENOMEM;
-	size_t n = strlen(*out);
-	while (n > 1 && (*out)[n - 1] == '/')
-		(*out)[--n] = '\0';
-	return 0;
-}
+#include "tree/tree-private.h"
 
 /* Seconds since *t0; *t0 is now. */
 static double lap(double *t0)
@@ -170,7 +148,8 @@ static int walk_and_read(struct ksc_tree *t, unsigned int jobs, double *t0)
 		r = take_unchanged(t, &pj, &items, &n_items);
 	pre_fini(&pj);
 	if (r >= 0)
-		r = read_modules(t, jobs, items, n_items, !t->have_idx && !kl.on);
+		r = read_modules(t, jobs, items, n_items,
+				 !t->have_idx && !kl.on ? side_load_kernel : NULL);
 	free(items);
 	int kr = kload_join(t, &kl);
 	return r < 0 ? r : kr;
@@ -344,77 +323,6 @@ err:
 			t->moddir ? t->moddir : "ksc_tree_open");
 	ksc_tree_unref(t);
 	return r;
-}
-
-KSC_EXPORT struct ksc_tree *ksc_tree_ref(struct ksc_tree *t)
-{
-	if (t)
-		t->refcount++;
-	return t;
-}
-
-KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
-{
-	if (!t || --t->refcount > 0)
-		return NULL;
-	for (size_t i = 0; i < t->n_mods; i++) {
-		struct tmod *m = &t->mods[i];
-		free_paths(m);
-		free(m->rec_own);
-		free(m->der_own);
-		if (m->deps_own)
-			free(m->deps);
-		if (m->unres_own)
-			free(m->unres);
-	}
-	free(t->walk_arena);
-	free(t->mods);
-	free(t->root_arg);
-	for (size_t i = 0; i < t->n_dirs; i++)
-		free((char *)t->dirs[i].relpath);
-	free(t->dirs);
-	problems_free(t->problems, t->n_problems);
-	free(t->problems);
-	problems_free(t->kproblems, t->n_kproblems);
-	free(t->kproblems);
-	free(t->pub_problems);
-	hash_fini(&t->by_name);
-	hash_fini(&t->ksyms);
-	free(t->ksyms_at);
-	ksc_kidx_free(&t->idx);
-	ksc_depmod_cfg_free(t->dmcfg);
-	ksc_symvers_unref(t->ksv);
-	ksc_module_unref(t->kvm);
-	ksc_sysmap_unref(t->ksm);
-	ksc_kernel_unref(t->ktmpl);
-	free(t->cycle_flat);
-	free(t->cycle_lens);
-	if (t->cycle_mods)
-		for (size_t i = 0; i < t->n_cycles; i++)
-			free(t->cycle_mods[i]);
-	free(t->cycle_mods);
-	free(t->unres);
-	free(t->verdicts);
-	free(t->has_verdict);
-	free(t->diags);
-	free(t->out_dir);
-	for (size_t i = 0; i < t->n_outs; i++)
-		free(t->out_names[i]);
-	if (t->dfd >= 0)
-		close(t->dfd);
-	free(t->root);
-	free(t->release);
-	free(t->moddir);
-	ksc_kernel_location_unref(t->loc);
-	free(t->index_path);
-	free(t->policy);
-	free(t->ksrc_path);
-	free(t->config_path);
-	if (t->has_check)
-		free((char *)t->check.policy);
-	ksc_unref(t->ctx);
-	free(t);
-	return NULL;
 }
 
 KSC_EXPORT const char *ksc_tree_get_moddir(const struct ksc_tree *t)

@@ -3,7 +3,7 @@
  * The tree wing (doc/architecture.md): a whole /lib/modules/KVER as depmod and the loader
  * see it. This header holds what the tree shares with the report wing and the fuzzers:
  * the index's records (ksc-record.c) and file (ksc-index.c), and depmod's formats
- * (ksc-depmod.c). The tree's own internals are in ksc-tree.h.
+ * (ksc-depmod.c). The tree's own internals are in tree-private.h.
  */
 #pragma once
 

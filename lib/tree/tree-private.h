@@ -4,15 +4,22 @@
  * Nothing here is seen outside lib/tree/.
  *
  *   ksc-tree.c          ksc_tree_open(): the steps in order, the public getters
- *   ksc-tree-pool.c     the worker threads, the messages they keep for the main thread
  *   ksc-tree-walk.c     step 1: the walk, depmod's order; the index's walk replayed
- *   ksc-tree-read.c     step 2: reading modules into facts records, in the workers
- *   ksc-tree-kernel.c   the kernel's exports; ksc_tree_get_kernel()
  *   ksc-tree-resolve.c  step 3: depmod's resolution, sort and cycles
  *   ksc-tree-check.c    step 4: the verdicts, and each module's derived record
  *   ksc-tree-results.c  fingerprints, problems and messages, the public arrays
  *   ksc-tree-index.c    the index of the last run: opened, attached, saved
  *   ksc-tree-depmod.c   depmod's files
+ *   ksc-tree-kernel.c   the kernel's exports; ksc_tree_get_kernel()
+ *   ksc-tree-read.c     step 2: reading modules into facts records, in the workers;
+ *                       the index's records fetched when needed
+ *   ksc-tree-pool.c     the worker threads, the messages they keep for the main thread
+ *   ksc-tree-problems.c the problems met, in order
+ *   ksc-tree-state.c    the tree object's life (ref, unref) and small shared helpers
+ *
+ * Calls go down this list, never up: ksc-tree.c runs the steps, a step calls only the
+ * files below it (kernel, read, pool, problems, state, and the records, index and
+ * depmod files of tree.h), and none calls ksc-tree.c.
  */
 #pragma once
 
@@ -244,7 +251,7 @@ void msgbuf_log(void *data, int priority, const char *msg);
 void msgbuf_clear(struct msgbuf *b);
 void msgbuf_fini(struct msgbuf *b);
 
-/* ---- problems (ksc-tree-results.c) ---- */
+/* ---- problems (ksc-tree-problems.c) ---- */
 
 void problems_free(struct tproblem *a, size_t n);
 int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt, ...)
@@ -257,7 +264,6 @@ int merge_kproblems(struct ksc_tree *t);
 
 /* ---- step 1: the walk (ksc-tree-walk.c) ---- */
 
-void free_paths(struct tmod *m);
 int do_walk(struct ksc_tree *t);
 void drop_walk(struct ksc_tree *t);
 int order_modules(struct ksc_tree *t);
@@ -280,8 +286,6 @@ void pre_fini(struct pre_job *pj);
 
 /* ---- step 2: reading (ksc-tree-read.c) ---- */
 
-/* Is dfd/name the file the index read (size, inode, modification time)? */
-bool same_file(const struct krec_sum *o, int dfd, const char *name);
 /* The facts record of a module found in the index: fetched now (main thread only). */
 const struct krec *need_rec(struct ksc_tree *t, struct tmod *m);
 /* Every record in memory, before work on all modules or in threads. */
@@ -324,7 +328,12 @@ void drop_index(struct ksc_tree *t, int r);
 void load_index(struct ksc_tree *t);
 int attach_index(struct ksc_tree *t);
 
+/* ---- the tree's life and shared helpers (ksc-tree-state.c) ---- */
+
+void free_paths(struct tmod *m);
 int make_absolute(const char *p, char **out);
+/* Is dfd/name the file the index read (size, inode, modification time)? */
+bool same_file(const struct krec_sum *o, int dfd, const char *name);
 
 /* ---- the steps of do_open() in their files ---- */
 
@@ -335,11 +344,11 @@ struct tree_work {
 };
 /*
  * Step 2 (ksc-tree-read.c): read items[0..n_items) (every module when items is NULL) in
- * `jobs` threads; with `side_kernel`, the kernel's exports load in the calling thread
+ * `jobs` threads; `side` (side_load_kernel(), or NULL) runs in the calling thread
  * meanwhile. 0, or -ENOMEM (also when a module was left without a record).
  */
 int read_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, size_t n_items,
-		 bool side_kernel);
+		 void (*side)(struct ksc_tree *));
 /* Which derived records of the index still hold, and so what must be done again (ksc-tree-index.c). */
 int plan_work(struct ksc_tree *t, struct tree_work *w);
 /* Does the index need writing (ksc-tree-index.c)? */

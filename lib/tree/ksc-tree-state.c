@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The tree object's life (ksc_tree_ref(), ksc_tree_unref()) and the small helpers the
+ * steps share. A lower file of the tree: it calls no step and not ksc-tree.c.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tree/tree-private.h"
+
+KSC_EXPORT struct ksc_tree *ksc_tree_ref(struct ksc_tree *t)
+{
+	if (t)
+		t->refcount++;
+	return t;
+}
+
+KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
+{
+	if (!t || --t->refcount > 0)
+		return NULL;
+	for (size_t i = 0; i < t->n_mods; i++) {
+		struct tmod *m = &t->mods[i];
+		free_paths(m);
+		free(m->rec_own);
+		free(m->der_own);
+		if (m->deps_own)
+			free(m->deps);
+		if (m->unres_own)
+			free(m->unres);
+	}
+	free(t->walk_arena);
+	free(t->mods);
+	free(t->root_arg);
+	for (size_t i = 0; i < t->n_dirs; i++)
+		free((char *)t->dirs[i].relpath);
+	free(t->dirs);
+	problems_free(t->problems, t->n_problems);
+	free(t->problems);
+	problems_free(t->kproblems, t->n_kproblems);
+	free(t->kproblems);
+	free(t->pub_problems);
+	hash_fini(&t->by_name);
+	hash_fini(&t->ksyms);
+	free(t->ksyms_at);
+	ksc_kidx_free(&t->idx);
+	ksc_depmod_cfg_free(t->dmcfg);
+	ksc_symvers_unref(t->ksv);
+	ksc_module_unref(t->kvm);
+	ksc_sysmap_unref(t->ksm);
+	ksc_kernel_unref(t->ktmpl);
+	free(t->cycle_flat);
+	free(t->cycle_lens);
+	if (t->cycle_mods)
+		for (size_t i = 0; i < t->n_cycles; i++)
+			free(t->cycle_mods[i]);
+	free(t->cycle_mods);
+	free(t->unres);
+	free(t->verdicts);
+	free(t->has_verdict);
+	free(t->diags);
+	free(t->out_dir);
+	for (size_t i = 0; i < t->n_outs; i++)
+		free(t->out_names[i]);
+	if (t->dfd >= 0)
+		close(t->dfd);
+	free(t->root);
+	free(t->release);
+	free(t->moddir);
+	ksc_kernel_location_unref(t->loc);
+	free(t->index_path);
+	free(t->policy);
+	free(t->ksrc_path);
+	free(t->config_path);
+	if (t->has_check)
+		free((char *)t->check.policy);
+	ksc_unref(t->ctx);
+	free(t);
+	return NULL;
+}
+
+void free_paths(struct tmod *m)
+{
+	if (!m->path_arena)
+		free(m->path); /* relpath with it */
+	if (!m->name_arena)
+		free(m->modname);
+	if (m->replaced_own)
+		free(m->replaced);
+	m->path = m->relpath = m->modname = m->replaced = NULL;
+	m->replaced_own = false;
+}
+
+int make_absolute(const char *p, char **out)
+{
+	char cwd[PATH_MAX];
+
+	if (!p || !*p)
+		p = "/";
+	if (p[0] == '/') {
+		*out = strdup(p);
+	} else {
+		if (!getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		if (asprintf(out, "%s/%s", cwd, p) < 0)
+			*out = NULL;
+	}
+	if (!*out)
+		return -ENOMEM;
+	size_t n = strlen(*out);
+	while (n > 1 && (*out)[n - 1] == '/')
+		(*out)[--n] = '\0';
+	return 0;
+}
+
+/* Is dfd/name the file the index read (size, inode, modification time)? */
+bool same_file(const struct krec_sum *o, int dfd, const char *name)
+{
+	struct stat st;
+
+	return o && o->mtime_ns != KREC_RACY && fstatat(dfd, name, &st, 0) == 0 &&
+	       S_ISREG(st.st_mode) && (uint64_t)st.st_size == o->file_size &&
+	       (uint64_t)st.st_ino == o->ino && st_mtime_ns(&st) == o->mtime_ns;
+}
