@@ -58,21 +58,16 @@ int ksc_intree_loader_refusal(struct ksc_report *r, bool allow, size_t idx,
 			      const char *name, const char *sym, const char *ns,
 			      const char *owner, struct ksc_diag **d_out)
 {
-	struct ksc_diag *d = diag_new(r, KSC_VIEW_LOADER, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
-				      "modns-not-intree", idx, name, sym);
-
-	*d_out = d;
-	if (!d)
-		return allow ? 0 : -EINVAL;
-	d->ns = sdup(r, ns);
-	d->owner = sdup(r, owner);
-	diag_line(r, d, "%s: module uses symbol (%s) from namespace %s, but does not import it.",
-		  name, sym, ns);
-	d->summary = "restricted to in-tree modules: no intree in .modinfo";
-	d->explanation = sfmt(r, "under the in-tree-only rule the loader grants %s to a module whose name matches %s only when its .modinfo has an intree key (any value); this module has none, as every external (make M=) build; the kernel's line says only that the namespace is not imported%s",
-			      sym, patterns(ns),
-			      allow ? "; CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y only warns (R13)" : "");
-	d->fix = "build the module in the kernel tree (modpost then writes intree=Y); a module built outside it cannot use this export under the rule";
+	*d_out = finding_new(r, KSC_VIEW_LOADER, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
+		"modns-not-intree", idx, name, sym, &(struct finding){
+		.ns = ns, .owner = owner,
+		.summary = "restricted to in-tree modules: no intree in .modinfo",
+		.lines = sfmt(r, "%s: module uses symbol (%s) from namespace %s, but does not import it.",
+			      name, sym, ns),
+		.explanation = sfmt(r, "under the in-tree-only rule the loader grants %s to a module whose name matches %s only when its .modinfo has an intree key (any value); this module has none, as every external (make M=) build; the kernel's line says only that the namespace is not imported%s",
+				    sym, patterns(ns),
+				    allow ? "; CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y only warns (R13)" : ""),
+		.fix = "build the module in the kernel tree (modpost then writes intree=Y); a module built outside it cannot use this export under the rule" });
 	return allow ? 0 : -EINVAL;
 }
 
@@ -92,26 +87,22 @@ bool ksc_intree_modpost_refusal(struct ksc_report *r, bool allow, bool mod_log,
 	if (!ksc_namespace_matches_module(ns, base, KSC_MATCH_MODPOST) &&
 	    !ksc_namespace_matches_module(ns, ksc_module_get_name(mod), KSC_MATCH_LOADER))
 		return false;
-	struct ksc_diag *d = diag_new(r, KSC_VIEW_MODPOST, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
-				      "modns-not-intree", idx, base, sym);
-	if (!d)
-		return true;
-	d->ns = sdup(r, ns);
-	d->owner = sdup(r, owner);
-	if (mod_log)
-		diag_line(r, d, "%s: modpost: %s.ko: module uses symbol '%s' from namespace '%s', but does not import it.",
-			  word, path, sym, ns);
-	else
-		diag_line(r, d, "%s: modpost: module %s uses symbol %s from namespace %s, but does not import it.",
-			  word, base, sym, ns);
-	d->summary = "restricted to in-tree modules: an external (M=) build";
-	d->explanation = sfmt(r, "under the in-tree-only rule modpost grants %s by name (matching %s) only when it builds the kernel tree; an external build (make M=, modpost -e) is refused whatever .modinfo says (%s%s); the kernel's line says only that the namespace is not imported%s%s",
-			      sym, patterns(ns), intree ? "intree=" : "no intree",
-			      intree ? intree : "",
-			      ksc_namespace_matches_module(ns, base, KSC_MATCH_MODPOST) ? ""
-			      : sfmt(r, "; in the tree too, modpost would compare the file name '%s' exactly with %s ('-' and '_' differ)", base, patterns(ns)),
-			      allow ? "; -N (make nsdeps, CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y) only warns and the module is built (R13)" : "");
-	d->fix = "build the module in the kernel tree (its source there, obj-m in its Kbuild), and say so with --in-tree-build; no MODULE_INFO(intree, ...) line helps a make M= build";
+	finding_new(r, KSC_VIEW_MODPOST, allow ? KSC_SEV_WARNING : KSC_SEV_ERROR,
+		"modns-not-intree", idx, base, sym, &(struct finding){
+		.ns = ns, .owner = owner,
+		.summary = "restricted to in-tree modules: an external (M=) build",
+		.lines = mod_log
+			? sfmt(r, "%s: modpost: %s.ko: module uses symbol '%s' from namespace '%s', but does not import it.",
+			       word, path, sym, ns)
+			: sfmt(r, "%s: modpost: module %s uses symbol %s from namespace %s, but does not import it.",
+			       word, base, sym, ns),
+		.explanation = sfmt(r, "under the in-tree-only rule modpost grants %s by name (matching %s) only when it builds the kernel tree; an external build (make M=, modpost -e) is refused whatever .modinfo says (%s%s); the kernel's line says only that the namespace is not imported%s%s",
+				    sym, patterns(ns), intree ? "intree=" : "no intree",
+				    intree ? intree : "",
+				    ksc_namespace_matches_module(ns, base, KSC_MATCH_MODPOST) ? ""
+				    : sfmt(r, "; in the tree too, modpost would compare the file name '%s' exactly with %s ('-' and '_' differ)", base, patterns(ns)),
+				    allow ? "; -N (make nsdeps, CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y) only warns and the module is built (R13)" : ""),
+		.fix = "build the module in the kernel tree (its source there, obj-m in its Kbuild), and say so with --in-tree-build; no MODULE_INFO(intree, ...) line helps a make M= build" });
 	return true;
 }
 
@@ -129,21 +120,16 @@ void ksc_intree_views_differ(struct ksc_report *r, enum ksc_build build,
 
 	if (loader == modpost)
 		return;
-	struct ksc_diag *d = diag_new(r, KSC_VIEW_MODPOST, KSC_SEV_INFO, "modns-views-differ",
-				      idx, base, sym);
-	if (!d)
-		return;
-	d->ns = sdup(r, ns);
-	if (loader)
-		d->summary = external
-			? "the loader would grant it (intree in .modinfo), modpost refuses it (an external build)"
-			: "the loader would grant it (intree in .modinfo), modpost refuses it (the file name does not match)";
-	else
-		d->summary = !has_key
-			? "modpost would grant it (an in-tree build), the loader refuses it (no intree in .modinfo)"
-			: "modpost would grant it (an in-tree build), the loader refuses it (the module name does not match)";
-	d->explanation = "the two halves of the in-tree-only rule ask different questions: the loader looks for an intree key in .modinfo (any value, intree=N too), modpost at how the module is built; one line of source satisfies the loader, only a build in the kernel tree satisfies modpost";
-	d->fix = loader || !has_key
-		? "build the module in the kernel tree: modpost then writes intree=Y and both halves grant it by name (a module built there that lacks intree is not the file built: check --in-tree-build)"
-		: "spell the module's name as the pattern does: the loader compares the module name, modpost the file name";
+	finding_new(r, KSC_VIEW_MODPOST, KSC_SEV_INFO, "modns-views-differ", idx, base, sym,
+		&(struct finding){
+		.ns = ns,
+		.summary = loader
+			? (external ? "the loader would grant it (intree in .modinfo), modpost refuses it (an external build)"
+				    : "the loader would grant it (intree in .modinfo), modpost refuses it (the file name does not match)")
+			: (!has_key ? "modpost would grant it (an in-tree build), the loader refuses it (no intree in .modinfo)"
+				    : "modpost would grant it (an in-tree build), the loader refuses it (the module name does not match)"),
+		.explanation = "the two halves of the in-tree-only rule ask different questions: the loader looks for an intree key in .modinfo (any value, intree=N too), modpost at how the module is built; one line of source satisfies the loader, only a build in the kernel tree satisfies modpost",
+		.fix = loader || !has_key
+			? "build the module in the kernel tree: modpost then writes intree=Y and both halves grant it by name (a module built there that lacks intree is not the file built: check --in-tree-build)"
+			: "spell the module's name as the pattern does: the loader compares the module name, modpost the file name" });
 }

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # Rule ids and finding codes agree everywhere: the codes the sources emit (diag_new(),
-# taint_line(), finding(), loader_finding() and modpost_finding() calls, code variables,
-# the audit's code tables), the rule ids lib/ and tools/ cite, the library's catalogue
-# (`ksymcheck explain --json`) and doc/rules.md (its rule headings and its table of codes)
-# name the same set, both ways; and every finding check and audit print on the fixtures
-# has the catalogue's rule for its code and view, at a severity the catalogue lists.
+# taint_line(), finding(), finding_new(), loader_finding() and modpost_finding() calls,
+# code variables, the audit's code tables), the rule ids lib/ and tools/ cite, the
+# library's catalogue (`ksymcheck explain --json`) and doc/rules.md (its rule headings and
+# its table of codes) name the same set, both ways; and every finding check and audit
+# print on the fixtures has the catalogue's rule for its code and view, at a severity the
+# catalogue lists.
 . tests/lib.sh
 "$KSC" explain --json > "$T_TMP/catalogue.json" || t_fail "explain --json"
 
@@ -59,7 +60,8 @@ def sources(top):
 emitted = set()
 for f in sources(libdir):
     src = open(f).read()
-    for fn in ("diag_new", "taint_line", "finding", "loader_finding", "modpost_finding"):
+    for fn in ("diag_new", "taint_line", "finding", "finding_new", "loader_finding",
+               "modpost_finding"):
         for args in call_args(src, fn):
             emitted.update(literals(args))
     emitted.update(re.findall(r'\bcode = "([a-z0-9-]+)";', src))
