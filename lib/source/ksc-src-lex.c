@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The source reader's pre-filter and C lexer (ksc-src.h says how a file is read): the
- * keyword candidates of a buffer, and comments, literals, directives and tokens, with
- * the byte skipping and line counting that make them fast.
+ * The source reader's pre-filter and C lexer (source-private.h says how a file is read):
+ * a file's language by its name, the keyword candidates of a buffer, and comments,
+ * literals, directives and tokens, with the byte skipping and line counting that make
+ * them fast. The bottom of the wing: it calls no other file of lib/source/.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -16,7 +17,29 @@
 #define HAVE_AVX2_PATH 1
 #endif
 
-#include "source/ksc-src.h"
+#include "source/source-private.h"
+
+/* ---------------------------------------------------------------------------------- */
+/* Languages                                                                          */
+
+enum ksc_src_lang ksc_src_lang_of(const char *path)
+{
+	const char *base = ksc_basename(path);
+	size_t n = strlen(base);
+
+	if (strcmp(base, "Makefile") == 0 || strcmp(base, "Kbuild") == 0)
+		return KSC_LANG_MAKE;
+	if (n > 2 && base[n - 2] == '.') {
+		switch (base[n - 1]) {
+		case 'c':
+		case 'h':
+			return KSC_LANG_C;
+		case 'S':
+			return KSC_LANG_ASM;
+		}
+	}
+	return KSC_LANG_NONE;
+}
 
 /* ---------------------------------------------------------------------------------- */
 /* Character classes                                                                  */
@@ -67,7 +90,7 @@ void src_lex_init(void)
 /* ---------------------------------------------------------------------------------- */
 /* Pre-filter: keyword candidates                                                     */
 
-static int cand_push(struct ksc_src_scanner *s, struct cands *c, size_t off)
+static int cand_push(struct cands *c, size_t off)
 {
 	if (c->n == c->cap) {
 		size_t cap = c->cap ? c->cap * 2 : 64;
@@ -76,8 +99,6 @@ static int cand_push(struct ksc_src_scanner *s, struct cands *c, size_t off)
 			return -ENOMEM;
 		c->v = v;
 		c->cap = cap;
-		s->cand = v;
-		s->cap_cand = cap;
 	}
 	c->v[c->n++] = off;
 	return 0;
@@ -109,8 +130,8 @@ static int cmp_size(const void *a, const void *b)
 }
 
 /* Verify a mask of pair hits at j (bit i: position j + i) and push the keywords. */
-static int push_hits(struct ksc_src_scanner *s, struct cands *c, const char *d, size_t n,
-		     size_t j, uint32_t mask, bool *sorted)
+static int push_hits(struct cands *c, const char *d, size_t n, size_t j, uint32_t mask,
+		     bool *sorted)
 {
 	while (mask) {
 		size_t k = verify_hit(d, n, j + (size_t)__builtin_ctz(mask));
@@ -119,7 +140,7 @@ static int push_hits(struct ksc_src_scanner *s, struct cands *c, const char *d, 
 			continue;
 		if (c->n && k < c->v[c->n - 1])
 			*sorted = false;
-		if (cand_push(s, c, k) < 0)
+		if (cand_push(c, k) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -127,8 +148,7 @@ static int push_hits(struct ksc_src_scanner *s, struct cands *c, const char *d, 
 
 #if HAVE_AVX2_PATH
 /* 32 positions at a time; returns where the caller's narrower loop continues. */
-__attribute__((target("avx2"))) static size_t pairs_avx2(struct ksc_src_scanner *s,
-							 struct cands *c, const char *d,
+__attribute__((target("avx2"))) static size_t pairs_avx2(struct cands *c, const char *d,
 							 size_t n, bool *sorted, int *err)
 {
 	const __m256i us = _mm256_set1_epi8('_'), yy = _mm256_set1_epi8('Y');
@@ -146,7 +166,7 @@ __attribute__((target("avx2"))) static size_t pairs_avx2(struct ksc_src_scanner 
 					      _mm256_and_si256(_mm256_cmpeq_epi8(a, mm),
 							       _mm256_cmpeq_epi8(e, uu)));
 		uint32_t mask = (uint32_t)_mm256_movemask_epi8(hit);
-		if (mask && push_hits(s, c, d, n, j, mask, sorted) < 0) {
+		if (mask && push_hits(c, d, n, j, mask, sorted) < 0) {
 			*err = -ENOMEM;
 			return j;
 		}
@@ -155,8 +175,7 @@ __attribute__((target("avx2"))) static size_t pairs_avx2(struct ksc_src_scanner 
 }
 #endif
 
-int src_find_candidates(struct ksc_src_scanner *s, const char *d, size_t n,
-			struct cands *c)
+int src_find_candidates(const char *d, size_t n, struct cands *c)
 {
 	size_t j = 0;
 	bool sorted = true;
@@ -165,7 +184,7 @@ int src_find_candidates(struct ksc_src_scanner *s, const char *d, size_t n,
 #if HAVE_AVX2_PATH
 	if (have_avx2) {
 		int err = 0;
-		j = pairs_avx2(s, c, d, n, &sorted, &err);
+		j = pairs_avx2(c, d, n, &sorted, &err);
 		if (err)
 			return err;
 	}
@@ -181,14 +200,14 @@ int src_find_candidates(struct ksc_src_scanner *s, const char *d, size_t n,
 			_mm_and_si128(_mm_cmpeq_epi8(a, us), _mm_cmpeq_epi8(b, yy)),
 			_mm_and_si128(_mm_cmpeq_epi8(a, mm), _mm_cmpeq_epi8(e, uu)));
 		uint32_t mask = (uint32_t)_mm_movemask_epi8(hit);
-		if (mask && push_hits(s, c, d, n, j, mask, &sorted) < 0)
+		if (mask && push_hits(c, d, n, j, mask, &sorted) < 0)
 			return -ENOMEM;
 	}
 #endif
 	for (; j < n; j++) {
 		if ((d[j] == '_' && j + 2 < n && d[j + 2] == 'Y') ||
 		    (d[j] == 'M' && j + 3 < n && d[j + 3] == 'U')) {
-			if (push_hits(s, c, d, n, j, 1, &sorted) < 0)
+			if (push_hits(c, d, n, j, 1, &sorted) < 0)
 				return -ENOMEM;
 		}
 	}

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The source reader's scanner (ksc-src.h says how a file is read): at each keyword the
- * lexer finds in code, the macro and its arguments, DEFAULT_SYMBOL_NAMESPACE as #define
- * and as -D in Kbuild/Makefile, and the records and mentions they make.
+ * The source reader's scanner (source-private.h says how a file is read): at each
+ * keyword the lexer finds in code, the macro and its arguments, DEFAULT_SYMBOL_NAMESPACE
+ * as #define and as -D in Kbuild/Makefile, and the records and mentions they make.
  */
 #include <errno.h>
 #include <limits.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "source/ksc-src.h"
+#include "source/source-private.h"
 
 #define MAX_INVOCATION 65536        /* bytes from a macro's '(' to its ')' */
 #define MAX_ARGS 4
@@ -885,7 +885,10 @@ int ksc_src_scan_buffer(struct ksc_src_scanner *s, const char *path, const char 
 	}
 	src_lex_init();
 	struct cands c = { s->cand, 0, s->cap_cand };
-	if (src_find_candidates(s, data, size, &c) < 0)
+	int r = src_find_candidates(data, size, &c);
+	s->cand = c.v; /* kept, grown or not, for the next buffer */
+	s->cap_cand = c.cap;
+	if (r < 0)
 		return -ENOMEM;
 	if (c.n == 0)
 		return 0;

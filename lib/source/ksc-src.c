@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Sources (ksc-src.h says how a file is read): the public object struct ksc_src, the
- * names of its enums, reading files, and the folder walk. A folder is scanned by a pool
- * of threads that share a stack of folders: each thread lists a folder, reads its Kbuild
- * (else Makefile) for -DDEFAULT_SYMBOL_NAMESPACE=, scans its files with one read() each
- * into a reused buffer (no fstat: readdir's type says they are regular files), and
- * pushes the subfolders. Records are sorted by path at the end, so the output does not
- * depend on the schedule.
+ * Sources (source-private.h says how a file is read): the public object struct ksc_src,
+ * the names of its enums, reading files, and the folder walk. A folder is scanned by a
+ * pool of threads that share a stack of folders: each thread lists a folder, reads its
+ * Kbuild (else Makefile) for -DDEFAULT_SYMBOL_NAMESPACE=, scans its files with one
+ * read() each into a reused buffer (no fstat: readdir's type says they are regular
+ * files), and pushes the subfolders. Records are sorted by path at the end, so the output
+ * does not depend on the schedule.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "source/ksc-src.h"
+#include "source/source-private.h"
 #include "util/workpool.h"
 
 #define MAX_FILE_SIZE (1u << 30)    /* larger "source files" are skipped with -EFBIG */
@@ -62,25 +62,6 @@ KSC_EXPORT const char *ksc_src_mention_name(enum ksc_src_mention m)
 	case KSC_SRC_BAD_ARGS: return "bad-args";
 	}
 	return "unknown";
-}
-
-enum ksc_src_lang ksc_src_lang_of(const char *path)
-{
-	const char *base = ksc_basename(path);
-	size_t n = strlen(base);
-
-	if (strcmp(base, "Makefile") == 0 || strcmp(base, "Kbuild") == 0)
-		return KSC_LANG_MAKE;
-	if (n > 2 && base[n - 2] == '.') {
-		switch (base[n - 1]) {
-		case 'c':
-		case 'h':
-			return KSC_LANG_C;
-		case 'S':
-			return KSC_LANG_ASM;
-		}
-	}
-	return KSC_LANG_NONE;
 }
 
 /* ---------------------------------------------------------------------------------- */

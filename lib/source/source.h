@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The source wing (doc/architecture.md): export and import macros as written in C, found
- * before anything is built (the lexer, the scanner and the folder walk: ksc-src.h), and
- * the edits of `src migrate` and `nsdeps` (ksc-srcedit.c). A sibling of the engine: each
- * uses the kernel wing, neither the other.
+ * before anything is built (the lexer, the scanner and the folder walk:
+ * source-private.h), and the edits of `src migrate` and `nsdeps` (ksc-srcedit.c). A
+ * sibling of the engine: each uses the kernel wing, neither the other.
  */
 #pragma once
 

@@ -7,6 +7,9 @@
  *  - ksc-src-scan.c: the macros, their arguments and DEFAULT_SYMBOL_NAMESPACE, records
  *    and mentions, Kbuild/Makefile flags: one buffer at a time (struct ksc_src_scanner);
  *  - ksc-src.c: the public object (struct ksc_src), reading files and the folder walk.
+ * Calls go down this list, never up: the lexer calls no other file of the wing, the
+ * scanner only the lexer, ksc-src.c the scanner (and ksc-srcedit.c the lexer and the
+ * scanner).
  *
  * How a file is read, fastest path first:
  *  1. Pre-filter. One pass over the bytes looks for the only keywords that matter,
@@ -77,8 +80,8 @@ struct token {
  */
 extern unsigned char src_special[2][2][256];
 void src_lex_init(void);
-int src_find_candidates(struct ksc_src_scanner *s, const char *d, size_t n,
-			struct cands *c);
+/* The keyword candidates of d[0..n) into c (c->v grows as needed). 0 or -ENOMEM. */
+int src_find_candidates(const char *d, size_t n, struct cands *c);
 size_t src_skip_plain(const char *d, size_t p, size_t lim, bool asm_, bool dir,
 		      const unsigned char *tab);
 void src_line_at(struct lex *L, size_t off, unsigned int *line, unsigned int *col);
