@@ -10,7 +10,8 @@
   wings only, never of a higher wing or of a sibling of the same rank; tools/ includes the
   public header, util/ and tools/ only;
 - with BUILD given, the same for calls (a's object file needs a symbol b's defines, by
-  nm): a lower wing never calls a higher one, so no circle of calls crosses wings.
+  nm): a lower wing never calls a higher one, so no circle of calls crosses wings; and
+  inside a wing, no circle of calls between its files (each wing's files have an order).
 
 Today's exceptions are listed below, each with its reason; a new one fails the test. An
 exception that no longer applies is printed as a note: remove it.
@@ -240,6 +241,10 @@ def main():
             check("no call from a lower wing to a higher one",
                   ["%s calls %s: %s" % (a, b, crosses(a, b))
                    for a in sorted(graph) for b in sorted(graph[a]) if crosses(a, b)])
+            inner = {a: {b for b in bs if wing_of(b) == wing_of(a)}
+                     for a, bs in graph.items()}
+            check("no circle of calls between the files of one wing",
+                  [" <-> ".join(c) for c in sccs(inner) if len(c) > 1])
     for n in notes:
         print("# note: " + n)
     return 1 if failed else 0

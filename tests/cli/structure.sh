@@ -2,7 +2,7 @@
 # The size and layering limits of lib/, tools/ and util/ (tests/structure.py, which lists
 # today's exceptions with their reasons): no file over 1,500 lines, no function over 120,
 # no #include circle, no include or call (nm on the objects in $BUILD) from a lower wing
-# to a higher one. First on a made-up tree that breaks each limit once, so that a checker
+# to a higher one, no circle of calls between the files of one wing. First on a made-up tree that breaks each limit once, so that a checker
 # that passes everything fails here.
 . tests/lib.sh
 
@@ -41,6 +41,23 @@ if ${CC:-cc} -c -o "$T_TMP/obj/lib/readers/x-a.o" "$T_TMP/x-a.c" &&
 		"$rc $(grep -c 'lib/tree/x-b.c calls' "$T_TMP/calls.out") $(grep -c 'lib/readers/x-a.c calls lib/tree/x-b.c: the readers wing is below the tree wing' "$T_TMP/calls.out")"
 else
 	t_fail "a reader that calls the tree fails the wing check" "cc failed"
+fi
+
+# Two files of the tree wing that call each other: a circle inside one wing.
+mkdir -p "$T_TMP/loop/lib/tree"
+printf 'int ksc_y_d(void);\nint ksc_y_c(void) { return ksc_y_d(); }\n' > "$T_TMP/y-c.c"
+printf 'int ksc_y_c(void);\nint ksc_y_e(void);\nint ksc_y_d(void) { return ksc_y_c() + ksc_y_e(); }\n' > "$T_TMP/y-d.c"
+printf 'int ksc_y_e(void) { return 0; }\n' > "$T_TMP/y-e.c"
+if ${CC:-cc} -c -o "$T_TMP/loop/lib/tree/y-c.o" "$T_TMP/y-c.c" &&
+	${CC:-cc} -c -o "$T_TMP/loop/lib/tree/y-d.o" "$T_TMP/y-d.c" &&
+	${CC:-cc} -c -o "$T_TMP/loop/lib/tree/y-e.o" "$T_TMP/y-e.c"; then
+	python3 tests/structure.py --build "$T_TMP/loop" "$T_TMP/loop" > "$T_TMP/loop.out" 2>&1
+	rc=$?
+	t_eq "two files of one wing that call each other fail; a call down does not" \
+		"1 1 lib/tree/y-c.c <-> lib/tree/y-d.c" \
+		"$rc $(grep -c '^not ok' "$T_TMP/loop.out") $(grep -o '^#   lib/tree/y-.*' "$T_TMP/loop.out" | sed 's/^#   //')"
+else
+	t_fail "a circle of calls inside a wing fails" "cc failed"
 fi
 
 python3 tests/structure.py --build "$BUILD" . > "$T_TMP/out" 2>&1
