@@ -349,6 +349,31 @@ err:
 	return r;
 }
 
+/*
+ * The kernel the checks run against, with the tree's modules as providers: built once, on
+ * the calling thread while the workers resolve (run_pool's side job), and shared by the
+ * checking threads.
+ */
+void drop_check_kernel(struct ksc_tree *t)
+{
+	t->run->ck = ksc_kernel_unref(t->run->ck);
+	t->run->ck_ctx = ksc_unref(t->run->ck_ctx);
+	msgbuf_fini(&t->run->ck_msgs);
+}
+
+void build_check_kernel(struct ksc_tree *t)
+{
+	if (t->run->ck || t->run->ck_err)
+		return;
+	t->run->ck_ctx = ksc_new();
+	if (!t->run->ck_ctx) {
+		t->run->ck_err = -ENOMEM;
+		return;
+	}
+	ksc_set_log_fn(t->run->ck_ctx, msgbuf_log, &t->run->ck_msgs);
+	t->run->ck_err = tree_kernel(t, t->run->ck_ctx, &t->run->ck);
+}
+
 /* ---------------------------------------------------------------------------------- */
 /* ksc_kernel_open()'s kernel, from the tree                                           */
 

@@ -14,12 +14,12 @@
  *   ksc-tree-read.c     step 2: reading modules into facts records, in the workers;
  *                       the index's records fetched when needed
  *   ksc-tree-pool.c     the worker threads, the messages they keep for the main thread
- *   ksc-tree-problems.c the problems met, in order
  *   ksc-tree-state.c    the tree object's life (ref, unref) and small shared helpers
+ *   ksc-tree-problems.c the problems met, in order
  *
- * Calls go down this list, never up: ksc-tree.c runs the steps, a step calls only the
- * files below it (kernel, read, pool, problems, state, and the records, index and
- * depmod files of tree.h), and none calls ksc-tree.c.
+ * Calls go down this list, never up: ksc-tree.c runs the steps, a step calls no other
+ * step, only the files from ksc-tree-kernel.c down (and the records, index and depmod
+ * files of tree.h), and none calls ksc-tree.c.
  */
 #pragma once
 
@@ -308,13 +308,14 @@ int kload_join(struct ksc_tree *t, struct kload *k);
 int ksym_add(struct ksc_tree *t, const char *name, int32_t owner, uint64_t crc);
 /* The kernel to check against: the exports, the configuration, every module as provider. */
 int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out);
+/* That kernel for the check phase, built once (also as resolve's side job), then dropped. */
+void build_check_kernel(struct ksc_tree *t);
+void drop_check_kernel(struct ksc_tree *t);
 
 /* ---- step 4: verdicts (ksc-tree-check.c) ---- */
 
 int build_kder(const struct tmod *m, const struct ksc_report *rep, const struct kder *old,
 	       struct kder **out);
-void build_check_kernel(struct ksc_tree *t);
-void drop_check_kernel(struct ksc_tree *t);
 
 /* ---- results (ksc-tree-results.c) ---- */
 
