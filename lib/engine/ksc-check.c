@@ -240,6 +240,21 @@ static int fail(struct loading *L, int err)
 	return err;
 }
 
+/*
+ * A check of load_module() that the kernel lets try_to_force_load() override (the
+ * vermagic, exports without CRCs): with CONFIG_MODULE_FORCE_LOAD the load goes on
+ * tainted (0); without it the finding `d` is an error and the load fails with -ENOEXEC.
+ */
+static int force_or_fail(struct run *run, struct loading *L, const char *reason,
+			 struct ksc_diag *d)
+{
+	if (try_force(run, L, reason, d))
+		return 0;
+	if (d)
+		d->severity = KSC_SEV_ERROR, d->err = -ENOEXEC;
+	return fail(L, -ENOEXEC);
+}
+
 /* The CRCs differ: module_layout (check_modstruct_version()) or an import. Returns 0. */
 static int bad_version(struct run *run, struct loading *L, const char *sym, uint32_t crc,
 		      struct ksc_diag **d_out)
@@ -760,11 +775,7 @@ static int check_vermagic(struct run *run, struct loading *L)
 		d = loader_finding(run, L, KSC_SEV_WARNING, "vermagic", NULL,
 			.summary = "no vermagic in .modinfo",
 			.fix = "build the module with kbuild against this kernel");
-		if (try_force(run, L, "bad vermagic", d))
-			return 0;
-		if (d)
-			d->severity = KSC_SEV_ERROR, d->err = -ENOEXEC;
-		return fail(L, -ENOEXEC);
+		return force_or_fail(run, L, "bad vermagic", d);
 	}
 	if (!kvm || same_magic(vm, kvm, ksc_module_has_versions(L->mod)))
 		return 0;
@@ -931,11 +942,7 @@ static int check_export_symbol_versions(struct run *run, struct loading *L)
 	d = loader_finding(run, L, KSC_SEV_WARNING, "exports-no-crc", NULL,
 		.summary = "exports without CRCs on a modversions kernel",
 		.fix = "build the module with CONFIG_MODVERSIONS");
-	if (try_force(run, L, "no versions for exported symbols", d))
-		return 0;
-	if (d)
-		d->severity = KSC_SEV_ERROR, d->err = -ENOEXEC;
-	return fail(L, -ENOEXEC);
+	return force_or_fail(run, L, "no versions for exported symbols", d);
 }
 
 /* setup_modinfo(): an explicit import of a module: namespace, 6.16+ (R11). 0 or -EPERM. */
