@@ -1118,6 +1118,35 @@ static int wanted_imports(struct ksc_srcedit *e, const struct scanned *s,
 	return 0;
 }
 
+/* How many blanks (spaces, tabs) start the line at ls, looking no further than end. */
+static size_t indent_of(const char *data, size_t ls, size_t end)
+{
+	size_t n = 0;
+
+	while (ls + n < end && (data[ls + n] == ' ' || data[ls + n] == '\t'))
+		n++;
+	return n;
+}
+
+/*
+ * want[0..nwant) at `at`, one line each, indented as the line at ls (indent_len blanks).
+ * The number of lines added, or -errno.
+ */
+static int insert_imports_at(struct ksc_srcedit *e, const struct scanned *s, size_t at,
+			     size_t ls, size_t indent_len, char *const *want, size_t nwant,
+			     unsigned int line)
+{
+	int added = 0;
+
+	for (size_t w = 0; w < nwant; w++) {
+		int r = insert_import(e, s, at, ls, indent_len, want[w], line);
+		if (r < 0)
+			return r;
+		added += r;
+	}
+	return added;
+}
+
 /*
  * Into the block of import lines that starts at the first one, each before the first
  * existing line that sorts after it (scripts/nsdeps sorts them with LC_ALL=C sort -u), so
@@ -1131,10 +1160,7 @@ static int insert_into_block(struct ksc_srcedit *e, const struct scanned *s,
 	int r, added = 0;
 
 	line_span(e->data, e->size, first_import->offset, &ls, &le);
-	size_t indent_len = 0;
-	while (ls + indent_len < le && (e->data[ls + indent_len] == ' ' ||
-					e->data[ls + indent_len] == '\t'))
-		indent_len++;
+	size_t indent_len = indent_of(e->data, ls, le);
 	/* block lines: consecutive lines that hold an import record */
 	size_t bs = ls, be = le, w = 0;
 	for (;;) {
@@ -1167,14 +1193,9 @@ static int insert_into_block(struct ksc_srcedit *e, const struct scanned *s,
 		be = ne;
 	}
 	/* the rest after the block */
-	for (; w < nwant; w++) {
-		r = insert_import(e, s, be < e->size ? be + 1 : be, ls, indent_len, want[w],
-				  first_import->line);
-		if (r < 0)
-			return r;
-		added += r;
-	}
-	return added;
+	r = insert_imports_at(e, s, be < e->size ? be + 1 : be, ls, indent_len, want + w,
+			      nwant - w, first_import->line);
+	return r < 0 ? r : added + r;
 }
 
 /* After the line that ends the MODULE_LICENSE(...); statement. Lines added, or -errno. */
@@ -1183,7 +1204,6 @@ static int insert_after_license(struct ksc_srcedit *e, const struct scanned *s,
 				size_t nwant)
 {
 	size_t p = license->end, ls, le;
-	int r, added = 0;
 
 	while (p < e->size && (e->data[p] == ' ' || e->data[p] == '\t'))
 		p++;
@@ -1191,18 +1211,8 @@ static int insert_after_license(struct ksc_srcedit *e, const struct scanned *s,
 		p++;
 	line_span(e->data, e->size, license->offset, &ls, &(size_t){ 0 });
 	line_span(e->data, e->size, p > 0 ? p - 1 : 0, &(size_t){ 0 }, &le);
-	size_t indent_len = 0;
-	while (ls + indent_len < e->size && (e->data[ls + indent_len] == ' ' ||
-					     e->data[ls + indent_len] == '\t'))
-		indent_len++;
-	for (size_t w = 0; w < nwant; w++) {
-		r = insert_import(e, s, le < e->size ? le + 1 : le, ls, indent_len, want[w],
-				  license->line);
-		if (r < 0)
-			return r;
-		added += r;
-	}
-	return added;
+	return insert_imports_at(e, s, le < e->size ? le + 1 : le, ls,
+				 indent_of(e->data, ls, e->size), want, nwant, license->line);
 }
 
 KSC_EXPORT int ksc_srcedit_plan_imports(struct ksc_srcedit *e, const char *kver,
