@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "tree/tree-private.h"
+#include "util/array.h"
 static uint64_t file_id(const char *path, uint64_t seed)
 {
 	struct stat st;
@@ -110,14 +111,8 @@ int find_kernel(struct ksc_tree *t)
 /* Add to depmod's symbol table (a later one replaces an earlier one). */
 int ksym_add(struct ksc_tree *t, const char *name, int32_t owner, uint64_t crc)
 {
-	if (t->n_ksyms == t->cap_ksyms) {
-		size_t cap = t->cap_ksyms ? t->cap_ksyms * 2 : 1024;
-		struct msym *a = realloc(t->ksyms_at, cap * sizeof(*a));
-		if (!a)
-			return -ENOMEM;
-		t->ksyms_at = a;
-		t->cap_ksyms = cap;
-	}
+	if (array_reserve(t->ksyms_at, t->cap_ksyms, t->n_ksyms + 1, 1024) < 0)
+		return -ENOMEM;
 	/* The index is stored, not a pointer: the array moves. */
 	t->ksyms_at[t->n_ksyms] = (struct msym){ owner, crc };
 	int r = hash_add(&t->ksyms, name, (void *)(uintptr_t)(t->n_ksyms + 1), 0);

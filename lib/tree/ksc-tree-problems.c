@@ -10,22 +10,7 @@
 #include <string.h>
 
 #include "tree/tree-private.h"
-
-/* Room in *a (n used, *cap allocated) for `more` problems. 0 or -ENOMEM. */
-static int problems_room(struct tproblem **a, size_t n, size_t *cap, size_t more)
-{
-	if (n + more <= *cap)
-		return 0;
-	size_t c = *cap ? *cap : 16;
-	while (c < n + more)
-		c *= 2;
-	struct tproblem *p = realloc(*a, c * sizeof(*p));
-	if (!p)
-		return -ENOMEM;
-	*a = p;
-	*cap = c;
-	return 0;
-}
+#include "util/array.h"
 
 void problems_free(struct tproblem *a, size_t n)
 {
@@ -40,7 +25,7 @@ static int push_problem(struct tproblem **a, size_t *n, size_t *cap, const char 
 {
 	char *reason;
 
-	if (problems_room(a, *n, cap, 1) < 0)
+	if (array_reserve(*a, *cap, *n + 1, 16) < 0)
 		return -ENOMEM;
 	if (vasprintf(&reason, fmt, ap) < 0)
 		return -ENOMEM;
@@ -79,7 +64,7 @@ int kernel_problem(struct ksc_tree *t, const char *path, int err, const char *fm
 int merge_kproblems(struct ksc_tree *t)
 {
 	size_t n = t->n_kproblems;
-	int r = problems_room(&t->problems, t->n_problems, &t->cap_problems, n);
+	int r = array_reserve(t->problems, t->cap_problems, t->n_problems + n, 16);
 
 	if (r < 0) {
 		problems_free(t->kproblems, n);

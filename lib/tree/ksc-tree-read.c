@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "tree/tree-private.h"
+#include "util/array.h"
 #include "util/elfview.h"
 
 /*
@@ -127,14 +128,8 @@ static int img_range(struct img *im, int fd, uint64_t off, uint64_t len, struct 
 		return 0;
 	if (img_loaded(im, off, len))
 		return 0;
-	if (im->nr == im->cap) {
-		size_t cap = im->cap ? im->cap * 2 : 32;
-		struct range *r = realloc(im->r, cap * sizeof(*r));
-		if (!r)
-			return -ENOMEM;
-		im->r = r;
-		im->cap = cap;
-	}
+	if (array_reserve(im->r, im->cap, im->nr + 1, 32) < 0)
+		return -ENOMEM;
 	int ret = pread_all(fd, im->data + off, (size_t)len, off, w);
 	if (ret < 0) {
 		memset(im->data + off, 0, (size_t)len); /* a short read left bytes there */
@@ -148,16 +143,8 @@ static int img_full(struct img *im, int fd, size_t size, struct rstate *w)
 {
 	img_free(im);
 	if (size <= SPARSE_MIN) {
-		if (w->buf_cap < size) {
-			size_t cap = w->buf_cap ? w->buf_cap : 64 * 1024;
-			while (cap < size)
-				cap *= 2;
-			unsigned char *b = realloc(w->buf, cap);
-			if (!b)
-				return -ENOMEM;
-			w->buf = b;
-			w->buf_cap = cap;
-		}
+		if (array_reserve(w->buf, w->buf_cap, size, 64 * 1024) < 0)
+			return -ENOMEM;
 		im->data = w->buf;
 		im->borrowed = true;
 	} else {

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "tree/tree-private.h"
+#include "util/array.h"
 /*
  * The walk is depth-first in readdir() order, as depmod's (which recurses per level and
  * follows symbolic links), but iterative: a stack of folders being read, so a chain of
@@ -79,14 +80,8 @@ static int add_candidate(struct walker *w, size_t rlen)
 			free(m->path); /* relpath with it */
 		m->relpath = m->path = NULL;
 	} else {
-		if (t->n_mods == t->cap_mods) {
-			size_t cap = t->cap_mods ? t->cap_mods * 2 : 1024;
-			struct tmod *a = realloc(t->mods, cap * sizeof(*a));
-			if (!a)
-				return -ENOMEM;
-			t->mods = a;
-			t->cap_mods = cap;
-		}
+		if (array_reserve(t->mods, t->cap_mods, t->n_mods + 1, 1024) < 0)
+			return -ENOMEM;
 		m = &t->mods[t->n_mods];
 		memset(m, 0, sizeof(*m));
 		m->modname = malloc(nl + 1);
@@ -121,14 +116,8 @@ static int add_candidate(struct walker *w, size_t rlen)
 /* Remember a folder the walk read, for the next run's check that nothing changed. */
 static int note_dir(struct ksc_tree *t, const char *rel, const struct stat *st)
 {
-	if (t->n_dirs == t->cap_dirs) {
-		size_t cap = t->cap_dirs ? t->cap_dirs * 2 : 256;
-		struct kidx_dir *d = realloc(t->dirs, cap * sizeof(*d));
-		if (!d)
-			return -ENOMEM;
-		t->dirs = d;
-		t->cap_dirs = cap;
-	}
+	if (array_reserve(t->dirs, t->cap_dirs, t->n_dirs + 1, 256) < 0)
+		return -ENOMEM;
 	char *r = strdup(rel);
 	if (!r)
 		return -ENOMEM;
@@ -149,14 +138,8 @@ static int read_rest(struct walker *w, struct wframe *f)
 		if (ksc_depmod_should_exclude_dir(w->t->dmcfg, de->d_name))
 			continue;
 		size_t nl = strlen(de->d_name);
-		if (f->n_rest + nl + 2 > cap) {
-			cap = cap ? cap * 2 : 4096;
-			cap = cap < f->n_rest + nl + 2 ? f->n_rest + nl + 2 : cap;
-			char *r = realloc(f->rest, cap);
-			if (!r)
-				return -ENOMEM;
-			f->rest = r;
-		}
+		if (array_reserve(f->rest, cap, f->n_rest + nl + 2, 4096) < 0)
+			return -ENOMEM;
 		f->rest[f->n_rest] = (char)de->d_type;
 		memcpy(f->rest + f->n_rest + 1, de->d_name, nl + 1);
 		f->n_rest += nl + 2;
@@ -227,15 +210,9 @@ static int pop_folder(struct walker *w)
 /* Walk the folder fd (w->rel, rlen with its '/'): on the stack. Takes fd. */
 static int push_folder(struct walker *w, int fd, size_t rlen, const struct stat *st)
 {
-	if (w->depth == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 32;
-		struct wframe *s = realloc(w->stack, cap * sizeof(*s));
-		if (!s) {
-			close(fd);
-			return -ENOMEM;
-		}
-		w->stack = s;
-		w->cap = cap;
+	if (array_reserve(w->stack, w->cap, w->depth + 1, 32) < 0) {
+		close(fd);
+		return -ENOMEM;
 	}
 	DIR *d = fdopendir(fd);
 	if (!d) {

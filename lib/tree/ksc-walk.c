@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "tree/tree.h"
+#include "util/array.h"
 
 struct seen {
 	dev_t dev;
@@ -118,14 +119,8 @@ static int first_visit(struct walk *w, const char *dir, const struct stat *dst)
 	size_t n = w->n_paths;
 	int r;
 
-	if (n == w->cap_paths) {
-		size_t cap = n ? n * 2 : 64;
-		char **p = realloc(w->paths, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		w->paths = p;
-		w->cap_paths = cap;
-	}
+	if (array_reserve(w->paths, w->cap_paths, n + 1, 64) < 0)
+		return -ENOMEM;
 	r = ksc_dirset_add(&w->dirs, dst->st_dev, dst->st_ino, &n);
 	if (r < 0)
 		return r;
@@ -152,15 +147,9 @@ static int walk_dir(struct walk *w, const char *dir, const struct stat *dst)
 	int first = first_visit(w, dir, dst);
 	if (first <= 0)
 		return first;
-	if (w->depth == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 16;
-		struct seen *s = realloc(w->stack, cap * sizeof(*s));
-		if (!s)
-			return -ENOMEM;
-		w->stack = s;
-		w->cap = cap;
-	}
-	w->stack[w->depth++] = (struct seen){ dst->st_dev, dst->st_ino };
+	if (array_push(w->stack, w->depth, w->cap,
+		       (struct seen){ dst->st_dev, dst->st_ino }) < 0)
+		return -ENOMEM;
 
 	DIR *d = opendir(dir);
 	if (!d) {
@@ -177,14 +166,9 @@ static int walk_dir(struct walk *w, const char *dir, const struct stat *dst)
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
 		    skipped(w, de->d_name))
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 64;
-			char **nn = realloc(names, cap * sizeof(*nn));
-			if (!nn) {
-				ret = -ENOMEM;
-				goto out;
-			}
-			names = nn;
+		if (array_reserve(names, cap, n + 1, 64) < 0) {
+			ret = -ENOMEM;
+			goto out;
 		}
 		if (asprintf(&names[n], "%s/%s", dir, de->d_name) < 0) {
 			ret = -ENOMEM;
