@@ -22,13 +22,21 @@
 int array_reserve_(void **p, size_t *cap, size_t need, size_t elem, size_t min)
 	__attribute__((warn_unused_result));
 
-/* Room for `need` elements in all. 0 or -ENOMEM. */
+/*
+ * Room for `need` elements in all. 0 or -ENOMEM. When the room is there already, only
+ * the comparison runs here (no call), so pushes in a loop cost what a hand-written
+ * `if (n == cap)` costs.
+ */
 #define array_reserve(p, cap, need, min)                                                 \
 	({                                                                               \
-		void *array_p_ = (p);                                                    \
-		int array_r_ = array_reserve_(&array_p_, &(cap), (need), sizeof(*(p)),   \
-					      (min));                                    \
-		(p) = array_p_;                                                          \
+		size_t array_need_ = (need);                                             \
+		int array_r_ = 0;                                                        \
+		if (array_need_ > (cap)) {                                               \
+			void *array_p_ = (p);                                            \
+			array_r_ = array_reserve_(&array_p_, &(cap), array_need_,        \
+						  sizeof(*(p)), (min));                  \
+			(p) = array_p_;                                                  \
+		}                                                                        \
 		array_r_;                                                                \
 	})
 

@@ -104,6 +104,20 @@ static void test_array_push(void **state)
 	assert_int_equal(array_reserve(p, cap, 1024, 1024), 0);
 	assert_int_equal(cap, 1024);
 	array_free(p, n, cap);
+
+	/* `need` is read once, whether or not the array grows; room there keeps the block */
+	size_t k = 0;
+	assert_int_equal(array_reserve(p, cap, ++k + 4, 8), 0);
+	assert_int_equal(k, 1);
+	assert_int_equal(cap, 8);
+	struct pair *block = p;
+	assert_int_equal(array_reserve(p, cap, ++k + 6, 8), 0);
+	assert_int_equal(k, 2);
+	assert_ptr_equal(p, block);
+	assert_int_equal(cap, 8);
+	assert_int_equal(array_reserve(p, cap, 0, 8), 0);
+	assert_int_equal(cap, 8);
+	array_free(p, n, cap);
 }
 
 /* Sizes that overflow are refused, and the array stays as it was. */
