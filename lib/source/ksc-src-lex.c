@@ -18,6 +18,7 @@
 #endif
 
 #include "source/source-private.h"
+#include "util/array.h"
 
 /* ---------------------------------------------------------------------------------- */
 /* Languages                                                                          */
@@ -92,14 +93,8 @@ void src_lex_init(void)
 
 static int cand_push(struct cands *c, size_t off)
 {
-	if (c->n == c->cap) {
-		size_t cap = c->cap ? c->cap * 2 : 64;
-		size_t *v = realloc(c->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		c->v = v;
-		c->cap = cap;
-	}
+	if (array_reserve(c->v, c->cap, c->n + 1, 64) < 0)
+		return -ENOMEM;
 	c->v[c->n++] = off;
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "source/source-private.h"
+#include "util/array.h"
 
 #define MAX_INVOCATION 65536        /* bytes from a macro's '(' to its ')' */
 #define MAX_ARGS 4
@@ -65,17 +66,7 @@ static const char kw_default[] = SRC_KW_DEFAULT;
 
 static int buf_reserve(struct ksc_src_scanner *s, size_t need)
 {
-	if (need <= s->cap_buf)
-		return 0;
-	size_t cap = s->cap_buf ? s->cap_buf : 256;
-	while (cap < need)
-		cap *= 2;
-	char *b = realloc(s->buf, cap);
-	if (!b)
-		return -ENOMEM;
-	s->buf = b;
-	s->cap_buf = cap;
-	return 0;
+	return array_reserve(s->buf, s->cap_buf, need, 256);
 }
 
 static int hexval(char c)
@@ -221,15 +212,9 @@ static struct ksc_src_record *rec_new(struct lex *L, enum ksc_src_kind kind, siz
 			return NULL;
 		}
 	}
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 64;
-		struct ksc_src_record *r = realloc(v->v, cap * sizeof(*r));
-		if (!r) {
-			L->err = -ENOMEM;
-			return NULL;
-		}
-		v->v = r;
-		v->cap = cap;
+	if (array_reserve(v->v, v->cap, v->n + 1, 64) < 0) {
+		L->err = -ENOMEM;
+		return NULL;
 	}
 	struct ksc_src_record *r = &v->v[v->n++];
 	memset(r, 0, sizeof(*r));
@@ -441,14 +426,8 @@ static int add_define(struct lex *L, size_t s, size_t e)
 {
 	struct ksc_src_scanner *sc = L->s;
 
-	if (sc->n_defines == sc->cap_defines) {
-		size_t cap = sc->cap_defines ? sc->cap_defines * 2 : 32;
-		struct ksc_src_define *v = realloc(sc->defines, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		sc->defines = v;
-		sc->cap_defines = cap;
-	}
+	if (array_reserve(sc->defines, sc->cap_defines, sc->n_defines + 1, 32) < 0)
+		return -ENOMEM;
 	struct ksc_src_define *df = &sc->defines[sc->n_defines];
 	unsigned col;
 	df->name = pool_strndup(sc->strings, L->d + s, e - s);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "source/source-private.h"
+#include "util/array.h"
 #include "util/workpool.h"
 
 #define MAX_FILE_SIZE (1u << 30)    /* larger "source files" are skipped with -EFBIG */
@@ -264,17 +265,9 @@ static int read_whole(int dfd, const char *name, char **buf, size_t *cap, size_t
 		goto out;
 	}
 	size_t want = (size_t)st.st_size, got = 0;
-	if (want + 1 > *cap) {
-		size_t c = *cap ? *cap : 65536;
-		while (c < want + 1)
-			c *= 2;
-		char *b = realloc(*buf, c);
-		if (!b) {
-			r = -ENOMEM;
-			goto out;
-		}
-		*buf = b;
-		*cap = c;
+	if (array_reserve(*buf, *cap, want + 1, 65536) < 0) {
+		r = -ENOMEM;
+		goto out;
 	}
 	while (got < want) {
 		ssize_t k = read(fd, *buf + got, want - got);
@@ -303,7 +296,7 @@ struct dir_flags {
 		bool as;
 		struct ksc_src_default def;
 	} *files;
-	size_t n_files;
+	size_t n_files, cap_files;
 };
 
 static const char *from_of(struct pool *pool, const struct ksc_src_record *r)
@@ -345,11 +338,9 @@ static int dir_flags_from(struct dir_flags *f, struct pool *pool,
 			size_t l = strlen(m);
 			if (l < 10 || strcmp(m + l - 2, ".o") != 0)
 				continue;
-			struct file_flag *ff =
-				realloc(f->files, (f->n_files + 1) * sizeof(*ff));
-			if (!ff)
+			if (array_reserve(f->files, f->cap_files, f->n_files + 1, 8) < 0)
 				return -ENOMEM;
-			f->files = ff;
+			struct file_flag *ff = f->files;
 			ff[f->n_files].obj = pool_strndup(pool, m + 7, l - 9);
 			if (!ff[f->n_files].obj)
 				return -ENOMEM;
@@ -438,14 +429,8 @@ struct walk {
 
 static int worker_error(struct worker *wk, const char *path, int err)
 {
-	if (wk->n_errs == wk->cap_errs) {
-		size_t cap = wk->cap_errs ? wk->cap_errs * 2 : 8;
-		struct werr *v = realloc(wk->errs, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		wk->errs = v;
-		wk->cap_errs = cap;
-	}
+	if (array_reserve(wk->errs, wk->cap_errs, wk->n_errs + 1, 8) < 0)
+		return -ENOMEM;
 	wk->errs[wk->n_errs].path = strdup(path);
 	if (!wk->errs[wk->n_errs].path)
 		return -ENOMEM;
@@ -490,14 +475,8 @@ static const char *join_path(struct worker *wk, const char *rel, const char *nam
 
 static int add_fres(struct worker *wk, const char *path, size_t first)
 {
-	if (wk->n_files == wk->cap_files) {
-		size_t cap = wk->cap_files ? wk->cap_files * 2 : 256;
-		struct fres *v = realloc(wk->files, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		wk->files = v;
-		wk->cap_files = cap;
-	}
+	if (array_reserve(wk->files, wk->cap_files, wk->n_files + 1, 256) < 0)
+		return -ENOMEM;
 	wk->files[wk->n_files++] =
 		(struct fres){ path, first, wk->recs.n - first, &wk->recs };
 	return 0;
@@ -555,16 +534,8 @@ static int folder_add(struct folder *f, const char *nm, unsigned char type)
 {
 	size_t l = strlen(nm) + 1;
 
-	if (f->names_len + l > f->names_cap) {
-		size_t c = f->names_cap ? f->names_cap * 2 : 4096;
-		while (c < f->names_len + l)
-			c *= 2;
-		char *v = realloc(f->names, c);
-		if (!v)
-			return -ENOMEM;
-		f->names = v;
-		f->names_cap = c;
-	}
+	if (array_reserve(f->names, f->names_cap, f->names_len + l, 4096) < 0)
+		return -ENOMEM;
 	if (f->n == f->cap) {
 		size_t c = f->cap ? f->cap * 2 : 64;
 		struct entry *v = realloc(f->ents, c * sizeof(*v));
@@ -781,16 +752,8 @@ static int vec_append(struct ksc_src_vec *v, const struct ksc_src_record *r, siz
 {
 	if (!n)
 		return 0;
-	if (v->n + n > v->cap) {
-		size_t cap = v->cap ? v->cap : 256;
-		while (cap < v->n + n)
-			cap *= 2;
-		struct ksc_src_record *x = realloc(v->v, cap * sizeof(*x));
-		if (!x)
-			return -ENOMEM;
-		v->v = x;
-		v->cap = cap;
-	}
+	if (array_reserve(v->v, v->cap, v->n + n, 256) < 0)
+		return -ENOMEM;
 	memcpy(v->v + v->n, r, n * sizeof(*r));
 	v->n += n;
 	return 0;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "source/source.h"
+#include "util/array.h"
 
 struct edit {
 	size_t off, len;
@@ -232,14 +233,8 @@ KSC_EXPORT int ksc_srcedit_replace(struct ksc_srcedit *e, size_t offset, size_t 
 		    (x->off > offset || (x->off == offset && x->len && !length)))
 			pos = i;
 	}
-	if (e->n_edits == e->cap_edits) {
-		size_t cap = e->cap_edits ? e->cap_edits * 2 : 8;
-		struct edit *v = realloc(e->edits, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		e->edits = v;
-		e->cap_edits = cap;
-	}
+	if (array_reserve(e->edits, e->cap_edits, e->n_edits + 1, 8) < 0)
+		return -ENOMEM;
 	const char *t = pool_strdup(&e->strings, text);
 	if (!t)
 		return -ENOMEM;
@@ -263,15 +258,9 @@ static int add_note(struct ksc_srcedit *e, unsigned int line, const char *fmt, .
 	va_end(ap);
 	if (n < 0)
 		return -ENOMEM;
-	if (e->n_notes == e->cap_notes) {
-		size_t cap = e->cap_notes ? e->cap_notes * 2 : 4;
-		struct ksc_srcedit_note *v = realloc(e->notes, cap * sizeof(*v));
-		if (!v) {
-			free(s);
-			return -ENOMEM;
-		}
-		e->notes = v;
-		e->cap_notes = cap;
+	if (array_reserve(e->notes, e->cap_notes, e->n_notes + 1, 4) < 0) {
+		free(s);
+		return -ENOMEM;
 	}
 	const char *t = pool_strdup(&e->strings, s);
 	free(s);
