@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Internal: the check report and its findings (lib/engine/ksc-report.c), built by lib/engine/ksc-check.c
- * and lib/engine/ksc-build.c (the in-tree-only rule, R40). Strings returned are owned by the
- * report; on allocation failure they are NULL and the report remembers it (-ENOMEM).
+ * Internal: the check report and its findings (lib/engine/ksc-report.c), built by the run
+ * (lib/engine/ksc-check.c), its two views (lib/engine/ksc-loader.c,
+ * lib/engine/ksc-modpost.c) and lib/engine/ksc-build.c (the in-tree-only rule, R40).
+ * Strings returned are owned by the report; on allocation failure they are NULL and the
+ * report remembers it (-ENOMEM).
  */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "kernel/kernel.h"
 
@@ -62,3 +65,84 @@ bool ksc_intree_modpost_refusal(struct ksc_report *r, bool allow, bool mod_log,
 void ksc_intree_views_differ(struct ksc_report *r, enum ksc_build build,
 			     const struct ksc_module *mod, size_t idx, const char *sym,
 			     const char *ns);
+
+/* The state of one run of both views (lib/engine/ksc-check.c sets it up). */
+
+/* A given module that loaded: a provider for the modules after it. */
+struct live {
+	const struct ksc_module *mod;
+	const char *name;
+	bool proprietary;
+};
+
+/* One simulated boot (R15, R21, R28, R31: taints and *_once messages are per boot). */
+struct boot {
+	bool taint_P, taint_O, taint_E, taint_F, taint_C;
+	bool once_nosymver, once_noextver, once_sig;
+	bool lockdep_off;     /* "Disabling lock debugging due to kernel taint", once */
+	bool retpoline_off;   /* the first module without retpoline switched the mitigation off */
+	struct live *live;
+	size_t n_live;
+};
+
+/* One check run: the kernel, its rules and options, the boot the loader view changes. */
+struct run {
+	struct ksc_report *r;
+	struct ksc_kernel *k;
+	const struct ksc_features *pol;
+	const struct ksc_check_opts *o;
+	bool allow_missing_ns;
+	bool modversions;     /* the kernel checks CRCs */
+	bool module_sig, sig_force, force_load, retpoline;
+	bool missing_crc_fails; /* Debian's "Disable matching missing version CRC" */
+	struct boot boot;
+};
+
+/* Per module being loaded. */
+struct loading {
+	size_t index;
+	const struct ksc_module *mod;
+	const char *name;  /* mod->name: struct module name */
+	const char *iname; /* info->name: modinfo name, else struct name */
+	bool P, using_gplonly;
+	int err;           /* last failure, returned by finit_module */
+	bool aborted;      /* a failure that stops the load at once */
+	bool reached_symbols; /* the load got as far as simplify_symbols() */
+	struct ksc_sig_eval sig; /* module_sig_check(): the signature (ksc-sig.c) */
+	bool sig_ok;       /* info->sig_ok: a valid (or, without keys, well-formed) signature */
+	bool modns_sig_warned; /* the modns-* signature warning was given */
+};
+
+/* MODULE_IMPORT_NS in the syntax of the target kernel (R2). */
+static inline const char *import_line(struct ksc_report *r, const char *ns)
+{
+	return r->pol.has[KSC_FEAT_STRING_NS] ? sfmt(r, "MODULE_IMPORT_NS(\"%s\");", ns)
+				: sfmt(r, "MODULE_IMPORT_NS(%s);", ns);
+}
+
+/* The module patterns of a module: namespace, after the prefix. */
+static inline const char *modns_list(const char *ns)
+{
+	return ns + strlen("module:");
+}
+
+/* The module imports namespace `ns` with MODULE_IMPORT_NS() (R12). */
+static inline bool has_import_ns(const struct ksc_module *mod, const char *ns)
+{
+	size_t it = 0;
+	const char *v;
+
+	while ((v = ksc_module_next_modinfo_value(mod, "import_ns", &it)))
+		if (strcmp(v, ns) == 0)
+			return true;
+	return false;
+}
+
+/* lib/engine/ksc-loader.c: load_module() in kernel/module/main.c, step by step. */
+#define load_module ksc_loader_load_module
+int load_module(struct run *run, struct loading *L);
+
+/* lib/engine/ksc-modpost.c: scripts/mod/modpost.c for module `idx` of `mods`. */
+#define modpost_module ksc_modpost_module
+void modpost_module(struct run *run, struct ksc_module *const *mods, size_t n, size_t idx,
+		    bool *ok);

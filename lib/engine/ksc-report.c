@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * A check report's strings and findings, shared by lib/engine/ksc-check.c (the two views) and
- * lib/engine/ksc-build.c (the in-tree-only rule, R40).
+ * A check report's strings and findings, shared by the two views
+ * (lib/engine/ksc-loader.c, lib/engine/ksc-modpost.c), the run (lib/engine/ksc-check.c)
+ * and lib/engine/ksc-build.c (the in-tree-only rule, R40).
  */
 #include <errno.h>
 #include <stdarg.h>
