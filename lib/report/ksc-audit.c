@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/array.h"
 
 /* A growable array of pointers, NULL-terminated for the public getters. */
 struct plist {
@@ -28,14 +29,8 @@ struct plist {
 
 static int plist_add(struct plist *l, const void *p)
 {
-	if (l->n + 1 >= l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 8;
-		const void **v = realloc(l->v, cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (array_reserve(l->v, l->cap, l->n + 2, 8) < 0) /* and the NULL after them */
+		return -ENOMEM;
 	l->v[l->n++] = p;
 	l->v[l->n] = NULL;
 	return 0;
@@ -62,15 +57,9 @@ struct ksc_audit {
 
 static struct plist *new_list(struct ksc_audit *a)
 {
-	if (a->n_lists == a->cap_lists) {
-		size_t cap = a->cap_lists ? a->cap_lists * 2 : 64;
-		struct plist *l = realloc(a->lists, cap * sizeof(*l));
-		if (!l) {
-			a->oom = 1;
-			return NULL;
-		}
-		a->lists = l;
-		a->cap_lists = cap;
+	if (array_reserve(a->lists, a->cap_lists, a->n_lists + 1, 64) < 0) {
+		a->oom = 1;
+		return NULL;
 	}
 	struct plist *l = &a->lists[a->n_lists++];
 	memset(l, 0, sizeof(*l));
@@ -115,15 +104,9 @@ static void finding(struct ksc_audit *a, const char *code, enum ksc_severity sev
 		    const struct ksc_module *mod, const char *symbol, const char *ns,
 		    const char *detail)
 {
-	if (a->n_findings == a->cap_findings) {
-		size_t cap = a->cap_findings ? a->cap_findings * 2 : 64;
-		struct ksc_audit_finding *f = realloc(a->findings, cap * sizeof(*f));
-		if (!f) {
-			a->oom = 1;
-			return;
-		}
-		a->findings = f;
-		a->cap_findings = cap;
+	if (array_reserve(a->findings, a->cap_findings, a->n_findings + 1, 64) < 0) {
+		a->oom = 1;
+		return;
 	}
 	struct ksc_audit_finding *f = &a->findings[a->n_findings++];
 	f->code = code;
@@ -367,14 +350,9 @@ static int audit_namespaces(struct ksc_audit *a)
 			continue;
 		size_t xi = (size_t)(uintptr_t)hash_find(&idx, ns);
 		if (!xi) {
-			if (n == cap) {
-				cap = cap ? cap * 2 : 64;
-				struct nsacc *na = realloc(acc, cap * sizeof(*na));
-				if (!na) {
-					r = -ENOMEM;
-					goto out;
-				}
-				acc = na;
+			if (array_reserve(acc, cap, n + 1, 64) < 0) {
+				r = -ENOMEM;
+				goto out;
 			}
 			acc[n] = (struct nsacc){ ns, 0, list_new(a), list_new(a), list_new(a) };
 			xi = ++n;
@@ -526,15 +504,9 @@ static size_t signer_row(struct ksc_audit *a, struct hash *idx, const char *sign
 	size_t xi = (size_t)(uintptr_t)hash_find(idx, key);
 	if (xi)
 		return xi - 1;
-	if (a->n_signers == a->cap_signers) {
-		size_t cap = a->cap_signers ? a->cap_signers * 2 : 8;
-		struct ksc_audit_signer *v = realloc(a->signers, cap * sizeof(*v));
-		if (!v) {
-			a->oom = 1;
-			return (size_t)-1;
-		}
-		a->signers = v;
-		a->cap_signers = cap;
+	if (array_reserve(a->signers, a->cap_signers, a->n_signers + 1, 8) < 0) {
+		a->oom = 1;
+		return (size_t)-1;
 	}
 	struct ksc_audit_signer *x = &a->signers[a->n_signers];
 	memset(x, 0, sizeof(*x));

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/array.h"
 
 struct ksc_diff {
 	struct ksc_change *changes;
@@ -40,14 +41,8 @@ KSC_EXPORT const char *ksc_change_kind_name(enum ksc_change_kind kind)
 static int add(struct ksc_diff *d, enum ksc_change_kind kind, const struct kprov *o,
 	       const struct kprov *n)
 {
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 256;
-		struct ksc_change *c = realloc(d->changes, cap * sizeof(*c));
-		if (!c)
-			return -ENOMEM;
-		d->changes = c;
-		d->cap = cap;
-	}
+	if (array_reserve(d->changes, d->cap, d->n + 1, 256) < 0)
+		return -ENOMEM;
 	struct ksc_change *c = &d->changes[d->n++];
 	c->kind = kind;
 	c->symbol = o ? o->exp.name : n->exp.name;
