@@ -14,6 +14,7 @@
 
 #include "kernel/kernel.h"
 #include "kernel/ksc-modset.h"
+#include "util/array.h"
 
 #define PROV_VMLINUX ((struct kowner *)0)
 
@@ -65,14 +66,8 @@ KSC_EXPORT struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k)
 
 static int add_prov(struct ksc_kernel *k, const struct ksc_export *e, struct kowner *owner)
 {
-	if (k->n_provs == k->cap_provs) {
-		size_t cap = k->cap_provs ? k->cap_provs * 2 : 4096;
-		struct kprov *p = realloc(k->provs, cap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		k->provs = p;
-		k->cap_provs = cap;
-	}
+	if (array_reserve(k->provs, k->cap_provs, k->n_provs + 1, 4096) < 0)
+		return -ENOMEM;
 	struct kprov *p = &k->provs[k->n_provs];
 	p->exp.name = pool_strdup(&k->strings, e->name);
 	p->exp.ns = e->ns[0] ? pool_strdup(&k->strings, e->ns) : "";
@@ -94,14 +89,8 @@ static struct kowner *new_owner(struct ksc_kernel *k, const char *name, struct k
 
 	if (o)
 		return o;
-	if (k->n_owners == k->cap_owners) {
-		size_t cap = k->cap_owners ? k->cap_owners * 2 : 256;
-		struct kowner **a = realloc(k->owners, cap * sizeof(*a));
-		if (!a)
-			return NULL;
-		k->owners = a;
-		k->cap_owners = cap;
-	}
+	if (array_reserve(k->owners, k->cap_owners, k->n_owners + 1, 256) < 0)
+		return NULL;
 	o = calloc(1, sizeof(*o));
 	if (!o)
 		return NULL;

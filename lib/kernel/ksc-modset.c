@@ -33,6 +33,7 @@
 
 #include "kernel/kernel.h"
 #include "kernel/ksc-modset.h"
+#include "util/array.h"
 
 enum search_type { SEARCH_PATH, SEARCH_BUILTIN, SEARCH_EXTERNAL };
 
@@ -105,16 +106,14 @@ static void cfg_note(struct ksc_depmod_cfg *cfg, char kind, const char *a, const
 		cfg->fp = ksc_hash64(b, strlen(b) + 1, cfg->fp);
 }
 
+/* Room for one more of the n elements of `size` at *v: capacities are 4, 8, 16, ... */
 static int grow(void **v, size_t n, size_t size)
 {
+	size_t cap = n; /* full when n is 0 or a power of two from 4 */
+
 	if (n && (n < 4 || (n & (n - 1))))
-		return 0; /* room left: capacities are 4, 8, 16, ... */
-	size_t cap = n < 4 ? 4 : n * 2;
-	void *x = realloc(*v, cap * size);
-	if (!x)
-		return -ENOMEM;
-	*v = x;
-	return 0;
+		return 0; /* room left */
+	return array_reserve_(v, &cap, n + 1, size, 4);
 }
 
 static int push_str(char ***v, size_t *n, const char *s)
