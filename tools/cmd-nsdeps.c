@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util/array.h"
 #include "util/macro.h"
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
@@ -70,7 +71,7 @@ struct nsdeps_args {
 
 struct strs {
 	char **v;
-	size_t n;
+	size_t n, cap;
 };
 
 static int strs_add(struct strs *s, const char *x)
@@ -78,10 +79,8 @@ static int strs_add(struct strs *s, const char *x)
 	for (size_t i = 0; i < s->n; i++)
 		if (strcmp(s->v[i], x) == 0)
 			return 0;
-	char **v = realloc(s->v, (s->n + 1) * sizeof(*v));
-	if (!v)
+	if (array_reserve(s->v, s->cap, s->n + 1, 8) < 0)
 		return -ENOMEM;
-	s->v = v;
 	s->v[s->n] = strdup(x);
 	if (!s->v[s->n])
 		return -ENOMEM;
@@ -93,9 +92,7 @@ static void strs_free(struct strs *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		free(s->v[i]);
-	free(s->v);
-	s->v = NULL;
-	s->n = 0;
+	array_free(s->v, s->n, s->cap);
 }
 
 static int cmp_strp(const void *a, const void *b)
@@ -252,7 +249,7 @@ struct target_file {
 
 struct plan {
 	struct target_file *files;
-	size_t n;
+	size_t n, cap;
 };
 
 static struct target_file *plan_file(struct plan *p, const char *path)
@@ -260,10 +257,9 @@ static struct target_file *plan_file(struct plan *p, const char *path)
 	for (size_t i = 0; i < p->n; i++)
 		if (strcmp(p->files[i].path, path) == 0)
 			return &p->files[i];
-	struct target_file *v = realloc(p->files, (p->n + 1) * sizeof(*v));
-	if (!v)
+	if (array_reserve(p->files, p->cap, p->n + 1, 8) < 0)
 		return NULL;
-	p->files = v;
+	struct target_file *v = p->files;
 	memset(&v[p->n], 0, sizeof(v[p->n]));
 	v[p->n].path = strdup(path);
 	if (!v[p->n].path)

@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "ksymcheck.h"
+#include "util/array.h"
 #include "tools/ksc-tool.h"
 
 #ifndef KSC_VERSION
@@ -174,14 +175,8 @@ static int rule_index(struct sarif *s, const struct finding *f)
 	for (size_t i = 0; i < s->n_codes; i++)
 		if (strcmp(s->codes[i], f->code) == 0)
 			return (int)i;
-	if (s->n_codes == s->cap_codes) {
-		size_t cap = s->cap_codes ? s->cap_codes * 2 : 16;
-		char **c = realloc(s->codes, cap * sizeof(*c));
-		if (!c)
-			return -1;
-		s->codes = c;
-		s->cap_codes = cap;
-	}
+	if (array_reserve(s->codes, s->cap_codes, s->n_codes + 1, 16) < 0)
+		return -1;
 	char *code = strdup(f->code), *brief, *full, *help;
 	json_object *ids = json_object_new_array();
 	if (!code || rule_texts(f->code, &brief, &full, &help, ids) < 0) {

@@ -12,6 +12,7 @@
 
 #include <json-c/json.h>
 
+#include "util/array.h"
 #include "util/hash.h"
 #include "tools/ksc-tool.h"
 
@@ -503,15 +504,10 @@ int collect_module(const char *path, const char *root, void *data)
 		l->errors++;
 		return 0;
 	}
-	if (l->n + 2 > l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		struct ksc_module **m = realloc(l->mods, cap * sizeof(*m));
-		if (!m) {
-			ksc_module_unref(mod);
-			return -ENOMEM;
-		}
-		l->mods = m;
-		l->cap = cap;
+	/* room for one more and the NULL after them */
+	if (array_reserve(l->mods, l->cap, l->n + 2, 16) < 0) {
+		ksc_module_unref(mod);
+		return -ENOMEM;
 	}
 	l->mods[l->n++] = mod;
 	l->mods[l->n] = NULL;
