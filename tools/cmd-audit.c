@@ -10,6 +10,7 @@
 
 #include "tools/ksc-tool.h"
 #include "tools/report.h"
+#include "util/fileio.h"
 #include "tools/text.h"
 
 static const char *const help =
@@ -402,7 +403,7 @@ static int print_audit(const struct ksc_audit *a, const struct ksc_kernel *k,
 		int r = report_write_html(args->html, NULL, doc, "audit");
 		if (r < 0) {
 			fprintf(stderr, "%s: %s: %s\n", program_name, args->html,
-				report_strerror(-r));
+				ksc_write_strerror(-r));
 			status |= KSC_EXIT_UNREADABLE;
 		}
 	}

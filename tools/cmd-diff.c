@@ -11,6 +11,7 @@
 #include "util/macro.h"
 #include "tools/ksc-tool.h"
 #include "tools/report.h"
+#include "util/fileio.h"
 #include "tools/text.h"
 
 static const char *const help =
@@ -563,7 +564,7 @@ static int print_document(json_object *root, const struct diff_args *a, const ch
 		title = NULL;
 	int r = report_write_html(a->html, title, root, "diff");
 	if (r < 0) {
-		fprintf(stderr, "%s: %s: %s\n", program_name, a->html, report_strerror(-r));
+		fprintf(stderr, "%s: %s: %s\n", program_name, a->html, ksc_write_strerror(-r));
 		return KSC_EXIT_UNREADABLE;
 	}
 	return KSC_EXIT_OK;

@@ -23,6 +23,7 @@
 
 #include "tools/report.h"
 #include "tools/text.h"
+#include "util/fileio.h"
 
 #ifndef KSC_VERSION
 #define KSC_VERSION "unknown"
@@ -114,11 +115,6 @@ static void write_page(FILE *f, const char *title, json_object *doc, const char 
 	fputs("</script>\n</body>\n</html>\n", f);
 }
 
-const char *report_strerror(int err)
-{
-	return err == REPORT_ENOTREG ? "not a regular file; not replaced" : strerror(err);
-}
-
 int report_write_html(const char *path, const char *title, json_object *doc, const char *kind)
 {
 	if (!path || !doc || !valid_kind(kind))
@@ -135,13 +131,10 @@ int report_write_html(const char *path, const char *title, json_object *doc, con
 	 * file (whose permission bits it takes) or a symbolic link, never over a device, a
 	 * FIFO, a socket or a folder.
 	 */
-	struct stat st;
-	mode_t keep = (mode_t)-1;
-	if (lstat(path, &st) == 0 && !S_ISLNK(st.st_mode)) {
-		if (!S_ISREG(st.st_mode))
-			return -REPORT_ENOTREG;
-		keep = st.st_mode & 07777;
-	}
+	mode_t keep;
+	/* a path that cannot be looked at: mkostemp() below says why */
+	if (ksc_write_target_check(AT_FDCWD, path, &keep) == -KSC_ENOTREG)
+		return -KSC_ENOTREG;
 	const char *slash = strrchr(path, '/');
 	int dirlen = slash ? (int)(slash - path + 1) : 0;
 	char *tmp;

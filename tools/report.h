@@ -22,12 +22,11 @@
  * The file is written to a temporary file in the same directory and renamed over path,
  * so path is either the old file or the whole new one (with the old one's permission
  * bits); "-" writes to standard output. doc is only read. Returns 0, or -errno (-EINVAL
- * for an unknown kind, -REPORT_ENOTREG when path is a device, a FIFO, a socket or a
- * folder: nothing is replaced); nothing is printed: report_strerror() words the error.
+ * for an unknown kind, -KSC_ENOTREG when path is a device, a FIFO, a socket or a
+ * folder: nothing is replaced); nothing is printed: ksc_write_strerror() (util/fileio.h)
+ * words the error, as for the library's own writes.
  */
-#define REPORT_ENOTREG EMEDIUMTYPE
 int report_write_html(const char *path, const char *title, json_object *doc, const char *kind);
-const char *report_strerror(int err);
 
 /*
  * Write the usage graph as Graphviz dot to f. audit: exporter -> restricted export or

@@ -48,8 +48,9 @@ report_render() {
 	# shellcheck disable=SC2046 # pkg-config prints several words
 	${CC:-cc} -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 		-DKSC_VERSION="\"$(sed -n "s/^VERSION := //p" Makefile)\"" \
-		$(pkg-config --cflags json-c) -o "$T_TMP/render" tests/browser/render.c \
-		tools/report.c "$T_TMP/report-assets.c" tools/text.c util/esc.c $(pkg-config --libs json-c) \
+		$(pkg-config --cflags json-c libxxhash) -o "$T_TMP/render" tests/browser/render.c \
+		tools/report.c "$T_TMP/report-assets.c" tools/text.c util/esc.c util/fileio.c \
+		util/hash.c $(pkg-config --libs json-c libxxhash) \
 		> "$T_TMP/render.log" 2>&1
 }
 
