@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `make check-fresh`: the README's quick-start commands, exactly as written there, as a new
-# user runs them on a fresh Debian 12 with nothing installed.
+# user runs them on a fresh Debian 12 with nothing installed, twice: as root, and as a user
+# with sudo (the README promises both).
 #
 # A Debian 12 root made by `debootstrap --variant=minbase bookworm` is cached as a tarball
 # outside git ($KSC_CACHE/fresh/, default ~/.cache/ksymcheck/fresh/), unpacked anew into a
-# temporary folder for every run, and given a copy of this tree's files (those git tracks,
-# plus new ones it does not ignore). Inside it, as root (a Debian 12 root user has no
-# sudo): `apt-get install make` (the README's one prerequisite), then each command of the
-# README's "Quick start" block in order, each echoed first. The packages apt fetches in the
-# root are cached too ($KSC_CACHE/fresh/apt-archives), so a second run downloads nothing.
+# temporary folder for every pass, and given a copy of this tree's files (those git tracks,
+# plus new ones it does not ignore). The root pass: `apt-get install make` (the README's one
+# prerequisite; a Debian 12 root user has no sudo), then each command of the README's "Quick
+# start" block in order, each echoed first. The user pass, in a second fresh root: root
+# installs make and sudo and makes a user `newuser` who may use sudo without a password;
+# the copy is the user's, and the same commands run as that user; then `make check` once
+# more with /dev/pts unmounted (as in a container or a chroot without a terminal): the
+# terminal tests must skip, not fail. The packages apt fetches are cached too
+# ($KSC_CACHE/fresh/apt-archives), so a second run downloads nothing.
+# KSC_FRESH_PASSES="root user" picks the passes (default: both).
 #
-# Needs root (chroot, mount) and debootstrap. Prints the suite's own closing line
-# ("N passed, N failed, N skipped") last; exits with the first failing command's status.
+# Needs root (chroot, mount) and debootstrap. Prints each pass's suite closing line
+# ("N passed, N failed, N skipped"); exits with the first failing command's status.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,13 +47,10 @@ if [ -z "$mirror" ]; then
 fi
 
 work=$(mktemp -d /var/tmp/ksymcheck-fresh.XXXXXX)
-root=$work/root
+root=
 mounted=()
 cleanup() {
-	local i
-	for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
-		umount -l "${mounted[$i]}" 2> /dev/null || true
-	done
+	unmount_all
 	rm -rf --one-file-system "$work"
 }
 trap cleanup EXIT
@@ -64,32 +67,6 @@ if [ ! -f "$tarball" ]; then
 	rm -rf --one-file-system "${work:?}/boot"
 fi
 
-mkdir -p "$root"
-tar -C "$root" --numeric-owner -xf "$tarball"
-cp /etc/resolv.conf "$root/etc/resolv.conf" 2> /dev/null || true
-
-mnt() { # $1 what to mount, $2 where below the root, then mount's options
-	mkdir -p "$root$2"
-	mount "${@:3}" "$1" "$root$2"
-	mount --make-private "$root$2"
-	mounted+=("$root$2")
-}
-# The root is a mount point of its own, as a machine's is (unshare -m needs that), with
-# its own /dev (debootstrap made its nodes), never the machine's: nothing done in the root
-# reaches a device or mount of the machine.
-mnt "$root" "" --bind
-mnt proc /proc -t proc
-mnt devpts /dev/pts -t devpts -o newinstance,ptmxmode=0666
-mnt tmpfs /dev/shm -t tmpfs
-mnt "$archives" /var/cache/apt/archives --bind
-
-# This tree as a new user's clone would have it: tracked files and new unignored ones.
-dest=/root/ksymcheck
-mkdir -p "$root$dest"
-git ls-files -z --cached --others --exclude-standard |
-	while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
-	tar --null -T - -cf - | tar -C "$root$dest" -xf -
-
 # The README's quick-start commands: the lines of the first sh block after "## Quick start".
 mapfile -t cmds < <(awk '/^## Quick start/ { q = 1 } q && /^```sh/ { b = 1; next }
 	b && /^```/ { exit } b { sub(/[ \t]*#.*/, ""); if ($0 != "") print }' README.md)
@@ -98,20 +75,42 @@ if [ ${#cmds[@]} -eq 0 ]; then
 	exit 1
 fi
 
-in_root() { chroot "$root" /usr/bin/env -i HOME=/root TERM=dumb LANG=C.UTF-8 \
-	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"; }
+mnt() { # $1 what to mount, $2 where below the root, then mount's options
+	mkdir -p "$root$2"
+	mount "${@:3}" "$1" "$root$2"
+	mount --make-private "$root$2"
+	mounted+=("$root$2")
+}
 
-echo "::: fresh Debian 12 root: $(in_root cat /etc/debian_version), $(in_root dpkg-query -W -f='.\n' | wc -l) packages"
-echo "\$ apt-get install make"
-in_root sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends make > /dev/null'
-for c in "${cmds[@]}"; do
-	echo "\$ $c"
+unmount_all() {
+	local i
+	for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
+		umount -l "${mounted[$i]}" 2> /dev/null || true
+	done
+	mounted=()
+}
+
+# in_root USER CMD...: CMD in the root as USER (root or newuser), with a clean environment.
+in_root() {
+	local user=$1 home=/root ids=0:0
+	shift
+	if [ "$user" != root ]; then # numeric: the machine's passwd has no such user
+		home=/home/$user
+		ids=$(awk -F: -v u="$user" '$1 == u { print $3 ":" $4 }' "$root/etc/passwd")
+	fi
+	chroot --userspec="$ids" "$root" /usr/bin/env -i HOME="$home" USER="$user" \
+		TERM=dumb LANG=C.UTF-8 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
+}
+
+# run_cmd USER DIR CMD: CMD in DIR of the root as USER, echoed first; its output shown (the
+# test suite's failures, skips and closing line); stops the script when it fails.
+run_cmd() {
+	local start rc=0
+	echo "\$ $3"
 	start=$(date +%s)
-	rc=0
-	in_root sh -c "cd $dest && $c" > "$work/out" 2>&1 || rc=$?
+	in_root "$1" sh -c "cd $2 && $3" > "$work/out" 2>&1 || rc=$?
 	echo "(exit status $rc, $(($(date +%s) - start)) s)"
-	# the demo's whole output; of the test suite, its failures, skips and closing line
-	case "$c" in
+	case "$3" in
 	*check*) grep -E '^(  not ok|  ok .*# SKIP|  # .*(network|root)|Failures:|  [a-z]+/.*: )|passed, ' \
 			"$work/out" || true ;;
 	*) sed 's/^/  /' "$work/out" ;;
@@ -120,4 +119,63 @@ for c in "${cmds[@]}"; do
 		tail -n 40 "$work/out" | sed 's/^/  | /'
 		exit $rc
 	fi
+}
+
+# fresh_pass root|user: a new root from the tarball, the prerequisites, the commands.
+fresh_pass() {
+	local pass=$1 user=root dest c
+	root=$work/root-$pass
+	mkdir -p "$root"
+	tar -C "$root" --numeric-owner -xf "$tarball"
+	cp /etc/resolv.conf "$root/etc/resolv.conf" 2> /dev/null || true
+	# The root is a mount point of its own, as a machine's is (unshare -m needs that), with
+	# its own /dev (debootstrap made its nodes), never the machine's: nothing done in the
+	# root reaches a device or mount of the machine.
+	mnt "$root" "" --bind
+	mnt proc /proc -t proc
+	mnt devpts /dev/pts -t devpts -o newinstance,ptmxmode=0666
+	mnt tmpfs /dev/shm -t tmpfs
+	mnt "$archives" /var/cache/apt/archives --bind
+
+	echo "::: fresh Debian 12 root, as $pass: $(in_root root cat /etc/debian_version)," \
+		"$(in_root root dpkg-query -W -f='.\n' | wc -l) packages"
+	if [ "$pass" = root ]; then
+		echo "\$ apt-get install make"
+		in_root root sh -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends make > /dev/null'
+		dest=/root/ksymcheck
+	else
+		user=newuser
+		echo "# apt-get install make sudo; useradd -m $user; $user may use sudo"
+		echo "127.0.1.1 $(hostname)" >> "$root/etc/hosts" # as the installer writes it, for sudo
+		in_root root sh -c "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends make sudo > /dev/null &&
+			useradd -m -s /bin/sh $user && echo '$user ALL=(ALL) NOPASSWD: ALL' > /etc/sudoers.d/$user && chmod 440 /etc/sudoers.d/$user"
+		dest=/home/$user/ksymcheck
+	fi
+
+	# This tree as a new user's clone would have it: tracked files and new unignored ones.
+	mkdir -p "$root$dest"
+	git ls-files -z --cached --others --exclude-standard |
+		while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
+		tar --null -T - -cf - | tar -C "$root$dest" -xf -
+	[ "$user" = root ] || in_root root chown -R "$user:$user" "$dest"
+
+	for c in "${cmds[@]}"; do
+		run_cmd "$user" "$dest" "$c"
+	done
+	if [ "$pass" = user ]; then
+		# Once more with no /dev/pts: no terminal can be opened, so the terminal tests skip
+		# and nothing fails.
+		umount -l "$root/dev/pts"
+		echo "# umount /dev/pts (a root with no terminal)"
+		run_cmd "$user" "$dest" "make check"
+	fi
+	unmount_all
+	rm -rf --one-file-system "$root"
+}
+
+for p in ${KSC_FRESH_PASSES:-root user}; do
+	case $p in
+	root | user) fresh_pass "$p" ;;
+	*) echo "check-fresh: KSC_FRESH_PASSES: $p is not root or user" >&2; exit 2 ;;
+	esac
 done
