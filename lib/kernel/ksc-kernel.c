@@ -335,6 +335,11 @@ int ksc_kernel_build_index(struct ksc_kernel *k)
 	int r = hash_reserve(&k->index, k->n_provs);
 	if (r < 0)
 		return r;
+	/* the last provider of each chain, by its first's index: one name listed N times
+	 * (a hostile Module.symvers) costs N steps, not N^2 */
+	size_t *tail = calloc(k->n_provs ? k->n_provs : 1, sizeof(*tail));
+	if (!tail)
+		return -ENOMEM;
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < k->n_provs; i++) {
 			struct kprov *p = &k->provs[i];
@@ -343,18 +348,21 @@ int ksc_kernel_build_index(struct ksc_kernel *k)
 			p->next = 0;
 			bool added;
 			void **slot = hash_slot(&k->index, p->exp.name, &added);
-			if (!slot)
+			if (!slot) {
+				free(tail);
 				return -ENOMEM;
+			}
 			if (added) {
 				*slot = p;
+				tail[i] = i;
 				continue;
 			}
-			struct kprov *last = *slot;
-			while (last->next)
-				last = &k->provs[last->next - 1];
-			last->next = i + 1;
+			size_t first = (size_t)((struct kprov *)*slot - k->provs);
+			k->provs[tail[first]].next = i + 1;
+			tail[first] = i;
 		}
 	}
+	free(tail);
 	k->index_dirty = false;
 	return 0;
 }
