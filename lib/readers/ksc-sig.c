@@ -407,24 +407,81 @@ static int certlist_add(struct ksc_module *mod, const unsigned char *der, size_t
 }
 
 /*
+ * The DER element at p[0..n): its tag is p[0], its content starts *hdr bytes in and ends
+ * at *end (definite length, at most two length bytes). False when it does not fit.
+ */
+static bool der_element(const unsigned char *p, size_t n, unsigned char tag, size_t *hdr,
+			size_t *end)
+{
+	size_t len;
+
+	if (n < 2 || p[0] != tag)
+		return false;
+	if (p[1] < 0x80) {
+		*hdr = 2, len = p[1];
+	} else if (p[1] == 0x81 && n >= 3) {
+		*hdr = 3, len = p[2];
+	} else if (p[1] == 0x82 && n >= 4) {
+		*hdr = 4, len = (size_t)p[2] << 8 | p[3];
+	} else {
+		return false;
+	}
+	if (len > n - *hdr)
+		return false;
+	*end = *hdr + len;
+	return true;
+}
+
+/*
+ * Whether p[0..len) has an X.509 certificate's outline (RFC 5280 4.1): a SEQUENCE of
+ * exactly a tbsCertificate SEQUENCE that opens with its version ([0]) or serial number
+ * (INTEGER), a signatureAlgorithm SEQUENCE and a signatureValue BIT STRING. A few byte
+ * compares, where d2i_X509() costs microseconds and fills OpenSSL's error queue: an image
+ * of nothing but "30 82" pairs would otherwise take a minute per 100 MiB.
+ */
+static bool cert_outline(const unsigned char *p, size_t len)
+{
+	size_t hdr, end, thdr, tend, ahdr, aend, bhdr, bend;
+
+	if (!der_element(p, len, 0x30, &hdr, &end) || end != len || hdr != 4)
+		return false;
+	p += hdr, len -= hdr;
+	if (!der_element(p, len, 0x30, &thdr, &tend) || thdr == 2 || tend - thdr < 2 ||
+	    (p[thdr] != 0xa0 && p[thdr] != 0x02))
+		return false;
+	p += tend, len -= tend;
+	if (!der_element(p, len, 0x30, &ahdr, &aend))
+		return false;
+	p += aend, len -= aend;
+	return der_element(p, len, 0x03, &bhdr, &bend) && bend == len;
+}
+
+/*
+ * At most this many d2i_X509() calls per scan that do not yield a certificate: only a
+ * certificate's outline is tried (see cert_outline()), and a kernel's list holds a few.
+ */
+#define CERT_MISSES_MAX 4096
+
+/*
  * DER certificates in p[0..n): a SEQUENCE with a two-byte length holding a SEQUENCE
  * (tbsCertificate) with a one- or two-byte length, that d2i_X509() reads whole.
  */
-static int scan_certs(struct ksc_module *mod, const unsigned char *p, size_t n)
+static int scan_certs(struct ksc_module *mod, const unsigned char *p, size_t n,
+		      unsigned int *misses)
 {
 	size_t i = 0;
 
 	if (ksc_crypto_load() < 0)
 		return 0; /* what is a certificate cannot be told */
 
-	while (n >= 8 && i <= n - 8) {
+	while (n >= 8 && i <= n - 8 && *misses < CERT_MISSES_MAX) {
 		const unsigned char *q = memchr(p + i, 0x30, n - 7 - i);
 		if (!q)
 			break;
 		i = (size_t)(q - p);
 		if (q[1] == 0x82 && q[4] == 0x30 && (q[5] == 0x82 || q[5] == 0x81)) {
 			size_t len = 4 + ((size_t)q[2] << 8 | q[3]);
-			if (len <= n - i) {
+			if (len <= n - i && cert_outline(q, len)) {
 				const unsigned char *c = q;
 				X509 *x = d2i_X509(NULL, &c, (long)len);
 				bool whole = x && c == q + len;
@@ -437,6 +494,7 @@ static int scan_certs(struct ksc_module *mod, const unsigned char *p, size_t n)
 					i += len;
 					continue;
 				}
+				++*misses;
 			}
 		}
 		i++;
@@ -475,9 +533,11 @@ static bool read_shdr(const struct elfview *v, uint64_t i, struct shdr *s)
  */
 static int scan_image(struct ksc_module *mod, const unsigned char *img, size_t size)
 {
+	unsigned int misses = 0;
+
 	if (size < 64 || memcmp(img, ELFMAG, SELFMAG) != 0 ||
 	    (img[EI_CLASS] != ELFCLASS32 && img[EI_CLASS] != ELFCLASS64))
-		return scan_certs(mod, img, size);
+		return scan_certs(mod, img, size, &misses);
 	/* any EI_DATA but ELFDATA2MSB reads as little-endian */
 	struct elfview v = { .m = img, .size = size, .c64 = img[EI_CLASS] == ELFCLASS64,
 			     .msb = img[EI_DATA] == ELFDATA2MSB };
@@ -486,7 +546,7 @@ static int scan_image(struct ksc_module *mod, const unsigned char *img, size_t s
 	struct shdr s0, strs;
 
 	if (v.shoff == 0 || !read_shdr(&v, 0, &s0))
-		return scan_certs(mod, img, size);
+		return scan_certs(mod, img, size, &misses);
 	if (shnum == 0)
 		shnum = s0.size; /* extended numbering */
 	if (shstrndx == SHN_XINDEX)
@@ -511,7 +571,7 @@ static int scan_image(struct ksc_module *mod, const unsigned char *img, size_t s
 			}
 			if (init != (pass == 0))
 				continue;
-			int r = scan_certs(mod, img + s.offset, s.size);
+			int r = scan_certs(mod, img + s.offset, s.size, &misses);
 			if (r < 0)
 				return r;
 		}
