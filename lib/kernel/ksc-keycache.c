@@ -59,13 +59,28 @@ static uint64_t checksum(const struct keycache_hdr *h, const char *path, const v
 	return ksc_hash64(der, h->der_size, x);
 }
 
+/* Exactly n bytes (a regular file that shrinks meanwhile: false). */
+static bool read_all(int fd, unsigned char *p, size_t n)
+{
+	while (n) {
+		ssize_t r = read(fd, p, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return false;
+		p += r, n -= (size_t)r;
+	}
+	return true;
+}
+
 /* The certificates the cache holds for this image, or false (der->der NULL). */
 static bool cache_read(const char *cache, const char *image, const struct stat *ist,
 		       struct ksc_image_der *der, unsigned char **buf)
 {
 	struct keycache_hdr want, h;
 	struct stat st;
-	int fd = open(cache, O_RDONLY | O_CLOEXEC);
+	/* non-blocking: a FIFO put in the cache's place must not hang the check */
+	int fd = open(cache, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 
 	*buf = NULL;
 	if (fd < 0)
@@ -75,7 +90,7 @@ static bool cache_read(const char *cache, const char *image, const struct stat *
 		  (size_t)st.st_size >= sizeof(h) && (uint64_t)st.st_size <= KEYCACHE_MAX;
 	if (ok)
 		*buf = malloc((size_t)st.st_size);
-	ok = ok && *buf && read(fd, *buf, (size_t)st.st_size) == st.st_size;
+	ok = ok && *buf && read_all(fd, *buf, (size_t)st.st_size);
 	close(fd);
 	if (!ok)
 		return false;
@@ -105,6 +120,10 @@ static void cache_write(const char *cache, const char *image, const struct stat 
 	clock_gettime(CLOCK_REALTIME, &now);
 	if ((int64_t)now.tv_sec * 1000000000LL + now.tv_nsec - mtime_ns(ist) < KEYCACHE_RACY_NS ||
 	    der->size > KEYCACHE_MAX)
+		return;
+	/* only a regular file (or a symbolic link, itself replaced) is replaced */
+	struct stat cst;
+	if (lstat(cache, &cst) == 0 && !S_ISREG(cst.st_mode) && !S_ISLNK(cst.st_mode))
 		return;
 	key_of(&h, image, ist);
 	h.n_certs = (uint32_t)der->n;
