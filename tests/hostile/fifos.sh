@@ -61,3 +61,21 @@ mkfifo "$T_TMP/ftree/lib/modules/$H_REL/kernel/pipe.ko"
 h_case "fifo: a FIFO in the module tree" 4 \
 	"$T_TMP/ftree/lib/modules/$H_REL/kernel/pipe.ko: unsupported file type (a FIFO)" \
 	"$KSC" tree -b "$T_TMP/ftree" "$H_REL" --no-index --no-check -q
+
+# A FIFO in the place of the built-in keys' cache (beside the tree's index): not opened
+# for reading (before: the check hung), not replaced; the keys read from the image.
+h_tree "$T_TMP/ktree"
+touch -d '1 hour ago' "$T_TMP/ktree/boot/vmlinux-$H_REL"
+KX=$T_TMP/kx
+S=$FIXTURES/x86_64/fx-user-signed.ko
+XDG_CACHE_HOME=$KX "$KSC" check -k "$T_TMP/ktree" "$S" > "$T_TMP/want" 2>&1
+keys=$(find "$KX" -name '*.keys' | head -n 1)
+if [ -n "$keys" ]; then
+	rm "$keys" && mkfifo "$keys"
+	h_case "fifo: a FIFO as the keys cache" 0 "" \
+		env XDG_CACHE_HOME="$KX" "$KSC" check -k "$T_TMP/ktree" "$S"
+	t_diff "fifo: ... the same check" "$T_TMP/want" "$T_TMP/out"
+	h_kind "fifo: ... the FIFO left alone" p "$keys"
+else
+	t_fail "fifo: a FIFO as the keys cache" "no keys cache written under $KX"
+fi
