@@ -9,11 +9,14 @@
  * namespace is never added (R11): it is explained instead.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/array.h"
 #include "util/macro.h"
@@ -35,7 +38,9 @@ static const char *const help =
 	"      --src DIR          the module's source folder (default: the module's folder);\n"
 	"                         the files are those of DIR/<module>.mod when kbuild left one,\n"
 	"                         else the .c files below DIR that have MODULE_LICENSE()\n"
-	"  -w, --write            apply the changes (default: print a unified diff)\n\n"
+	"  -w, --write            apply the changes (default: print a unified diff); only\n"
+	"                         files below the source folder are edited (a .mod naming\n"
+	"                         one elsewhere: 'PATH: outside --src DIR: not written')\n\n"
 	"The kernel the module is built for (default: this machine's), as for 'ksymcheck check':\n"
 	"  -k, --kernel ROOT      a root holding lib/modules/KVER and the kernel's exports\n"
 	"  -b, --basedir ROOT     the same, as depmod -b\n"
@@ -141,10 +146,57 @@ static char *source_of(const char *dir, char *obj)
 	return NULL;
 }
 
+/* A kbuild .mod names a module's few objects: a larger one is not kbuild's. */
+#define MOD_FILE_MAX (1u << 20)
+
+/* What a file that is not a regular one is, for "not a regular file (a FIFO)". */
+static const char *kind_of(mode_t m)
+{
+	return S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : S_ISCHR(m) ? "a character device"
+	       : S_ISBLK(m) ? "a block device" : S_ISDIR(m) ? "a folder" : "not a file";
+}
+
+/*
+ * The .mod file opened for reading, never blocking (a FIFO in its place), a regular file
+ * of at most MOD_FILE_MAX bytes. NULL with *r 0 when there is none, else -errno (said).
+ */
+static FILE *open_mod(const char *path, int *r)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+
+	*r = 0;
+	if (fd < 0) {
+		if (errno != ENOENT && errno != ENOTDIR) {
+			*r = -errno;
+			print_error("%s: %s", text_esc(path), strerror(errno));
+		}
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0) {
+		*r = -errno;
+		print_error("%s: %s", text_esc(path), strerror(errno));
+	} else if (!S_ISREG(st.st_mode)) {
+		*r = -EINVAL;
+		print_error("%s: not a regular file (%s)", text_esc(path), kind_of(st.st_mode));
+	} else if ((uintmax_t)st.st_size > MOD_FILE_MAX) {
+		*r = -EFBIG;
+		print_error("%s: too large (%jd bytes, limit %u)", text_esc(path),
+			    (intmax_t)st.st_size, MOD_FILE_MAX);
+	}
+	FILE *f = *r ? NULL : fdopen(fd, "r");
+	if (!f) {
+		if (!*r)
+			*r = -errno;
+		close(fd);
+	}
+	return f;
+}
+
 /*
  * kbuild's <module>.mod: one object per line (scripts/Makefile.build cmd_mod), paths as
  * kbuild saw them; each taken as source_of() it. 1 when the .mod file was read, 0 when
- * there is none.
+ * there is none, -errno when it cannot be read (said).
  */
 static int sources_from_mod(const char *dir, const char *name, struct strs *out)
 {
@@ -157,9 +209,10 @@ static int sources_from_mod(const char *dir, const char *name, struct strs *out)
 		path = NULL;
 		return -ENOMEM;
 	}
-	f = fopen(path, "re");
+	f = open_mod(path, &r);
 	if (!f)
-		return 0;
+		return r;
+	r = 1;
 	while (r == 1 && getline(&line, &cap, f) > 0) {
 		char *save = NULL;
 		for (char *tok = strtok_r(line, " \t\n", &save); tok && r == 1;
@@ -188,7 +241,7 @@ static int license_files(struct ksc_ctx *ctx, const char *dir,
 
 	if (r < 0 || ksc_src_new(ctx, NULL, &src) < 0) {
 		strs_free(&srcs);
-		return -ENOMEM;
+		return r < 0 ? r : -ENOMEM;
 	}
 	bool from_mod = r == 1;
 	if (from_mod) {
@@ -488,6 +541,23 @@ struct nsdeps_run {
 	bool told;        /* where the diff applies was said */
 };
 
+/*
+ * Whether path (a file) is below the folder dir, both resolved (symbolic links, "..")
+ * to real paths: nsdeps --write edits only files in the folder it was given, whatever a
+ * .mod file names.
+ */
+static bool below(const char *dir, const char *path)
+{
+	_cleanup_free_ char *rd = realpath(dir, NULL), *rp = realpath(path, NULL);
+	size_t n = rd ? strlen(rd) : 0;
+
+	if (!rd || !rp)
+		return false;
+	if (n == 1) /* "/" */
+		return true;
+	return strncmp(rp, rd, n) == 0 && rp[n] == '/';
+}
+
 /* The missing imports of one module, into the plan of its license files. An exit status. */
 static int plan_module(struct nsdeps_run *run, const struct ksc_module_verdict *v,
 		       const struct strs *missing)
@@ -496,10 +566,17 @@ static int plan_module(struct nsdeps_run *run, const struct ksc_module_verdict *
 	_cleanup_free_ char *dir = src ? strdup(src) : dir_of(ksc_module_get_path(v->module));
 	struct strs files = { 0 };
 	int r = dir ? license_files(run->ctx, dir, v->module, &files) : -ENOMEM;
+	int status = KSC_EXIT_OK;
 
 	if (r >= 0 && strs_add(&run->dirs, dir) < 0)
 		r = -ENOMEM;
 	for (size_t f = 0; r >= 0 && f < files.n; f++) {
+		if (run->args->write && !below(dir, files.v[f])) {
+			print_error("%s: outside %s %s: not written", text_esc(files.v[f]),
+				    src ? "--src" : "the module's folder", text_esc(dir));
+			status = KSC_EXIT_UNREADABLE;
+			continue;
+		}
 		struct target_file *tf = plan_file(&run->plan, files.v[f]);
 		for (size_t i = 0; tf && i < missing->n; i++)
 			if (strs_add(&tf->ns, missing->v[i]) < 0)
@@ -508,7 +585,7 @@ static int plan_module(struct nsdeps_run *run, const struct ksc_module_verdict *
 			r = -ENOMEM;
 	}
 	strs_free(&files);
-	return r < 0 ? KSC_EXIT_UNREADABLE : KSC_EXIT_OK;
+	return r < 0 ? KSC_EXIT_UNREADABLE : status;
 }
 
 /* One file's imports: planned, then shown as a diff or written. An exit status. */

@@ -79,3 +79,35 @@ h_case "write: diff --html over a 0600 report" 0 "" \
 	"$KSC" diff --html "$T_TMP/r.html" "$H_SYMVERS" "$H_SYMVERS"
 t_eq "write: the report stays 0600" 600 "$(stat -c %a "$T_TMP/r.html")"
 t_grep "write: the report was written" "</html>" "$T_TMP/r.html"
+
+# nsdeps --write edits only files below its source folder (--src DIR, else the module's
+# folder), whatever kbuild's MODULE.mod names: an absolute path, a ../ path or a path
+# through a symbolic link out of the folder is refused (before: edited silently); the
+# module's own files are still edited.
+NS=$T_TMP/ns
+mkdir -p "$NS" && cp -r "$TOP/tests/fixtures/srctree/nsdeps" "$NS/"
+if command -v "${CLANG:-clang}" > /dev/null &&
+	"${CLANG:-clang}" --target=x86_64-linux-gnu -c -I "$TOP/tests/fixtures/src" \
+		-o "$NS/nsdeps/fx-nsuser/fx-nsuser.ko" "$NS/nsdeps/fx-nsuser.S" 2> /dev/null; then
+	D=$NS/nsdeps/fx-nsuser
+	MODNS="$D/fx-nsuser.ko: uses anon_inode_make_secure_inode from the module-restricted namespace module:kvm: not importing it; rename is not a fix: this export is restricted to modules matching kvm"
+	mkdir -p "$NS/outside" "$NS/out2"
+	cp "$D/main.c" "$NS/outside/abs.c"
+	cp "$D/main.c" "$NS/outside/up.c"
+	cp "$D/main.c" "$NS/out2/linked.c"
+	ln -s "$NS/out2" "$D/sub"
+	cp "$D/main.c" "$T_TMP/main.orig"
+	printf '%s\n' "$NS/outside/abs.o" ../../outside/up.o sub/linked.o main.o > "$D/fx-nsuser.mod"
+	h_case "write: nsdeps --write, MODULE.mod names files outside --src" 5 "$MODNS
+$NS/outside/abs.c: outside --src $D: not written
+$D/../../outside/up.c: outside --src $D: not written
+$D/sub/linked.c: outside --src $D: not written" \
+		"$KSC" nsdeps -q --symvers "$NS/nsdeps/Module.symvers" --src "$D" --write "$D/fx-nsuser.ko"
+	t_eq "write: ... none of them edited" "same same same" \
+		"$(for f in outside/abs.c outside/up.c out2/linked.c; do
+			cmp -s "$T_TMP/main.orig" "$NS/$f" && echo same || echo "$f changed"; done | tr '\n' ' ' | sed 's/ $//')"
+	t_eq "write: ... the module's own source edited" "edited" \
+		"$(cmp -s "$T_TMP/main.orig" "$D/main.c" && echo same || echo edited)"
+else
+	t_skip "write: nsdeps --write, MODULE.mod names files outside --src" "cannot assemble the module fixture"
+fi
