@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ksymcheck diff: what changed between two kernels, and what that does to given modules. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -19,7 +22,8 @@ static const char *const help =
 	"Compare the exports of two kernels: symbols removed and added, made GPL-only, moved\n"
 	"into, out of or between namespaces, made module-restricted (6.16+), with a new CRC, or\n"
 	"provided by another module. OLD and NEW are each a kernel root (ROOT/lib/modules/KVER,\n"
-	"one release), a ROOT/lib/modules/KVER directory, a Module.symvers, or a vmlinux/bzImage.\n"
+	"one release), a ROOT/lib/modules/KVER directory, a Module.symvers, or a vmlinux/bzImage;\n"
+	"a file may be a pipe ('<(zcat Module.symvers.gz)'), read once, up to 256 MiB.\n"
 	"With MODULEs, only what changes their verdicts is shown: each import checked against\n"
 	"both kernels (loader and modpost), with the rule and the fix.\n\n"
 	"Options:\n"
@@ -570,14 +574,123 @@ static int print_document(json_object *root, const struct diff_args *a, const ch
 	return KSC_EXIT_OK;
 }
 
+/* A pipe operand is read whole into memory, up to this: a kernel image or its exports. */
+#define PIPE_MAX (256u << 20)
+
+static const char *kind_of(mode_t m)
+{
+	return S_ISSOCK(m) ? "a socket" : S_ISCHR(m) ? "a character device"
+	       : S_ISBLK(m) ? "a block device" : "not a file";
+}
+
+/*
+ * A pipe or FIFO operand (`diff <(...) NEW`), read once to its end (a FIFO nobody writes
+ * to: at once, empty; never hangs), then taken as the file would be: a kernel image when
+ * it starts as one, else a Module.symvers. Sniffing its first bytes through a second open
+ * would lose them. 0 or -errno (said).
+ */
+static int open_pipe_kernel(struct ksc_ctx *ctx, const char *path, struct ksc_kernel **out,
+			    unsigned *errors)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), r = 0;
+	_cleanup_free_ unsigned char *buf = NULL;
+	size_t n = 0, cap = 0;
+
+	if (fd < 0 || fcntl(fd, F_SETFL, 0) < 0) { /* blocking reads from here: a writer */
+		r = -errno;
+		print_error("%s: %s", text_esc(path), strerror(-r));
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	for (;;) {
+		if (n == cap) {
+			size_t ncap = cap ? cap * 2 : 1u << 16;
+			unsigned char *p = ncap <= PIPE_MAX ? realloc(buf, ncap + 1) : NULL;
+			if (!p) {
+				r = ncap > PIPE_MAX ? -EFBIG : -ENOMEM;
+				break;
+			}
+			buf = p, cap = ncap;
+		}
+		ssize_t k = read(fd, buf + n, cap - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			r = k < 0 ? -errno : 0;
+			break;
+		}
+		n += (size_t)k;
+	}
+	close(fd);
+	if (r == -EFBIG)
+		print_error("%s: too large (more than %u bytes from a pipe)", text_esc(path), PIPE_MAX);
+	else if (r < 0)
+		print_error("%s: %s", text_esc(path), strerror(-r));
+	else if (n == 0)
+		print_error("%s: empty file: no exports", text_esc(path));
+	if (r < 0 || n == 0)
+		return r < 0 ? r : -ENODATA;
+	if ((r = ksc_kernel_new(ctx, out)) < 0)
+		return r;
+	/* ELF, gzip, xz, zstd or a bzImage, as ksc_kernel_open_path() tells them */
+	bool image = (n >= 4 && memcmp(buf, "\177ELF", 4) == 0) ||
+		     (n >= 2 && memcmp(buf, "\037\213", 2) == 0) ||
+		     (n >= 6 && memcmp(buf, "\3757zXZ\0", 6) == 0) ||
+		     (n >= 4 && memcmp(buf, "\050\265\057\375", 4) == 0) ||
+		     (n >= 0x206 && memcmp(buf + 0x202, "HdrS", 4) == 0);
+	if (image) {
+		struct ksc_module *vm;
+		r = ksc_module_new_from_memory(ctx, path, buf, n, &vm);
+		if (r >= 0 && ksc_module_get_kind(vm) != KSC_KIND_VMLINUX) {
+			print_error("%s: a module, not a kernel image", text_esc(path));
+			r = -EINVAL;
+		} else if (r >= 0) {
+			r = ksc_kernel_add_vmlinux(*out, vm);
+		}
+		ksc_module_unref(vm);
+	} else {
+		struct ksc_symvers *sv;
+		buf[n] = '\0';
+		r = ksc_symvers_new_from_memory(ctx, path, (const char *)buf, n, &sv);
+		if (r >= 0) {
+			*errors += ksc_symvers_get_error_count(sv) ? 1 : 0;
+			r = ksc_kernel_add_symvers(*out, sv);
+			ksc_symvers_unref(sv);
+		}
+	}
+	if (r < 0)
+		*out = ksc_kernel_unref(*out);
+	return r;
+}
+
+/*
+ * One side of the diff: a kernel root, a folder or a regular file as open_kernel_path()
+ * takes them; a pipe read once; anything else (a device, a socket) refused by kind.
+ */
+static int open_side(struct ksc_ctx *ctx, const char *path, bool progress,
+		     struct ksc_kernel **out, unsigned *errors)
+{
+	struct stat st;
+
+	*out = NULL;
+	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
+		return open_pipe_kernel(ctx, path, out, errors);
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		print_error("%s: not a regular file (%s)", text_esc(path), kind_of(st.st_mode));
+		return -EINVAL;
+	}
+	return open_kernel_path(ctx, path, progress, out);
+}
+
 /* Read both kernels and the modules, and compare the kernels' exports. An exit status. */
 static int open_sides(struct ksc_ctx *ctx, struct diff_run *d, char **operands, int n,
 		      unsigned *errors)
 {
 	bool progress = d->text && !d->args->quiet;
 
-	if (open_kernel_path(ctx, operands[0], progress, &d->ko) < 0 ||
-	    open_kernel_path(ctx, operands[1], progress, &d->kn) < 0)
+	if (open_side(ctx, operands[0], progress, &d->ko, errors) < 0 ||
+	    open_side(ctx, operands[1], progress, &d->kn, errors) < 0)
 		return KSC_EXIT_UNREADABLE;
 	*errors += ksc_kernel_get_error_count(d->ko) + ksc_kernel_get_error_count(d->kn);
 	if (n > 2 && walk_paths(ctx, operands + 2, n - 2, collect_module, &d->col,

@@ -101,3 +101,21 @@ $D/fx-nsuser.mod: not a regular file (a character device)" \
 else
 	t_skip "fifo: nsdeps, a FIFO as MODULE.mod" "cannot assemble the module fixture"
 fi
+
+# diff's operands: a FIFO nobody writes to is read once, empty, and said so (before:
+# hung); a pipe is read whole (before: its first bytes eaten by the format sniff, then
+# read as empty); a character device is refused by kind.
+printf '0x00000001\tkvm_hook\tvmlinux\tEXPORT_SYMBOL\t\n' > "$T_TMP/new.symvers"
+h_case "fifo: diff FIFO NEW" 4 "$F: empty file: no exports" \
+	"$KSC" diff "$F" "$T_TMP/new.symvers"
+"$KSC" diff "$H_SYMVERS" "$T_TMP/new.symvers" > "$T_TMP/want"
+h_case "fifo: diff <(cat OLD) <(cat NEW)" 1 "" \
+	bash -c '"$1" diff <(cat "$2") <(cat "$3")' - "$KSC" "$H_SYMVERS" "$T_TMP/new.symvers"
+t_diff "fifo: ... the same changes as from the files" "$T_TMP/want" "$T_TMP/out"
+"$KSC" diff "$FIXTURES/x86_64/fx-vmlinux-prel32" "$T_TMP/new.symvers" > "$T_TMP/want"
+h_case "fifo: diff <(cat vmlinux) NEW" 1 "" \
+	bash -c '"$1" diff <(cat "$2") "$3"' - "$KSC" "$FIXTURES/x86_64/fx-vmlinux-prel32" \
+	"$T_TMP/new.symvers"
+t_diff "fifo: ... the image read from the pipe" "$T_TMP/want" "$T_TMP/out"
+h_case "fifo: diff /dev/zero NEW" 4 "/dev/zero: not a regular file (a character device)" \
+	"$KSC" diff /dev/zero "$T_TMP/new.symvers"
