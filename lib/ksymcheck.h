@@ -366,7 +366,7 @@ int ksc_symvers_add_module(struct ksc_symvers *sv, const struct ksc_module *mod)
 /*
  * Format one entry exactly as modpost's write_dump() does for `fmt`, including the
  * trailing newline, into buf (NUL-terminated). Returns the length that was needed (like
- * snprintf), or -EINVAL.
+ * snprintf), or -EINVAL (also for a field with a control character: no line holds it).
  */
 int ksc_symvers_format_entry(const struct ksc_symvers_entry *e, enum ksc_symvers_format fmt,
 			     char *buf, size_t size);

@@ -131,8 +131,13 @@ static int print_symvers(const struct ksc_src_record *r)
 	if (dot && (!slash || dot > slash))
 		*dot = '\0';
 	int n = ksc_symvers_format_entry(&e, KSC_SYMVERS_5, line, sizeof(line));
-	if (n < 0 || (size_t)n >= sizeof(line))
+	if (n < 0 || (size_t)n >= sizeof(line)) {
+		/* a line end would forge a line, an ESC reach the terminal: refused */
+		print_error("%s:%u: %s: %s", text_esc(r->path), r->line, text_esc(r->symbol),
+			    n < 0 ? "a control character in its symbol, file name or namespace: no Module.symvers line can hold it"
+				  : "too long for a Module.symvers line");
 		return -EINVAL;
+	}
 	fputs(line, stdout);
 	return 0;
 }

@@ -106,6 +106,20 @@ static bool valid_field(const char *s, bool may_be_empty)
 	return strpbrk(s, "\t\n\r") == NULL;
 }
 
+/*
+ * A field a written line can hold: no control character at all (a newline would forge a
+ * line, an ESC reach a terminal); non-empty for symbol and module.
+ */
+static bool line_field(const char *s, bool may_be_empty)
+{
+	if (!s || (!may_be_empty && !*s))
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
 /* ---------------------------------------------------------------------------------- */
 /* Table                                                                              */
 
@@ -618,6 +632,9 @@ KSC_EXPORT int ksc_symvers_format_entry(const struct ksc_symvers_entry *e,
 	if (!e || !e->symbol || !e->module || !valid_format(fmt) || (!buf && size))
 		return -EINVAL;
 	ns = e->ns ? e->ns : "";
+	if (!line_field(e->symbol, false) || !line_field(e->module, false) ||
+	    !line_field(ns, true))
+		return -EINVAL; /* no line can hold it: refused, never written forged */
 	type = e->type ? e->type : export_types[default_type(e->gpl_only)].name;
 	switch (fmt) {
 	case KSC_SYMVERS_4:
