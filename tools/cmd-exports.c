@@ -35,6 +35,7 @@ struct exports_run {
 	struct ksc_symvers *all; /* every row, in input order */
 	struct json_stream js;   /* FMT_JSON: one object per file, printed as each is read */
 	unsigned errors;
+	unsigned n_read; /* files read (no table without one) */
 };
 
 static bool looks_like_symvers(const char *path)
@@ -146,9 +147,10 @@ static int one_path(const char *path, const char *root, void *data)
 			run->errors++;
 		for (size_t i = 0; i < ksc_symvers_get_count(sv) && r >= 0; i++)
 			r = ksc_symvers_add(run->all, ksc_symvers_get(sv, i));
-		if (run->format == FMT_JSON)
+		if (r >= 0 && run->format == FMT_JSON)
 			json_add_symvers(run, path, sv);
 		ksc_symvers_unref(sv);
+		run->n_read += r >= 0;
 		return r;
 	}
 
@@ -161,9 +163,55 @@ static int one_path(const char *path, const char *root, void *data)
 	r = set_owner_from_root(mod, path, root);
 	if (r >= 0)
 		r = ksc_symvers_add_module(run->all, mod);
-	if (r >= 0 && run->format == FMT_JSON)
-		json_add_module(run, mod);
+	if (r == -EINVAL) {
+		/* nothing of it added: the file said, the others still listed */
+		print_error("%s: an export name or namespace with a tab or a line end: not listed",
+			    text_esc(path));
+		run->errors++;
+		r = 0;
+	} else if (r >= 0) {
+		run->n_read++;
+		if (run->format == FMT_JSON)
+			json_add_module(run, mod);
+	}
 	ksc_module_unref(mod);
+	return r;
+}
+
+/*
+ * Module.symvers lines as modpost writes them; a row no line can hold (a control
+ * character in a name: a line end would forge a line, an ESC reach the terminal) is
+ * refused and said. 0 or -errno.
+ */
+static int write_symvers(struct exports_run *run)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	int r = 0;
+
+	for (size_t i = 0; r >= 0 && i < ksc_symvers_get_count(run->all); i++) {
+		const struct ksc_symvers_entry *e = ksc_symvers_get(run->all, i);
+		int n = ksc_symvers_format_entry(e, KSC_SYMVERS_5, buf, size);
+		if (n >= 0 && (size_t)n >= size) {
+			char *p = realloc(buf, (size_t)n + 1);
+			if (!p) {
+				r = -ENOMEM;
+				break;
+			}
+			buf = p, size = (size_t)n + 1;
+			n = ksc_symvers_format_entry(e, KSC_SYMVERS_5, buf, size);
+		}
+		if (n < 0) {
+			print_error("%s: %s: a control character in its symbol, module or namespace: no Module.symvers line can hold it",
+				    text_esc(e->module), text_esc(e->symbol));
+			run->errors++;
+			continue;
+		}
+		fwrite(buf, 1, (size_t)n, stdout);
+	}
+	free(buf);
+	if (r >= 0 && (fflush(stdout) != 0 || ferror(stdout)))
+		r = -EIO;
 	return r;
 }
 
@@ -240,13 +288,17 @@ int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[])
 	}
 	switch (run.format) {
 	case FMT_SYMVERS:
-		r = ksc_symvers_write(run.all, KSC_SYMVERS_5, stdout);
+		r = write_symvers(&run);
+		if (r < 0) {
+			fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
+			run.errors++;
+		}
 		break;
 	case FMT_JSON:
 		json_stream_end(&run.js);
 		break;
 	default:
-		if (!run.quiet)
+		if (!run.quiet && run.n_read)
 			print_text(run.all);
 	}
 	ksc_symvers_unref(run.all);
