@@ -382,7 +382,8 @@ static int do_file(const char *path, const char *root, void *data)
 		return 0;
 	}
 	if (ksc_module_get_kind(mod) != KSC_KIND_MODULE) {
-		print_error("%s: not a module (a kernel image has no .modinfo of its own)", path);
+		print_error("%s: not a module (a kernel image has no .modinfo of its own)",
+			    text_esc(path));
 		st->errors++;
 		r = 0;
 	} else if (st->format == FMT_JSON)

@@ -263,7 +263,8 @@ static int license_files(struct ksc_ctx *ctx, const char *dir,
 	}
 	r = 0;
 	if (lic.n == 0) {
-		print_error("%s: no source file of %s.ko has MODULE_LICENSE() (%s)", dir, name,
+		print_error("%s: no source file of %s.ko has MODULE_LICENSE() (%s)", text_esc(dir),
+			    text_esc(name),
 			from_mod ? "files from its .mod" : "no .mod file, every .c file looked at");
 		r = -ENOENT;
 	} else if (from_mod || lic.n == 1) {
@@ -282,7 +283,7 @@ static int license_files(struct ksc_ctx *ctx, const char *dir,
 			r = strs_add(out, pick) < 0 ? -ENOMEM : 0;
 		} else {
 			print_error("%s: %zu files have MODULE_LICENSE() and none is %s.c: build the module (kbuild writes %s.mod, the list of its sources) or give --src its own folder",
-				dir, lic.n, name, name);
+				text_esc(dir), lic.n, text_esc(name), text_esc(name));
 			r = -ENOENT;
 		}
 	}
@@ -606,7 +607,7 @@ static int edit_file(struct nsdeps_run *run, struct target_file *tf)
 		status |= KSC_EXIT_FINDINGS;
 	}
 	if (n < 0) {
-		print_error("%s: %s", tf->path,
+		print_error("%s: %s", text_esc(tf->path),
 			n == -ENOENT ? "no MODULE_LICENSE() to add the imports after" : strerror(-n));
 		status |= KSC_EXIT_UNREADABLE;
 	} else if (n > 0 && !a->write) {
