@@ -18,6 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "util/array.h"
 #include "util/macro.h"
 #include "tools/ksc-tool.h"
@@ -53,6 +55,14 @@ static const char *const help =
 	"  -p, --policy KVER      rules and syntax of this kernel version (default: the\n"
 	"                         kernel's release, else the module's vermagic)\n\n"
 	"Output:\n"
+	"  -f, --format FMT       text (default) or json: {\"schema\", \"command\": \"nsdeps\",\n"
+	"                         \"policy\", \"write\", \"source_folder\", \"modules\": [{\"path\",\n"
+	"                         \"module\", \"missing\": [NS...], \"refused\": [{\"symbol\",\n"
+	"                         \"namespace\", \"code\", \"reason\"}]}], \"files\": [{\"path\",\n"
+	"                         \"diff_path\", \"namespaces\", \"added\", \"written\", \"diff\",\n"
+	"                         \"notes\": [{\"line\", \"text\"}], \"error\"}]}; errors still go\n"
+	"                         to stderr, notes only into the document\n"
+	"      --json             the same as --format json\n"
 	"  -q, --quiet            only errors and what cannot be done (no diff, no 'not\n"
 	"                         imported' or 'added' lines); the exit status says whether\n"
 	"                         imports are missing\n"
@@ -64,12 +74,12 @@ static const char *const help =
 	"namespace that must not be imported; 2 usage error; 4 some inputs unreadable or files\n"
 	"not written (each left as it was); 1 and 4 add up.\n";
 
-enum { OPT_SRC = 256 };
+enum { OPT_SRC = 256, OPT_JSON };
 
 struct nsdeps_args {
 	struct kernel_opts kern;
 	const char *src;
-	bool write, quiet;
+	bool write, quiet, json;
 };
 
 /* ---- a list of unique strings ---- */
@@ -465,6 +475,14 @@ static int nsdeps_opt(void *data, int ch, const char *arg)
 	case OPT_SRC: a->src = arg; break;
 	case 'w': a->write = true; break;
 	case 'q': a->quiet = true; break;
+	case OPT_JSON: a->json = true; break;
+	case 'f': {
+		int f = parse_format("nsdeps", arg, 1u << FMT_TEXT | 1u << FMT_JSON);
+		if (f < 0)
+			return KSC_EXIT_USAGE;
+		a->json = f == FMT_JSON;
+		break;
+	}
 	}
 	return 0;
 }
@@ -476,11 +494,13 @@ static int parse_args(struct nsdeps_args *a, int argc, char *argv[])
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "write", no_argument, NULL, 'w' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ 0 },
 	};
 	static const struct option_set set = {
 		.own = own,
-		.own_short = "wq",
+		.own_short = "wqf:",
 		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS | KOPT_VMLINUX | KOPT_MODULES |
 			  KOPT_CONFIG | KOPT_POLICY,
 		.help = help,
@@ -496,23 +516,42 @@ static int parse_args(struct nsdeps_args *a, int argc, char *argv[])
 	return r;
 }
 
+/* --json: a namespace nsdeps refuses to import, into the module's "refused". */
+static void json_refused(json_object *refused, const struct ksc_diag *d, const char *reason)
+{
+	json_object *x;
+
+	if (!refused || !(x = json_object_new_object()))
+		return;
+	json_object_object_add(x, "symbol", json_text(d->symbol));
+	json_object_object_add(x, "namespace", json_text(d->ns));
+	json_object_object_add(x, "code", json_text(d->code));
+	json_object_object_add(x, "reason", json_text(reason));
+	json_object_array_add(refused, x);
+}
+
 /*
  * What modpost said of one module: the namespaces it uses without importing them (noted,
- * into *missing), and module namespaces it must not import (errors). An exit status.
+ * into *missing), and module namespaces it must not import (errors). With jmods (--json),
+ * the module's object is added to it. An exit status.
  */
 static int missing_namespaces(const struct ksc_report *rep, const struct ksc_module_verdict *v,
-			      bool quiet, struct strs *missing)
+			      bool quiet, struct strs *missing, json_object *jmods)
 {
 	const char *mpath = ksc_module_get_path(v->module);
+	json_object *refused = jmods ? json_object_new_array() : NULL;
 	int status = KSC_EXIT_OK;
+	char why[512];
 
 	for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
 		const struct ksc_diag *d = ksc_report_get_diag(rep, i);
 		if (strcmp(d->code, "ns-missing") == 0) {
 			int r = strs_add(missing, d->ns);
-			if (r < 0)
+			if (r < 0) {
+				json_object_put(refused);
 				return KSC_EXIT_UNREADABLE;
-			if (r == 1 && !quiet)
+			}
+			if (r == 1 && !quiet && !jmods)
 				print_note("%s: uses %s from namespace %s, not imported",
 					   text_esc(mpath), text_esc(d->symbol), text_esc(d->ns));
 		} else if (strcmp(d->code, "modns-denied") == 0) {
@@ -520,14 +559,27 @@ static int missing_namespaces(const struct ksc_report *rep, const struct ksc_mod
 			print_error("%s: uses %s from the module-restricted namespace %s: not importing it; %s",
 				    text_esc(mpath), text_esc(d->symbol), text_esc(d->ns),
 				    d->fix ? text_esc(d->fix) : "only modules named in it may use the symbol");
+			json_refused(refused, d, d->fix ? d->fix : "only modules named in it may use the symbol");
 		} else if (strcmp(d->code, "modns-import") == 0) {
 			status |= KSC_EXIT_FINDINGS;
 			print_error("%s: imports the module namespace %s, which the %s loader refuses (-EPERM): remove that MODULE_IMPORT_NS",
 				    text_esc(mpath), text_esc(d->ns), ksc_report_get_policy(rep));
+			snprintf(why, sizeof(why), "the %s loader refuses the import (-EPERM): remove that MODULE_IMPORT_NS",
+				 ksc_report_get_policy(rep));
+			json_refused(refused, d, why);
 		}
 	}
 	if (missing->n)
 		qsort(missing->v, missing->n, sizeof(*missing->v), cmp_strp);
+	if (jmods) {
+		json_object *m = json_object_new_object();
+		json_object_object_add(m, "path", json_text(mpath));
+		json_object_object_add(m, "module", json_text(ksc_module_get_modpost_name(v->module)));
+		json_object_object_add(m, "missing",
+				       json_strings((const char *const *)missing->v, missing->n));
+		json_object_object_add(m, "refused", refused);
+		json_object_array_add(jmods, m);
+	}
 	return status;
 }
 
@@ -540,6 +592,7 @@ struct nsdeps_run {
 	struct strs dirs; /* the source folders of the modules that miss imports */
 	char *base;       /* the folder the diff is relative to */
 	bool told;        /* where the diff applies was said */
+	json_object *jmods, *jfiles; /* --json: the document's arrays */
 };
 
 /*
@@ -589,36 +642,94 @@ static int plan_module(struct nsdeps_run *run, const struct ksc_module_verdict *
 	return r < 0 ? KSC_EXIT_UNREADABLE : status;
 }
 
+/* --json: the dry run's diff of one file, named as print_diff() names it; NULL if none. */
+static char *diff_text(const struct ksc_srcedit *e, const char *base, char **name)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	FILE *f = open_memstream(&buf, &size);
+
+	*name = diff_name(base, ksc_srcedit_get_path(e));
+	if (!f)
+		return NULL;
+	int r = ksc_srcedit_write_diff_as(e, *name, f);
+	if (fclose(f) != 0 || r < 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* --json: one file's object. */
+static void json_file(struct nsdeps_run *run, const struct target_file *tf,
+		      const struct ksc_srcedit *e, int n, bool written, const char *error)
+{
+	json_object *o = json_object_new_object(), *notes = json_object_new_array();
+	_cleanup_free_ char *name = NULL, *diff = NULL;
+
+	if (e && n > 0 && !run->args->write)
+		diff = diff_text(e, run->base, &name);
+	json_object_object_add(o, "path", json_text(tf->path));
+	json_object_object_add(o, "diff_path", json_text(name));
+	json_object_object_add(o, "namespaces",
+			       json_strings((const char *const *)tf->ns.v, tf->ns.n));
+	json_object_object_add(o, "added", json_object_new_int(n > 0 ? n : 0));
+	json_object_object_add(o, "written", json_object_new_boolean(written));
+	json_object_object_add(o, "diff", json_text(diff));
+	for (size_t i = 0; e && i < ksc_srcedit_get_note_count(e); i++) {
+		const struct ksc_srcedit_note *note = ksc_srcedit_get_note(e, i);
+		json_object *x = json_object_new_object();
+		json_object_object_add(x, "line", json_object_new_int((int)note->line));
+		json_object_object_add(x, "text", json_text(note->text));
+		json_object_array_add(notes, x);
+	}
+	json_object_object_add(o, "notes", notes);
+	json_object_object_add(o, "error", json_text(error));
+	json_object_array_add(run->jfiles, o);
+}
+
 /* One file's imports: planned, then shown as a diff or written. An exit status. */
 static int edit_file(struct nsdeps_run *run, struct target_file *tf)
 {
 	const struct nsdeps_args *a = run->args;
 	struct ksc_srcedit *e;
 	int status = KSC_EXIT_OK;
+	const char *error = NULL;
+	bool written = false;
 
-	if (ksc_srcedit_new_from_path(run->ctx, tf->path, &e) < 0)
-		return KSC_EXIT_UNREADABLE;
 	qsort(tf->ns.v, tf->ns.n, sizeof(*tf->ns.v), cmp_strp);
+	if (ksc_srcedit_new_from_path(run->ctx, tf->path, &e) < 0) {
+		if (a->json)
+			json_file(run, tf, NULL, 0, false, "cannot be read");
+		return KSC_EXIT_UNREADABLE;
+	}
 	int n = ksc_srcedit_plan_imports(e, run->policy, (const char *const *)tf->ns.v,
 					 tf->ns.n);
 	for (size_t i = 0; i < ksc_srcedit_get_note_count(e); i++) {
 		const struct ksc_srcedit_note *note = ksc_srcedit_get_note(e, i);
-		print_note("%s:%u: %s", text_esc(tf->path), note->line, text_esc(note->text));
+		if (!a->json)
+			print_note("%s:%u: %s", text_esc(tf->path), note->line,
+				   text_esc(note->text));
 		status |= KSC_EXIT_FINDINGS;
 	}
 	if (n < 0) {
-		print_error("%s: %s", text_esc(tf->path),
-			n == -ENOENT ? "no MODULE_LICENSE() to add the imports after" : strerror(-n));
+		error = n == -ENOENT ? "no MODULE_LICENSE() to add the imports after" : strerror(-n);
+		print_error("%s: %s", text_esc(tf->path), error);
 		status |= KSC_EXIT_UNREADABLE;
 	} else if (n > 0 && !a->write) {
 		status |= KSC_EXIT_FINDINGS;
-		if (!a->quiet)
+		if (!a->quiet && !a->json)
 			print_diff(e, run->base, &run->told);
 	} else if (n > 0 && ksc_srcedit_commit(e, NULL) < 0) {
+		error = "not written";
 		status |= KSC_EXIT_UNREADABLE;
-	} else if (n > 0 && !a->quiet) {
-		printf("%s: %d import%s added\n", text_esc(tf->path), n, n == 1 ? "" : "s");
+	} else if (n > 0) {
+		written = true;
+		if (!a->quiet && !a->json)
+			printf("%s: %d import%s added\n", text_esc(tf->path), n, n == 1 ? "" : "s");
 	}
+	if (a->json)
+		json_file(run, tf, e, n, written, error);
 	ksc_srcedit_free(e);
 	return status;
 }
@@ -649,7 +760,7 @@ static int add_imports(struct nsdeps_run *run, const struct ksc_report *rep)
 	for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
 		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
 		struct strs missing = { 0 };
-		status |= missing_namespaces(rep, v, run->args->quiet, &missing);
+		status |= missing_namespaces(rep, v, run->args->quiet, &missing, run->jmods);
 		if (missing.n)
 			status |= plan_module(run, v, &missing);
 		strs_free(&missing);
@@ -677,7 +788,7 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 	if (status != KSC_EXIT_OK)
 		goto out;
 	r = walk_paths(ctx, argv + optind, argc - optind, collect_module, &c, &c.errors);
-	a.kern.progress = !a.quiet;
+	a.kern.progress = !a.quiet && !a.json;
 	if (r < 0 || !c.n || !(k = open_kernel(ctx, &a.kern, &c.errors, NULL))) {
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
@@ -699,10 +810,27 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 		status = r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
 		goto out;
 	}
+	if (a.json) {
+		run.jmods = json_object_new_array();
+		run.jfiles = json_object_new_array();
+	}
 	status = add_imports(&run, rep);
 	if (c.errors)
 		status |= KSC_EXIT_UNREADABLE;
+	if (a.json) {
+		json_object *doc = json_doc_new("nsdeps");
+		json_object_object_add(doc, "policy", json_text(run.policy));
+		json_object_object_add(doc, "write", json_object_new_boolean(a.write));
+		json_object_object_add(doc, "source_folder", json_text(run.base ? run.base : a.src));
+		json_object_object_add(doc, "modules", run.jmods);
+		json_object_object_add(doc, "files", run.jfiles);
+		run.jmods = run.jfiles = NULL;
+		json_doc_print(doc);
+		json_object_put(doc);
+	}
 out:
+	json_object_put(run.jmods);
+	json_object_put(run.jfiles);
 	free(run.base);
 	strs_free(&run.dirs);
 	plan_free(&run.plan);

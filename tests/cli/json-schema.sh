@@ -77,6 +77,16 @@ json "src scan" 0 "src scan" tests/fixtures/srctree/scan
 json "explain: every rule and code" 0 explain
 cp "$T_TMP/doc$n.json" "$T_TMP/explain.json"
 json "explain: a code and a rule" 0 explain gpl-only R31
+NS=$T_TMP/ns
+mkdir -p "$NS" && cp -r tests/fixtures/srctree/nsdeps "$NS/"
+if command -v "${CLANG:-clang}" > /dev/null &&
+	"${CLANG:-clang}" --target=x86_64-linux-gnu -c -I tests/fixtures/src \
+		-o "$NS/nsdeps/fx-nsuser/fx-nsuser.ko" "$NS/nsdeps/fx-nsuser.S" 2> /dev/null; then
+	json "nsdeps: missing and refused namespaces" 1 nsdeps --symvers "$NS/nsdeps/Module.symvers" \
+		--src "$NS/nsdeps/fx-nsuser" "$NS/nsdeps/fx-nsuser/fx-nsuser.ko"
+else
+	t_skip "nsdeps --json" "cannot assemble the module fixture"
+fi
 
 # The finding object is the same in check, tree, audit and diff: the same keys.
 t_eq "the finding object has the same keys in check, tree, audit and diff" "1 finding shape" \
