@@ -54,3 +54,12 @@ awk -v n=$n -v f="$T_TMP/dup.symvers" 'BEGIN { for (i = 2; i <= n; i++)
 c_case "cpu: check -s, one symbol listed $n times" 5 "$T_TMP/dup.err" \
 	"$KSC" check -s "$T_TMP/dup.symvers" "$H_DEMO/intree/kvm.ko"
 t_grep "cpu: ... the module checked" "1 module checked" "$T_TMP/out"
+
+# 100 MiB of certificate outlines (SEQUENCE { tbsCertificate, algorithm, BIT STRING },
+# 14 bytes each) that are no certificate, as --cert: OpenSSL tries at most 4096 of them.
+printf '\060\202\000\012\060\201\003\002\001\000\060\000\003\000%.0s' $(seq 1024) > "$T_TMP/fake"
+for _ in 1 2 3 4 5 6; do cat "$T_TMP/fake" "$T_TMP/fake" > "$T_TMP/fake2"; mv "$T_TMP/fake2" "$T_TMP/fake"; done
+for _ in $(seq 117); do cat "$T_TMP/fake"; done | xz -0 -T1 -c > "$T_TMP/fake.xz"
+c_case "cpu: check --cert, an image of 100 MiB of certificate outlines" 1 "$T_TMP/none" \
+	"$KSC" check --cert "$T_TMP/fake.xz" -s "$H_SYMVERS" "$FIXTURES/x86_64/fx-user.ko"
+t_grep "cpu: ... the module checked" "1 module checked" "$T_TMP/out"
