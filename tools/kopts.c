@@ -134,6 +134,15 @@ static int kernel_opt(const char *cmd, struct kernel_opts *o, int ch, const char
 	return 1;
 }
 
+/* One of the command's own options: it wins over a kernel option of the same letter. */
+static bool own_option(const struct option_set *s, int ch)
+{
+	for (size_t i = 0; s->own[i].name; i++)
+		if (s->own[i].val == ch)
+			return true;
+	return ch > 0 && ch < 256 && ch != ':' && strchr(s->own_short, ch);
+}
+
 int parse_options(const char *cmd, int argc, char *argv[], const struct option_set *s,
 		  struct kernel_opts *k, void *data)
 {
@@ -145,7 +154,7 @@ int parse_options(const char *cmd, int argc, char *argv[], const struct option_s
 		return KSC_EXIT_UNREADABLE;
 	while (r == KSC_EXIT_OK &&
 	       (ch = getopt_long(argc, argv, t.shortopts, t.longopts, NULL)) != -1) {
-		int kr = kernel_opt(cmd, k, ch, optarg);
+		int kr = own_option(s, ch) ? 0 : kernel_opt(cmd, k, ch, optarg);
 		if (kr > 0)
 			continue;
 		if (kr < 0) {

@@ -79,7 +79,8 @@ int walk_paths(struct ksc_ctx *ctx, char **paths, int n,
 /*
  * The kernel options (tools/kopts.c), one set of names for check, nsdeps, tree, audit and
  * diff: each command takes the KOPT_x it names in its struct option_set, and its own
- * options are never k, b, s, m, E, F, p, N or h.
+ * options are never k, b, s, m, E, F, p, N or h, unless it takes no kernel option of that
+ * letter (compat's repeatable -k, -s, -m): an own option wins.
  */
 enum {
 	KOPT_ROOT = 1 << 0,       /* -k/--kernel ROOT, and -b/--basedir ROOT (depmod's) */
