@@ -655,6 +655,10 @@ struct ksc_check_opts {
 				   * with plain insmod; default: the tree's modules provide
 				   * too, as modprobe would load them first */
 	enum ksc_build build;     /* R40: how the modules were built (modpost's view) */
+	/* The loader: the modules as if rebuilt for this kernel (KSYMCHECK_0.4): vermagic,
+	 * module_layout, symbol CRCs and the signature are taken as matching, so only what
+	 * the imports themselves meet is judged. */
+	bool as_rebuilt;
 };
 
 /* One finding. Strings are owned by the report. */
