@@ -79,3 +79,21 @@ enum ksc_src_state ksc_src_state_at(const char *data, size_t size, enum ksc_src_
 				    size_t pos);
 /* Does the newline at `nl` end a logical line (no backslash continuation before it)? */
 bool ksc_src_newline_ends_line(const char *data, size_t nl);
+
+/*
+ * lib/source/ksc-src-names.c: the identifiers the C files (.c, .h) of a folder (or one
+ * file) name in code and #define bodies, for the kernel version `kver`: the branches of
+ * "#if LINUX_VERSION_CODE <op> KERNEL_VERSION(a,b,c)" it does not take are left out;
+ * other conditions are not evaluated (every branch counts). Comments and literals are
+ * skipped. *out is always initialised (ksc_src_names_fini()); 0, -ENOMEM, or the -errno
+ * of stat() on `path`. Files that cannot be read name nothing.
+ */
+struct ksc_src_names {
+	struct hash names; /* identifier -> itself */
+	struct pool strings;
+	size_t n_files;
+};
+int ksc_src_names_scan(const char *path, const struct ksc_kver *kver,
+		       struct ksc_src_names *out);
+bool ksc_src_names_has(const struct ksc_src_names *n, const char *name);
+void ksc_src_names_fini(struct ksc_src_names *n);
