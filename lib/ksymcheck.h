@@ -1587,6 +1587,92 @@ const struct ksc_code *ksc_code_get(size_t i);
  */
 const struct ksc_code *ksc_code_lookup(const char *code, unsigned int sources);
 
+
+/* ---------------------------------------------------------------------------------- */
+/* One module, several kernels: what breaks before the build (KSYMCHECK_0.4)           */
+
+/* Would the module build from its source for a kernel (modpost and the compiler)? */
+enum ksc_compat_build {
+	KSC_COMPAT_BUILD_OK = 0,   /* nothing it imports changed in a way that stops it */
+	KSC_COMPAT_BUILD_MAY_FAIL, /* a change hits a symbol the binary imports, but the
+				    * source (not given, or not naming it) may no longer
+				    * reference it: the old headers' inline code may have */
+	KSC_COMPAT_BUILD_FAILS,    /* a change hits a symbol the module's source names */
+};
+/* "ok", "may-fail", "fails" ("unknown" for another value). Static string. */
+const char *ksc_compat_build_name(enum ksc_compat_build b);
+
+/*
+ * One symbol-level finding of a (module, kernel) cell: what changed for a symbol the
+ * module imports between the kernel it was built for (from its vermagic; "from") and the
+ * target ("to"). Codes: "export-removed", "became-gpl-only", "namespace-moved",
+ * "became-module-restricted". Strings and exports are owned by the compat result and
+ * the kernels.
+ */
+struct ksc_compat_finding {
+	const char *code;
+	enum ksc_severity severity; /* ERROR: a rebuilt module is refused by modpost and the
+				     * loader; INFO: the change does not touch this module */
+	const char *symbol;
+	const char *from_release;   /* NULL when the built-for kernel was not given */
+	const struct ksc_export *from, *to; /* NULL when absent (or not known) */
+	const char *from_owner, *to_owner;  /* "vmlinux" or a module name, or NULL */
+	bool named_in_source;       /* the source (--src) names it for the target's version */
+	const char *summary;        /* one line */
+	const char *fix;            /* in the target's syntax (an import line), or NULL */
+};
+
+/* One (module, kernel) cell. */
+struct ksc_compat_cell {
+	size_t module, kernel;      /* indexes into the modules and kernels given */
+	const char *release;        /* the target kernel's release, or NULL */
+	bool built_for;             /* the target is the kernel the module was built for */
+	enum ksc_compat_build build;
+	int loader_err;             /* the binary as built: 0 or finit_module's -errno */
+	bool modpost_ok;            /* the binary's imports, as modpost would see them */
+	int rebuilt_err;            /* the loader if rebuilt from the same imports */
+	bool failed;                /* build fails, or (built_for) the load is refused */
+	size_t first_finding, n_findings;
+};
+
+struct ksc_compat_opts {
+	size_t sz;                  /* sizeof(struct ksc_compat_opts) */
+	const struct ksc_check_opts *check; /* the views' options (NULL: defaults) */
+	const char *src;            /* the modules' source: a Kbuild folder or a file; NULL */
+};
+
+struct ksc_compat;
+
+/*
+ * Check every module against every kernel: the check engine's loader and modpost views
+ * as built (one ksc_check_modules() run per kernel) and as if rebuilt (as_rebuilt), and
+ * the changes of each import between the kernel the module was built for (the kernel
+ * given whose release equals its vermagic's; none: facts of the target only) and the
+ * target. With opts->src, the names its C files use for each target's version decide
+ * "fails" from "may-fail". Each kernel needs a release. 0 and *out (ksc_compat_free()),
+ * or -EINVAL (a kernel without a release, an unusable policy; logged), -ENOENT and
+ * other -errno of reading opts->src (logged), -ENOMEM. The result points into the
+ * kernels and modules: free it first.
+ */
+int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernels,
+		   struct ksc_module *const *mods, size_t n_mods,
+		   const struct ksc_compat_opts *opts, struct ksc_compat **out);
+void ksc_compat_free(struct ksc_compat *c);
+/* Cell (module, kernel), or NULL out of range. Owned by the result. */
+const struct ksc_compat_cell *ksc_compat_get_cell(const struct ksc_compat *c, size_t module,
+						  size_t kernel);
+size_t ksc_compat_get_finding_count(const struct ksc_compat *c);
+const struct ksc_compat_finding *ksc_compat_get_finding(const struct ksc_compat *c, size_t i);
+/*
+ * The check report of kernel `kernel` for the modules as built (rebuilt false) or as if
+ * rebuilt: verdict `module` holds the cell's loader and modpost findings. Owned by the
+ * result; NULL out of range.
+ */
+const struct ksc_report *ksc_compat_get_report(const struct ksc_compat *c, size_t kernel,
+					       bool rebuilt);
+/* The files the source scan read for kernel `kernel` (0 without opts->src). */
+size_t ksc_compat_get_source_file_count(const struct ksc_compat *c, size_t kernel);
+
 #ifdef __cplusplus
 }
 #endif
