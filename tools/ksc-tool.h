@@ -28,6 +28,7 @@ int cmd_imports(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_diff(struct ksc_ctx *ctx, int argc, char *argv[]);
+int cmd_compat(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_src(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[]);

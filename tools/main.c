@@ -15,6 +15,7 @@ static const struct ksc_cmd commands[] = {
 	{ "check", cmd_check, "decide every import as the loader and modpost of a chosen kernel would" },
 	{ "audit", cmd_audit, "who may use what in a kernel, and who is pretending to be whom" },
 	{ "diff", cmd_diff, "what changed between two kernels, and what it does to given modules" },
+	{ "compat", cmd_compat, "one module, several kernels: would it build and load on each, and why not" },
 	{ "modinfo", cmd_modinfo, "show a module's .modinfo and the names the kernel gives it" },
 	{ "imports", cmd_imports, "list the symbols a module imports, with their CRCs" },
 	{ "exports", cmd_exports, "list the symbols modules, vmlinux or Module.symvers export" },

@@ -68,6 +68,9 @@ json "diff: export changes" 1 diff "$T_TMP/old.symvers" "$T_TMP/new.symvers"
 json "diff: no change" 0 diff "$T_TMP/old.symvers" "$T_TMP/old.symvers"
 json "diff with modules" 1 diff --policy-old 6.15 --policy-new 6.16 "$T_TMP/old.symvers" \
 	"$T_TMP/new.symvers" "$D/oot/fxdma.ko" "$D/intree/kvm-amd.ko"
+json "compat: a kernel root and two Module.symvers" 1 compat -k "$root" --kver "$rel" \
+	-s "$T_TMP/old.symvers" --kver 6.15.0 -s "$T_TMP/new.symvers" --kver 6.16.0 \
+	"$D/oot/fxdma.ko" "$D/prop/kvm.ko" "$X/fx-user.ko"
 json "modinfo" 0 modinfo "$X/fx-user.ko" "$D/intree/kvm-amd.ko"
 [ -f "$FIXTURES/signed/fx-user-rsa.ko" ] && json "modinfo of a signed module" 0 modinfo "$FIXTURES/signed/fx-user-rsa.ko"
 json "imports" 0 imports "$X/fx-user.ko.zst" "$X/fx-kvm-amd.ko"

@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# ksymcheck compat: one module, several kernels. Three small kernels given by their
+# Module.symvers (the one fx-user was built for, 6.1.0-57-amd64, and two later ones whose
+# exports differ), fixture modules, and a Kbuild-like source folder with version
+# conditionals. Whole outputs are compared with tests/expected/compat/ (t_expect; make
+# regen-expected); the checks after each say what it shows.
+. tests/lib.sh
+X=$FIXTURES/x86_64
+D=$FIXTURES/demo
+sv() { printf '0x%08x\t%s\t%s\t%s\t%s\n' "$@"; }
+{
+	sv 0x1ea9b2c1 _printk vmlinux EXPORT_SYMBOL ""
+	sv 0x037a0cba kfree vmlinux EXPORT_SYMBOL ""
+	sv 0xdeb0f5d1 debugfs_create_dir vmlinux EXPORT_SYMBOL_GPL ""
+	sv 0xd3ab0f00 dma_buf_get vmlinux EXPORT_SYMBOL_GPL DMA_BUF
+	sv 0x6e0a7d3c module_layout vmlinux EXPORT_SYMBOL ""
+} > "$T_TMP/6.1.symvers"
+# 6.12: kfree gone, _printk GPL-only, debugfs_create_dir moved into DEBUGFS
+{
+	sv 0 _printk vmlinux EXPORT_SYMBOL_GPL ""
+	sv 0 debugfs_create_dir vmlinux EXPORT_SYMBOL_GPL DEBUGFS
+	sv 0 dma_buf_get vmlinux EXPORT_SYMBOL_GPL DMA_BUF
+	sv 0 anon_inode_make_secure_inode vmlinux EXPORT_SYMBOL ""
+} > "$T_TMP/6.12.symvers"
+# 7.2: kfree gone, _printk in PRINTK (a string in MODULE_IMPORT_NS from 6.13), debugfs
+# restricted to kvm, anon_inode_make_secure_inode GPL-only
+{
+	sv 0 _printk vmlinux EXPORT_SYMBOL PRINTK
+	sv 0 debugfs_create_dir vmlinux EXPORT_SYMBOL_GPL module:kvm
+	sv 0 dma_buf_get vmlinux EXPORT_SYMBOL_GPL DMA_BUF
+	sv 0 anon_inode_make_secure_inode vmlinux EXPORT_SYMBOL_GPL ""
+} > "$T_TMP/7.2.symvers"
+# The prop/kvm demo module (Proprietary) was built for 6.16.0.
+{
+	sv 0x4a0de5ec anon_inode_make_secure_inode vmlinux EXPORT_SYMBOL ""
+} > "$T_TMP/6.16.symvers"
+K=(-s "$T_TMP/6.1.symvers" --kver 6.1.0-57-amd64 -s "$T_TMP/6.12.symvers" --kver 6.12.0
+   -s "$T_TMP/7.2.symvers" --kver 7.2.0)
+
+# ---- without the source: every change to an import may fail the build ----
+t_expect matrix 0 "$KSC" compat "${K[@]}" "$X/fx-user.ko"
+t_grep "... one row per module, one column per kernel" \
+	"fx_user  built-for:loads  may-fail  may-fail" "$T_TMP/out"
+t_grep "... the import line in 6.12's syntax" "fix: MODULE_IMPORT_NS(DEBUGFS);" "$T_TMP/out"
+t_grep "... and in 7.2's" "fix: MODULE_IMPORT_NS(\"PRINTK\");" "$T_TMP/out"
+t_grep "... the export removed, with the kernel that had it" \
+	"kfree: error: no longer exported (by vmlinux in 6.1.0-57-amd64) [export-removed]" "$T_TMP/out"
+t_grep "... module-restricted" "debugfs_create_dir: error: restricted to the modules kvm [became-module-restricted]" "$T_TMP/out"
+t_grep "... the limits said" "limits: symbols only:" "$T_TMP/out"
+
+t_expect matrix-verbose 0 "$KSC" compat -v "${K[@]}" "$X/fx-user.ko"
+t_grep "... a change without effect on a GPL module, as a note" \
+	"_printk: note: became GPL-only [became-gpl-only]" "$T_TMP/out"
+t_grep "... the loader's own finding as built" \
+	"as built: debugfs_create_dir: namespace DEBUGFS is not imported [ns-missing]" "$T_TMP/out"
+
+# ---- with the source: what it names for each kernel's version ----
+mkdir -p "$T_TMP/src/sub"
+cat > "$T_TMP/src/fxuser.c" <<'C'
+#include <linux/version.h>
+/* debugfs_create_dir is only mentioned in this comment */
+static const char *s = "kfree";
+void fx_user_work(void *p)
+{
+#if LINUX_VERSION_CODE < KERNEL_VERSION(7, 0, 0)
+	kfree(p);
+#elif LINUX_VERSION_CODE >= KERNEL_VERSION(7, 1, 0)
+	kvfree(p);
+#else
+	vfree(p);
+#endif
+}
+C
+cat > "$T_TMP/src/sub/fxuser.h" <<'C'
+#ifdef CONFIG_FX_DEBUG
+#define FX_LOG(x) _printk(x)
+#endif
+C
+t_expect source 1 "$KSC" compat --src "$T_TMP/src" "${K[@]}" "$X/fx-user.ko"
+t_grep "... a symbol named under the version the kernel takes: fails" \
+	"fx_user  built-for:loads  fails   fails" "$T_TMP/out"
+t_grep "... on 6.12 kfree is named (the #if branch 6.12 takes)" \
+	"kfree: error: no longer exported (by vmlinux in 6.1.0-57-amd64) [export-removed] (named in the source)" \
+	"$T_TMP/out"
+t_grep "... a name in a #define under an unknown #ifdef counts" \
+	"_printk: error: moved into namespace PRINTK [namespace-moved] (named in the source)" "$T_TMP/out"
+
+t_expect source-json 1 "$KSC" compat --json --src "$T_TMP/src" "${K[@]}" "$X/fx-user.ko"
+t_eq "... named in the source, per kernel: kfree on 6.12 only; comments and strings do not count" \
+	"6.12.0 kfree True | 7.2.0 kfree False | 6.12.0 debugfs_create_dir False" "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = {(x["release"], f["symbol"]): f for x in d["modules"][0]["cells"] for f in x["findings"]}
+print(" | ".join("%s %s %s" % (r, s, c[(r, s)]["named_in_source"]) for r, s in
+      (("6.12.0", "kfree"), ("7.2.0", "kfree"), ("6.12.0", "debugfs_create_dir"))))' "$T_TMP/out")"
+t_eq "... both kernels' facts of a finding" \
+	"6.1.0-57-amd64 True  -> 7.2.0 True module:kvm" "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = [f for f in d["modules"][0]["cells"][2]["findings"] if f["symbol"] == "debugfs_create_dir"][0]
+print(f["from"]["release"], f["from"]["gpl_only"], f["from"]["namespace"], "->",
+      f["to"]["release"], f["to"]["gpl_only"], f["to"]["namespace"])' "$T_TMP/out")"
+
+# Only the old branch names kfree: 7.2 cannot fail on it.
+sed -i 's/debugfs_create_dir is only/nothing is/' "$T_TMP/src/fxuser.c"
+t_run "a source that names nothing changed for 7.2 but kfree in an old branch" 1 \
+	"$KSC" compat --src "$T_TMP/src/fxuser.c" "${K[@]}" "$X/fx-user.ko"
+t_grep "... 7.2: may-fail (debugfs_create_dir is not named)" \
+	"fx_user  built-for:loads  fails   may-fail" "$T_TMP/out"
+
+# ---- a proprietary module: became GPL-only is an error ----
+t_expect proprietary 0 "$KSC" compat -s "$T_TMP/6.16.symvers" --kver 6.16.0 \
+	-s "$T_TMP/7.2.symvers" --kver 7.2.0 "$D/prop/kvm.ko"
+t_grep "... became GPL-only for a Proprietary module" \
+	"anon_inode_make_secure_inode: error: became GPL-only [became-gpl-only]" "$T_TMP/out"
+
+# ---- the kernel it was built for not given: the targets' facts only ----
+t_expect no-base 0 "$KSC" compat -s "$T_TMP/6.12.symvers" --kver 6.12.0 "$X/fx-user.ko" \
+	"$X/fx-kvm-amd.ko"
+t_grep "... said" "fx_user: the kernel it was built for (6.1.0-57-amd64 SMP preempt mod_unload modversions ) is not among those given" "$T_TMP/out"
+
+# ---- a kernel root (the sample kernel) next to a Module.symvers ----
+scripts/mk-sample-kernel.sh "$FIXTURES" "$T_TMP/root" > /dev/null 2>&1
+t_expect root 0 "$KSC" compat -k "$T_TMP/root" -s "$T_TMP/7.2.symvers" --kver 7.2.0 \
+	"$D/oot/fxdma.ko" "$D/extra/fx-grabber.ko"
+t_grep "... the root's release is a column" "6.16.0-demo" "$T_TMP/out"
+
+# ---- usage and bad input ----
+t_expect no-kernel 2 "$KSC" compat "$X/fx-user.ko"
+t_expect kver-first 2 "$KSC" compat --kver 7.2 -s "$T_TMP/7.2.symvers" "$X/fx-user.ko"
+cp "$T_TMP/7.2.symvers" "$T_TMP/symvers"
+t_expect no-release 2 "$KSC" compat -s "$T_TMP/symvers" "$X/fx-user.ko"
+t_expect no-module 2 "$KSC" compat "${K[@]}"
+t_expect unreadable-module 4 "$KSC" compat "${K[@]}" "$T_TMP/missing.ko" "$X/fx-user.ko"
+t_expect unreadable-kernel 4 "$KSC" compat -s "$T_TMP/missing.symvers" --kver 7.2 "$X/fx-user.ko"
+t_expect missing-src 4 "$KSC" compat --src "$T_TMP/nosrc" "${K[@]}" "$X/fx-user.ko"
+t_run "--help" 0 "$KSC" compat --help
+t_grep "... says what is not seen" "changed prototypes and struct layouts" "$T_TMP/out"

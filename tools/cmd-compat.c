@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * ksymcheck compat: one module, several kernels. A matrix of (module, kernel) cells: would
+ * it build for each kernel, does the binary load as built, and what changed for each
+ * symbol it imports since the kernel it was built for (ksc_compat_run()).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "util/macro.h"
+#include "tools/ksc-tool.h"
+#include "tools/text.h"
+
+static const char *const help =
+	"Usage: ksymcheck compat [OPTIONS] -k ROOT [-k ROOT...] MODULE...\n\n"
+	"One module, several kernels: for each MODULE and each kernel, would it build from\n"
+	"its source for that kernel, does the binary load as built, and what changed for\n"
+	"each symbol it imports since the kernel it was built for (the kernel given whose\n"
+	"release is the module's vermagic's): export removed, became GPL-only, moved into a\n"
+	"namespace (with the import line that kernel wants), became module-restricted.\n\n"
+	"Kernels (each repeatable, one kernel each, in the matrix's column order):\n"
+	"  -k, --kernel ROOT      a root holding lib/modules/KVER (installed or unpacked)\n"
+	"      --kver KVER        the release of the kernel named just before (ROOT with\n"
+	"                         several releases; a Module.symvers)\n"
+	"  -s, --symvers FILE     a kernel given by its Module.symvers\n"
+	"      --vmlinux FILE     a kernel given by its image (vmlinux or bzImage)\n\n"
+	"Modules and source:\n"
+	"  -m, --modules DIR      also check every module below DIR (a package's modules)\n"
+	"      --src DIR          the modules' source (a Kbuild folder, e.g. a DKMS tree in\n"
+	"                         /usr/src/NAME-VER): a change to a symbol the source names\n"
+	"                         (after its LINUX_VERSION_CODE conditionals for each\n"
+	"                         kernel) fails the build; one only the old headers' inline\n"
+	"                         code referenced may not (may-fail)\n\n"
+	"Rules:\n"
+	"      --require-intree   the proposed in-tree-only rule (R25, R40)\n"
+	"      --external-build   modpost: the modules are built with make M=dir (default)\n"
+	"      --in-tree-build    modpost: the modules are built in the kernel tree\n"
+	"  -N, --allow-missing-ns as CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y\n\n"
+	"Output:\n"
+	"  -f, --format FMT       text (default) or json\n"
+	"      --json             the same as --format json\n"
+	"  -v, --verbose          also the changes that do not touch the module, and the\n"
+	"                         loader's findings as built and as if rebuilt\n"
+	"  -h, --help             show this help and exit\n\n"
+	"A cell says: build ok, may-fail (a change hits a symbol the binary imports, but the\n"
+	"source, not given or not naming it, may not reference it any more) or fails; for\n"
+	"the kernel the module was built for, whether it loads. Not seen (a compiler would):\n"
+	"changed prototypes and struct layouts, macros and inline functions of the new\n"
+	"headers, the configuration's #ifdefs.\n\n"
+	"Exit status: 0 no cell fails, 1 some cell fails (its build, or the load on the kernel\n"
+	"it was built for), 2 usage error, 4 some inputs unreadable; 1 and 4 add up.\n";
+
+/* What the text output says compat does not see. */
+static const char limits[] =
+	"symbols only: changed prototypes and struct layouts, macros and inline functions "
+	"of the new headers, and #ifdefs on the configuration are not seen (a compiler "
+	"would see them)";
+
+enum { OPT_JSON = 256, OPT_KVER, OPT_VMLINUX, OPT_SRC };
+
+/* One kernel named on the command line. */
+struct kspec {
+	const char *root, *kver, *symvers, *vmlinux, *arg;
+};
+
+struct compat_args {
+	struct kernel_opts kern; /* the rules only; the kernels are in `kernels` */
+	struct kspec *kernels;
+	size_t n_kernels;
+	const char **dirs;
+	size_t n_dirs;
+	const char *src;
+	bool verbose;
+	int format;
+};
+
+static int add_kernel(struct compat_args *a, const struct kspec *s)
+{
+	struct kspec *v = realloc(a->kernels, (a->n_kernels + 1) * sizeof(*v));
+
+	if (!v)
+		return KSC_EXIT_UNREADABLE;
+	a->kernels = v;
+	v[a->n_kernels++] = *s;
+	return 0;
+}
+
+static int compat_opt(void *data, int ch, const char *arg)
+{
+	struct compat_args *a = data;
+
+	switch (ch) {
+	case 'k': return add_kernel(a, &(struct kspec){ .root = arg, .arg = arg });
+	case 's': return add_kernel(a, &(struct kspec){ .symvers = arg, .arg = arg });
+	case OPT_VMLINUX: return add_kernel(a, &(struct kspec){ .vmlinux = arg, .arg = arg });
+	case OPT_KVER:
+		if (!a->n_kernels)
+			return usage_error("compat", "--kver %s: name its kernel first (-k, -s, --vmlinux)",
+					   arg);
+		a->kernels[a->n_kernels - 1].kver = arg;
+		break;
+	case 'm': {
+		const char **v = realloc(a->dirs, (a->n_dirs + 1) * sizeof(*v));
+		if (!v)
+			return KSC_EXIT_UNREADABLE;
+		a->dirs = v;
+		v[a->n_dirs++] = arg;
+		break;
+	}
+	case OPT_SRC: a->src = arg; break;
+	case 'v': a->verbose = true; break;
+	case OPT_JSON: a->format = FMT_JSON; break;
+	case 'f':
+		a->format = parse_format("compat", arg, 1u << FMT_TEXT | 1u << FMT_JSON);
+		if (a->format < 0)
+			return KSC_EXIT_USAGE;
+		break;
+	}
+	return 0;
+}
+
+static int parse_args(struct compat_args *a, int argc, char *argv[])
+{
+	static const struct option own[] = {
+		{ "kernel", required_argument, NULL, 'k' },
+		{ "kver", required_argument, NULL, OPT_KVER },
+		{ "symvers", required_argument, NULL, 's' },
+		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
+		{ "modules", required_argument, NULL, 'm' },
+		{ "src", required_argument, NULL, OPT_SRC },
+		{ "format", required_argument, NULL, 'f' },
+		{ "json", no_argument, NULL, OPT_JSON },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ 0 },
+	};
+	/* The kernel options of check name one kernel; compat's repeat, so they are its own. */
+	static const struct option_set set = {
+		.own = own,
+		.own_short = "k:s:m:f:v",
+		.kernel = KOPT_REQUIRE_INTREE | KOPT_MISSING_NS | KOPT_MISSING_NS_N | KOPT_BUILD,
+		.help = help,
+		.fn = compat_opt,
+	};
+	int r = parse_options("compat", argc, argv, &set, &a->kern, a);
+
+	if (r != KSC_EXIT_OK)
+		return r;
+	if (!a->n_kernels)
+		return usage_error("compat", "no kernel given (-k ROOT, -s FILE or --vmlinux FILE)");
+	if (optind >= argc && !a->n_dirs)
+		return usage_error("compat", "no MODULE given");
+	return KSC_EXIT_OK;
+}
+
+/* Open every kernel; NULL entries for those that cannot be (reported, counted). */
+static int open_kernels(struct ksc_ctx *ctx, const struct compat_args *a,
+			struct ksc_kernel **ks, unsigned *errors)
+{
+	int status = KSC_EXIT_OK;
+
+	for (size_t i = 0; i < a->n_kernels; i++) {
+		const struct kspec *s = &a->kernels[i];
+		struct kernel_opts o = {
+			.root = s->root, .kver = s->kver, .symvers = s->symvers,
+			.vmlinux = s->vmlinux, .views = KSC_VIEW_BOTH,
+		};
+		ks[i] = open_kernel(ctx, &o, errors, NULL);
+		if (!ks[i]) {
+			status = KSC_EXIT_UNREADABLE;
+			continue;
+		}
+		if (!ksc_kernel_get_release(ks[i])) {
+			status = usage_error("compat", "%s: no kernel release known: give --kver KVER after it",
+					     s->arg);
+			break;
+		}
+	}
+	return status;
+}
+
+static const char *load_word(int err)
+{
+	return err ? "refused" : "ok";
+}
+
+/* The matrix cell's words. */
+static const char *cell_word(const struct ksc_compat_cell *c, char *buf, size_t size)
+{
+	if (c->built_for)
+		snprintf(buf, size, "built-for:%s", c->loader_err ? "refused" : "loads");
+	else
+		snprintf(buf, size, "%s", ksc_compat_build_name(c->build));
+	return buf;
+}
+
+static void print_matrix(const struct ksc_compat *cp, struct ksc_kernel *const *ks, size_t nk,
+			 struct ksc_module *const *mods, size_t nm)
+{
+	size_t w0 = strlen("MODULE"), *w = calloc(nk, sizeof(*w));
+	char buf[64];
+
+	if (!w)
+		return;
+	for (size_t m = 0; m < nm; m++)
+		text_col_fit(&w0, ksc_module_get_name(mods[m]), 40);
+	for (size_t k = 0; k < nk; k++) {
+		text_col_fit(&w[k], ksc_kernel_get_release(ks[k]), 40);
+		for (size_t m = 0; m < nm; m++)
+			text_col_fit(&w[k], cell_word(ksc_compat_get_cell(cp, m, k), buf, sizeof(buf)), 40);
+	}
+	text_cell(stdout, "MODULE", w0 + 2);
+	for (size_t k = 0; k < nk; k++)
+		text_cell(stdout, ksc_kernel_get_release(ks[k]), k + 1 < nk ? w[k] + 2 : 0);
+	putchar('\n');
+	for (size_t m = 0; m < nm; m++) {
+		text_cell(stdout, ksc_module_get_name(mods[m]), w0 + 2);
+		for (size_t k = 0; k < nk; k++)
+			text_cell(stdout, cell_word(ksc_compat_get_cell(cp, m, k), buf, sizeof(buf)),
+				  k + 1 < nk ? w[k] + 2 : 0);
+		putchar('\n');
+	}
+	free(w);
+}
+
+/* The loader's refusing findings of one module in a report (verbose). */
+static void print_loader(const struct ksc_report *rep, size_t m, const char *what)
+{
+	const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+
+	for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
+		const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+		if (d->view != KSC_VIEW_LOADER || d->severity != KSC_SEV_ERROR)
+			continue;
+		printf("    %s: %s%s%s [%s]\n", what, d->symbol ? text_esc(d->symbol) : "",
+		       d->symbol ? ": " : "", text_esc(d->summary ? d->summary : d->code), d->code);
+	}
+}
+
+static void print_cell(const struct ksc_compat *cp, const struct ksc_compat_cell *c,
+		       const char *name, bool verbose)
+{
+	bool shown = false;
+
+	for (size_t i = c->first_finding; i < c->first_finding + c->n_findings; i++) {
+		const struct ksc_compat_finding *f = ksc_compat_get_finding(cp, i);
+		if (f->severity == KSC_SEV_INFO && !verbose)
+			continue;
+		if (!shown) {
+			printf("%s on %s: build %s; as built: %s", text_esc(name), text_esc(c->release),
+			       ksc_compat_build_name(c->build), load_word(c->loader_err));
+			if (c->loader_err)
+				printf(" (%s)", ksc_errno_name(c->loader_err));
+			printf("; rebuilt: %s\n", load_word(c->rebuilt_err));
+			shown = true;
+		}
+		printf("  %s: %s: %s [%s]%s\n", text_esc(f->symbol),
+		       f->severity == KSC_SEV_ERROR ? "error" : "note", text_esc(f->summary), f->code,
+		       f->named_in_source ? " (named in the source)" : "");
+		if (f->fix)
+			printf("    fix: %s\n", text_esc(f->fix));
+	}
+	if (verbose && shown) {
+		print_loader(ksc_compat_get_report(cp, c->kernel, false), c->module, "as built");
+		print_loader(ksc_compat_get_report(cp, c->kernel, true), c->module, "rebuilt");
+	}
+}
+
+static void print_text(const struct ksc_compat *cp, struct ksc_kernel *const *ks, size_t nk,
+		       struct ksc_module *const *mods, size_t nm, const struct compat_args *a)
+{
+	print_matrix(cp, ks, nk, mods, nm);
+	for (size_t m = 0; m < nm; m++) {
+		bool base = false;
+		for (size_t k = 0; k < nk; k++) {
+			const struct ksc_compat_cell *c = ksc_compat_get_cell(cp, m, k);
+			base |= c->built_for;
+			print_cell(cp, c, ksc_module_get_name(mods[m]), a->verbose);
+		}
+		if (!base) {
+			const char *vm = ksc_module_get_vermagic(mods[m]);
+			printf("%s: the kernel it was built for (%s) is not among those given: facts of the targets only\n",
+			       text_esc(ksc_module_get_name(mods[m])),
+			       vm ? text_esc(vm) : "no vermagic");
+		}
+	}
+	if (a->src && nk)
+		printf("source: %zu C files read in %s\n", ksc_compat_get_source_file_count(cp, 0),
+		       text_esc(a->src));
+	printf("limits: %s\n", limits);
+}
+
+static json_object *side_json(const char *release, const struct ksc_export *e, const char *owner)
+{
+	json_object *o;
+
+	if (!e)
+		return json_object_new_null();
+	o = json_object_new_object();
+	json_object_object_add(o, "release", json_text(release));
+	json_object_object_add(o, "owner", json_text(owner));
+	json_object_object_add(o, "gpl_only", json_object_new_boolean(e->gpl_only));
+	json_object_object_add(o, "namespace", json_text(e->ns));
+	return o;
+}
+
+static json_object *finding_obj(const struct ksc_compat_finding *f, const char *release)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "code", json_text(f->code));
+	json_object_object_add(o, "symbol", json_text(f->symbol));
+	json_object_object_add(o, "verdict",
+			       json_object_new_string(f->severity == KSC_SEV_ERROR ? "error" : "note"));
+	json_object_object_add(o, "summary", json_text(f->summary));
+	json_object_object_add(o, "fix", json_text(f->fix));
+	json_object_object_add(o, "named_in_source", json_object_new_boolean(f->named_in_source));
+	json_object_object_add(o, "from", side_json(f->from_release, f->from, f->from_owner));
+	json_object_object_add(o, "to", side_json(release, f->to, f->to_owner));
+	return o;
+}
+
+static json_object *cell_obj(const struct ksc_compat *cp, const struct ksc_compat_cell *c)
+{
+	json_object *o = json_object_new_object(), *fs = json_object_new_array();
+
+	json_object_object_add(o, "release", json_text(c->release));
+	json_object_object_add(o, "built_for", json_object_new_boolean(c->built_for));
+	json_object_object_add(o, "build", json_object_new_string(ksc_compat_build_name(c->build)));
+	json_object_object_add(o, "load", json_object_new_string(load_word(c->loader_err)));
+	json_object_object_add(o, "load_errno", c->loader_err
+			       ? json_object_new_string(ksc_errno_name(c->loader_err))
+			       : json_object_new_null());
+	json_object_object_add(o, "modpost", json_object_new_string(c->modpost_ok ? "pass" : "fail"));
+	json_object_object_add(o, "rebuilt", json_object_new_string(load_word(c->rebuilt_err)));
+	json_object_object_add(o, "failed", json_object_new_boolean(c->failed));
+	for (size_t i = c->first_finding; i < c->first_finding + c->n_findings; i++)
+		json_object_array_add(fs, finding_obj(ksc_compat_get_finding(cp, i), c->release));
+	json_object_object_add(o, "findings", fs);
+	return o;
+}
+
+static void print_json(const struct ksc_compat *cp, struct ksc_kernel *const *ks, size_t nk,
+		       struct ksc_module *const *mods, size_t nm)
+{
+	json_object *root = json_doc_new("compat"), *kv = json_object_new_array(),
+		    *mv = json_object_new_array();
+
+	for (size_t k = 0; k < nk; k++)
+		json_object_array_add(kv, json_text(ksc_kernel_get_release(ks[k])));
+	json_object_object_add(root, "kernels", kv);
+	for (size_t m = 0; m < nm; m++) {
+		json_object *o = json_object_new_object(), *cells = json_object_new_array();
+		json_object_object_add(o, "module", json_text(ksc_module_get_name(mods[m])));
+		json_object_object_add(o, "path", json_text(ksc_module_get_path(mods[m])));
+		json_object_object_add(o, "vermagic", json_text(ksc_module_get_vermagic(mods[m])));
+		for (size_t k = 0; k < nk; k++)
+			json_object_array_add(cells, cell_obj(cp, ksc_compat_get_cell(cp, m, k)));
+		json_object_object_add(o, "cells", cells);
+		json_object_array_add(mv, o);
+	}
+	json_object_object_add(root, "modules", mv);
+	json_object_object_add(root, "limits", json_object_new_string(limits));
+	json_doc_print(root);
+	json_object_put(root);
+}
+
+static int run_compat(struct ksc_kernel *const *ks, const struct module_list *c,
+		      const struct compat_args *a)
+{
+	const struct kernel_opts *ko = &a->kern;
+	struct ksc_check_opts co = {
+		.sz = sizeof(co),
+		.require_intree = ko->require_intree,
+		.allow_missing_ns = ko->allow_missing_ns ? 1 : -1,
+		.build = ko->build == KSC_BUILD_INTREE ? KSC_BUILD_INTREE : KSC_BUILD_EXTERNAL,
+	};
+	struct ksc_compat_opts o = { .sz = sizeof(o), .check = &co, .src = a->src };
+	struct ksc_compat *cp;
+	int status = KSC_EXIT_OK, r = ksc_compat_run(ks, a->n_kernels, c->mods, c->n, &o, &cp);
+
+	if (r < 0) {
+		if (r == -ENOMEM)
+			fprintf(stderr, "%s: compat: %s\n", program_name, strerror(-r));
+		return r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
+	}
+	if (a->format == FMT_JSON)
+		print_json(cp, ks, a->n_kernels, c->mods, c->n);
+	else
+		print_text(cp, ks, a->n_kernels, c->mods, c->n, a);
+	for (size_t m = 0; m < c->n; m++)
+		for (size_t k = 0; k < a->n_kernels; k++)
+			if (ksc_compat_get_cell(cp, m, k)->failed)
+				status = KSC_EXIT_FINDINGS;
+	ksc_compat_free(cp);
+	return status;
+}
+
+int cmd_compat(struct ksc_ctx *ctx, int argc, char *argv[])
+{
+	struct compat_args a = { .format = FMT_TEXT };
+	struct module_list c = { .ctx = ctx };
+	struct ksc_kernel **ks = NULL;
+	int status = parse_args(&a, argc, argv);
+
+	if (status != KSC_EXIT_OK)
+		goto out;
+	if (walk_paths(ctx, argv + optind, argc - optind, collect_module, &c, &c.errors) < 0 ||
+	    walk_paths(ctx, (char **)a.dirs, (int)a.n_dirs, collect_module, &c, &c.errors) < 0) {
+		status = KSC_EXIT_UNREADABLE;
+		goto out;
+	}
+	ks = calloc(a.n_kernels, sizeof(*ks));
+	if (!ks) {
+		status = KSC_EXIT_UNREADABLE;
+		goto out;
+	}
+	status = open_kernels(ctx, &a, ks, &c.errors);
+	if (status == KSC_EXIT_OK && c.n)
+		status = run_compat(ks, &c, &a);
+	if (c.errors && status != KSC_EXIT_USAGE)
+		status |= KSC_EXIT_UNREADABLE;
+out:
+	for (size_t i = 0; ks && i < a.n_kernels; i++)
+		release_kernel(ks[i]);
+	free(ks);
+	free(a.kernels);
+	free(a.dirs);
+	module_list_free(&c);
+	kernel_opts_free(&a.kern);
+	return status < 0 ? KSC_EXIT_OK : status;
+}
