@@ -22,7 +22,7 @@ BUILD ?= build
 SAN_FLAGS :=
 endif
 
-PKGS := libelf liblzma libzstd zlib libxxhash json-c libcrypto
+PKGS := libelf liblzma libzstd zlib libxxhash json-c libcrypto libbpf
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 # libcrypto: headers only; lib/readers/ksc-crypto.c loads it when first needed
 PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(filter-out libcrypto,$(PKGS)) 2>/dev/null)

@@ -1606,13 +1606,18 @@ const char *ksc_compat_build_name(enum ksc_compat_build b);
  * One symbol-level finding of a (module, kernel) cell: what changed for a symbol the
  * module imports between the kernel it was built for (from its vermagic; "from") and the
  * target ("to"). Codes: "export-removed", "became-gpl-only", "namespace-moved",
- * "became-module-restricted". Strings and exports are owned by the compat result and
- * the kernels.
+ * "became-module-restricted"; from both kernels' BTF (ksc_compat_opts.btf):
+ * "type-changed" (the prototype of a function, the type of a variable) and
+ * "struct-changed" (a struct it takes or returns through a pointer lost members or
+ * changed their types). Strings and exports are owned by the compat result and the
+ * kernels.
  */
 struct ksc_compat_finding {
 	const char *code;
 	enum ksc_severity severity; /* ERROR: a rebuilt module is refused by modpost and the
-				     * loader; INFO: the change does not touch this module */
+				     * loader, or (type-changed) the compiler stops; WARNING:
+				     * struct-changed, members the source names; INFO: the
+				     * change does not touch this module, as far as seen */
 	const char *symbol;
 	const char *from_release;   /* NULL when the built-for kernel was not given */
 	const struct ksc_export *from, *to; /* NULL when absent (or not known) */
@@ -1620,6 +1625,10 @@ struct ksc_compat_finding {
 	bool named_in_source;       /* the source (--src) names it for the target's version */
 	const char *summary;        /* one line */
 	const char *fix;            /* in the target's syntax (an import line), or NULL */
+	/* type-changed: the declarations as C on each side; struct-changed: the struct
+	 * ("struct x"), and the members' old and new declarations ("; "-separated, `to`
+	 * only those still there). NULL for the other codes. */
+	const char *type_name, *from_type, *to_type;
 };
 
 /* One (module, kernel) cell. */
@@ -1639,6 +1648,10 @@ struct ksc_compat_opts {
 	size_t sz;                  /* sizeof(struct ksc_compat_opts) */
 	const struct ksc_check_opts *check; /* the views' options (NULL: defaults) */
 	const char *src;            /* the modules' source: a Kbuild folder or a file; NULL */
+	/* Per kernel (n_kernels entries, each may be NULL), or NULL: a file with its BTF
+	 * (a vmlinux with .BTF, e.g. Debian's /usr/src/linux-headers-KVER/vmlinux). One
+	 * that cannot be read is logged and left out. */
+	const char *const *btf;
 };
 
 struct ksc_compat;
@@ -1670,6 +1683,8 @@ const struct ksc_compat_finding *ksc_compat_get_finding(const struct ksc_compat 
  */
 const struct ksc_report *ksc_compat_get_report(const struct ksc_compat *c, size_t kernel,
 					       bool rebuilt);
+/* Kernel `kernel`'s BTF was read (types compared where the other side has one too). */
+bool ksc_compat_has_btf(const struct ksc_compat *c, size_t kernel);
 /* The files the source scan read for kernel `kernel` (0 without opts->src). */
 size_t ksc_compat_get_source_file_count(const struct ksc_compat *c, size_t kernel);
 

@@ -7,7 +7,7 @@
 #   --test   and what `make check`, check-real and check-dist run
 # Run by `make demo` and `make check` before they build; as root, or through sudo.
 set -euo pipefail
-pkgs=(build-essential pkg-config libelf-dev liblzma-dev libzstd-dev zlib1g-dev libxxhash-dev libjson-c-dev
+pkgs=(build-essential pkg-config libbpf-dev libelf-dev liblzma-dev libzstd-dev zlib1g-dev libxxhash-dev libjson-c-dev
       libssl-dev libcmocka-dev scdoc)
 demo_pkgs=(clang)
 test_pkgs=(clang binutils xz-utils zstd gzip kmod python3 python3-jsonschema openssl patch git

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <linux/limits.h>
 
 #include <json-c/json.h>
 
@@ -28,7 +30,10 @@ static const char *const help =
 	"      --kver KVER        the release of the kernel named just before (ROOT with\n"
 	"                         several releases; a Module.symvers)\n"
 	"  -s, --symvers FILE     a kernel given by its Module.symvers\n"
-	"      --vmlinux FILE     a kernel given by its image (vmlinux or bzImage)\n\n"
+	"      --vmlinux FILE     a kernel given by its image (vmlinux or bzImage)\n"
+	"      --btf FILE         the BTF of the kernel named just before (a vmlinux with\n"
+	"                         .BTF); default for a ROOT: its headers' vmlinux\n"
+	"                         (usr/src/linux-headers-KVER/vmlinux, MOD/build/vmlinux)\n\n"
 	"Modules and source:\n"
 	"  -m, --modules DIR      also check every module below DIR (a package's modules)\n"
 	"      --src DIR          the modules' source (a Kbuild folder, e.g. a DKMS tree in\n"
@@ -57,15 +62,15 @@ static const char *const help =
 
 /* What the text output says compat does not see. */
 static const char limits[] =
-	"symbols only: changed prototypes and struct layouts, macros and inline functions "
-	"of the new headers, and #ifdefs on the configuration are not seen (a compiler "
-	"would see them)";
+	"the exports, and where both kernels' BTF is known the prototypes and the members of "
+	"the structs they take; not seen (a compiler would): the new headers' macros and "
+	"inline functions, structs reached other ways, #ifdefs on the configuration";
 
-enum { OPT_JSON = 256, OPT_KVER, OPT_VMLINUX, OPT_SRC };
+enum { OPT_JSON = 256, OPT_KVER, OPT_VMLINUX, OPT_SRC, OPT_BTF };
 
 /* One kernel named on the command line. */
 struct kspec {
-	const char *root, *kver, *symvers, *vmlinux, *arg;
+	const char *root, *kver, *symvers, *vmlinux, *btf, *arg;
 };
 
 struct compat_args {
@@ -104,6 +109,12 @@ static int compat_opt(void *data, int ch, const char *arg)
 					   arg);
 		a->kernels[a->n_kernels - 1].kver = arg;
 		break;
+	case OPT_BTF:
+		if (!a->n_kernels)
+			return usage_error("compat", "--btf %s: name its kernel first (-k, -s, --vmlinux)",
+					   arg);
+		a->kernels[a->n_kernels - 1].btf = arg;
+		break;
 	case 'm': {
 		const char **v = realloc(a->dirs, (a->n_dirs + 1) * sizeof(*v));
 		if (!v)
@@ -133,6 +144,7 @@ static int parse_args(struct compat_args *a, int argc, char *argv[])
 		{ "vmlinux", required_argument, NULL, OPT_VMLINUX },
 		{ "modules", required_argument, NULL, 'm' },
 		{ "src", required_argument, NULL, OPT_SRC },
+		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -181,6 +193,27 @@ static int open_kernels(struct ksc_ctx *ctx, const struct compat_args *a,
 		}
 	}
 	return status;
+}
+
+/* A kernel root's BTF: Debian's headers ship a vmlinux that holds only .BTF. */
+static char *find_btf(const struct kspec *s, const char *release)
+{
+	static const char *const where[][2] = {
+		{ "/usr/src/linux-headers-", "/vmlinux" },
+		{ "/lib/modules/", "/build/vmlinux" },
+		{ "/usr/lib/modules/", "/build/vmlinux" },
+	};
+	char p[PATH_MAX];
+
+	if (s->btf)
+		return strdup(s->btf);
+	for (size_t i = 0; s->root && release && i < ARRAY_SIZE(where); i++) {
+		snprintf(p, sizeof(p), "%s%s%s%s", strcmp(s->root, "/") ? s->root : "",
+			 where[i][0], release, where[i][1]);
+		if (access(p, R_OK) == 0)
+			return strdup(p);
+	}
+	return NULL;
 }
 
 static const char *load_word(int err)
@@ -259,15 +292,39 @@ static void print_cell(const struct ksc_compat *cp, const struct ksc_compat_cell
 			shown = true;
 		}
 		printf("  %s: %s: %s [%s]%s\n", text_esc(f->symbol),
-		       f->severity == KSC_SEV_ERROR ? "error" : "note", text_esc(f->summary), f->code,
+		       f->severity == KSC_SEV_ERROR ? "error" : f->severity == KSC_SEV_WARNING ? "warning" : "note",
+		       text_esc(f->summary), f->code,
 		       f->named_in_source ? " (named in the source)" : "");
 		if (f->fix)
 			printf("    fix: %s\n", text_esc(f->fix));
+		if (f->from_type)
+			printf("    was: %s\n", text_esc(f->from_type));
+		if (f->to_type && f->to_type[0])
+			printf("    now: %s\n", text_esc(f->to_type));
 	}
 	if (verbose && shown) {
 		print_loader(ksc_compat_get_report(cp, c->kernel, false), c->module, "as built");
 		print_loader(ksc_compat_get_report(cp, c->kernel, true), c->module, "rebuilt");
 	}
+}
+
+/* Which kernels' types could be compared. */
+static void print_btf(const struct ksc_compat *cp, struct ksc_kernel *const *ks, size_t nk)
+{
+	for (int have = 1; have >= 0; have--) {
+		size_t n = 0;
+		for (size_t k = 0; k < nk; k++) {
+			if (ksc_compat_has_btf(cp, k) != have)
+				continue;
+			printf("%s%s", n++ ? ", " : have ? "types: BTF for " : "; none for ",
+			       text_esc(ksc_kernel_get_release(ks[k])));
+		}
+		if (!have && n)
+			fputs(" (--btf FILE)", stdout);
+		else if (have && !n)
+			fputs("types: no BTF", stdout);
+	}
+	putchar('\n');
 }
 
 static void print_text(const struct ksc_compat *cp, struct ksc_kernel *const *ks, size_t nk,
@@ -291,6 +348,7 @@ static void print_text(const struct ksc_compat *cp, struct ksc_kernel *const *ks
 	if (a->src && nk)
 		printf("source: %zu C files read in %s\n", ksc_compat_get_source_file_count(cp, 0),
 		       text_esc(a->src));
+	print_btf(cp, ks, nk);
 	printf("limits: %s\n", limits);
 }
 
@@ -314,13 +372,16 @@ static json_object *finding_obj(const struct ksc_compat_finding *f, const char *
 
 	json_object_object_add(o, "code", json_text(f->code));
 	json_object_object_add(o, "symbol", json_text(f->symbol));
-	json_object_object_add(o, "verdict",
-			       json_object_new_string(f->severity == KSC_SEV_ERROR ? "error" : "note"));
+	json_object_object_add(o, "verdict", json_object_new_string(
+		f->severity == KSC_SEV_ERROR ? "error" : f->severity == KSC_SEV_WARNING ? "warning" : "note"));
 	json_object_object_add(o, "summary", json_text(f->summary));
 	json_object_object_add(o, "fix", json_text(f->fix));
 	json_object_object_add(o, "named_in_source", json_object_new_boolean(f->named_in_source));
 	json_object_object_add(o, "from", side_json(f->from_release, f->from, f->from_owner));
 	json_object_object_add(o, "to", side_json(release, f->to, f->to_owner));
+	json_object_object_add(o, "type_name", json_text(f->type_name));
+	json_object_object_add(o, "from_type", json_text(f->from_type));
+	json_object_object_add(o, "to_type", json_text(f->to_type));
 	return o;
 }
 
@@ -345,14 +406,17 @@ static json_object *cell_obj(const struct ksc_compat *cp, const struct ksc_compa
 }
 
 static void print_json(const struct ksc_compat *cp, struct ksc_kernel *const *ks, size_t nk,
-		       struct ksc_module *const *mods, size_t nm)
+		       struct ksc_module *const *mods, size_t nm, char *const *btf)
 {
 	json_object *root = json_doc_new("compat"), *kv = json_object_new_array(),
-		    *mv = json_object_new_array();
+		    *mv = json_object_new_array(), *bv = json_object_new_array();
 
-	for (size_t k = 0; k < nk; k++)
+	for (size_t k = 0; k < nk; k++) {
 		json_object_array_add(kv, json_text(ksc_kernel_get_release(ks[k])));
+		json_object_array_add(bv, json_text(ksc_compat_has_btf(cp, k) ? btf[k] : NULL));
+	}
 	json_object_object_add(root, "kernels", kv);
+	json_object_object_add(root, "btf", bv);
 	for (size_t m = 0; m < nm; m++) {
 		json_object *o = json_object_new_object(), *cells = json_object_new_array();
 		json_object_object_add(o, "module", json_text(ksc_module_get_name(mods[m])));
@@ -369,6 +433,13 @@ static void print_json(const struct ksc_compat *cp, struct ksc_kernel *const *ks
 	json_object_put(root);
 }
 
+static void free_btf(char **btf, size_t n)
+{
+	for (size_t k = 0; btf && k < n; k++)
+		free(btf[k]);
+	free(btf);
+}
+
 static int run_compat(struct ksc_kernel *const *ks, const struct module_list *c,
 		      const struct compat_args *a)
 {
@@ -379,23 +450,34 @@ static int run_compat(struct ksc_kernel *const *ks, const struct module_list *c,
 		.allow_missing_ns = ko->allow_missing_ns ? 1 : -1,
 		.build = ko->build == KSC_BUILD_INTREE ? KSC_BUILD_INTREE : KSC_BUILD_EXTERNAL,
 	};
-	struct ksc_compat_opts o = { .sz = sizeof(o), .check = &co, .src = a->src };
+	char **btf = calloc(a->n_kernels, sizeof(*btf));
+	struct ksc_compat_opts o = { .sz = sizeof(o), .check = &co, .src = a->src,
+				     .btf = (const char *const *)btf };
 	struct ksc_compat *cp;
-	int status = KSC_EXIT_OK, r = ksc_compat_run(ks, a->n_kernels, c->mods, c->n, &o, &cp);
+	int status = KSC_EXIT_OK, r = -ENOMEM;
 
+	for (size_t k = 0; btf && k < a->n_kernels; k++)
+		btf[k] = find_btf(&a->kernels[k], ksc_kernel_get_release(ks[k]));
+	if (btf)
+		r = ksc_compat_run(ks, a->n_kernels, c->mods, c->n, &o, &cp);
 	if (r < 0) {
+		free_btf(btf, a->n_kernels);
 		if (r == -ENOMEM)
 			fprintf(stderr, "%s: compat: %s\n", program_name, strerror(-r));
 		return r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
 	}
 	if (a->format == FMT_JSON)
-		print_json(cp, ks, a->n_kernels, c->mods, c->n);
+		print_json(cp, ks, a->n_kernels, c->mods, c->n, btf);
 	else
 		print_text(cp, ks, a->n_kernels, c->mods, c->n, a);
+	for (size_t k = 0; k < a->n_kernels; k++)
+		if (btf[k] && !ksc_compat_has_btf(cp, k))
+			status = KSC_EXIT_UNREADABLE; /* reported by the library */
+	free_btf(btf, a->n_kernels);
 	for (size_t m = 0; m < c->n; m++)
 		for (size_t k = 0; k < a->n_kernels; k++)
 			if (ksc_compat_get_cell(cp, m, k)->failed)
-				status = KSC_EXIT_FINDINGS;
+				status |= KSC_EXIT_FINDINGS;
 	ksc_compat_free(cp);
 	return status;
 }

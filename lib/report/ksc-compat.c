@@ -27,6 +27,7 @@ struct ksc_compat {
 	struct ksc_compat_finding *findings;
 	size_t n_findings, cap_findings;
 	struct ksc_report **built, **rebuilt; /* one per kernel */
+	struct ksc_compat_btf **btfs;         /* one per kernel, NULL: none */
 	size_t *src_files;
 	struct pool strings;
 };
@@ -41,6 +42,9 @@ struct crun {
 	/* the cell */
 	const struct ksc_module *mod;
 	struct ksc_kernel *base, *target;
+	struct ksc_compat_btf *base_btf, *target_btf;
+	struct ksc_compat_cell *cell;
+	const char *sym;          /* the import being compared (BTF callbacks) */
 	const char *base_release;
 	struct ksc_features pol;     /* the target's */
 	bool proprietary;
@@ -182,6 +186,76 @@ static int import_findings(struct crun *cr, struct ksc_compat_cell *cell,
 	return ns_finding(cr, cell, sym, old, oo, new, no);
 }
 
+static int type_changed(void *data, bool func, const char *from, const char *to)
+{
+	struct crun *cr = data;
+	struct ksc_compat *c = cr->c;
+	int r = add_finding(cr, cr->cell, "type-changed", KSC_SEV_ERROR, cr->sym, NULL, NULL,
+			    NULL, NULL, func ? cfmt(cr, "prototype changed")
+					     : cfmt(cr, "type changed"), NULL);
+
+	if (r < 0)
+		return r;
+	struct ksc_compat_finding *f = &c->findings[c->n_findings - 1];
+	f->from_type = pool_strdup(&c->strings, from);
+	f->to_type = pool_strdup(&c->strings, to);
+	return f->from_type && f->to_type ? 0 : -ENOMEM;
+}
+
+/* A struct's members: once per cell; a warning when the source names one of them. */
+static int member_changes(void *data, const char *name, const char *members, const char *from,
+			  const char *to)
+{
+	struct crun *cr = data;
+	struct ksc_compat *c = cr->c;
+	struct ksc_compat_cell *cell = cr->cell;
+	const char *type = cfmt(cr, "struct %s", name);
+	bool named = false;
+	char *list, *save = NULL;
+
+	for (size_t i = cell->first_finding; i < c->n_findings; i++)
+		if (c->findings[i].type_name && type && !c->findings[i].from &&
+		    strcmp(c->findings[i].type_name, type) == 0 &&
+		    strcmp(c->findings[i].code, "struct-changed") == 0)
+			return 0;
+	list = strdup(members);
+	if (!list || !type)
+		goto oom;
+	for (char *m = strtok_r(list, ",", &save); m && cr->names; m = strtok_r(NULL, ",", &save))
+		named |= ksc_src_names_has(&cr->names[cell->kernel], m);
+	free(list);
+	if (add_finding(cr, cell, "struct-changed", named ? KSC_SEV_WARNING : KSC_SEV_INFO,
+			cr->sym, NULL, NULL, NULL, NULL,
+			cfmt(cr, "%s (through %s): members %s removed or changed%s", type, cr->sym,
+			     members, named ? ", named in the source" : ""), NULL) < 0)
+		return -ENOMEM;
+	struct ksc_compat_finding *f = &c->findings[c->n_findings - 1];
+	f->named_in_source = named;
+	f->type_name = type;
+	f->from_type = pool_strdup(&c->strings, from);
+	f->to_type = pool_strdup(&c->strings, to);
+	return f->from_type && f->to_type ? 0 : -ENOMEM;
+oom:
+	free(list);
+	return -ENOMEM;
+}
+
+/* The types of one import in both kernels' BTF. */
+static int type_findings(struct crun *cr, struct ksc_compat_cell *cell, const char *sym)
+{
+	static const struct ksc_compat_type_fn fn = { type_changed, member_changes };
+	const struct ksc_compat_finding *f = cr->c->findings;
+
+	if (!cr->base_btf || !cr->target_btf)
+		return 0;
+	for (size_t i = cell->first_finding; i < cr->c->n_findings; i++)
+		if (strcmp(f[i].code, "export-removed") == 0 && strcmp(f[i].symbol, sym) == 0)
+			return 0;
+	cr->cell = cell;
+	cr->sym = sym;
+	return ksc_compat_btf_compare(cr->base_btf, cr->target_btf, sym, fn, cr);
+}
+
 static const char *first_license(const struct ksc_module *mod)
 {
 	const char *l = ksc_module_get_modinfo_value(mod, "license");
@@ -213,9 +287,9 @@ static void decide_build(struct crun *cr, struct ksc_compat_cell *cell)
 
 	cell->build = KSC_COMPAT_BUILD_OK;
 	for (size_t i = 0; i < cell->n_findings; i++) {
-		if (f[i].severity != KSC_SEV_ERROR)
+		if (f[i].severity == KSC_SEV_INFO)
 			continue;
-		if (f[i].named_in_source) {
+		if (f[i].severity == KSC_SEV_ERROR && f[i].named_in_source) {
 			cell->build = KSC_COMPAT_BUILD_FAILS;
 			break;
 		}
@@ -247,8 +321,13 @@ static int fill_cell(struct crun *cr, size_t m, size_t k)
 	if (ksc_features_init(&cr->pol, cell->release) < 0)
 		return -EINVAL;
 	if (!cell->built_for) {
+		cr->base_btf = cr->base ? c->btfs[base_idx] : NULL;
+		cr->target_btf = c->btfs[k];
 		for (size_t i = 0; i < ksc_module_get_import_count(cr->mod); i++) {
-			int r = import_findings(cr, cell, ksc_module_get_import(cr->mod, i));
+			const struct ksc_import *im = ksc_module_get_import(cr->mod, i);
+			int r = import_findings(cr, cell, im);
+			if (r == 0)
+				r = type_findings(cr, cell, im->name);
 			if (r < 0)
 				return r;
 		}
@@ -278,6 +357,24 @@ static int run_checks(struct crun *cr)
 		r = ksc_check_modules(cr->kernels[k], cr->mods, c->n_mods, &co, &c->rebuilt[k]);
 		if (r < 0)
 			return r;
+	}
+	return 0;
+}
+
+/* Each kernel's BTF, where one is given: one that cannot be read is left out (logged). */
+static int load_btf(struct crun *cr)
+{
+	struct ksc_compat *c = cr->c;
+
+	for (size_t k = 0; cr->o->btf && k < c->n_kernels; k++) {
+		const char *p = cr->o->btf[k];
+		int r = p ? ksc_compat_btf_open(p, &c->btfs[k]) : 0;
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			ksc_err(ksc_kernel_get_ctx(cr->kernels[k]), "%s: cannot read BTF: %s", p,
+				r == -ENOEXEC ? "not an ELF file with a valid .BTF section"
+					      : strerror(-r));
 	}
 	return 0;
 }
@@ -348,9 +445,12 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 	c->built = calloc(n_kernels, sizeof(*c->built));
 	c->rebuilt = calloc(n_kernels, sizeof(*c->rebuilt));
 	c->src_files = calloc(n_kernels, sizeof(*c->src_files));
-	r = c->cells && c->built && c->rebuilt && c->src_files ? 0 : -ENOMEM;
+	c->btfs = calloc(n_kernels, sizeof(*c->btfs));
+	r = c->cells && c->built && c->rebuilt && c->src_files && c->btfs ? 0 : -ENOMEM;
 	if (r == 0)
 		r = run_checks(&cr);
+	if (r == 0)
+		r = load_btf(&cr);
 	if (r == 0 && o.src)
 		r = scan_sources(&cr, ksc_kernel_get_ctx(kernels[0]));
 	for (size_t m = 0; r == 0 && m < n_mods; m++)
@@ -378,9 +478,12 @@ KSC_EXPORT void ksc_compat_free(struct ksc_compat *c)
 			ksc_report_unref(c->built[k]);
 		if (c->rebuilt)
 			ksc_report_unref(c->rebuilt[k]);
+		if (c->btfs)
+			ksc_compat_btf_free(c->btfs[k]);
 	}
 	free(c->built);
 	free(c->rebuilt);
+	free(c->btfs);
 	free(c->cells);
 	free(c->findings);
 	free(c->src_files);
@@ -418,4 +521,9 @@ KSC_EXPORT const struct ksc_report *ksc_compat_get_report(const struct ksc_compa
 KSC_EXPORT size_t ksc_compat_get_source_file_count(const struct ksc_compat *c, size_t kernel)
 {
 	return kernel < c->n_kernels ? c->src_files[kernel] : 0;
+}
+
+KSC_EXPORT bool ksc_compat_has_btf(const struct ksc_compat *c, size_t kernel)
+{
+	return kernel < c->n_kernels && c->btfs[kernel];
 }

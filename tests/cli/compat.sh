@@ -46,7 +46,7 @@ t_grep "... and in 7.2's" "fix: MODULE_IMPORT_NS(\"PRINTK\");" "$T_TMP/out"
 t_grep "... the export removed, with the kernel that had it" \
 	"kfree: error: no longer exported (by vmlinux in 6.1.0-57-amd64) [export-removed]" "$T_TMP/out"
 t_grep "... module-restricted" "debugfs_create_dir: error: restricted to the modules kvm [became-module-restricted]" "$T_TMP/out"
-t_grep "... the limits said" "limits: symbols only:" "$T_TMP/out"
+t_grep "... the limits said" "limits: the exports, and where both kernels' BTF is known" "$T_TMP/out"
 
 t_expect matrix-verbose 0 "$KSC" compat -v "${K[@]}" "$X/fx-user.ko"
 t_grep "... a change without effect on a GPL module, as a note" \
@@ -107,6 +107,51 @@ t_run "a source that names nothing changed for 7.2 but kfree in an old branch" 1
 	"$KSC" compat --src "$T_TMP/src/fxuser.c" "${K[@]}" "$X/fx-user.ko"
 t_grep "... 7.2: may-fail (debugfs_create_dir is not named)" \
 	"fx_user  built-for:loads  fails   may-fail" "$T_TMP/out"
+
+# ---- types: two kernels' BTF (clang writes .BTF for the bpf target) ----
+if clang --target=bpf -g -c -x c /dev/null -o "$T_TMP/probe.o" 2> /dev/null; then
+	cat > "$T_TMP/old.c" <<'C'
+struct fx_state { int a; long buf[4]; void (*notify)(unsigned long err, void *ctx); };
+typedef unsigned int fx_u32;
+int debugfs_create_dir(const char *name, struct fx_state *s, fx_u32 flags) { return s->a; }
+int dma_buf_get(int fd) { return fd; }
+C
+	cat > "$T_TMP/new.c" <<'C'
+struct fx_state { int a; void (*notify)(unsigned long err, void *ctx, _Bool more); };
+typedef unsigned int fx_flags_t;
+int debugfs_create_dir(const char *name, struct fx_state *s, fx_flags_t flags, int mode) { return s->a; }
+typedef int fx_fd_t;
+int dma_buf_get(fx_fd_t fd) { return fd; }
+C
+	clang --target=bpf -g -O2 -c "$T_TMP/old.c" -o "$T_TMP/old.btf"
+	clang --target=bpf -g -O2 -c "$T_TMP/new.c" -o "$T_TMP/new.btf"
+	B=(-s "$T_TMP/6.1.symvers" --kver 6.1.0-57-amd64 --btf "$T_TMP/old.btf"
+	   -s "$T_TMP/6.12.symvers" --kver 6.12.0 --btf "$T_TMP/new.btf")
+	t_expect btf 0 "$KSC" compat -v "${B[@]}" "$X/fx-user.ko"
+	t_grep "... the prototype, both sides as C" \
+		"    now: int debugfs_create_dir(const char *name, struct fx_state *s, fx_flags_t flags, int mode)" "$T_TMP/out"
+	t_grep "... a struct it takes lost a member and a callback changed: a note" \
+		"debugfs_create_dir: note: struct fx_state (through debugfs_create_dir): members buf,notify removed or changed [struct-changed]" "$T_TMP/out"
+	if grep -q "dma_buf_get.*type-changed" "$T_TMP/out"; then
+		t_fail "... a new typedef of the same type is no change"
+	else
+		t_ok "... a new typedef of the same type is no change"
+	fi
+	printf 'int fx(struct fx_state *s) { return s->buf[0] + debugfs_create_dir("x", s, 0); }\n' \
+		> "$T_TMP/src/fxuser.c"
+	t_expect btf-source 1 "$KSC" compat --src "$T_TMP/src" "${B[@]}" "$X/fx-user.ko"
+	t_grep "... named in the source: the prototype fails the build" \
+		"debugfs_create_dir: error: prototype changed [type-changed] (named in the source)" "$T_TMP/out"
+	t_grep "... a member it names is gone: a warning" \
+		"debugfs_create_dir: warning: struct fx_state (through debugfs_create_dir): members buf,notify removed or changed, named in the source [struct-changed] (named in the source)" \
+		"$T_TMP/out"
+	t_expect btf-unreadable 4 "$KSC" compat -s "$T_TMP/6.1.symvers" --kver 6.1.0-57-amd64 \
+		--btf "$T_TMP/old.c" -s "$T_TMP/6.12.symvers" --kver 6.12.0 --btf "$T_TMP/new.btf" \
+		"$X/fx-user.ko"
+	t_grep "... said, and the types are not compared" "types: BTF for 6.12.0; none for 6.1.0-57-amd64 (--btf FILE)" "$T_TMP/out"
+else
+	t_skip "BTF" "clang cannot build for the bpf target"
+fi
 
 # ---- a proprietary module: became GPL-only is an error ----
 t_expect proprietary 0 "$KSC" compat -s "$T_TMP/6.16.symvers" --kver 6.16.0 \

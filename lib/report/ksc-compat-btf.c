@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * Types for `compat`: a kernel's BTF (a vmlinux with .BTF; Debian's headers ship one at
+ * /usr/src/linux-headers-KVER/vmlinux), read with libbpf, and the changes of one exported
+ * function or variable between two kernels: its prototype (compared resolved through
+ * typedefs, parameter names ignored), and the structs it takes or returns through
+ * pointers (members by name: removed, or of another type; offsets alone change nothing
+ * for a rebuild). Both sides are printed as C by libbpf's btf_dump.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "report/report.h"
+#include "util/array.h"
+
+#define MAX_DEPTH 24 /* type chains followed when canonicalising */
+
+struct ksc_compat_btf {
+	struct btf *btf;
+	struct hash funcs, vars, structs; /* name -> type id (as a pointer, id + 1) */
+};
+
+/* A growing string. */
+struct sbuf {
+	char *s;
+	size_t n, cap;
+	bool oom;
+};
+
+static void sb_vadd(struct sbuf *b, const char *fmt, va_list ap)
+{
+	va_list aq;
+	int k;
+
+	va_copy(aq, ap);
+	k = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (k < 0 || b->oom || array_reserve(b->s, b->cap, b->n + (size_t)k + 1, 128) < 0) {
+		b->oom = true;
+		return;
+	}
+	vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
+	b->n += (size_t)k;
+}
+
+static void sb_add(struct sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_add(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sb_vadd(b, fmt, ap);
+	va_end(ap);
+}
+
+static void dump_printf(void *ctx, const char *fmt, va_list ap)
+{
+	sb_vadd(ctx, fmt, ap);
+}
+
+static int index_name(struct hash *h, const struct btf *btf, const struct btf_type *t, __u32 id)
+{
+	const char *name = btf__name_by_offset(btf, t->name_off);
+
+	if (!name || !name[0])
+		return 0;
+	/* keep the first: a global function before a static one of the same name is not
+	 * guaranteed, but exported functions are unique in practice */
+	return hash_add(h, name, (void *)(uintptr_t)(id + 1), 1) < 0 ? -ENOMEM : 0;
+}
+
+int ksc_compat_btf_open(const char *path, struct ksc_compat_btf **out)
+{
+	struct ksc_compat_btf *b = calloc(1, sizeof(*b));
+	int r = 0;
+
+	*out = NULL;
+	if (!b)
+		return -ENOMEM;
+	hash_init(&b->funcs);
+	hash_init(&b->vars);
+	hash_init(&b->structs);
+	/* libbpf prints its own errors to stderr: not from a library (errno says why) */
+	libbpf_print_fn_t prev = libbpf_set_print(NULL);
+	b->btf = btf__parse(path, NULL);
+	r = b->btf ? 0 : errno ? -errno : -EINVAL;
+	libbpf_set_print(prev);
+	if (r <= -__LIBBPF_ERRNO__START || r == -EINVAL)
+		r = -ENOEXEC; /* libbpf's own codes: not an ELF file with .BTF, or bad BTF */
+	if (r < 0) {
+		ksc_compat_btf_free(b);
+		return r;
+	}
+	for (__u32 id = 1; r == 0 && id < btf__type_cnt(b->btf); id++) {
+		const struct btf_type *t = btf__type_by_id(b->btf, id);
+		if (btf_is_func(t))
+			r = index_name(&b->funcs, b->btf, t, id);
+		else if (btf_is_var(t))
+			r = index_name(&b->vars, b->btf, t, id);
+		else if (btf_is_composite(t) && btf_vlen(t))
+			r = index_name(&b->structs, b->btf, t, id);
+	}
+	if (r < 0) {
+		ksc_compat_btf_free(b);
+		return r;
+	}
+	*out = b;
+	return 0;
+}
+
+void ksc_compat_btf_free(struct ksc_compat_btf *b)
+{
+	if (!b)
+		return;
+	hash_fini(&b->funcs);
+	hash_fini(&b->vars);
+	hash_fini(&b->structs);
+	btf__free(b->btf);
+	free(b);
+}
+
+static __u32 lookup(const struct hash *h, const char *name)
+{
+	return (__u32)(uintptr_t)hash_find(h, name); /* id + 1, 0: none */
+}
+
+/*
+ * A type as a canonical string: typedefs resolved, structs, unions and enums by name,
+ * parameter names left out. Two kernels agree on a type when their strings are equal.
+ */
+static void canon(const struct btf *btf, __u32 id, struct sbuf *b, int depth)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const char *name;
+
+	if (!t || depth > MAX_DEPTH) {
+		sb_add(b, "?");
+		return;
+	}
+	name = btf__name_by_offset(btf, t->name_off);
+	switch (btf_kind(t)) {
+	case BTF_KIND_UNKN: sb_add(b, "void"); break;
+	case BTF_KIND_INT:
+	case BTF_KIND_FLOAT: sb_add(b, "%s", name); break;
+	case BTF_KIND_PTR: canon(btf, t->type, b, depth + 1); sb_add(b, "*"); break;
+	case BTF_KIND_CONST: sb_add(b, "const "); canon(btf, t->type, b, depth + 1); break;
+	case BTF_KIND_VOLATILE: sb_add(b, "volatile "); canon(btf, t->type, b, depth + 1); break;
+	case BTF_KIND_RESTRICT:
+	case BTF_KIND_TYPEDEF:
+	case BTF_KIND_TYPE_TAG:
+	case BTF_KIND_FUNC: canon(btf, t->type, b, depth + 1); break;
+	case BTF_KIND_ARRAY:
+		canon(btf, btf_array(t)->type, b, depth + 1);
+		sb_add(b, "[%u]", btf_array(t)->nelems);
+		break;
+	case BTF_KIND_STRUCT:
+	case BTF_KIND_UNION:
+	case BTF_KIND_FWD:
+		/* a forward declaration names the struct or union of the same name */
+		sb_add(b, "%s %s", btf_is_union(t) || (btf_is_fwd(t) && btf_kflag(t)) ? "union" : "struct",
+		       name && name[0] ? name : "(anonymous)");
+		break;
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64: sb_add(b, "enum %s", name && name[0] ? name : "(anonymous)"); break;
+	case BTF_KIND_FUNC_PROTO: {
+		const struct btf_param *p = btf_params(t);
+		canon(btf, t->type, b, depth + 1);
+		sb_add(b, "(");
+		for (__u16 i = 0; i < btf_vlen(t); i++) {
+			if (i)
+				sb_add(b, ", ");
+			if (!p[i].type)
+				sb_add(b, "...");
+			else
+				canon(btf, p[i].type, b, depth + 1);
+		}
+		sb_add(b, ")");
+		break;
+	}
+	default: sb_add(b, "kind%u", btf_kind(t));
+	}
+}
+
+/* The declaration of type id as C, named `name` (may be ""). malloc'd, NULL on OOM. */
+static char *c_decl(const struct btf *btf, __u32 id, const char *name)
+{
+	struct sbuf b = { 0 };
+	struct btf_dump *d = btf_dump__new(btf, dump_printf, &b, NULL);
+	struct btf_dump_emit_type_decl_opts o = { .sz = sizeof(o), .field_name = name };
+
+	if (!d)
+		return NULL;
+	if (btf_dump__emit_type_decl(d, id, &o) < 0)
+		b.oom = true;
+	btf_dump__free(d);
+	if (b.oom) {
+		free(b.s);
+		return NULL;
+	}
+	return b.s ? b.s : strdup("");
+}
+
+/* The type a symbol's FUNC or VAR names (a FUNC_PROTO or the variable's type), or 0. */
+static __u32 symbol_type(const struct ksc_compat_btf *b, const char *sym, bool *func)
+{
+	__u32 id = lookup(&b->funcs, sym);
+
+	*func = id != 0;
+	if (!id)
+		id = lookup(&b->vars, sym);
+	return id ? btf__type_by_id(b->btf, id - 1)->type : 0;
+}
+
+/* The named struct or union a type reaches through pointers, modifiers and typedefs. */
+static const char *pointee_struct(const struct btf *btf, __u32 id)
+{
+	for (int i = 0; i < MAX_DEPTH; i++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		if (!t)
+			return NULL;
+		if (btf_is_composite(t)) {
+			const char *n = btf__name_by_offset(btf, t->name_off);
+			return n && n[0] ? n : NULL;
+		}
+		if (!btf_is_ptr(t) && !btf_is_mod(t) && !btf_is_typedef(t))
+			return NULL;
+		id = t->type;
+	}
+	return NULL;
+}
+
+static bool canon_equal(const struct btf *a, __u32 ida, const struct btf *b, __u32 idb)
+{
+	struct sbuf x = { 0 }, y = { 0 };
+	bool eq;
+
+	canon(a, ida, &x, 0);
+	canon(b, idb, &y, 0);
+	eq = !x.oom && !y.oom && x.n == y.n && (x.n == 0 || memcmp(x.s, y.s, x.n) == 0);
+	free(x.s);
+	free(y.s);
+	return eq;
+}
+
+/* A member of a struct by name, or NULL. */
+static const struct btf_member *member(const struct btf *btf, const struct btf_type *t,
+				       const char *name)
+{
+	const struct btf_member *m = btf_members(t);
+
+	for (__u16 i = 0; i < btf_vlen(t); i++) {
+		const char *n = btf__name_by_offset(btf, m[i].name_off);
+		if (n && strcmp(n, name) == 0)
+			return &m[i];
+	}
+	return NULL;
+}
+
+/*
+ * The members of struct `name` that the new kernel no longer has, or has with another
+ * type: their old and new declarations, "; "-separated, into *from and *to.
+ */
+static int struct_changes(const struct ksc_compat_btf *o, const struct ksc_compat_btf *n,
+			  const char *name, struct ksc_compat_type_fn fn, void *data)
+{
+	__u32 oid = lookup(&o->structs, name), nid = lookup(&n->structs, name);
+	struct sbuf from = { 0 }, to = { 0 }, gone = { 0 };
+	const struct btf_type *ot, *nt;
+	int r = 0;
+
+	if (!oid || !nid)
+		return 0;
+	ot = btf__type_by_id(o->btf, oid - 1);
+	nt = btf__type_by_id(n->btf, nid - 1);
+	const struct btf_member *m = btf_members(ot);
+	for (__u16 i = 0; i < btf_vlen(ot); i++) {
+		const char *mn = btf__name_by_offset(o->btf, m[i].name_off);
+		if (!mn || !mn[0])
+			continue;
+		const struct btf_member *nm = member(n->btf, nt, mn);
+		if (nm && canon_equal(o->btf, m[i].type, n->btf, nm->type))
+			continue;
+		char *od = c_decl(o->btf, m[i].type, mn), *nd = nm ? c_decl(n->btf, nm->type, mn) : NULL;
+		sb_add(&from, "%s%s", from.n ? "; " : "", od ? od : mn);
+		if (nm)
+			sb_add(&to, "%s%s", to.n ? "; " : "", nd ? nd : mn);
+		sb_add(&gone, "%s%s", gone.n ? "," : "", mn);
+		free(od);
+		free(nd);
+	}
+	if (from.oom || to.oom || gone.oom)
+		r = -ENOMEM;
+	else if (from.n)
+		r = fn.member_changes(data, name, gone.s, from.s, to.s ? to.s : "");
+	free(from.s);
+	free(to.s);
+	free(gone.s);
+	return r;
+}
+
+/* The structs a prototype or variable type reaches, each once. */
+static int reached_structs(const struct btf *btf, __u32 id, bool func, const char **v,
+			   size_t max, size_t *n)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	__u32 ids[64];
+	size_t k = 0;
+
+	*n = 0;
+	if (!t)
+		return 0;
+	if (func && btf_is_func_proto(t)) {
+		ids[k++] = t->type;
+		for (__u16 i = 0; i < btf_vlen(t) && k < 64; i++)
+			ids[k++] = btf_params(t)[i].type;
+	} else {
+		ids[k++] = id;
+	}
+	for (size_t i = 0; i < k; i++) {
+		const char *s = pointee_struct(btf, ids[i]);
+		bool seen = false;
+		for (size_t j = 0; s && j < *n; j++)
+			seen |= strcmp(v[j], s) == 0;
+		if (s && !seen && *n < max)
+			v[(*n)++] = s;
+	}
+	return 0;
+}
+
+int ksc_compat_btf_compare(const struct ksc_compat_btf *o, const struct ksc_compat_btf *n,
+			   const char *sym, struct ksc_compat_type_fn fn, void *data)
+{
+	bool ofunc, nfunc;
+	__u32 oid = symbol_type(o, sym, &ofunc), nid = symbol_type(n, sym, &nfunc);
+	const char *structs[64];
+	size_t ns;
+	int r = 0;
+
+	if (!oid || !nid || ofunc != nfunc)
+		return 0; /* not described on both sides: nothing to say */
+	if (!canon_equal(o->btf, oid, n->btf, nid)) {
+		char *od = c_decl(o->btf, oid, sym), *nd = c_decl(n->btf, nid, sym);
+		r = od && nd ? fn.type_changed(data, ofunc, od, nd) : -ENOMEM;
+		free(od);
+		free(nd);
+		if (r < 0)
+			return r;
+	}
+	reached_structs(o->btf, oid, ofunc, structs, 64, &ns);
+	for (size_t i = 0; r == 0 && i < ns; i++)
+		r = struct_changes(o, n, structs[i], fn, data);
+	return r;
+}
