@@ -23,7 +23,7 @@
 
 struct ksc_compat_btf {
 	struct btf *btf;
-	struct hash funcs, vars, structs; /* name -> type id (as a pointer, id + 1) */
+	struct hash funcs, vars, structs, typedefs; /* name -> type id (as a pointer, id + 1) */
 };
 
 /* A growing string. */
@@ -86,6 +86,7 @@ int ksc_compat_btf_open(const char *path, struct ksc_compat_btf **out)
 	hash_init(&b->funcs);
 	hash_init(&b->vars);
 	hash_init(&b->structs);
+	hash_init(&b->typedefs);
 	/* libbpf prints its own errors to stderr: not from a library (errno says why) */
 	libbpf_print_fn_t prev = libbpf_set_print(NULL);
 	b->btf = btf__parse(path, NULL);
@@ -105,6 +106,8 @@ int ksc_compat_btf_open(const char *path, struct ksc_compat_btf **out)
 			r = index_name(&b->vars, b->btf, t, id);
 		else if (btf_is_composite(t) && btf_vlen(t))
 			r = index_name(&b->structs, b->btf, t, id);
+		else if (btf_is_typedef(t))
+			r = index_name(&b->typedefs, b->btf, t, id);
 	}
 	if (r < 0) {
 		ksc_compat_btf_free(b);
@@ -121,6 +124,7 @@ void ksc_compat_btf_free(struct ksc_compat_btf *b)
 	hash_fini(&b->funcs);
 	hash_fini(&b->vars);
 	hash_fini(&b->structs);
+	hash_fini(&b->typedefs);
 	btf__free(b->btf);
 	free(b);
 }
@@ -132,9 +136,13 @@ static __u32 lookup(const struct hash *h, const char *name)
 
 /*
  * A type as a canonical string: typedefs resolved, structs, unions and enums by name,
- * parameter names left out. Two kernels agree on a type when their strings are equal.
+ * parameter names and qualifiers left out. Two kernels agree on a type when their strings are equal.
+ * With `into` (the other kernel), a typedef name it also has is resolved there: a
+ * source that spells the type by that name gets the other kernel's meaning of it
+ * (mempool_t stays a mempool_t when its struct is renamed).
  */
-static void canon(const struct btf *btf, __u32 id, struct sbuf *b, int depth)
+static void canon(const struct btf *btf, const struct ksc_compat_btf *into, __u32 id,
+		  struct sbuf *b, int depth)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
 	const char *name;
@@ -148,15 +156,23 @@ static void canon(const struct btf *btf, __u32 id, struct sbuf *b, int depth)
 	case BTF_KIND_UNKN: sb_add(b, "void"); break;
 	case BTF_KIND_INT:
 	case BTF_KIND_FLOAT: sb_add(b, "%s", name); break;
-	case BTF_KIND_PTR: canon(btf, t->type, b, depth + 1); sb_add(b, "*"); break;
-	case BTF_KIND_CONST: sb_add(b, "const "); canon(btf, t->type, b, depth + 1); break;
-	case BTF_KIND_VOLATILE: sb_add(b, "volatile "); canon(btf, t->type, b, depth + 1); break;
+	case BTF_KIND_PTR: canon(btf, into, t->type, b, depth + 1); sb_add(b, "*"); break;
+	case BTF_KIND_TYPEDEF: {
+		__u32 tid = into && name ? lookup(&into->typedefs, name) : 0;
+		if (tid)
+			canon(into->btf, NULL, btf__type_by_id(into->btf, tid - 1)->type, b, depth + 1);
+		else
+			canon(btf, into, t->type, b, depth + 1);
+		break;
+	}
+	/* a qualifier added or dropped costs a warning at most, not the build */
+	case BTF_KIND_CONST:
+	case BTF_KIND_VOLATILE:
 	case BTF_KIND_RESTRICT:
-	case BTF_KIND_TYPEDEF:
 	case BTF_KIND_TYPE_TAG:
-	case BTF_KIND_FUNC: canon(btf, t->type, b, depth + 1); break;
+	case BTF_KIND_FUNC: canon(btf, into, t->type, b, depth + 1); break;
 	case BTF_KIND_ARRAY:
-		canon(btf, btf_array(t)->type, b, depth + 1);
+		canon(btf, into, btf_array(t)->type, b, depth + 1);
 		sb_add(b, "[%u]", btf_array(t)->nelems);
 		break;
 	case BTF_KIND_STRUCT:
@@ -170,7 +186,7 @@ static void canon(const struct btf *btf, __u32 id, struct sbuf *b, int depth)
 	case BTF_KIND_ENUM64: sb_add(b, "enum %s", name && name[0] ? name : "(anonymous)"); break;
 	case BTF_KIND_FUNC_PROTO: {
 		const struct btf_param *p = btf_params(t);
-		canon(btf, t->type, b, depth + 1);
+		canon(btf, into, t->type, b, depth + 1);
 		sb_add(b, "(");
 		for (__u16 i = 0; i < btf_vlen(t); i++) {
 			if (i)
@@ -178,7 +194,7 @@ static void canon(const struct btf *btf, __u32 id, struct sbuf *b, int depth)
 			if (!p[i].type)
 				sb_add(b, "...");
 			else
-				canon(btf, p[i].type, b, depth + 1);
+				canon(btf, into, p[i].type, b, depth + 1);
 		}
 		sb_add(b, ")");
 		break;
@@ -235,13 +251,15 @@ static const char *pointee_struct(const struct btf *btf, __u32 id)
 	return NULL;
 }
 
-static bool canon_equal(const struct btf *a, __u32 ida, const struct btf *b, __u32 idb)
+/* Type ida of the old kernel o, spelled as the source would, against idb of n. */
+static bool canon_equal(const struct ksc_compat_btf *o, __u32 ida, const struct ksc_compat_btf *n,
+			__u32 idb)
 {
 	struct sbuf x = { 0 }, y = { 0 };
 	bool eq;
 
-	canon(a, ida, &x, 0);
-	canon(b, idb, &y, 0);
+	canon(o->btf, n, ida, &x, 0);
+	canon(n->btf, NULL, idb, &y, 0);
 	eq = !x.oom && !y.oom && x.n == y.n && (x.n == 0 || memcmp(x.s, y.s, x.n) == 0);
 	free(x.s);
 	free(y.s);
@@ -284,7 +302,7 @@ static int struct_changes(const struct ksc_compat_btf *o, const struct ksc_compa
 		if (!mn || !mn[0])
 			continue;
 		const struct btf_member *nm = member(n->btf, nt, mn);
-		if (nm && canon_equal(o->btf, m[i].type, n->btf, nm->type))
+		if (nm && canon_equal(o, m[i].type, n, nm->type))
 			continue;
 		char *od = c_decl(o->btf, m[i].type, mn), *nd = nm ? c_decl(n->btf, nm->type, mn) : NULL;
 		sb_add(&from, "%s%s", from.n ? "; " : "", od ? od : mn);
@@ -344,7 +362,7 @@ int ksc_compat_btf_compare(const struct ksc_compat_btf *o, const struct ksc_comp
 
 	if (!oid || !nid || ofunc != nfunc)
 		return 0; /* not described on both sides: nothing to say */
-	if (!canon_equal(o->btf, oid, n->btf, nid)) {
+	if (!canon_equal(o, oid, n, nid)) {
 		char *od = c_decl(o->btf, oid, sym), *nd = c_decl(n->btf, nid, sym);
 		r = od && nd ? fn.type_changed(data, ofunc, od, nd) : -ENOMEM;
 		free(od);
