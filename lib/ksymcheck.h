@@ -1652,6 +1652,11 @@ struct ksc_compat_opts {
 	 * (a vmlinux with .BTF, e.g. Debian's /usr/src/linux-headers-KVER/vmlinux). One
 	 * that cannot be read is logged and left out. */
 	const char *const *btf;
+	/* Per kernel, or NULL: its headers (a tree with include/ and arch/ARCH/include, ARCH
+	 * from the modules' machine; Debian's linux-headers-KVER-common). An import the
+	 * target no longer exports but whose name its headers define as a macro or an
+	 * inline function is a note: a rebuild calls what they call. */
+	const char *const *headers;
 };
 
 struct ksc_compat;
@@ -1683,6 +1688,9 @@ const struct ksc_compat_finding *ksc_compat_get_finding(const struct ksc_compat 
  */
 const struct ksc_report *ksc_compat_get_report(const struct ksc_compat *c, size_t kernel,
 					       bool rebuilt);
+/* The header files read for kernel `kernel` (0 without opts->headers, or when no import
+ * was missing there). */
+size_t ksc_compat_get_header_file_count(const struct ksc_compat *c, size_t kernel);
 /* Kernel `kernel`'s BTF was read (types compared where the other side has one too). */
 bool ksc_compat_has_btf(const struct ksc_compat *c, size_t kernel);
 /* The files the source scan read for kernel `kernel` (0 without opts->src). */

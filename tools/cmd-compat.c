@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <linux/limits.h>
 
@@ -33,7 +34,12 @@ static const char *const help =
 	"      --vmlinux FILE     a kernel given by its image (vmlinux or bzImage)\n"
 	"      --btf FILE         the BTF of the kernel named just before (a vmlinux with\n"
 	"                         .BTF); default for a ROOT: its headers' vmlinux\n"
-	"                         (usr/src/linux-headers-KVER/vmlinux, MOD/build/vmlinux)\n\n"
+	"                         (usr/src/linux-headers-KVER/vmlinux, MOD/build/vmlinux)\n"
+	"      --headers DIR      the headers of the kernel named just before (a tree with\n"
+	"                         include/); default for a ROOT: Debian's\n"
+	"                         usr/src/linux-headers-KVER-common, else MOD/build: an\n"
+	"                         import no longer exported whose name they define as a\n"
+	"                         macro or an inline function is a note, not a failure\n\n"
 	"Modules and source:\n"
 	"  -m, --modules DIR      also check every module below DIR (a package's modules)\n"
 	"      --src DIR          the modules' source (a Kbuild folder, e.g. a DKMS tree in\n"
@@ -63,14 +69,14 @@ static const char *const help =
 /* What the text output says compat does not see. */
 static const char limits[] =
 	"the exports, and where both kernels' BTF is known the prototypes and the members of "
-	"the structs they take; not seen (a compiler would): the new headers' macros and "
-	"inline functions, structs reached other ways, #ifdefs on the configuration";
+	"the structs they take; not seen (a compiler would): what the new headers' macros and "
+	"inline functions call, structs reached other ways, #ifdefs on the configuration";
 
-enum { OPT_JSON = 256, OPT_KVER, OPT_VMLINUX, OPT_SRC, OPT_BTF };
+enum { OPT_JSON = 256, OPT_KVER, OPT_VMLINUX, OPT_SRC, OPT_BTF, OPT_HEADERS };
 
 /* One kernel named on the command line. */
 struct kspec {
-	const char *root, *kver, *symvers, *vmlinux, *btf, *arg;
+	const char *root, *kver, *symvers, *vmlinux, *btf, *headers, *arg;
 };
 
 struct compat_args {
@@ -115,6 +121,12 @@ static int compat_opt(void *data, int ch, const char *arg)
 					   arg);
 		a->kernels[a->n_kernels - 1].btf = arg;
 		break;
+	case OPT_HEADERS:
+		if (!a->n_kernels)
+			return usage_error("compat", "--headers %s: name its kernel first (-k, -s, --vmlinux)",
+					   arg);
+		a->kernels[a->n_kernels - 1].headers = arg;
+		break;
 	case 'm': {
 		const char **v = realloc(a->dirs, (a->n_dirs + 1) * sizeof(*v));
 		if (!v)
@@ -145,6 +157,7 @@ static int parse_args(struct compat_args *a, int argc, char *argv[])
 		{ "modules", required_argument, NULL, 'm' },
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "btf", required_argument, NULL, OPT_BTF },
+		{ "headers", required_argument, NULL, OPT_HEADERS },
 		{ "format", required_argument, NULL, 'f' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "verbose", no_argument, NULL, 'v' },
@@ -212,6 +225,52 @@ static char *find_btf(const struct kspec *s, const char *release)
 			 where[i][0], release, where[i][1]);
 		if (access(p, R_OK) == 0)
 			return strdup(p);
+	}
+	return NULL;
+}
+
+static bool is_dir(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
+ * A kernel root's headers: Debian's linux-headers-KVER holds a Makefile that includes
+ * the -common package's ("include /usr/src/linux-headers-V-common/Makefile"), which has
+ * include/ and arch/; a build tree has them itself.
+ */
+static char *find_headers(const struct kspec *s, const char *release)
+{
+	const char *r = s->root && strcmp(s->root, "/") ? s->root : "";
+	char p[PATH_MAX], line[PATH_MAX + 32];
+	FILE *f;
+
+	if (s->headers)
+		return strdup(s->headers);
+	if (!s->root || !release)
+		return NULL;
+	snprintf(p, sizeof(p), "%s/usr/src/linux-headers-%s/Makefile", r, release);
+	f = fopen(p, "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		char dir[PATH_MAX];
+		if (sscanf(line, "include %4095s", dir) == 1 && strlen(dir) > 9 &&
+		    strcmp(dir + strlen(dir) - 9, "/Makefile") == 0) {
+			dir[strlen(dir) - 9] = '\0';
+			snprintf(p, sizeof(p), "%s%s", r, dir);
+			if (is_dir(p)) {
+				fclose(f);
+				return strdup(p);
+			}
+		}
+	}
+	if (f)
+		fclose(f);
+	snprintf(p, sizeof(p), "%s/lib/modules/%s/build/include/linux", r, release);
+	if (is_dir(p)) {
+		p[strlen(p) - strlen("/include/linux")] = '\0';
+		return strdup(p);
 	}
 	return NULL;
 }
@@ -311,6 +370,14 @@ static void print_cell(const struct ksc_compat *cp, const struct ksc_compat_cell
 /* Which kernels' types could be compared. */
 static void print_btf(const struct ksc_compat *cp, struct ksc_kernel *const *ks, size_t nk)
 {
+	bool any = false;
+
+	for (size_t k = 0; k < nk; k++)
+		any |= ksc_compat_has_btf(cp, k);
+	if (!any) {
+		puts("types: no BTF (--btf FILE): prototypes and structs not compared");
+		return;
+	}
 	for (int have = 1; have >= 0; have--) {
 		size_t n = 0;
 		for (size_t k = 0; k < nk; k++) {
@@ -321,8 +388,6 @@ static void print_btf(const struct ksc_compat *cp, struct ksc_kernel *const *ks,
 		}
 		if (!have && n)
 			fputs(" (--btf FILE)", stdout);
-		else if (have && !n)
-			fputs("types: no BTF", stdout);
 	}
 	putchar('\n');
 }
@@ -348,6 +413,14 @@ static void print_text(const struct ksc_compat *cp, struct ksc_kernel *const *ks
 	if (a->src && nk)
 		printf("source: %zu C files read in %s\n", ksc_compat_get_source_file_count(cp, 0),
 		       text_esc(a->src));
+	size_t n = 0;
+	for (size_t k = 0; k < nk; k++)
+		if (ksc_compat_get_header_file_count(cp, k))
+			printf("%s%s (%zu files)", n++ ? ", " : "headers read: ",
+			       text_esc(ksc_kernel_get_release(ks[k])),
+			       ksc_compat_get_header_file_count(cp, k));
+	if (n)
+		putchar('\n');
 	print_btf(cp, ks, nk);
 	printf("limits: %s\n", limits);
 }
@@ -450,16 +523,20 @@ static int run_compat(struct ksc_kernel *const *ks, const struct module_list *c,
 		.allow_missing_ns = ko->allow_missing_ns ? 1 : -1,
 		.build = ko->build == KSC_BUILD_INTREE ? KSC_BUILD_INTREE : KSC_BUILD_EXTERNAL,
 	};
-	char **btf = calloc(a->n_kernels, sizeof(*btf));
+	char **btf = calloc(a->n_kernels, sizeof(*btf)), **hdr = calloc(a->n_kernels, sizeof(*hdr));
 	struct ksc_compat_opts o = { .sz = sizeof(o), .check = &co, .src = a->src,
-				     .btf = (const char *const *)btf };
+				     .btf = (const char *const *)btf,
+				     .headers = (const char *const *)hdr };
 	struct ksc_compat *cp;
 	int status = KSC_EXIT_OK, r = -ENOMEM;
 
-	for (size_t k = 0; btf && k < a->n_kernels; k++)
+	for (size_t k = 0; btf && hdr && k < a->n_kernels; k++) {
 		btf[k] = find_btf(&a->kernels[k], ksc_kernel_get_release(ks[k]));
-	if (btf)
+		hdr[k] = find_headers(&a->kernels[k], ksc_kernel_get_release(ks[k]));
+	}
+	if (btf && hdr)
 		r = ksc_compat_run(ks, a->n_kernels, c->mods, c->n, &o, &cp);
+	free_btf(hdr, a->n_kernels);
 	if (r < 0) {
 		free_btf(btf, a->n_kernels);
 		if (r == -ENOMEM)

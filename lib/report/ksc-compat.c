@@ -12,6 +12,7 @@
  * the second may not.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ struct ksc_compat {
 	size_t n_findings, cap_findings;
 	struct ksc_report **built, **rebuilt; /* one per kernel */
 	struct ksc_compat_btf **btfs;         /* one per kernel, NULL: none */
-	size_t *src_files;
+	size_t *src_files, *hdr_files;
 	struct pool strings;
 };
 
@@ -39,6 +40,7 @@ struct crun {
 	struct ksc_module *const *mods;
 	const struct ksc_compat_opts *o;
 	struct ksc_src_names *names; /* one per kernel, with a source */
+	struct ksc_src_names *hdefs; /* one per kernel: the missing imports its headers define */
 	/* the cell */
 	const struct ksc_module *mod;
 	struct ksc_kernel *base, *target;
@@ -167,6 +169,10 @@ static int import_findings(struct crun *cr, struct ksc_compat_cell *cell,
 		 * did not have either is the loader's business (its view says) */
 		if (im->bind == KSC_BIND_WEAK || sibling_export(cr, sym) || (cr->base && !old))
 			return 0;
+		if (cr->hdefs && ksc_src_names_has(&cr->hdefs[cell->kernel], sym))
+			return add_finding(cr, cell, "export-removed", KSC_SEV_INFO, sym, old, oo,
+					   NULL, NULL, cfmt(cr, "no longer exported, but the headers define it (a macro or an inline function): a rebuild calls what they call"),
+					   NULL);
 		return add_finding(cr, cell, "export-removed", KSC_SEV_ERROR, sym, old, oo, NULL,
 				   NULL, old ? cfmt(cr, "no longer exported (by %s in %s)", oo,
 						    cr->base_release)
@@ -379,6 +385,66 @@ static int load_btf(struct crun *cr)
 	return 0;
 }
 
+/* The arch folder of the modules' machine (e_machine), for arch/ARCH/include. */
+static const char *arch_of(const struct crun *cr)
+{
+	switch (cr->c->n_mods ? ksc_module_get_machine(cr->mods[0]) : 62) {
+	case 3:
+	case 62: return "x86";
+	case 183: return "arm64";
+	case 40: return "arm";
+	case 22: return "s390";
+	case 20:
+	case 21: return "powerpc";
+	case 243: return "riscv";
+	default: return "x86";
+	}
+}
+
+/* The imports of the modules that kernel k does not export: the names to look for. */
+static int missing_imports(const struct crun *cr, size_t k, struct hash *h)
+{
+	for (size_t m = 0; m < cr->c->n_mods; m++) {
+		const struct ksc_module *mod = cr->mods[m];
+		for (size_t i = 0; i < ksc_module_get_import_count(mod); i++) {
+			const char *sym = ksc_module_get_import(mod, i)->name;
+			if (!ksc_kernel_find_export(cr->kernels[k], sym, NULL) &&
+			    hash_add(h, sym, (void *)sym, 1) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* What each kernel's headers define of the imports it does not export. */
+static int scan_headers(struct crun *cr)
+{
+	struct ksc_compat *c = cr->c;
+	char inc[PATH_MAX], arch[PATH_MAX];
+	const char *dirs[2] = { inc, arch };
+	int r = 0;
+
+	cr->hdefs = calloc(c->n_kernels, sizeof(*cr->hdefs));
+	if (!cr->hdefs)
+		return -ENOMEM;
+	for (size_t k = 0; r == 0 && k < c->n_kernels; k++) {
+		struct hash wanted;
+		hash_init(&wanted);
+		hash_init(&cr->hdefs[k].names);
+		pool_init(&cr->hdefs[k].strings);
+		r = missing_imports(cr, k, &wanted);
+		if (r == 0 && cr->o->headers[k] && wanted.count) {
+			snprintf(inc, sizeof(inc), "%s/include", cr->o->headers[k]);
+			snprintf(arch, sizeof(arch), "%s/arch/%s/include", cr->o->headers[k], arch_of(cr));
+			ksc_src_names_fini(&cr->hdefs[k]);
+			r = ksc_src_defines_scan(dirs, 2, &wanted, &cr->hdefs[k]);
+			c->hdr_files[k] = cr->hdefs[k].n_files;
+		}
+		hash_fini(&wanted);
+	}
+	return r;
+}
+
 /* The names the source uses for each kernel's version. */
 static int scan_sources(struct crun *cr, struct ksc_ctx *ctx)
 {
@@ -446,13 +512,17 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 	c->rebuilt = calloc(n_kernels, sizeof(*c->rebuilt));
 	c->src_files = calloc(n_kernels, sizeof(*c->src_files));
 	c->btfs = calloc(n_kernels, sizeof(*c->btfs));
-	r = c->cells && c->built && c->rebuilt && c->src_files && c->btfs ? 0 : -ENOMEM;
+	c->hdr_files = calloc(n_kernels, sizeof(*c->hdr_files));
+	r = c->cells && c->built && c->rebuilt && c->src_files && c->btfs && c->hdr_files
+	    ? 0 : -ENOMEM;
 	if (r == 0)
 		r = run_checks(&cr);
 	if (r == 0)
 		r = load_btf(&cr);
 	if (r == 0 && o.src)
 		r = scan_sources(&cr, ksc_kernel_get_ctx(kernels[0]));
+	if (r == 0 && o.headers)
+		r = scan_headers(&cr);
 	for (size_t m = 0; r == 0 && m < n_mods; m++)
 		for (size_t k = 0; r == 0 && k < n_kernels; k++)
 			r = fill_cell(&cr, m, k);
@@ -460,6 +530,11 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 		for (size_t k = 0; k < n_kernels; k++)
 			ksc_src_names_fini(&cr.names[k]);
 		free(cr.names);
+	}
+	if (cr.hdefs) {
+		for (size_t k = 0; k < n_kernels; k++)
+			ksc_src_names_fini(&cr.hdefs[k]);
+		free(cr.hdefs);
 	}
 	if (r < 0) {
 		ksc_compat_free(c);
@@ -487,6 +562,7 @@ KSC_EXPORT void ksc_compat_free(struct ksc_compat *c)
 	free(c->cells);
 	free(c->findings);
 	free(c->src_files);
+	free(c->hdr_files);
 	pool_fini(&c->strings);
 	free(c);
 }
@@ -526,4 +602,9 @@ KSC_EXPORT size_t ksc_compat_get_source_file_count(const struct ksc_compat *c, s
 KSC_EXPORT bool ksc_compat_has_btf(const struct ksc_compat *c, size_t kernel)
 {
 	return kernel < c->n_kernels && c->btfs[kernel];
+}
+
+KSC_EXPORT size_t ksc_compat_get_header_file_count(const struct ksc_compat *c, size_t kernel)
+{
+	return kernel < c->n_kernels ? c->hdr_files[kernel] : 0;
 }

@@ -33,6 +33,7 @@ struct cond {
 
 struct names_scan {
 	struct ksc_src_names *out;
+	const struct hash *wanted; /* headers: only these names, defined there */
 	unsigned int code; /* LINUX_VERSION_CODE of the kernel */
 	struct cond stack[MAX_NEST];
 	int depth;     /* groups on the stack; deeper ones only counted */
@@ -277,6 +278,65 @@ static int scan_buffer(struct names_scan *s, const char *d, size_t n)
 	return 0;
 }
 
+/* The wanted identifier at p (a token), added when it is one. */
+static int wanted_at(struct names_scan *s, const char *d, size_t n, size_t p)
+{
+	size_t e = src_ident_end(d, n, p);
+
+	if (e == p || e - p >= 256)
+		return 0;
+	char key[256];
+	memcpy(key, d + p, e - p);
+	key[e - p] = '\0';
+	return hash_find(s->wanted, key) ? add_name(s, d + p, e - p) : 0;
+}
+
+static bool token_at(const char *d, size_t n, size_t p, size_t len)
+{
+	return (p == 0 || !is_ident_char((unsigned char)d[p - 1])) &&
+	       (p + len >= n || !is_ident_char((unsigned char)d[p + len]));
+}
+
+/*
+ * Headers: the wanted names defined as a macro ("#define NAME") or as an inline
+ * function (an identifier before '(' after the word "inline", up to the '{' or ';').
+ */
+static int defines_buffer(struct names_scan *s, const char *d, size_t n)
+{
+	const char *p;
+	int r = 0;
+
+	for (p = d; r == 0 && (p = memmem(p, n - (size_t)(p - d), "define", 6)); p += 6) {
+		size_t i = (size_t)(p - d), q = i + 6;
+		while (i > 0 && (d[i - 1] == ' ' || d[i - 1] == '\t'))
+			i--;
+		if (i == 0 || d[i - 1] != '#' || !src_starts_line(d, i - 1) || q >= n ||
+		    (d[q] != ' ' && d[q] != '\t'))
+			continue;
+		while (q < n && (d[q] == ' ' || d[q] == '\t'))
+			q++;
+		r = wanted_at(s, d, n, q);
+	}
+	for (p = d; r == 0 && (p = memmem(p, n - (size_t)(p - d), "inline", 6)); p += 6) {
+		size_t q = (size_t)(p - d), lim = q + 512 < n ? q + 512 : n;
+		if (!token_at(d, n, q, 6))
+			continue;
+		for (q += 6; r == 0 && q < lim && d[q] != '{' && d[q] != ';'; ) {
+			if (!is_ident_char((unsigned char)d[q])) {
+				q++;
+				continue;
+			}
+			size_t e = src_ident_end(d, n, q), f = e;
+			while (f < lim && (d[f] == ' ' || d[f] == '\t' || d[f] == '\n'))
+				f++;
+			if (f < lim && d[f] == '(')
+				r = wanted_at(s, d, n, q);
+			q = e;
+		}
+	}
+	return r;
+}
+
 static int scan_file(struct names_scan *s, int dfd, const char *name)
 {
 	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
@@ -307,7 +367,7 @@ static int scan_file(struct names_scan *s, int dfd, const char *name)
 	close(fd);
 	if (r == 0) {
 		buf[got] = '\0';
-		r = scan_buffer(s, buf, got);
+		r = s->wanted ? defines_buffer(s, buf, got) : scan_buffer(s, buf, got);
 		s->out->n_files++;
 	}
 	free(buf);
@@ -336,6 +396,10 @@ static int scan_dir(struct names_scan *s, int dfd, int depth)
 		struct stat st;
 		if (de->d_name[0] == '.' ||
 		    fstatat(dirfd(dir), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		/* headers: the user-space API and device-tree numbers define no kernel calls */
+		if (s->wanted && S_ISDIR(st.st_mode) &&
+		    (strcmp(de->d_name, "uapi") == 0 || strcmp(de->d_name, "dt-bindings") == 0))
 			continue;
 		if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH) {
 			int sub = openat(dirfd(dir), de->d_name,
@@ -374,6 +438,29 @@ int ksc_src_names_scan(const char *path, const struct ksc_kver *kver,
 		r = dfd < 0 ? -errno : scan_dir(s, dfd, 0);
 	} else {
 		r = scan_file(s, AT_FDCWD, path);
+	}
+	free(s);
+	return r;
+}
+
+int ksc_src_defines_scan(const char *const *dirs, size_t n_dirs, const struct hash *wanted,
+			 struct ksc_src_names *out)
+{
+	struct names_scan *s;
+	int r = 0;
+
+	hash_init(&out->names);
+	pool_init(&out->strings);
+	out->n_files = 0;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	s->out = out;
+	s->wanted = wanted;
+	for (size_t i = 0; r == 0 && i < n_dirs; i++) {
+		int dfd = open(dirs[i], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd >= 0)
+			r = scan_dir(s, dfd, 0);
 	}
 	free(s);
 	return r;

@@ -95,5 +95,14 @@ struct ksc_src_names {
 };
 int ksc_src_names_scan(const char *path, const struct ksc_kver *kver,
 		       struct ksc_src_names *out);
+/*
+ * Which names of `wanted` the C headers below `dirs` (folders that cannot be opened are
+ * skipped; uapi/ and dt-bindings/ are not read) define as a macro (#define NAME) or an
+ * inline function (NAME( after the word inline): a call by that name compiles whether or
+ * not the symbol is exported. Not evaluated: #if around the definition. *out as for
+ * ksc_src_names_scan(); 0 or -ENOMEM.
+ */
+int ksc_src_defines_scan(const char *const *dirs, size_t n_dirs, const struct hash *wanted,
+			 struct ksc_src_names *out);
 bool ksc_src_names_has(const struct ksc_src_names *n, const char *name);
 void ksc_src_names_fini(struct ksc_src_names *n);

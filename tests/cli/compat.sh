@@ -153,6 +153,24 @@ else
 	t_skip "BTF" "clang cannot build for the bpf target"
 fi
 
+# ---- the target's headers: a removed export they define is a note ----
+mkdir -p "$T_TMP/hdr/include/linux" "$T_TMP/hdr/include/uapi/linux" "$T_TMP/hdr/arch/x86/include/asm"
+cat > "$T_TMP/hdr/include/linux/slab.h" <<'C'
+#define kfree(p) kfree_noprof(p)
+C
+cat > "$T_TMP/hdr/include/uapi/linux/debugfs.h" <<'C'
+#define debugfs_create_dir(n) 0
+C
+cat > "$T_TMP/hdr/arch/x86/include/asm/printk.h" <<'C'
+static __always_inline __attribute__((unused)) int
+_printk(const char *fmt, ...) { return 0; }
+C
+t_expect headers 0 "$KSC" compat -v -s "$T_TMP/6.1.symvers" --kver 6.1.0-57-amd64 \
+	-s "$T_TMP/6.12.symvers" --kver 6.12.0 --headers "$T_TMP/hdr" "$X/fx-user.ko"
+t_grep "... a macro of that name: a note, not a failure" \
+	"kfree: note: no longer exported, but the headers define it" "$T_TMP/out"
+t_grep "... the headers read" "headers read: 6.12.0 (2 files)" "$T_TMP/out"
+
 # ---- a proprietary module: became GPL-only is an error ----
 t_expect proprietary 0 "$KSC" compat -s "$T_TMP/6.16.symvers" --kver 6.16.0 \
 	-s "$T_TMP/7.2.symvers" --kver 7.2.0 "$D/prop/kvm.ko"
