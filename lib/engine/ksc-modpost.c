@@ -103,7 +103,8 @@ static void check_modname_len(struct modpost *m)
 
 /*
  * read_symbols()' checks of .modinfo: every license= entry counts and none at all is its
- * own error (R17, R36); an explicit import of a module: namespace, 6.16+ (R11).
+ * own error (R17, R36); an explicit import of a module: namespace, 6.16+ (R11); no
+ * description= is a warning, 6.15+ (R41).
  */
 static void read_symbols(struct modpost *m)
 {
@@ -127,10 +128,9 @@ static void read_symbols(struct modpost *m)
 			.fix = "add MODULE_LICENSE(\"GPL\") (or another license the module really has)");
 		m->ok = false;
 	}
-	if (!m->run->pol->has[KSC_FEAT_MODNS])
-		return;
 	it = 0;
-	while ((ns = ksc_module_next_modinfo_value(m->mod, "import_ns", &it))) {
+	while (m->run->pol->has[KSC_FEAT_MODNS] &&
+	       (ns = ksc_module_next_modinfo_value(m->mod, "import_ns", &it))) {
 		if (!ksc_namespace_is_module_restricted(ns))
 			continue;
 		modpost_finding(m, KSC_SEV_ERROR, "modns-import", NULL, .ns = ns,
@@ -143,6 +143,14 @@ static void read_symbols(struct modpost *m)
 			.fix = sfmt(r, "remove %s", import_line(r, ns)));
 		m->ok = false;
 	}
+	if (m->run->pol->has[KSC_FEAT_MODPOST_DESCRIPTION] &&
+	    !ksc_module_get_modinfo_value(m->mod, "description"))
+		modpost_finding(m, KSC_SEV_WARNING, "description-missing", NULL,
+			.summary = "no MODULE_DESCRIPTION()",
+			.lines = m->mod_log ? sfmt(r, "WARNING: modpost: %s.ko: missing MODULE_DESCRIPTION()", m->p)
+					    : sfmt(r, "WARNING: modpost: missing MODULE_DESCRIPTION() in %s.o", m->p),
+			.explanation = "modpost warns about every module without a description since 6.15 (before, only with make W=1); the build goes on",
+			.fix = "add MODULE_DESCRIPTION(\"what the module does\")");
 }
 
 /* R23: an undefined symbol no one exports (the first MAX_UNRESOLVED_REPORTS of them). */

@@ -39,6 +39,7 @@ enum ksc_feature {
 	KSC_FEAT_FOR_KVM,          /* 6.19: EXPORT_SYMBOL_FOR_KVM (R1) */
 	KSC_FEAT_KFLAGSTAB,        /* 7.1: __kflagstab (R3, R34) */
 	KSC_FEAT_MODPOST_MOD_LOG,  /* 7.3: modpost_log() names the module first (R23) */
+	KSC_FEAT_MODPOST_DESCRIPTION, /* 6.15: missing MODULE_DESCRIPTION() warned without W=1 (R41) */
 	KSC_FEAT_COUNT
 };
 

@@ -455,6 +455,15 @@ static const struct ksc_rule rules[] = {
 	  "grant it anon_inode_make_secure_inode, modpost refuses it",
 	  "build the module in the kernel tree: modpost then writes intree=Y and both halves "
 	  "grant the export by name" },
+	{ "R41", "modpost warns about a missing MODULE_DESCRIPTION()",
+	  "A module without a description= entry in .modinfo gets a warning from modpost; the "
+	  "build goes on. From 6.5 to 6.14 only a build with W=1 printed it; from 6.15 every "
+	  "build does (ksymcheck models builds without W=1).",
+	  "read_symbols()",
+	  "scripts/mod/modpost.c",
+	  "6.15+ (6.5-6.14 with W=1 only)",
+	  "'WARNING: modpost: missing MODULE_DESCRIPTION() in p.o'",
+	  "add MODULE_DESCRIPTION() saying what the module does" },
 };
 
 /* Sorted by code (then loader before modpost), for ksc_code_lookup(). */
@@ -466,6 +475,8 @@ static const struct ksc_code codes[] = {
 	{ "crc-missing", LOADER, "R21", SEV_I | SEV_E,
 	  "the module's version tables do not list a symbol it uses",
 	  "rebuild the module against this kernel's Module.symvers" },
+	{ "description-missing", MODPOST, "R41", SEV_W,
+	  "no MODULE_DESCRIPTION()", NULL },
 	{ "duplicate-export", LOADER, "R22", SEV_E,
 	  "exports a symbol that vmlinux or a loaded module already exports", NULL },
 	{ "exports-no-crc", LOADER, "R35", SEV_W | SEV_E,

@@ -36,6 +36,9 @@ const struct ksc_feature_row ksc_feature_table[KSC_FEAT_COUNT] = {
 		"kernel/module/main.c, include/linux/export-internal.h" },
 	[KSC_FEAT_MODPOST_MOD_LOG] = { "modpost names the module first", 7, 3, { { 0, 0 } },
 		"scripts/mod/modpost.c modpost_log()" },
+	[KSC_FEAT_MODPOST_DESCRIPTION] = { "modpost warns about a missing MODULE_DESCRIPTION()",
+		6, 15, { { 0, 0 } },
+		"scripts/mod/modpost.c read_symbols() (6.5-6.14: with W=1 only)" },
 };
 
 static bool row_has(const struct ksc_feature_row *row, const struct ksc_kver *v)
