@@ -920,6 +920,28 @@ static int verify_exported_symbols(struct run *run, struct loading *L)
 	return 0;
 }
 
+/*
+ * mod_sysfs_setup() -> module_param_sysfs_setup(): each parameter with a mode gets a sysfs
+ * file, and sysfs' create_files() WARNs about a mode with bits outside 0664 (execute bits,
+ * 0111) and drops them; the load goes on, the kernel tainted W (R42).
+ */
+static void module_param_sysfs_setup(struct run *run, struct loading *L)
+{
+	struct ksc_report *r = run->r;
+
+	for (size_t i = 0; i < L->mod->n_params; i++) {
+		const struct ksc_param *p = &L->mod->params[i];
+		if (!p->perm || !(p->perm & ~0664u))
+			continue;
+		loader_finding(run, L, KSC_SEV_WARNING, "param-perm", NULL,
+			.summary = sfmt(r, "parameter %s has mode 0%o: sysfs WARNs (taint W) and drops the bits outside 0664",
+					p->name, p->perm),
+			.lines = sfmt(r, "Attribute %s: Invalid permissions 0%o", p->name, p->perm),
+			.explanation = "module_param()'s permission becomes the mode of /sys/module/NAME/parameters/PARAM; sysfs refuses execute bits and other-writable modes with a kernel WARNING, which taints the kernel, and loads the module anyway",
+			.fix = sfmt(r, "give module_param(%s, ...) a mode such as 0644 or 0444", p->name));
+	}
+}
+
 /* load_module() in kernel/module/main.c, step by step. 0 or finit_module's -errno. */
 int load_module(struct run *run, struct loading *L)
 {
@@ -941,5 +963,6 @@ int load_module(struct run *run, struct loading *L)
 	    setup_modinfo(run, L) < 0 || simplify_symbols(run, L) < 0 ||
 	    verify_exported_symbols(run, L) < 0)
 		return L->err;
+	module_param_sysfs_setup(run, L);
 	return 0;
 }

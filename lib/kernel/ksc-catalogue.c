@@ -464,6 +464,17 @@ static const struct ksc_rule rules[] = {
 	  "6.15+ (6.5-6.14 with W=1 only)",
 	  "'WARNING: modpost: missing MODULE_DESCRIPTION() in p.o'",
 	  "add MODULE_DESCRIPTION() saying what the module does" },
+	{ "R42", "sysfs warns about a module parameter with execute permissions",
+	  "A module_param() whose mode has bits outside 0664 (0111, 0755) gets its sysfs file "
+	  "(/sys/module/NAME/parameters/PARAM) from the loader's mod_sysfs_setup(); sysfs' "
+	  "create_files() WARNs, which prints a stack and taints the kernel W, drops the bits "
+	  "and goes on: the load succeeds. A mode of 0 makes no file. The compiler's "
+	  "VERIFY_OCTAL_PERMISSIONS() refuses other-writable modes, not execute bits.",
+	  "module_param_sysfs_setup(), create_files()",
+	  "kernel/params.c, fs/sysfs/group.c",
+	  "all supported versions (approx.)",
+	  "'Attribute debug: Invalid permissions 0111'",
+	  "give the parameter a mode such as 0644 or 0444" },
 };
 
 /* Sorted by code (then loader before modpost), for ksc_code_lookup(). */
@@ -551,6 +562,8 @@ static const struct ksc_code codes[] = {
 	  "uses a symbol of a namespace it does not import", NULL },
 	{ "obsolete-section", LOADER, "R34", SEV_W,
 	  "has __ksymtab_gpl or __kcrctab_gpl, which 7.1 ignores", NULL },
+	{ "param-perm", LOADER, "R42", SEV_W,
+	  "a module parameter's mode has execute bits: sysfs WARNs (taint W)", NULL },
 	{ "proprietary-provider", LOADER, "R18", SEV_E,
 	  "a module that uses GPL-only symbols uses a proprietary module's symbol", NULL },
 	{ "retpoline", LOADER, "R32", SEV_I | SEV_W,

@@ -1255,6 +1255,55 @@ static int parse_image_identity(struct reader *r)
 	return 0;
 }
 
+/*
+ * __param: struct kernel_param (include/linux/moduleparam.h) is {name, mod, ops, perm (u16),
+ * level, flags, arg} since 4.2 (mod added), {name, ops, perm, level, flags, arg} before:
+ * pointers, then perm. Which one is known by the relocation of entry 0's second field
+ * (mod points to __this_module). The name is a relocated pointer to a string. Only what
+ * the sysfs attributes need (R42); a table that cannot be read gives no parameters.
+ */
+static int parse_params(struct reader *r)
+{
+	struct sec *s = find_sec(r, "__param");
+	size_t ps = r->cls == 64 ? 8 : 4, entsize, n;
+	const struct rel *mrel;
+	size_t si;
+	uint64_t off;
+	int ret;
+
+	if (!s || !s->bytes || !s->sh.sh_size)
+		return 0;
+	ret = load_relocs(r, s);
+	if (ret < 0)
+		return ret == -ENOMEM ? ret : 0;
+	mrel = find_rel(s, ps);
+	bool with_mod = mrel && mrel->sym < r->n_syms && r->sym_names[mrel->sym] &&
+			strcmp(r->sym_names[mrel->sym], "__this_module") == 0;
+	/* name, [mod,] ops, then u16 perm, s8 level, u8 flags, padded to a pointer, arg */
+	entsize = (with_mod ? 3 : 2) * ps + ps + ps;
+	if (s->sh.sh_size % entsize)
+		return 0;
+	n = s->sh.sh_size / entsize;
+	r->mod->params = calloc(n, sizeof(*r->mod->params));
+	if (!r->mod->params)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t base = i * entsize;
+		const struct rel *nrel = find_rel(s, base);
+		const char *name = nrel && rel_target(r, nrel, &si, &off)
+					   ? sec_string(&r->secs[si], off) : NULL;
+		struct ksc_param *p = &r->mod->params[r->mod->n_params];
+		if (!name)
+			continue;
+		p->name = pool_strdup(&r->mod->strings, name);
+		if (!p->name)
+			return -ENOMEM;
+		p->perm = rd16(r, s->bytes + base + (with_mod ? 3 : 2) * ps);
+		r->mod->n_params++;
+	}
+	return 0;
+}
+
 int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b)
 {
 	struct reader r = {
@@ -1318,6 +1367,8 @@ int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b)
 			goto out;
 	}
 	ret = parse_exports(&r);
+	if (ret >= 0 && mod->kind == KSC_KIND_MODULE)
+		ret = parse_params(&r);
 	if (ret >= 0 && mod->kind == KSC_KIND_VMLINUX)
 		ret = parse_image_identity(&r);
 out:

@@ -176,6 +176,7 @@ KSC_EXPORT struct ksc_module *ksc_module_unref(struct ksc_module *mod)
 	free(mod->versions);
 	free(mod->ext_versions);
 	free(mod->exports);
+	free(mod->params);
 	free(mod->sections);
 	ksc_sig_free(mod);
 	pool_fini(&mod->strings);

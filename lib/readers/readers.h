@@ -110,6 +110,13 @@ struct ksc_module {
 	const char **sections; /* names of the sections, for ksc_module_has_section */
 	size_t n_sections;
 
+	/* __param: struct kernel_param's name and perm, in section order (ksc-elf.c) */
+	struct ksc_param {
+		const char *name;
+		unsigned int perm;
+	} *params;
+	size_t n_params;
+
 	/* ksc-sig.c: the appended signature block and a vmlinux's built-in certificates */
 	bool sig_read;              /* the block was looked for when the file was read */
 	struct ksc_sigtrail *sig;   /* NULL: no "~Module signature appended~" marker */
