@@ -351,6 +351,67 @@ static int reached_structs(const struct btf *btf, __u32 id, bool func, const cha
 	return 0;
 }
 
+/* A pointer to void (qualifiers and typedefs aside). */
+static bool void_pointer(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	for (int i = 0; t && i < MAX_DEPTH && (btf_is_mod(t) || btf_is_typedef(t)); i++)
+		t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_ptr(t))
+		return false;
+	id = t->type;
+	for (int i = 0; i < MAX_DEPTH; i++) {
+		if (!id)
+			return true;
+		t = btf__type_by_id(btf, id);
+		if (!t || (!btf_is_mod(t) && !btf_is_typedef(t)))
+			return false;
+		id = t->type;
+	}
+	return false;
+}
+
+/* An object pointer (not to a function), qualifiers and typedefs aside. */
+static bool object_pointer(const struct btf *btf, __u32 id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+
+	for (int i = 0; t && i < MAX_DEPTH && (btf_is_mod(t) || btf_is_typedef(t)); i++)
+		t = btf__type_by_id(btf, t->type);
+	if (!t || !btf_is_ptr(t))
+		return false;
+	t = btf__type_by_id(btf, t->type);
+	for (int i = 0; t && i < MAX_DEPTH && (btf_is_mod(t) || btf_is_typedef(t)); i++)
+		t = btf__type_by_id(btf, t->type);
+	return t && !btf_is_func_proto(t);
+}
+
+/*
+ * Does a call written for the old prototype still compile against the new one? The same
+ * number of parameters, each of the same type (canon_equal()) or, new, a void pointer
+ * where an object pointer was (any object pointer converts to it). The return type the
+ * same.
+ */
+static bool proto_compatible(const struct ksc_compat_btf *o, __u32 oid,
+			     const struct ksc_compat_btf *n, __u32 nid)
+{
+	const struct btf_type *ot = btf__type_by_id(o->btf, oid), *nt = btf__type_by_id(n->btf, nid);
+
+	if (canon_equal(o, oid, n, nid))
+		return true;
+	if (!ot || !nt || !btf_is_func_proto(ot) || !btf_is_func_proto(nt) ||
+	    btf_vlen(ot) != btf_vlen(nt) || !canon_equal(o, ot->type, n, nt->type))
+		return false;
+	for (__u16 i = 0; i < btf_vlen(ot); i++) {
+		__u32 a = btf_params(ot)[i].type, b = btf_params(nt)[i].type;
+		if (!canon_equal(o, a, n, b) &&
+		    !(a && b && void_pointer(n->btf, b) && object_pointer(o->btf, a)))
+			return false;
+	}
+	return true;
+}
+
 int ksc_compat_btf_compare(const struct ksc_compat_btf *o, const struct ksc_compat_btf *n,
 			   const char *sym, struct ksc_compat_type_fn fn, void *data)
 {
@@ -362,7 +423,7 @@ int ksc_compat_btf_compare(const struct ksc_compat_btf *o, const struct ksc_comp
 
 	if (!oid || !nid || ofunc != nfunc)
 		return 0; /* not described on both sides: nothing to say */
-	if (!canon_equal(o, oid, n, nid)) {
+	if (!proto_compatible(o, oid, n, nid)) {
 		char *od = c_decl(o->btf, oid, sym), *nd = c_decl(n->btf, nid, sym);
 		r = od && nd ? fn.type_changed(data, ofunc, od, nd) : -ENOMEM;
 		free(od);

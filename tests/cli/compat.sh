@@ -115,8 +115,10 @@ struct fx_state { int a; long buf[4]; void (*notify)(unsigned long err, void *ct
 typedef unsigned int fx_u32;
 int debugfs_create_dir(const char *name, struct fx_state *s, fx_u32 flags) { return s->a; }
 int dma_buf_get(int fd) { return fd; }
+int _printk(const unsigned char *fmt) { return *fmt; }
 C
 	cat > "$T_TMP/new.c" <<'C'
+int _printk(const void *fmt) { return fmt != 0; }
 struct fx_state { int a; void (*notify)(unsigned long err, void *ctx, _Bool more); };
 typedef unsigned int fx_flags_t;
 int debugfs_create_dir(const char *name, struct fx_state *s, fx_flags_t flags, int mode) { return s->a; }
@@ -136,6 +138,11 @@ C
 		t_fail "... a new typedef of the same type is no change"
 	else
 		t_ok "... a new typedef of the same type is no change"
+	fi
+	if grep -q "_printk.*type-changed" "$T_TMP/out"; then
+		t_fail "... a parameter that became a void pointer is no change"
+	else
+		t_ok "... a parameter that became a void pointer is no change"
 	fi
 	printf 'int fx(struct fx_state *s) { return s->buf[0] + debugfs_create_dir("x", s, 0); }\n' \
 		> "$T_TMP/src/fxuser.c"
