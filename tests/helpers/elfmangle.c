@@ -272,6 +272,87 @@ static void mode_sign(struct image *img)
 	img->size += sizeof(trailer);
 }
 
+/* Grow the image to `size` bytes (new bytes zero). */
+static void grow(struct image *img, size_t size)
+{
+	unsigned char *p = realloc(img->data, size);
+
+	if (!p)
+		die(img, "out of memory");
+	memset(p + img->size, 0, size - img->size);
+	img->data = p;
+	img->size = size;
+}
+
+/*
+ * Amplification in one small file: .rela__ksymtab's entries repeated into a blob of
+ * about 480 KB at the end of the file, and 2,000 more SHT_RELA section headers (a new
+ * section header table after it) that all apply to __ksymtab and share that blob. A
+ * reader that materialises every section's relocations holds 2,000 x 20,000 of them.
+ */
+#define AMP_BLOB (480 * 1024)
+#define AMP_COPIES 2000
+static void mode_rela_amplify(struct image *img)
+{
+	size_t sec, rela = first_ksymtab_rela(img, &sec);
+	size_t rsize = SH_GET(img, sec, sh_size), n = shnum(img);
+	size_t shoff = get_le(img, EHDR(e_shoff));
+	size_t blob = (img->size + 7) & ~(size_t)7, reps = AMP_BLOB / rsize;
+	size_t bsize = reps * rsize, newsh = blob + bsize;
+	unsigned char *old_sh = malloc(n * sizeof(Elf64_Shdr));
+
+	if (!old_sh || shoff + n * sizeof(Elf64_Shdr) > img->size)
+		die(img, "cannot copy the section headers");
+	memcpy(old_sh, img->data + shoff, n * sizeof(Elf64_Shdr));
+	grow(img, newsh + (n + AMP_COPIES) * sizeof(Elf64_Shdr));
+	for (size_t i = 0; i < reps; i++)
+		memcpy(img->data + blob + i * rsize, img->data + rela, rsize);
+	memcpy(img->data + newsh, old_sh, n * sizeof(Elf64_Shdr));
+	free(old_sh);
+	put_le(img, EHDR(e_shoff), newsh);
+	put_le(img, EHDR(e_shnum), n + AMP_COPIES);
+	for (size_t i = n; i < n + AMP_COPIES; i++) {
+		memcpy(img->data + newsh + i * sizeof(Elf64_Shdr),
+		       img->data + newsh + sec * sizeof(Elf64_Shdr), sizeof(Elf64_Shdr));
+		SH_PUT(img, i, sh_offset, blob);
+		SH_PUT(img, i, sh_size, bsize);
+	}
+}
+
+/* __kcrctab one CRC short of its exports (its sh_size 4 bytes less). */
+static void mode_kcrctab_short(struct image *img)
+{
+	size_t sec = find_section(img, "__kcrctab");
+	uint64_t size = SH_GET(img, sec, sh_size);
+
+	if (size < 4)
+		die(img, "__kcrctab is empty");
+	SH_PUT(img, sec, sh_size, size - 4);
+}
+
+/*
+ * Any file as the payload of an x86 bzImage (boot protocol 2.08: "HdrS" at 0x202,
+ * setup_sects 0 meaning 4, payload_offset and payload_length at 0x248 and 0x24c).
+ */
+#define BZ_START (5 * 512)
+static void mode_bzimage(struct image *img)
+{
+	size_t n = img->size;
+	unsigned char *p = calloc(1, BZ_START + n);
+
+	if (!p)
+		die(img, "out of memory");
+	memcpy(p + BZ_START, img->data, n);
+	free(img->data);
+	img->data = p;
+	img->size = BZ_START + n;
+	memcpy(p, "MZ", 2);
+	memcpy(p + 0x202, "HdrS", 4);
+	put_le(img, 0x206, 2, 0x20f);
+	put_le(img, 0x248, 4, 0);
+	put_le(img, 0x24c, 4, n);
+}
+
 static const struct mode {
 	const char *name;
 	bool elf;                       /* needs an ELF64 little-endian input */
@@ -298,6 +379,10 @@ static const struct mode {
 	{ "flip", false, mode_flip, "16 bytes in the middle inverted (any file)" },
 	{ "truncate", false, mode_truncate, "the first half of the file (any file)" },
 	{ "sign", false, mode_sign, "a fake PKCS#7 module signature appended" },
+	{ "rela-amplify", true, mode_rela_amplify,
+	  "2,000 more .rela__ksymtab headers sharing one 480 KB blob of its relocations" },
+	{ "kcrctab-short", true, mode_kcrctab_short, "__kcrctab one CRC short" },
+	{ "bzimage", false, mode_bzimage, "the file wrapped as an x86 bzImage's payload" },
 };
 
 static void usage(FILE *f)
