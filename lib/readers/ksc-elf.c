@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "readers/readers.h"
+#include "util/array.h"
 
 /* Bit i of krec.sections. The first five in this order: the tree's sparse reads use it. */
 #define TREE_SECTIONS(X)                                                                    \
@@ -74,6 +75,13 @@ struct sec {
 	const unsigned char *bytes; /* NULL for SHT_NOBITS */
 	struct rel *rels;           /* relocations applying to this section, by offset */
 	size_t n_rels;
+	bool rels_loaded;
+};
+
+/* A relocation section's bytes in the file (load_relocs()). */
+struct relspan {
+	uint64_t off, size;
+	size_t sec;
 };
 
 struct reader {
@@ -93,6 +101,9 @@ struct reader {
 	GElf_Sym *syms;
 	const char **sym_names;
 	size_t n_syms;
+	/* the relocation sections loaded so far: no two share a byte of the file */
+	struct relspan *spans;
+	size_t n_spans, n_spans_cap;
 };
 
 /* ---------------------------------------------------------------------------------- */
@@ -455,23 +466,86 @@ static size_t field_size(const struct reader *r, enum rkind k)
 	return k == RK_ABS64 ? 8 : 4;
 }
 
+static int cmp_span(const void *a, const void *b)
+{
+	const struct relspan *x = a, *y = b;
+
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return x->sec < y->sec ? -1 : x->sec > y->sec;
+}
+
+static size_t rel_entsize(const struct reader *r, bool rela)
+{
+	return rela ? (r->cls == 64 ? sizeof(Elf64_Rela) : sizeof(Elf32_Rela))
+		    : (r->cls == 64 ? sizeof(Elf64_Rel) : sizeof(Elf32_Rel));
+}
+
+/*
+ * The relocation sections that apply to `target`, checked before any is read: whole
+ * entries, inside the file, and no byte of the file in two relocation sections (those
+ * loaded before included). A linker never writes that; a crafted file does it to make
+ * one blob of relocations count many times (2,000 headers sharing 480 KB: 1.3 GB of
+ * relocations from a 600 KB file). So the relocations read are at most the file's own
+ * bytes. Their spans are added to r->spans; 0 or -errno (logged).
+ */
+static int check_rel_spans(struct reader *r, size_t ti)
+{
+	size_t first = r->n_spans;
+
+	for (size_t i = 1; i < r->n_secs; i++) {
+		const struct sec *s = &r->secs[i];
+		bool rela = s->sh.sh_type == SHT_RELA;
+		if ((!rela && s->sh.sh_type != SHT_REL) || s->sh.sh_info != ti ||
+		    s->sh.sh_size == 0)
+			continue;
+		if (s->sh.sh_size % rel_entsize(r, rela)) {
+			ksc_err(r->ctx, "%s: %s: size is not a multiple of its entry size", r->path,
+				s->name);
+			return -EINVAL;
+		}
+		if (!range_ok(s->sh.sh_offset, s->sh.sh_size, r->size)) {
+			ksc_err(r->ctx, "%s: %s extends past the end of the file", r->path,
+				s->name);
+			return -EINVAL;
+		}
+		if (array_reserve(r->spans, r->n_spans_cap, r->n_spans + 1, 8) < 0)
+			return -ENOMEM;
+		r->spans[r->n_spans++] = (struct relspan){ s->sh.sh_offset, s->sh.sh_size, i };
+	}
+	if (r->n_spans == first)
+		return 0;
+	qsort(r->spans, r->n_spans, sizeof(*r->spans), cmp_span);
+	for (size_t i = 1; i < r->n_spans; i++) {
+		const struct relspan *a = &r->spans[i - 1], *b = &r->spans[i];
+		if (b->off - a->off < a->size) {
+			ksc_err(r->ctx, "%s: relocation sections %zu (%s) and %zu (%s) share bytes of the file",
+				r->path, a->sec, r->secs[a->sec].name, b->sec,
+				r->secs[b->sec].name);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 /* Load the relocations that apply to section `target` (only those we need). */
 static int load_relocs(struct reader *r, struct sec *target)
 {
 	size_t ti = sec_index(r, target);
 
+	if (target->rels_loaded)
+		return 0;
+	target->rels_loaded = true;
+	int ret = check_rel_spans(r, ti);
+	if (ret < 0)
+		return ret;
 	for (size_t i = 1; i < r->n_secs; i++) {
 		struct sec *s = &r->secs[i];
 		bool rela = s->sh.sh_type == SHT_RELA;
-		if ((!rela && s->sh.sh_type != SHT_REL) || s->sh.sh_info != ti)
+		if ((!rela && s->sh.sh_type != SHT_REL) || s->sh.sh_info != ti ||
+		    s->sh.sh_size == 0)
 			continue;
-		size_t entsize = rela ? (r->cls == 64 ? sizeof(Elf64_Rela) : sizeof(Elf32_Rela))
-				      : (r->cls == 64 ? sizeof(Elf64_Rel) : sizeof(Elf32_Rel));
-		if (s->sh.sh_size % entsize) {
-			ksc_err(r->ctx, "%s: %s: size is not a multiple of its entry size", r->path,
-				s->name);
-			return -EINVAL;
-		}
+		size_t entsize = rel_entsize(r, rela);
 		Elf_Data *d = elf_getdata(elf_getscn(r->elf, i), NULL);
 		if (!d) {
 			ksc_err(r->ctx, "%s: %s: %s", r->path, s->name, elf_errmsg(-1));
@@ -1105,6 +1179,17 @@ static int parse_exports(struct reader *r)
 			ret = n;
 			goto out;
 		}
+		/*
+		 * A CRC for every export (modpost writes one each): a short table would
+		 * leave exports without one, silently CRC 0 in Module.symvers.
+		 */
+		if (tb->kcrctab && tb->kcrctab->sh.sh_size < (uint64_t)n * 4) {
+			ksc_err(r->ctx, "%s: %s has %llu bytes for %d exports (4 each)",
+				r->path, tb->kcrctab->name,
+				(unsigned long long)tb->kcrctab->sh.sh_size, n);
+			ret = -EINVAL;
+			goto out;
+		}
 		if (tb->kcrctab && tb->kcrctab->sh.sh_size != (uint64_t)n * 4)
 			ksc_warn(r->ctx, "%s: %s has %llu bytes for %d exports", r->path,
 				 tb->kcrctab->name, (unsigned long long)tb->kcrctab->sh.sh_size, n);
@@ -1127,6 +1212,12 @@ static int parse_exports(struct reader *r)
 				e->gpl_only = flags->bytes[i] & 0x01;
 			}
 			e->has_crc = read_crc(r, tb->kcrctab, (size_t)i, &e->crc);
+			if (tb->kcrctab && !e->has_crc) {
+				ksc_err(r->ctx, "%s: %s: no CRC for %s (entry %d)", r->path,
+					tb->kcrctab->name, e->name, i);
+				ret = -EINVAL;
+				goto out;
+			}
 			ret = hash_add(&mod->export_index, e->name, e, 1);
 			if (ret < 0)
 				goto out;
@@ -1374,6 +1465,7 @@ int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b)
 out:
 	for (size_t i = 0; i < r.n_secs; i++)
 		free(r.secs[i].rels);
+	free(r.spans);
 	free(r.secs);
 	free(r.syms);
 	free(r.sym_names);

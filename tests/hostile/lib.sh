@@ -38,3 +38,28 @@ h_kind() {
 # A small Module.symvers (modpost's format: crc, symbol, module, export type, namespace).
 H_SYMVERS=$T_TMP/Module.symvers
 printf '0x1a2b3c4d\tkvm_hook\tvmlinux\tEXPORT_SYMBOL_GPL\t\n0x00000001\tprintk\tvmlinux\tEXPORT_SYMBOL\t\n0x00000002\tdma_fn\tdrivers/dma/dma\tEXPORT_SYMBOL_GPL\tDMA_BUF\n' > "$H_SYMVERS"
+
+# h_cost NAME CMD...: after an h_case-like run of CMD (stdout, stderr and status thrown
+# away), its peak memory is under 600 MiB and its time under 10 s, the catalogue's bound
+# per case (GNU time: package time, scripts/install-deps.sh --test). Skipped without GNU
+# time and under ASan (its shadow and quarantine add their own).
+h_cost() {
+	local name=$1 kb s
+	shift
+	if [ ! -x /usr/bin/time ]; then
+		t_skip "$name: under 600 MiB and 10 s" "GNU time is not installed"
+		return
+	fi
+	/usr/bin/time -o "$T_TMP/cost" -f "%M %e" timeout 60 "$@" > /dev/null 2>&1 < /dev/null
+	read -r kb s < <(tail -n 1 "$T_TMP/cost")
+	case "$kb$s" in *[!0-9.]* | "") kb=0 s=timeout ;; esac
+	echo "# $name: peak RSS $((kb / 1024)) MiB, $s s"
+	if grep -qa __asan_init "$1"; then
+		t_skip "$name: under 600 MiB and 10 s" "built with ASan"
+	else
+		t_eq "$name: under 600 MiB and 10 s" yes "$([ "$s" != timeout ] &&
+			[ "$kb" -lt $((600 << 10)) ] &&
+			awk -v s="$s" 'BEGIN { exit !(s < 10) }' && echo yes ||
+			echo "no: $kb KiB, $s s")"
+	fi
+}
