@@ -13,6 +13,7 @@
 
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
+#include "util/fileio.h"
 
 static const char *const help =
 	"Usage: ksymcheck exports [OPTIONS] PATH...\n\n"
@@ -55,12 +56,12 @@ static bool looks_like_symvers(const char *path)
 	 * is taken as text, read once; other special files go to the module reader, which
 	 * refuses them.
 	 */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	fd = ksc_open_read(AT_FDCWD, path, KSC_OPEN_FIFO, &st);
 	if (fd < 0)
 		return false;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (!S_ISREG(st.st_mode)) {
 		close(fd);
-		return fd >= 0 && S_ISFIFO(st.st_mode);
+		return true; /* a FIFO */
 	}
 	n = read(fd, head, sizeof(head));
 	close(fd);

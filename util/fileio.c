@@ -339,3 +339,108 @@ int ksc_write_atomic(const char *dir, const char *name, const void *data, size_t
 
 	return ksc_write_atomic_iov(dir, name, &v, 1, sync);
 }
+
+const char *ksc_file_kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return "a regular file";
+	case S_IFDIR:
+		return "a folder";
+	case S_IFLNK:
+		return "a symbolic link";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFSOCK:
+		return "a socket";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	}
+	return "a file of unknown type";
+}
+
+int ksc_open_read(int dfd, const char *name, unsigned int flags, struct stat *st)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), r;
+
+	if (fd < 0) {
+		r = -errno;
+		/* a socket cannot be opened at all (ENXIO): say what it is */
+		if (r == -ENXIO && fstatat(dfd, name, st, 0) == 0 && S_ISSOCK(st->st_mode))
+			return -KSC_ENOTREG;
+		return r;
+	}
+	if (fstat(fd, st) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	if (!S_ISREG(st->st_mode) && !((flags & KSC_OPEN_FIFO) && S_ISFIFO(st->st_mode))) {
+		close(fd);
+		return S_ISDIR(st->st_mode) ? -EISDIR : -KSC_ENOTREG;
+	}
+	int fl = fcntl(fd, F_GETFL);
+	if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) < 0) {
+		r = -errno;
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
+int ksc_read_fd(int fd, const struct stat *st, size_t limit, char **data, size_t *size)
+{
+	bool sized = S_ISREG(st->st_mode) && st->st_size > 0;
+	size_t len = 0, room;
+	char *buf;
+
+	*data = NULL;
+	*size = sized ? (size_t)st->st_size : 0;
+	if (sized && (uint64_t)st->st_size > limit)
+		return -EFBIG;
+	/* a regular file: its size and one byte, so that the second read sees its end */
+	room = sized ? (size_t)st->st_size + 1 : 65536;
+	if (room > limit + 1)
+		room = limit + 1;
+	buf = malloc(room + 1);
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		if (len == room) {
+			if (sized || room > limit) /* a regular file ends at its size */
+				break;
+			size_t more = room * 2 > limit + 1 ? limit + 1 : room * 2;
+			char *p = realloc(buf, more + 1);
+			if (!p) {
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = p;
+			room = more;
+		}
+		ssize_t n = read(fd, buf + len, room - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			free(buf);
+			return -e;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	if (!sized && len > limit) {
+		free(buf);
+		*size = 0;
+		return -EFBIG;
+	}
+	if (sized && len > (size_t)st->st_size)
+		len = (size_t)st->st_size;
+	buf[len] = '\0';
+	*data = buf;
+	*size = len;
+	return 0;
+}

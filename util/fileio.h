@@ -46,3 +46,29 @@ int ksc_write_atomic_iov_par(const char *dir, const char *name, const struct iov
  */
 int ksc_write_atomic_many(const char *dir, const char *const *names, const struct iovec *data,
 			  size_t n, bool sync, size_t *failed) _must_check_;
+
+/*
+ * Opening a file to read it: every path a user names or a walk finds goes through here.
+ * The open never blocks (O_NONBLOCK, cleared again once the file is known: a FIFO nobody
+ * writes to cannot hang it) and follows symbolic links; only a regular file is kept.
+ * dfd/name as openat(2). Returns the descriptor (O_CLOEXEC, blocking) with *st filled,
+ * or -errno: -EISDIR for a folder, -KSC_ENOTREG for anything else that is not a regular
+ * file (a FIFO, a socket, a character or block device; *st filled, ksc_file_kind() words
+ * it) — with KSC_OPEN_FIFO a FIFO or pipe is kept too (read once, to its end).
+ * Stable for callers of every wing (tools/, lib/): ksc_open_read(dfd, name, flags, st).
+ */
+#define KSC_OPEN_FIFO 0x1u
+struct stat;
+int ksc_open_read(int dfd, const char *name, unsigned int flags, struct stat *st) _must_check_;
+/* A file type in words, for messages: "a FIFO", "a socket", "a character device", ... */
+const char *ksc_file_kind(mode_t mode);
+
+/*
+ * Read what is left of fd (opened by ksc_open_read(), *st its fstat) into a malloc'd
+ * buffer with a NUL after it, at most `limit` bytes: a regular file larger than that is
+ * refused by its size before anything is read, a FIFO (or a /proc file, whose size reads
+ * as 0) once it has sent more: -EFBIG, and *size the file's size (0 when not known).
+ * A regular file that grows while read is cut at the size it had. 0 or -errno.
+ */
+int ksc_read_fd(int fd, const struct stat *st, size_t limit, char **data,
+		size_t *size) _must_check_;

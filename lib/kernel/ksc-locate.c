@@ -32,6 +32,7 @@
 
 #include "kernel/kernel.h"
 #include "util/elfview.h"
+#include "util/fileio.h"
 
 struct ksc_kernel_location {
 	int refcount;
@@ -188,12 +189,11 @@ bool ksc_image_is_btf_only(const char *path)
 	struct stat st;
 	struct elfview v;
 	bool ret = false;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	int fd = ksc_open_read(AT_FDCWD, path, 0, &st);
 
 	if (fd < 0)
 		return false;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size < EI_NIDENT ||
-	    (uint64_t)st.st_size > SIZE_MAX) {
+	if (st.st_size < EI_NIDENT || (uint64_t)st.st_size > SIZE_MAX) {
 		close(fd);
 		return false;
 	}

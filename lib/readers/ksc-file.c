@@ -393,60 +393,17 @@ static bool bzimage_payload(const unsigned char *p, size_t n, size_t *off, size_
 	return true;
 }
 
-const char *ksc_file_kind(mode_t mode)
-{
-	switch (mode & S_IFMT) {
-	case S_IFREG:
-		return "a regular file";
-	case S_IFDIR:
-		return "a folder";
-	case S_IFLNK:
-		return "a symbolic link";
-	case S_IFIFO:
-		return "a FIFO";
-	case S_IFSOCK:
-		return "a socket";
-	case S_IFCHR:
-		return "a character device";
-	case S_IFBLK:
-		return "a block device";
-	}
-	return "a file of unknown type";
-}
-
 int ksc_open_regular(struct ksc_ctx *ctx, int dfd, const char *name, const char *path,
 		     struct stat *st, bool fifo_ok)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), r;
+	int fd = ksc_open_read(dfd, name, fifo_ok ? KSC_OPEN_FIFO : 0, st);
 
-	if (fd < 0 && errno == ENXIO && fstatat(dfd, name, st, 0) == 0 &&
-	    S_ISSOCK(st->st_mode)) { /* a socket cannot be opened at all */
+	if (fd == -KSC_ENOTREG) {
 		ksc_err(ctx, "%s: not a regular file (%s)", path, ksc_file_kind(st->st_mode));
 		return -EINVAL;
 	}
-	if (fd < 0) {
-		r = -errno;
-		ksc_err(ctx, "%s: %s", path, strerror(-r));
-		return r;
-	}
-	if (fstat(fd, st) < 0) {
-		r = -errno;
-		close(fd);
-		ksc_err(ctx, "%s: %s", path, strerror(-r));
-		return r;
-	}
-	if (S_ISDIR(st->st_mode)) {
-		close(fd);
-		return -EISDIR;
-	}
-	if (!S_ISREG(st->st_mode) && !(fifo_ok && S_ISFIFO(st->st_mode))) {
-		close(fd);
-		ksc_err(ctx, "%s: not a regular file (%s)", path, ksc_file_kind(st->st_mode));
-		return -EINVAL;
-	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	if (fd < 0 && fd != -EISDIR)
+		ksc_err(ctx, "%s: %s", path, strerror(-fd));
 	return fd;
 }
 

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "base/base.h"
+#include "util/fileio.h"
 
 /* A whole file in memory, decompressed. */
 struct ksc_blob {
@@ -25,17 +26,16 @@ struct ksc_blob {
 int ksc_blob_load(struct ksc_ctx *ctx, const char *path, const void *data, size_t size,
 		  struct ksc_blob *out) _must_check_;
 void ksc_blob_free(struct ksc_blob *b);
-/* A file type in words, for messages: "a FIFO", "a socket", "a character device", ... */
-struct stat;
-const char *ksc_file_kind(mode_t mode);
 /*
- * Open dfd/name (path: its name in messages) to read it, without blocking (O_NONBLOCK: a
- * FIFO nobody writes to cannot hang the open) and only when it is a regular file, or with
+ * Open dfd/name (path: its name in messages) with ksc_open_read() (util/fileio.h): without
+ * blocking (O_NONBLOCK: a FIFO nobody writes to cannot hang the open) and only when it is
+ * a regular file, or with
  * `fifo_ok` a FIFO or pipe (read once, to its end: `-s <(cat Module.symvers)`). Anything
  * else is refused, "PATH: not a regular file (a character device)", -EINVAL. A folder is
  * -EISDIR, not logged (callers word it). The fd (blocking again) with *st filled, or
  * -errno, logged.
  */
+struct stat;
 int ksc_open_regular(struct ksc_ctx *ctx, int dfd, const char *name, const char *path,
 		     struct stat *st, bool fifo_ok) _must_check_;
 enum ksc_compression ksc_detect_compression(const unsigned char *p, size_t n);

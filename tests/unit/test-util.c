@@ -1,12 +1,20 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The base (util/): the 64-bit hash whose values the index file stores, growing arrays.
+ * The base (util/): the 64-bit hash whose values the index file stores, growing arrays,
+ * the one way files are opened to be read.
  */
 #include "unit.h"
 
+#include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "util/array.h"
+#include "util/fileio.h"
 #include "util/hash.h"
 
 /* xxHash's own sanity buffer: byte i is the top byte of 2654435761 * P^i (mod 2^64). */
@@ -143,6 +151,83 @@ static void test_array_overflow(void **state)
 	assert_int_equal(bcap, 0);
 }
 
+/*
+ * ksc_open_read(): a FIFO nobody writes to is refused at once (not waited for), kept
+ * with KSC_OPEN_FIFO and blocking again; a character device and a folder are refused.
+ */
+static void test_open_read(void **state)
+{
+	char dir[] = "/tmp/ksc-unit-XXXXXX", fifo[64], file[64];
+	struct stat st;
+
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(file, sizeof(file), "%s/file", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	FILE *f = fopen(file, "w");
+	assert_non_null(f);
+	fputs("0123456789", f);
+	fclose(f);
+
+	assert_int_equal(ksc_open_read(AT_FDCWD, fifo, 0, &st), -KSC_ENOTREG);
+	assert_string_equal(ksc_file_kind(st.st_mode), "a FIFO");
+	int fd = ksc_open_read(AT_FDCWD, fifo, KSC_OPEN_FIFO, &st);
+	assert_true(fd >= 0);
+	assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+	close(fd);
+	assert_int_equal(ksc_open_read(AT_FDCWD, "/dev/zero", 0, &st), -KSC_ENOTREG);
+	assert_string_equal(ksc_file_kind(st.st_mode), "a character device");
+	assert_int_equal(ksc_open_read(AT_FDCWD, "/dev/zero", KSC_OPEN_FIFO, &st),
+			 -KSC_ENOTREG);
+	assert_int_equal(ksc_open_read(AT_FDCWD, dir, 0, &st), -EISDIR);
+	assert_int_equal(ksc_open_read(AT_FDCWD, "/nonexistent/x", 0, &st), -ENOENT);
+
+	/* ksc_read_fd(): whole under the limit, refused by its size over it */
+	char *data;
+	size_t size;
+	fd = ksc_open_read(AT_FDCWD, file, 0, &st);
+	assert_true(fd >= 0);
+	assert_int_equal(ksc_read_fd(fd, &st, 10, &data, &size), 0);
+	assert_int_equal(size, 10);
+	assert_string_equal(data, "0123456789");
+	free(data);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	assert_int_equal(ksc_read_fd(fd, &st, 9, &data, &size), -EFBIG);
+	assert_null(data);
+	assert_int_equal(size, 10);
+	close(fd);
+	unlink(fifo);
+	unlink(file);
+	rmdir(dir);
+}
+
+/* ksc_read_fd() on a stream of unknown size: cut off past the limit. */
+static void test_read_fd_stream(void **state)
+{
+	int p[2];
+	struct stat st;
+	char buf[4096], *data;
+	size_t size;
+
+	memset(buf, 'x', sizeof(buf));
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], buf, sizeof(buf)), (ssize_t)sizeof(buf));
+	close(p[1]);
+	assert_int_equal(fstat(p[0], &st), 0);
+	assert_int_equal(ksc_read_fd(p[0], &st, 1000, &data, &size), -EFBIG);
+	assert_int_equal(size, 0);
+	close(p[0]);
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(write(p[1], buf, 100), 100);
+	close(p[1]);
+	assert_int_equal(ksc_read_fd(p[0], &st, 1000, &data, &size), 0);
+	assert_int_equal(size, 100);
+	assert_int_equal(data[100], '\0');
+	free(data);
+	close(p[0]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +235,8 @@ int main(void)
 		cmocka_unit_test(test_hash64_old_values),
 		cmocka_unit_test(test_array_push),
 		cmocka_unit_test(test_array_overflow),
+		cmocka_unit_test(test_open_read),
+		cmocka_unit_test(test_read_fd_stream),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
