@@ -164,8 +164,10 @@ struct ksc_modinfo {
 };
 
 /*
- * Read a module or vmlinux from `path`. Compressed files (xz, zstd, gzip) are recognised by
- * their magic bytes, whatever their name. An appended module signature is tolerated.
+ * Read a module or a kernel image (vmlinux, or a bzImage: its payload is decompressed)
+ * from `path`: at most 2 GiB, as a file and decompressed, whatever its name. Compressed
+ * files (xz, zstd, gzip) are recognised by their magic bytes, whatever their name, and
+ * read in pieces. An appended module signature is tolerated.
  * 0 and *out = a new module (the caller's reference: ksc_module_unref()); the file is read
  * whole and not kept open. Errors (*out NULL, logged as "<path>: <reason>"): -ENOENT,
  * -EACCES, ... (cannot open or read), -EISDIR, -EFBIG, -EINVAL (not a regular file, or
@@ -174,6 +176,15 @@ struct ksc_modinfo {
  * machine or bzImage compression not supported), -ENOMEM.
  */
 int ksc_module_new_from_path(struct ksc_ctx *ctx, const char *path, struct ksc_module **out);
+/*
+ * The same for a file that must be a module (a module operand, a module found in a
+ * folder): at most 256 MiB as a file and decompressed ("PATH: too large (N bytes, limit
+ * M)", -EFBIG), and a bzImage header is not unwrapped (kmod does not: the file is not
+ * ELF, -ENOEXEC). Every file read or decompressed, by any thread, counts against one
+ * budget of 256 MiB while it is read (a thread waits for room), whichever function reads it.
+ */
+int ksc_module_new_from_module_path(struct ksc_ctx *ctx, const char *path,
+				    struct ksc_module **out);
 /*
  * The same from memory: `data` is copied (the caller keeps its buffer). `name` is used in
  * messages and as the file name for the names derived from a path (kmod's and modpost's),

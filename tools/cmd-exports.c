@@ -18,7 +18,10 @@
 static const char *const help =
 	"Usage: ksymcheck exports [OPTIONS] PATH...\n\n"
 	"List the exported symbols of each PATH: a module (.ko, .ko.xz, .ko.zst, .ko.gz), a\n"
-	"directory searched recursively for modules, a vmlinux, or a Module.symvers file.\n\n"
+	"directory searched recursively for modules, a vmlinux, or a Module.symvers file.\n"
+	"A PATH may be a kernel image (at most 2 GiB, a bzImage's payload decompressed);\n"
+	"what a directory holds is read as modules (at most 256 MiB); a Module.symvers is\n"
+	"at most 64 MiB.\n\n"
 	"Options:\n"
 	"  -f, --format FMT  text (aligned columns, default), json, or symvers (Module.symvers\n"
 	"                    lines exactly as modpost writes them)\n"
@@ -155,8 +158,10 @@ static int one_path(const char *path, const char *root, void *data)
 		return r;
 	}
 
+	/* an operand may be a kernel image; what a folder holds is read as modules */
 	struct ksc_module *mod;
-	r = ksc_module_new_from_path(run->ctx, path, &mod);
+	r = root ? ksc_module_new_from_module_path(run->ctx, path, &mod) :
+		   ksc_module_new_from_path(run->ctx, path, &mod);
 	if (r < 0) {
 		run->errors++;
 		return r == -ENOMEM ? r : 0;

@@ -109,7 +109,7 @@ static int one_path(const char *path, const char *root, void *data)
 {
 	struct imports_run *run = data;
 	struct ksc_module *mod;
-	int r = ksc_module_new_from_path(run->ctx, path, &mod);
+	int r = ksc_module_new_from_module_path(run->ctx, path, &mod);
 
 	if (r < 0) {
 		run->errors++;

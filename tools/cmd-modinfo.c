@@ -70,7 +70,8 @@ static void usage(FILE *f)
 		"\n"
 		"Show the .modinfo entries of kernel modules, as kmod's modinfo(8) does for a\n"
 		"module given by path. A folder is searched for modules (*.ko, *.ko.gz, *.ko.xz,\n"
-		"*.ko.zst).\n"
+		"*.ko.zst). Each FILE is read as a module: at most 256 MiB, as a file and\n"
+		"decompressed, whatever its name, and a bzImage header on it is not unwrapped.\n"
 		"\n"
 		"Options:\n"
 		"  -F, --field KEY        print only the values of KEY, one per line, exactly as\n"
@@ -372,7 +373,7 @@ static int do_file(const char *path, const char *root, void *data)
 	struct modinfo_state *st = data;
 	struct ksc_module *mod;
 
-	int r = ksc_module_new_from_path(st->ctx, path, &mod);
+	int r = ksc_module_new_from_module_path(st->ctx, path, &mod);
 	if (r == -ENOMEM) {
 		st->err = r;
 		return r;

@@ -205,7 +205,7 @@ static int add_provider(const char *path, const char *root, void *data)
 {
 	struct ksc_kernel *k = data;
 	struct ksc_module *mod;
-	int r = ksc_module_new_from_path(ksc_kernel_get_ctx(k), path, &mod);
+	int r = ksc_module_new_from_module_path(ksc_kernel_get_ctx(k), path, &mod);
 
 	if (r < 0)
 		return r == -ENOMEM ? r : 1;
@@ -492,7 +492,7 @@ int collect_module(const char *path, const char *root, void *data)
 {
 	struct module_list *l = data;
 	struct ksc_module *mod;
-	int r = ksc_module_new_from_path(l->ctx, path, &mod);
+	int r = ksc_module_new_from_module_path(l->ctx, path, &mod);
 
 	if (r < 0) {
 		l->errors++;

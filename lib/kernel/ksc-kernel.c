@@ -405,7 +405,7 @@ static int add_tree_module(const char *path, const char *replaced, void *data)
 	struct tree_walk *w = data;
 	struct ksc_kernel *k = w->k;
 	struct ksc_module *mod;
-	int r = ksc_module_new_from_path(k->ctx, path, &mod);
+	int r = ksc_module_new_from_module_path(k->ctx, path, &mod);
 
 	if (r < 0) {
 		k->errors++;

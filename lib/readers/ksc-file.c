@@ -20,72 +20,105 @@
 #include "readers/readers.h"
 
 /*
- * The largest a compressed file may expand to. Modules: the largest in Debian's trees,
- * amdgpu.ko, is 18.6 MiB in 6.1 and 46.1 MiB in 7.3 decompressed; 256 MiB leaves room
- * for modules with debug information and keeps a bomb from costing more than that per
- * worker thread. Kernel images (vmlinux, vmlinuz, bzImage: vmlinux with debug
- * information is hundreds of MiB) get 2 GiB, which is also the cap on any file's size.
+ * The memory that files read or decompressed may hold at once (struct ksc_charge),
+ * shared by every thread of the process: without it each worker may hold a file's whole
+ * limit (-j16 on bombs: 4 GiB). Modules, kernel images and plain files read whole are
+ * all counted, until the caller frees them. A thread that holds nothing waits for room;
+ * one whose decompression buffer would grow past it waits for another to finish. When
+ * every other thread holding some waits too, waiting would never end: a thread on its
+ * first attempt then gives its buffer back, waits until no thread holds any, and
+ * decompresses the file again; on that second attempt it waits for the others to give
+ * way, and goes on past the budget (up to the file's own limit) only when every holder is
+ * on its second attempt. So no real file is refused for the budget and none is
+ * decompressed more than twice. A thread that takes a second share while it holds one
+ * (a file read while another is in memory) never waits for it: it could wait for itself.
  */
-#define MAX_MODULE_SIZE ((size_t)256 << 20)
-#define MAX_IMAGE_SIZE ((size_t)2 << 30)
-
-/*
- * The memory that modules being decompressed may hold at once, shared by every thread of
- * the process: without it each worker may hold MAX_MODULE_SIZE (-j16 on bombs: 4 GiB).
- * A thread whose buffer would grow past it waits for another to finish. When every other
- * thread holding some waits too, waiting would never end: a thread on its first attempt
- * then gives its buffer back, waits until no thread holds any, and decompresses the file
- * again; on that second attempt it waits for the others to give way, and goes on past
- * the budget (up to the file's own limit) only when every holder is on its second
- * attempt. So no real module is refused for the budget and no file is decompressed more
- * than twice. Kernel images are not
- * counted: they are read one at a time.
- */
-#define DECOMPRESS_BUDGET ((size_t)256 << 20)
+#define BUDGET ((size_t)256 << 20)
 
 static struct {
 	pthread_mutex_t lock;
 	pthread_cond_t freed;
-	size_t used;                   /* bytes of the buffers counted */
+	size_t used;                   /* bytes counted */
 	unsigned int holders, waiting; /* threads holding some; of them, waiting */
 	unsigned int waiting_first;    /* of those, on their first attempt */
 } budget = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 0 };
 
-/*
- * Count `more` bytes for a thread holding `held` already, once there is room. 0, or
- * -EAGAIN (not when `last`, the second attempt): give back what is held, start again.
- */
-static int budget_take(size_t held, size_t more, bool last)
+/* What this thread holds of the budget, all its shares together. */
+static _Thread_local size_t thread_held;
+
+/* The grown share's loop: see BUDGET. 0 or -EAGAIN (start again). */
+static int grow_wait(size_t more, bool last)
 {
+	while (budget.used + more > BUDGET && budget.holders > 1) {
+		bool stuck = budget.waiting + 1 == budget.holders;
+		if (stuck && !last)
+			return -EAGAIN;
+		if (stuck && budget.waiting_first == 0)
+			break; /* every holder is on its second attempt: go on */
+		if (stuck) /* a first attempt waiting: wake it to give way */
+			pthread_cond_broadcast(&budget.freed);
+		budget.waiting++;
+		budget.waiting_first += !last;
+		pthread_cond_wait(&budget.freed, &budget.lock);
+		budget.waiting--;
+		budget.waiting_first -= !last;
+	}
+	return 0;
+}
+
+/*
+ * Count c up to `total` bytes (more than it holds), once there is room. 0, or -EAGAIN
+ * (only for a share that grows, on its first attempt): give back, start again.
+ */
+static int charge_to(struct ksc_charge *c, size_t total)
+{
+	size_t more = total - c->counted;
 	int r = 0;
 
 	pthread_mutex_lock(&budget.lock);
-	if (held == 0) {
-		while (budget.used + more > DECOMPRESS_BUDGET && budget.holders > 0)
+	if (c->counted == 0 && thread_held == 0) {
+		c->nested = false;
+		while (budget.used + more > BUDGET && budget.holders > 0)
 			pthread_cond_wait(&budget.freed, &budget.lock);
 		budget.holders++;
-	} else {
-		while (budget.used + more > DECOMPRESS_BUDGET && budget.holders > 1) {
-			bool stuck = budget.waiting + 1 == budget.holders;
-			if (stuck && !last) {
-				r = -EAGAIN;
-				break;
-			}
-			if (stuck && budget.waiting_first == 0)
-				break; /* every holder is on its second attempt: go on */
-			if (stuck) /* a first attempt waiting: wake it to give way */
-				pthread_cond_broadcast(&budget.freed);
-			budget.waiting++;
-			budget.waiting_first += !last;
-			pthread_cond_wait(&budget.freed, &budget.lock);
-			budget.waiting--;
-			budget.waiting_first -= !last;
-		}
+	} else if (c->counted == 0) {
+		c->nested = true;
+	} else if (!c->nested) {
+		r = grow_wait(more, c->retry);
 	}
-	if (r == 0)
+	if (r == 0) {
 		budget.used += more;
+		c->counted = total;
+		thread_held += more;
+	}
 	pthread_mutex_unlock(&budget.lock);
 	return r;
+}
+
+/* Count c down to `total` bytes (0: give it all back). */
+static void charge_less(struct ksc_charge *c, size_t total)
+{
+	if (total >= c->counted)
+		return;
+	pthread_mutex_lock(&budget.lock);
+	budget.used -= c->counted - total;
+	thread_held -= c->counted - total;
+	c->counted = total;
+	if (thread_held == 0)
+		budget.holders--;
+	pthread_cond_broadcast(&budget.freed);
+	pthread_mutex_unlock(&budget.lock);
+}
+
+int ksc_charge_take(struct ksc_charge *c, size_t bytes)
+{
+	*c = (struct ksc_charge){ 0 };
+	return bytes ? charge_to(c, bytes) : 0;
+}
+
+void ksc_charge_drop(struct ksc_charge *c)
+{
+	charge_less(c, 0);
 }
 
 /* Wait until no thread holds any of the budget. */
@@ -97,32 +130,19 @@ static void budget_wait_idle(void)
 	pthread_mutex_unlock(&budget.lock);
 }
 
-/* `n` bytes counted no longer; `all`: they were all the thread held. */
-static void budget_less(size_t n, bool all)
-{
-	pthread_mutex_lock(&budget.lock);
-	budget.used -= n;
-	if (all)
-		budget.holders--;
-	pthread_cond_broadcast(&budget.freed);
-	pthread_mutex_unlock(&budget.lock);
-}
-
 /*
- * Give back `held` bytes of a buffer just freed. A large one given back unused (a bomb,
+ * Give back a share whose buffer was just freed. A large one given back unused (a bomb,
  * a second attempt) is also returned to the system: the tool keeps freed heap memory
  * (tools/ksymcheck.c tune_malloc()), and the next thread would not reuse it if it came
  * from another arena.
  */
-static void budget_give(size_t held, bool unused)
+static void charge_give(struct ksc_charge *c, bool unused)
 {
-	if (!held)
-		return;
 #ifdef __GLIBC__
-	if (unused && held >= ((size_t)32 << 20))
+	if (unused && c->counted >= ((size_t)32 << 20))
 		malloc_trim(0);
 #endif
-	budget_less(held, true);
+	charge_less(c, 0);
 }
 
 static const unsigned char magic_xz[] = { 0xfd, '7', 'z', 'X', 'Z', 0x00 };
@@ -156,15 +176,73 @@ enum ksc_compression ksc_detect_compression(const unsigned char *p, size_t n)
 }
 
 /*
+ * A decompressor's input: bytes in memory, all at once, or a range of a file read in
+ * pieces of INPUT_STEP (a compressed file is never held whole: a sparse one cannot make
+ * its holes cost memory).
+ */
+#define INPUT_STEP ((size_t)1 << 20)
+struct input {
+	const unsigned char *mem; /* NULL: read from fd */
+	size_t mem_len;
+	int fd;
+	uint64_t off, end; /* the file's bytes still to read */
+	unsigned char *buf;
+	bool done; /* nothing more to come */
+};
+
+/*
+ * More input: the `keep` bytes not used yet at *p are kept (moved to the start of the
+ * buffer) and new bytes put after them; *p and *avail describe them all. Sets in->done
+ * when nothing more came. 0 or -errno.
+ */
+static int input_more(struct input *in, const unsigned char **p, size_t *avail)
+{
+	if (in->mem) {
+		if (!in->done && *p == NULL) {
+			*p = in->mem;
+			*avail = in->mem_len;
+		}
+		in->done = true;
+		return 0;
+	}
+	if (!in->buf && !(in->buf = malloc(INPUT_STEP + 16)))
+		return -ENOMEM;
+	size_t keep = *avail;
+	if (keep > 16)
+		return 0; /* enough left: the decoder did not need more */
+	if (keep)
+		memmove(in->buf, *p, keep);
+	size_t want = INPUT_STEP;
+	if (in->end - in->off < want)
+		want = (size_t)(in->end - in->off);
+	size_t got = 0;
+	while (got < want) {
+		ssize_t k = pread(in->fd, in->buf + keep + got, want - got, (off_t)(in->off + got));
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			break; /* shrank while read */
+		got += (size_t)k;
+	}
+	in->off += got;
+	if (got == 0)
+		in->done = true;
+	*p = in->buf;
+	*avail = keep + got;
+	return 0;
+}
+
+/*
  * A growing output buffer for the decompressors, of at most `limit` bytes of output (and
  * room for one more step of a decompressor, so that exactly `limit` is accepted).
  */
 struct outbuf {
 	unsigned char *data;
 	size_t size, cap, limit;
-	bool kernel;    /* the limit is the kernel images', and no budget counted */
-	size_t counted; /* of the shared budget */
-	bool retry;     /* the second attempt: the budget does not stop it again */
+	bool image;               /* the limit is the kernel images' */
+	struct ksc_charge charge; /* of the shared budget */
 };
 
 #define OUTBUF_STEP ((size_t)1 << 18)
@@ -182,16 +260,11 @@ static int outbuf_reserve(struct outbuf *o, size_t want)
 		cap = cap * 2 > o->limit + OUTBUF_STEP ? o->limit + OUTBUF_STEP : cap * 2;
 	}
 	/* While realloc() copies, the old block and the new one are both held. */
-	if (!o->kernel) {
-		int r = budget_take(o->counted, cap, o->retry);
-		if (r < 0)
-			return r;
-	}
+	int r = charge_to(&o->charge, o->charge.counted + cap);
+	if (r < 0)
+		return r;
 	unsigned char *d = realloc(o->data, cap);
-	if (!o->kernel) {
-		budget_less(o->counted, false);
-		o->counted = cap;
-	}
+	charge_less(&o->charge, d ? cap : o->cap);
 	if (!d)
 		return -ENOMEM;
 	o->data = d;
@@ -203,29 +276,31 @@ static void outbuf_fail(struct ksc_ctx *ctx, const char *path, const struct outb
 {
 	if (r == -EFBIG)
 		ksc_err(ctx, "%s: decompresses to more than %zu MiB (limit for %s)", path,
-			o->limit >> 20, o->kernel ? "kernel images" : "modules");
+			o->limit >> 20, o->image ? "kernel images" : "modules");
 	else if (r == -EAGAIN)
 		return; /* not a failure: started again */
-	else
+	else if (r == -ENOMEM)
 		ksc_err(ctx, "%s: out of memory", path);
+	else
+		ksc_err(ctx, "%s: %s", path, strerror(-r));
 }
 
 /*
  * `single`: decode one stream and ignore what follows (a bzImage payload ends with the
  * 4-byte uncompressed size); otherwise concatenated streams are read, as xz(1) does.
  */
-static int unxz(struct ksc_ctx *ctx, const char *path, const unsigned char *in, size_t n,
-		struct outbuf *o, bool single)
+static int unxz(struct ksc_ctx *ctx, const char *path, struct input *in, struct outbuf *o,
+		bool single)
 {
 	lzma_stream s = LZMA_STREAM_INIT;
 	lzma_ret lr = lzma_stream_decoder(&s, UINT64_MAX, single ? 0 : LZMA_CONCATENATED);
 
 	if (lr != LZMA_OK)
 		return lr == LZMA_MEM_ERROR ? -ENOMEM : -EINVAL;
-	s.next_in = in;
-	s.avail_in = n;
 	for (;;) {
 		int r = outbuf_reserve(o, 1 << 16);
+		if (r == 0 && s.avail_in == 0 && !in->done)
+			r = input_more(in, &s.next_in, &s.avail_in);
 		if (r < 0) {
 			lzma_end(&s);
 			outbuf_fail(ctx, path, o, r);
@@ -233,7 +308,7 @@ static int unxz(struct ksc_ctx *ctx, const char *path, const unsigned char *in, 
 		}
 		s.next_out = o->data + o->size;
 		s.avail_out = o->cap - o->size;
-		lr = lzma_code(&s, LZMA_FINISH);
+		lr = lzma_code(&s, in->done ? LZMA_FINISH : LZMA_RUN);
 		o->size = o->cap - s.avail_out;
 		if (lr == LZMA_STREAM_END)
 			break;
@@ -253,25 +328,29 @@ static int unxz(struct ksc_ctx *ctx, const char *path, const unsigned char *in, 
 	return 0;
 }
 
-static int unzstd(struct ksc_ctx *ctx, const char *path, const unsigned char *in, size_t n,
-		  struct outbuf *o, bool single)
+static int unzstd(struct ksc_ctx *ctx, const char *path, struct input *in, struct outbuf *o,
+		  bool single)
 {
 	ZSTD_DStream *ds = ZSTD_createDStream();
-	ZSTD_inBuffer ib = { in, n, 0 };
-	size_t ret = 1;
+	const unsigned char *ip = NULL;
+	size_t avail = 0, ret = 1;
+	int r = 0;
 
 	if (!ds)
 		return -ENOMEM;
-	while (ib.pos < ib.size) {
-		int r = outbuf_reserve(o, ZSTD_DStreamOutSize());
-		if (r < 0) {
-			ZSTD_freeDStream(ds);
-			outbuf_fail(ctx, path, o, r);
-			return r;
-		}
+	for (;;) {
+		if (avail == 0 && !in->done && (r = input_more(in, &ip, &avail)) < 0)
+			break;
+		if (avail == 0 && in->done)
+			break;
+		if ((r = outbuf_reserve(o, ZSTD_DStreamOutSize())) < 0)
+			break;
+		ZSTD_inBuffer ib = { ip, avail, 0 };
 		ZSTD_outBuffer ob = { o->data, o->cap, o->size };
 		ret = ZSTD_decompressStream(ds, &ob, &ib);
 		o->size = ob.pos;
+		ip += ib.pos;
+		avail -= ib.pos;
 		if (ZSTD_isError(ret)) {
 			ksc_err(ctx, "%s: zstd: %s", path, ZSTD_getErrorName(ret));
 			ZSTD_freeDStream(ds);
@@ -279,18 +358,24 @@ static int unzstd(struct ksc_ctx *ctx, const char *path, const unsigned char *in
 		}
 		if (ret == 0 && single)
 			break; /* one frame; trailing bytes are not ours */
-		if (ret != 0 && ib.pos == ib.size && ob.pos < ob.size)
+		if (ret != 0 && avail == 0 && in->done && ob.pos < ob.size)
 			break; /* needs more input that does not exist */
+	}
+	if (r < 0) {
+		ZSTD_freeDStream(ds);
+		outbuf_fail(ctx, path, o, r);
+		return r;
 	}
 	/* ret != 0 at the end of the input: the last frame is incomplete. */
 	while (ret != 0) {
-		int r = outbuf_reserve(o, ZSTD_DStreamOutSize());
+		r = outbuf_reserve(o, ZSTD_DStreamOutSize());
 		if (r == -EAGAIN) {
 			ZSTD_freeDStream(ds);
 			return r;
 		}
 		if (r < 0)
 			break;
+		ZSTD_inBuffer ib = { ip, avail, 0 };
 		ZSTD_outBuffer ob = { o->data, o->cap, o->size };
 		size_t before = ob.pos;
 		ret = ZSTD_decompressStream(ds, &ob, &ib);
@@ -307,51 +392,73 @@ static int unzstd(struct ksc_ctx *ctx, const char *path, const unsigned char *in
 	return 0;
 }
 
-static int ungzip(struct ksc_ctx *ctx, const char *path, const unsigned char *in, size_t n,
-		  struct outbuf *o, bool single)
+/* After a gzip member: another member follows (1), the input ends (0), or garbage (-1). */
+static int gzip_next_member(struct input *in, z_stream *z, const unsigned char **ip,
+			    size_t *avail, int *err)
 {
+	*ip = z->next_in;
+	*avail = z->avail_in;
+	if (*avail < 2 && !in->done && (*err = input_more(in, ip, avail)) < 0)
+		return -1;
+	if (*avail == 0)
+		return 0;
+	return *avail >= 2 && (*ip)[0] == 0x1f && (*ip)[1] == 0x8b ? 1 : -1;
+}
+
+static int ungzip(struct ksc_ctx *ctx, const char *path, struct input *in, struct outbuf *o,
+		  bool single)
+{
+	const unsigned char *ip = NULL;
+	size_t avail = 0;
 	z_stream z;
-	int zr;
+	int zr, r = 0;
 
 	memset(&z, 0, sizeof(z));
 	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
 		return -ENOMEM;
-	z.next_in = (unsigned char *)in;
 	for (;;) {
-		int r = outbuf_reserve(o, 1 << 16);
+		r = outbuf_reserve(o, 1 << 16);
+		if (r == 0 && avail == 0 && !in->done)
+			r = input_more(in, &ip, &avail);
 		if (r < 0) {
 			inflateEnd(&z);
 			outbuf_fail(ctx, path, o, r);
 			return r;
 		}
 		/* zlib counts in uInt: feed at most UINT_MAX per call. */
-		size_t consumed = (size_t)(z.next_in - in);
-		z.avail_in = (uInt)((n - consumed) > UINT_MAX ? UINT_MAX : n - consumed);
+		z.next_in = (unsigned char *)ip;
+		z.avail_in = (uInt)(avail > UINT_MAX ? UINT_MAX : avail);
 		z.next_out = o->data + o->size;
 		z.avail_out = (uInt)((o->cap - o->size) > UINT_MAX ? UINT_MAX : o->cap - o->size);
-		size_t out_before = z.avail_out;
+		size_t in_before = z.avail_in, out_before = z.avail_out;
 		zr = inflate(&z, Z_NO_FLUSH);
 		o->size += out_before - z.avail_out;
+		ip += in_before - z.avail_in;
+		avail -= in_before - z.avail_in;
 		if (zr == Z_STREAM_END) {
-			consumed = (size_t)(z.next_in - in);
+			if (single)
+				break;
 			/* Concatenated members, as gzread() accepts. */
-			if (consumed < n && n - consumed >= 2 && in[consumed] == 0x1f &&
-			    in[consumed + 1] == 0x8b) {
+			int next = gzip_next_member(in, &z, &ip, &avail, &r);
+			if (next > 0) {
 				inflateReset(&z);
 				continue;
 			}
-			/* Bytes after the last member: refused, as xz and zstd refuse them. */
-			if (consumed < n && !single) {
-				inflateEnd(&z);
-				ksc_err(ctx, "%s: gzip: %zu bytes of trailing garbage", path,
-					n - consumed);
-				return -EINVAL;
+			if (next == 0)
+				break;
+			inflateEnd(&z);
+			if (r < 0) {
+				outbuf_fail(ctx, path, o, r);
+				return r;
 			}
-			break;
+			/* Bytes after the last member: refused, as xz and zstd refuse them. */
+			ksc_err(ctx, "%s: gzip: %llu bytes of trailing garbage", path,
+				(unsigned long long)(avail + (in->mem ? 0 : in->end - in->off)));
+			return -EINVAL;
 		}
 		if (zr == Z_OK)
 			continue;
-		if (zr == Z_BUF_ERROR && z.avail_in == 0) {
+		if (zr == Z_BUF_ERROR && avail == 0 && in->done) {
 			inflateEnd(&z);
 			ksc_err(ctx, "%s: gzip: truncated stream", path);
 			return -EINVAL;
@@ -376,9 +483,11 @@ static uint32_t le32(const unsigned char *p)
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static bool bzimage_payload(const unsigned char *p, size_t n, size_t *off, size_t *len)
+#define BZ_HEAD 0x250
+static bool bzimage_payload(const unsigned char *p, size_t head, uint64_t n, size_t *off,
+			    size_t *len)
 {
-	if (n < 0x250 || memcmp(p + 0x202, "HdrS", 4) != 0)
+	if (head < BZ_HEAD || memcmp(p + 0x202, "HdrS", 4) != 0)
 		return false;
 	unsigned int version = (unsigned int)p[0x206] | (unsigned int)p[0x207] << 8;
 	if (version < 0x208)
@@ -407,174 +516,226 @@ int ksc_open_regular(struct ksc_ctx *ctx, int dfd, const char *name, const char 
 	return fd;
 }
 
-static int read_all(struct ksc_ctx *ctx, const char *path, unsigned char **out, size_t *len)
+size_t ksc_read_limit(enum ksc_read_as as)
 {
-	struct stat st;
-	int fd = ksc_open_regular(ctx, AT_FDCWD, path, path, &st, false);
-
-	if (fd == -EISDIR) {
-		ksc_err(ctx, "%s: is a directory", path);
-		return fd;
-	}
-	if (fd < 0)
-		return fd;
-	if ((uint64_t)st.st_size > MAX_IMAGE_SIZE) {
-		close(fd);
-		ksc_err(ctx, "%s: file too large", path);
-		return -EFBIG;
-	}
-	/*
-	 * A large file is read whole only when its first bytes are those of an ELF file, a
-	 * compressed file or a bzImage: a 200 MiB file of anything else is refused at once.
-	 */
-	if (st.st_size > ((off_t)1 << 20)) {
-		unsigned char head[0x250];
-		ssize_t k = pread(fd, head, sizeof(head), 0);
-		if (k >= 4 && memcmp(head, "\177ELF", 4) != 0 &&
-		    ksc_detect_compression(head, (size_t)k) == KSC_COMPRESSION_NONE &&
-		    (k < 0x206 || memcmp(head + 0x202, "HdrS", 4) != 0)) {
-			close(fd);
-			ksc_err(ctx, "%s: not an ELF file", path);
-			return -ENOEXEC;
-		}
-	}
-	size_t cap = (size_t)st.st_size, n = 0;
-	unsigned char *buf = malloc(cap ? cap : 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (n < cap) {
-		ssize_t r = read(fd, buf + n, cap - n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			free(buf);
-			close(fd);
-			ksc_err(ctx, "%s: %s", path, strerror(e));
-			return -e;
-		}
-		if (r == 0)
-			break; /* shrank while we read: take what is there */
-		n += (size_t)r;
-	}
-	close(fd);
-	*out = buf;
-	*len = n;
-	return 0;
+	return as == KSC_READ_IMAGE ? KSC_IMAGE_MAX : KSC_MODULE_MAX;
 }
 
-/* A kernel image by its name: vmlinux*, vmlinuz*, bzImage*, zImage*, Image* (arm64). */
-static bool kernel_name(const char *path)
+static void too_large(struct ksc_ctx *ctx, const char *path, uint64_t n, size_t limit)
 {
-	const char *b = strrchr(path, '/');
-
-	b = b ? b + 1 : path;
-	return strncmp(b, "vmlinu", 6) == 0 || strncmp(b, "bzImage", 7) == 0 ||
-	       strncmp(b, "zImage", 6) == 0 || strncmp(b, "Image", 5) == 0;
+	ksc_err(ctx, "%s: too large (%llu bytes, limit %zu)", path, (unsigned long long)n,
+		limit);
 }
 
-int ksc_blob_load(struct ksc_ctx *ctx, const char *path, const void *data, size_t size,
-		  struct ksc_blob *out)
+/* Decompress `in` (compression c) into out, within the limit and the budget. 0 or -errno. */
+static int decompress(struct ksc_ctx *ctx, const char *path, struct input *in,
+		      enum ksc_compression c, bool single, enum ksc_read_as as,
+		      struct ksc_blob *out)
 {
-	unsigned char *raw = NULL;
-	size_t n = 0;
+	const struct input start = *in;
+	struct outbuf o = { .limit = ksc_read_limit(as), .image = as == KSC_READ_IMAGE };
 	int r;
 
-	memset(out, 0, sizeof(*out));
-	if (data) {
-		raw = malloc(size ? size : 1);
-		if (!raw)
-			return -ENOMEM;
-		memcpy(raw, data, size);
-		n = size;
-	} else {
-		r = read_all(ctx, path, &raw, &n);
-		if (r < 0)
-			return r;
-	}
-	if (n == 0) {
-		free(raw);
-		ksc_err(ctx, "%s: empty file", path);
-		return -ENOEXEC;
-	}
-
-	/* A bzImage carries vmlinux compressed: decompress its payload (boot protocol 2.08+). */
-	size_t poff, plen;
-	const unsigned char *in = raw;
-	size_t in_len = n;
-	if (bzimage_payload(raw, n, &poff, &plen)) {
-		in = raw + poff;
-		in_len = plen;
-		if (ksc_detect_compression(in, in_len) == KSC_COMPRESSION_NONE) {
-			free(raw);
-			ksc_err(ctx, "%s: bzImage payload compressed with an unsupported method (only gzip, xz and zstd are read)",
-				path);
-			return -EOPNOTSUPP;
-		}
-	}
-
-	out->compression = ksc_detect_compression(in, in_len);
-	if (out->compression == KSC_COMPRESSION_NONE) {
-		out->data = raw;
-		out->size = n;
-		return 0;
-	}
-
-	struct outbuf o = { 0 };
-	o.kernel = in != raw || kernel_name(path);
-	o.limit = o.kernel ? MAX_IMAGE_SIZE : MAX_MODULE_SIZE;
 again:
-	switch (out->compression) {
+	switch (c) {
 	case KSC_COMPRESSION_XZ:
-		r = unxz(ctx, path, in, in_len, &o, in != raw);
+		r = unxz(ctx, path, in, &o, single);
 		break;
 	case KSC_COMPRESSION_ZSTD:
-		r = unzstd(ctx, path, in, in_len, &o, in != raw);
+		r = unzstd(ctx, path, in, &o, single);
 		break;
 	case KSC_COMPRESSION_GZIP:
-		r = ungzip(ctx, path, in, in_len, &o, in != raw);
+		r = ungzip(ctx, path, in, &o, single);
 		break;
 	default:
 		r = -EOPNOTSUPP;
 	}
 	if (r == -EAGAIN) { /* the budget: give back, wait until it is free, once more */
 		free(o.data);
-		budget_give(o.counted, true);
+		charge_give(&o.charge, true);
 		budget_wait_idle();
-		o = (struct outbuf){ .limit = o.limit, .kernel = o.kernel, .retry = true };
+		o = (struct outbuf){ .limit = o.limit, .image = o.image };
+		o.charge.retry = true;
+		unsigned char *buf = in->buf;
+		*in = start;
+		in->buf = buf;
 		goto again;
 	}
-	/*
-	 * The budget counts buffers being filled: a module decompressed whole is the
-	 * caller's, like any file read.
-	 */
-	free(raw);
 	if (r == 0 && o.size > o.limit) { /* the last step went past it */
 		r = -EFBIG;
 		outbuf_fail(ctx, path, &o, r);
 	}
+	if (r == 0 && o.size == 0) {
+		ksc_err(ctx, "%s: %s: decompresses to nothing", path, ksc_compression_name(c));
+		r = -ENOEXEC;
+	}
 	if (r < 0) {
 		free(o.data);
-		budget_give(o.counted, true);
+		charge_give(&o.charge, true);
 		return r;
-	}
-	budget_give(o.counted, false);
-	if (o.size == 0) {
-		free(o.data);
-		ksc_err(ctx, "%s: %s: decompresses to nothing", path,
-			ksc_compression_name(out->compression));
-		return -ENOEXEC;
 	}
 	out->data = o.data;
 	out->size = o.size;
+	out->compression = c;
+	out->charge = o.charge; /* held until ksc_blob_free() */
 	return 0;
+}
+
+/* The whole of a plain file into out, counted in the budget. */
+static int read_plain(struct ksc_ctx *ctx, const char *path, int fd, size_t size,
+		      struct ksc_blob *out)
+{
+	struct ksc_charge c;
+	int r = ksc_charge_take(&c, size);
+	unsigned char *buf = r < 0 ? NULL : malloc(size ? size : 1);
+	size_t n = 0;
+
+	if (!buf) {
+		ksc_charge_drop(&c);
+		ksc_err(ctx, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	while (n < size) {
+		ssize_t k = pread(fd, buf + n, size - n, (off_t)n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			r = -errno;
+			free(buf);
+			ksc_charge_drop(&c);
+			ksc_err(ctx, "%s: %s", path, strerror(-r));
+			return r;
+		}
+		if (k == 0)
+			break; /* shrank while we read: take what is there */
+		n += (size_t)k;
+	}
+	out->data = buf;
+	out->size = n;
+	out->compression = KSC_COMPRESSION_NONE;
+	out->charge = c;
+	return 0;
+}
+
+int ksc_blob_load_fd(struct ksc_ctx *ctx, const char *path, int fd, uint64_t size,
+		     enum ksc_read_as as, struct ksc_blob *out)
+{
+	unsigned char head[BZ_HEAD];
+	size_t limit = ksc_read_limit(as), h = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (size > limit) {
+		too_large(ctx, path, size, limit);
+		return -EFBIG;
+	}
+	if (size == 0) {
+		ksc_err(ctx, "%s: empty file", path);
+		return -ENOEXEC;
+	}
+	while (h < sizeof(head) && h < size) {
+		ssize_t k = pread(fd, head + h, sizeof(head) - h, (off_t)h);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+			ksc_err(ctx, "%s: %s", path, strerror(e));
+			return -e;
+		}
+		if (k == 0)
+			break;
+		h += (size_t)k;
+	}
+	enum ksc_compression c = ksc_detect_compression(head, h);
+	size_t poff, plen;
+	/* A bzImage carries vmlinux compressed (boot protocol 2.08+); a module does not. */
+	if (as == KSC_READ_IMAGE && bzimage_payload(head, h, size, &poff, &plen)) {
+		unsigned char m[6] = { 0 };
+		ssize_t k = pread(fd, m, plen < sizeof(m) ? plen : sizeof(m), (off_t)poff);
+		c = ksc_detect_compression(m, k > 0 ? (size_t)k : 0);
+		if (c == KSC_COMPRESSION_NONE) {
+			ksc_err(ctx, "%s: bzImage payload compressed with an unsupported method (only gzip, xz and zstd are read)",
+				path);
+			return -EOPNOTSUPP;
+		}
+		struct input in = { .fd = fd, .off = poff, .end = (uint64_t)poff + plen };
+		int r = decompress(ctx, path, &in, c, true, as, out);
+		free(in.buf);
+		return r;
+	}
+	if (c != KSC_COMPRESSION_NONE) {
+		struct input in = { .fd = fd, .off = 0, .end = size };
+		int r = decompress(ctx, path, &in, c, false, as, out);
+		free(in.buf);
+		return r;
+	}
+	/*
+	 * A large file is read whole only when its first bytes are those of an ELF file (or,
+	 * for a kernel image, a bzImage): a 200 MiB file of anything else is refused at once.
+	 */
+	if (size > ((uint64_t)1 << 20) && (h < 4 || memcmp(head, "\177ELF", 4) != 0)) {
+		ksc_err(ctx, "%s: not an ELF file", path);
+		return -ENOEXEC;
+	}
+	return read_plain(ctx, path, fd, (size_t)size, out);
+}
+
+int ksc_blob_load_as(struct ksc_ctx *ctx, const char *path, const void *data, size_t size,
+		     enum ksc_read_as as, struct ksc_blob *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!data) {
+		struct stat st;
+		int fd = ksc_open_regular(ctx, AT_FDCWD, path, path, &st, false);
+		if (fd == -EISDIR)
+			ksc_err(ctx, "%s: is a directory", path);
+		if (fd < 0)
+			return fd;
+		int r = ksc_blob_load_fd(ctx, path, fd, (uint64_t)st.st_size, as, out);
+		close(fd);
+		return r;
+	}
+	size_t limit = ksc_read_limit(as), poff, plen;
+	const unsigned char *p = data;
+	if (size > limit) {
+		too_large(ctx, path, size, limit);
+		return -EFBIG;
+	}
+	if (size == 0) {
+		ksc_err(ctx, "%s: empty file", path);
+		return -ENOEXEC;
+	}
+	bool bz = as == KSC_READ_IMAGE && bzimage_payload(p, size, size, &poff, &plen);
+	struct input in = { .mem = bz ? p + poff : p, .mem_len = bz ? plen : size };
+	enum ksc_compression c = ksc_detect_compression(in.mem, in.mem_len);
+	if (bz && c == KSC_COMPRESSION_NONE) {
+		ksc_err(ctx, "%s: bzImage payload compressed with an unsupported method (only gzip, xz and zstd are read)",
+			path);
+		return -EOPNOTSUPP;
+	}
+	if (c != KSC_COMPRESSION_NONE)
+		return decompress(ctx, path, &in, c, bz, as, out);
+	/* a copy, counted: the caller keeps its buffer */
+	int r = ksc_charge_take(&out->charge, size);
+	out->data = r < 0 ? NULL : malloc(size);
+	if (!out->data) {
+		ksc_charge_drop(&out->charge);
+		return -ENOMEM;
+	}
+	memcpy(out->data, p, size);
+	out->size = size;
+	return 0;
+}
+
+int ksc_blob_load(struct ksc_ctx *ctx, const char *path, const void *data, size_t size,
+		  struct ksc_blob *out)
+{
+	return ksc_blob_load_as(ctx, path, data, size, KSC_READ_IMAGE, out);
 }
 
 void ksc_blob_free(struct ksc_blob *b)
 {
 	free(b->data);
+	ksc_charge_drop(&b->charge);
 	b->data = NULL;
 	b->size = 0;
 }
@@ -610,8 +771,6 @@ size_t ksc_signature_strip(const unsigned char *p, size_t n, size_t *sig_size)
 int ksc_read_text_file(struct ksc_ctx *ctx, const char *path, char **data, size_t *size)
 {
 	struct stat st;
-	size_t room, len = 0;
-	char *buf;
 	int fd, r;
 
 	fd = ksc_open_regular(ctx, AT_FDCWD, path, path, &st, true);
@@ -621,64 +780,13 @@ int ksc_read_text_file(struct ksc_ctx *ctx, const char *path, char **data, size_
 	}
 	if (fd < 0)
 		return fd;
-	/*
-	 * Room for the whole regular file plus one byte, so the first read() gets all of
-	 * it and the second sees EOF. /proc files (kallsyms) report size 0: grow as
-	 * needed.
-	 */
-	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		if ((uint64_t)st.st_size >= SIZE_MAX / 2) {
-			r = -EFBIG;
-			goto err_close;
-		}
-		room = (size_t)st.st_size + 1;
-	} else {
-		room = 65536;
-	}
-	buf = malloc(room + 1);
-	if (!buf) {
-		r = -ENOMEM;
-		goto err_close;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (len == room) {
-			char *p;
-
-			if (room >= SIZE_MAX / 4) {
-				r = -EFBIG;
-				goto err_free;
-			}
-			p = realloc(buf, room * 2 + 1);
-			if (!p) {
-				r = -ENOMEM;
-				goto err_free;
-			}
-			buf = p;
-			room *= 2;
-		}
-		n = read(fd, buf + len, room - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			goto err_free;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
+	r = ksc_read_fd(fd, &st, KSC_TEXT_MAX, data, size);
 	close(fd);
-	buf[len] = '\0';
-	*data = buf;
-	*size = len;
-	return 0;
-
-err_free:
-	free(buf);
-err_close:
-	close(fd);
-	ksc_err(ctx, "%s: %s", path, strerror(-r));
+	if (r == -EFBIG && *size)
+		too_large(ctx, path, *size, KSC_TEXT_MAX);
+	else if (r == -EFBIG)
+		ksc_err(ctx, "%s: too large (more than %zu bytes)", path, KSC_TEXT_MAX);
+	else if (r < 0)
+		ksc_err(ctx, "%s: %s", path, strerror(-r));
 	return r;
 }

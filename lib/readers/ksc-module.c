@@ -103,7 +103,7 @@ struct ksc_module *ksc_module_alloc(struct ksc_ctx *ctx)
 }
 
 static int module_new(struct ksc_ctx *ctx, const char *path, const void *data, size_t size,
-		      struct ksc_module **out)
+		      enum ksc_read_as as, struct ksc_module **out)
 {
 	struct ksc_module *mod;
 	struct ksc_blob blob;
@@ -121,7 +121,7 @@ static int module_new(struct ksc_ctx *ctx, const char *path, const void *data, s
 		goto err;
 	}
 
-	ret = ksc_blob_load(ctx, path, data, size, &blob);
+	ret = ksc_blob_load_as(ctx, path, data, size, as, &blob);
 	if (ret < 0)
 		goto err;
 	mod->compression = blob.compression;
@@ -145,7 +145,13 @@ err:
 KSC_EXPORT int ksc_module_new_from_path(struct ksc_ctx *ctx, const char *path,
 					struct ksc_module **out)
 {
-	return module_new(ctx, path, NULL, 0, out);
+	return module_new(ctx, path, NULL, 0, KSC_READ_IMAGE, out);
+}
+
+KSC_EXPORT int ksc_module_new_from_module_path(struct ksc_ctx *ctx, const char *path,
+					       struct ksc_module **out)
+{
+	return module_new(ctx, path, NULL, 0, KSC_READ_MODULE, out);
 }
 
 KSC_EXPORT int ksc_module_new_from_memory(struct ksc_ctx *ctx, const char *name,
@@ -155,7 +161,7 @@ KSC_EXPORT int ksc_module_new_from_memory(struct ksc_ctx *ctx, const char *name,
 		*out = NULL;
 		return -EINVAL;
 	}
-	return module_new(ctx, name ? name : "<memory>", data, size, out);
+	return module_new(ctx, name ? name : "<memory>", data, size, KSC_READ_IMAGE, out);
 }
 
 KSC_EXPORT struct ksc_module *ksc_module_ref(struct ksc_module *mod)

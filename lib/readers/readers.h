@@ -12,27 +12,72 @@
 #include "base/base.h"
 #include "util/fileio.h"
 
-/* A whole file in memory, decompressed. */
+/*
+ * What a command reads a file as: the limits and the unwrapping depend on that, never on
+ * the file's name. A module (a module operand, a module found in a tree or module
+ * folder): at most KSC_MODULE_MAX bytes, as a file and decompressed, and a bzImage header
+ * is not unwrapped (kmod does not: the file is then not ELF). A kernel image (a path
+ * given or located as one, or an operand documented to be a module or an image): at
+ * most KSC_IMAGE_MAX, and a bzImage's payload is decompressed. The largest module of
+ * Debian's kernels, amdgpu.ko of 7.3, is 46 MiB; a vmlinux with debug information is
+ * hundreds of MiB.
+ */
+enum ksc_read_as {
+	KSC_READ_MODULE = 0,
+	KSC_READ_IMAGE,
+};
+#define KSC_MODULE_MAX ((size_t)256 << 20)
+#define KSC_IMAGE_MAX ((size_t)2 << 30)
+/*
+ * Text files (Module.symvers, System.map, modules.order, depmod.d, certificates, a
+ * kernel's config): at most 64 MiB (a Module.symvers of allmodconfig is 4 MiB, a
+ * kallsyms of a distribution kernel with its modules 20 MiB).
+ */
+#define KSC_TEXT_MAX ((size_t)64 << 20)
+size_t ksc_read_limit(enum ksc_read_as as);
+
+/*
+ * A share of the memory budget every thread's files read or decompressed count against
+ * (256 MiB, ksc-file.c): taken before the memory is, given back once it is freed, on the
+ * same thread. ksc_charge_take() waits until there is room (or no other thread holds
+ * any); 0 (or -EAGAIN, never for a first share). Zero-initialised holds nothing.
+ */
+struct ksc_charge {
+	size_t counted;
+	bool nested; /* taken while the thread held another: never waits */
+	bool retry;  /* a second attempt: the budget does not stop it again */
+};
+int ksc_charge_take(struct ksc_charge *c, size_t bytes);
+void ksc_charge_drop(struct ksc_charge *c);
+
+/* A whole file in memory, decompressed, counted in the budget until ksc_blob_free(). */
 struct ksc_blob {
 	unsigned char *data;
 	size_t size;
 	enum ksc_compression compression;
+	struct ksc_charge charge;
 };
 
 /*
- * Read `path` (or take `data` when non-NULL), detect compression by magic and decompress.
- * Errors are logged as "<path>: <reason>". 0 or -errno.
+ * Read `path` (or take `data` when non-NULL) as `as`, detect compression by magic and
+ * decompress (a compressed file is read in pieces, never whole). Past the limit: "PATH:
+ * too large (N bytes, limit M)" or "PATH: decompresses to more than M MiB (limit for
+ * modules)", -EFBIG. Errors are logged as "<path>: <reason>". 0 or -errno.
  */
+int ksc_blob_load_as(struct ksc_ctx *ctx, const char *path, const void *data, size_t size,
+		     enum ksc_read_as as, struct ksc_blob *out) _must_check_;
+/* The same from an open regular file of `size` bytes (fd is not closed). */
+int ksc_blob_load_fd(struct ksc_ctx *ctx, const char *path, int fd, uint64_t size,
+		     enum ksc_read_as as, struct ksc_blob *out) _must_check_;
+/* ksc_blob_load_as() as a kernel image (a file that may be a module or an image). */
 int ksc_blob_load(struct ksc_ctx *ctx, const char *path, const void *data, size_t size,
 		  struct ksc_blob *out) _must_check_;
 void ksc_blob_free(struct ksc_blob *b);
 /*
- * Open dfd/name (path: its name in messages) with ksc_open_read() (util/fileio.h): without
- * blocking (O_NONBLOCK: a FIFO nobody writes to cannot hang the open) and only when it is
- * a regular file, or with
- * `fifo_ok` a FIFO or pipe (read once, to its end: `-s <(cat Module.symvers)`). Anything
- * else is refused, "PATH: not a regular file (a character device)", -EINVAL. A folder is
- * -EISDIR, not logged (callers word it). The fd (blocking again) with *st filled, or
+ * Open dfd/name (path: its name in messages) with ksc_open_read() (util/fileio.h), or with
+ * `fifo_ok` a FIFO or pipe too (read once, to its end: `-s <(cat Module.symvers)`).
+ * Anything else is refused, "PATH: not a regular file (a character device)", -EINVAL. A
+ * folder is -EISDIR, not logged (callers word it). The fd (blocking) with *st filled, or
  * -errno, logged.
  */
 struct stat;
@@ -42,11 +87,6 @@ enum ksc_compression ksc_detect_compression(const unsigned char *p, size_t n);
 /* Length of the module without its appended signature ("~Module signature appended~\n"). */
 size_t ksc_signature_strip(const unsigned char *p, size_t n, size_t *sig_size);
 
-/*
- * Read a whole plain-text file (Module.symvers, System.map) with one read into a malloc'ed,
- * NUL-terminated buffer; works for /proc files whose size reads as 0. Errors are logged as
- * "<path>: <reason>". 0 or -errno (-ENOENT, -EISDIR, -ENOMEM, ...). Lives in ksc-symvers.c.
- */
 /*
  * The built-in certificates of a kernel image (ksc-sig.c, for ksc-keycache.c): DER one
  * after the other, n of them. is_image: the file was a kernel image.
@@ -65,8 +105,9 @@ int ksc_keyring_add_image_path(struct ksc_keyring *kr, const char *path,
 int ksc_keyring_add_image_der(struct ksc_keyring *kr, const char *name,
 			      const struct ksc_image_der *der) _must_check_;
 /*
- * A whole text file (a regular file, or a /proc file of size 0), NUL-terminated, in *data
- * (malloc'd) and *size. Errors are logged as "<path>: <reason>". 0 or -errno.
+ * A whole text file (a regular file, a FIFO, or a /proc file of size 0), NUL-terminated,
+ * in *data (malloc'd) and *size, at most KSC_TEXT_MAX bytes ("PATH: too large (N bytes,
+ * limit M)", -EFBIG). Errors are logged as "<path>: <reason>". 0 or -errno.
  */
 int ksc_read_text_file(struct ksc_ctx *ctx, const char *path, char **data,
 		       size_t *size) _must_check_;

@@ -39,6 +39,7 @@ struct img {
 	bool mapped, sparse, borrowed; /* borrowed: a buffer of the worker's */
 	struct range *r;
 	size_t nr, cap;
+	struct ksc_charge charge; /* of the readers' memory budget (readers.h) */
 };
 
 struct rstate {
@@ -68,6 +69,7 @@ static void img_free(struct img *im)
 			memset(im->data + im->r[i].off, 0, im->r[i].len);
 	else if (!im->borrowed)
 		free(im->data);
+	ksc_charge_drop(&im->charge);
 	free(im->r);
 	memset(im, 0, sizeof(*im));
 }
@@ -148,7 +150,8 @@ static int img_full(struct img *im, int fd, size_t size, struct rstate *w)
 		im->data = w->buf;
 		im->borrowed = true;
 	} else {
-		im->data = malloc(size ? size : 1);
+		int r = ksc_charge_take(&im->charge, size);
+		im->data = r < 0 ? NULL : malloc(size);
 		if (!im->data)
 			return -ENOMEM;
 	}
@@ -280,6 +283,11 @@ static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, boo
 			im->data = NULL;
 			return 0;
 		}
+		/* what may be loaded into it: all of it, for a crafted section table */
+		if (ksc_charge_take(&im->charge, size) < 0) {
+			img_free(im);
+			return -ENOMEM;
+		}
 	}
 	im->mapped = true;
 	im->sparse = true;
@@ -378,7 +386,7 @@ static int parse_engine(struct ksc_ctx *ctx, const char *path, const struct img 
 		ksc_module_unref(mod);
 		return -ENOMEM;
 	}
-	struct ksc_blob b = { im->data, im->size, comp };
+	struct ksc_blob b = { .data = im->data, .size = im->size, .compression = comp };
 	r = ksc_elf_parse_module(mod, &b);
 	if (r == 0)
 		r = ksc_module_set_names(mod, path);
@@ -442,9 +450,10 @@ static int open_module(struct rmod *x)
 	if (src->mtime_ns > x->t->start_ns - RACY_NS)
 		src->mtime_ns = KREC_RACY; /* could change again within the clock's granularity */
 	x->size = (size_t)st.st_size;
-	if ((uint64_t)st.st_size > ((uint64_t)2 << 30)) {
+	if ((uint64_t)st.st_size > KSC_MODULE_MAX) { /* a module, whatever its name */
 		src->err = -EFBIG;
-		ksc_err(x->w->ctx, "%s: file too large", path);
+		ksc_err(x->w->ctx, "%s: too large (%llu bytes, limit %zu)", path,
+			(unsigned long long)st.st_size, KSC_MODULE_MAX);
 		return 1;
 	}
 	return 0;
@@ -475,13 +484,10 @@ static int load_image(struct rmod *x)
 		rlap(x, &w->ns_read);
 		return 0;
 	}
-	r = img_full(&x->im, x->fd, x->size, w);
-	if (r < 0)
-		return r;
-	rlap(x, &w->ns_read);
+	/* read in pieces as it is decompressed, as a module (no bzImage unwrapped) */
 	struct ksc_blob blob;
-	r = ksc_blob_load(w->ctx, x->m->path, x->im.data, x->size, &blob);
-	img_free(&x->im);
+	r = ksc_blob_load_fd(w->ctx, x->m->path, x->fd, x->size, KSC_READ_MODULE, &blob);
+	w->bytes_read += x->size;
 	rlap(x, &w->ns_decompress);
 	if (r < 0) {
 		x->src.err = r;
@@ -489,6 +495,7 @@ static int load_image(struct rmod *x)
 	}
 	x->im.data = blob.data;
 	x->im.size = blob.size;
+	x->im.charge = blob.charge; /* given back by img_free() */
 	if (x->comp != KSC_COMPRESSION_NONE)
 		w->bytes_decompressed += blob.size;
 	return 0;

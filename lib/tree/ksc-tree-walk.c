@@ -495,53 +495,30 @@ int order_modules(struct ksc_tree *t)
 	if (!names || !order || !uncrel)
 		goto out;
 	/* modules.order: matched against depmod's uncompressed relative path. */
-	int fd = openat(t->dfd, "modules.order", O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat ost;
+	int fd = ksc_open_read(t->dfd, "modules.order", 0, &ost);
 	char *data = NULL;
 	size_t size = 0;
-	int oerr = fd < 0 ? errno : 0;
-	struct stat ost;
+	int oerr = fd < 0 ? -fd : 0;
 	t->order_fp = 0;
 	if (fd >= 0) {
-		if (fstat(fd, &ost) < 0)
-			oerr = errno;
-		else if (!S_ISREG(ost.st_mode))
-			oerr = EINVAL;
-		if (oerr) {
-			close(fd);
-			fd = -1;
-		}
-	}
-	if (fd >= 0) {
-		if (ost.st_size >= 0) {
-			size_t cap = (size_t)ost.st_size + 1;
-			data = malloc(cap);
-			while (data) {
-				ssize_t k = read(fd, data + size, cap - size);
-				if (k < 0 && errno == EINTR)
-					continue;
-				if (k <= 0)
-					break;
-				size += (size_t)k;
-				if (size == cap) {
-					char *x = realloc(data, cap *= 2);
-					if (!x) {
-						free(data);
-						data = NULL;
-					} else {
-						data = x;
-					}
-				}
-			}
-		}
+		/* a text file: at most KSC_TEXT_MAX, whatever holes it has */
+		oerr = -ksc_read_fd(fd, &ost, KSC_TEXT_MAX, &data, &size);
 		close(fd);
-		if (!data) {
+		if (oerr == ENOMEM) {
 			ret = -ENOMEM;
 			goto out;
 		}
+	}
+	if (data) {
 		t->order_fp = ksc_hash64(data, size, 11);
+	} else if (oerr == EFBIG) {
+		ksc_warn(t->ctx, "%s/modules.order: too large (%zu bytes, limit %zu)", t->moddir,
+			 size, KSC_TEXT_MAX);
 	} else if (oerr != ENOENT) {
 		ksc_warn(t->ctx, "%s/modules.order: %s", t->moddir,
-			 oerr == EINVAL ? "not a regular file" : strerror(oerr));
+			 oerr == KSC_ENOTREG || oerr == EISDIR ? "not a regular file" :
+								 strerror(oerr));
 	}
 	/*
 	 * The walk of the last run (same files, listed in the order that run sorted them)
