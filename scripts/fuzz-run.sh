@@ -33,6 +33,26 @@ for f in build-fuzz/fuzz-*; do
 				seeds+=("$sd")
 			fi
 		fi ;;
+	fuzz-reloc)
+		# the module with no relocation section added, with one, and with two that
+		# share one blob of its six relocations (fuzz/fuzz-reloc.c)
+		sd=build-fuzz/seeds-fuzz-reloc
+		mkdir -p "$sd"
+		blob=
+		for e in 0 1; do
+			for rel in "$((e * 12)) $((2 + e)) 0" "$((e * 12 + 4)) 1 $((e * 5))" \
+				"$((e * 12 + 8)) 1 9"; do
+				read -r roff rsym radd <<< "$rel"
+				blob+=$(printf '\\x%02x\\x00\\x00\\x00\\x00\\x00\\x00\\x00' "$roff")
+				blob+='\x02\x00\x00\x00'$(printf '\\x%02x\\x00\\x00\\x00' "$rsym")
+				blob+=$(printf '\\x%02x\\x00\\x00\\x00\\x00\\x00\\x00\\x00' "$radd")
+			done
+		done
+		rec='\x00\x00\x90\x00\x00\x00'
+		printf '\x00\x00' > "$sd/seed-0"
+		printf "\\x00\\x01$rec$blob" > "$sd/seed-1"
+		printf "\\x00\\x02$rec$rec$blob" > "$sd/seed-2"
+		seeds+=("$sd") ;;
 	esac
 	# fuzz-walk builds and walks a folder per run (tens of runs a second): fewer runs
 	n=$runs
