@@ -431,7 +431,9 @@ static int open_module(struct rmod *x)
 	struct krec_src *src = &x->src;
 	struct stat st;
 
-	x->fd = openat(x->t->dfd, x->m->relpath, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	int fl = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+	x->fd = x->m->in_root ? tree_openat(x->t, x->m->relpath, fl)
+			      : openat(x->t->dfd, x->m->relpath, fl);
 	if (x->fd < 0 || fstat(x->fd, &st) < 0) {
 		src->err = -errno;
 		src->unreadable = true;
@@ -611,7 +613,7 @@ static bool still_indexed(struct tmod *m, int dfd, const char *name)
 {
 	const struct krec_sum *o = m->old ? &m->old->sum : NULL;
 
-	if (!same_file(o, dfd, name))
+	if (m->in_root || !same_file(o, dfd, name)) /* below a link: read again */
 		return false;
 	m->sum = *o;
 	m->rec = m->old->rec; /* NULL until fetched */

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <unistd.h>
+#include <linux/magic.h>
 
 #include "tree/tree-private.h"
 #include "util/array.h"
@@ -40,6 +42,7 @@ struct wframe {
 	dev_t dev;
 	ino_t ino;
 	int err; /* readdir()'s, reported when the folder is done */
+	bool in_root; /* reached through a symbolic link: paths below opened in the root */
 };
 
 struct walker {
@@ -51,7 +54,7 @@ struct walker {
 	uint32_t dir; /* the folder being read (t->dirs), or KREC_NONE */
 };
 
-static int add_candidate(struct walker *w, size_t rlen)
+static int add_candidate(struct walker *w, size_t rlen, bool in_root)
 {
 	struct ksc_tree *t = w->t;
 	const char *rel = w->rel;
@@ -110,6 +113,7 @@ static int add_candidate(struct walker *w, size_t rlen)
 	m->base_off = (size_t)(ksc_basename(m->relpath) - m->relpath);
 	m->rank = 1;
 	m->dir = w->dir;
+	m->in_root = in_root;
 	return 0;
 }
 
@@ -208,7 +212,8 @@ static int pop_folder(struct walker *w)
 }
 
 /* Walk the folder fd (w->rel, rlen with its '/'): on the stack. Takes fd. */
-static int push_folder(struct walker *w, int fd, size_t rlen, const struct stat *st)
+static int push_folder(struct walker *w, int fd, size_t rlen, const struct stat *st,
+		       bool in_root)
 {
 	if (array_reserve(w->stack, w->cap, w->depth + 1, 32) < 0) {
 		close(fd);
@@ -223,7 +228,8 @@ static int push_folder(struct walker *w, int fd, size_t rlen, const struct stat 
 				   strerror(e));
 	}
 	w->stack[w->depth++] = (struct wframe){ .d = d, .rlen = rlen, .dir = w->dir,
-						.dev = st->st_dev, .ino = st->st_ino };
+						.dev = st->st_dev, .ino = st->st_ino,
+						.in_root = in_root };
 	if (w->depth > WALK_OPEN_MAX && w->stack[w->depth - 2].d)
 		return read_rest(w, &w->stack[w->depth - 2]);
 	return 0;
@@ -246,11 +252,13 @@ static int entry_problem(struct walker *w, int err, const char *reason)
  * dfd: walked unless it was walked before (a loop: a problem; another path to it: a
  * warning naming the first).
  */
-static int enter_folder(struct walker *w, int dfd, const char *at, size_t rel_end)
+static int enter_folder(struct walker *w, int dfd, const char *at, size_t rel_end,
+			bool by_root, bool in_root)
 {
 	struct ksc_tree *t = w->t;
 	struct stat st;
-	int fd = openat(dfd, at, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int fd = by_root ? tree_openat(t, w->rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+			 : openat(dfd, at, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		int e = errno;
@@ -278,7 +286,37 @@ static int enter_folder(struct walker *w, int dfd, const char *at, size_t rel_en
 	w->rel[rel_end] = '/';
 	w->rel[rel_end + 1] = '\0';
 	w->dir = (uint32_t)(t->n_dirs - 1);
-	return push_folder(w, fd, rel_end + 1, &st);
+	return push_folder(w, fd, rel_end + 1, &st, in_root);
+}
+
+/*
+ * A symbolic link (or an entry of unknown type) in w->rel: what it leads to, resolved
+ * inside the tree's root (tree_openat() says why), never into /proc or /sys. 0 and *st,
+ * 1 when it was a problem (said), or -ENOMEM.
+ */
+static int follow_link(struct walker *w, int dfd, const char *at, struct stat *st)
+{
+	struct statfs sfs;
+	int fd = tree_openat(w->t, w->rel, O_PATH | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, st) < 0 || fstatfs(fd, &sfs) < 0) {
+		int e = errno;
+		struct stat lst;
+		if (fd >= 0)
+			close(fd);
+		if (e == ELOOP)
+			return entry_problem(w, -ELOOP, "symbolic link loop") ?: 1;
+		if (e == ENOENT && fstatat(dfd, at, &lst, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(lst.st_mode))
+			return entry_problem(w, -ENOENT, "dangling symbolic link") ?: 1;
+		return entry_problem(w, -e, strerror(e)) ?: 1;
+	}
+	close(fd);
+	if (sfs.f_type == PROC_SUPER_MAGIC || sfs.f_type == SYSFS_MAGIC)
+		return entry_problem(w, -EXDEV, sfs.f_type == PROC_SUPER_MAGIC
+						 ? "symbolic link into /proc: not followed"
+						 : "symbolic link into /sys: not followed") ?: 1;
+	return 0;
 }
 
 /* One entry of the top folder: a module file noted, a folder entered. */
@@ -300,20 +338,14 @@ static int walk_entry(struct walker *w, const char *name, unsigned char type)
 	}
 	memcpy(w->rel + rlen, name, nl + 1);
 	int dfd = entry_at(w, f, w->rel + rlen, &at);
-	if (type != DT_REG && type != DT_DIR) {
+	/* below a link, a folder not open is reached by its path: inside the root */
+	bool in_root = f->in_root, link = type != DT_REG && type != DT_DIR;
+	if (link) {
 		t->walk_clean = false; /* a link's target can change without its folder */
-		if (fstatat(dfd, at, &st, 0) < 0) {
-			int e = errno;
-			struct stat lst;
-			if (e == ELOOP)
-				return entry_problem(w, -ELOOP, "symbolic link loop");
-			if (e == ENOENT &&
-			    fstatat(dfd, at, &lst, AT_SYMLINK_NOFOLLOW) == 0 &&
-			    S_ISLNK(lst.st_mode))
-				return entry_problem(w, -ENOENT,
-						     "dangling symbolic link");
-			return entry_problem(w, -e, strerror(e));
-		}
+		int r = follow_link(w, dfd, at, &st);
+		if (r != 0)
+			return r < 0 ? r : 0;
+		in_root = true;
 		type = S_ISREG(st.st_mode)   ? DT_REG
 		       : S_ISDIR(st.st_mode) ? DT_DIR
 					     : DT_UNKNOWN;
@@ -325,8 +357,9 @@ static int walk_entry(struct walker *w, const char *name, unsigned char type)
 		}
 	}
 	if (type == DT_REG)
-		return ksc_path_is_module_name(name) ? add_candidate(w, rlen + nl) : 0;
-	return enter_folder(w, dfd, at, rlen + nl);
+		return ksc_path_is_module_name(name) ? add_candidate(w, rlen + nl, in_root) : 0;
+	/* a link, or a folder reached by its path below one: opened inside the root */
+	return enter_folder(w, dfd, at, rlen + nl, link || (in_root && !f->d), in_root);
 }
 
 int do_walk(struct ksc_tree *t)
@@ -354,7 +387,7 @@ int do_walk(struct ksc_tree *t)
 	}
 	w.dir = (uint32_t)(t->n_dirs - 1);
 	size_t problems = t->n_problems;
-	r = push_folder(&w, fd, 0, &st);
+	r = push_folder(&w, fd, 0, &st, false);
 	while (r >= 0 && w.depth) {
 		const char *name;
 		unsigned char type;

@@ -55,6 +55,7 @@ struct tmod {
 	char *replaced;
 	bool replaced_own;
 	uint32_t dir;      /* the folder (t->dirs) the walk found it in, or KREC_NONE */
+	bool in_root;      /* below a symbolic link: opened with tree_openat() */
 
 	struct krec_sum sum;	/* always valid once read or found in the index */
 	const struct krec *rec; /* facts: rec_own, or the index's once fetched (need_rec) */
@@ -335,6 +336,11 @@ void free_paths(struct tmod *m);
 int make_absolute(const char *p, char **out);
 /* Is dfd/name the file the index read (size, inode, modification time)? */
 bool same_file(const struct krec_sum *o, int dfd, const char *name);
+/*
+ * `rel` below the module folder opened as the tree's root sees it (symbolic links
+ * resolved inside the root, no /proc magic links): a descriptor, or -1 and errno.
+ */
+int tree_openat(const struct ksc_tree *t, const char *rel, int flags);
 
 /* ---- the steps of do_open() in their files ---- */
 
