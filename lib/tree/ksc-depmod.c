@@ -501,12 +501,28 @@ const char *ksc_depmod_path_fault(const char *relpath)
 	return NULL;
 }
 
-bool ksc_depmod_value_ok(const char *key, const char *value)
+/*
+ * kmod's depmod writes every alias as it is ("alias %s %s\n", output_aliases() in
+ * tools/depmod.c): an alias with a blank ("pci:v* evil") gives a line of four fields,
+ * which a reader that splits at blanks maps to the module "evil"; an empty one gives a
+ * line with one field too few, and one starting with '#' reads as a comment to some.
+ * Those lines are forged, so they are left out here (and reported, ksc-tree-depmod.c),
+ * where depmod writes them. A softdep's value is blank-separated by design ("pre: a b");
+ * only a control character would split its line.
+ */
+const char *ksc_depmod_value_fault(const char *key, const char *value)
 {
 	if (ksc_text_has_control(value))
-		return false;
-	return strcmp(key, "alias") != 0 || strncmp(value, "devname:", 8) != 0 ||
-	       !strchr(value, ' ');
+		return "a control character";
+	if (strcmp(key, "alias") != 0)
+		return NULL;
+	if (value[0] == '\0')
+		return "empty";
+	if (strchr(value, ' '))
+		return "a space";
+	if (value[0] == '#')
+		return "a leading '#'";
+	return NULL;
 }
 
 bool ksc_depmod_symbol_ok(const char *name)
@@ -588,7 +604,7 @@ static void output_modinfo(struct sbuf *b, bool alias, const struct ksc_depmod_m
 		for (size_t j = 0; r && !mods[i].left_out && j < ksc_krec_kinfo(r).n; j++) {
 			const char *v, *k = rec_info(r, j, &v);
 			if (strcmp(k, alias ? "alias" : "softdep") != 0 ||
-			    !ksc_depmod_value_ok(k, v))
+			    ksc_depmod_value_fault(k, v))
 				continue;
 			if (alias) {
 				sb_str(b, "alias ");
@@ -615,7 +631,7 @@ static bool module_devname(const struct krec *r, const char **devname, char *typ
 	for (size_t j = 0; j < ksc_krec_kinfo(r).n; j++) {
 		const char *v, *k = rec_info(r, j, &v);
 		unsigned int maj, min;
-		if (strcmp(k, "alias") != 0 || !ksc_depmod_value_ok(k, v))
+		if (strcmp(k, "alias") != 0 || ksc_depmod_value_fault(k, v))
 			continue;
 		if (strncmp(v, "devname:", 8) == 0) {
 			*devname = v + 8;

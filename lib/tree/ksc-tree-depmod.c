@@ -113,11 +113,13 @@ static int depmod_faults(const struct ksc_tree *t, unsigned int what)
 		     j++) {
 			const char *k = krec_str(r, p[j].key), *v = krec_str(r, p[j].value);
 			bool alias = strcmp(k, "alias") == 0;
-			if ((!alias && strcmp(k, "softdep") != 0) || ksc_depmod_value_ok(k, v))
+			const char *vwhy = alias || strcmp(k, "softdep") == 0
+						  ? ksc_depmod_value_fault(k, v)
+						  : NULL;
+			if (!vwhy)
 				continue;
-			ksc_err(t->ctx, "%s: %s \"%s\": a %s: left out of modules.%s", m->path,
-				k, v, ksc_text_has_control(v) ? "control character" : "space",
-				alias ? "alias" : "softdep");
+			ksc_err(t->ctx, "%s: %s \"%s\": %s: left out of modules.%s", m->path, k,
+				v, vwhy, alias ? "alias" : "softdep");
 			n++;
 		}
 		const struct krec_crc *c = krec_arr(r, r->kexports);

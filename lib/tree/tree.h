@@ -382,10 +382,11 @@ struct ksc_depmod_sym {
  */
 const char *ksc_depmod_path_fault(const char *relpath);
 /*
- * May .modinfo's `key`=`value` be written into its depmod file (alias, softdep: no
- * control character; a devname: no space either)?
+ * Why .modinfo's `key`=`value` (alias or softdep) cannot be written into its depmod file,
+ * or NULL: a control character; for an alias also a space, an empty value or a leading
+ * '#' (ksc-depmod.c says why).
  */
-bool ksc_depmod_value_ok(const char *key, const char *value);
+const char *ksc_depmod_value_fault(const char *key, const char *value);
 /* May an exported symbol's name be written into modules.symbols? */
 bool ksc_depmod_symbol_ok(const char *name);
 /*
