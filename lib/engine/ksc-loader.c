@@ -595,6 +595,25 @@ static int inherit_taint(struct run *run, struct loading *L, const struct ksc_im
 	return 0;
 }
 
+/*
+ * R43: the symbol's provider is a module of the tree that modprobe cannot load before
+ * this one: it is in a dependency cycle (with this module or others) or needs a module
+ * that is. The loader then finds the symbol nowhere: "Unknown symbol" (-ENOENT).
+ */
+static void dependency_cycle(struct run *run, struct loading *L, const struct ksc_import *im,
+			     const struct found *f)
+{
+	struct ksc_report *r = run->r;
+	const char *cyc = f->tree_owner->cycle;
+	struct ksc_diag *d = loader_finding(run, L, KSC_SEV_ERROR, "dep-cycle", im->name, .owner = f->owner,
+		.summary = sfmt(r, "from %s, which modprobe cannot load: dependency cycle %s",
+				f->owner, cyc),
+		.explanation = sfmt(r, "modprobe loads a module's dependencies first, and the loader resolves a symbol only from loaded modules; %s is in or behind the dependency cycle %s, so whichever module of it is inserted first misses the other's symbols, and %s is never loaded (depmod: \"Cycle detected: %s\")",
+				    f->owner, cyc, f->owner, cyc),
+		.fix = "break the cycle: move the symbols both modules need into one of them or into a third module");
+	unknown_symbol(run, L, d, im->name, -ENOENT);
+}
+
 /* R19/R20: resolve_symbol() for one undefined symbol, and simplify_symbols()' reporting. */
 static void resolve_symbol(struct run *run, struct loading *L, const struct ksc_import *im)
 {
@@ -606,6 +625,10 @@ static void resolve_symbol(struct run *run, struct loading *L, const struct ksc_
 
 	if (!find_symbol(run, L, im->name, gplok, &f)) {
 		symbol_not_found(run, L, im, gplok);
+		return;
+	}
+	if (f.tree_owner && f.tree_owner->cycle) {
+		dependency_cycle(run, L, im, &f);
 		return;
 	}
 	if (f.exp->gpl_only)

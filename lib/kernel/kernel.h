@@ -72,6 +72,13 @@ struct kowner {
 	const char *won_by;        /* with replaced: the rule that ranks this file first */
 	const char *relpath;       /* with replaced: this file, relative to the module folder */
 	bool proprietary;          /* license not GPL-compatible (R15): TAINT_PROPRIETARY_MODULE */
+	uint32_t id;               /* its place in ksc_kernel.owners */
+	/* R41 (ksc-cycles.c): the owners it depends on, and the dependency cycle it is in or
+	 * behind ("a -> b -> a"), which keeps modprobe from loading it, or NULL */
+	uint32_t *deps, n_deps;
+	size_t cap_deps;
+	bool deps_given;           /* by ksc_kernel_set_owner_deps(), not from its imports */
+	const char *cycle;
 };
 
 struct kprov {
@@ -89,7 +96,7 @@ struct ksc_kernel {
 	struct kowner **owners;
 	size_t n_owners, cap_owners;
 	struct hash index, owner_index;
-	bool index_dirty, has_vmlinux, crcs_from_symvers;
+	bool index_dirty, cycles_dirty, has_vmlinux, crcs_from_symvers;
 	const char *release, *vermagic, *exports_from;
 	/* what its modules point into (ksc_tree_get_kernel(): the tree), released last */
 	void *kept;
@@ -103,6 +110,24 @@ struct ksc_kernel {
 
 int ksc_kernel_add_symvers_rows(struct ksc_kernel *k, const struct ksc_symvers *sv,
 				bool vmlinux_only) _must_check_;
+/* The symbol index, and the owners' dependency cycles (R41) when anything changed. */
 int ksc_kernel_build_index(struct ksc_kernel *k) _must_check_;
+/*
+ * R41 (ksc-cycles.c): which owners modprobe cannot load, being in or behind a dependency
+ * cycle (kowner.cycle). 0 or -ENOMEM; ksc_kernel_build_index() calls it.
+ */
+int ksc_kernel_find_cycles(struct ksc_kernel *k) _must_check_;
+/*
+ * R41's rule on any dependency graph (module i needs deps[i][0..n_deps[i]-1]): ok[i] when
+ * module i can be loaded, i.e. is neither in a cycle nor needs a module that is. The
+ * number of modules that cannot, or -ENOMEM.
+ */
+int ksc_loadable(size_t n, uint32_t *const *deps, const uint32_t *n_deps, bool *ok);
+/*
+ * The owners `owner` depends on, by name, as the caller resolved them (the tree: depmod's
+ * resolution), instead of its imports; names that are no owner are skipped. 0 or -ENOMEM.
+ */
+int ksc_kernel_set_owner_deps(struct ksc_kernel *k, const char *owner,
+			      const char *const *deps, size_t n) _must_check_;
 const struct kprov *ksc_kernel_first_prov(const struct ksc_kernel *k, const char *symbol);
 const struct kprov *ksc_kernel_next_prov(const struct ksc_kernel *k, const struct kprov *p);

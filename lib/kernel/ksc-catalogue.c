@@ -475,6 +475,19 @@ static const struct ksc_rule rules[] = {
 	  "all supported versions (approx.)",
 	  "'Attribute debug: Invalid permissions 0111'",
 	  "give the parameter a mode such as 0644 or 0444" },
+	{ "R43", "A dependency cycle: modprobe loads none of its modules",
+	  "modprobe loads a module's dependencies first, and the loader resolves a symbol only "
+	  "from the modules already loaded. Two modules that use each other's symbols (or a "
+	  "longer cycle) cannot be loaded in any order: the first one inserted misses the "
+	  "other's symbols (\"Unknown symbol\", -ENOENT), and so does every module that needs "
+	  "one of them. depmod refuses such a tree (\"Cycle detected: a -> b -> a\", \"Found "
+	  "N modules in dependency cycles!\") and writes no modules.dep.",
+	  "depmod_calculate_dependencies(), depmod_report_cycles(); resolve_symbol()",
+	  "kmod: tools/depmod.c; kernel/module/main.c",
+	  "all",
+	  "a.ko uses b_fn from b.ko, and b.ko uses a_fn from a.ko: neither loads",
+	  "break the cycle: move the symbols both modules need into one of them or into a "
+	  "third module" },
 };
 
 /* Sorted by code (then loader before modpost), for ksc_code_lookup(). */
@@ -486,6 +499,10 @@ static const struct ksc_code codes[] = {
 	{ "crc-missing", LOADER, "R21", SEV_I | SEV_E,
 	  "the module's version tables do not list a symbol it uses",
 	  "rebuild the module against this kernel's Module.symvers" },
+	{ "dep-cycle", LOADER | AUDIT, "R43", SEV_E,
+	  "uses a module that modprobe cannot load: it is in or behind a dependency cycle",
+	  "break the cycle: move the symbols both modules need into one of them or into a "
+	  "third module" },
 	{ "description-missing", MODPOST, "R41", SEV_W,
 	  "no MODULE_DESCRIPTION()", NULL },
 	{ "duplicate-export", LOADER, "R22", SEV_E,

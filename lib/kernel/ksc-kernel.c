@@ -49,6 +49,7 @@ KSC_EXPORT struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k)
 		return NULL;
 	for (size_t i = 0; i < k->n_owners; i++) {
 		ksc_module_unref(k->owners[i]->module);
+		free(k->owners[i]->deps);
 		free(k->owners[i]);
 	}
 	free(k->owners);
@@ -100,7 +101,9 @@ static struct kowner *new_owner(struct ksc_kernel *k, const char *name, struct k
 		return NULL;
 	}
 	o->module = ksc_module_ref(mod);
+	o->id = (uint32_t)k->n_owners;
 	k->owners[k->n_owners++] = o;
+	k->cycles_dirty = true;
 	return o;
 }
 
@@ -329,7 +332,7 @@ KSC_EXPORT unsigned int ksc_kernel_get_error_count(const struct ksc_kernel *k)
 int ksc_kernel_build_index(struct ksc_kernel *k)
 {
 	if (!k->index_dirty)
-		return 0;
+		return k->cycles_dirty ? ksc_kernel_find_cycles(k) : 0;
 	hash_fini(&k->index);
 	hash_init(&k->index);
 	int r = hash_reserve(&k->index, k->n_provs);
@@ -364,7 +367,7 @@ int ksc_kernel_build_index(struct ksc_kernel *k)
 	}
 	free(tail);
 	k->index_dirty = false;
-	return 0;
+	return ksc_kernel_find_cycles(k);
 }
 
 const struct kprov *ksc_kernel_first_prov(const struct ksc_kernel *k, const char *symbol)

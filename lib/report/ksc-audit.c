@@ -747,6 +747,26 @@ static int audit_replaced(struct ksc_audit *a)
 	return a->oom ? -ENOMEM : 0;
 }
 
+/*
+ * R43: the modules modprobe cannot load, being in or behind a dependency cycle, as the
+ * kernel wing found them (ksc-cycles.c, the same rule check's loader view applies).
+ */
+static int audit_cycles(struct ksc_audit *a)
+{
+	struct ksc_kernel *k = a->k;
+
+	for (size_t m = 0; m < k->n_owners && !a->oom; m++) {
+		const struct kowner *o = k->owners[m];
+		const struct ksc_module *mod = owner_module(k, m);
+		if (!mod || !o->cycle)
+			continue;
+		finding(a, "dep-cycle", KSC_SEV_ERROR, mod, NULL, NULL,
+			sfmt(a, "in or behind the dependency cycle %s: modprobe cannot load it",
+			     o->cycle));
+	}
+	return a->oom ? -ENOMEM : 0;
+}
+
 KSC_EXPORT int ksc_audit_kernel(struct ksc_kernel *k, const struct ksc_audit_opts *opts,
 				struct ksc_audit **out)
 {
@@ -767,7 +787,7 @@ KSC_EXPORT int ksc_audit_kernel(struct ksc_kernel *k, const struct ksc_audit_opt
 	pool_init(&a->strings);
 	if ((r = ksc_kernel_build_index(k)) < 0 || (r = audit_restricted(a, &o)) < 0 ||
 	    (r = audit_namespaces(a)) < 0 || (r = audit_signatures(a)) < 0 ||
-	    (r = audit_replaced(a)) < 0)
+	    (r = audit_replaced(a)) < 0 || (r = audit_cycles(a)) < 0)
 		goto err;
 	if (o.reference) {
 		if ((r = ksc_kernel_build_index(o.reference)) < 0 ||

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tree/tree-private.h"
+#include "util/array.h"
 struct cstate {
 	struct ksc_ctx *ctx;
 	struct msgbuf msgs;
@@ -152,6 +153,52 @@ static void check_item(struct tpool *p, size_t i, unsigned int worker)
 		w->ns += now_ns() - t0;
 }
 
+/*
+ * R41: the providers of the kernel to check against are stubs without imports; each
+ * depends on what depmod's resolution found for it (t->mods[].deps), by the loader's name
+ * of each module, so that the kernel wing finds the dependency cycles (ksc-cycles.c).
+ * 0 or -ENOMEM.
+ */
+static int give_deps(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel *k)
+{
+	char **names = calloc(t->n_mods ? t->n_mods : 1, sizeof(*names));
+	const char **dn = NULL;
+	size_t cap = 0;
+	int r = names ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
+		const struct krec *rec = t->mods[i].rec;
+		struct ksc_module *stub;
+		if (!rec || !(rec->flags & KREC_F_ENGINE) || rec->kind != KSC_KIND_MODULE ||
+		    rec->exports.n == 0 ||
+		    ksc_krec_to_module(ctx, rec, t->mods[i].path, false, true, NULL, &stub) < 0)
+			continue; /* not an owner of the kernel */
+		names[i] = strdup(ksc_module_get_name(stub));
+		ksc_module_unref(stub);
+		if (!names[i])
+			r = -ENOMEM;
+	}
+	for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
+		const struct tmod *m = &t->mods[i];
+		size_t n = 0;
+		if (!names[i] || !m->n_deps)
+			continue;
+		if (array_reserve(dn, cap, m->n_deps, 16) < 0) {
+			r = -ENOMEM;
+			break;
+		}
+		for (uint32_t j = 0; j < m->n_deps; j++)
+			if (names[m->deps[j]])
+				dn[n++] = names[m->deps[j]];
+		r = ksc_kernel_set_owner_deps(k, names[i], dn, n);
+	}
+	for (size_t i = 0; names && i < t->n_mods; i++)
+		free(names[i]);
+	free(names);
+	free(dn);
+	return r < 0 ? r : ksc_kernel_build_index(k);
+}
+
 /* The kernel to check against, built unless built while resolving; what it logged. */
 static int check_kernel_ready(struct ksc_tree *t)
 {
@@ -167,6 +214,8 @@ static int check_kernel_ready(struct ksc_tree *t)
 	else if (t->run->ck_err)
 		ksc_err(t->ctx, "%s: cannot build the kernel to check against: %s", t->moddir,
 			strerror(-t->run->ck_err));
+	if (t->run->ck && give_deps(t, t->ctx, t->run->ck) < 0)
+		oom = 1;
 	return oom;
 }
 
@@ -211,10 +260,20 @@ int check_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, si
 			ksc_set_log_fn(cs[i].ctx, msgbuf_log, &cs[i].msgs);
 	}
 	struct check_job cjob = { cs, t->run->ck, t->has_check ? &t->check : NULL, 0 };
+	/* the planned items, and the modules sort_modules() marked since (R41) */
+	size_t *all = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*all)), n_all = 0;
+	if (!all && r == 0)
+		r = -ENOMEM;
+	for (size_t i = 0; all && i < t->n_mods; i++)
+		if (t->mods[i].need_check)
+			all[n_all++] = i;
+	(void)items;
+	(void)n;
 	if (r == 0) {
-		struct tpool p = { .n = n, .items = items, .fn = check_item, .data = &cjob };
+		struct tpool p = { .n = n_all, .items = all, .fn = check_item, .data = &cjob };
 		run_pool(t, &p, jobs, NULL, "check");
 	}
+	free(all);
 	oom |= checkers_fini(t, cs, jobs);
 	drop_check_kernel(t);
 	if (r == 0 && (cjob.oom || oom))

@@ -118,6 +118,46 @@ int resolve_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, 
 	return rj.oom ? -ENOMEM : 0;
 }
 
+/* Does derived record d hold a finding of `code`? */
+static bool has_code(const struct kder *d, const char *code)
+{
+	const struct kder_diag *x = kder_arr(d, d->diags);
+
+	for (size_t i = 0; i < d->diags.n; i++)
+		if (strcmp(kder_str(d, x[i].code), code) == 0)
+			return true;
+	return false;
+}
+
+/*
+ * R41: a verdict kept from the index is stale when the module's dependencies now reach a
+ * dependency cycle and did not then, or the other way round (a cycle is made or broken by
+ * another module's imports, which the verdict's fingerprint does not cover): such a
+ * module is checked again (check_modules() takes every module marked need_check).
+ */
+static int recheck_cycles(struct ksc_tree *t, uint32_t *const *dp, const uint32_t *nd)
+{
+	bool *ok = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*ok));
+	int r = ok ? ksc_loadable(t->n_mods, dp, nd, ok) : -ENOMEM;
+
+	for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
+		struct tmod *m = &t->mods[i];
+		if (!t->verdicts_on || !m->eng_ok || m->need_check || !m->old_der ||
+		    !(m->old_der->flags & KDER_F_CHECKED))
+			continue;
+		bool now = false;
+		for (uint32_t j = 0; j < nd[i] && !now; j++)
+			now = !ok[dp[i][j]];
+		if (now == has_code(m->old_der, "dep-cycle"))
+			continue;
+		m->eng_ok = false;
+		m->need_check = true;
+		t->st.checked++;
+	}
+	free(ok);
+	return r < 0 ? r : 0;
+}
+
 int sort_modules(struct ksc_tree *t)
 {
 	uint32_t **dp = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*dp));
@@ -145,6 +185,8 @@ int sort_modules(struct ksc_tree *t)
 		else
 			t->n_cycles = (size_t)c;
 	}
+	if (r >= 0)
+		r = recheck_cycles(t, dp, nd);
 	for (size_t i = 0; i < t->n_mods; i++)
 		t->mods[i].sort_idx = si[i];
 	free(dp);
