@@ -2,7 +2,6 @@
 /* ksymcheck: which exported kernel symbols does a module use, and would Linux let it? */
 #include <errno.h>
 #include <getopt.h>
-#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,27 +70,8 @@ static void close_stdout(void)
 	}
 }
 
-/*
- * glibc's defaults return memory to the kernel eagerly and grow each thread's heap a
- * page at a time (one mprotect per page): a tree run allocates ~50 MiB in three threads
- * and paid ~4,000 mprotect calls and ~3,000 extra page faults for it, 10-15% of its CPU
- * time (bench/tree.sh). Grow heaps 16 MiB at a time, and keep freed memory (the process
- * is short-lived). Not done when the user tunes malloc through GLIBC_TUNABLES.
- */
-static void tune_malloc(void)
-{
-	const char *t = getenv("GLIBC_TUNABLES");
-
-	if (t && strstr(t, "glibc.malloc."))
-		return;
-	mallopt(M_TOP_PAD, 16 << 20);
-	mallopt(M_TRIM_THRESHOLD, 256 << 20);
-	mallopt(M_MMAP_THRESHOLD, 32 << 20);
-}
-
 int main(int argc, char *argv[])
 {
-	tune_malloc();
 	atexit(close_stdout);
 	if (argc < 2) {
 		usage(stderr);

@@ -132,9 +132,8 @@ static void budget_wait_idle(void)
 
 /*
  * Give back a share whose buffer was just freed. A large one given back unused (a bomb,
- * a second attempt) is also returned to the system: the tool keeps freed heap memory
- * (tools/ksymcheck.c tune_malloc()), and the next thread would not reuse it if it came
- * from another arena.
+ * a second attempt) is also returned to the system: the next thread would not reuse it
+ * if it came from another arena.
  */
 static void charge_give(struct ksc_charge *c, bool unused)
 {
