@@ -39,7 +39,7 @@ enum ksc_feature {
 	KSC_FEAT_FOR_KVM,          /* 6.19: EXPORT_SYMBOL_FOR_KVM (R1) */
 	KSC_FEAT_KFLAGSTAB,        /* 7.1: __kflagstab (R3, R34) */
 	KSC_FEAT_MODPOST_MOD_LOG,  /* 7.3: modpost_log() names the module first (R23) */
-	KSC_FEAT_MODPOST_DESCRIPTION, /* 6.15: missing MODULE_DESCRIPTION() warned without W=1 (R41) */
+	KSC_FEAT_MODPOST_DESCRIPTION, /* 6.15: missing MODULE_DESCRIPTION() warned without W=1 (R43) */
 	KSC_FEAT_COUNT
 };
 
@@ -73,7 +73,7 @@ struct kowner {
 	const char *relpath;       /* with replaced: this file, relative to the module folder */
 	bool proprietary;          /* license not GPL-compatible (R15): TAINT_PROPRIETARY_MODULE */
 	uint32_t id;               /* its place in ksc_kernel.owners */
-	/* R41 (ksc-cycles.c): the owners it depends on, and the dependency cycle it is in or
+	/* R43 (ksc-cycles.c): the owners it depends on, and the dependency cycle it is in or
 	 * behind ("a -> b -> a"), which keeps modprobe from loading it, or NULL */
 	uint32_t *deps, n_deps;
 	size_t cap_deps;
@@ -110,15 +110,15 @@ struct ksc_kernel {
 
 int ksc_kernel_add_symvers_rows(struct ksc_kernel *k, const struct ksc_symvers *sv,
 				bool vmlinux_only) _must_check_;
-/* The symbol index, and the owners' dependency cycles (R41) when anything changed. */
+/* The symbol index, and the owners' dependency cycles (R43) when anything changed. */
 int ksc_kernel_build_index(struct ksc_kernel *k) _must_check_;
 /*
- * R41 (ksc-cycles.c): which owners modprobe cannot load, being in or behind a dependency
+ * R43 (ksc-cycles.c): which owners modprobe cannot load, being in or behind a dependency
  * cycle (kowner.cycle). 0 or -ENOMEM; ksc_kernel_build_index() calls it.
  */
 int ksc_kernel_find_cycles(struct ksc_kernel *k) _must_check_;
 /*
- * R41's rule on any dependency graph (module i needs deps[i][0..n_deps[i]-1]): ok[i] when
+ * R43's rule on any dependency graph (module i needs deps[i][0..n_deps[i]-1]): ok[i] when
  * module i can be loaded, i.e. is neither in a cycle nor needs a module that is. The
  * number of modules that cannot, or -ENOMEM.
  */

@@ -154,7 +154,7 @@ static void check_item(struct tpool *p, size_t i, unsigned int worker)
 }
 
 /*
- * R41: the providers of the kernel to check against are stubs without imports; each
+ * R43: the providers of the kernel to check against are stubs without imports; each
  * depends on what depmod's resolution found for it (t->mods[].deps), by the loader's name
  * of each module, so that the kernel wing finds the dependency cycles (ksc-cycles.c).
  * 0 or -ENOMEM.
@@ -260,7 +260,7 @@ int check_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, si
 			ksc_set_log_fn(cs[i].ctx, msgbuf_log, &cs[i].msgs);
 	}
 	struct check_job cjob = { cs, t->run->ck, t->has_check ? &t->check : NULL, 0 };
-	/* the planned items, and the modules sort_modules() marked since (R41) */
+	/* the planned items, and the modules sort_modules() marked since (R43) */
 	size_t *all = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*all)), n_all = 0;
 	if (!all && r == 0)
 		r = -ENOMEM;

@@ -130,7 +130,7 @@ static bool has_code(const struct kder *d, const char *code)
 }
 
 /*
- * R41: a verdict kept from the index is stale when the module's dependencies now reach a
+ * R43: a verdict kept from the index is stale when the module's dependencies now reach a
  * dependency cycle and did not then, or the other way round (a cycle is made or broken by
  * another module's imports, which the verdict's fingerprint does not cover): such a
  * module is checked again (check_modules() takes every module marked need_check).
