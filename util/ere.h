@@ -6,6 +6,12 @@
  * text, so memory is O(program) and time O(program x text), whatever the pattern.
  * glibc's regcomp() takes gigabytes and seconds on some 25-byte patterns.
  *
+ * Written here because no maintained library gives both POSIX ERE's meaning and a bound:
+ * glibc and TRE (libtre) expand counted repetitions into their automaton while compiling,
+ * and PCRE2, which has compile and match limits, reads Perl's syntax (backslashes inside
+ * brackets, other escapes), so some patterns kmod's regcomp() accepts would match
+ * differently. The test against glibc (tests/unit/test-util.c) keeps the two in step.
+ *
  * What it reads: literals, '.', bracket expressions with ranges, [:class:], [.c.] and
  * [=c=] (the C locale), '^' and '$' anywhere, groups, '|', '*', '+', '?', {m}, {m,},
  * {,n} and {m,n} (m, n <= 32767, glibc's RE_DUP_MAX), and glibc's \w \W \s \S. An unmatched ')' is an
