@@ -5,7 +5,9 @@
  * symbol it imports since the kernel it was built for (ksc_compat_run()).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,7 @@
 
 #include <json-c/json.h>
 
+#include "util/fileio.h"
 #include "util/macro.h"
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
@@ -236,6 +239,28 @@ static bool is_dir(const char *p)
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* A Debian headers Makefile is a few lines: a larger one is not Debian's. */
+#define HEADERS_MAKEFILE_MAX (1u << 20)
+
+/*
+ * A small regular file of a kernel root, for reading lines from: NULL when there is none,
+ * it is not a regular file (a FIFO cannot hang the open) or it is larger than that.
+ */
+static FILE *open_small(const char *path)
+{
+	struct stat st;
+	int fd = ksc_open_read(AT_FDCWD, path, 0, &st);
+	FILE *f = NULL;
+
+	if (fd < 0)
+		return NULL;
+	if ((uint64_t)st.st_size <= HEADERS_MAKEFILE_MAX)
+		f = fdopen(fd, "r");
+	if (!f)
+		close(fd);
+	return f;
+}
+
 /*
  * A kernel root's headers: Debian's linux-headers-KVER holds a Makefile that includes
  * the -common package's ("include /usr/src/linux-headers-V-common/Makefile"), which has
@@ -252,7 +277,7 @@ static char *find_headers(const struct kspec *s, const char *release)
 	if (!s->root || !release)
 		return NULL;
 	snprintf(p, sizeof(p), "%s/usr/src/linux-headers-%s/Makefile", r, release);
-	f = fopen(p, "re");
+	f = open_small(p);
 	while (f && fgets(line, sizeof(line), f)) {
 		char dir[PATH_MAX];
 		if (sscanf(line, "include %4095s", dir) == 1 && strlen(dir) > 9 &&

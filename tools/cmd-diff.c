@@ -577,51 +577,20 @@ static int print_document(json_object *root, const struct diff_args *a, const ch
 /* A pipe operand is read whole into memory, up to this: a kernel image or its exports. */
 #define PIPE_MAX (256u << 20)
 
-static const char *kind_of(mode_t m)
-{
-	return S_ISSOCK(m) ? "a socket" : S_ISCHR(m) ? "a character device"
-	       : S_ISBLK(m) ? "a block device" : "not a file";
-}
-
 /*
- * A pipe or FIFO operand (`diff <(...) NEW`), read once to its end (a FIFO nobody writes
- * to: at once, empty; never hangs), then taken as the file would be: a kernel image when
- * it starts as one, else a Module.symvers. Sniffing its first bytes through a second open
- * would lose them. 0 or -errno (said).
+ * A pipe or FIFO operand (`diff <(...) NEW`) opened as fd, read once to its end (a FIFO
+ * nobody writes to: at once, empty; never hangs), then taken as the file would be: a
+ * kernel image when it starts as one, else a Module.symvers. Sniffing its first bytes
+ * through a second open would lose them. 0 or -errno (said).
  */
-static int open_pipe_kernel(struct ksc_ctx *ctx, const char *path, struct ksc_kernel **out,
-			    unsigned *errors)
+static int read_pipe_kernel(struct ksc_ctx *ctx, const char *path, int fd,
+			    const struct stat *st, struct ksc_kernel **out, unsigned *errors)
 {
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC), r = 0;
-	_cleanup_free_ unsigned char *buf = NULL;
-	size_t n = 0, cap = 0;
+	_cleanup_free_ char *data = NULL;
+	size_t n;
+	int r = ksc_read_fd(fd, st, PIPE_MAX, &data, &n);
+	unsigned char *buf = (unsigned char *)data;
 
-	if (fd < 0 || fcntl(fd, F_SETFL, 0) < 0) { /* blocking reads from here: a writer */
-		r = -errno;
-		print_error("%s: %s", text_esc(path), strerror(-r));
-		if (fd >= 0)
-			close(fd);
-		return r;
-	}
-	for (;;) {
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 1u << 16;
-			unsigned char *p = ncap <= PIPE_MAX ? realloc(buf, ncap + 1) : NULL;
-			if (!p) {
-				r = ncap > PIPE_MAX ? -EFBIG : -ENOMEM;
-				break;
-			}
-			buf = p, cap = ncap;
-		}
-		ssize_t k = read(fd, buf + n, cap - n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0) {
-			r = k < 0 ? -errno : 0;
-			break;
-		}
-		n += (size_t)k;
-	}
 	close(fd);
 	if (r == -EFBIG)
 		print_error("%s: too large (more than %u bytes from a pipe)", text_esc(path), PIPE_MAX);
@@ -651,8 +620,7 @@ static int open_pipe_kernel(struct ksc_ctx *ctx, const char *path, struct ksc_ke
 		ksc_module_unref(vm);
 	} else {
 		struct ksc_symvers *sv;
-		buf[n] = '\0';
-		r = ksc_symvers_new_from_memory(ctx, path, (const char *)buf, n, &sv);
+		r = ksc_symvers_new_from_memory(ctx, path, data, n, &sv);
 		if (r >= 0) {
 			*errors += ksc_symvers_get_error_count(sv) ? 1 : 0;
 			r = ksc_kernel_add_symvers(*out, sv);
@@ -672,12 +640,15 @@ static int open_side(struct ksc_ctx *ctx, const char *path, bool progress,
 		     struct ksc_kernel **out, unsigned *errors)
 {
 	struct stat st;
+	int fd = ksc_open_read(AT_FDCWD, path, KSC_OPEN_FIFO, &st);
 
 	*out = NULL;
-	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
-		return open_pipe_kernel(ctx, path, out, errors);
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-		print_error("%s: not a regular file (%s)", text_esc(path), kind_of(st.st_mode));
+	if (fd >= 0 && S_ISFIFO(st.st_mode))
+		return read_pipe_kernel(ctx, path, fd, &st, out, errors);
+	if (fd >= 0)
+		close(fd);
+	if (fd == -KSC_ENOTREG) {
+		print_error("%s: not a regular file (%s)", text_esc(path), ksc_file_kind(st.st_mode));
 		return -EINVAL;
 	}
 	return open_kernel_path(ctx, path, progress, out);

@@ -21,6 +21,7 @@
 #include <json-c/json.h>
 
 #include "util/array.h"
+#include "util/fileio.h"
 #include "util/macro.h"
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
@@ -159,48 +160,36 @@ static char *source_of(const char *dir, char *obj)
 /* A kbuild .mod names a module's few objects: a larger one is not kbuild's. */
 #define MOD_FILE_MAX (1u << 20)
 
-/* What a file that is not a regular one is, for "not a regular file (a FIFO)". */
-static const char *kind_of(mode_t m)
-{
-	return S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : S_ISCHR(m) ? "a character device"
-	       : S_ISBLK(m) ? "a block device" : S_ISDIR(m) ? "a folder" : "not a file";
-}
-
 /*
- * The .mod file opened for reading, never blocking (a FIFO in its place), a regular file
- * of at most MOD_FILE_MAX bytes. NULL with *r 0 when there is none, else -errno (said).
+ * The .mod file read whole (never blocking: a FIFO in its place is refused by kind), a
+ * regular file of at most MOD_FILE_MAX bytes. 0 with *data NULL when there is none, 1
+ * when read, else -errno (said).
  */
-static FILE *open_mod(const char *path, int *r)
+static int read_mod(const char *path, char **data)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	size_t size;
+	int fd = ksc_open_read(AT_FDCWD, path, 0, &st), r;
 
-	*r = 0;
+	*data = NULL;
+	if (fd == -ENOENT || fd == -ENOTDIR)
+		return 0;
+	if (fd == -EISDIR || fd == -KSC_ENOTREG) {
+		print_error("%s: not a regular file (%s)", text_esc(path), ksc_file_kind(st.st_mode));
+		return -EINVAL;
+	}
 	if (fd < 0) {
-		if (errno != ENOENT && errno != ENOTDIR) {
-			*r = -errno;
-			print_error("%s: %s", text_esc(path), strerror(errno));
-		}
-		return NULL;
+		print_error("%s: %s", text_esc(path), strerror(-fd));
+		return fd;
 	}
-	if (fstat(fd, &st) < 0) {
-		*r = -errno;
-		print_error("%s: %s", text_esc(path), strerror(errno));
-	} else if (!S_ISREG(st.st_mode)) {
-		*r = -EINVAL;
-		print_error("%s: not a regular file (%s)", text_esc(path), kind_of(st.st_mode));
-	} else if ((uintmax_t)st.st_size > MOD_FILE_MAX) {
-		*r = -EFBIG;
-		print_error("%s: too large (%jd bytes, limit %u)", text_esc(path),
-			    (intmax_t)st.st_size, MOD_FILE_MAX);
-	}
-	FILE *f = *r ? NULL : fdopen(fd, "r");
-	if (!f) {
-		if (!*r)
-			*r = -errno;
-		close(fd);
-	}
-	return f;
+	r = ksc_read_fd(fd, &st, MOD_FILE_MAX, data, &size);
+	close(fd);
+	if (r == -EFBIG)
+		print_error("%s: too large (%zu bytes, limit %u)", text_esc(path), size,
+			    MOD_FILE_MAX);
+	else if (r < 0)
+		print_error("%s: %s", text_esc(path), strerror(-r));
+	return r < 0 ? r : 1;
 }
 
 /*
@@ -210,29 +199,23 @@ static FILE *open_mod(const char *path, int *r)
  */
 static int sources_from_mod(const char *dir, const char *name, struct strs *out)
 {
-	_cleanup_free_ char *path = NULL, *line = NULL;
-	size_t cap = 0;
-	int r = 1;
-	FILE *f;
+	_cleanup_free_ char *path = NULL, *data = NULL;
+	char *save = NULL;
+	int r;
 
 	if (asprintf(&path, "%s/%s.mod", dir, name) < 0) {
 		path = NULL;
 		return -ENOMEM;
 	}
-	f = open_mod(path, &r);
-	if (!f)
+	r = read_mod(path, &data);
+	if (r <= 0)
 		return r;
-	r = 1;
-	while (r == 1 && getline(&line, &cap, f) > 0) {
-		char *save = NULL;
-		for (char *tok = strtok_r(line, " \t\n", &save); tok && r == 1;
-		     tok = strtok_r(NULL, " \t\n", &save)) {
-			_cleanup_free_ char *src = source_of(dir, tok);
-			if (src && strs_add(out, src) < 0)
-				r = -ENOMEM;
-		}
+	for (char *tok = strtok_r(data, " \t\n", &save); tok && r == 1;
+	     tok = strtok_r(NULL, " \t\n", &save)) {
+		_cleanup_free_ char *src = source_of(dir, tok);
+		if (src && strs_add(out, src) < 0)
+			r = -ENOMEM;
 	}
-	fclose(f);
 	return r;
 }
 

@@ -363,12 +363,17 @@ const char *ksc_file_kind(mode_t mode)
 
 int ksc_open_read(int dfd, const char *name, unsigned int flags, struct stat *st)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK), r;
+	int fd = openat(dfd, name,
+			O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+				(flags & KSC_OPEN_NOFOLLOW ? O_NOFOLLOW : 0)),
+	    r;
 
 	if (fd < 0) {
 		r = -errno;
 		/* a socket cannot be opened at all (ENXIO): say what it is */
-		if (r == -ENXIO && fstatat(dfd, name, st, 0) == 0 && S_ISSOCK(st->st_mode))
+		if (r == -ENXIO &&
+		    fstatat(dfd, name, st, flags & KSC_OPEN_NOFOLLOW ? AT_SYMLINK_NOFOLLOW : 0) == 0 &&
+		    S_ISSOCK(st->st_mode))
 			return -KSC_ENOTREG;
 		return r;
 	}

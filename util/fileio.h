@@ -54,10 +54,12 @@ int ksc_write_atomic_many(const char *dir, const char *const *names, const struc
  * dfd/name as openat(2). Returns the descriptor (O_CLOEXEC, blocking) with *st filled,
  * or -errno: -EISDIR for a folder, -KSC_ENOTREG for anything else that is not a regular
  * file (a FIFO, a socket, a character or block device; *st filled, ksc_file_kind() words
- * it) — with KSC_OPEN_FIFO a FIFO or pipe is kept too (read once, to its end).
+ * it) — with KSC_OPEN_FIFO a FIFO or pipe is kept too (read once, to its end); with
+ * KSC_OPEN_NOFOLLOW a symbolic link in the last component is not followed (-ELOOP).
  * Stable for callers of every wing (tools/, lib/): ksc_open_read(dfd, name, flags, st).
  */
 #define KSC_OPEN_FIFO 0x1u
+#define KSC_OPEN_NOFOLLOW 0x2u
 struct stat;
 int ksc_open_read(int dfd, const char *name, unsigned int flags, struct stat *st) _must_check_;
 /* A file type in words, for messages: "a FIFO", "a socket", "a character device", ... */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "kernel/kernel.h"
+#include "util/fileio.h"
 
 #define KEYCACHE_MAGIC "KSCKEYS\n"
 #define KEYCACHE_VERSION 1u
@@ -59,40 +60,23 @@ static uint64_t checksum(const struct keycache_hdr *h, const char *path, const v
 	return ksc_hash64(der, h->der_size, x);
 }
 
-/* Exactly n bytes (a regular file that shrinks meanwhile: false). */
-static bool read_all(int fd, unsigned char *p, size_t n)
-{
-	while (n) {
-		ssize_t r = read(fd, p, n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return false;
-		p += r, n -= (size_t)r;
-	}
-	return true;
-}
-
 /* The certificates the cache holds for this image, or false (der->der NULL). */
 static bool cache_read(const char *cache, const char *image, const struct stat *ist,
 		       struct ksc_image_der *der, unsigned char **buf)
 {
 	struct keycache_hdr want, h;
 	struct stat st;
-	/* non-blocking: a FIFO put in the cache's place must not hang the check */
-	int fd = open(cache, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	size_t size = 0;
+	/* a FIFO put in the cache's place is not opened for reading: it cannot hang the check */
+	int fd = ksc_open_read(AT_FDCWD, cache, 0, &st);
 
 	*buf = NULL;
 	if (fd < 0)
 		return false;
 	key_of(&want, image, ist);
-	bool ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-		  (size_t)st.st_size >= sizeof(h) && (uint64_t)st.st_size <= KEYCACHE_MAX;
-	if (ok)
-		*buf = malloc((size_t)st.st_size);
-	ok = ok && *buf && read_all(fd, *buf, (size_t)st.st_size);
+	int r = ksc_read_fd(fd, &st, KEYCACHE_MAX, (char **)buf, &size);
 	close(fd);
-	if (!ok)
+	if (r < 0 || size < sizeof(h))
 		return false;
 	memcpy(&h, *buf, sizeof(h));
 	want.n_certs = h.n_certs;
@@ -100,7 +84,7 @@ static bool cache_read(const char *cache, const char *image, const struct stat *
 	want.checksum = h.checksum;
 	const char *path = (const char *)*buf + sizeof(h);
 	if (memcmp(&h, &want, sizeof(h)) != 0 ||
-	    (uint64_t)sizeof(h) + h.path_len + h.der_size != (uint64_t)st.st_size ||
+	    (uint64_t)sizeof(h) + h.path_len + h.der_size != (uint64_t)size ||
 	    memcmp(path, image, h.path_len) != 0 ||
 	    checksum(&h, path, path + h.path_len) != h.checksum)
 		return false;

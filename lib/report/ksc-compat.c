@@ -17,10 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "report/report.h"
 #include "source/source.h"
 #include "util/array.h"
+#include "util/fileio.h"
 
 struct ksc_compat {
 	size_t n_kernels, n_mods;
@@ -460,7 +462,11 @@ static int scan_sources(struct crun *cr, struct ksc_ctx *ctx)
 		r = ksc_src_names_scan(cr->o->src, &v, &cr->names[k]);
 		c->src_files[k] = cr->names[k].n_files;
 		if (r < 0) {
-			if (r != -ENOMEM)
+			struct stat st;
+			if (r == -KSC_ENOTREG && stat(cr->o->src, &st) == 0)
+				ksc_err(ctx, "%s: not a regular file (%s)", cr->o->src,
+					ksc_file_kind(st.st_mode));
+			else if (r != -ENOMEM)
 				ksc_err(ctx, "%s: %s", cr->o->src, strerror(-r));
 			return r;
 		}

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "source/source-private.h"
+#include "util/fileio.h"
 
 #define MAX_DEPTH 64      /* folders below the source root */
 #define MAX_FILE (64u << 20)
@@ -337,39 +338,22 @@ static int defines_buffer(struct names_scan *s, const char *d, size_t n)
 	return r;
 }
 
-static int scan_file(struct names_scan *s, int dfd, const char *name)
+/* A file found below a folder is not followed when it is a link (flags); one named is. */
+static int scan_file(struct names_scan *s, int dfd, const char *name, unsigned int flags)
 {
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	struct stat st;
 	char *buf;
-	size_t got = 0;
-	int r = 0;
+	size_t got;
+	int fd = ksc_open_read(dfd, name, flags, &st), r;
 
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size > MAX_FILE) {
-		close(fd);
-		return -EINVAL;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	if (!buf) {
-		close(fd);
-		return -ENOMEM;
-	}
-	while (got < (size_t)st.st_size) {
-		ssize_t k = read(fd, buf + got, (size_t)st.st_size - got);
-		if (k <= 0) {
-			r = k < 0 ? -errno : 0;
-			break;
-		}
-		got += (size_t)k;
-	}
+		return fd;
+	r = ksc_read_fd(fd, &st, MAX_FILE, &buf, &got);
 	close(fd);
-	if (r == 0) {
-		buf[got] = '\0';
-		r = s->wanted ? defines_buffer(s, buf, got) : scan_buffer(s, buf, got);
-		s->out->n_files++;
-	}
+	if (r < 0)
+		return r;
+	r = s->wanted ? defines_buffer(s, buf, got) : scan_buffer(s, buf, got);
+	s->out->n_files++;
 	free(buf);
 	return r;
 }
@@ -407,7 +391,7 @@ static int scan_dir(struct names_scan *s, int dfd, int depth)
 			if (sub >= 0)
 				r = scan_dir(s, sub, depth + 1);
 		} else if (S_ISREG(st.st_mode) && is_c_source(de->d_name)) {
-			r = scan_file(s, dirfd(dir), de->d_name);
+			r = scan_file(s, dirfd(dir), de->d_name, KSC_OPEN_NOFOLLOW);
 			if (r != -ENOMEM)
 				r = 0; /* an unreadable file names nothing */
 		}
@@ -437,7 +421,7 @@ int ksc_src_names_scan(const char *path, const struct ksc_kver *kver,
 		int dfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		r = dfd < 0 ? -errno : scan_dir(s, dfd, 0);
 	} else {
-		r = scan_file(s, AT_FDCWD, path);
+		r = scan_file(s, AT_FDCWD, path, 0);
 	}
 	free(s);
 	return r;

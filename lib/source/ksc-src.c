@@ -20,6 +20,7 @@
 
 #include "source/source-private.h"
 #include "util/array.h"
+#include "util/fileio.h"
 #include "util/workpool.h"
 
 #define MAX_FILE_SIZE (1u << 30)    /* larger "source files" are skipped with -EFBIG */
@@ -238,28 +239,15 @@ static int read_whole(int dfd, const char *name, char **buf, size_t *cap, size_t
 		      mode_t *mode)
 {
 	struct stat st;
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	int r = 0;
+	int fd = ksc_open_read(dfd, name, 0, &st), r = 0;
 
 	*mode = 0;
+	if (fd == -KSC_ENOTREG) {
+		*mode = st.st_mode;
+		return -EINVAL;
+	}
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
-		r = -errno;
-		goto out;
-	}
-	*mode = st.st_mode;
-	if (S_ISDIR(st.st_mode)) {
-		r = -EISDIR;
-		goto out;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		r = -EINVAL;
-		goto out;
-	}
-	int fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+		return fd;
 	if ((uint64_t)st.st_size > MAX_FILE_SIZE) {
 		r = -EFBIG;
 		goto out;

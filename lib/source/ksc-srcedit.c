@@ -20,6 +20,7 @@
 
 #include "source/source.h"
 #include "util/array.h"
+#include "util/fileio.h"
 
 struct edit {
 	size_t off, len;
@@ -54,40 +55,8 @@ static uint64_t hash_bytes(const char *p, size_t n)
 	return h;
 }
 
-static int read_fd(int fd, size_t size, char **out, size_t *len)
-{
-	size_t cap = size + 1, got = 0;
-	char *buf = malloc(cap);
-
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		if (cap - got < 2) {
-			char *b = realloc(buf, cap * 2);
-			if (!b) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = b;
-			cap *= 2;
-		}
-		ssize_t k = read(fd, buf + got, cap - got - 1);
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			int r = -errno;
-			free(buf);
-			return r;
-		}
-		if (k == 0)
-			break;
-		got += (size_t)k;
-	}
-	buf[got] = '\0';
-	*out = buf;
-	*len = got;
-	return 0;
-}
+/* A source file larger than this is not edited (ksc-src.c reads none larger either). */
+#define SRCEDIT_MAX (1u << 30)
 
 static int srcedit_alloc(struct ksc_ctx *ctx, const char *path, struct ksc_srcedit **out)
 {
@@ -117,22 +86,12 @@ KSC_EXPORT int ksc_srcedit_new_from_path(struct ksc_ctx *ctx, const char *path,
 	r = srcedit_alloc(ctx, path, &e);
 	if (r < 0)
 		return r;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	fd = ksc_open_read(AT_FDCWD, path, 0, &e->st);
 	if (fd < 0) {
-		r = -errno;
+		r = fd == -KSC_ENOTREG ? -EINVAL : fd;
 		goto err;
 	}
-	if (fstat(fd, &e->st) < 0) {
-		r = -errno;
-		close(fd);
-		goto err;
-	}
-	if (!S_ISREG(e->st.st_mode)) {
-		r = S_ISDIR(e->st.st_mode) ? -EISDIR : -EINVAL;
-		close(fd);
-		goto err;
-	}
-	r = read_fd(fd, (size_t)e->st.st_size, &e->data, &e->size);
+	r = ksc_read_fd(fd, &e->st, SRCEDIT_MAX, &e->data, &e->size);
 	close(fd);
 	if (r < 0)
 		goto err;
@@ -553,20 +512,18 @@ static int still_same(const struct ksc_srcedit *e, const char *path)
 	struct stat st;
 	char *data;
 	size_t size;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW), r;
+	int fd = ksc_open_read(AT_FDCWD, path, KSC_OPEN_NOFOLLOW, &st), r;
 
+	/* gone, or something else in its place (a FIFO, a folder): not what was read */
+	if (fd == -ENOENT || fd == -KSC_ENOTREG || fd == -EISDIR)
+		return -ESTALE;
 	if (fd < 0)
-		return errno == ENOENT ? -ESTALE : -errno;
-	if (fstat(fd, &st) < 0) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
+		return fd;
 	if (!same_identity(&st, &e->st)) {
 		close(fd);
 		return -ESTALE;
 	}
-	r = read_fd(fd, (size_t)st.st_size, &data, &size);
+	r = ksc_read_fd(fd, &st, SRCEDIT_MAX, &data, &size);
 	close(fd);
 	if (r < 0)
 		return r;

@@ -86,7 +86,9 @@ bool ksc_src_newline_ends_line(const char *data, size_t nl);
  * "#if LINUX_VERSION_CODE <op> KERNEL_VERSION(a,b,c)" it does not take are left out;
  * other conditions are not evaluated (every branch counts). Comments and literals are
  * skipped. *out is always initialised (ksc_src_names_fini()); 0, -ENOMEM, or the -errno
- * of stat() on `path`. Files that cannot be read name nothing.
+ * of stat() on `path` or of reading it when it is a file (-KSC_ENOTREG: not a regular
+ * file, never opened blocking; -EFBIG). Files found below a folder that cannot be read
+ * name nothing.
  */
 struct ksc_src_names {
 	struct hash names; /* identifier -> itself */

@@ -16,6 +16,7 @@
 #include "tree/tree-private.h"
 #include "util/array.h"
 #include "util/elfview.h"
+#include "util/fileio.h"
 
 /*
  * Uncompressed files at least this large are read section by section: what the readers

@@ -122,3 +122,20 @@ h_case "fifo: diff <(cat vmlinux) NEW" 1 "" \
 t_diff "fifo: ... the image read from the pipe" "$T_TMP/want" "$T_TMP/out"
 h_case "fifo: diff /dev/zero NEW" 4 "/dev/zero: not a regular file (a character device)" \
 	"$KSC" diff /dev/zero "$T_TMP/new.symvers"
+
+# compat reads a source file named by --src and a kernel root's headers Makefile
+# (usr/src/linux-headers-KVER/Makefile, which names the -common package's): a FIFO in
+# either place is not opened blocking (before: both hung). --src is refused by kind; a
+# headers Makefile that is not a regular file names no headers, as a missing one.
+S=$T_TMP/compat.symvers
+printf '0x00000001\tprintk\tvmlinux\tEXPORT_SYMBOL\t\n' > "$S"
+h_case "fifo: compat --src FIFO" 4 "$F: not a regular file (a FIFO)" \
+	"$KSC" compat --src "$F" -s "$S" --kver 7.2.0 "$FIXTURES/x86_64/fx-user.ko"
+CR=$T_TMP/croot
+scripts/mk-sample-kernel.sh "$FIXTURES" "$CR" > /dev/null 2>&1
+"$KSC" compat -k "$CR" "$FIXTURES/x86_64/fx-user.ko" > "$T_TMP/want" 2>&1
+mkdir -p "$CR/usr/src/linux-headers-6.16.0-demo"
+mkfifo "$CR/usr/src/linux-headers-6.16.0-demo/Makefile"
+h_case "fifo: compat -k ROOT, a FIFO as the headers' Makefile" 0 "" \
+	"$KSC" compat -k "$CR" "$FIXTURES/x86_64/fx-user.ko"
+t_diff "fifo: ... the same matrix" "$T_TMP/want" "$T_TMP/out"

@@ -153,7 +153,8 @@ static void test_array_overflow(void **state)
 
 /*
  * ksc_open_read(): a FIFO nobody writes to is refused at once (not waited for), kept
- * with KSC_OPEN_FIFO and blocking again; a character device and a folder are refused.
+ * with KSC_OPEN_FIFO and blocking again; a character device and a folder are refused; a
+ * link not followed with KSC_OPEN_NOFOLLOW.
  */
 static void test_open_read(void **state)
 {
@@ -196,6 +197,20 @@ static void test_open_read(void **state)
 	assert_null(data);
 	assert_int_equal(size, 10);
 	close(fd);
+
+	/* KSC_OPEN_NOFOLLOW: a link is not followed; a link to a FIFO is refused either way */
+	char link[64];
+	snprintf(link, sizeof(link), "%s/link", dir);
+	assert_int_equal(symlink("file", link), 0);
+	assert_int_equal(ksc_open_read(AT_FDCWD, link, KSC_OPEN_NOFOLLOW, &st), -ELOOP);
+	fd = ksc_open_read(AT_FDCWD, link, 0, &st);
+	assert_true(fd >= 0);
+	close(fd);
+	unlink(link);
+	assert_int_equal(symlink("fifo", link), 0);
+	assert_int_equal(ksc_open_read(AT_FDCWD, link, 0, &st), -KSC_ENOTREG);
+	assert_int_equal(ksc_open_read(AT_FDCWD, link, KSC_OPEN_NOFOLLOW, &st), -ELOOP);
+	unlink(link);
 	unlink(fifo);
 	unlink(file);
 	rmdir(dir);
