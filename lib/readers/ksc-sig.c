@@ -199,6 +199,17 @@ void ksc_sig_free(struct ksc_module *mod)
 }
 
 /*
+ * The file of `mod` read once more, with the limits it was first read with: a module's
+ * (never a kernel image's 2 GiB, nor its bzImage payload), a kernel image's for vmlinux.
+ */
+static int reload(const struct ksc_module *mod, struct ksc_blob *b)
+{
+	enum ksc_read_as as = mod->kind == KSC_KIND_VMLINUX ? KSC_READ_IMAGE : KSC_READ_MODULE;
+
+	return ksc_blob_load_as(mod->ctx, mod->path, NULL, 0, as, b);
+}
+
+/*
  * The block of a module that was not read by the reader (rebuilt from an index): read the
  * file once more to find it.
  */
@@ -210,7 +221,7 @@ static struct ksc_sigtrail *trail_of(const struct ksc_module *cmod)
 	if (mod->sig_read || mod->sig_size == 0 || !mod->path)
 		return mod->sig;
 	mod->sig_read = true;
-	if (ksc_blob_load(mod->ctx, mod->path, NULL, 0, &b) < 0)
+	if (reload(mod, &b) < 0)
 		return NULL;
 	if (ksc_sig_capture(mod, b.data, b.size, false) < 0)
 		ksc_err(mod->ctx, "%s: out of memory", mod->path);
@@ -1047,7 +1058,7 @@ static int trail_digest(const struct ksc_module *mod, struct ksc_sigtrail *t, in
 		return 0;
 	if (t->from_memory)
 		return -ENOPKG; /* the bytes are gone; only the first signer's digest was kept */
-	r = ksc_blob_load(mod->ctx, mod->path, NULL, 0, &b);
+	r = reload(mod, &b);
 	if (r < 0)
 		return r;
 	if (!same_block(t, b.data, b.size)) {

@@ -587,6 +587,20 @@ static void test_stale(void **state)
 	unlink(path);
 	assert_int_equal(ksc_module_verify_signature(m, kr, NULL), -ENOENT);
 	ksc_module_unref(m);
+	/*
+	 * replaced by 300 MiB of zeros in a few KB of zstd: read again as a module (256 MiB),
+	 * not as a kernel image (2 GiB; before: all of it decompressed, then "changed")
+	 */
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", fx("signed/fx-user-rsa.ko"), path);
+	assert_int_equal(system(cmd), 0);
+	m = read_mod(env, path);
+	snprintf(cmd, sizeof(cmd), "head -c 300M /dev/zero | zstd -q -f -o '%s'", path);
+	if (system(cmd) == 0) {
+		test_log_clear(env);
+		assert_int_equal(ksc_module_verify_signature(m, kr, NULL), -EFBIG);
+		assert_log_contains(env, "m.ko: decompresses to more than 256 MiB (limit for modules)");
+	}
+	ksc_module_unref(m);
 	ksc_keyring_unref(kr);
 	unit_rm_rf(tmp);
 }
