@@ -1296,7 +1296,10 @@ struct ksc_keyring *ksc_keyring_unref(struct ksc_keyring *kr);
  * compressed image, as ksc_module_new_from_path() reads them) whose built-in keys are
  * taken (ksc_keyring_add_vmlinux()). A certificate already in the keyring is not added
  * twice. Returns the number added, or -ENOENT, -EISDIR, -EINVAL (a file that is none of
- * these, logged), -ENOMEM.
+ * these, logged), -ENOMEM. A kernel image that holds no built-in key (here, through
+ * ksc_keyring_add_vmlinux() or ksc_keyring_add_kernel*()) is logged once, at KSC_LOG_ERR
+ * though nothing failed, when a signed module is first judged against the keyring:
+ * "IMAGE: no built-in key found".
  */
 int ksc_keyring_add_path(struct ksc_keyring *kr, const char *path);
 /* The same from memory; `name` is used in messages and as the keys' source. */

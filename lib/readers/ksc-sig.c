@@ -50,6 +50,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -611,6 +612,10 @@ struct ksc_keyring {
 	struct pool strings;
 	struct kkey *keys;
 	size_t n, cap;
+	/* the kernel images that gave no key: said once, when a signature is first judged */
+	const char **keyless;
+	size_t n_keyless, cap_keyless;
+	atomic_bool keyless_said;
 };
 
 KSC_EXPORT int ksc_keyring_new(struct ksc_ctx *ctx, struct ksc_keyring **out)
@@ -644,6 +649,7 @@ KSC_EXPORT struct ksc_keyring *ksc_keyring_unref(struct ksc_keyring *kr)
 	for (size_t i = 0; i < kr->n; i++)
 		X509_free(kr->keys[i].x509);
 	free(kr->keys);
+	free(kr->keyless);
 	pool_fini(&kr->strings);
 	ksc_unref(kr->ctx);
 	free(kr);
@@ -791,6 +797,37 @@ static int add_certlist(struct ksc_keyring *kr, const struct ksc_certlist *c,
 }
 
 /*
+ * How many keys a kernel image gave the keyring; one that gave none is kept, to be said
+ * once a signature is judged against the keyring (keyless_say()).
+ */
+static void image_keys_said(struct ksc_keyring *kr, const char *name, size_t n)
+{
+	ksc_info(kr->ctx, "%s: %zu built-in certificate%s", name, n, n == 1 ? "" : "s");
+	for (size_t i = 0; n == 0 && i < kr->n_keyless; i++)
+		if (strcmp(kr->keyless[i], name) == 0)
+			return;
+	const char *s = n == 0 ? pool_strdup(&kr->strings, name) : NULL;
+	if (s)
+		(void)array_push(kr->keyless, kr->n_keyless, kr->cap_keyless, s);
+}
+
+/*
+ * A keyring asked for a kernel image's keys that got none would let every signature pass
+ * as "signed by a key that is not among the trusted keys" with no word why: the first
+ * time a signature is judged against it (from any thread), each such image is said, as
+ * an error-priority message (the one a tool shows by default) though nothing failed.
+ */
+static void keyless_say(const struct ksc_keyring *ckr)
+{
+	struct ksc_keyring *kr = (struct ksc_keyring *)ckr;
+
+	if (!kr || !kr->n_keyless || atomic_exchange(&kr->keyless_said, true))
+		return;
+	for (size_t i = 0; i < kr->n_keyless; i++)
+		ksc_err(kr->ctx, "%s: no built-in key found", kr->keyless[i]);
+}
+
+/*
  * Certificates of a file's bytes (see ksc_keyring_add_path). With image_der, a kernel
  * image's certificates are handed over too.
  */
@@ -814,8 +851,7 @@ static int add_bytes(struct ksc_keyring *kr, const char *name, const unsigned ch
 		ksc_blob_free(&b);
 		if (r >= 0)
 			r = add_certlist(kr, tmp.certs, name);
-		ksc_info(kr->ctx, "%s: %zu built-in certificate%s", name,
-			 tmp.certs ? tmp.certs->n : 0, tmp.certs && tmp.certs->n == 1 ? "" : "s");
+		image_keys_said(kr, name, tmp.certs ? tmp.certs->n : 0);
 		if (r >= 0 && image_der) {
 			/* the caller keeps them (ksc-keycache.c) */
 			image_der->n = tmp.certs ? tmp.certs->n : 0;
@@ -915,8 +951,7 @@ int ksc_keyring_add_image_der(struct ksc_keyring *kr, const char *name,
 	struct ksc_certlist c = { der->n, der->size, der->size, (unsigned char *)der->der };
 	int r = add_certlist(kr, &c, name);
 
-	ksc_info(kr->ctx, "%s: %zu built-in certificate%s", name, der->n,
-		 der->n == 1 ? "" : "s");
+	image_keys_said(kr, name, der->n);
 	return r;
 }
 
@@ -945,6 +980,7 @@ KSC_EXPORT int ksc_keyring_add_vmlinux(struct ksc_keyring *kr,
 {
 	if (!kr || !vmlinux || vmlinux->kind != KSC_KIND_VMLINUX)
 		return -EINVAL;
+	image_keys_said(kr, vmlinux->path, vmlinux->certs ? vmlinux->certs->n : 0);
 	return add_certlist(kr, vmlinux->certs, vmlinux->path);
 }
 
@@ -1376,6 +1412,8 @@ static void sig_eval(const struct ksc_module *mod, const struct ksc_keyring *kr,
 	 * A module rebuilt from an index kept no block: without keys, do not read every file
 	 * again just to look at it (the loader view of a whole tree would read it all).
 	 */
+	if (mod->sig_size > 0 || mod->sig)
+		keyless_say(kr);
 	if (!mod->sig_read && ksc_keyring_is_empty(kr) && mod->sig_size > 0) {
 		memset(ev, 0, sizeof(*ev));
 		eval_set(ev, 0, NULL, "signature not examined (the module was read from an index)");

@@ -101,6 +101,29 @@ t_expect check-no-keys-broken-pkcs7 1 "$KSC" "${K[@]}" --config "$T_TMP/config" 
 t_expect check-cert-missing-file 4 "$KSC" "${K[@]}" --cert "$T_TMP/nonexistent.pem" "$S/fx-user-rsa.ko"
 t_expect check-cert-no-certificate 4 "$KSC" "${K[@]}" --cert "$T_TMP/config" "$S/fx-user-rsa.ko"
 
+# A kernel image that holds no built-in key, as --cert or --vmlinux: said once, however
+# many signed modules are judged (before: silent, every signature "not among the trusted
+# keys"); the verdicts and the exit status as without it. Not said for unsigned modules.
+NK=$FIXTURES/x86_64/fx-vmlinux-prel32
+"$KSC" "${K[@]}" --config "$T_TMP/config" --cert "$S/rsa.pem" "$S/fx-user-rsa.ko" \
+	"$S/fx-user-ec.ko" > "$T_TMP/want" 2>&1
+rc=$?
+t_run "check --cert IMAGE without a built-in key, two signed modules" "$rc" \
+	"$KSC" "${K[@]}" --config "$T_TMP/config" --cert "$NK" --cert "$S/rsa.pem" \
+	"$S/fx-user-rsa.ko" "$S/fx-user-ec.ko"
+t_eq "... said once" "ksymcheck: $NK: no built-in key found" "$(cat "$T_TMP/err")"
+t_diff "... the same verdicts" "$T_TMP/want" "$T_TMP/out"
+t_run "check --vmlinux IMAGE without a built-in key" 0 \
+	"$KSC" check --vmlinux "$NK" --view loader --format kernel "$S/fx-user-rsa.ko"
+t_eq "... said" "ksymcheck: $NK: no built-in key found" "$(cat "$T_TMP/err")"
+t_run "check --cert IMAGE without a built-in key, an unsigned module" 0 \
+	"$KSC" "${K[@]}" --config "$T_TMP/config" --cert "$NK" --format kernel "$X/fx-user.ko"
+t_eq "... not said" "" "$(cat "$T_TMP/err")"
+t_run "check --cert IMAGE with a built-in key" 0 \
+	"$KSC" "${K[@]}" --config "$T_TMP/config" --cert "$S/fx-vmlinux-rsa" --format kernel \
+	"$S/fx-user-rsa.ko"
+t_eq "... nothing said" "" "$(cat "$T_TMP/err")"
+
 # ---- Debian's kernel: its built-in key, from the bzImage under --kernel -----------------
 # The cache scripts/fetch-debian-kernel.sh fills (nothing is fetched here).
 KDIR=${KSC_CACHE:-${XDG_CACHE_HOME:+$XDG_CACHE_HOME/ksymcheck}}
