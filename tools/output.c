@@ -13,7 +13,6 @@
 
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
-#include "util/esc.h"
 
 json_object *json_text(const char *s)
 {
@@ -89,38 +88,9 @@ static const char *json_string(json_object *o)
 						 JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
-/*
- * Serialised JSON to stdout, with what json-c leaves raw escaped as \uXXXX: DEL, the C1
- * controls and the characters that reorder text or break lines (U+202E and the like;
- * util/esc.h), which would reach a terminal or an editor and make a file name or a
- * .modinfo value read as another. Outside strings the text is ASCII, so each such
- * character is inside one, where the escape means the same; json_text() has made the
- * strings valid UTF-8. After each line end, `indent` (NULL: none).
- */
-static void json_put(const char *s, const char *indent)
-{
-	const unsigned char *p = (const unsigned char *)s;
-
-	while (*p) {
-		unsigned int cp;
-		size_t n = esc_utf8_seq(p, &cp);
-		if (n == 0) {
-			n = 1, cp = 0xfffd; /* not from json_text(): cannot happen, made visible */
-			fputs("\\ufffd", stdout);
-		} else if (cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) || esc_is_layout_char(cp)) {
-			printf("\\u%04x", cp);
-		} else {
-			fwrite(p, 1, n, stdout);
-			if (*p == '\n' && indent)
-				fputs(indent, stdout);
-		}
-		p += n;
-	}
-}
-
 void json_doc_print(json_object *doc)
 {
-	json_put(json_string(doc), NULL);
+	json_write(stdout, json_string(doc), NULL, false);
 	putchar('\n');
 }
 
@@ -139,7 +109,7 @@ void json_stream_item(struct json_stream *js, json_object *o)
 		fputs(",\n", stdout);
 	/* Indented one level deeper than the frame, as a whole document would be. */
 	fputs("    ", stdout);
-	json_put(json_string(o), "    ");
+	json_write(stdout, json_string(o), "    ", false);
 	json_object_put(o);
 	js->count++;
 }

@@ -63,24 +63,13 @@ static void html_text(FILE *f, const char *s)
 	}
 }
 
-/*
- * The document as JSON that cannot end or confuse the script element: '<', '>' and '&'
- * only occur inside JSON strings, where \u003c, \u003e and \u0026 mean the same, so
- * neither "</script" nor "<!--" can appear.
- */
+/* The document as JSON, as every other writer escapes it, and safe in a script element. */
 static void put_json(FILE *f, json_object *doc)
 {
-	const char *s = json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
-							     JSON_C_TO_STRING_NOSLASHESCAPE);
-
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("\\u003c", f); break;
-		case '>': fputs("\\u003e", f); break;
-		case '&': fputs("\\u0026", f); break;
-		default: fputc(*s, f);
-		}
-	}
+	json_write(f,
+		   json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
+							   JSON_C_TO_STRING_NOSLASHESCAPE),
+		   NULL, true);
 }
 
 static void write_page(FILE *f, const char *title, json_object *doc, const char *kind)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Untrusted text in text output, and padded table columns (see tools/text.h). */
+/* Untrusted text in text output, padded table columns, and the one JSON writer (see
+ * tools/text.h). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,4 +79,36 @@ void text_cell(FILE *f, const char *cell, size_t width)
 	fputs(text_esc(cell), f);
 	for (; w < width; w++)
 		fputc(' ', f);
+}
+
+/*
+ * Serialised JSON to f, with what json-c leaves raw escaped as \uXXXX: DEL, the C1
+ * controls and the characters that reorder text or break lines (U+202E and the like;
+ * util/esc.h), which would reach a terminal or an editor and make a file name or a
+ * .modinfo value read as another. Outside strings the text is ASCII, so each such
+ * character is inside one, where the escape means the same; json_text() has made the
+ * strings valid UTF-8. After each line end, `indent` (NULL: none). With `html`, '<', '>'
+ * and '&' too (they occur only inside strings): the JSON can then neither end nor
+ * confuse the HTML script element it is put in ("</script", "<!--").
+ */
+void json_write(FILE *f, const char *s, const char *indent, bool html)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (p && *p) {
+		unsigned int cp;
+		size_t n = esc_utf8_seq(p, &cp);
+		if (n == 0) {
+			n = 1, cp = 0xfffd; /* not from json_text(): cannot happen, made visible */
+			fputs("\\ufffd", f);
+		} else if (cp == 0x7f || (cp >= 0x80 && cp <= 0x9f) || esc_is_layout_char(cp) ||
+			   (html && (cp == '<' || cp == '>' || cp == '&'))) {
+			fprintf(f, "\\u%04x", cp);
+		} else {
+			fwrite(p, 1, n, f);
+			if (*p == '\n' && indent)
+				fputs(indent, f);
+		}
+		p += n;
+	}
 }

@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -52,3 +53,11 @@ size_t text_width(const char *s);
 void text_col_fit(size_t *width, const char *cell, size_t cap);
 /* Print text_esc(cell), then spaces up to `width` columns (none when it is wider). */
 void text_cell(FILE *f, const char *cell, size_t width);
+
+/*
+ * The one writer of serialised JSON (every document, streamed item and HTML report):
+ * DEL, the C1 controls and the characters that reorder or break lines as \uXXXX; with
+ * `html` also '<', '>' and '&' (safe in an HTML script element); `indent` after each
+ * line end (NULL: none). s from json-c over json_text() strings.
+ */
+void json_write(FILE *f, const char *s, const char *indent, bool html);

@@ -89,3 +89,15 @@ for f in json sarif; do
 	no_raw "output: check -f $f, U+202E in a file name" "$T_TMP/out"
 	t_grep "output: ... written as \\u202e ($f)" 'rtl\u202eok' "$T_TMP/out"
 done
+
+# The HTML report (diff --html, audit --html) embeds its JSON through the same writer: a
+# module name with U+202E, DEL and a C1 control reaches the page as \uXXXX (before: raw,
+# only '<', '>' and '&' escaped), the decoded document unchanged.
+printf '0x00000001\trtl_sym\tdrivers/rtl\342\200\256ok\177\302\205\tEXPORT_SYMBOL\t\n' \
+	> "$T_TMP/rtl-old.symvers"
+printf '0x00000002\tother\tvmlinux\tEXPORT_SYMBOL\t\n' > "$T_TMP/rtl-new.symvers"
+h_case "output: diff --html, U+202E in a module name" 1 "" \
+	"$KSC" diff -q --html "$T_TMP/rtl.html" "$T_TMP/rtl-old.symvers" "$T_TMP/rtl-new.symvers"
+t_grep "output: ... written as \\u202e (html)" 'rtl\u202eok\u007f\u0085' "$T_TMP/rtl.html"
+t_eq "output: ... no raw U+202E, DEL or C1 control in the page" 0 \
+	"$(LC_ALL=C grep -c -P '\xe2\x80\xae|\x7f|\xc2[\x80-\x9f]' "$T_TMP/rtl.html")"
