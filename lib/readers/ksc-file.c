@@ -526,6 +526,30 @@ static void too_large(struct ksc_ctx *ctx, const char *path, uint64_t n, size_t 
 		limit);
 }
 
+/* A file's size before anything is read from it: within the limit of `as`, not empty. */
+static int size_ok(struct ksc_ctx *ctx, const char *path, uint64_t size, enum ksc_read_as as)
+{
+	size_t limit = ksc_read_limit(as);
+
+	if (size > limit) {
+		too_large(ctx, path, size, limit);
+		return -EFBIG;
+	}
+	if (size == 0) {
+		ksc_err(ctx, "%s: empty file", path);
+		return -ENOEXEC;
+	}
+	return 0;
+}
+
+/* A bzImage whose payload is none of the compressions read. */
+static int bz_unsupported(struct ksc_ctx *ctx, const char *path)
+{
+	ksc_err(ctx, "%s: bzImage payload compressed with an unsupported method (only gzip, xz and zstd are read)",
+		path);
+	return -EOPNOTSUPP;
+}
+
 /* Decompress `in` (compression c) into out, within the limit and the budget. 0 or -errno. */
 static int decompress(struct ksc_ctx *ctx, const char *path, struct input *in,
 		      enum ksc_compression c, bool single, enum ksc_read_as as,
@@ -620,17 +644,12 @@ int ksc_blob_load_fd(struct ksc_ctx *ctx, const char *path, int fd, uint64_t siz
 		     enum ksc_read_as as, struct ksc_blob *out)
 {
 	unsigned char head[BZ_HEAD];
-	size_t limit = ksc_read_limit(as), h = 0;
+	size_t h = 0;
+	int r;
 
 	memset(out, 0, sizeof(*out));
-	if (size > limit) {
-		too_large(ctx, path, size, limit);
-		return -EFBIG;
-	}
-	if (size == 0) {
-		ksc_err(ctx, "%s: empty file", path);
-		return -ENOEXEC;
-	}
+	if ((r = size_ok(ctx, path, size, as)) < 0)
+		return r;
 	while (h < sizeof(head) && h < size) {
 		ssize_t k = pread(fd, head + h, sizeof(head) - h, (off_t)h);
 		if (k < 0 && errno == EINTR)
@@ -651,19 +670,16 @@ int ksc_blob_load_fd(struct ksc_ctx *ctx, const char *path, int fd, uint64_t siz
 		unsigned char m[6] = { 0 };
 		ssize_t k = pread(fd, m, plen < sizeof(m) ? plen : sizeof(m), (off_t)poff);
 		c = ksc_detect_compression(m, k > 0 ? (size_t)k : 0);
-		if (c == KSC_COMPRESSION_NONE) {
-			ksc_err(ctx, "%s: bzImage payload compressed with an unsupported method (only gzip, xz and zstd are read)",
-				path);
-			return -EOPNOTSUPP;
-		}
+		if (c == KSC_COMPRESSION_NONE)
+			return bz_unsupported(ctx, path);
 		struct input in = { .fd = fd, .off = poff, .end = (uint64_t)poff + plen };
-		int r = decompress(ctx, path, &in, c, true, as, out);
+		r = decompress(ctx, path, &in, c, true, as, out);
 		free(in.buf);
 		return r;
 	}
 	if (c != KSC_COMPRESSION_NONE) {
 		struct input in = { .fd = fd, .off = 0, .end = size };
-		int r = decompress(ctx, path, &in, c, false, as, out);
+		r = decompress(ctx, path, &in, c, false, as, out);
 		free(in.buf);
 		return r;
 	}
@@ -693,28 +709,20 @@ int ksc_blob_load_as(struct ksc_ctx *ctx, const char *path, const void *data, si
 		close(fd);
 		return r;
 	}
-	size_t limit = ksc_read_limit(as), poff, plen;
+	size_t poff, plen;
 	const unsigned char *p = data;
-	if (size > limit) {
-		too_large(ctx, path, size, limit);
-		return -EFBIG;
-	}
-	if (size == 0) {
-		ksc_err(ctx, "%s: empty file", path);
-		return -ENOEXEC;
-	}
+	int r = size_ok(ctx, path, size, as);
+	if (r < 0)
+		return r;
 	bool bz = as == KSC_READ_IMAGE && bzimage_payload(p, size, size, &poff, &plen);
 	struct input in = { .mem = bz ? p + poff : p, .mem_len = bz ? plen : size };
 	enum ksc_compression c = ksc_detect_compression(in.mem, in.mem_len);
-	if (bz && c == KSC_COMPRESSION_NONE) {
-		ksc_err(ctx, "%s: bzImage payload compressed with an unsupported method (only gzip, xz and zstd are read)",
-			path);
-		return -EOPNOTSUPP;
-	}
+	if (bz && c == KSC_COMPRESSION_NONE)
+		return bz_unsupported(ctx, path);
 	if (c != KSC_COMPRESSION_NONE)
 		return decompress(ctx, path, &in, c, bz, as, out);
 	/* a copy, counted: the caller keeps its buffer */
-	int r = ksc_charge_take(&out->charge, size);
+	r = ksc_charge_take(&out->charge, size);
 	out->data = r < 0 ? NULL : malloc(size);
 	if (!out->data) {
 		ksc_charge_drop(&out->charge);

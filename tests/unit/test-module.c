@@ -440,6 +440,40 @@ static void test_bad_inputs(void **state)
 	}
 }
 
+/*
+ * A kernel image read from a file and from memory says the same: a bzImage whose payload
+ * is not compressed (read as an image), and nothing at all.
+ */
+static void test_image_refusals(void **state)
+{
+	struct test_env *env = *state;
+	unsigned char bz[4096] = { 0 };
+	char tmp[256], path[300];
+	struct ksc_module *m;
+
+	memcpy(bz + 0x202, "HdrS", 4);
+	bz[0x206] = 0x0f, bz[0x207] = 0x02; /* boot protocol 2.15 */
+	bz[0x24c] = 16;                     /* payload: 16 bytes at (4 + 1) * 512 */
+	memcpy(bz + 2560, "plain, unpacked.", 16);
+	unit_mkdtemp(tmp, sizeof(tmp));
+	snprintf(path, sizeof(path), "%s/bzImage", tmp);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(bz, 1, sizeof(bz), f), sizeof(bz));
+	assert_int_equal(fclose(f), 0);
+	test_log_clear(env);
+	assert_int_equal(ksc_module_new_from_path(env->ctx, path, &m), -EOPNOTSUPP);
+	assert_log_contains(env, "bzImage: bzImage payload compressed with an unsupported method");
+	test_log_clear(env);
+	assert_int_equal(ksc_module_new_from_memory(env->ctx, "bzImage", bz, sizeof(bz), &m),
+			 -EOPNOTSUPP);
+	assert_log_contains(env, "bzImage: bzImage payload compressed with an unsupported method");
+	test_log_clear(env);
+	assert_int_equal(ksc_module_new_from_memory(env->ctx, "none", bz, 0, &m), -ENOEXEC);
+	assert_log_contains(env, "none: empty file");
+	unit_rm_rf(tmp);
+}
+
 static void test_from_memory(void **state)
 {
 	struct test_env *env = *state;
@@ -505,6 +539,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_image_identity, test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_inputs, test_env_setup, test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_image_refusals, test_env_setup,
+						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_from_memory, test_env_setup, test_env_teardown),
 		cmocka_unit_test(test_path_names),
 		cmocka_unit_test(test_release_from_vermagic),
