@@ -177,60 +177,6 @@ KSC_EXPORT int ksc_src_add_memory(struct ksc_src *src, const char *name, const c
 }
 
 /*
- * A regular file (readdir said so) read without fstat(): reads until one comes back
- * short, which for a regular file means its end. 0 or -errno.
- */
-static int read_regular(int dfd, const char *name, char **buf, size_t *cap, size_t *size)
-{
-	/* O_NONBLOCK: a FIFO put in the file's place since readdir cannot hang the open. */
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	size_t got = 0;
-	int r = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (!*cap) {
-		*buf = malloc(65536);
-		if (!*buf) {
-			r = -ENOMEM;
-			goto out;
-		}
-		*cap = 65536;
-	}
-	for (;;) {
-		if (*cap - got < 2) {
-			if (*cap >= MAX_FILE_SIZE) {
-				r = -EFBIG;
-				goto out;
-			}
-			char *b = realloc(*buf, *cap * 2);
-			if (!b) {
-				r = -ENOMEM;
-				goto out;
-			}
-			*buf = b;
-			*cap *= 2;
-		}
-		size_t want = *cap - got - 1;
-		ssize_t k = read(fd, *buf + got, want);
-		if (k < 0) {
-			if (errno == EINTR)
-				continue;
-			r = -errno;
-			goto out;
-		}
-		got += (size_t)k;
-		if ((size_t)k < want)
-			break;
-	}
-	(*buf)[got] = '\0';
-	*size = got;
-out:
-	close(fd);
-	return r;
-}
-
-/*
  * Read a whole file opened at dfd/name into *buf (grown as needed). 0 or -errno; -EINVAL
  * for what is not a regular file (*mode says what it is). The open does not block: a
  * FIFO cannot hang it.
@@ -475,7 +421,8 @@ static int scan_one(struct worker *wk, int dfd, const char *rel, const char *nam
 		    enum ksc_src_lang lang, const struct ksc_src_default *def)
 {
 	size_t size = 0, first = wk->recs.n;
-	int r = read_regular(dfd, name, &wk->buf, &wk->cap_buf, &size);
+	mode_t mode; /* readdir said a regular file: anything else since is an error */
+	int r = read_whole(dfd, name, &wk->buf, &wk->cap_buf, &size, &mode);
 	const char *path = join_path(wk, rel, name);
 
 	if (!path)

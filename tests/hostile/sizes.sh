@@ -173,3 +173,14 @@ h_case "size: a 2 GiB sparse depmod.d file" 0 \
 	"$KSC" tree -b "$T_TMP/sroot" "$H_REL" --no-index --no-check -q
 h_cost "size: a 2 GiB sparse depmod.d file" \
 	"$KSC" tree -b "$T_TMP/sroot" "$H_REL" --no-index --no-check -q
+
+# A 2 GiB sparse .c among a folder's sources: refused by its size before it is read
+# (before: 1 GiB read into memory, then refused), the other files scanned.
+mkdir -p "$T_TMP/ssrc"
+printf 'EXPORT_SYMBOL(foo);\n' > "$T_TMP/ssrc/a.c"
+truncate -s 2G "$T_TMP/ssrc/big.c"
+h_case "size: src scan, a 2 GiB sparse source" 4 "$T_TMP/ssrc/big.c: File too large" \
+	"$KSC" src scan "$T_TMP/ssrc"
+t_eq "size: ... the other file scanned" "$T_TMP/ssrc/a.c:1: export foo EXPORT_SYMBOL" \
+	"$(cat "$T_TMP/out")"
+h_cost "size: src scan, a 2 GiB sparse source" "$KSC" src scan "$T_TMP/ssrc"
