@@ -554,6 +554,20 @@ int ksc_kernel_open(struct ksc_ctx *ctx, const char *root, const char *release,
 		    struct ksc_kernel **out);
 int ksc_kernel_open_location(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
 			     struct ksc_kernel **out);
+/*
+ * The kernel ksc_kernel_open(ctx, root, release) gives, read only as far as checking the
+ * `n` modules `mods` (ksc_check_modules()) depends on it, from the files depmod wrote:
+ * when modules.dep and modules.symbols of the module folder are current (every module
+ * depmod would keep listed, none newer than modules.dep, what is read agreeing with
+ * them), only the providers of the modules' imports, the files of their names and the
+ * files outside kernel/ are read; their verdicts are those of ksc_kernel_open()'s kernel.
+ * Its other getters answer for those modules only. 0 and *out, -ESTALE (nothing logged)
+ * when depmod's files cannot stand for the tree (then use ksc_kernel_open()), -ENOMEM,
+ * -EINVAL. (KSYMCHECK_0.4)
+ */
+int ksc_kernel_open_for_modules(struct ksc_ctx *ctx, const char *root, const char *release,
+				struct ksc_module *const *mods, size_t n,
+				struct ksc_kernel **out);
 /* _ref: one more reference, returns k. _unref: drops one, returns NULL. */
 struct ksc_kernel *ksc_kernel_ref(struct ksc_kernel *k);
 struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k);

@@ -441,6 +441,8 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 	if (r >= 0)
 		r = open_keys(ctx, &a.kern, any_signed, &kr);
 	a.kern.progress = !a.quiet && a.format == FMT_TEXT;
+	a.kern.for_mods = c.mods;
+	a.kern.n_for_mods = c.n;
 	if (r >= 0)
 		k = open_kernel(ctx, &a.kern, &c.errors, any_signed ? kr : NULL);
 	if (!k) {

@@ -111,6 +111,9 @@ struct kernel_opts {
 	bool require_intree, allow_missing_ns;
 	enum ksc_build build; /* KSC_BUILD_AUTO unless --external-build or --in-tree-build */
 	bool progress; /* a progress bar while a whole tree is read (on a terminal) */
+	/* the modules to check, when known: -k ROOT reads only what their verdicts need */
+	struct ksc_module *const *for_mods;
+	size_t n_for_mods;
 };
 /* A command's options: its own, the kernel options it takes, and its --help text. */
 struct option_set {

@@ -305,11 +305,17 @@ char *default_index(const char *root, const char *kver)
 	return r < 0 ? NULL : out;
 }
 
-static bool index_disabled(void)
+/* An environment switch: set, and not "0". */
+static bool env_set(const char *name)
 {
-	const char *e = getenv("KSYMCHECK_NO_INDEX");
+	const char *e = getenv(name);
 
 	return e && *e && strcmp(e, "0") != 0;
+}
+
+static bool index_disabled(void)
+{
+	return env_set("KSYMCHECK_NO_INDEX");
 }
 
 char *keys_cache_path(const char *root, const char *kver)
@@ -428,7 +434,16 @@ struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *a,
 	struct ksc_kernel *k = NULL;
 	int r;
 
-	if (a->root) {
+	if (a->root && a->n_for_mods && !env_set("KSYMCHECK_NO_DEPMOD")) {
+		/* depmod's files, when current: only what these modules' verdicts need */
+		r = ksc_kernel_open_for_modules(ctx, a->root, a->kver, a->for_mods, a->n_for_mods,
+						&k);
+		if (r == -ENOMEM)
+			return NULL;
+	}
+	if (k) {
+		*errors += ksc_kernel_get_error_count(k);
+	} else if (a->root) {
 		r = open_root_kernel(ctx, a->root, a->kver, a->progress, &k);
 		if (r < 0)
 			return NULL;

@@ -131,3 +131,11 @@ int ksc_kernel_set_owner_deps(struct ksc_kernel *k, const char *owner,
 			      const char *const *deps, size_t n) _must_check_;
 const struct kprov *ksc_kernel_first_prov(const struct ksc_kernel *k, const char *symbol);
 const struct kprov *ksc_kernel_next_prov(const struct ksc_kernel *k, const struct kprov *p);
+
+/*
+ * What ksc_kernel_open_location() reads after the tree's modules (ksc-kernel.c): the
+ * kernel's own exports (with `symvers_modules`, a Module.symvers' module rows too), the
+ * quirks and the configuration. 0 or -errno, logged.
+ */
+int ksc_kernel_open_rest(struct ksc_kernel *k, const struct ksc_kernel_location *loc,
+			 bool symvers_modules) _must_check_;

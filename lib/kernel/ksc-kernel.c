@@ -463,7 +463,8 @@ static int add_tree_modules(struct ksc_kernel *k, const struct ksc_kernel_locati
  * The kernel's own exports from the locator's source (Module.symvers, vmlinux, vmlinuz);
  * when one cannot be read, the next. 0, -ENOENT (none found, logged) or -ENOMEM.
  */
-static int add_located_exports(struct ksc_kernel *k, const struct ksc_kernel_location *loc)
+static int add_located_exports(struct ksc_kernel *k, const struct ksc_kernel_location *loc,
+			       bool symvers_modules)
 {
 	struct ksc_ctx *ctx = k->ctx;
 	int r = 0;
@@ -480,7 +481,11 @@ static int add_located_exports(struct ksc_kernel *k, const struct ksc_kernel_loc
 				k->errors++;
 				continue;
 			}
-			r = ksc_kernel_add_symvers_rows(k, sv, true);
+			r = ksc_kernel_add_symvers_rows(k, sv, !symvers_modules);
+			if (r >= 0 && symvers_modules && k->n_owners)
+				ksc_info(ctx, "%s: no module in %s: its modules' exports as %s lists them (by name)",
+					 ksc_kernel_location_get_release(loc),
+					 ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR), p);
 			ksc_symvers_unref(sv);
 		} else {
 			struct ksc_module *vm;
@@ -524,6 +529,31 @@ static bool is_debian_kernel(const struct ksc_kernel_location *loc)
 	return stat(p, &st) == 0;
 }
 
+/*
+ * What ksc_kernel_open_location() reads after the modules: the kernel's own exports (with
+ * `symvers_modules`, a Module.symvers' module rows too: providers known by name only),
+ * the distribution's quirks and the configuration. 0 or -errno (logged).
+ */
+int ksc_kernel_open_rest(struct ksc_kernel *k, const struct ksc_kernel_location *loc,
+			 bool symvers_modules)
+{
+	int r = add_located_exports(k, loc, symvers_modules);
+
+	if (r < 0)
+		return r;
+	if (is_debian_kernel(loc))
+		k->quirks |= KSC_QUIRK_DEBIAN_MISSING_CRC;
+	const char *config = ksc_kernel_location_get_path(loc, KSC_KFILE_CONFIG);
+	if (config) {
+		r = ksc_kernel_read_config(k, config);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			k->errors++;
+	}
+	return 0;
+}
+
 KSC_EXPORT int ksc_kernel_open_location(struct ksc_ctx *ctx,
 					const struct ksc_kernel_location *loc,
 					struct ksc_kernel **out)
@@ -536,29 +566,18 @@ KSC_EXPORT int ksc_kernel_open_location(struct ksc_ctx *ctx,
 	if (r < 0)
 		return r;
 	r = ksc_kernel_set_release(k, ksc_kernel_location_get_release(loc));
-	if (r < 0)
-		goto err;
-	r = add_tree_modules(k, loc);
-	if (r < 0)
-		goto err;
-	r = add_located_exports(k, loc);
-	if (r < 0)
-		goto err;
-	if (is_debian_kernel(loc))
-		k->quirks |= KSC_QUIRK_DEBIAN_MISSING_CRC;
-	const char *config = ksc_kernel_location_get_path(loc, KSC_KFILE_CONFIG);
-	if (config) {
-		r = ksc_kernel_read_config(k, config);
-		if (r == -ENOMEM)
-			goto err;
-		if (r < 0)
-			k->errors++;
+	if (r >= 0)
+		r = add_tree_modules(k, loc);
+	/* No module in the folder (a system with only the headers installed): the modules'
+	 * exports as the headers' Module.symvers lists them. */
+	if (r >= 0)
+		r = ksc_kernel_open_rest(k, loc, k->n_owners == 0);
+	if (r < 0) {
+		ksc_kernel_unref(k);
+		return r;
 	}
 	*out = k;
 	return 0;
-err:
-	ksc_kernel_unref(k);
-	return r;
 }
 
 KSC_EXPORT int ksc_kernel_open(struct ksc_ctx *ctx, const char *root, const char *release,
