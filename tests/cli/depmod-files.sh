@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# `check -k ROOT` from depmod's files (lib/kernel/ksc-kernel-depmod.c): with modules.dep
+# and modules.symbols current (kmod's depmod run on the root), only the module's providers
+# are read, and every output is the whole tree's read byte for byte (KSYMCHECK_NO_DEPMOD=1
+# KSYMCHECK_NO_INDEX=1: ksc_kernel_open()); stale files (a module added or touched after
+# depmod, a file missing or not as depmod wrote it) fall back to the tree's read, saying
+# why at debug level. A root with only the headers' Module.symvers (no module) takes the
+# modules' exports from it. Whole outputs against tests/expected/depmod-files/.
+. tests/lib.sh
+REL=6.16.0-demo
+M=$FIXTURES/demo/modset
+DEPMOD=$(PATH=$PATH:/usr/sbin:/sbin command -v depmod || true)
+export LC_ALL=C
+
+root=$T_TMP/root
+k=$root/lib/modules/$REL
+scripts/mk-sample-kernel.sh "$FIXTURES" "$root"
+mkdir -p "$k/kernel/arch/x86/kvm"
+cp "$M/kvm.ko" "$M/kvm-amd.ko" "$k/kernel/arch/x86/kvm/"
+amd=$T_TMP/kvm-amd.ko
+cp "$M/kvm-amd.ko" "$amd"
+
+# both NAME [OPTIONS]: check kvm-amd with depmod's files and with the tree's read; the
+# whole outputs (stdout, stderr, exit status) must be equal. $T_TMP/why: the debug line
+# that says why depmod's files were not used (empty when they were).
+both() {
+	local name=$1; shift
+	"$KSC" check "$@" -k "$root" "$amd" > "$T_TMP/fast.out" 2> "$T_TMP/fast.err"
+	echo "exit $?" >> "$T_TMP/fast.out"
+	KSYMCHECK_NO_DEPMOD=1 KSYMCHECK_NO_INDEX=1 "$KSC" check "$@" -k "$root" "$amd" \
+		> "$T_TMP/full.out" 2> "$T_TMP/full.err"
+	echo "exit $?" >> "$T_TMP/full.out"
+	cat "$T_TMP/fast.err" >> "$T_TMP/fast.out"
+	cat "$T_TMP/full.err" >> "$T_TMP/full.out"
+	t_diff "$name: the same output as the tree's read" "$T_TMP/full.out" "$T_TMP/fast.out"
+	KSYMCHECK_DEBUG=1 "$KSC" check "$@" -k "$root" "$amd" 2>&1 >/dev/null |
+		sed -n "s|^ksymcheck: debug: $k: depmod's files not used: ||p" > "$T_TMP/why"
+}
+# uses NAME: depmod's files were used
+uses() { t_eq "$1" "" "$(cat "$T_TMP/why")"; }
+# falls_back NAME WHY
+falls_back() { t_eq "$1" "$2" "$(cat "$T_TMP/why")"; }
+
+if [ -z "$DEPMOD" ]; then
+	t_skip "check from depmod's files" "kmod's depmod not installed"
+	exit 0
+fi
+"$DEPMOD" -b "$root" -C "$T_TMP/no-such-folder" "$REL" 2> /dev/null
+
+both "depmod run"
+uses "... depmod's files used"
+both "depmod run, -v --format json" -v --format json
+t_expect current 0 "$KSC" check -v -k "$root" "$amd"
+
+# kvm-amd's provider replaced by the impostor in updates/dkms after depmod ran
+mkdir -p "$k/updates/dkms"
+cp "$M/kvm-dkms.ko" "$k/updates/dkms/kvm.ko"
+both "a module added after depmod"
+falls_back "... the tree is read: the module is not in modules.dep" \
+	"a module modules.dep does not list"
+"$DEPMOD" -b "$root" -C "$T_TMP/no-such-folder" "$REL" 2> /dev/null
+both "depmod run again: the impostor wins kvm's name" -v
+uses "... depmod's files used (a module outside kernel/ is always read)"
+t_expect impostor 1 "$KSC" check -v -k "$root" "$amd"
+
+touch -d '+1 hour' "$k/kernel/arch/x86/kvm/kvm-amd.ko"
+both "a module newer than modules.dep"
+falls_back "... the tree is read" "a module newer than modules.dep"
+"$DEPMOD" -b "$root" -C "$T_TMP/no-such-folder" "$REL" 2> /dev/null
+touch -d '-1 hour' "$k/kernel/arch/x86/kvm/kvm-amd.ko"
+
+cp "$k/modules.symbols" "$T_TMP/symbols"
+grep -v ' kvm$' "$T_TMP/symbols" > "$k/modules.symbols"
+touch -r "$T_TMP/symbols" "$k/modules.symbols"
+both "modules.symbols without kvm's exports"
+falls_back "... the tree is read" "a module's exports not as in modules.symbols"
+sed 's/ kvm$/ kvm_amd/' "$T_TMP/symbols" > "$k/modules.symbols"
+both "modules.symbols giving kvm's exports to kvm_amd"
+falls_back "... the tree is read" "modules.symbols names an export a module lacks"
+rm "$k/modules.symbols"
+both "no modules.symbols"
+falls_back "... the tree is read" "no modules.dep and modules.symbols"
+cp "$T_TMP/symbols" "$k/modules.symbols"
+
+cp "$k/modules.dep" "$T_TMP/dep"
+echo "kernel/gone.ko:" >> "$k/modules.dep"
+both "modules.dep listing a module that is not there"
+falls_back "... the tree is read" "modules.dep lists a module depmod would not keep"
+echo "garbage" >> "$k/modules.dep"
+both "a modules.dep line not as depmod writes it"
+falls_back "... the tree is read" "a line not as depmod writes it"
+cp "$T_TMP/dep" "$k/modules.dep"
+both "depmod's files restored"
+uses "... depmod's files used again"
+
+# Only the headers installed: no module, the headers' Module.symvers names the exporters.
+h=$T_TMP/headers
+mkdir -p "$h/lib/modules/$REL/build" "$h/boot"
+cp "$root/boot/config-$REL" "$h/boot/"
+{ "$KSC" exports --format symvers "$root/boot/vmlinux-$REL"
+  "$KSC" exports --format symvers "$M/kvm.ko"; } > "$h/lib/modules/$REL/build/Module.symvers"
+t_expect headers-only 0 "$KSC" check -v -k "$h" "$amd"
