@@ -30,7 +30,7 @@
 /* The index file                                                                     */
 
 #define KIDX_MAGIC "KSCTREE\n"
-#define KIDX_VERSION 7u
+#define KIDX_VERSION 8u
 #define KIDX_BYTE_ORDER 0x01020304u
 #define KIDX_F_DERIVED 1u
 #define KIDX_CHECKED_FROM 32 /* the hot checksum covers the file from here to cold_off */
@@ -85,6 +85,8 @@ void ksc_krec_sum(const struct krec *r, struct krec_sum *s)
 	s->file_size = r->file_size;
 	s->ino = r->ino;
 	s->mtime_ns = r->mtime_ns;
+	s->ctime_ns = r->ctime_ns;
+	s->content_hash = r->content_hash;
 	s->facts_hash = r->facts_hash;
 	s->kexp_hash = r->kexp_hash;
 	s->kmod_hash = r->kmod_hash;
@@ -122,7 +124,9 @@ static const char *hdr_str(const struct kidx_hdr *h, const char *base, uint32_t 
 static bool sum_eq(const struct krec_sum *a, const struct krec_sum *b)
 {
 	return a->file_size == b->file_size && a->ino == b->ino &&
-	       a->mtime_ns == b->mtime_ns && a->facts_hash == b->facts_hash &&
+	       a->mtime_ns == b->mtime_ns && a->ctime_ns == b->ctime_ns &&
+	       a->content_hash == b->content_hash &&
+	       a->facts_hash == b->facts_hash &&
 	       a->kexp_hash == b->kexp_hash && a->kmod_hash == b->kmod_hash &&
 	       a->prov_hash == b->prov_hash && a->flags == b->flags &&
 	       a->kind == b->kind && a->n_msgs == b->n_msgs && a->err == b->err;

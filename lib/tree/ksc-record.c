@@ -528,6 +528,8 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 	h.file_size = src->file_size;
 	h.mtime_ns = src->mtime_ns;
 	h.ino = src->ino;
+	h.ctime_ns = src->ctime_ns;
+	h.content_hash = src->content_hash;
 	h.relpath = rbuf_cstr(&b, src->relpath);
 	h.err = mod ? 0 : src->err;
 	h.struct_name = h.kmod_name = h.modpost_name = h.symvers_owner = KREC_NONE;

@@ -181,6 +181,9 @@ bool index_is_stale(const struct ksc_tree *t)
 			return true; /* another order, or new results */
 		if (!m->cached && m->sum.facts_hash != km->sum.facts_hash)
 			return true;
+		/* a record kept as racy (its file had just changed) has settled: keep it */
+		if (!m->cached && km->sum.mtime_ns == KREC_RACY && m->sum.mtime_ns != KREC_RACY)
+			return true;
 		if (!m->cached && m->sum.mtime_ns != KREC_RACY)
 			stale++;
 	}

@@ -450,8 +450,11 @@ static int open_module(struct rmod *x)
 	src->file_size = (uint64_t)st.st_size;
 	src->ino = (uint64_t)st.st_ino;
 	src->mtime_ns = st_mtime_ns(&st);
+	src->ctime_ns = st_ctime_ns(&st);
 	if (src->mtime_ns > x->t->start_ns - RACY_NS)
 		src->mtime_ns = KREC_RACY; /* could change again within the clock's granularity */
+	else if (ctime_racy(&st, x->t->start_ns))
+		src->content_hash = file_content_hash(x->fd, (uint64_t)st.st_size);
 	x->size = (size_t)st.st_size;
 	if ((uint64_t)st.st_size > KSC_MODULE_MAX) { /* a module, whatever its name */
 		src->err = -EFBIG;

@@ -35,6 +35,23 @@
 
 /* A file modified this recently may change again within the clock's granularity. */
 #define RACY_NS 2000000000LL
+/*
+ * The change time (ctime) is racy for a shorter while where the filesystem keeps
+ * nanoseconds: one tick of the kernel's coarse clock (a jiffy, 10 ms at HZ=100, the
+ * coarsest). Read later than that, an edit after the read gets another ctime.
+ */
+#define CTIME_TICK_NS 10000000LL
+/*
+ * A racy ctime (an edit in the same tick would keep it): the record is keyed by the
+ * file's bytes too (file_content_hash(), never 0; 0 when it cannot be read).
+ */
+uint64_t file_content_hash(int fd, uint64_t size);
+static inline bool ctime_racy(const struct stat *st, int64_t start_ns)
+{
+	int64_t c = (int64_t)st->st_ctim.tv_sec * 1000000000LL + st->st_ctim.tv_nsec;
+
+	return c > start_ns - (st->st_ctim.tv_nsec ? CTIME_TICK_NS : RACY_NS);
+}
 
 enum ksrc_kind { KSRC_NONE = 0, KSRC_SYMVERS, KSRC_VMLINUX, KSRC_SYSMAP };
 
@@ -222,6 +239,11 @@ static inline uint64_t now_ns(void)
 static inline int64_t st_mtime_ns(const struct stat *st)
 {
 	return (int64_t)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+}
+
+static inline int64_t st_ctime_ns(const struct stat *st)
+{
+	return (int64_t)st->st_ctim.tv_sec * 1000000000LL + st->st_ctim.tv_nsec;
 }
 
 /* ---- threads (ksc-tree-pool.c) ---- */

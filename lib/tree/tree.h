@@ -52,6 +52,8 @@ struct krec {
 	uint64_t file_size;
 	int64_t mtime_ns;       /* KREC_RACY: never matches (modified too recently, or unreadable) */
 	uint64_t ino;
+	int64_t ctime_ns;       /* the inode's change time: an edit with the mtime restored */
+	uint64_t content_hash;  /* the file's bytes, when its ctime was racy (else 0) */
 	/* fingerprints (ksc_hash64) of the facts below */
 	uint64_t facts_hash;    /* every fact: the record after this field, strings resolved */
 	uint64_t kexp_hash;     /* kmod view: exports (names, CRCs) */
@@ -188,7 +190,8 @@ struct krec_src {
 	const struct kview *kv;
 	bool unreadable;
 	uint64_t file_size, ino;
-	int64_t mtime_ns;
+	int64_t mtime_ns, ctime_ns;
+	uint64_t content_hash;
 	const unsigned char *sigtail; /* the last bytes of the image ksc_sig_capture() reads */
 	size_t sigtail_len;
 	const int *msg_prio;          /* messages logged while reading */
@@ -226,7 +229,8 @@ struct krange ksc_krec_kinfo(const struct krec *r);
 /* What the index's directory keeps of a facts record, so that it need not be read. */
 struct krec_sum {
 	uint64_t file_size, ino;
-	int64_t mtime_ns;
+	int64_t mtime_ns, ctime_ns;
+	uint64_t content_hash;
 	uint64_t facts_hash, kexp_hash, kmod_hash, prov_hash;
 	uint32_t flags, kind, n_msgs;
 	int32_t err;
