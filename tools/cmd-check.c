@@ -58,9 +58,13 @@ static const char *const help =
 	"  -q, --quiet            text: only the refusals, no warnings, notes or summary\n"
 	"  -v, --verbose          add each finding's explanation and fix, and notes\n"
 	"  -h, --help             show this help and exit\n\n"
-	"A kernel root is read through the index 'tree' keeps (KSYMCHECK_NO_INDEX=1: read\n"
-	"whole; the same output), with a progress bar on standard error when it is a\n"
-	"terminal (text format, not --quiet).\n\n"
+	"A kernel root where depmod's modules.dep and modules.symbols are current (an\n"
+	"installed system) gives only what the modules' verdicts need: their providers, the\n"
+	"files of their names, the files outside kernel/ (KSYMCHECK_NO_DEPMOD=1: not so).\n"
+	"Else it is read through the index 'tree' keeps (KSYMCHECK_NO_INDEX=1: read\n"
+	"whole; the same output either way), with a progress bar on standard error when it\n"
+	"is a terminal (text format, not --quiet). With no module in it (only the headers\n"
+	"installed), the modules' exports come from the headers' Module.symvers, by name.\n\n"
 	"Exit status: 0 all would load, 1 some would be refused, 2 usage error,\n"
 	"4 some inputs unreadable (the others were checked); 1 and 4 add up.\n";
 

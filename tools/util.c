@@ -318,6 +318,19 @@ static bool index_disabled(void)
 	return env_set("KSYMCHECK_NO_INDEX");
 }
 
+/* Make the folders of `path` (not its last part), as the index's writer does. */
+static void make_parents(const char *path)
+{
+	char dir[PATH_MAX];
+
+	snprintf(dir, sizeof(dir), "%s", path);
+	for (char *p = dir + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		(void)mkdir(dir, 0755); /* exists, or the cache is not written: no error */
+		*p = '/';
+	}
+}
+
 char *keys_cache_path(const char *root, const char *kver)
 {
 	if (index_disabled() || !kver)
@@ -326,6 +339,9 @@ char *keys_cache_path(const char *root, const char *kver)
 	size_t n = idx ? strlen(idx) : 0;
 	if (n > 4 && asprintf(&out, "%.*s.keys", (int)(n - 4), idx) < 0)
 		out = NULL;
+	/* with depmod's files, no index is written: its folder may not exist yet */
+	if (out)
+		make_parents(out);
 	free(idx);
 	return out;
 }

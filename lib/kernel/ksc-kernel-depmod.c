@@ -152,15 +152,14 @@ static int parse_symbols(struct fast *f)
 }
 
 /* One file depmod keeps for its name, in path order: listed and not newer. */
-static int collect(const char *path, const char *replaced, void *data)
+static int collect(const char *path, const char *replaced, const struct stat *st, void *data)
 {
 	struct fast *f = data;
-	struct stat st;
 	size_t nl;
 
 	if (!hash_find(&f->listed, path + f->base))
 		f->why = "a module modules.dep does not list";
-	else if (stat(path, &st) < 0 || mtime_ns(&st) > f->dep_mtime)
+	else if (mtime_ns(st) > f->dep_mtime)
 		f->why = "a module newer than modules.dep";
 	if (f->why) {
 		f->stale = true;
@@ -323,7 +322,7 @@ static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
 				ksc_kernel_location_get_release(loc), &f->cfg);
 	if (r < 0)
 		return r;
-	r = ksc_depmod_modules_search(f->q, f->cfg, moddir, collect, f, &errors);
+	r = ksc_depmod_modules_search_st(f->q, f->cfg, moddir, collect, f, &errors);
 	if (!f->why && errors)
 		f->why = "the walk met a problem";
 	if (!f->why && f->n != f->listed.count)

@@ -24,6 +24,7 @@
  * ksc_depmod_modules_search() both read folders that way.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -557,6 +558,7 @@ struct cand {
 	const char *rel;
 	char *replaced; /* a rival this file won over, relative */
 	char *name;	/* kmod's name */
+	struct stat st; /* as the walk found it */
 };
 
 struct search {
@@ -582,7 +584,7 @@ static void cand_free(struct cand *c)
 }
 
 /* depmod_modules_search_file(): keep one file per name. */
-static int search_file(struct search *s, const char *path)
+static int search_file(struct search *s, const char *path, const struct stat *st)
 {
 	char name[PATH_MAX];
 	size_t nl;
@@ -610,6 +612,7 @@ static int search_file(struct search *s, const char *path)
 		}
 		free(old->path);
 		x.rel = x.path + s->base;
+		x.st = *st;
 		x.name = old->name; /* the hash's key stays */
 		*old = x;
 		return 0;
@@ -624,6 +627,7 @@ static int search_file(struct search *s, const char *path)
 		return -ENOMEM;
 	}
 	x.rel = x.path + s->base;
+	x.st = *st;
 	s->c[s->n++] = x;
 	return 0;
 }
@@ -664,16 +668,18 @@ static int search_dir(struct search *s, const char *dir, const struct stat *dst)
 			break;
 		}
 		struct stat st;
-		if (stat(p, &st) < 0) {
+		/* as stat(p), without resolving the whole path again */
+		if (fstatat(dirfd(d), de->d_name, &st, 0) < 0) {
 			int e = errno;
 			struct stat lst;
-			bool dangling = e == ENOENT && lstat(p, &lst) == 0 &&
+			bool dangling = e == ENOENT &&
+					fstatat(dirfd(d), de->d_name, &lst, AT_SYMLINK_NOFOLLOW) == 0 &&
 					S_ISLNK(lst.st_mode);
 			search_problem(s, p, dangling ? "dangling symbolic link" : strerror(e));
 		} else if (S_ISDIR(st.st_mode)) {
 			r = search_dir(s, p, &st);
 		} else if (S_ISREG(st.st_mode) && ksc_path_is_module_name(de->d_name)) {
-			r = search_file(s, p);
+			r = search_file(s, p, &st);
 		}
 		free(p);
 	}
@@ -687,9 +693,31 @@ static int cmp_cand(const void *a, const void *b)
 	return strcmp(((const struct cand *)a)->path, ((const struct cand *)b)->path);
 }
 
+struct plain_fn {
+	ksc_modset_fn fn;
+	void *data;
+};
+
+static int plain(const char *path, const char *replaced, const struct stat *st, void *data)
+{
+	struct plain_fn *p = data;
+
+	(void)st;
+	return p->fn(path, replaced, p->data);
+}
+
 int ksc_depmod_modules_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
 			      const char *moddir, ksc_modset_fn fn, void *data,
 			      unsigned int *errors)
+{
+	struct plain_fn p = { fn, data };
+
+	return ksc_depmod_modules_search_st(ctx, cfg, moddir, plain, &p, errors);
+}
+
+int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
+				 const char *moddir, ksc_modset_st_fn fn, void *data,
+				 unsigned int *errors)
 {
 	struct search s = { .ctx = ctx, .cfg = cfg, .base = strlen(moddir) + 1,
 			    .errors = errors };
@@ -706,7 +734,7 @@ int ksc_depmod_modules_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *
 	if (s.n > 1)
 		qsort(s.c, s.n, sizeof(*s.c), cmp_cand);
 	for (size_t i = 0; r >= 0 && i < s.n; i++)
-		r = fn(s.c[i].path, s.c[i].replaced, data);
+		r = fn(s.c[i].path, s.c[i].replaced, &s.c[i].st, data);
 	for (size_t i = 0; i < s.n; i++)
 		cand_free(&s.c[i]);
 	free(s.c);

@@ -83,6 +83,14 @@ int ksc_depmod_modules_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *
 			      const char *moddir, ksc_modset_fn fn, void *data,
 			      unsigned int *errors) _must_check_;
 
+/* The same, fn also given the file's stat() as the walk made it. */
+struct stat;
+typedef int (*ksc_modset_st_fn)(const char *path, const char *replaced, const struct stat *st,
+				void *data);
+int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
+				 const char *moddir, ksc_modset_st_fn fn, void *data,
+				 unsigned int *errors) _must_check_;
+
 struct ksc_kernel;
 struct ksc_module;
 /*
