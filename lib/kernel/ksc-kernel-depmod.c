@@ -226,6 +226,19 @@ static bool mark_needed(struct fast *f, struct ksc_module *const *mods, size_t n
 	return true;
 }
 
+/*
+ * Is `name` the namespace of one of mod's exports? kmod's depmod before 31 takes every
+ * string of __ksymtab_strings for a symbol, the namespaces kept there too ("alias
+ * symbol:module:kvm-amd,kvm-intel kvm").
+ */
+static bool is_namespace_of(const struct ksc_module *mod, const char *name)
+{
+	for (size_t i = 0; i < ksc_module_get_export_count(mod); i++)
+		if (strcmp(ksc_module_get_export(mod, i)->ns, name) == 0)
+			return true;
+	return false;
+}
+
 /* Does `mod` (the file e) export what modules.symbols gives it, and only that? */
 static bool agrees(struct fast *f, const struct kept *e, const struct ksc_module *mod)
 {
@@ -240,7 +253,8 @@ static bool agrees(struct fast *f, const struct kept *e, const struct ksc_module
 	void *val;
 	for (size_t i = 0; i < f->owner.n_buckets; i++) {
 		const char *sym = hash_slot_key(&f->owner, i, &val);
-		if (sym && strcmp(val, e->name) == 0 && !ksc_module_find_export(mod, sym))
+		if (sym && strcmp(val, e->name) == 0 && !ksc_module_find_export(mod, sym) &&
+		    !is_namespace_of(mod, sym))
 		{
 			f->why = "modules.symbols names an export a module lacks";
 			return false;
