@@ -244,8 +244,7 @@ static bool agrees(struct fast *f, const struct kept *e, const struct ksc_module
 {
 	for (size_t i = 0; i < ksc_module_get_export_count(mod); i++) {
 		const char *owner = hash_find(&f->owner, ksc_module_get_export(mod, i)->name);
-		if (!owner || strcmp(owner, e->name) != 0)
-		{
+		if (!owner || strcmp(owner, e->name) != 0) {
 			f->why = "a module's exports not as in modules.symbols";
 			return false;
 		}
@@ -254,8 +253,7 @@ static bool agrees(struct fast *f, const struct kept *e, const struct ksc_module
 	for (size_t i = 0; i < f->owner.n_buckets; i++) {
 		const char *sym = hash_slot_key(&f->owner, i, &val);
 		if (sym && strcmp(val, e->name) == 0 && !ksc_module_find_export(mod, sym) &&
-		    !is_namespace_of(mod, sym))
-		{
+		    !is_namespace_of(mod, sym)) {
 			f->why = "modules.symbols names an export a module lacks";
 			return false;
 		}
