@@ -404,6 +404,26 @@ static int kernel_from_index(struct ksc_ctx *ctx, const char *root, const char *
 	return r;
 }
 
+/* Is there an index `tree` keeps for this root's release (current or not)? */
+static bool index_present(const char *root, const char *kver)
+{
+	struct ksc_ctx *q = ksc_new();
+	struct ksc_kernel_location *loc = NULL;
+	bool present = false;
+
+	if (!q)
+		return false;
+	ksc_set_log_fn(q, NULL, NULL);
+	if (!kver && ksc_kernel_locate(q, root, NULL, &loc) == 0)
+		kver = ksc_kernel_location_get_release(loc);
+	char *index = kver ? default_index(root, kver) : NULL;
+	present = index && access(index, R_OK) == 0;
+	free(index);
+	ksc_kernel_location_unref(loc);
+	ksc_unref(q);
+	return present;
+}
+
 void release_kernel(struct ksc_kernel *k)
 {
 #if defined(__SANITIZE_ADDRESS__)
@@ -450,8 +470,13 @@ struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *a,
 	struct ksc_kernel *k = NULL;
 	int r;
 
-	if (a->root && a->n_for_mods && !env_set("KSYMCHECK_NO_DEPMOD")) {
-		/* depmod's files, when current: only what these modules' verdicts need */
+	/*
+	 * depmod's files, when current: only what these modules' verdicts need. An index
+	 * `tree` keeps is cheaper still (its records are read, no module decompressed):
+	 * when there is one, open_root_kernel() goes first.
+	 */
+	if (a->root && a->n_for_mods && !env_set("KSYMCHECK_NO_DEPMOD") &&
+	    (index_disabled() || !index_present(a->root, a->kver))) {
 		r = ksc_kernel_open_for_modules(ctx, a->root, a->kver, a->for_mods, a->n_for_mods,
 						&k);
 		if (r == -ENOMEM)

@@ -2,7 +2,8 @@
 # `check -k ROOT` from depmod's files (lib/kernel/ksc-kernel-depmod.c): with modules.dep
 # and modules.symbols current (kmod's depmod run on the root), only the module's providers
 # are read, and every output is the whole tree's read byte for byte (KSYMCHECK_NO_DEPMOD=1
-# KSYMCHECK_NO_INDEX=1: ksc_kernel_open()); stale files (a module added or touched after
+# KSYMCHECK_NO_INDEX=1: ksc_kernel_open()); an index `tree` keeps, when there is one, goes
+# first (cheaper still), so the runs here keep none (KSYMCHECK_NO_INDEX=1); stale files (a module added or touched after
 # depmod, a file missing or not as depmod wrote it) fall back to the tree's read, saying
 # why at debug level. A root with only the headers' Module.symvers (no module) takes the
 # modules' exports from it. Whole outputs against tests/expected/depmod-files/.
@@ -25,7 +26,7 @@ cp "$M/kvm-amd.ko" "$amd"
 # that says why depmod's files were not used (empty when they were).
 both() {
 	local name=$1; shift
-	"$KSC" check "$@" -k "$root" "$amd" > "$T_TMP/fast.out" 2> "$T_TMP/fast.err"
+	KSYMCHECK_NO_INDEX=1 "$KSC" check "$@" -k "$root" "$amd" > "$T_TMP/fast.out" 2> "$T_TMP/fast.err"
 	echo "exit $?" >> "$T_TMP/fast.out"
 	KSYMCHECK_NO_DEPMOD=1 KSYMCHECK_NO_INDEX=1 "$KSC" check "$@" -k "$root" "$amd" \
 		> "$T_TMP/full.out" 2> "$T_TMP/full.err"
@@ -33,7 +34,7 @@ both() {
 	cat "$T_TMP/fast.err" >> "$T_TMP/fast.out"
 	cat "$T_TMP/full.err" >> "$T_TMP/full.out"
 	t_diff "$name: the same output as the tree's read" "$T_TMP/full.out" "$T_TMP/fast.out"
-	KSYMCHECK_DEBUG=1 "$KSC" check "$@" -k "$root" "$amd" 2>&1 >/dev/null |
+	KSYMCHECK_NO_INDEX=1 KSYMCHECK_DEBUG=1 "$KSC" check "$@" -k "$root" "$amd" 2>&1 >/dev/null |
 		sed -n "s|^ksymcheck: debug: $k: depmod's files not used: ||p" > "$T_TMP/why"
 }
 # uses NAME: depmod's files were used
@@ -50,7 +51,12 @@ fi
 both "depmod run"
 uses "... depmod's files used"
 both "depmod run, -v --format json" -v --format json
-t_expect current 0 "$KSC" check -v -k "$root" "$amd"
+t_expect current 0 env KSYMCHECK_NO_INDEX=1 "$KSC" check -v -k "$root" "$amd"
+# with an index (made by the tree's read), check goes through it: the same output
+KSYMCHECK_NO_DEPMOD=1 "$KSC" check -k "$root" "$amd" > /dev/null 2>&1
+"$KSC" check -v -k "$root" "$amd" > "$T_TMP/out" 2> "$T_TMP/err"
+t_diff "an index kept: the same output" "$T_EXPECTED/current.out" "$T_TMP/out"
+rm -rf "$XDG_CACHE_HOME"
 
 # kvm-amd's provider replaced by the impostor in updates/dkms after depmod ran
 mkdir -p "$k/updates/dkms"
@@ -61,7 +67,7 @@ falls_back "... the tree is read: the module is not in modules.dep" \
 "$DEPMOD" -b "$root" -C "$T_TMP/no-such-folder" "$REL" 2> /dev/null
 both "depmod run again: the impostor wins kvm's name" -v
 uses "... depmod's files used (a module outside kernel/ is always read)"
-t_expect impostor 1 "$KSC" check -v -k "$root" "$amd"
+t_expect impostor 1 env KSYMCHECK_NO_INDEX=1 "$KSC" check -v -k "$root" "$amd"
 
 touch -d '+1 hour' "$k/kernel/arch/x86/kvm/kvm-amd.ko"
 both "a module newer than modules.dep"
@@ -100,3 +106,4 @@ cp "$root/boot/config-$REL" "$h/boot/"
 { "$KSC" exports --format symvers "$root/boot/vmlinux-$REL"
   "$KSC" exports --format symvers "$M/kvm.ko"; } > "$h/lib/modules/$REL/build/Module.symvers"
 t_expect headers-only 0 "$KSC" check -v -k "$h" "$amd"
+t_expect headers-only-no-index 0 env KSYMCHECK_NO_INDEX=1 "$KSC" check -v -k "$h" "$amd"
