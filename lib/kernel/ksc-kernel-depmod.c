@@ -412,7 +412,8 @@ KSC_EXPORT int ksc_kernel_open_for_modules(struct ksc_ctx *ctx, const char *root
 		f.k = NULL;
 	} else if (r != -ENOMEM) {
 		ksc_dbg(ctx, "%s: depmod's files not used: %s",
-			loc ? ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR) : root,
+			loc ? ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR)
+			    : root && *root ? root : "/",
 			f.why ? f.why : strerror(-r));
 		r = -ESTALE;
 	}
