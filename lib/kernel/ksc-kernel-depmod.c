@@ -276,7 +276,7 @@ static int add_needed(struct fast *f)
 		struct ksc_module *mod = NULL;
 		bool tried = e->need || !vermagic_known;
 		if (tried) {
-			int r = ksc_module_new_from_path(f->q, e->path, &mod);
+			int r = ksc_module_new_from_module_path(f->q, e->path, &mod);
 			if (r == -ENOMEM)
 				return r;
 			if (r < 0)
