@@ -6,7 +6,9 @@
  * modules are walked (depmod's search, one file per name) but only these are read:
  *
  * - the providers of what the modules import (and of module_layout), found by name in
- *   modules.symbols;
+ *   modules.symbols, and what those need in turn (their lines of modules.dep): whether
+ *   a provider can be loaded at all depends on its own providers (R43, a dependency
+ *   cycle), and each file read must find its own providers among them;
  * - the files named like the modules (the loader skips them as providers);
  * - every file outside kernel/ (updates/, extra/, DKMS folders): modpost refuses a symbol
  *   exported twice within one kernel build, so only such files can export a symbol that
@@ -122,7 +124,7 @@ static int parse_dep(struct fast *f)
 		if (!colon || colon == line)
 			return -ESTALE;
 		*colon = '\0';
-		if (hash_add(&f->listed, line, line, 0) < 0)
+		if (hash_add(&f->listed, line, colon + 1, 0) < 0) /* the value: its dependencies */
 			return -ENOMEM;
 	}
 	return 0;
@@ -205,6 +207,42 @@ static bool need_owner(struct fast *f, const char *sym)
 	return e != NULL;
 }
 
+/*
+ * Mark what the needed files need in turn, as modules.dep lists it (a line names every
+ * module its module needs, directly or not), until nothing changes; false when a line
+ * names a file the walk did not keep.
+ */
+static bool mark_dependencies(struct fast *f)
+{
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (size_t i = 0; i < f->n; i++) {
+			const char *deps = f->kept[i].need ? hash_find(&f->listed,
+								      f->kept[i].path + f->base)
+							   : NULL;
+			for (const char *d = deps; d && *d;) {
+				d += strspn(d, " ");
+				size_t len = strcspn(d, " "), nl;
+				char path[PATH_MAX], name[PATH_MAX];
+				if (!len)
+					break;
+				if (len >= sizeof(path))
+					return false;
+				memcpy(path, d, len);
+				path[len] = '\0';
+				d += len;
+				ksc_kmod_modname(path, name, sizeof(name), &nl);
+				struct kept *e = kept_named(f, name);
+				if (!e)
+					return false;
+				changed |= !e->need;
+				e->need = true;
+			}
+		}
+	}
+	return true;
+}
+
 static bool mark_needed(struct fast *f, struct ksc_module *const *mods, size_t n)
 {
 	if (!need_owner(f, "module_layout"))
@@ -223,6 +261,20 @@ static bool mark_needed(struct fast *f, struct ksc_module *const *mods, size_t n
 	for (size_t i = 0; i < f->n; i++)
 		if (strncmp(f->kept[i].path + f->base, "kernel/", 7) != 0)
 			f->kept[i].need = true;
+	return mark_dependencies(f);
+}
+
+/* Are the providers of everything `mod` imports read too (modules.dep complete)? */
+static bool providers_needed(struct fast *f, const struct ksc_module *mod)
+{
+	for (size_t i = 0; i < ksc_module_get_import_count(mod); i++) {
+		const char *owner = hash_find(&f->owner, ksc_module_get_import(mod, i)->name);
+		const struct kept *e = owner ? kept_named(f, owner) : NULL;
+		if (e && !e->need) {
+			f->why = "a module needs one that its line of modules.dep does not name";
+			return false;
+		}
+	}
 	return true;
 }
 
@@ -291,7 +343,7 @@ static int add_needed(struct fast *f)
 			vermagic_known = true;
 		}
 		if (r >= 0 && is_mod && e->need) {
-			if (!agrees(f, e, mod))
+			if (!agrees(f, e, mod) || !providers_needed(f, mod))
 				r = -ESTALE;
 			else
 				r = ksc_kernel_add_module(k, mod);
@@ -344,7 +396,7 @@ static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
 	if (r < 0)
 		return r;
 	if (!mark_needed(f, mods, n)) {
-		f->why = "modules.symbols names a module depmod would not keep";
+		f->why = "modules.symbols or modules.dep names a module depmod would not keep";
 		return -ESTALE;
 	}
 	r = ksc_kernel_new(f->q, &f->k);
