@@ -396,7 +396,8 @@ static int audit_namespaces(struct ksc_audit *a)
 			if (!used) {
 				list_add(a, x->unused, ksc_module_get_name(mod));
 				finding(a, "ns-import-unused", KSC_SEV_INFO, mod, NULL, ns,
-					"imports the namespace but uses nothing from it (a stale MODULE_IMPORT_NS)");
+					sfmt(a, "imports the namespace %s but uses nothing from it (a stale MODULE_IMPORT_NS)",
+					     ns));
 			}
 		}
 	}
