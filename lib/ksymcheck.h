@@ -1063,6 +1063,12 @@ struct ksc_tree_opts {
 	 * not free where the clock is a system call (as in many virtual machines).
 	 */
 	bool timing;
+	/*
+	 * The keys the kernel trusts (a reference is taken): the loader view verifies each
+	 * module's signature with them, as ksc_kernel_set_keyring() does for
+	 * ksc_check_modules(). NULL: a well-formed signature is assumed valid (sig-unverified).
+	 */
+	struct ksc_keyring *keyring;
 };
 
 /*

@@ -55,6 +55,11 @@ static const char *const help =
 	"      --view VIEW         loader, modpost or both (default)\n"
 	"      --distro NAME       debian or upstream: the distribution's loader patches\n"
 	"                          (default: debian when ROOT holds a Debian kernel package)\n"
+	"      --cert FILE         a certificate the kernel trusts for module signatures (PEM\n"
+	"                          or DER; or a kernel image: its built-in keys); repeatable.\n"
+	"                          The built-in keys of the kernel image (--vmlinux, else the\n"
+	"                          one under ROOT) are used too. Without any key a well-formed\n"
+	"                          signature is assumed valid (sig-unverified, a note)\n"
 	"      --no-check          depmod's view only: no verdicts\n\n"
 	"Output:\n"
 	"      --write-depmod DIR  write modules.dep, modules.symbols, modules.alias,\n"
@@ -512,7 +517,7 @@ static int parse_args(struct tree_args *a, int argc, char *argv[])
 		.own_short = "j:f:qv",
 		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS | KOPT_VMLINUX | KOPT_CONFIG |
 			  KOPT_SYSTEM_MAP | KOPT_DEPMOD | KOPT_POLICY | KOPT_REQUIRE_INTREE |
-			  KOPT_MISSING_NS | KOPT_VIEW | KOPT_DISTRO,
+			  KOPT_MISSING_NS | KOPT_VIEW | KOPT_DISTRO | KOPT_CERT,
 		.help = help,
 		.fn = tree_opt,
 	};
@@ -565,12 +570,55 @@ static int print_tree(const struct ksc_tree *t, const struct tree_args *a, const
 }
 
 /*
+ * The keys the kernel trusts, as check --kernel takes them: every --cert (a file without
+ * a certificate stops here), then the built-in keys of the kernel image: --vmlinux's,
+ * else the one under ROOT (kept beside the index, so that a compressed image is not
+ * decompressed on every run). An image that is missing or unreadable adds none and says
+ * nothing here: the tree reports its kernel files. No keys with --no-check, and none from
+ * an image with --no-kernel-search but --vmlinux's. An exit status.
+ */
+static int tree_keys(struct ksc_ctx *ctx, const struct tree_args *a, const char *kver,
+		     struct ksc_keyring **kr)
+{
+	const struct kernel_opts *k = &a->kern;
+	int r;
+
+	*kr = NULL;
+	if (a->no_check)
+		return KSC_EXIT_OK;
+	r = ksc_keyring_new(ctx, kr);
+	if (r >= 0)
+		r = add_certs(*kr, k);
+	if (r >= 0 && k->vmlinux) {
+		int prio = ksc_get_log_priority(ctx);
+		ksc_set_log_priority(ctx, -1); /* the tree says what is wrong with the image */
+		if (ksc_keyring_add_path(*kr, k->vmlinux) == -ENOMEM)
+			r = -ENOMEM;
+		ksc_set_log_priority(ctx, prio);
+	} else if (r >= 0 && !a->no_kernel_search) {
+		r = add_image_keys(ctx, *kr, k->root, kver);
+	}
+	if (r < 0) {
+		if (r == -ENOMEM)
+			fprintf(stderr, "%s: tree: out of memory\n", program_name);
+		*kr = ksc_keyring_unref(*kr);
+		return KSC_EXIT_UNREADABLE;
+	}
+	return KSC_EXIT_OK;
+}
+
+/*
  * Read the tree: 0, or an exit status (the problem said). The tree keeps drawing `bar`
  * (writing depmod's files): it lives as long as the tree.
  */
 static int open_tree(struct ksc_ctx *ctx, const struct tree_args *a, const char *kver,
 		     const char *index, struct progress_bar *bar, struct ksc_tree **t)
 {
+	struct ksc_keyring *kr = NULL;
+	int status = tree_keys(ctx, a, kver, &kr);
+
+	if (status != KSC_EXIT_OK)
+		return status;
 	const struct kernel_opts *k = &a->kern;
 	struct ksc_check_opts co = {
 		.sz = sizeof(co),
@@ -595,12 +643,14 @@ static int open_tree(struct ksc_ctx *ctx, const struct tree_args *a, const char 
 		.progress = draw_bar,
 		.progress_data = bar,
 		.timing = a->timing || a->format == FMT_JSON, /* the split costs clock reads */
+		.keyring = kr,
 	};
 
 	/* A rebuilt index is worth a warning (the library's warnings are off by default). */
 	if (!a->quiet && ksc_get_log_priority(ctx) < KSC_LOG_WARNING)
 		ksc_set_log_priority(ctx, KSC_LOG_WARNING);
 	int r = ksc_tree_open(ctx, k->root, kver, &o, t);
+	ksc_keyring_unref(kr); /* the tree keeps its reference */
 	clear_bar(bar);
 	if (r < 0)
 		return r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
@@ -638,7 +688,6 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 	struct stat st;
 	int status = parse_args(&a, argc, argv);
 
-	kernel_opts_free(&a.kern); /* tree takes no -m or --cert: nothing was allocated */
 	if (status == KSC_EXIT_OK)
 		status = tree_release(ctx, &a, optind < argc ? argv[optind] : NULL, &loc, &kver);
 	if (status == KSC_EXIT_OK && a.depmod_dir &&
@@ -646,12 +695,14 @@ int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[])
 		status = usage_error("tree", "--write-depmod %s: not a folder", a.depmod_dir);
 	if (status != KSC_EXIT_OK) {
 		ksc_kernel_location_unref(loc);
+		kernel_opts_free(&a.kern);
 		return status < 0 ? KSC_EXIT_OK : status;
 	}
 	index = a.no_index ? NULL : a.index ? a.index : (def_index = default_index(a.kern.root, kver));
 	bar.on = !a.quiet && isatty(STDERR_FILENO);
 	status = open_tree(ctx, &a, kver, index, &bar, &t);
 	ksc_kernel_location_unref(loc); /* kver is not used after this */
+	kernel_opts_free(&a.kern);
 	if (status != KSC_EXIT_OK)
 		return status;
 	if (ksc_tree_get_problem_count(t))

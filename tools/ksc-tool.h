@@ -170,6 +170,13 @@ char *default_index(const char *root, const char *kver);
  */
 char *keys_cache_path(const char *root, const char *kver);
 /*
+ * The built-in keys of the kernel image under root into kr, as `tree` verifies signatures
+ * with them by default (kept at keys_cache_path()); quietly: no image, or one that cannot
+ * be read, adds none. 0 or -ENOMEM.
+ */
+int add_image_keys(struct ksc_ctx *ctx, struct ksc_keyring *kr, const char *root,
+		   const char *kver);
+/*
  * ksc_kernel_open(ctx, root, kver), through the index `tree` keeps (and updates): the
  * same kernel, without reading the tree again while the index is current. With
  * KSYMCHECK_NO_INDEX set (not "0"), or when the index cannot stand for the tree (a

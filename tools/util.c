@@ -365,6 +365,19 @@ static bool index_keepable(const char *index)
 	return false;
 }
 
+int add_image_keys(struct ksc_ctx *ctx, struct ksc_keyring *kr, const char *root,
+		   const char *kver)
+{
+	char *cache = keys_cache_path(root, kver);
+	int prio = ksc_get_log_priority(ctx);
+
+	ksc_set_log_priority(ctx, -1);
+	int r = ksc_keyring_add_kernel_cached(kr, root, kver, cache);
+	ksc_set_log_priority(ctx, prio);
+	free(cache);
+	return r == -ENOMEM ? r : 0;
+}
+
 /*
  * The kernel's part of the tree read through its index: a tree opened as `tree` opens it
  * by default (so both keep one index), quietly (a problem sends the caller to
@@ -390,7 +403,12 @@ static int kernel_from_index(struct ksc_ctx *ctx, const char *root, const char *
 		struct ksc_tree_opts o = { .sz = sizeof(o), .index = index, .check = &co,
 					   .progress = draw_bar, .progress_data = &bar };
 		struct ksc_tree *t;
-		r = ksc_tree_open(q, root, kver, &o, &t);
+		r = ksc_keyring_new(q, &o.keyring); /* the keys `tree` verifies with */
+		if (r == 0)
+			r = add_image_keys(q, o.keyring, root, kver);
+		if (r == 0)
+			r = ksc_tree_open(q, root, kver, &o, &t);
+		ksc_keyring_unref(o.keyring);
 		clear_bar(&bar);
 		if (r == 0) {
 			(void)ksc_tree_save_index(t); /* a read-only cache: no error */

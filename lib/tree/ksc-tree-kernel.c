@@ -266,6 +266,7 @@ int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out
 			ksc_kernel_set_config(k, (enum ksc_kconfig)i, v == 1);
 	}
 	ksc_kernel_set_quirks(k, t->quirks);
+	ksc_kernel_set_keyring(k, t->opts.keyring);
 	if (t->ksv) {
 		r = ksc_kernel_add_symvers_rows(k, t->ksv, true);
 	} else if (t->kvm) {

@@ -28,6 +28,22 @@ static uint64_t hn(uint64_t h, uint64_t v)
 }
 
 /*
+ * The keys the signatures were verified with: each certificate by its issuer and serial
+ * number (what a signature names), subject, algorithm and size.
+ */
+static uint64_t keys_fingerprint(uint64_t h, const struct ksc_keyring *kr)
+{
+	size_t n = kr ? ksc_keyring_get_count(kr) : 0;
+
+	h = hn(h, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct ksc_key *k = ksc_keyring_get_key(kr, i);
+		h = hn(hs(hs(hs(hs(h, k->issuer), k->serial), k->subject), k->key_algo), k->bits);
+	}
+	return h;
+}
+
+/*
  * What the derived results depend on besides each module's own facts. "ksc-tree-N" goes
  * up when the findings change for the same inputs (3: the rule ids were split).
  */
@@ -49,6 +65,7 @@ void fingerprints(struct ksc_tree *t)
 		      ((uint64_t)o->build + 1) << 12) /* + 1: R40 changed the verdicts */
 		   : 0xffff);
 	eng = hn(hn(eng, t->opts.no_check), t->quirks);
+	eng = keys_fingerprint(eng, t->opts.keyring);
 	uint64_t out = hn(c, t->order_fp);
 	for (size_t i = 0; i < t->n_mods; i++) {
 		const struct tmod *m = &t->mods[i];

@@ -56,6 +56,7 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	ksc_module_unref(t->kvm);
 	ksc_sysmap_unref(t->ksm);
 	ksc_kernel_unref(t->ktmpl);
+	ksc_keyring_unref(t->opts.keyring);
 	free(t->cycle_flat);
 	free(t->cycle_lens);
 	if (t->cycle_mods)

@@ -250,6 +250,7 @@ KSC_EXPORT int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *
 		memcpy(&t->opts, opts, sz);
 	}
 	t->opts.sz = sizeof(t->opts);
+	t->opts.keyring = ksc_keyring_ref(t->opts.keyring);
 	if (t->opts.check) {
 		t->check = (struct ksc_check_opts){ .sz = sizeof(t->check),
 						    .allow_missing_ns = -1 };

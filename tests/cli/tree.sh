@@ -251,6 +251,39 @@ t_eq "tree killed midway (14 times): no partial file, no corrupt index" "" "$bad
 "$KSC" tree -b "$big" "$REL" -q --index "$kidx" --write-depmod "$T_TMP/kout" || true
 t_eq "... the next run removes stale temporary files" "" "$(find "$T_TMP/kout" "$T_TMP/kill" -name '*.ksymcheck-tmp-*')"
 
+# Signatures, verified as check and audit verify them: with the built-in keys of the
+# kernel image under ROOT (kept beside the index), with --cert, and without any key (a
+# well-formed signature is then assumed valid: sig-unverified notes).
+S=$FIXTURES/signed
+if [ -f "$S/fx-vmlinux-rsa" ]; then
+	sroot=$T_TMP/sigroot
+	scripts/mk-sample-kernel.sh "$FIXTURES" "$sroot"
+	sm=$sroot/lib/modules/$REL/kernel
+	mkdir -p "$sm/arch/x86/kvm" "$sm/fx"
+	cp "$S/fx-modns-rsa.ko" "$sm/virt/kvm/fx-modns.ko"
+	cp "$S/demo-kvm-rsa.ko" "$sm/arch/x86/kvm/kvm.ko"
+	sed -i 's/^# CONFIG_MODULE_SIG is not set$/CONFIG_MODULE_SIG=y/' "$sroot/boot/config-$REL"
+	cp "$S/fx-vmlinux-rsa" "$sroot/boot/vmlinux-$REL"
+	find "$sroot" -exec touch -h -d '2 days ago' {} +
+	XDG_CACHE_HOME=$T_TMP/sxdg t_expect sig-builtin-key 0 "$KSC" tree -b "$sroot" "$REL" -v
+	t_eq "... a clean tree: both verify, no sig-unverified" "" "$(grep -e '\[sig-' -e '-foreign-key\]' "$T_TMP/out")"
+	XDG_CACHE_HOME=$T_TMP/sxdg t_run "... again, from the index" 0 "$KSC" tree -b "$sroot" "$REL" -f json
+	t_eq "... the same verdicts, nothing read again" "used 0 ['no-versions']" "$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["index"], d["read"], sorted(d["counts"]))' "$T_TMP/out")"
+	t_eq "... the image's keys kept beside the index" 1 "$(find "$T_TMP/sxdg/ksymcheck/tree" -name "$REL-*.keys" | wc -l)"
+	"$KSC" tree -b "$sroot" "$REL" --no-index -f sarif > "$T_TMP/clean.sarif"
+	t_eq "... and no SARIF result but the one warning" "no-versions" "$(python3 -c 'import json,sys; print(" ".join(r["ruleId"] for r in json.load(open(sys.argv[1]))["runs"][0]["results"]))' "$T_TMP/clean.sarif")"
+	cp "$S/fx-user-ec.ko" "$sm/fx/fx-user-ec.ko"
+	cp "$S/fx-user-edited.ko" "$sm/fx/fx-user-edited.ko"
+	XDG_CACHE_HOME=$T_TMP/sxdg t_expect sig-foreign-and-edited 1 "$KSC" tree -b "$sroot" "$REL" -v
+	cp "$FIXTURES/x86_64/fx-vmlinux-prel32" "$sroot/boot/vmlinux-$REL"
+	t_expect sig-no-key 0 "$KSC" tree -b "$sroot" "$REL" --no-index -v
+	t_expect sig-cert 1 "$KSC" tree -b "$sroot" "$REL" --no-index -v --cert "$S/rsa.pem"
+	sed -i 's/^CONFIG_MODULE_SIG=y$/# CONFIG_MODULE_SIG is not set/' "$sroot/boot/config-$REL"
+	t_expect sig-cert-not-a-certificate 4 "$KSC" tree -b "$sroot" "$REL" --no-index --cert "$sroot/boot/config-$REL"
+else
+	t_skip "tree: signatures verified with the kernel's keys" "no signed fixtures (openssl, objcopy)"
+fi
+
 # Usage.
 t_expect usage-bad-release 2 "$KSC" tree -b "$root" banana
 t_expect usage-index-no-index 2 "$KSC" tree -b "$root" "$REL" --index x --no-index
