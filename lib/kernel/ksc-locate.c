@@ -401,6 +401,17 @@ KSC_EXPORT int ksc_kernel_locate(struct ksc_ctx *ctx, const char *root, const ch
 	}
 	for (size_t l = strlen(loc->root); l > 0 && loc->root[l - 1] == '/'; l--)
 		loc->root[l - 1] = '\0';
+	/* a root that is not there, or no folder, says so before anything below it */
+	struct stat st;
+	r = 0;
+	if (loc->root[0] && stat(loc->root, &st) < 0)
+		r = -errno;
+	else if (loc->root[0] && !S_ISDIR(st.st_mode))
+		r = -ENOTDIR;
+	if (r < 0) {
+		ksc_err(ctx, "%s: %s", root, strerror(-r));
+		goto err;
+	}
 	r = release ? ((loc->release = strdup(release)) ? 0 : -ENOMEM)
 		    : pick_release(ctx, loc->root, &loc->release);
 	if (r < 0)

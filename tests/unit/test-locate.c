@@ -278,6 +278,12 @@ static void test_release(void **state)
 	assert_int_equal(ksc_kernel_locate(env->ctx, root, "9.9", &loc), -ENOENT);
 	assert_true(test_log_has(env, "/lib/modules/9.9: no such module directory (nor usr/lib/modules/9.9)"));
 	unit_rm_rf(root);
+
+	/* a root that is not there says so, whether a release is named or not */
+	test_log_clear(env);
+	assert_int_equal(ksc_kernel_locate(env->ctx, root, NULL, &loc), -ENOENT);
+	assert_true(test_log_has(env, ": No such file or directory"));
+	assert_int_equal(ksc_kernel_locate(env->ctx, root, "9.9", &loc), -ENOENT);
 }
 
 /* libelf's answer (the locator's own test before util/elfview.h): the reference. */
