@@ -102,5 +102,8 @@ int main(int argc, char *argv[])
 		exit_status = r;
 		return r;
 	}
+	if (cmd[0] == '-' && cmd[1])
+		return usage_error(NULL, "unknown option '%s' (a command's options follow it)",
+				   cmd);
 	return usage_error(NULL, "unknown command '%s'", cmd);
 }

@@ -24,6 +24,7 @@ t_expect modinfo-F-name 0 "$KSC" modinfo -F name "$X/fx-kvm-amd.ko"
 t_expect modinfo-vmlinux 4 "$KSC" modinfo "$X/fx-vmlinux-prel32"
 
 t_expect unknown-command 2 "$KSC" frobnicate
+t_expect unknown-option 2 "$KSC" --frobnicate
 t_expect unknown-format 2 "$KSC" exports --format xml "$X/fx-user.ko"
 t_expect no-path 2 "$KSC" imports
 t_run "--version lists features" 0 "$KSC" --version
