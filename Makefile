@@ -149,6 +149,9 @@ FIXTURE_DIR := $(BUILD)/fixtures
 
 check-unit: $(UNIT_BINS)
 
+# `ksymcheck explain` points to rules.md where `make install` puts it.
+$(BUILD)/tools/cmd-explain.o: ALL_CFLAGS += -DKSC_RULES_MD='"$(DOCDIR)/rules.md"'
+
 # `make demo` and `make check` first install what is missing (scripts/install-deps.sh,
 # apt), then build in a second make: the pkg-config flags above are read when make
 # starts, so on a machine without the libraries a build in the same make would link with

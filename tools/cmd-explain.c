@@ -10,12 +10,17 @@
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
 
+/* rules.md where `make install` puts it: $DOCDIR (configured at build time). */
+#ifndef KSC_RULES_MD
+#define KSC_RULES_MD "/usr/local/share/doc/ksymcheck/rules.md"
+#endif
+
 static const char *const help =
 	"Usage: ksymcheck explain [OPTIONS] [RULE|CODE...]\n\n"
 	"Explain a rule id (R16) or a finding code (gpl-only), as check, tree, diff and audit\n"
 	"print them: what the kernel does, in which function and versions, an example and\n"
-	"the fix. Without an argument, list every rule and code. doc/rules.md has the same,\n"
-	"at length.\n\n"
+	"the fix. Without an argument, list every rule and code. " KSC_RULES_MD "\n"
+	"has the same, at length.\n\n"
 	"Options:\n"
 	"  -f, --format FMT  text (default) or json\n"
 	"      --json        the same as --format json\n"
@@ -113,14 +118,14 @@ static void print_rule(const struct ksc_rule *r)
 	}
 	if (len)
 		field("codes:", buf);
-	printf("\nSee doc/rules.md, %s.\n", r->id);
+	printf("\nSee %s, %s.\n", KSC_RULES_MD, r->id);
 }
 
 static void print_list(void)
 {
 	int w = 0;
 
-	printf("Rules ('ksymcheck explain RULE'; doc/rules.md has them at length):\n");
+	printf("Rules ('ksymcheck explain RULE'; %s has them at length):\n", KSC_RULES_MD);
 	for (size_t i = 0; i < ksc_rule_get_count(); i++)
 		printf("  %-4s %s\n", ksc_rule_get(i)->id, ksc_rule_get(i)->title);
 	for (size_t i = 0; i < ksc_code_get_count(); i++) {
@@ -173,7 +178,7 @@ static json_object *rule_json(const struct ksc_rule *r)
 		if (strcmp(ksc_code_get(i)->rule, r->id) == 0)
 			json_object_array_add(codes, json_text(ksc_code_get(i)->code));
 	json_object_object_add(o, "codes", codes);
-	json_object_object_add(o, "see", json_object_new_string("doc/rules.md"));
+	json_object_object_add(o, "see", json_object_new_string(KSC_RULES_MD));
 	return o;
 }
 

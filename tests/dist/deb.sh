@@ -156,6 +156,9 @@ K=(-k "$root" --kver 6.16.0-demo)
 t_eq "ksymcheck is /usr/bin/ksymcheck" /usr/bin/ksymcheck "$(command -v ksymcheck)"
 t_run "ksymcheck --version" 0 /usr/bin/ksymcheck --version
 t_grep "... $version" "ksymcheck $version " "$T_TMP/out"
+t_run "ksymcheck explain R16" 0 /usr/bin/ksymcheck explain R16
+t_grep "... names the installed rules.md" "See /usr/share/doc/ksymcheck/rules.md, R16." "$T_TMP/out"
+[ -f /usr/share/doc/ksymcheck/rules.md ] && t_ok "... which is there" || t_fail "... which is there"
 t_run "ksymcheck check: in-tree kvm and kvm-amd load" 0 /usr/bin/ksymcheck check "${K[@]}" "$D/intree/kvm.ko" "$D/intree/kvm-amd.ko"
 t_grep "... summary" "2 modules checked (rules of 6.16, from the kernel's release): loader: 2 would load, 0 refused" "$T_TMP/out"
 t_run "ksymcheck check: a driver without MODULE_IMPORT_NS is refused" 1 /usr/bin/ksymcheck check "${K[@]}" --format kernel "$D/oot/fxdma.ko"
