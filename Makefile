@@ -88,7 +88,9 @@ help:
 	@echo "make bench      benchmarks against the real tools"
 
 deps-check:
-	@missing=""; for p in $(PKGS) $(if $(filter check check-run check-unit,$(MAKECMDGOALS)),cmocka); do $(PKG_CONFIG) --exists $$p || missing="$$missing $$p"; done; \
+	@if ! command -v $(PKG_CONFIG) > /dev/null; then \
+		echo "missing build dependencies: $(PKG_CONFIG) (Debian package pkg-config), which finds the libraries (run 'make deps' or scripts/install-deps.sh)" >&2; exit 1; fi; \
+	missing=""; for p in $(PKGS) $(if $(filter check check-run check-unit,$(MAKECMDGOALS)),cmocka); do $(PKG_CONFIG) --exists $$p || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "missing build dependencies:$$missing (run 'make deps' or scripts/install-deps.sh)" >&2; exit 1; fi
 
 deps:

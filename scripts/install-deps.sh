@@ -14,7 +14,7 @@ test_pkgs=(clang binutils xz-utils zstd gzip kmod python3 python3-jsonschema ope
 	   time strace graphviz eslint python3-tinycss2 python3-websocket
 	   debhelper dpkg-dev lintian man-db shellcheck debootstrap  # check-dist, check-fresh
 	   qemu-system-x86 busybox-static  # check-real's loader lanes
-	   flex bison bc libssl-dev cpio)  # check-real's intree lane builds a kernel
+	   flex bison bc cpio)  # check-real's intree lane builds a kernel (and libssl-dev)
 case "${1:-}" in
 --demo) pkgs+=("${demo_pkgs[@]}") ;;
 --test) pkgs+=("${test_pkgs[@]}") ;;
@@ -23,17 +23,20 @@ case "${1:-}" in
 esac
 missing=()
 for p in "${pkgs[@]}"; do
+	case " ${missing[*]} " in *" $p "*) continue ;; esac
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-echo "installing: ${missing[*]}" >&2
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-	if ! command -v sudo > /dev/null; then
-		echo "$0: missing packages: ${missing[*]}; run this as root, or install sudo" >&2
-		exit 1
+if [ ${#missing[@]} -gt 0 ]; then
+	sudo=""
+	if [ "$(id -u)" -ne 0 ]; then
+		if ! command -v sudo > /dev/null; then
+			echo "$0: missing packages: ${missing[*]}; run this as root, or install sudo" >&2
+			exit 1
+		fi
+		sudo=sudo
 	fi
-	sudo=sudo
+	echo "installing: ${missing[*]}" >&2
+	$sudo apt-get -o DPkg::Lock::Timeout=300 update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}" >&2
 fi
-$sudo apt-get -o DPkg::Lock::Timeout=300 update -qq
-DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}" >&2
+exit 0
