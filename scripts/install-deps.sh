@@ -12,6 +12,7 @@ pkgs=(build-essential pkg-config libbpf-dev libelf-dev liblzma-dev libzstd-dev z
 demo_pkgs=(clang)
 test_pkgs=(clang binutils xz-utils zstd gzip kmod python3 python3-jsonschema openssl patch git
 	   time strace graphviz eslint python3-tinycss2 python3-websocket
+	   npm  # the SARIF 2.1.0 schema, fetched once (scripts/sarif-schema.sh)
 	   debhelper dpkg-dev lintian man-db shellcheck debootstrap  # check-dist, check-fresh
 	   qemu-system-x86 busybox-static  # check-real's loader lanes
 	   flex bison bc cpio)  # check-real's intree lane builds a kernel (and libssl-dev)
@@ -24,6 +25,8 @@ esac
 missing=()
 for p in "${pkgs[@]}"; do
 	case " ${missing[*]} " in *" $p "*) continue ;; esac
+	# nodejs from elsewhere (NodeSource) brings its own npm and conflicts with Debian's
+	[ "$p" = npm ] && command -v npm > /dev/null && continue
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 if [ ${#missing[@]} -gt 0 ]; then
@@ -38,5 +41,10 @@ if [ ${#missing[@]} -gt 0 ]; then
 	echo "installing: ${missing[*]}" >&2
 	$sudo apt-get -o DPkg::Lock::Timeout=300 update -qq
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get -o DPkg::Lock::Timeout=300 install -y -qq --no-install-recommends "${missing[@]}" >&2
+fi
+# As the user who runs the tests (its cache), not through sudo. Without the registry the
+# test says why it skips.
+if [ "${1:-}" = --test ] && ! "$(dirname "$0")/sarif-schema.sh" --check > /dev/null 2>&1; then
+	"$(dirname "$0")/sarif-schema.sh" > /dev/null || echo "$0: the SARIF schema validation will be skipped" >&2
 fi
 exit 0

@@ -1,36 +1,20 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # check and tree --format sarif: valid against the published SARIF 2.1.0 schema, and what
 # a CI system reads from it (rules, levels, locations) says what --format json says.
-# The schema is not kept here: it comes from the npm package @microsoft/jest-sarif (its
-# lib/schemas/sarif-2.1.0-rtm.5.json, the OASIS 2.1.0 schema as published on SchemaStore),
-# fetched once with `npm pack` into the cache ($KSC_CACHE, default ~/.cache/ksymcheck).
-# npm is not among the test dependencies (a heavy install for one file): without npm, or
-# without the registry, the validation is skipped and says it needs the npm registry.
+# The schema is not kept here: scripts/sarif-schema.sh keeps it in the cache (from the
+# npm package @microsoft/jest-sarif, checksum checked), where scripts/install-deps.sh
+# --test puts it, so that the validation runs offline; without it, the script fetches it
+# now, and without npm or the registry the validation is skipped, saying why.
 . tests/lib.sh
 . tests/browser/inputs.sh
 D=$FIXTURES/demo
 rel=6.16.0-demo
-cache=${KSC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ksymcheck}/sarif
-PKG=@microsoft/jest-sarif@1.0.0-beta.0
-MEMBER=package/lib/schemas/sarif-2.1.0-rtm.5.json
-SHA256=2d99159ae54a3eea97f81781cff48780548657c35949f4b7f25e99a2ba4de4f8
-SCHEMA=$cache/sarif-2.1.0-rtm.5.json
 
-# The schema, from the cache or the npm registry; its checksum is checked either way.
+# The schema: its path in SCHEMA, else the reason in why.
 fetch_schema() {
-	[ -f "$SCHEMA" ] && echo "$SHA256  $SCHEMA" | sha256sum -c --status && return 0
-	local need="needs the npm registry (network) for the schema, once"
-	command -v npm > /dev/null || { why="$need: npm is not installed"; return 1; }
-	mkdir -p "$cache" "$T_TMP/npm" || { why="cannot create $cache"; return 1; }
-	if ! (cd "$T_TMP/npm" && timeout 120 npm pack --silent --fetch-retries=1 "$PKG" \
-		> pack.out 2> pack.err); then
-		why="$need: npm pack $PKG failed ($(head -c 200 "$T_TMP/npm/pack.err" | tr '\n' ' '))"
-		return 1
-	fi
-	tar -xzf "$T_TMP/npm/$(tail -n 1 "$T_TMP/npm/pack.out")" -C "$T_TMP/npm" "$MEMBER" &&
-		echo "$SHA256  $T_TMP/npm/$MEMBER" | sha256sum -c --status ||
-		{ why="$PKG does not hold the expected $MEMBER"; return 1; }
-	mv "$T_TMP/npm/$MEMBER" "$SCHEMA"
+	SCHEMA=$(scripts/sarif-schema.sh 2> "$T_TMP/schema.err") && return 0
+	why=$(head -c 300 "$T_TMP/schema.err")
+	return 1
 }
 
 mkdir -p "$T_TMP/audit"
