@@ -53,6 +53,11 @@ t_eq "... also after --kernel=ROOT" "6.16.0-demo" "$(comp check --kernel = "$roo
 t_eq "check --policy: the versions its help names" "6.1 6.12.y 6.16 6.17 6.18 6.6.y 7.0 7.1 7.2 7.3" \
 	"$(comp check --policy "" | tr ' ' '\n' | sort | xargs)"
 t_eq "modinfo -F: .modinfo keys" "license" "$(comp modinfo -F lic)"
+t_eq "... and the signature's, as kmod's modinfo" "sig_hashalgo sig_id sig_key signature signer" "$(comp modinfo -F sig)"
+t_eq "src migrate --to: the versions of check --policy" "6.1 6.12.y 6.16 6.17 6.18 6.6.y 7.0 7.1 7.2 7.3" \
+	"$(comp src migrate --to "" | tr ' ' '\n' | sort | xargs)"
+t_eq "diff --policy-old" "7.0 7.1 7.2 7.3" "$(comp diff --policy-old 7)"
+t_eq "diff --policy-new=" "6.1 6.12.y 6.16 6.17 6.18" "$(comp diff --policy-new = 6.1)"
 t_eq "audit KVER: the releases below the -b root" "6.16.0-demo" "$(comp audit -b "$root" "")"
 t_eq "... after --basedir=ROOT and --cert FILE" "6.16.0-demo" "$(comp audit --basedir = "$root" --cert x.pem 6)"
 t_eq "... one KVER only" "" "$(comp audit -b "$root" 6.16.0-demo 6)"
