@@ -105,13 +105,13 @@ bar() { # ARGS...: 1 when the run, on a terminal, drew tree's progress bar, else
 		< /dev/null > /dev/null 2>&1 || true
 	grep -c 'read    \[' "$T_TMP/tty" | sed 's/^[1-9][0-9]*$/1/'
 }
-if command -v script > /dev/null; then
+if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1; then
 	t_eq "progress bar: check, audit, nsdeps and diff on a terminal" "1 1 1 1" \
 		"$(bar check -k "$root" --kver "$REL" "$amd") $(bar audit -b "$root" "$REL") $(bar nsdeps -k "$root" --kver "$REL" "$amd") $(bar diff "$good" "$root" "$amd")"
 	t_eq "... none with --quiet or JSON" "0 0 0 0" \
 		"$(bar check -q -k "$root" --kver "$REL" "$amd") $(bar check --json -k "$root" --kver "$REL" "$amd") $(bar audit -q -b "$root" "$REL") $(bar diff --json "$good" "$root" "$amd")"
 else
-	t_skip "progress bar: check, audit, nsdeps and diff on a terminal" "no script(1)"
+	t_skip "progress bar: check, audit, nsdeps and diff on a terminal" "no terminal to open (script(1) missing, or no /dev/pts)"
 fi
 XDG_CACHE_HOME=$T_TMP/xdg-pipe "$KSC" check -k "$root" --kver "$REL" "$amd" > /dev/null 2> "$T_TMP/err"
 t_eq "... none on a pipe" "" "$(tr -dc '\r' < "$T_TMP/err")"

@@ -102,11 +102,12 @@ t_expect quiet 1 "$KSC" tree -b "$root" "$REL" --no-index -q
 t_diff "... the refused lines of the full output, nothing else" "$T_TMP/refused" "$T_TMP/out"
 t_grep "... such as fx-65's" "kernel/fx/fx-65.ko: module_layout: loader: refused:" "$T_TMP/out"
 t_eq "... no progress bar on a pipe" "" "$(tr -d '\n' < "$T_TMP/err" | tr -dc '\r')"
-if command -v script > /dev/null; then
+# A terminal, where script(1) can open one (a root without /dev/pts has none).
+if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1; then
 	script -q -c "'$KSC' tree -b '$root' $REL --no-index > /dev/null" "$T_TMP/tty" < /dev/null > /dev/null 2>&1 || true
 	t_grep "... a progress bar on a terminal" "read    [" "$T_TMP/tty"
 else
-	t_skip "... a progress bar on a terminal" "no script(1)"
+	t_skip "... a progress bar on a terminal" "no terminal to open (script(1) missing, or no /dev/pts)"
 fi
 
 # The index.
@@ -205,7 +206,10 @@ t_grep "... problems counted" "problems: 4" "$T_TMP/out"
 cp "$T_TMP/out" "$T_TMP/broken.out"
 if [ -n "$DEPMOD" ]; then
 	# depmod on the same tree without the loop (it would recurse into it until it runs out of file descriptors)
+	# (a user cannot copy the mode-000 module: it is copied readable, then made unreadable)
+	chmod 644 "$bm/kernel/ok/unreadable.ko"
 	cp -a "$broken" "$T_TMP/dbroken"
+	chmod 000 "$bm/kernel/ok/unreadable.ko" "$T_TMP/dbroken/lib/modules/$REL/kernel/ok/unreadable.ko"
 	rm "$T_TMP/dbroken/lib/modules/$REL/kernel/ok/loop"
 	chmod 777 "$T_TMP/dbroken/lib/modules/$REL"
 	"${as_user[@]}" "$DEPMOD" -b "$T_TMP/dbroken" "$REL" 2> /dev/null

@@ -80,7 +80,7 @@ if command -v script > /dev/null && script -qec true /dev/null > /dev/null 2>&1;
 	on_tty -u NO_COLOR TERM=dumb
 	grep -q "$esc" "$T_TMP/tty" && t_fail "TERM=dumb: no colour" || t_ok "TERM=dumb: no colour"
 else
-	t_skip "colour on a terminal" "no script(1)"
+	t_skip "colour on a terminal" "no terminal to open (script(1) missing, or no /dev/pts)"
 fi
 TERM=xterm NO_COLOR='' "$KSC" frobnicate > "$T_TMP/out" 2> "$T_TMP/err"
 grep -q "$(printf '\033')" "$T_TMP/err" && t_fail "not a terminal: no colour" || t_ok "not a terminal: no colour"
