@@ -118,6 +118,22 @@ static void finding(struct ksc_audit *a, const char *code, enum ksc_severity sev
 	f->detail = detail;
 }
 
+/*
+ * Did an import_ns= line of mod before .modinfo entry `upto` name namespace `ns`? Two
+ * source files of one module that both import it make one import for the loader and
+ * modpost. (Values are compared, not pointers: a module from the index shares strings.)
+ */
+static bool imported_before(const struct ksc_module *mod, const char *ns, size_t upto)
+{
+	size_t it = 0;
+	const char *v;
+
+	while ((v = ksc_module_next_modinfo_value(mod, "import_ns", &it)) && it <= upto)
+		if (strcmp(v, ns) == 0)
+			return true;
+	return false;
+}
+
 /* R8 on one item: what kind it is, as written. */
 static enum ksc_item_kind item_kind(const char *p, size_t len)
 {
@@ -382,7 +398,7 @@ static int audit_namespaces(struct ksc_audit *a)
 			continue;
 		while ((ns = ksc_module_next_modinfo_value(mod, "import_ns", &it))) {
 			size_t xi = (size_t)(uintptr_t)hash_find(&idx, ns);
-			if (!xi)
+			if (!xi || imported_before(mod, ns, it - 1))
 				continue; /* a namespace nobody exports: R11 or a stale import */
 			struct nsacc *x = &acc[xi - 1];
 			list_add(a, x->importers, ksc_module_get_name(mod));

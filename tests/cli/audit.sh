@@ -306,3 +306,19 @@ t_grep "... says which" "nonexistent.pem" "$T_TMP/err"
 t_eq "... and audits nothing" "" "$(cat "$T_TMP/out")"
 t_expect sig-cert-no-certificate 4 ec_free "$KSC" audit -b "$clean" --cert "$T_TMP/nosig.config" "$rel"
 t_grep "... says so" "no X.509 certificate in it" "$T_TMP/err"
+
+# A namespace imported twice by one module (two of its source files import it): one import
+# for the loader and modpost, so one importer and one finding that names it.
+dup=$T_TMP/dup
+scripts/mk-sample-kernel.sh "$FIXTURES" "$dup"
+mkdir -p "$dup/lib/modules/$rel/kernel/drivers/fx"
+objcopy -O binary --only-section=.modinfo "$D/intree/fx-patterns.ko" "$T_TMP/modinfo"
+printf 'import_ns=DMA_BUF\0' >> "$T_TMP/modinfo"
+objcopy --update-section .modinfo="$T_TMP/modinfo" "$D/intree/fx-patterns.ko" \
+	"$dup/lib/modules/$rel/kernel/drivers/fx/fx-patterns.ko"
+t_eq "a namespace imported twice: its import_ns lines" "DMA_BUF DMA_BUF" \
+	"$("$KSC" modinfo -F import_ns "$dup/lib/modules/$rel/kernel/drivers/fx/fx-patterns.ko" | xargs)"
+t_run "... audit" 1 "$KSC" audit -b "$dup" "$rel"
+t_eq "... one importer, one finding naming the namespace" "  DMA_BUF: 1; vmlinux; fx_patterns; fx_patterns
+fx_patterns (file fx-patterns.ko; modpost matches the file name): info: imports the namespace DMA_BUF but uses nothing from it (a stale MODULE_IMPORT_NS) [ns-import-unused]" \
+	"$(grep -e '^  DMA_BUF:' -e 'ns-import-unused' "$T_TMP/out")"
