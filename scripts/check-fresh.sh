@@ -157,7 +157,16 @@ fresh_pass() {
 	git ls-files -z --cached --others --exclude-standard |
 		while IFS= read -r -d '' f; do [ -e "$f" ] && printf '%s\0' "$f"; done |
 		tar --null -T - -cf - | tar -C "$root$dest" -xf -
-	[ "$user" = root ] || in_root root chown -R "$user:$user" "$dest"
+	# npm reaches its registry as this machine's npm does: the CA file its configuration
+	# names (a network that inspects TLS has a CA of its own, which a fresh root lacks)
+	# goes into the user's ~/.npmrc. (install-deps.sh --test fetches the SARIF schema
+	# with npm.)
+	host_ca=$(npm config get cafile 2> /dev/null || true)
+	if [ -n "$host_ca" ] && [ "$host_ca" != null ] && [ -f "$host_ca" ]; then
+		cp "$host_ca" "$root/etc/ksymcheck-host-ca.crt"
+		echo "cafile=/etc/ksymcheck-host-ca.crt" > "$root${dest%/ksymcheck}/.npmrc"
+	fi
+	[ "$user" = root ] || in_root root chown -R "$user:$user" "$dest" "${dest%/ksymcheck}/.npmrc"
 
 	for c in "${cmds[@]}"; do
 		run_cmd "$user" "$dest" "$c"
