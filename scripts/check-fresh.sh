@@ -165,8 +165,9 @@ fresh_pass() {
 	if [ -n "$host_ca" ] && [ "$host_ca" != null ] && [ -f "$host_ca" ]; then
 		cp "$host_ca" "$root/etc/ksymcheck-host-ca.crt"
 		echo "cafile=/etc/ksymcheck-host-ca.crt" > "$root${dest%/ksymcheck}/.npmrc"
+		[ "$user" = root ] || in_root root chown "$user:$user" "${dest%/ksymcheck}/.npmrc"
 	fi
-	[ "$user" = root ] || in_root root chown -R "$user:$user" "$dest" "${dest%/ksymcheck}/.npmrc"
+	[ "$user" = root ] || in_root root chown -R "$user:$user" "$dest"
 
 	for c in "${cmds[@]}"; do
 		run_cmd "$user" "$dest" "$c"
