@@ -126,17 +126,6 @@ static inline const char *modns_list(const char *ns)
 	return ns + strlen("module:");
 }
 
-/* The module imports namespace `ns` with MODULE_IMPORT_NS() (R12). */
-static inline bool has_import_ns(const struct ksc_module *mod, const char *ns)
-{
-	size_t it = 0;
-	const char *v;
-
-	while ((v = ksc_module_next_modinfo_value(mod, "import_ns", &it)))
-		if (strcmp(v, ns) == 0)
-			return true;
-	return false;
-}
 
 /* lib/engine/ksc-loader.c: load_module() in kernel/module/main.c, step by step. */
 #define load_module ksc_loader_load_module

@@ -480,7 +480,7 @@ static int verify_namespace_is_imported(struct run *run, struct loading *L, cons
 		}
 		/* R25: Babka v1 rule, the match does not count; fall through to R12. */
 	}
-	if (has_import_ns(L->mod, ns))
+	if (ksc_module_imports_ns(L->mod, ns))
 		return 0; /* pre-6.16 or ordinary namespace; 6.16+ module: imports died at R11 */
 	if (restricted && run->o->require_intree &&
 	    ksc_namespace_matches_module(ns, L->name, KSC_MATCH_LOADER)) /* R40 */

@@ -208,12 +208,12 @@ static void check_export_namespace(struct modpost *m, const char *sym, const cha
 
 	if (restricted && !(run->o->require_intree && m->external))
 		granted = ksc_namespace_matches_module(ns, m->base, KSC_MATCH_MODPOST);
-	bool intree_rule = restricted && run->o->require_intree && !has_import_ns(m->mod, ns);
+	bool intree_rule = restricted && run->o->require_intree && !ksc_module_imports_ns(m->mod, ns);
 	if (!granted && intree_rule && m->external &&
 	    ksc_intree_modpost_refusal(run->r, run->allow_missing_ns, m->mod_log, m->mod, m->idx,
 				       m->p, sym, ns, owner))
 		m->ok = m->ok && run->allow_missing_ns;
-	else if (!granted && !has_import_ns(m->mod, ns))
+	else if (!granted && !ksc_module_imports_ns(m->mod, ns))
 		namespace_missing(m, sym, ns, owner, restricted);
 	if (intree_rule && run->o->views == KSC_VIEW_BOTH)
 		ksc_intree_views_differ(run->r, run->o->build, m->mod, m->idx, sym, ns);

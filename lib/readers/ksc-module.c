@@ -344,6 +344,17 @@ KSC_EXPORT int ksc_release_from_vermagic(const char *vermagic, char *buf, size_t
 	return (int)len;
 }
 
+bool ksc_module_imports_ns(const struct ksc_module *mod, const char *ns)
+{
+	size_t it = 0;
+	const char *v;
+
+	while ((v = ksc_module_next_modinfo_value(mod, "import_ns", &it)))
+		if (strcmp(v, ns) == 0)
+			return true;
+	return false;
+}
+
 KSC_EXPORT size_t ksc_module_get_import_count(const struct ksc_module *mod)
 {
 	return mod->n_imports;

@@ -303,3 +303,6 @@ int ksc_elf_section_id(const char *name);
  * module_signature and the signature (0 without the marker).
  */
 size_t ksc_sig_tail_len(const unsigned char *img, size_t size);
+
+/* Does `mod` import namespace `ns` with MODULE_IMPORT_NS() (an import_ns= entry, R12)? */
+bool ksc_module_imports_ns(const struct ksc_module *mod, const char *ns);

@@ -84,17 +84,6 @@ static const char *import_line(struct crun *cr, const char *ns)
 					       : cfmt(cr, "MODULE_IMPORT_NS(%s);", ns);
 }
 
-static bool imports_ns(const struct ksc_module *mod, const char *ns)
-{
-	size_t it = 0;
-	const char *v;
-
-	while ((v = ksc_module_next_modinfo_value(mod, "import_ns", &it)))
-		if (strcmp(v, ns) == 0)
-			return true;
-	return false;
-}
-
 /* Another module given exports it: a sibling the package builds, not the kernel's. */
 static bool sibling_export(const struct crun *cr, const char *sym)
 {
@@ -147,7 +136,7 @@ static int ns_finding(struct crun *cr, struct ksc_compat_cell *cell, const char 
 					   : cfmt(cr, "restricted to the modules %s", ns + 7),
 				   matched ? NULL : "stop using it: only the modules named may");
 	}
-	imported = imports_ns(cr->mod, ns);
+	imported = ksc_module_imports_ns(cr->mod, ns);
 	if (!old && imported)
 		return 0;
 	return add_finding(cr, cell, "namespace-moved", imported ? KSC_SEV_INFO : KSC_SEV_ERROR,
