@@ -676,9 +676,10 @@ struct ksc_check_opts {
 	bool require_intree;      /* R25: the proposed in-tree-only rule for module: exports */
 	int allow_missing_ns;     /* R12/R13: -1 from the kernel config, else 0/1 */
 	unsigned int views;       /* KSC_VIEW_* mask, 0 = both */
-	bool insmod_only;         /* loader: only vmlinux and the modules given are loaded, as
-				   * with plain insmod; default: the tree's modules provide
-				   * too, as modprobe would load them first */
+	bool insmod_only;         /* loader: only vmlinux and the modules given are loaded, in
+				   * the order given, as with plain insmod; default: as
+				   * modprobe, the tree's modules provide too and the modules
+				   * given load in dependency order */
 	enum ksc_build build;     /* R40: how the modules were built (modpost's view) */
 	/* The loader: the modules as if rebuilt for this kernel (KSYMCHECK_0.4): vermagic,
 	 * module_layout, symbol CRCs and the signature are taken as matching, so only what
@@ -716,15 +717,24 @@ struct ksc_module_verdict {
 	 * stopped before them (signature, module_layout, vermagic, an explicit module:
 	 * import ...) or the loader view was not run: then no import has a loader verdict. */
 	bool loader_reached_symbols;
+	/* The place in which the loader took the module among those given: modprobe's
+	 * order (dependencies first), or the order given with insmod_only. */
+	size_t load_index;
 };
 
 struct ksc_report;
 
 /*
- * Check modules against kernel `k`, as if loaded with insmod in the order given into one
- * booted kernel (taints and once-per-boot messages carry over; a module that loads
- * provides its exports to the later ones; the tree's modules are providers, as modprobe
- * would load them) and as one modpost run would see them. `opts` NULL: defaults.
+ * Check modules against kernel `k`, as if loaded into one booted kernel (taints and
+ * once-per-boot messages carry over; a module that loads provides its exports to the
+ * later ones) as modprobe would load them: the tree's modules are providers (those
+ * named like a module given are replaced by it), and the modules given are loaded in
+ * dependency order among themselves (a module after the ones given whose exports it
+ * uses; a cycle loads none of its members: dep-cycle); with opts->insmod_only, as plain
+ * insmod in the order given, from vmlinux and the modules given alone. A symbol exported
+ * by a module given that is not loaded is reported as such (dep-refused, dep-order).
+ * The verdicts stay in the order given (load_index says when each was loaded), and
+ * modpost judges them as one run. `opts` NULL: defaults.
  * 0 and *out = a new report (the caller's: ksc_report_unref()), also when modules would
  * be refused (verdicts are data, not errors); or -EINVAL when there is no kernel version
  * to take the rules from (no opts->policy and no release) or opts->policy is not one

@@ -9,6 +9,8 @@
 
 #include <json-c/json.h>
 
+#include "util/array.h"
+#include "util/hash.h"
 #include "util/macro.h"
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
@@ -127,34 +129,213 @@ static void print_summary(const struct ksc_report *rep, unsigned views, const ch
 	putchar('\n');
 }
 
+/* The verdicts in the order the loader took the modules (load_index); NULL: as given. */
+static size_t *load_order(const struct ksc_report *rep)
+{
+	size_t n = ksc_report_get_module_count(rep);
+	size_t *o = calloc(n ? n : 1, sizeof(*o));
+	bool *seen = calloc(n ? n : 1, sizeof(*seen));
+
+	for (size_t m = 0; o && seen && m < n; m++) {
+		size_t at = ksc_report_get_verdict(rep, m)->load_index;
+		if (at >= n || seen[at])
+			goto as_given;
+		seen[at] = true;
+		o[at] = m;
+	}
+	free(seen);
+	return o;
+as_given:
+	free(o);
+	free(seen);
+	return NULL;
+}
+
+#define AT(order, i) ((order) ? (order)[i] : (i))
+
+/*
+ * -v: a note said alike (code, symbol, summary) for several modules, such as the out-of-tree
+ * taint or a signature by a key the kernel lacks on every module of a DKMS package, is
+ * printed once, for the first module, with the others named.
+ */
+struct note_group {
+	char *key;
+	size_t first;     /* the diag printed */
+	char *others;     /* ", "-separated module names, or NULL */
+};
+
+struct notes {
+	struct hash index; /* key -> group + 1 */
+	struct note_group *g;
+	size_t n, cap;
+};
+
+static char *note_key(const struct ksc_diag *d)
+{
+	char *k;
+
+	return asprintf(&k, "%s\037%s\037%s", d->code, d->symbol ? d->symbol : "",
+			d->summary ? d->summary : "") < 0 ? NULL : k;
+}
+
+/* Append ", name" (or "name") to *list. */
+static int list_add(char **list, const char *name)
+{
+	char *n;
+
+	if (asprintf(&n, "%s%s%s", *list ? *list : "", *list ? ", " : "", name) < 0)
+		return -ENOMEM;
+	free(*list);
+	*list = n;
+	return 0;
+}
+
+/* Group the notes of the modules, in load order: -ENOMEM, or 0. */
+static int group_notes(struct notes *ns, const struct ksc_report *rep, const size_t *order)
+{
+	for (size_t o = 0; o < ksc_report_get_module_count(rep); o++) {
+		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, AT(order, o));
+		for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
+			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+			if (d->severity != KSC_SEV_INFO)
+				continue;
+			char *key = note_key(d);
+			if (!key)
+				return -ENOMEM;
+			size_t at = (size_t)(uintptr_t)hash_find(&ns->index, key);
+			if (at) {
+				free(key);
+				if (list_add(&ns->g[at - 1].others, v->loader_name) < 0)
+					return -ENOMEM;
+				continue;
+			}
+			if (array_push(ns->g, ns->n, ns->cap, (struct note_group){ key, i, NULL }) < 0) {
+				free(key);
+				return -ENOMEM;
+			}
+			if (hash_add(&ns->index, key, (void *)(uintptr_t)ns->n, 0) < 0)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void notes_free(struct notes *ns)
+{
+	for (size_t i = 0; i < ns->n; i++) {
+		free(ns->g[i].key);
+		free(ns->g[i].others);
+	}
+	array_free(ns->g, ns->n, ns->cap);
+	hash_fini(&ns->index);
+}
+
+/* The group of note `i` when it is printed there; NULL when said for an earlier module. */
+static const struct note_group *note_here(const struct notes *ns, const struct ksc_diag *d,
+					  size_t i, bool *skip)
+{
+	char *key = note_key(d);
+	size_t at = key ? (size_t)(uintptr_t)hash_find(&ns->index, key) : 0;
+
+	free(key);
+	*skip = at && ns->g[at - 1].first != i;
+	return at && !*skip ? &ns->g[at - 1] : NULL;
+}
+
+/*
+ * dep-*: the symbols a module does not get from one module given with it, said once per
+ * module, code and exporter: how many there are, and (-v) which.
+ */
+static bool same_dep(const struct ksc_diag *a, const struct ksc_diag *b)
+{
+	return strcmp(a->code, b->code) == 0 && a->owner && b->owner &&
+	       strcmp(a->owner, b->owner) == 0;
+}
+
+static bool is_dep(const struct ksc_diag *d)
+{
+	return strncmp(d->code, "dep-", 4) == 0 && d->owner;
+}
+
+/* Findings [i, end) of the module alike to d (same_dep) before i: whether d is a repeat. */
+static bool dep_repeat(const struct ksc_report *rep, size_t first, size_t i)
+{
+	const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+
+	for (size_t j = first; j < i; j++)
+		if (same_dep(ksc_report_get_diag(rep, j), d))
+			return true;
+	return false;
+}
+
+/* One finding's line, and with -v its kernel lines, explanation and fix. */
+static void print_diag(const struct ksc_report *rep, const struct ksc_module_verdict *v, size_t i,
+		       bool verbose, bool *noted, const char *others)
+{
+	const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+	size_t end = v->first_diag + v->n_diags, n_alike = 1;
+
+	if (is_dep(d))
+		for (size_t j = i + 1; j < end; j++)
+			n_alike += same_dep(ksc_report_get_diag(rep, j), d);
+	print_module_name(v->loader_name, v->modpost_name, noted);
+	fputs(": ", stdout);
+	if (n_alike > 1)
+		printf("%zu symbols: ", n_alike);
+	else if (d->symbol)
+		printf("%s: ", text_esc(d->symbol));
+	printf("%s: %s: %s [%s]\n", view_word(d->view), sev_word(d->severity),
+	       text_esc(d->summary ? d->summary : d->code), d->code);
+	if (!verbose)
+		return;
+	if (n_alike > 1) {
+		fputs("    symbols:", stdout);
+		for (size_t j = i; j < end; j++)
+			if (same_dep(ksc_report_get_diag(rep, j), d))
+				printf(" %s", text_esc(ksc_report_get_diag(rep, j)->symbol));
+		putchar('\n');
+	}
+	for (size_t j = i; j < end; j++) {
+		const struct ksc_diag *e = ksc_report_get_diag(rep, j);
+		if (j == i || (n_alike > 1 && same_dep(e, d)))
+			print_lines("    kernel: ", e->kernel_lines);
+	}
+	if (d->explanation)
+		printf("    why: %s (%s)\n", text_esc(d->explanation), d->rule);
+	if (d->fix)
+		printf("    fix: %s\n", text_esc(d->fix));
+	if (others)
+		printf("    also: %s\n", text_esc(others));
+}
+
 static void print_text(const struct ksc_report *rep, bool verbose, bool quiet, unsigned views,
 		       const char *rules_from, const char *build)
 {
 	size_t nmods = ksc_report_get_module_count(rep);
+	size_t *order = load_order(rep);
+	struct notes ns = { 0 };
+	bool group = verbose && !quiet && group_notes(&ns, rep, order) == 0;
 
-	for (size_t m = 0; m < nmods; m++) {
-		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+	for (size_t o = 0; o < nmods; o++) {
+		const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, AT(order, o));
 		bool noted = false;
 		for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
 			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+			const struct note_group *g = NULL;
+			bool skip = false;
 			if ((d->severity == KSC_SEV_INFO && !verbose) ||
 			    (quiet && d->severity != KSC_SEV_ERROR))
 				continue;
-			print_module_name(v->loader_name, v->modpost_name, &noted);
-			fputs(": ", stdout);
-			if (d->symbol)
-				printf("%s: ", text_esc(d->symbol));
-			printf("%s: %s: %s [%s]\n", view_word(d->view), sev_word(d->severity),
-			       text_esc(d->summary ? d->summary : d->code), d->code);
-			if (!verbose)
+			if (is_dep(d) && dep_repeat(rep, v->first_diag, i))
 				continue;
-			print_lines("    kernel: ", d->kernel_lines);
-			if (d->explanation)
-				printf("    why: %s (%s)\n", text_esc(d->explanation), d->rule);
-			if (d->fix)
-				printf("    fix: %s\n", text_esc(d->fix));
+			if (group && d->severity == KSC_SEV_INFO)
+				g = note_here(&ns, d, i, &skip);
+			if (!skip)
+				print_diag(rep, v, i, verbose, &noted, g ? g->others : NULL);
 		}
 	}
+	notes_free(&ns);
+	free(order);
 	if (!quiet)
 		print_summary(rep, views, rules_from, build);
 }
@@ -191,9 +372,11 @@ static const char *insmod_strerror(int err)
  */
 static void print_kernel(const struct ksc_report *rep, unsigned views)
 {
+	size_t *order = load_order(rep);
+
 	if (views & KSC_VIEW_LOADER) {
 		for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
-			const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+			const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, AT(order, m));
 			for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
 				const struct ksc_diag *d = ksc_report_get_diag(rep, i);
 				if (d->view == KSC_VIEW_LOADER)
@@ -206,12 +389,16 @@ static void print_kernel(const struct ksc_report *rep, unsigned views)
 		}
 	}
 	if (views & KSC_VIEW_MODPOST) {
-		for (size_t i = 0; i < ksc_report_get_diag_count(rep); i++) {
-			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
-			if (d->view == KSC_VIEW_MODPOST)
-				print_lines("", d->kernel_lines);
+		for (size_t m = 0; m < ksc_report_get_module_count(rep); m++) {
+			const struct ksc_module_verdict *v = ksc_report_get_verdict(rep, m);
+			for (size_t i = v->first_diag; i < v->first_diag + v->n_diags; i++) {
+				const struct ksc_diag *d = ksc_report_get_diag(rep, i);
+				if (d->view == KSC_VIEW_MODPOST)
+					print_lines("", d->kernel_lines);
+			}
 		}
 	}
+	free(order);
 }
 
 /* Each view's "kernel_lines": what the kernel prints for the module. */

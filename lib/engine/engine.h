@@ -96,6 +96,7 @@ struct run {
 	bool module_sig, sig_force, force_load, retpoline;
 	bool missing_crc_fails; /* Debian's "Disable matching missing version CRC" */
 	struct boot boot;
+	struct siblings *sib; /* the modules given together (ksc-order.c) */
 };
 
 /* Per module being loaded. */
@@ -126,6 +127,27 @@ static inline const char *modns_list(const char *ns)
 	return ns + strlen("module:");
 }
 
+
+/*
+ * lib/engine/ksc-order.c: the modules given together, in the order the loader takes them
+ * (modprobe's: dependencies first; insmod_only: as given), and what one of them that is
+ * not loaded means for a symbol no one else exports.
+ */
+struct siblings;
+int ksc_siblings_new(const struct ksc_kernel *k, struct ksc_module *const *mods, size_t n,
+		     bool insmod_only, struct siblings **out);
+void ksc_siblings_free(struct siblings *s);
+/* The module (index given) the loader takes at position `pos`. */
+size_t ksc_siblings_at(const struct siblings *s, size_t pos);
+void ksc_siblings_loaded(struct siblings *s, size_t idx, int err);
+/* A module of this name is given (it replaces the tree's module of the same name). */
+bool ksc_siblings_has_name(const struct siblings *s, const char *name);
+/*
+ * `sym` is not found for module `idx` (`name`): when a module given with it exports it,
+ * the finding that says why (dep-refused, dep-cycle, dep-order); else NULL.
+ */
+struct ksc_diag *ksc_siblings_missing(struct run *run, size_t idx, const char *name,
+				      const char *sym);
 
 /* lib/engine/ksc-loader.c: load_module() in kernel/module/main.c, step by step. */
 #define load_module ksc_loader_load_module

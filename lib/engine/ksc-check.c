@@ -4,7 +4,8 @@
  * (ksc-loader.c) and what modpost would say at build time (ksc-modpost.c), rule by rule
  * as doc/rules.md states them (the rule ids in the comments; each finding's rule comes
  * from the catalogue, lib/kernel/ksc-catalogue.c). This file sets up the run, hands each
- * module to the views in the order given and keeps the report's public accessors.
+ * module to the views in the order the loader takes them (ksc-order.c: dependencies
+ * first, as modprobe; as given with insmod_only) and keeps the report's public accessors.
  * tests/unit/test-check.c runs fifty-six worked cases through it, T01-T56.
  */
 #include <errno.h>
@@ -12,6 +13,36 @@
 #include <string.h>
 
 #include "engine/engine.h"
+
+/* Module i of mods, taken by the loader at position pos: both views' verdicts. */
+static void check_one(struct run *run, struct ksc_module *const *mods, size_t n, size_t i,
+		      size_t pos)
+{
+	struct ksc_report *r = run->r;
+	struct ksc_module_verdict *v = &r->verdicts[i];
+	const struct ksc_module *mod = mods[i];
+
+	v->first_diag = r->n_diags;
+	v->load_index = pos;
+	if (run->o->views & KSC_VIEW_LOADER) {
+		const char *iname = ksc_module_get_modinfo_name(mod);
+		struct loading L = {
+			.index = i,
+			.mod = mod,
+			.name = v->loader_name,
+			.iname = iname && *iname ? iname : v->loader_name,
+		};
+		v->loader_err = load_module(run, &L);
+		v->loader_reached_symbols = L.reached_symbols;
+		if (v->loader_err == 0)
+			run->boot.live[run->boot.n_live++] =
+				(struct live){ mod, v->loader_name, L.P };
+		ksc_siblings_loaded(run->sib, i, v->loader_err);
+	}
+	if (run->o->views & KSC_VIEW_MODPOST)
+		modpost_module(run, mods, n, i, &v->modpost_ok);
+	v->n_diags = r->n_diags - v->first_diag;
+}
 
 KSC_EXPORT int ksc_check_modules(struct ksc_kernel *k, struct ksc_module *const *mods,
 				 size_t n, const struct ksc_check_opts *opts,
@@ -76,32 +107,21 @@ int ksc_check_modules_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx,
 		ret = -ENOMEM;
 		goto err;
 	}
+	ret = ksc_siblings_new(k, mods, n, o.insmod_only, &run.sib);
+	if (ret < 0)
+		goto err;
+	r->n_verdicts = n;
 	for (size_t i = 0; i < n; i++) {
-		struct ksc_module_verdict *v = &r->verdicts[r->n_verdicts++];
-		const struct ksc_module *mod = mods[i];
-		v->module = mod;
-		v->loader_name = ksc_module_get_name(mod);
-		v->modpost_name = ksc_module_get_modpost_name(mod);
-		v->first_diag = r->n_diags;
+		struct ksc_module_verdict *v = &r->verdicts[i];
+		v->module = mods[i];
+		v->loader_name = ksc_module_get_name(mods[i]);
+		v->modpost_name = ksc_module_get_modpost_name(mods[i]);
 		v->modpost_ok = true;
-		if (o.views & KSC_VIEW_LOADER) {
-			const char *iname = ksc_module_get_modinfo_name(mod);
-			struct loading L = {
-				.index = i,
-				.mod = mod,
-				.name = v->loader_name,
-				.iname = iname && *iname ? iname : v->loader_name,
-			};
-			v->loader_err = load_module(&run, &L);
-			v->loader_reached_symbols = L.reached_symbols;
-			if (v->loader_err == 0)
-				run.boot.live[run.boot.n_live++] =
-					(struct live){ mod, v->loader_name, L.P };
-		}
-		if (o.views & KSC_VIEW_MODPOST)
-			modpost_module(&run, mods, n, i, &v->modpost_ok);
-		v->n_diags = r->n_diags - v->first_diag;
 	}
+	for (size_t pos = 0; pos < n; pos++)
+		check_one(&run, mods, n, ksc_siblings_at(run.sib, pos), pos);
+	ksc_siblings_free(run.sib);
+	run.sib = NULL;
 	free(run.boot.live);
 	run.boot.live = NULL;
 	if (r->oom) {
@@ -112,6 +132,7 @@ int ksc_check_modules_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx,
 	return 0;
 err:
 	free(run.boot.live);
+	ksc_siblings_free(run.sib);
 	ksc_report_unref(r);
 	return ret;
 }

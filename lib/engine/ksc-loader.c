@@ -48,7 +48,8 @@ struct found {
 /*
  * find_symbol(): vmlinux, then the loaded modules (newest first), then the tree's modules
  * (loaded before, by modprobe). GPL-only exports are invisible when !gplok (R16). A tree
- * module named like the module being loaded is not loaded (insmod would say EEXIST).
+ * module named like the module being loaded is not loaded (insmod would say EEXIST), nor
+ * one named like another module given (which replaces it).
  */
 static bool find_symbol(struct run *run, const struct loading *L, const char *name, bool gplok,
 			struct found *f)
@@ -72,7 +73,8 @@ static bool find_symbol(struct run *run, const struct loading *L, const char *na
 	for (; p && !run->o->insmod_only; p = ksc_kernel_next_prov(run->k, p)) {
 		if (p->exp.gpl_only && !gplok)
 			continue;
-		if (strcmp(p->owner->name, L->name) == 0)
+		if (strcmp(p->owner->name, L->name) == 0 ||
+		    ksc_siblings_has_name(run->sib, p->owner->name))
 			continue;
 		*f = (struct found){ &p->exp, p->owner->name, false, p->owner->proprietary,
 				     p->owner };
@@ -543,7 +545,7 @@ static void symbol_not_found(struct run *run, struct loading *L, const struct ks
 					    L->P && ksc_license_is_gpl_compatible(first_license(L->mod))
 					    ? ", inherited from a proprietary provider" : ""),
 			.fix = "needs a GPL-compatible MODULE_LICENSE (\"GPL\", \"GPL v2\", \"Dual BSD/GPL\", \"Dual MIT/GPL\", ...)");
-	else
+	else if (!(d = ksc_siblings_missing(run, L->index, L->name, im->name)))
 		d = loader_finding(run, L, KSC_SEV_ERROR, "unresolved", im->name,
 			.summary = "no one exports this symbol",
 			.explanation = sfmt(r, "neither vmlinux nor any module of this kernel exports %s",

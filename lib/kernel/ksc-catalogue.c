@@ -236,7 +236,11 @@ static const struct ksc_rule rules[] = {
 	  "Each failing symbol that is not weak prints 'Unknown symbol NAME (err N)', N being "
 	  "the failing step's error, -2 when it was not found. A weak symbol that is not found "
 	  "is left 0 silently; one that fails a check still fails. All symbols are tried, and "
-	  "the load returns the error of the last one that failed.",
+	  "the load returns the error of the last one that failed. Modules given together are "
+	  "loaded as modprobe loads them, those whose exports a module uses first (--insmod: "
+	  "in the order given); a symbol that only such a module exports is not found when that "
+	  "module was refused, comes later, or depends on this one in a cycle, and is reported "
+	  "as that.",
 	  "simplify_symbols()",
 	  "kernel/module/main.c",
 	  "all",
@@ -503,6 +507,12 @@ static const struct ksc_code codes[] = {
 	  "uses a module that modprobe cannot load: it is in or behind a dependency cycle",
 	  "break the cycle: move the symbols both modules need into one of them or into a "
 	  "third module" },
+	{ "dep-order", LOADER, "R20", SEV_E,
+	  "exported by a module given after it (--insmod keeps the order given)",
+	  "give the exporting module first, or leave out --insmod" },
+	{ "dep-refused", LOADER, "R20", SEV_E,
+	  "exported by a module given with it that would be refused itself",
+	  "fix the module that is refused first: see its own findings" },
 	{ "description-missing", MODPOST, "R41", SEV_W,
 	  "no MODULE_DESCRIPTION()", NULL },
 	{ "duplicate-export", LOADER, "R22", SEV_E,

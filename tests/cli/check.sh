@@ -95,3 +95,47 @@ t_expect symvers-rules-from-vermagic 1 "$KSC" check --symvers "$T_TMP/dma.symver
 t_grep "... 6.16" "rules of 6.16" "$T_TMP/out"
 t_expect help 0 "$KSC" check --help
 t_grep "... documents --require-intree" "--require-intree" "$T_TMP/out"
+
+# Modules given together load as modprobe loads them: a module after those whose exports
+# it uses (the folder of a DKMS package: fxdongle uses fxgip, and sorts before it).
+t_expect dkms-folder-order 1 "$KSC" check "${K[@]}" --view loader "$D/dkms"
+t_grep "... fxdongle loads after fxgip, whose exports it uses" "4 modules checked (rules of 6.16, from the kernel's release): loader: 2 would load, 2 refused" "$T_TMP/out"
+# The refused core first, then once per module what its refusal costs the others.
+printf '%s\n' "fxjool_common: snmp_fold_field: loader: refused: no one exports this symbol [unresolved]" \
+	"fxjool: 2 symbols: loader: refused: exported by fxjool_common, which would be refused (see above) [dep-refused]" > "$T_TMP/want"
+head -n 2 "$T_TMP/out" | t_diff "... the root cause first, then the dependent module once" "$T_TMP/want" -
+t_expect dkms-folder-order-v 1 "$KSC" check "${K[@]}" --view loader -v "$D/dkms"
+t_grep "... -v names the symbols" "    symbols: fxjool_stats fxjool_translate" "$T_TMP/out"
+t_grep "... and why the exporter is refused" "fxjool_common, given with this module, is loaded first and would be refused (snmp_fold_field: no one exports this symbol [unresolved])" "$T_TMP/out"
+t_eq "... a note alike for every module is said once, naming the others" "1 1" \
+	"$(grep -c '\[taint-oot\]' "$T_TMP/out") $(grep -c '^    also: fxdongle, fxjool_common, fxjool$' "$T_TMP/out")"
+t_expect dkms-folder-kernel 1 "$KSC" check "${K[@]}" --view loader --format kernel "$D/dkms"
+printf '%s\n' "fxgip: loading out-of-tree module taints kernel." \
+	"fxjool_common: Unknown symbol snmp_fold_field (err -2)" \
+	"insmod: ERROR: could not insert module $D/dkms/fxjool_common.ko: Unknown symbol in module" \
+	"fxjool: Unknown symbol fxjool_stats (err -2)" \
+	"fxjool: Unknown symbol fxjool_translate (err -2)" \
+	"insmod: ERROR: could not insert module $D/dkms/fxjool.ko: Unknown symbol in module" > "$T_TMP/want"
+t_diff "... --format kernel: the kernel's lines in load order" "$T_TMP/want" "$T_TMP/out"
+t_expect dkms-folder-json 1 "$KSC" check "${K[@]}" --view loader --format json "$D/dkms"
+python3 - "$T_TMP/out" > "$T_TMP/j" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for m in d["modules"]:
+    print(m["module"], m["loader"]["result"], *[f["code"] + ":" + (f.get("owner") or "") for f in m["findings"] if f["verdict"] == "error"])
+PY
+printf '%s\n' "fxdongle loads" "fxgip loads" "fxjool refused dep-refused:fxjool_common dep-refused:fxjool_common" \
+	"fxjool_common refused unresolved:" > "$T_TMP/want"
+t_diff "... JSON: the modules in the order given, a dep-refused finding per symbol" "$T_TMP/want" "$T_TMP/j"
+# --insmod keeps the order given: plain insmod of each file in turn.
+t_expect dkms-folder-insmod 1 "$KSC" check "${K[@]}" --view loader --insmod "$D/dkms"
+t_grep "--insmod: a module given before its exporter is refused (dep-order)" "fxdongle: 2 symbols: loader: refused: exported by fxgip, which is loaded after this module (--insmod keeps the order given) [dep-order]" "$T_TMP/out"
+t_expect dkms-insmod-given-order 0 "$KSC" check "${K[@]}" --view loader --insmod "$D/dkms/fxgip.ko" "$D/dkms/fxdongle.ko"
+# A dependency cycle loads none of its modules.
+t_expect dkms-cycle 1 "$KSC" check "${K[@]}" --view loader "$D/cycle"
+t_grep "... dep-cycle" "fxcyc_a: fxcyc_b_fn: loader: refused: exported by fxcyc_b, which needs this module too: a dependency cycle [dep-cycle]" "$T_TMP/out"
+# A module given replaces the tree's module of its name: when it is refused (7.1 wants
+# __kflagstab), the tree's fx_modns does not stand in for it.
+t_expect dkms-replaces-tree 1 "$KSC" check "${K[@]}" --view loader --policy 7.1 \
+	"$D/intree/kvm-amd.ko" "$FIXTURES/x86_64/fx-modns.ko"
+t_grep "... its users see it refused" "fxm_for_kvm_family: loader: refused: exported by fx_modns, which would be refused (see above) [dep-refused]" "$T_TMP/out"
