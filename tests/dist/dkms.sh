@@ -95,6 +95,50 @@ run_build_script post_build "$POST_BUILD" > "$T_TMP/out" 2>&1
 t_eq "POST_BUILD: modules that load (.ko.xz, .ko.zst) pass" 0 $?
 t_grep "... and it says so" "every module would load on $kver" "$T_TMP/out"
 
+# 2b. A package of several modules (xone: xone_dongle uses xone_gip and sorts before it):
+# loaded as modprobe would, dependencies first.
+mk_tree fxbus "$D/dkms/fxdongle.ko" "$D/dkms/fxgip.ko"
+read_conf fxbus
+run_build_script post_build "$POST_BUILD" > "$T_TMP/out" 2>&1
+t_eq "a package whose driver sorts before the module it uses: passes" "0 1" \
+	"$? $(grep -c "every module would load on $kver" "$T_TMP/out")"
+# 2c. jool: the core is refused (a symbol the kernel does not export); the refusal comes
+# first, and the module that needs the core says so once.
+mk_tree fxjool "$D/dkms/fxjool.ko" "$D/dkms/fxjool_common.ko"
+read_conf fxjool
+run_build_script post_build "$POST_BUILD" > "$T_TMP/out" 2>&1
+t_eq "a package whose core is refused: fails" 1 $?
+t_eq "... the first refusal names the missing kernel symbol" \
+	"fxjool_common: snmp_fold_field: loader: refused: no one exports this symbol [unresolved]" \
+	"$(grep -m 1 ': loader: refused: ' "$T_TMP/out")"
+t_eq "... the module that needs the core says so once" "1 0" \
+	"$(grep -c '^fxjool: 2 symbols: loader: refused: exported by fxjool_common, which would be refused (see above) \[dep-refused\]$' "$T_TMP/out") $(grep -c '^fxjool: .*\[unresolved\]$' "$T_TMP/out")"
+
+# 2d. Signed by DKMS's key (KSYMCHECK_DKMS_KEY): trusted when mokutil says it is
+# enrolled, else one note. The kernel has CONFIG_MODULE_SIG and its own key built in.
+sroot=$T_TMP/sroot
+scripts/mk-sample-kernel.sh "$FIXTURES" "$sroot"
+sed -i 's/# CONFIG_MODULE_SIG is not set/CONFIG_MODULE_SIG=y/' "$sroot/boot/config-$kver"
+cp "$FIXTURES/signed/fx-vmlinux-rsa" "$sroot/boot/vmlinux-$kver"
+mkdir -p "$T_TMP/smods" "$T_TMP/bin"
+cp "$FIXTURES/signed/demo-kvm-amd-ec.ko" "$T_TMP/smods/kvm-amd.ko"
+cat > "$T_TMP/bin/mokutil" <<'SH'
+#!/bin/sh
+[ "$1" = --test-key ] || exit 2
+if [ "${FAKE_MOK_ENROLLED:-0}" = 1 ]; then echo "$2 is already enrolled"; else echo "$2 is not enrolled"; exit 1; fi
+SH
+chmod +x "$T_TMP/bin/mokutil"
+sig_hook() { # ENROLLED
+	PATH=$T_TMP/bin:$PATH FAKE_MOK_ENROLLED=$1 KSYMCHECK_ROOT=$sroot \
+		KSYMCHECK_DKMS_KEY=$FIXTURES/signed/ec.der "$hook" --modules "$T_TMP/smods" "$kver"
+}
+sig_hook 1 > "$T_TMP/out" 2>&1
+t_eq "DKMS's key enrolled: passes, no signature line" "0 0 0" \
+	"$? $(grep -c 'verification failed' "$T_TMP/out") $(grep -c 'note:' "$T_TMP/out")"
+sig_hook 0 > "$T_TMP/out" 2>&1
+t_eq "... not enrolled: passes, one note, the kernel's taint line once" "0 1 1" \
+	"$? $(grep -c "^ksymcheck-post-build: note: the modules are signed with DKMS's key" "$T_TMP/out") $(grep -c 'verification failed' "$T_TMP/out")"
+
 # 3. Options.
 read_conf fxdma
 (cd "$dkms_tree/fxdma/1.0/build" && ./ksymcheck-post-build --warn-only "$kver" "$arch") > "$T_TMP/out" 2>&1
@@ -125,6 +169,11 @@ t_eq "no modules folder: a warning, exit 0" 0 $?
 t_eq "a bad option: usage, exit 2" "2 1" "$? $(grep -c '^Usage: ksymcheck-post-build' "$T_TMP/out")"
 "$hook" --help > "$T_TMP/out" 2>&1
 t_eq "--help" "0 1" "$? $(grep -c 'POST_BUILD="ksymcheck-post-build ${kernelver} ${arch}"' "$T_TMP/out")"
+# The help and the README agree: PRE_INSTALL for every dkms; the cache is documented.
+t_eq "--help: PRE_INSTALL set for every dkms, as the README says" "1 1 0" \
+	"$(grep -c '^Set both: ' "$T_TMP/out") $(grep -c '^   whatever the dkms version' contrib/dkms/README.md) $(grep -c 'for dkms < 3.1.5' "$T_TMP/out")"
+t_eq "--help and README document the cache" "1 1" \
+	"$(grep -c 'index of the kernel.s modules under \$XDG_CACHE_HOME/ksymcheck' "$T_TMP/out") $(grep -c '^## The cache' contrib/dkms/README.md)"
 
 # 5. A dangling link (ksymcheck not installed on the machine building the module): dkms
 # only warns that the script is not executable.
