@@ -13,6 +13,7 @@
  * not as a symbol no one exports.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -202,7 +203,7 @@ bool ksc_siblings_has_name(const struct siblings *s, const char *name)
 }
 
 /* The first thing that refused module `j`: "SYMBOL: summary", or its code. */
-static const char *refusal_of(const struct ksc_report *r, size_t j)
+static const char *refusal_of(struct ksc_report *r, size_t j)
 {
 	const struct ksc_module_verdict *v = &r->verdicts[j];
 
@@ -210,10 +211,10 @@ static const char *refusal_of(const struct ksc_report *r, size_t j)
 		const struct ksc_diag *d = &r->diags[i];
 		if (d->view != KSC_VIEW_LOADER || d->severity != KSC_SEV_ERROR)
 			continue;
-		return sfmt((struct ksc_report *)r, "%s%s%s [%s]", d->symbol ? d->symbol : "",
+		return sfmt(r, "%s%s%s [%s]", d->symbol ? d->symbol : "",
 			    d->symbol ? ": " : "", d->summary ? d->summary : d->code, d->code);
 	}
-	return sfmt((struct ksc_report *)r, "%s", ksc_errno_name(v->loader_err));
+	return sfmt(r, "%s", ksc_errno_name(v->loader_err));
 }
 
 struct ksc_diag *ksc_siblings_missing(struct run *run, size_t idx, const char *name,
