@@ -124,6 +124,14 @@ int ksc_kernel_find_cycles(struct ksc_kernel *k) _must_check_;
  */
 int ksc_loadable(size_t n, uint32_t *const *deps, const uint32_t *n_deps, bool *ok);
 /*
+ * The cycle each module that cannot be loaded (ok from ksc_loadable()) is in or behind,
+ * as depmod names it: text[i] = "a -> b -> a", its members' names[] in dependency order
+ * (in `strings`), the same for every module on the way to it; NULL for the modules that
+ * can be loaded. 0 or -ENOMEM.
+ */
+int ksc_cycle_texts(size_t n, uint32_t *const *deps, const uint32_t *n_deps, const bool *ok,
+		    const char *const *names, struct pool *strings, const char **text);
+/*
  * The owners `owner` depends on, by name, as the caller resolved them (the tree: depmod's
  * resolution), instead of its imports; names that are no owner are skipped. 0 or -ENOMEM.
  */

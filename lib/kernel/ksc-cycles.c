@@ -15,7 +15,8 @@
  * resolution). The modules that can be loaded are found from the leaves up (Kahn's
  * algorithm on the reversed graph); every other one is in a cycle or depends on one, and
  * is given the text of the cycle it reaches ("a -> b -> a"). Time and memory are linear
- * in the modules and their imports.
+ * in the modules and their imports. ksc_loadable() and ksc_cycle_texts() take any graph:
+ * the engine runs them on the modules given together to check (ksc-order.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -66,60 +67,88 @@ static int owner_deps(struct ksc_kernel *k, uint32_t *mark)
 	return 0;
 }
 
+/* The graph the rule runs on, and the scratch of cycle_text(). */
+struct cycle_walk {
+	uint32_t *const *deps;
+	const uint32_t *n_deps;
+	const bool *ok;
+	const char *const *names;
+	struct pool *strings;
+	uint32_t *path, *at; /* at: all UINT32_MAX between walks */
+	const char **memo;   /* the text found for each module, NULL: none yet */
+};
+
+/* "a -> b -> a": the names of path[first..n-1], then path[first]'s again; in the pool. */
+static const char *path_text(const struct cycle_walk *w, size_t first, size_t n)
+{
+	size_t len = strlen(w->names[w->path[first]]) + 1;
+
+	for (size_t i = first; i < n; i++)
+		len += strlen(w->names[w->path[i]]) + 4;
+	char *t = malloc(len);
+	if (!t)
+		return NULL;
+	size_t o = 0;
+	for (size_t i = first; i < n; i++) {
+		size_t l = strlen(w->names[w->path[i]]);
+		memcpy(t + o, w->names[w->path[i]], l);
+		memcpy(t + o + l, " -> ", 4);
+		o += l + 4;
+	}
+	strcpy(t + o, w->names[w->path[first]]);
+	const char *ret = pool_strdup(w->strings, t);
+	free(t);
+	return ret;
+}
+
 /*
- * The cycle blocked owner s reaches, following blocked dependencies until one repeats or
- * one whose cycle is known (memo). Every owner on the way is given the same text.
+ * The cycle blocked module s reaches, following blocked dependencies until one repeats or
+ * one whose cycle is known (memo). Every module on the way is given the same text.
  */
-static const char *cycle_text(struct ksc_kernel *k, uint32_t s, const bool *ok,
-			      uint32_t *path, uint32_t *at, const char **memo)
+static const char *cycle_text(struct cycle_walk *w, uint32_t s)
 {
 	size_t n = 0;
 	uint32_t v = s;
+	const char *ret;
 
-	while (at[v] == UINT32_MAX && !memo[v]) {
-		at[v] = (uint32_t)n;
-		path[n++] = v;
-		const struct kowner *o = k->owners[v];
+	while (w->at[v] == UINT32_MAX && !w->memo[v]) {
+		w->at[v] = (uint32_t)n;
+		w->path[n++] = v;
 		uint32_t next = v;
-		for (size_t j = 0; j < o->n_deps; j++) {
-			if (!ok[o->deps[j]]) {
-				next = o->deps[j];
+		for (uint32_t j = 0; j < w->n_deps[v]; j++) {
+			if (!w->ok[w->deps[v][j]]) {
+				next = w->deps[v][j];
 				break;
 			}
 		}
-		v = next; /* a blocked owner always has a blocked dependency */
+		v = next; /* a blocked module always has a blocked dependency */
 	}
-	if (memo[v]) {
-		for (size_t i = 0; i < n; i++) {
-			memo[path[i]] = memo[v];
-			at[path[i]] = UINT32_MAX;
-		}
-		return memo[v];
-	}
-	size_t len = 0, first = at[v];
-	for (size_t i = first; i < n; i++)
-		len += strlen(k->owners[path[i]]->name) + 4;
-	len += strlen(k->owners[v]->name) + 1;
-	char *t = malloc(len);
-	const char *ret = NULL;
-	if (t) {
-		size_t w = 0;
-		for (size_t i = first; i < n; i++) {
-			const char *nm = k->owners[path[i]]->name;
-			memcpy(t + w, nm, strlen(nm));
-			w += strlen(nm);
-			memcpy(t + w, " -> ", 4);
-			w += 4;
-		}
-		memcpy(t + w, k->owners[v]->name, strlen(k->owners[v]->name) + 1);
-		ret = pool_strdup(&k->strings, t);
-		free(t);
-	}
+	ret = w->memo[v] ? w->memo[v] : path_text(w, w->at[v], n);
 	for (size_t i = 0; i < n; i++) {
-		memo[path[i]] = ret;
-		at[path[i]] = UINT32_MAX;
+		w->memo[w->path[i]] = ret;
+		w->at[w->path[i]] = UINT32_MAX;
 	}
 	return ret;
+}
+
+int ksc_cycle_texts(size_t n, uint32_t *const *deps, const uint32_t *n_deps, const bool *ok,
+		    const char *const *names, struct pool *strings, const char **text)
+{
+	size_t m = n ? n : 1;
+	struct cycle_walk w = { deps, n_deps, ok, names, strings, malloc(m * sizeof(*w.path)),
+				malloc(m * sizeof(*w.at)), text };
+	int r = w.path && w.at ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < n; i++) {
+		w.at[i] = UINT32_MAX;
+		text[i] = NULL;
+	}
+	for (size_t i = 0; i < n && r >= 0; i++)
+		if (!ok[i] && !text[i] && !cycle_text(&w, (uint32_t)i))
+			r = -ENOMEM;
+	free(w.path);
+	free(w.at);
+	return r;
 }
 
 int ksc_loadable(size_t n, uint32_t *const *deps, const uint32_t *n_deps, bool *ok)
@@ -174,41 +203,37 @@ int ksc_kernel_find_cycles(struct ksc_kernel *k)
 {
 	size_t n = k->n_owners, m = n ? n : 1;
 	uint32_t **dp = calloc(m, sizeof(*dp)), *nd = calloc(m, sizeof(*nd));
-	uint32_t *path = malloc(m * sizeof(*path)), *at = malloc(m * sizeof(*at));
+	uint32_t *mark = malloc(m * sizeof(*mark));
+	const char **names = calloc(m, sizeof(*names)), **text = calloc(m, sizeof(*text));
 	bool *ok = calloc(m, sizeof(*ok));
-	const char **memo = calloc(m, sizeof(*memo));
 	int r = -ENOMEM;
 
-	if (!dp || !nd || !path || !at || !ok || !memo)
+	if (!dp || !nd || !mark || !names || !text || !ok)
 		goto out;
 	for (size_t i = 0; i < n; i++)
-		at[i] = UINT32_MAX;
-	if (owner_deps(k, at) < 0)
+		mark[i] = UINT32_MAX;
+	if (owner_deps(k, mark) < 0)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
-		at[i] = UINT32_MAX; /* owner_deps()'s marks */
 		dp[i] = k->owners[i]->deps;
 		nd[i] = k->owners[i]->n_deps;
+		names[i] = k->owners[i]->name;
 	}
 	r = ksc_loadable(n, dp, nd, ok);
-	for (size_t i = 0; i < n && r >= 0; i++) {
-		struct kowner *o = k->owners[i];
-		o->cycle = NULL;
-		if (!ok[i] && !(o->cycle = cycle_text(k, (uint32_t)i, ok, path, at, memo)))
-			r = -ENOMEM;
-	}
-	if (r >= 0) {
+	if (r >= 0)
+		r = ksc_cycle_texts(n, dp, nd, ok, names, &k->strings, text);
+	for (size_t i = 0; i < n; i++)
+		k->owners[i]->cycle = r >= 0 ? text[i] : NULL;
+	if (r >= 0)
 		k->cycles_dirty = false;
-		r = 0;
-	}
 out:
 	free(dp);
 	free(nd);
-	free(path);
-	free(at);
+	free(mark);
+	free(names);
+	free(text);
 	free(ok);
-	free(memo);
-	return r;
+	return r < 0 ? r : 0;
 }
 
 int ksc_kernel_set_owner_deps(struct ksc_kernel *k, const char *owner,
