@@ -143,8 +143,15 @@ void ksc_siblings_loaded(struct siblings *s, size_t idx, int err);
 /* A module of this name is given (it replaces the tree's module of the same name). */
 bool ksc_siblings_has_name(const struct siblings *s, const char *name);
 /*
+ * `sym` is not found for module `idx`: when the module given with it that exports it is
+ * in or behind a dependency cycle (R43), that cycle ("a -> b -> a"), its name in *owner;
+ * else NULL.
+ */
+const char *ksc_siblings_cycle(const struct run *run, size_t idx, const char *sym,
+			       const char **owner);
+/*
  * `sym` is not found for module `idx` (`name`): when a module given with it exports it,
- * the finding that says why (dep-refused, dep-cycle, dep-order); else NULL.
+ * the finding that says why (dep-refused, dep-order); else NULL.
  */
 struct ksc_diag *ksc_siblings_missing(struct run *run, size_t idx, const char *name,
 				      const char *sym);

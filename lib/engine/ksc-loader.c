@@ -518,6 +518,25 @@ static void note_replaced_provider(struct run *run, struct ksc_diag *d, const st
 }
 
 /*
+ * R43: the symbol's provider `owner`, a module of the tree or one given with this one,
+ * is one that modprobe cannot load before this one: it is in a dependency cycle `cyc`
+ * (with this module or others) or needs a module that is. The loader then finds the
+ * symbol nowhere: "Unknown symbol" (-ENOENT).
+ */
+static void dependency_cycle(struct run *run, struct loading *L, const char *sym,
+			     const char *owner, const char *cyc)
+{
+	struct ksc_report *r = run->r;
+	struct ksc_diag *d = loader_finding(run, L, KSC_SEV_ERROR, "dep-cycle", sym, .owner = owner,
+		.summary = sfmt(r, "from %s, which modprobe cannot load: dependency cycle %s",
+				owner, cyc),
+		.explanation = sfmt(r, "modprobe loads a module's dependencies first, and the loader resolves a symbol only from loaded modules; %s is in or behind the dependency cycle %s, so whichever module of it is inserted first misses the other's symbols, and %s is never loaded (depmod: \"Cycle detected: %s\")",
+				    owner, cyc, owner, cyc),
+		.fix = "break the cycle: move the symbols both modules need into one of them or into a third module");
+	unknown_symbol(run, L, d, sym, -ENOENT);
+}
+
+/*
  * R16, R20: find_symbol() found nothing the module may use: a weak reference is left 0,
  * anything else fails with "Unknown symbol" (-ENOENT).
  */
@@ -527,6 +546,7 @@ static void symbol_not_found(struct run *run, struct loading *L, const struct ks
 	struct ksc_report *r = run->r;
 	struct found hidden; /* Was it there but hidden (R16)? For the explanation only. */
 	bool was_hidden = !gplok && find_symbol(run, L, im->name, true, &hidden);
+	const char *owner, *cyc;
 	struct ksc_diag *d;
 
 	if (im->bind == KSC_BIND_WEAK || ignored_undef(L->mod, im->name)) {
@@ -545,7 +565,10 @@ static void symbol_not_found(struct run *run, struct loading *L, const struct ks
 					    L->P && ksc_license_is_gpl_compatible(first_license(L->mod))
 					    ? ", inherited from a proprietary provider" : ""),
 			.fix = "needs a GPL-compatible MODULE_LICENSE (\"GPL\", \"GPL v2\", \"Dual BSD/GPL\", \"Dual MIT/GPL\", ...)");
-	else if (!(d = ksc_siblings_missing(run, L->index, L->name, im->name)))
+	else if ((cyc = ksc_siblings_cycle(run, L->index, im->name, &owner))) {
+		dependency_cycle(run, L, im->name, owner, cyc);
+		return;
+	} else if (!(d = ksc_siblings_missing(run, L->index, L->name, im->name)))
 		d = loader_finding(run, L, KSC_SEV_ERROR, "unresolved", im->name,
 			.summary = "no one exports this symbol",
 			.explanation = sfmt(r, "neither vmlinux nor any module of this kernel exports %s",
@@ -597,25 +620,6 @@ static int inherit_taint(struct run *run, struct loading *L, const struct ksc_im
 	return 0;
 }
 
-/*
- * R43: the symbol's provider is a module of the tree that modprobe cannot load before
- * this one: it is in a dependency cycle (with this module or others) or needs a module
- * that is. The loader then finds the symbol nowhere: "Unknown symbol" (-ENOENT).
- */
-static void dependency_cycle(struct run *run, struct loading *L, const struct ksc_import *im,
-			     const struct found *f)
-{
-	struct ksc_report *r = run->r;
-	const char *cyc = f->tree_owner->cycle;
-	struct ksc_diag *d = loader_finding(run, L, KSC_SEV_ERROR, "dep-cycle", im->name, .owner = f->owner,
-		.summary = sfmt(r, "from %s, which modprobe cannot load: dependency cycle %s",
-				f->owner, cyc),
-		.explanation = sfmt(r, "modprobe loads a module's dependencies first, and the loader resolves a symbol only from loaded modules; %s is in or behind the dependency cycle %s, so whichever module of it is inserted first misses the other's symbols, and %s is never loaded (depmod: \"Cycle detected: %s\")",
-				    f->owner, cyc, f->owner, cyc),
-		.fix = "break the cycle: move the symbols both modules need into one of them or into a third module");
-	unknown_symbol(run, L, d, im->name, -ENOENT);
-}
-
 /* R19/R20: resolve_symbol() for one undefined symbol, and simplify_symbols()' reporting. */
 static void resolve_symbol(struct run *run, struct loading *L, const struct ksc_import *im)
 {
@@ -630,7 +634,7 @@ static void resolve_symbol(struct run *run, struct loading *L, const struct ksc_
 		return;
 	}
 	if (f.tree_owner && f.tree_owner->cycle) {
-		dependency_cycle(run, L, im, &f);
+		dependency_cycle(run, L, im->name, f.owner, f.tree_owner->cycle);
 		return;
 	}
 	if (f.exp->gpl_only)

@@ -4,13 +4,16 @@
  * helpers): the loader view takes them as modprobe loads them, each one's dependencies
  * among them first, or with insmod_only in the order given. A dependency is what depmod
  * makes of an import (R26): a symbol vmlinux does not export, exported by another module
- * given (the first of them, in the order given). Modules that depend on each other in a
- * circle are loaded in depth-first order and none of them gets what the others export.
+ * given (the first of them, in the order given). The order is modprobe -a's: depth-first
+ * from each module in the order given, its dependencies first. Which modules cannot load
+ * because they are in or behind a dependency cycle is R43's decision, made by the kernel
+ * wing's ksc_loadable() and named by ksc_cycle_texts() on this graph, as for a tree.
  *
  * When a symbol is not found but a module given with this one exports it, the Unknown
- * symbol is reported for what it is (R20): that module was refused (dep-refused), comes
- * later (dep-order, insmod_only) or is in a dependency cycle with this one (dep-cycle),
- * not as a symbol no one exports.
+ * symbol is reported for what it is: that module is in or behind a dependency cycle
+ * (dep-cycle, R43, worded as for a tree's module: ksc-loader.c), was refused
+ * (dep-refused, R20) or comes later (dep-order, R20, insmod_only), not as a symbol no one
+ * exports.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -29,7 +32,8 @@ struct siblings {
 	struct hash names;    /* loader name -> (given index + 1) */
 	size_t *order;        /* load position -> given index */
 	unsigned char *state; /* per given index: SIB_* */
-	bool *in_cycle;       /* per given index */
+	const char **cycle;   /* per given index: the cycle it is in or behind (R43), or NULL */
+	struct pool strings;  /* the cycles' texts */
 };
 
 /* The given module exporting `sym`, as an index + 1; 0: none. */
@@ -54,7 +58,7 @@ static int index_modules(struct siblings *s)
 
 /* Module i's dependencies among the modules given (depmod: vmlinux first), appended. */
 static int add_deps(const struct siblings *s, const struct ksc_kernel *k, size_t i,
-		    size_t **deps, size_t *n, size_t *cap)
+		    uint32_t **deps, size_t *n, size_t *cap)
 {
 	const struct ksc_module *m = s->mods[i];
 
@@ -64,7 +68,7 @@ static int add_deps(const struct siblings *s, const struct ksc_kernel *k, size_t
 		size_t j = exporter_of(s, sym);
 		if (!j || j - 1 == i || (p && !p->owner))
 			continue;
-		if (array_push(*deps, *n, *cap, j - 1) < 0)
+		if (array_push(*deps, *n, *cap, (uint32_t)(j - 1)) < 0)
 			return -ENOMEM;
 	}
 	return 0;
@@ -72,7 +76,8 @@ static int add_deps(const struct siblings *s, const struct ksc_kernel *k, size_t
 
 /* The edges of every module: first[i]..first[i + 1] in deps. */
 struct graph {
-	size_t *first, *deps, n_deps, cap_deps;
+	size_t *first, n_deps, cap_deps;
+	uint32_t *deps;
 };
 
 /* Stack entries of the depth-first walk: a module and its next edge. */
@@ -82,19 +87,19 @@ struct frame {
 
 /*
  * Depth-first from each module in the order given, a module after its dependencies
- * (modprobe: modules.dep's list, loaded from the end). A dependency met on the stack
- * closes a cycle: every module on the stack from it up is in one.
+ * (modprobe -a: each module's modules.dep list, loaded from the end). A module already
+ * on the way is not taken again: the members of a cycle come in the order met, and R43
+ * (cycles()) says that none of them loads.
  */
 static int sort_modules(struct siblings *s, const struct graph *g)
 {
 	enum { WHITE, GREY, BLACK };
 	unsigned char *color = calloc(s->n, 1);
-	size_t *at = calloc(s->n, sizeof(*at)); /* a grey module's place on the stack */
 	struct frame *stack = calloc(s->n, sizeof(*stack));
 	size_t npos = 0;
 
-	if (!color || !at || !stack) {
-		free(color), free(at), free(stack);
+	if (!color || !stack) {
+		free(color), free(stack);
 		return -ENOMEM;
 	}
 	for (size_t root = 0; root < s->n; root++) {
@@ -114,16 +119,33 @@ static int sort_modules(struct siblings *s, const struct graph *g)
 			size_t j = g->deps[f->edge++];
 			if (color[j] == WHITE) {
 				color[j] = GREY;
-				at[j] = sp;
 				stack[sp++] = (struct frame){ j, g->first[j] };
-			} else if (color[j] == GREY) {
-				for (size_t q = at[j]; q < sp; q++)
-					s->in_cycle[stack[q].mod] = true;
 			}
 		}
 	}
-	free(color), free(at), free(stack);
+	free(color), free(stack);
 	return 0;
+}
+
+/* R43 on the modules given: which are in or behind a dependency cycle, and which cycle. */
+static int cycles(struct siblings *s, const struct graph *g)
+{
+	uint32_t **dp = malloc(s->n * sizeof(*dp)), *nd = malloc(s->n * sizeof(*nd));
+	const char **names = malloc(s->n * sizeof(*names));
+	bool *ok = malloc(s->n * sizeof(*ok));
+	int r = dp && nd && names && ok ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < s->n && r >= 0; i++) {
+		dp[i] = g->deps + g->first[i];
+		nd[i] = (uint32_t)(g->first[i + 1] - g->first[i]);
+		names[i] = ksc_module_get_name(s->mods[i]);
+	}
+	if (r >= 0)
+		r = ksc_loadable(s->n, dp, nd, ok);
+	if (r > 0)
+		r = ksc_cycle_texts(s->n, dp, nd, ok, names, &s->strings, s->cycle);
+	free(dp), free(nd), free(names), free(ok);
+	return r < 0 ? r : 0;
 }
 
 static int dependency_order(struct siblings *s, const struct ksc_kernel *k)
@@ -139,6 +161,8 @@ static int dependency_order(struct siblings *s, const struct ksc_kernel *k)
 		g.first[s->n] = g.n_deps;
 		r = sort_modules(s, &g);
 	}
+	if (r >= 0)
+		r = cycles(s, &g);
 	free(g.first);
 	array_free(g.deps, g.n_deps, g.cap_deps);
 	return r;
@@ -159,8 +183,9 @@ int ksc_siblings_new(const struct ksc_kernel *k, struct ksc_module *const *mods,
 	hash_init(&s->names);
 	s->order = calloc(n ? n : 1, sizeof(*s->order));
 	s->state = calloc(n ? n : 1, sizeof(*s->state));
-	s->in_cycle = calloc(n ? n : 1, sizeof(*s->in_cycle));
-	r = s->order && s->state && s->in_cycle ? 0 : -ENOMEM;
+	s->cycle = calloc(n ? n : 1, sizeof(*s->cycle));
+	pool_init(&s->strings);
+	r = s->order && s->state && s->cycle ? 0 : -ENOMEM;
 	if (r >= 0 && n > 1)
 		r = index_modules(s);
 	for (size_t i = 0; i < n; i++)
@@ -183,7 +208,8 @@ void ksc_siblings_free(struct siblings *s)
 	hash_fini(&s->names);
 	free(s->order);
 	free(s->state);
-	free(s->in_cycle);
+	free(s->cycle);
+	pool_fini(&s->strings);
 	free(s);
 }
 
@@ -227,13 +253,6 @@ struct ksc_diag *ksc_siblings_missing(struct run *run, size_t idx, const char *n
 	if (!j-- || j == idx || s->state[j] == SIB_LOADED)
 		return NULL;
 	const char *other = r->verdicts[j].loader_name;
-	if (!run->o->insmod_only && s->in_cycle[idx] && s->in_cycle[j])
-		return finding_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "dep-cycle", idx, name, sym,
-			&(struct finding){ .owner = other,
-			.summary = sfmt(r, "exported by %s, which needs this module too: a dependency cycle", other),
-			.explanation = sfmt(r, "%s and %s are given together and each uses the other's exports (through the modules between them, if any); whichever the loader takes first finds the other's symbols missing, so neither loads (depmod: \"Cycle detected\")",
-					    name, other),
-			.fix = "break the cycle: move what both need into one module that the others depend on" });
 	if (s->state[j] == SIB_REFUSED)
 		return finding_new(r, KSC_VIEW_LOADER, KSC_SEV_ERROR, "dep-refused", idx, name, sym,
 			&(struct finding){ .owner = other,
@@ -249,4 +268,16 @@ struct ksc_diag *ksc_siblings_missing(struct run *run, size_t idx, const char *n
 		.explanation = sfmt(r, "with plain insmod the modules are loaded in the order given, and %s comes after %s, whose load then finds none of its exports",
 				    other, name),
 		.fix = sfmt(r, "give %s before %s, or leave out --insmod to load them as modprobe would, dependencies first", other, name) });
+}
+
+const char *ksc_siblings_cycle(const struct run *run, size_t idx, const char *sym,
+			       const char **owner)
+{
+	const struct siblings *s = run->sib;
+	size_t j = s && s->n > 1 ? exporter_of(s, sym) : 0;
+
+	if (!j-- || j == idx || !s->cycle[j])
+		return NULL;
+	*owner = run->r->verdicts[j].loader_name;
+	return s->cycle[j];
 }

@@ -239,8 +239,8 @@ static const struct ksc_rule rules[] = {
 	  "the load returns the error of the last one that failed. Modules given together are "
 	  "loaded as modprobe loads them, those whose exports a module uses first (--insmod: "
 	  "in the order given); a symbol that only such a module exports is not found when that "
-	  "module was refused, comes later, or depends on this one in a cycle, and is reported "
-	  "as that.",
+	  "module was refused or comes later, and is reported as that (a dependency cycle among "
+	  "them is R43's).",
 	  "simplify_symbols()",
 	  "kernel/module/main.c",
 	  "all",
@@ -485,7 +485,8 @@ static const struct ksc_rule rules[] = {
 	  "longer cycle) cannot be loaded in any order: the first one inserted misses the "
 	  "other's symbols (\"Unknown symbol\", -ENOENT), and so does every module that needs "
 	  "one of them. depmod refuses such a tree (\"Cycle detected: a -> b -> a\", \"Found "
-	  "N modules in dependency cycles!\") and writes no modules.dep.",
+	  "N modules in dependency cycles!\") and writes no modules.dep. Modules given "
+	  "together to check are judged alike, on their own dependencies.",
 	  "depmod_calculate_dependencies(), depmod_report_cycles(); resolve_symbol()",
 	  "kmod: tools/depmod.c; kernel/module/main.c",
 	  "all",
