@@ -69,8 +69,9 @@ static const char *const help =
 	"files outside kernel/ (KSYMCHECK_NO_DEPMOD=1: not so); else whole, and the index\n"
 	"kept (KSYMCHECK_NO_INDEX=1: none). The output is the same every way; a progress bar\n"
 	"on standard error while a tree is read whole, when it is a terminal (text format,\n"
-	"not --quiet). With no module in it (only the headers installed), the modules'\n"
-	"exports come from the headers' Module.symvers, by name.\n\n"
+	"not --quiet). With no in-tree module in it (only the headers installed, perhaps\n"
+	"DKMS modules), the in-tree modules' exports come from the headers' Module.symvers,\n"
+	"by name.\n\n"
 	"Exit status: 0 all would load, 1 some would be refused, 2 usage error,\n"
 	"4 some inputs unreadable (the others were checked); 1 and 4 add up.\n";
 

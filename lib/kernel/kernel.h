@@ -110,6 +110,12 @@ struct ksc_kernel {
 
 int ksc_kernel_add_symvers_rows(struct ksc_kernel *k, const struct ksc_symvers *sv,
 				bool vmlinux_only) _must_check_;
+/*
+ * Does the kernel hold an in-tree module? None means only the headers are installed
+ * (perhaps with DKMS modules below updates/): then the headers' Module.symvers module rows
+ * are the in-tree modules' exports (providers known by name).
+ */
+bool ksc_kernel_has_intree_module(const struct ksc_kernel *k);
 /* The symbol index, and the owners' dependency cycles (R43) when anything changed. */
 int ksc_kernel_build_index(struct ksc_kernel *k) _must_check_;
 /*

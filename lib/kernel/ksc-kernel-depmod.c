@@ -84,6 +84,7 @@ struct fast {
 	size_t base;         /* length of the module folder + '/' */
 	int64_t dep_mtime;   /* modules.dep's, in ns */
 	bool stale;
+	bool intree_seen;    /* an in-tree module read (add_needed()) */
 	const char *why;     /* why depmod's files cannot stand for the tree */
 	struct kept *kept;
 	size_t n, cap;
@@ -336,6 +337,8 @@ static int add_needed(struct fast *f)
 		}
 		bool is_mod = mod && ksc_module_get_kind(mod) == KSC_KIND_MODULE;
 		int r = 0;
+		if (is_mod && ksc_module_is_intree(mod))
+			f->intree_seen = true; /* until then every file is read */
 		if (is_mod && ksc_module_is_intree(mod) && ksc_module_get_vermagic(mod)) {
 			if (!k->vermagic && !e->need &&
 			    !(k->vermagic = pool_strdup(&k->strings, ksc_module_get_vermagic(mod))))
@@ -404,8 +407,10 @@ static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
 		r = ksc_kernel_set_release(f->k, ksc_kernel_location_get_release(loc));
 	if (r >= 0)
 		r = add_needed(f);
+	/* no in-tree module (every file was read to find one): only the headers installed,
+	 * their Module.symvers rows as providers, as ksc_kernel_open_location() takes them */
 	if (r >= 0)
-		r = ksc_kernel_open_rest(f->k, loc, false);
+		r = ksc_kernel_open_rest(f->k, loc, !f->intree_seen);
 	return r;
 }
 

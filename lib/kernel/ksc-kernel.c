@@ -459,6 +459,14 @@ static int add_tree_modules(struct ksc_kernel *k, const struct ksc_kernel_locati
 	return r;
 }
 
+bool ksc_kernel_has_intree_module(const struct ksc_kernel *k)
+{
+	for (size_t i = 0; i < k->n_owners; i++)
+		if (k->owners[i]->module && ksc_module_is_intree(k->owners[i]->module))
+			return true;
+	return false;
+}
+
 /*
  * The kernel's own exports from the locator's source (Module.symvers, vmlinux, vmlinuz);
  * when one cannot be read, the next. 0, -ENOENT (none found, logged) or -ENOMEM.
@@ -483,7 +491,7 @@ static int add_located_exports(struct ksc_kernel *k, const struct ksc_kernel_loc
 			}
 			r = ksc_kernel_add_symvers_rows(k, sv, !symvers_modules);
 			if (r >= 0 && symvers_modules && k->n_owners)
-				ksc_info(ctx, "%s: no module in %s: its modules' exports as %s lists them (by name)",
+				ksc_info(ctx, "%s: no in-tree module in %s: their exports as %s lists them (by name)",
 					 ksc_kernel_location_get_release(loc),
 					 ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR), p);
 			ksc_symvers_unref(sv);
@@ -568,10 +576,11 @@ KSC_EXPORT int ksc_kernel_open_location(struct ksc_ctx *ctx,
 	r = ksc_kernel_set_release(k, ksc_kernel_location_get_release(loc));
 	if (r >= 0)
 		r = add_tree_modules(k, loc);
-	/* No module in the folder (a system with only the headers installed): the modules'
-	 * exports as the headers' Module.symvers lists them. */
+	/* No in-tree module in the folder (a system with only the headers installed, and
+	 * perhaps DKMS modules): the in-tree modules' exports as the headers' Module.symvers
+	 * lists them. */
 	if (r >= 0)
-		r = ksc_kernel_open_rest(k, loc, k->n_owners == 0);
+		r = ksc_kernel_open_rest(k, loc, !ksc_kernel_has_intree_module(k));
 	if (r < 0) {
 		ksc_kernel_unref(k);
 		return r;

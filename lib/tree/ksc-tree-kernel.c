@@ -519,8 +519,9 @@ KSC_EXPORT int ksc_tree_get_kernel(struct ksc_tree *t, struct ksc_ctx *ctx,
 		r = add_tree_modules(t, k, ksc_kernel_location_get_path(loc,
 									 KSC_KFILE_MODULE_DIR));
 	if (r >= 0)
-		/* as ksc_kernel_open_location(): no module, the modules' rows as providers */
-		r = t->ksv ? ksc_kernel_add_symvers_rows(k, t->ksv, k->n_owners > 0)
+		/* as ksc_kernel_open_location(): no in-tree module, the modules' rows as
+		 * providers */
+		r = t->ksv ? ksc_kernel_add_symvers_rows(k, t->ksv, ksc_kernel_has_intree_module(k))
 			   : ksc_kernel_add_vmlinux(k, t->kvm);
 	if (r >= 0 && !k->has_vmlinux)
 		r = -ENODATA;

@@ -144,3 +144,14 @@ cp "$root/boot/config-$REL" "$h/boot/"
   "$KSC" exports --format symvers "$M/kvm.ko"; } > "$h/lib/modules/$REL/build/Module.symvers"
 t_expect headers-only 0 "$KSC" check -v -k "$h" "$amd"
 t_expect headers-only-no-index 0 env KSYMCHECK_NO_INDEX=1 "$KSC" check -v -k "$h" "$amd"
+# ... with a DKMS module below updates/ too (the usual headers-only system): still no
+# in-tree module, so the same rows, through the tree's read and through depmod's files.
+mkdir -p "$h/lib/modules/$REL/updates/dkms"
+cp "$FIXTURES/demo/oot/fxdma.ko" "$h/lib/modules/$REL/updates/dkms/"
+t_expect headers-dkms 0 env KSYMCHECK_NO_INDEX=1 KSYMCHECK_NO_DEPMOD=1 "$KSC" check -v -k "$h" "$amd"
+"$DEPMOD" -b "$h" -C "$T_TMP/no-such-folder" "$REL" 2> /dev/null
+KSYMCHECK_NO_INDEX=1 KSYMCHECK_DEBUG=1 "$KSC" check -k "$h" "$amd" 2>&1 > /dev/null |
+	sed -n "s|^ksymcheck: debug: $h/lib/modules/$REL: depmod's files not used: ||p" > "$T_TMP/why"
+t_eq "... depmod's files used" "" "$(cat "$T_TMP/why")"
+t_expect headers-dkms-depmod 0 env KSYMCHECK_NO_INDEX=1 "$KSC" check -v -k "$h" "$amd"
+t_diff "... the same output both ways" "$T_EXPECTED/headers-dkms.out" "$T_EXPECTED/headers-dkms-depmod.out"
