@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "macro.h"
@@ -74,3 +76,14 @@ const char *ksc_file_kind(mode_t mode);
  */
 int ksc_read_fd(int fd, const struct stat *st, size_t limit, char **data,
 		size_t *size) _must_check_;
+
+/* A file's modification and change times, in nanoseconds. */
+static inline int64_t st_mtime_ns(const struct stat *st)
+{
+	return (int64_t)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+}
+
+static inline int64_t st_ctime_ns(const struct stat *st)
+{
+	return (int64_t)st->st_ctim.tv_sec * 1000000000LL + st->st_ctim.tv_nsec;
+}

@@ -94,11 +94,6 @@ struct fast {
 	struct hash owner;   /* modules.symbols: symbol -> kmod name */
 };
 
-static int64_t mtime_ns(const struct stat *st)
-{
-	return (int64_t)st->st_mtim.tv_sec * 1000000000 + st->st_mtim.tv_nsec;
-}
-
 /* The text of DIR/NAME, a regular file; false when it cannot stand for the tree. */
 static bool read_depmod_file(struct fast *f, const char *dir, const char *name, char **text,
 			     int64_t *mtime)
@@ -110,7 +105,7 @@ static bool read_depmod_file(struct fast *f, const char *dir, const char *name, 
 	if ((size_t)snprintf(p, sizeof(p), "%s/%s", dir, name) >= sizeof(p) ||
 	    stat(p, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size <= 0)
 		return false;
-	*mtime = mtime_ns(&st);
+	*mtime = st_mtime_ns(&st);
 	return ksc_read_text_file(f->q, p, text, &size) == 0;
 }
 
@@ -162,7 +157,7 @@ static int collect(const char *path, const char *replaced, const struct stat *st
 
 	if (!hash_find(&f->listed, path + f->base))
 		f->why = "a module modules.dep does not list";
-	else if (mtime_ns(st) > f->dep_mtime)
+	else if (st_mtime_ns(st) > f->dep_mtime)
 		f->why = "a module newer than modules.dep";
 	if (f->why) {
 		f->stale = true;

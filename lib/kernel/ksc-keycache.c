@@ -34,11 +34,6 @@ struct keycache_hdr {
 	uint64_t checksum; /* of the header (this field 0), the path and the DER */
 };
 
-static int64_t mtime_ns(const struct stat *st)
-{
-	return (int64_t)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
-}
-
 static void key_of(struct keycache_hdr *h, const char *image, const struct stat *st)
 {
 	memset(h, 0, sizeof(*h));
@@ -46,7 +41,7 @@ static void key_of(struct keycache_hdr *h, const char *image, const struct stat 
 	h->version = KEYCACHE_VERSION;
 	h->image_size = (uint64_t)st->st_size;
 	h->image_ino = (uint64_t)st->st_ino;
-	h->image_mtime_ns = mtime_ns(st);
+	h->image_mtime_ns = st_mtime_ns(st);
 	h->path_len = (uint32_t)strlen(image);
 }
 
@@ -102,7 +97,7 @@ static void cache_write(const char *cache, const char *image, const struct stat 
 	char *tmp;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	if ((int64_t)now.tv_sec * 1000000000LL + now.tv_nsec - mtime_ns(ist) < KEYCACHE_RACY_NS ||
+	if ((int64_t)now.tv_sec * 1000000000LL + now.tv_nsec - st_mtime_ns(ist) < KEYCACHE_RACY_NS ||
 	    der->size > KEYCACHE_MAX)
 		return;
 	/* only a regular file (or a symbolic link, itself replaced) is replaced */

@@ -48,9 +48,7 @@
 uint64_t file_content_hash(int fd, uint64_t size);
 static inline bool ctime_racy(const struct stat *st, int64_t start_ns)
 {
-	int64_t c = (int64_t)st->st_ctim.tv_sec * 1000000000LL + st->st_ctim.tv_nsec;
-
-	return c > start_ns - (st->st_ctim.tv_nsec ? CTIME_TICK_NS : RACY_NS);
+	return st_ctime_ns(st) > start_ns - (st->st_ctim.tv_nsec ? CTIME_TICK_NS : RACY_NS);
 }
 
 enum ksrc_kind { KSRC_NONE = 0, KSRC_SYMVERS, KSRC_VMLINUX, KSRC_SYSMAP };
@@ -234,16 +232,6 @@ static inline uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
-}
-
-static inline int64_t st_mtime_ns(const struct stat *st)
-{
-	return (int64_t)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
-}
-
-static inline int64_t st_ctime_ns(const struct stat *st)
-{
-	return (int64_t)st->st_ctim.tv_sec * 1000000000LL + st->st_ctim.tv_nsec;
 }
 
 /* ---- threads (ksc-tree-pool.c) ---- */
