@@ -85,12 +85,8 @@ fi
 # nsdeps reads kbuild's MODULE.mod: a FIFO there (before: hung), a link to /dev/zero
 # (before: read until memory ran out) is refused by kind, the module's other files used.
 NS=$T_TMP/ns
-mkdir -p "$NS" && cp -r "$TOP/tests/fixtures/srctree/nsdeps" "$NS/"
-if command -v "${CLANG:-clang}" > /dev/null &&
-	"${CLANG:-clang}" --target=x86_64-linux-gnu -c -I "$TOP/tests/fixtures/src" \
-		-o "$NS/nsdeps/fx-nsuser/fx-nsuser.ko" "$NS/nsdeps/fx-nsuser.S" 2> /dev/null; then
+if h_nsdeps_tree "$NS"; then
 	D=$NS/nsdeps/fx-nsuser
-	MODNS="$D/fx-nsuser.ko: uses anon_inode_make_secure_inode from the module-restricted namespace module:kvm: not importing it; rename is not a fix: this export is restricted to modules matching kvm"
 	rm "$D/fx-nsuser.mod" && mkfifo "$D/fx-nsuser.mod"
 	h_case "fifo: nsdeps, a FIFO as MODULE.mod" 5 "$MODNS
 $D/fx-nsuser.mod: not a regular file (a FIFO)" \

@@ -35,6 +35,16 @@ h_kind() {
 		t_fail "$1" "$3 is not -$2: $(ls -ld "$3" 2>&1)"; fi
 }
 
+# h_nsdeps_tree DIR: a copy of the nsdeps source fixture in DIR/nsdeps with its module
+# built (false without clang), and MODNS, what nsdeps says of that module's import.
+h_nsdeps_tree() {
+	mkdir -p "$1" && cp -r "$TOP/tests/fixtures/srctree/nsdeps" "$1/" &&
+		command -v "${CLANG:-clang}" > /dev/null &&
+		"${CLANG:-clang}" --target=x86_64-linux-gnu -c -I "$TOP/tests/fixtures/src" \
+			-o "$1/nsdeps/fx-nsuser/fx-nsuser.ko" "$1/nsdeps/fx-nsuser.S" 2> /dev/null || return 1
+	MODNS="$1/nsdeps/fx-nsuser/fx-nsuser.ko: uses anon_inode_make_secure_inode from the module-restricted namespace module:kvm: not importing it; rename is not a fix: this export is restricted to modules matching kvm"
+}
+
 # A small Module.symvers (modpost's format: crc, symbol, module, export type, namespace).
 H_SYMVERS=$T_TMP/Module.symvers
 printf '0x1a2b3c4d\tkvm_hook\tvmlinux\tEXPORT_SYMBOL_GPL\t\n0x00000001\tprintk\tvmlinux\tEXPORT_SYMBOL\t\n0x00000002\tdma_fn\tdrivers/dma/dma\tEXPORT_SYMBOL_GPL\tDMA_BUF\n' > "$H_SYMVERS"

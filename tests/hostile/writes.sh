@@ -88,12 +88,8 @@ t_grep "write: the report was written" "</html>" "$T_TMP/r.html"
 # through a symbolic link out of the folder is refused (before: edited silently); the
 # module's own files are still edited.
 NS=$T_TMP/ns
-mkdir -p "$NS" && cp -r "$TOP/tests/fixtures/srctree/nsdeps" "$NS/"
-if command -v "${CLANG:-clang}" > /dev/null &&
-	"${CLANG:-clang}" --target=x86_64-linux-gnu -c -I "$TOP/tests/fixtures/src" \
-		-o "$NS/nsdeps/fx-nsuser/fx-nsuser.ko" "$NS/nsdeps/fx-nsuser.S" 2> /dev/null; then
+if h_nsdeps_tree "$NS"; then
 	D=$NS/nsdeps/fx-nsuser
-	MODNS="$D/fx-nsuser.ko: uses anon_inode_make_secure_inode from the module-restricted namespace module:kvm: not importing it; rename is not a fix: this export is restricted to modules matching kvm"
 	mkdir -p "$NS/outside" "$NS/out2"
 	cp "$D/main.c" "$NS/outside/abs.c"
 	cp "$D/main.c" "$NS/outside/up.c"
