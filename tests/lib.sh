@@ -90,3 +90,16 @@ t_expect() {
 	if [ ${#problems[@]} -eq 0 ]; then t_ok "$name (exit $rc, whole output)"
 	else t_fail "$name" "${problems[@]}"; fi
 }
+
+# t_cy_module OUT NAME IMPORT: assemble OUT, the in-tree module cyNAME of the 6.16 sample
+# kernel, exporting cyNAME_fn and importing IMPORT (clang, tests/fixtures/src/kmod-asm.h);
+# its source is left in $T_TMP/cyNAME.S. A failure is a failed test.
+t_cy_module() {
+	printf '%s\n' '#include "kmod-asm.h"' "IMPORT($3)" 'MODINFO(license, "GPL")' \
+		'MODINFO(intree, "Y")' "MODINFO(name, \"cy$2\")" \
+		'MODINFO(vermagic, "6.16.0 SMP preempt mod_unload modversions ")' \
+		"THIS_MODULE(\"cy$2\")" "DEFINE_FUNC(cy${2}_fn)" \
+		"KSYMTAB_PREL32(__ksymtab, cy${2}_fn, \"\")" > "$T_TMP/cy$2.S"
+	"${CLANG:-clang}" --target=x86_64-linux-gnu -Werror -c -I "$TOP/tests/fixtures/src" \
+		-o "$1" "$T_TMP/cy$2.S" || t_fail "assemble cy$2.ko"
+}

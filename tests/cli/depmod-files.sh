@@ -106,16 +106,7 @@ uses "... depmod's files used again"
 CLANG=$(command -v clang || true)
 if [ -n "$CLANG" ]; then
 	mkdir -p "$k/kernel/cy"
-	# cy NAME IMPORT: assemble kernel/cy/cyNAME.ko, exporting cyNAME_fn, importing IMPORT
-	cy() {
-		printf '%s\n' '#include "kmod-asm.h"' "IMPORT($2)" 'MODINFO(license, "GPL")' \
-			'MODINFO(intree, "Y")' "MODINFO(name, \"cy$1\")" \
-			'MODINFO(vermagic, "6.16.0 SMP preempt mod_unload modversions ")' \
-			"THIS_MODULE(\"cy$1\")" "DEFINE_FUNC(cy${1}_fn)" \
-			"KSYMTAB_PREL32(__ksymtab, cy${1}_fn, \"\")" > "$T_TMP/cy$1.S"
-		"$CLANG" --target=x86_64-linux-gnu -Werror -c -I "$TOP/tests/fixtures/src" \
-			-o "$k/kernel/cy/cy$1.ko" "$T_TMP/cy$1.S" || t_fail "assemble cy$1.ko"
-	}
+	cy() { t_cy_module "$k/kernel/cy/cy$1.ko" "$1" "$2"; }
 	cy a cyb_fn
 	cy b _printk
 	cy c cya_fn

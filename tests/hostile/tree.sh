@@ -95,14 +95,7 @@ h_tree "$cy"
 m=$cy/lib/modules/$H_REL/kernel
 mkdir -p "$m/cy"
 for x in a:b b:a c:a; do
-	n=${x%%:*} u=${x#*:}
-	printf '%s\n' '#include "kmod-asm.h"' "IMPORT(cy${u}_fn)" 'MODINFO(license, "GPL")' \
-		'MODINFO(intree, "Y")' "MODINFO(name, \"cy$n\")" \
-		'MODINFO(vermagic, "6.16.0 SMP preempt mod_unload modversions ")' \
-		"THIS_MODULE(\"cy$n\")" "DEFINE_FUNC(cy${n}_fn)" \
-		"KSYMTAB_PREL32(__ksymtab, cy${n}_fn, \"\")" > "$T_TMP/cy$n.S"
-	"$CLANG" --target=x86_64-linux-gnu -Werror -c -I "$TOP/tests/fixtures/src" \
-		-o "$m/cy/cy$n.ko" "$T_TMP/cy$n.S" || t_fail "tree: assemble cy$n.ko"
+	t_cy_module "$m/cy/cy${x%%:*}.ko" "${x%%:*}" "cy${x#*:}_fn"
 done
 cyc="cya -> cyb -> cya"
 want="kernel/cy/cya.ko: cyb_fn: loader: refused: from cyb, which modprobe cannot load: dependency cycle $cyc [dep-cycle]
@@ -125,9 +118,7 @@ cyc: error: in or behind the dependency cycle $cyc: modprobe cannot load it [dep
 # follow though their files did not change.
 idx=$T_TMP/cy.idx
 cp "$m/cy/cyb.ko" "$T_TMP/cyb-cycle.ko"
-sed 's/IMPORT(cya_fn)/IMPORT(_printk)/' "$T_TMP/cyb.S" > "$T_TMP/cyb0.S"
-"$CLANG" --target=x86_64-linux-gnu -Werror -c -I "$TOP/tests/fixtures/src" \
-	-o "$T_TMP/cyb0.ko" "$T_TMP/cyb0.S"
+t_cy_module "$T_TMP/cyb0.ko" b _printk
 verdicts() {
 	cp "$1" "$m/cy/cyb.ko"
 	"$KSC" tree -b "$cy" "$H_REL" --index "$idx" 2> /dev/null |
