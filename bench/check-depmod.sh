@@ -61,38 +61,21 @@ mod=$(find "$mdir/" -name "$name.ko*" | sort | head -n 1)
 modname=$(basename "$mod" | sed 's/\.ko.*$//; s/-/_/g')
 
 echo "kernel: $REAL_LABEL ($KVER), $(find "$mdir/" -name '*.ko*' | wc -l) modules; module: ${mod#"$mdir"/}"
-python3 - "$runs" "$KSC" "$root" "$KVER" "$mod" "$modname" "$work" "${KMOD_MODINFO:-}" \
+PYTHONPATH=$TOP/bench python3 - "$runs" "$KSC" "$root" "$KVER" "$mod" "$modname" "$work" "${KMOD_MODINFO:-}" \
 	"${KMOD_MODPROBE:-}" <<'PY'
-import os, statistics, subprocess, sys, time
+import os, sys
+import timing
 
 runs = int(sys.argv[1])
 ksc, root, kver, mod, modname, work, modinfo, modprobe = sys.argv[2:10]
 check = [ksc, "check", "-k", root, "--kver", kver, mod]
 
-def run(cmd, env):
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         env=dict(os.environ, **env))
-    out, err = p.communicate()
-    wall = time.monotonic() - t0
-    if p.returncode not in (0, 1):
-        sys.exit("check-depmod.sh: %s exited %d: %s" % (" ".join(cmd), p.returncode,
-                                                         err.decode(errors="replace")[:300]))
-    return wall, out + err
-
 def timed(cmd, n, env=None, xdg="xdg", fresh=False):
-    walls, cpus, out = [], [], None
-    for i in range(n):
-        e = dict(env or {})
-        e["XDG_CACHE_HOME"] = os.path.join(work, "%s-%d" % (xdg, i) if fresh else xdg)
-        before = os.times()
-        wall, o = run(cmd, e)
-        after = os.times()
-        walls.append(wall)
-        cpus.append((after.children_user - before.children_user) +
-                    (after.children_system - before.children_system))
-        out = o
-    return statistics.median(walls), statistics.median(cpus), out
+    """Each run with XDG_CACHE_HOME xdg (fresh: a new folder for each run)."""
+    def env_of(i):
+        return dict(env or {}, XDG_CACHE_HOME=os.path.join(work, "%s-%d" % (xdg, i)
+                                                          if fresh else xdg))
+    return timing.timed("check-depmod.sh", cmd, n, env_of)
 
 off = {"KSYMCHECK_NO_DEPMOD": "1"}
 rows = []

@@ -63,36 +63,17 @@ if [ -n "${KMOD_DEPMOD:-}" ] && [ -n "${KMOD_MODPROBE:-}" ]; then
 fi
 
 echo "kernel: $REAL_LABEL ($KVER), $(find "$MODDIR" -name '*.ko*' | wc -l) modules; module: ${mod#"$MODDIR"/}"
-python3 - "$runs" "$KSC" "$KDIR" "$mod" "${KMOD_MODINFO:-}" "${probe[@]}" <<'PY'
-import os, statistics, subprocess, sys, time
+PYTHONPATH=$TOP/bench python3 - "$runs" "$KSC" "$KDIR" "$mod" "${KMOD_MODINFO:-}" "${probe[@]}" <<'PY'
+import sys
+import timing
 
 runs = int(sys.argv[1])
 ksc, kdir, mod, modinfo = sys.argv[2:6]
 probe = sys.argv[6:]
 check = [ksc, "check", "-k", kdir, mod]
 
-def run(cmd, env=None):
-    t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         env=dict(os.environ, **(env or {})))
-    out, err = p.communicate()
-    wall = time.monotonic() - t0
-    if p.returncode not in (0, 1):
-        sys.exit("check-index.sh: %s exited %d: %s" % (" ".join(cmd), p.returncode,
-                                                        err.decode(errors="replace")[:300]))
-    return wall, out + err
-
 def timed(cmd, n, env=None):
-    walls, cpus, out = [], [], None
-    for _ in range(n):
-        before = os.times()
-        wall, o = run(cmd, env)
-        after = os.times()
-        walls.append(wall)
-        cpus.append((after.children_user - before.children_user) +
-                    (after.children_system - before.children_system))
-        out = o
-    return statistics.median(walls), statistics.median(cpus), out
+    return timing.timed("check-index.sh", cmd, n, lambda i: env)
 
 rows = []
 cold = timed(check, 1, {"KSYMCHECK_NO_INDEX": "1"})
