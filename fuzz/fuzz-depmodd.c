@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel/ksc-modset.h"
+#include "modset/modset.h"
 #include "ksymcheck.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libFuzzer target: the tree index parser (lib/tree/ksc-index.c, ksc-record.c) on arbitrary
+ * libFuzzer target: the tree index parser (lib/modset/ksc-modset-index.c, ksc-modset-record.c) on arbitrary
  * bytes: opened (the raw view of every folder and module read), then checked. With the
  * first byte odd, every checksum is recomputed first, so that the structural validation
  * behind them (ranges, enums, string offsets of each record) gets the fuzzer's bytes;

@@ -1007,7 +1007,7 @@ int ksc_srcedit_commit(struct ksc_srcedit *e, const struct ksc_srcedit_commit_op
 /* ---------------------------------------------------------------------------------- */
 /* Whole trees: every module of lib/modules/KVER, as depmod sees them, and verdicts    */
 /*
- * Owned by lib/tree/ksc-tree.c, lib/tree/ksc-depmod.c and lib/tree/ksc-index.c.
+ * Owned by lib/tree/ksc-tree.c, lib/tree/ksc-tree-format.c and lib/modset/ksc-modset-index.c.
  *
  * A struct ksc_tree is one kernel's module folder, ROOT/lib/modules/KVER, read the way
  * kmod's depmod reads it (doc/rules.md R26): the same files (every *.ko,

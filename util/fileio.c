@@ -449,3 +449,65 @@ int ksc_read_fd(int fd, const struct stat *st, size_t limit, char **data, size_t
 	*size = len;
 	return 0;
 }
+
+/*
+ * Resolve `rel` below `root` component by component, symbolic links included, an
+ * absolute target meaning root/target and ".." never leaving root: what openat2()'s
+ * RESOLVE_IN_ROOT does, written out because the callers need a path, not a descriptor.
+ * 0 and out = root/resolved (an existing file or folder), or -errno (-ENOENT, -ELOOP,
+ * -ENAMETOOLONG).
+ */
+int ksc_resolve_in_root(const char *root, const char *rel, char *out, size_t outsz)
+{
+	char todo[PATH_MAX], done[PATH_MAX] = "", link[PATH_MAX], p[PATH_MAX];
+	unsigned links = 0;
+	size_t rl = strlen(root);
+
+	if ((size_t)snprintf(todo, sizeof(todo), "%s", rel) >= sizeof(todo))
+		return -ENAMETOOLONG;
+	char *rest = todo;
+	while (*rest) {
+		char *c = rest;
+		size_t cl = strcspn(c, "/");
+		rest = c + cl + (c[cl] == '/');
+		c[cl] = '\0';
+		if (cl == 0 || strcmp(c, ".") == 0)
+			continue;
+		if (strcmp(c, "..") == 0) {
+			char *s = strrchr(done, '/');
+			*(s ? s : done) = '\0';
+			continue;
+		}
+		if ((size_t)snprintf(p, sizeof(p), "%s%s/%s", root, done, c) >= sizeof(p))
+			return -ENAMETOOLONG;
+		struct stat st;
+		if (lstat(p, &st) < 0)
+			return -errno;
+		if (!S_ISLNK(st.st_mode)) {
+			size_t dl = strlen(done);
+			if (dl + 1 + cl + 1 > sizeof(done))
+				return -ENAMETOOLONG;
+			done[dl] = '/';
+			memcpy(done + dl + 1, c, cl + 1);
+			continue;
+		}
+		if (++links > 40)
+			return -ELOOP;
+		ssize_t n = readlink(p, link, sizeof(link) - 1);
+		if (n < 0)
+			return -errno;
+		link[n] = '\0';
+		if (link[0] == '/')
+			done[0] = '\0';
+		/* the link's target, then what was left after it */
+		char next[PATH_MAX];
+		if ((size_t)snprintf(next, sizeof(next), "%s/%s", link, rest) >= sizeof(next))
+			return -ENAMETOOLONG;
+		memcpy(todo, next, strlen(next) + 1);
+		rest = todo;
+	}
+	if (rl + strlen(done) + 2 > outsz)
+		return -ENAMETOOLONG;
+	snprintf(out, outsz, "%s%s", root, done[0] ? done : "/");
+	return 0;
+}

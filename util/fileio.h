@@ -66,6 +66,12 @@ struct stat;
 int ksc_open_read(int dfd, const char *name, unsigned int flags, struct stat *st) _must_check_;
 /* A file type in words, for messages: "a FIFO", "a socket", "a character device", ... */
 const char *ksc_file_kind(mode_t mode);
+/*
+ * Resolve `rel` below `root` as openat2()'s RESOLVE_IN_ROOT would (symbolic links
+ * followed, an absolute target taken inside root, ".." never leaving it), for callers
+ * that need a path. 0 and out = root/resolved, or -errno (-ENOENT, -ELOOP, -ENAMETOOLONG).
+ */
+int ksc_resolve_in_root(const char *root, const char *rel, char *out, size_t outsz) _must_check_;
 
 /*
  * Read what is left of fd (opened by ksc_open_read(), *st its fstat) into a malloc'd

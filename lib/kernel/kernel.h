@@ -3,19 +3,13 @@
  * The kernel wing (doc/architecture.md): one kernel as the rules see it. Where its files
  * are (ksc-locate.c), its exports and config (ksc-kernel.c), its built-in keys
  * (ksc-keycache.c), the features of each version (ksc-features.c), names, patterns and
- * licenses (ksc-rules.c), depmod's choice of one file per name (ksc-modset.c) and the
+ * licenses (ksc-rules.c), depmod's choice of one file per name (ksc-modset-search.c) and the
  * catalogue of rules and finding codes (ksc-catalogue.c).
  */
 #pragma once
 
-#include "readers/readers.h"
+#include "modset/modset.h"
 
-/*
- * The kernel locator's path resolution (ksc-locate.c): `rel` below `root`, symbolic links
- * followed with an absolute target taken inside root and ".." never leaving it. 0 and
- * out = root/resolved path, or -errno.
- */
-int ksc_resolve_in_root(const char *root, const char *rel, char *out, size_t outsz);
 /* The sources of a kernel's own exports, best first (ksc-locate.c): Module.symvers,
  * vmlinux, vmlinuz, System.map. */
 extern const enum ksc_kernel_file ksc_exports_order[4];

@@ -31,7 +31,7 @@
 #include <sys/stat.h>
 
 #include "kernel/kernel.h"
-#include "kernel/ksc-modset.h"
+#include "modset/modset.h"
 #include "util/array.h"
 #include "util/hash.h"
 

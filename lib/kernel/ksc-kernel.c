@@ -13,7 +13,7 @@
 #include <sys/utsname.h>
 
 #include "kernel/kernel.h"
-#include "kernel/ksc-modset.h"
+#include "modset/modset.h"
 #include "util/array.h"
 
 #define PROV_VMLINUX ((struct kowner *)0)

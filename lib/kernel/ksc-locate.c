@@ -46,73 +46,6 @@ struct ksc_kernel_location {
 static const char *const module_bases[] = { "lib/modules", "usr/lib/modules" };
 
 /*
- * Resolve `rel` below `root` component by component, symbolic links included, an
- * absolute target meaning root/target and ".." never leaving root: what openat2()'s
- * RESOLVE_IN_ROOT does, written out because the callers need a path, not a descriptor.
- * 0 and out = root/resolved (an existing file or folder), or -errno (-ENOENT, -ELOOP,
- * -ENAMETOOLONG).
- */
-static int resolve_in_root(const char *root, const char *rel, char *out, size_t outsz)
-{
-	char todo[PATH_MAX], done[PATH_MAX] = "", link[PATH_MAX], p[PATH_MAX];
-	unsigned links = 0;
-	size_t rl = strlen(root);
-
-	if ((size_t)snprintf(todo, sizeof(todo), "%s", rel) >= sizeof(todo))
-		return -ENAMETOOLONG;
-	char *rest = todo;
-	while (*rest) {
-		char *c = rest;
-		size_t cl = strcspn(c, "/");
-		rest = c + cl + (c[cl] == '/');
-		c[cl] = '\0';
-		if (cl == 0 || strcmp(c, ".") == 0)
-			continue;
-		if (strcmp(c, "..") == 0) {
-			char *s = strrchr(done, '/');
-			*(s ? s : done) = '\0';
-			continue;
-		}
-		if ((size_t)snprintf(p, sizeof(p), "%s%s/%s", root, done, c) >= sizeof(p))
-			return -ENAMETOOLONG;
-		struct stat st;
-		if (lstat(p, &st) < 0)
-			return -errno;
-		if (!S_ISLNK(st.st_mode)) {
-			size_t dl = strlen(done);
-			if (dl + 1 + cl + 1 > sizeof(done))
-				return -ENAMETOOLONG;
-			done[dl] = '/';
-			memcpy(done + dl + 1, c, cl + 1);
-			continue;
-		}
-		if (++links > 40)
-			return -ELOOP;
-		ssize_t n = readlink(p, link, sizeof(link) - 1);
-		if (n < 0)
-			return -errno;
-		link[n] = '\0';
-		if (link[0] == '/')
-			done[0] = '\0';
-		/* the link's target, then what was left after it */
-		char next[PATH_MAX];
-		if ((size_t)snprintf(next, sizeof(next), "%s/%s", link, rest) >= sizeof(next))
-			return -ENAMETOOLONG;
-		memcpy(todo, next, strlen(next) + 1);
-		rest = todo;
-	}
-	if (rl + strlen(done) + 2 > outsz)
-		return -ENAMETOOLONG;
-	snprintf(out, outsz, "%s%s", root, done[0] ? done : "/");
-	return 0;
-}
-
-int ksc_resolve_in_root(const char *root, const char *rel, char *out, size_t outsz)
-{
-	return resolve_in_root(root, rel, out, outsz);
-}
-
-/*
  * Pass 0: `rel` resolved inside the root. Pass 1, only for what pass 0 did not find: the
  * path as the machine resolves it (a root made of links to folders elsewhere, which
  * cannot be followed inside it). 0 and out, or -errno.
@@ -122,7 +55,7 @@ static int locate_path(const char *root, const char *rel, int pass, char *out, s
 	struct stat st;
 
 	if (pass == 0)
-		return resolve_in_root(root, rel, out, outsz);
+		return ksc_resolve_in_root(root, rel, out, outsz);
 	if ((size_t)snprintf(out, outsz, "%s/%s", root, rel) >= outsz)
 		return -ENAMETOOLONG;
 	return stat(out, &st) == 0 ? 0 : -errno;

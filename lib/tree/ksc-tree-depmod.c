@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * depmod's files of a tree (modules.dep, .symbols, .alias, .softdep, .devname): made in
- * the workers by ksc-depmod.c's formats and written as a set, or printed; what would
+ * the workers by ksc-tree-format.c's formats and written as a set, or printed; what would
  * split or forge a line is left out and said.
  */
 #include <errno.h>
@@ -92,7 +92,7 @@ out:
 
 /*
  * What cannot be written into the files in `what` without splitting or forging a line:
- * each logged, the number returned (ksc-depmod.c decides and leaves them out).
+ * each logged, the number returned (ksc-tree-format.c decides and leaves them out).
  */
 static int depmod_faults(const struct ksc_tree *t, unsigned int what)
 {

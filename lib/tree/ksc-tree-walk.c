@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * Step 1 of ksc_tree_open(): the walk of the module folder as depmod_modules_search()
- * does it, one file per kmod name by depmod's rules (ksc-modset.c), and depmod's order
+ * does it, one file per kmod name by depmod's rules (ksc-modset-search.c), and depmod's order
  * (kmod's hash order of the names, then modules.order). With an index, its walk is
  * replayed instead while the workers check that its folders and files are unchanged
  * (pre_stat()).
@@ -68,7 +68,7 @@ static int add_candidate(struct walker *w, size_t rlen, bool in_root)
 		m = &t->mods[have - 1];
 		/*
 		 * depmod_module_is_higher_priority(): the search order, overrides. The file
-		 * kept remembers the first rival met, for "replaces" (ksc-modset.c's rule).
+		 * kept remembers the first rival met, for "replaces" (ksc-modset-search.c's rule).
 		 */
 		bool keep = ksc_depmod_module_is_higher_priority(t->dmcfg, m->relpath, rel);
 		if (!m->replaced) {

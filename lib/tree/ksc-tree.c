@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * struct ksc_tree: a whole module folder (ROOT/lib/modules/KVER), read in parallel, seen
- * as depmod sees it (ksc-depmod.c), judged module by module by the policy engine
- * (ksc_check_modules), and remembered in an index (ksc-index.c) so that the next run
+ * as depmod sees it (ksc-tree-format.c), judged module by module by the policy engine
+ * (ksc_check_modules), and remembered in an index (ksc-modset-index.c) so that the next run
  * redoes only what changed.
  *
  * ksc_tree_open() runs these steps:
  *  1. walk the folder as depmod_modules_search() does (readdir order, "build",
  *     "source" and depmod.d's exclude names skipped at every level, symbolic links
  *     followed, loops and dangling links reported), keep one module per kmod name by
- *     depmod's rules (ksc-modset.c: search order, override), and order them: kmod's hash
+ *     depmod's rules (ksc-modset-search.c: search order, override), and order them: kmod's hash
  *     order of the names, then stably by their line in modules.order;
  *  2. read every module whose (size, mtime, inode) the index does not know, in
  *     `jobs` threads: the file (only the sections the readers need, for large

@@ -29,7 +29,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "kernel/ksc-modset.h"
+#include "modset/modset.h"
 #include "tree/tree.h"
 #include "util/workpool.h"
 
@@ -66,7 +66,7 @@ struct tmod {
 	int rank;	   /* modules.order: line - total, else 1 */
 	uint32_t hash_pos; /* position in kmod's name hash order */
 	bool path_arena, name_arena; /* not freed one by one: walk_arena's, the index's */
-	/* a file of its name it won over (the first rival met, as ksc-modset.c), or NULL */
+	/* a file of its name it won over (the first rival met, as ksc-modset-search.c), or NULL */
 	char *replaced;
 	bool replaced_own;
 	uint32_t dir;      /* the folder (t->dirs) the walk found it in, or KREC_NONE */
@@ -131,7 +131,7 @@ struct ksc_tree {
 	char *root, *release, *moddir, *index_path;
 	char *root_arg; /* root as the caller gave it (ksc_tree_get_kernel()'s paths) */
 	struct ksc_kernel_location *loc; /* the kernel locator's answer for root and release */
-	struct ksc_depmod_cfg *dmcfg;    /* depmod.d: which file of a name wins (ksc-modset.c) */
+	struct ksc_depmod_cfg *dmcfg;    /* depmod.d: which file of a name wins (ksc-modset-search.c) */
 	uint64_t modset_fp;              /* its fingerprint */
 	int dfd;                         /* the module folder, open */
 	int64_t start_ns;                /* when the run started (files newer are racy) */

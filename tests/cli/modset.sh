@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# Which file is the module of a name (lib/kernel/ksc-modset.c, doc/kernels.md "Which module
+# Which file is the module of a name (lib/modset/ksc-modset-search.c, doc/kernels.md "Which module
 # wins"): an impostor kvm.ko in updates/dkms/ replaces the in-tree kvm for the loader, so
 # `audit` flags it, `check` of kvm-amd says what the loader does with it and agrees with
 # `tree`, `diff` from a tree that keeps the in-tree kvm shows kvm-amd breaking; depmod.d's override, exclude and search change the winner, and the tree's

@@ -31,26 +31,29 @@ t_eq "a tree with a long file, a long function, an include circle and wings out 
 
 # A reader that calls into the tree wing: a call from a lower wing to a higher one.
 mkdir -p "$T_TMP/obj/lib/readers" "$T_TMP/obj/lib/tree"
-printf 'int ksc_x_a(void);\nint ksc_x_b(void) { return ksc_x_a(); }\n' > "$T_TMP/x-b.c"
-printf 'int ksc_x_b(void);\nint ksc_x_a(void) { return ksc_x_b(); }\n' > "$T_TMP/x-a.c"
-if ${CC:-cc} -c -o "$T_TMP/obj/lib/readers/x-a.o" "$T_TMP/x-a.c" &&
-	${CC:-cc} -c -o "$T_TMP/obj/lib/tree/x-b.o" "$T_TMP/x-b.c"; then
+# (sources beside their objects: an object whose source is gone is not checked)
+printf 'int ksc_x_a(void);\nint ksc_x_b(void) { return ksc_x_a(); }\n' > "$T_TMP/obj/lib/tree/x-b.c"
+printf 'int ksc_x_b(void);\nint ksc_x_a(void) { return ksc_x_b(); }\n' > "$T_TMP/obj/lib/readers/x-a.c"
+printf 'int ksc_x_b(void);\nint ksc_x_c(void) { return ksc_x_b(); }\n' > "$T_TMP/x-c.c"
+if ${CC:-cc} -c -o "$T_TMP/obj/lib/readers/x-a.o" "$T_TMP/obj/lib/readers/x-a.c" &&
+	${CC:-cc} -c -o "$T_TMP/obj/lib/tree/x-b.o" "$T_TMP/obj/lib/tree/x-b.c" &&
+	${CC:-cc} -c -o "$T_TMP/obj/lib/readers/x-stale.o" "$T_TMP/x-c.c"; then
 	python3 tests/structure.py --build "$T_TMP/obj" "$T_TMP/obj" > "$T_TMP/calls.out" 2>&1
 	rc=$?
-	t_eq "a tree file may call a reader; a reader that calls the tree fails" "1 0 1" \
-		"$rc $(grep -c 'lib/tree/x-b.c calls' "$T_TMP/calls.out") $(grep -c 'lib/readers/x-a.c calls lib/tree/x-b.c: the readers wing is below the tree wing' "$T_TMP/calls.out")"
+	t_eq "a tree file may call a reader; a reader that calls the tree fails; a stale object is not code" "1 0 1 0" \
+		"$rc $(grep -c 'lib/tree/x-b.c calls' "$T_TMP/calls.out") $(grep -c 'lib/readers/x-a.c calls lib/tree/x-b.c: the readers wing is below the tree wing' "$T_TMP/calls.out") $(grep -c 'x-stale' "$T_TMP/calls.out")"
 else
 	t_fail "a reader that calls the tree fails the wing check" "cc failed"
 fi
 
 # Two files of the tree wing that call each other: a circle inside one wing.
 mkdir -p "$T_TMP/loop/lib/tree"
-printf 'int ksc_y_d(void);\nint ksc_y_c(void) { return ksc_y_d(); }\n' > "$T_TMP/y-c.c"
-printf 'int ksc_y_c(void);\nint ksc_y_e(void);\nint ksc_y_d(void) { return ksc_y_c() + ksc_y_e(); }\n' > "$T_TMP/y-d.c"
-printf 'int ksc_y_e(void) { return 0; }\n' > "$T_TMP/y-e.c"
-if ${CC:-cc} -c -o "$T_TMP/loop/lib/tree/y-c.o" "$T_TMP/y-c.c" &&
-	${CC:-cc} -c -o "$T_TMP/loop/lib/tree/y-d.o" "$T_TMP/y-d.c" &&
-	${CC:-cc} -c -o "$T_TMP/loop/lib/tree/y-e.o" "$T_TMP/y-e.c"; then
+printf 'int ksc_y_d(void);\nint ksc_y_c(void) { return ksc_y_d(); }\n' > "$T_TMP/loop/lib/tree/y-c.c"
+printf 'int ksc_y_c(void);\nint ksc_y_e(void);\nint ksc_y_d(void) { return ksc_y_c() + ksc_y_e(); }\n' > "$T_TMP/loop/lib/tree/y-d.c"
+printf 'int ksc_y_e(void) { return 0; }\n' > "$T_TMP/loop/lib/tree/y-e.c"
+if ${CC:-cc} -c -o "$T_TMP/loop/lib/tree/y-c.o" "$T_TMP/loop/lib/tree/y-c.c" &&
+	${CC:-cc} -c -o "$T_TMP/loop/lib/tree/y-d.o" "$T_TMP/loop/lib/tree/y-d.c" &&
+	${CC:-cc} -c -o "$T_TMP/loop/lib/tree/y-e.o" "$T_TMP/loop/lib/tree/y-e.c"; then
 	python3 tests/structure.py --build "$T_TMP/loop" "$T_TMP/loop" > "$T_TMP/loop.out" 2>&1
 	rc=$?
 	t_eq "two files of one wing that call each other fail; a call down does not" \

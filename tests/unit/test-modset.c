@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The module set (lib/kernel/ksc-modset.c): depmod.d parsing (search, override, exclude,
+ * The module set (lib/modset/ksc-modset-search.c): depmod.d parsing (search, override, exclude,
  * external, bad lines, continuation lines, kernel patterns), the files' order and
  * precedence across ROOT/{etc,run,usr/local/lib,usr/lib,lib}/depmod.d, and the decision
  * between two files of one name as kmod's depmod_module_is_higher_priority() makes it,
@@ -9,7 +9,7 @@
  */
 #include "unit.h"
 #include "kernel/kernel.h"
-#include "kernel/ksc-modset.h"
+#include "modset/modset.h"
 
 static struct ksc_depmod_cfg *cfg_of(struct test_env *env, const char *kver, const char *text)
 {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Unit tests for whole trees (lib/tree/ksc-tree.c, ksc-depmod.c, ksc-record.c,
- * ksc-index.c): depmod's order, resolution and files on small trees of modules generated
+ * Unit tests for whole trees (lib/tree/ksc-tree.c, ksc-tree-format.c, ksc-modset-record.c,
+ * ksc-modset-index.c): depmod's order, resolution and files on small trees of modules generated
  * in memory (mkmod.h), cycles, unresolved symbols, broken trees, the index (reuse, change
  * detection, corruption of every kind rejected), parallel and serial runs giving the same
  * results, atomic writes (util/fileio.c).

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tree/tree.h"
+#include "modset/modset.h"
 #include "util/array.h"
 
 struct seen {

@@ -31,8 +31,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "kernel/kernel.h"
-#include "kernel/ksc-modset.h"
+#include "modset/modset.h"
 #include "util/array.h"
 #include "util/ere.h"
 

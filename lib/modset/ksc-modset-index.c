@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The tree index file: what was read from each module (a "facts record") and what was
- * worked out from the whole tree (a "derived record", both in ksc-record.c), kept in a
+ * worked out from the whole tree (a "derived record", both in ksc-modset-record.c), kept in a
  * cache file so that the next run re-reads only the modules that changed. Nothing read
  * from the file is used before it has been validated: the header checksum, each record's
  * checksum (in the directory), then every range, enum and string offset
@@ -24,7 +24,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "tree/tree.h"
+#include "modset/modset.h"
 
 /* ---------------------------------------------------------------------------------- */
 /* The index file                                                                     */

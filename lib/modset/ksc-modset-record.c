@@ -4,7 +4,7 @@
  * ksc_krec_build(), turned back into a struct ksc_module by ksc_krec_to_module()) and
  * what was worked out from the whole tree (a "derived record"), both checked field by
  * field before use (ksc_krec_validate(), ksc_kder_validate()). The index file that holds
- * them is ksc-index.c.
+ * them is ksc-modset-index.c.
  *
  * A record is position independent (offsets from its start, strings in its own string
  * table) and is both the in-memory form and the on-disk form: records built in this run
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "tree/tree.h"
+#include "modset/modset.h"
 #include "util/array.h"
 
 /* ---------------------------------------------------------------------------------- */

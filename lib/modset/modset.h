@@ -1,0 +1,454 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * The module-set wing (doc/architecture.md): the modules of one release's folder as
+ * depmod finds them, below the kernel and the tree, which both take their modules from
+ * here. depmod.d and depmod's search (ksc-modset-search.c: which file depmod, and so
+ * modprobe, takes for each module name when the folder holds several), the walk of a
+ * folder for module files (ksc-modset-walk.c), a module's facts as a record
+ * (ksc-modset-record.c) and the index file that keeps them between runs
+ * (ksc-modset-index.c).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "readers/readers.h"
+#include "util/macro.h"
+
+struct ksc_ctx;
+
+/* depmod.d as depmod reads it (kmod tools/depmod.c: struct cfg). Opaque. */
+struct ksc_depmod_cfg;
+
+/* An empty configuration for kernel release `kversion` (override/external lines match it). */
+struct ksc_depmod_cfg *ksc_depmod_cfg_new(const char *kversion);
+void ksc_depmod_cfg_free(struct ksc_depmod_cfg *cfg);
+
+/*
+ * Parse one configuration file's text (depmod's cfg_file_parse()): `search`, `override`,
+ * `external` and `exclude` lines; bad lines are logged as "name:line: ..." and skipped.
+ * 0 or -ENOMEM.
+ */
+int ksc_depmod_cfg_parse(struct ksc_ctx *ctx, struct ksc_depmod_cfg *cfg, const char *name,
+			 const char *text, size_t len) _must_check_;
+
+/*
+ * After the last file (depmod's cfg_load()): without any `search` line, "updates" alone
+ * is searched before the rest. 0 or -ENOMEM.
+ */
+int ksc_depmod_cfg_finish(struct ksc_depmod_cfg *cfg) _must_check_;
+
+/*
+ * Read the configuration of `root` ("" or "/": this machine) for `kversion`: the
+ * *.conf files of ROOT/{etc,run,usr/local/lib,usr/lib,lib}/depmod.d, sorted by name, a
+ * name seen in an earlier folder hiding the same name in later ones, absolute links
+ * resolved inside ROOT. Missing folders are no error. 0 and *out, or -ENOMEM.
+ */
+int ksc_depmod_cfg_load(struct ksc_ctx *ctx, const char *root, const char *kversion,
+			struct ksc_depmod_cfg **out) _must_check_;
+
+/* A fingerprint of what the configuration decides (not of its comments or file names). */
+uint64_t ksc_depmod_cfg_fingerprint(const struct ksc_depmod_cfg *cfg);
+/* Folders given by `external` lines: parsed, not searched (doc/kernels.md). */
+size_t ksc_depmod_cfg_external_count(const struct ksc_depmod_cfg *cfg);
+
+/* depmod's should_exclude_dir(): ".", "..", "build", "source" and `exclude` names. */
+bool ksc_depmod_should_exclude_dir(const struct ksc_depmod_cfg *cfg, const char *name);
+
+/*
+ * depmod_module_is_higher_priority(): does the file already chosen for a name, at
+ * `oldrel` (relative to the module folder), stay chosen when the walk meets `newrel`
+ * with the same name? `override` first, then the `search` order, everything no search
+ * entry names ranking as "built-in".
+ */
+bool ksc_depmod_module_is_higher_priority(const struct ksc_depmod_cfg *cfg,
+					  const char *oldrel, const char *newrel);
+
+/*
+ * Why `rel` ranks where it does, for messages: "depmod.d: override kvm * updates/dkms",
+ * "depmod.d: search extra", "depmod searches updates/ first" (no search line), or
+ * "depmod's order: the first file met". Written into buf (size > 0); returns buf.
+ */
+const char *ksc_depmod_module_rank_reason(const struct ksc_depmod_cfg *cfg, const char *rel,
+					  char *buf, size_t size);
+
+/*
+ * depmod_modules_search(): walk `moddir` in readdir order as depmod does (excluded names
+ * skipped at every level, symbolic links followed, loops and unreadable entries logged
+ * as "<path>: <reason>" and counted in *errors), keep one file per kmod name by the rules
+ * above, then call fn for every kept file, sorted by path. `replaced` is the path,
+ * relative to moddir, of a file of the same name that the kept one won over (NULL when
+ * it had no rival). Stops when fn returns <0; 0 or that value, -ENOMEM.
+ */
+typedef int (*ksc_modset_fn)(const char *path, const char *replaced, void *data);
+int ksc_depmod_modules_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
+			      const char *moddir, ksc_modset_fn fn, void *data,
+			      unsigned int *errors) _must_check_;
+
+/* The same, fn also given the file's stat() as the walk made it. */
+struct stat;
+typedef int (*ksc_modset_st_fn)(const char *path, const char *replaced, const struct stat *st,
+				void *data);
+int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
+				 const char *moddir, ksc_modset_st_fn fn, void *data,
+				 unsigned int *errors) _must_check_;
+
+struct ksc_kernel;
+struct ksc_module;
+/*
+ * `mod`, just added to `k` (ksc_kernel_add_module()), is the file depmod keeps for its
+ * name, at `relpath` below the module folder, over `replaced`: remember both and why
+ * (for the "replaces" explanation of checks and audits), and log it. 0 or -ENOMEM.
+ */
+int ksc_kernel_note_replaced(struct ksc_kernel *k, const struct ksc_depmod_cfg *cfg,
+			     const struct ksc_module *mod, const char *relpath,
+			     const char *replaced) _must_check_;
+
+/*
+ * The index file (ksc-modset-index.c; its records: ksc-modset-record.c). A header, a directory, then
+ * one facts record per module and optionally one derived record per module. Records are
+ * position independent: every reference is an offset from the record's start; strings
+ * are offsets into the record's string table, whose first byte and last byte are NUL.
+ * Native byte order (the header says which; another order is a foreign index and is
+ * rebuilt). Everything is validated (checksum, bounds, enums, string offsets) before it
+ * is used.
+ */
+#define KREC_MAGIC 0x3143524bu /* "KRC1" */
+#define KDER_MAGIC 0x3144524bu /* "KRD1" */
+#define KREC_NONE 0xffffffffu  /* no string */
+
+struct krange {
+	uint32_t off, n;
+};
+
+enum {
+	KREC_F_ENGINE = 1u << 0,        /* the library's reader read it (ksc_module) */
+	KREC_F_UNREADABLE = 1u << 1,    /* the file itself could not be read */
+	KREC_F_BIG_ENDIAN = 1u << 2,
+	KREC_F_VERSIONS = 1u << 3,
+	KREC_F_EXT_VERSIONS = 1u << 4,
+	KREC_F_KFLAGSTAB = 1u << 5,
+	KREC_F_KELF = 1u << 6,          /* kmod view: kmod_elf_new() accepted it */
+	KREC_F_KDEPS = 1u << 7,         /* kmod view: dependency symbols read */
+	KREC_F_KDEPS_DERIVED = 1u << 8, /* kdeps are imports + unmatched versions: not stored */
+	KREC_F_VMLINUX = 1u << 9,       /* an ET_EXEC/ET_DYN image, not a module */
+	KREC_F_KINFO = 1u << 10,        /* kmod's .modinfo differs from the library's: kinfo */
+};
+#define KREC_F_ALL 0x7ffu
+
+#define KREC_IMP_WEAK 0x80000000u
+#define KREC_EXP_GPL 1u
+#define KREC_EXP_HAS_CRC 2u
+
+struct krec {
+	uint32_t magic;
+	uint32_t size;          /* the whole record, a multiple of 8 */
+	/* the key: the file as it was when read */
+	uint64_t file_size;
+	int64_t mtime_ns;       /* KREC_RACY: never matches (modified too recently, or unreadable) */
+	uint64_t ino;
+	int64_t ctime_ns;       /* the inode's change time: an edit with the mtime restored */
+	uint64_t content_hash;  /* the file's bytes, when its ctime was racy (else 0) */
+	/* fingerprints (ksc_hash64) of the facts below */
+	uint64_t facts_hash;    /* every fact: the record after this field, strings resolved */
+	uint64_t kexp_hash;     /* kmod view: exports (names, CRCs) */
+	uint64_t kmod_hash;     /* kmod view: exports, dependency symbols, modinfo */
+	uint64_t prov_hash;     /* the library view of the module as a provider */
+	/* facts */
+	uint32_t relpath;       /* path below lib/modules/KVER */
+	uint32_t flags;         /* KREC_F_* */
+	int32_t err;            /* the reader's -errno when !KREC_F_ENGINE */
+	uint32_t kind, compression, elf_class, machine, layout;
+	uint32_t sections;      /* bit i: ksc_elf_section_names[i] exists */
+	uint32_t struct_name;   /* string or KREC_NONE */
+	uint32_t kmod_name, modpost_name, symvers_owner;
+	uint32_t pad;
+	uint64_t usize, sig_size;
+	struct krange msgs;     /* struct krec_msg: what reading it logged */
+	struct krange modinfo;  /* struct krec_pair: the library's .modinfo */
+	struct krange imports;  /* uint32_t: name | KREC_IMP_WEAK */
+	struct krange versions; /* struct krec_crc */
+	struct krange ext_versions; /* struct krec_crc (crc_hi 0) */
+	struct krange exports;  /* struct krec_export */
+	struct krange kexports; /* struct krec_crc: kmod view exports */
+	struct krange kdeps;    /* struct krec_kdep: kmod's dependency symbols, unless derived */
+	struct krange kinfo;    /* struct krec_pair: kmod's .modinfo when KREC_F_KINFO */
+	struct krange sigtail;  /* bytes: the image's signature block and marker, for ksc-sig.c */
+	struct krange strtab;   /* bytes */
+};
+#define KREC_RACY INT64_MIN
+#define KREC_HASH_SEED 7 /* ksc_hash64(record, size, seed): the index's check of a record */
+
+struct krec_msg {
+	uint32_t priority, text;
+};
+struct krec_pair {
+	uint32_t key, value;
+};
+struct krec_crc {
+	uint32_t name, crc_lo, crc_hi;
+};
+struct krec_export {
+	uint32_t name, ns, crc, flags;
+};
+struct krec_kdep {
+	uint32_t name; /* | KREC_IMP_WEAK */
+	uint32_t crc_lo, crc_hi;
+};
+
+enum {
+	KDER_F_CHECKED = 1u << 0,    /* the verdict below exists */
+	KDER_F_MODPOST_OK = 1u << 1,
+};
+#define KDER_F_ALL 3u
+enum { KDER_UNKNOWN_SYMBOL = 1, KDER_CRC_DIFFERS = 2 };
+
+/* Results that depend on the other modules and the kernel (valid while fingerprints hold). */
+struct kder {
+	uint32_t magic;
+	uint32_t size;
+	uint32_t flags;
+	int32_t loader_err;
+	uint32_t loader_name, modpost_name; /* the verdict's names (strings), when checked */
+	struct krange deps;     /* uint32_t module indices, in the order depmod adds them */
+	struct krange unres;    /* struct kder_unres */
+	struct krange diags;    /* struct kder_diag */
+	struct krange strtab;
+};
+struct kder_unres {
+	uint32_t name, kind;
+};
+struct kder_diag {
+	uint32_t view, severity;
+	int32_t err;
+	uint32_t code, rule, module, symbol, ns, owner, summary, kernel_lines, explanation, fix;
+};
+
+static inline const char *krec_str(const struct krec *r, uint32_t off)
+{
+	return off == KREC_NONE ? NULL : (const char *)r + r->strtab.off + off;
+}
+static inline const void *krec_arr(const struct krec *r, struct krange g)
+{
+	return (const char *)r + g.off;
+}
+static inline const char *kder_str(const struct kder *d, uint32_t off)
+{
+	return off == KREC_NONE ? NULL : (const char *)d + d->strtab.off + off;
+}
+static inline const void *kder_arr(const struct kder *d, struct krange g)
+{
+	return (const char *)d + g.off;
+}
+
+
+/* A growing byte buffer with a string table, used to build records. */
+struct rbuf_slot {
+	uint32_t off1; /* string-table offset + 1; 0 = empty */
+	uint32_t hash;
+};
+struct rbuf {
+	unsigned char *p;
+	size_t n, cap;
+	unsigned char *s;       /* string table; s[0] is NUL: offset 0 is "" */
+	size_t sn, scap;
+	struct rbuf_slot *tab;  /* interned strings */
+	size_t tab_n, tab_cap;
+	int oom;
+};
+void rbuf_init(struct rbuf *b);
+void rbuf_fini(struct rbuf *b);
+/* Empty again, its memory kept for the next record (a zeroed rbuf is initialised). */
+void rbuf_reset(struct rbuf *b);
+/* Reserve `size` zero bytes (aligned to `align`); returns their offset. */
+size_t rbuf_put(struct rbuf *b, size_t size, size_t align);
+/* Size the interning table for about n strings (before the first one). */
+void rbuf_reserve_strings(struct rbuf *b, size_t n);
+/* Intern a string (len bytes, a NUL is added); returns its string-table offset. */
+uint32_t rbuf_str(struct rbuf *b, const char *s, size_t len);
+/* The same for a C string; KREC_NONE for NULL. */
+uint32_t rbuf_cstr(struct rbuf *b, const char *s);
+/* Append the string table, fix up `strtab`, pad to 8; returns the finished bytes (caller frees). */
+void *rbuf_finish(struct rbuf *b, size_t strtab_field_off, size_t *size);
+/* The same, into a new block of the record's exact size; b keeps its buffer. */
+void *rbuf_finish_copy(struct rbuf *b, size_t strtab_field_off, size_t *size);
+
+/*
+ * Build a facts record from what was read: `mod` (NULL when the reader failed), the kmod
+ * view (NULL when the file could not be read at all), and the key. Returns malloc'd bytes.
+ */
+struct krec_src {
+	struct rbuf *scratch;         /* a buffer to build in, reused; NULL: one of its own */
+	const char *relpath;
+	const struct ksc_module *mod;
+	int err;                      /* reader's error when mod is NULL */
+	const struct kview *kv;
+	bool unreadable;
+	uint64_t file_size, ino;
+	int64_t mtime_ns, ctime_ns;
+	uint64_t content_hash;
+	const unsigned char *sigtail; /* the last bytes of the image ksc_sig_capture() reads */
+	size_t sigtail_len;
+	const int *msg_prio;          /* messages logged while reading */
+	const char *const *msg_text;
+	size_t n_msgs;
+};
+int ksc_krec_build(const struct krec_src *src, struct krec **out) _must_check_;
+/* Validate a record of `size` bytes at `r` (8-aligned). 0 or -EINVAL. */
+int ksc_krec_validate(const struct krec *r, size_t size);
+int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules);
+/*
+ * A ksc_module rebuilt from a record (library view, KREC_F_ENGINE only). With `copy`,
+ * strings are copied into the module; otherwise they point into `r`, which must outlive
+ * the module. `path` is its path (copied with `copy`). `scratch` (may be NULL) is reused
+ * memory for the signature block, one per thread.
+ */
+struct ksc_sigscratch {
+	unsigned char *buf; /* an anonymous mapping; NULL until needed */
+	size_t size;
+};
+int ksc_krec_to_module(struct ksc_ctx *ctx, const struct krec *r, const char *path, bool copy,
+		       bool provider_only, struct ksc_sigscratch *scratch,
+		       struct ksc_module **out) _must_check_;
+void ksc_sigscratch_fini(struct ksc_sigscratch *s);
+/* The kmod view's dependency symbols of a record, as a malloc'd array. */
+struct kdep_item {
+	const char *name;
+	uint64_t crc;
+	bool weak;
+};
+int ksc_krec_kdeps(const struct krec *r, struct kdep_item **out, size_t *n) _must_check_;
+/* kmod's .modinfo of a record (what depmod's aliases and softdeps come from). */
+struct krange ksc_krec_kinfo(const struct krec *r);
+
+/* What the index's directory keeps of a facts record, so that it need not be read. */
+struct krec_sum {
+	uint64_t file_size, ino;
+	int64_t mtime_ns, ctime_ns;
+	uint64_t content_hash;
+	uint64_t facts_hash, kexp_hash, kmod_hash, prov_hash;
+	uint32_t flags, kind, n_msgs;
+	int32_t err;
+};
+void ksc_krec_sum(const struct krec *r, struct krec_sum *s);
+
+/*
+ * The index file: a hot part (header, directory with each module's struct krec_sum,
+ * derived records) read and checked whole when opened, and a cold part (the facts
+ * records) read only when needed, each record checked when it is read.
+ */
+struct kidx_module {
+	const char *relpath;    /* the record's relpath (from the directory) */
+	const char *modname;    /* kmod's name of it, as the walk that wrote the index made it */
+	const char *replaced;   /* the file of its name it won over (ksc-modset-search.c), or NULL */
+	uint32_t dir;           /* its folder in kidx.dirs, KREC_NONE when not listed */
+	struct krec_sum sum;
+	const struct krec *rec; /* NULL until fetched (ksc_kidx_fetch) */
+	const struct kder *der; /* NULL when none */
+	uint64_t rec_off, rec_hash;
+	uint32_t rec_size;
+};
+struct kidx_output {
+	const char *name;       /* "modules.dep", ... */
+	uint64_t size, ino, content_hash;
+	int64_t mtime_ns;
+};
+/* A folder the last walk read: unchanged (inode, mtime), its entries are the same. */
+struct kidx_dir {
+	const char *relpath;    /* "" for the module folder itself */
+	uint64_t ino;
+	int64_t mtime_ns;
+};
+struct kidx {
+	void *buf;              /* the hot part (parsed from memory: the whole file) */
+	size_t size;
+	int fd;                 /* the file, for the cold part; -1 when parsed from memory */
+	uint64_t file_size, cold_off;
+	void *cold;             /* the cold part, once read whole */
+	struct krec **fetched;  /* records read one by one */
+	const char *moddir, *release;
+	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp;
+	uint64_t order_fp;      /* the tree's order_fp when written (module order) */
+	uint64_t modset_fp;     /* depmod.d's fingerprint when written (which file per name) */
+	bool derived;           /* derived records are valid for the fingerprints above */
+	struct kidx_module *mods;
+	size_t n_mods;
+	const char *out_dir;    /* where the depmod files were last written, or NULL */
+	struct kidx_output *outs;
+	size_t n_outs;
+	struct kidx_dir *dirs;  /* the last walk's folders when it met no symbolic link */
+	size_t n_dirs;
+	bool shaped;            /* header and table bounds checked (ksc_kidx_open()) */
+	bool finished;          /* and the checksum and everything else (ksc_kidx_finish()) */
+};
+/*
+ * The facts record of module i: read from the file (checked: checksum, every bound, and
+ * that it says what the directory says) and kept. 0, -EINVAL when it is corrupt (the
+ * caller reads the module instead), -ENOMEM, -errno.
+ */
+int ksc_kidx_fetch(struct kidx *idx, size_t i, const struct krec **out) _must_check_;
+/* The same for every module, with one read of the cold part. 0 or -errno (-EINVAL). */
+int ksc_kidx_fetch_all(struct kidx *idx) _must_check_;
+/*
+ * Parse an index from memory (copied; records are fetched from the copy). 0; -ENOENT for
+ * an empty buffer; -EINVAL invalid.
+ */
+int ksc_kidx_parse(const void *data, size_t size, struct kidx *out) _must_check_;
+/*
+ * For fuzzing and tests: recompute, in place, every checksum a valid index would carry
+ * (the header's and each record's that lies inside the buffer), so that what is behind
+ * the checksums gets exercised. Does nothing to a buffer too short for a header.
+ */
+void ksc_kidx_fix_checksums(void *data, size_t size);
+/*
+ * Read `path` (its hot part; the file stays open for the records): 0, -ENOENT when
+ * absent, -EINVAL when corrupt or foreign, other -errno.
+ */
+int ksc_kidx_read(const char *path, struct kidx *out) _must_check_;
+/*
+ * In two steps, for a caller that has work to start before the index is checked:
+ * ksc_kidx_open() reads the hot part (pread, never mmap: a file cut short under a mapping
+ * kills with SIGBUS) and checks its header and the bounds of its tables (the header's
+ * strings: moddir, release are usable); ksc_kidx_finish() checks the rest
+ * (checksum first) and fills mods, dirs, outs. Until it returns 0 nothing but the raw
+ * accessors below may be used, and what they give may be garbage (in bounds): use it for
+ * nothing that outlives a failed ksc_kidx_finish(). Same errors as ksc_kidx_read().
+ */
+int ksc_kidx_open(const char *path, struct kidx *out) _must_check_;
+int ksc_kidx_finish(struct kidx *idx) _must_check_;
+/* ksc_kidx_open() of bytes in memory (copied), as ksc_kidx_parse() is of ksc_kidx_read(). */
+int ksc_kidx_parse_open(const void *data, size_t size, struct kidx *out) _must_check_;
+/* Counts (modules returned, folders in *n_dirs), 0 unless opened. */
+size_t ksc_kidx_raw_count(const struct kidx *idx, size_t *n_dirs);
+/* Folder i's relpath, inode, mtime; NULL when its string is out of bounds. */
+const char *ksc_kidx_raw_dir(const struct kidx *idx, size_t i, uint64_t *ino,
+			     int64_t *mtime_ns);
+/* Module i's relpath, summary and folder; NULL when its string is out of bounds. */
+const char *ksc_kidx_raw_module(const struct kidx *idx, size_t i, struct krec_sum *sum,
+				uint32_t *dir);
+void ksc_kidx_free(struct kidx *idx);
+struct kidx_wmod {
+	const struct krec *rec; /* in memory */
+	const struct kder *der; /* or NULL */
+	uint64_t rec_hash;      /* ksc_hash64(rec, size, 7) when known, else 0 */
+	const char *modname;    /* kmod's name */
+	uint32_t dir;           /* its folder in kidx_write.dirs, or KREC_NONE */
+	const char *replaced;   /* the file of its name it won over, or NULL */
+};
+struct kidx_write {
+	const char *moddir, *release;
+	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp, order_fp, modset_fp;
+	bool derived;
+	const struct kidx_wmod *mods;
+	size_t n_mods;
+	const char *out_dir;
+	const struct kidx_output *outs;
+	size_t n_outs;
+	const struct kidx_dir *dirs;
+	size_t n_dirs;
+	bool parallel;          /* may write with a second thread */
+};
+/* Write atomically (temporary file in the same folder, rename); creates the folder. */
+int ksc_kidx_write(const char *path, const struct kidx_write *w) _must_check_;
