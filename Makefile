@@ -40,6 +40,8 @@ ALL_CFLAGS := -std=gnu11 $(OPT) $(WARN) $(SAN_FLAGS) -fvisibility=hidden -fPIC \
 ALL_LDFLAGS := $(SAN_FLAGS) $(LDFLAGS)
 
 LIB_SRCS := $(wildcard lib/*/*.c) $(wildcard util/*.c)
+# The public header's parts, one per wing, installed under ksymcheck/
+PUBLIC_PARTS := $(wildcard lib/ksymcheck/*.h)
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(TOOL_SRCS:%.c=$(BUILD)/%.o) $(BUILD)/tools/report-assets.o
@@ -204,7 +206,7 @@ FUZZ_SRCS := $(wildcard fuzz/fuzz-*.c)
 FUZZ_BINS := $(FUZZ_SRCS:fuzz/%.c=build-fuzz/%)
 FUZZ_CFLAGS := -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. -Ilib $(PKG_CFLAGS) -D_GNU_SOURCE
 fuzz: $(FUZZ_BINS)
-build-fuzz/fuzz-%: fuzz/fuzz-%.c $(LIB_SRCS) lib/ksymcheck.h $(wildcard lib/*/*.h util/*.h)
+build-fuzz/fuzz-%: fuzz/fuzz-%.c $(LIB_SRCS) lib/ksymcheck.h $(PUBLIC_PARTS) $(wildcard lib/*/*.h util/*.h)
 	@mkdir -p build-fuzz
 	@echo "  FUZZ    $@"
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) -o $@ $< $(LIB_SRCS) $(PKG_LIBS)
@@ -227,7 +229,7 @@ bench: $(TOOL)
 
 # DESTDIR goes in front of every path; ksymcheck.pc gets the paths given to make install.
 install: all man
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) \
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR)/ksymcheck \
 		$(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(DKMSHOOKDIR) $(DESTDIR)$(DOCDIR) \
 		$(DESTDIR)$(PKGDATADIR)
@@ -237,6 +239,7 @@ install: all man
 	ln -sfn $(SONAME) $(DESTDIR)$(LIBDIR)/libksymcheck.so
 	install -m 0644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
 	install -m 0644 lib/ksymcheck.h $(DESTDIR)$(INCLUDEDIR)/
+	install -m 0644 $(PUBLIC_PARTS) $(DESTDIR)$(INCLUDEDIR)/ksymcheck/
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
 		lib/ksymcheck.pc.in > $(BUILD)/ksymcheck.pc.install
@@ -255,7 +258,9 @@ uninstall:
 		$(DESTDIR)$(PKGCONFIGDIR)/ksymcheck.pc $(DESTDIR)$(MANDIR)/man1/ksymcheck.1 \
 		$(DESTDIR)$(MANDIR)/man3/libksymcheck.3 $(DESTDIR)$(BASHCOMPDIR)/ksymcheck \
 		$(DESTDIR)$(DKMSHOOKDIR)/ksymcheck-post-build $(DESTDIR)$(DOCDIR)/rules.md \
-		$(DESTDIR)$(PKGDATADIR)/ksymcheck.schema.json
+		$(DESTDIR)$(PKGDATADIR)/ksymcheck.schema.json \
+		$(addprefix $(DESTDIR)$(INCLUDEDIR)/ksymcheck/,$(notdir $(PUBLIC_PARTS)))
+	rmdir $(DESTDIR)$(INCLUDEDIR)/ksymcheck 2>/dev/null || true
 	rmdir $(DESTDIR)$(DKMSHOOKDIR) $(DESTDIR)$(PKGDATADIR) $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 # Packaging tests: Debian packages built in a copy of the tree, lintian, then installed

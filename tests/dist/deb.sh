@@ -86,7 +86,7 @@ has ksymcheck /usr/bin/ksymcheck /usr/share/man/man1/ksymcheck.1.gz \
 	/usr/share/doc/ksymcheck/dkms/dkms.conf.example /usr/share/doc/ksymcheck/copyright \
 	/usr/share/doc/ksymcheck/rules.md
 has libksymcheck0 "/usr/lib/$multiarch/libksymcheck.so.$version" "/usr/lib/$multiarch/libksymcheck.so.0"
-has libksymcheck-dev /usr/include/ksymcheck.h "/usr/lib/$multiarch/libksymcheck.so" \
+has libksymcheck-dev /usr/include/ksymcheck.h /usr/include/ksymcheck/tree.h "/usr/lib/$multiarch/libksymcheck.so" \
 	"/usr/lib/$multiarch/libksymcheck.a" "/usr/lib/$multiarch/pkgconfig/ksymcheck.pc" \
 	/usr/share/man/man3/libksymcheck.3.gz /usr/share/doc/libksymcheck-dev/examples/check-one.c
 

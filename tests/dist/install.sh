@@ -34,6 +34,13 @@ sort > "$T_TMP/want" <<EOF
 ./opt/ksc/doc/rules.md -rw-r--r-- 
 ./opt/ksc/hooks/dkms/ksymcheck-post-build -rwxr-xr-x 
 ./opt/ksc/inc/ksymcheck.h -rw-r--r-- 
+./opt/ksc/inc/ksymcheck/base.h -rw-r--r-- 
+./opt/ksc/inc/ksymcheck/engine.h -rw-r--r-- 
+./opt/ksc/inc/ksymcheck/kernel.h -rw-r--r-- 
+./opt/ksc/inc/ksymcheck/readers.h -rw-r--r-- 
+./opt/ksc/inc/ksymcheck/report.h -rw-r--r-- 
+./opt/ksc/inc/ksymcheck/source.h -rw-r--r-- 
+./opt/ksc/inc/ksymcheck/tree.h -rw-r--r-- 
 ./opt/ksc/lib64/libksymcheck.a -rw-r--r-- 
 ./opt/ksc/lib64/libksymcheck.so lrwxrwxrwx libksymcheck.so.0
 ./opt/ksc/lib64/libksymcheck.so.0 lrwxrwxrwx libksymcheck.so.$version
@@ -85,9 +92,10 @@ t_eq "... the catalogue's functions, and only those, at KSYMCHECK_0.2" \
 	"$(awk '$1 == "KSYMCHECK_0.2" { print $2 }' "$T_TMP/dynsyms" | sort | xargs -r echo KSYMCHECK_0.2)"
 undeclared=""
 for s in $(awk '{ print $2 }' "$T_TMP/dynsyms"); do
-	grep -qE "[ *]$s\(" "$dest/opt/ksc/inc/ksymcheck.h" || undeclared="$undeclared $s"
+	cat "$dest/opt/ksc/inc/ksymcheck.h" "$dest"/opt/ksc/inc/ksymcheck/*.h |
+		grep -qE "[ *]$s\(" || undeclared="$undeclared $s"
 done
-t_eq "... and declared in the installed ksymcheck.h" "" "$undeclared"
+t_eq "... and declared in the installed ksymcheck.h and its parts" "" "$undeclared"
 
 # examples/ against the installed library, through pkg-config.
 cp -r examples "$T_TMP/examples"
@@ -130,9 +138,9 @@ dest2=$T_TMP/dest2
 make_install "$dest2" PREFIX=/usr install || t_fail "make install PREFIX=/usr" "$(tail -n 20 "$T_TMP/make.log")"
 (cd "$dest2" && find . ! -type d | sort | xargs) > "$T_TMP/files2"
 t_eq "PREFIX=/usr alone puts everything below /usr" \
-	"./usr/bin/ksymcheck ./usr/include/ksymcheck.h ./usr/lib/libksymcheck.a ./usr/lib/libksymcheck.so ./usr/lib/libksymcheck.so.0 ./usr/lib/libksymcheck.so.$version ./usr/lib/pkgconfig/ksymcheck.pc ./usr/share/bash-completion/completions/ksymcheck ./usr/share/doc/ksymcheck/rules.md ./usr/share/ksymcheck/dkms/ksymcheck-post-build ./usr/share/ksymcheck/ksymcheck.schema.json ./usr/share/man/man1/ksymcheck.1 ./usr/share/man/man3/libksymcheck.3" \
+	"./usr/bin/ksymcheck ./usr/include/ksymcheck.h ./usr/include/ksymcheck/base.h ./usr/include/ksymcheck/engine.h ./usr/include/ksymcheck/kernel.h ./usr/include/ksymcheck/readers.h ./usr/include/ksymcheck/report.h ./usr/include/ksymcheck/source.h ./usr/include/ksymcheck/tree.h ./usr/lib/libksymcheck.a ./usr/lib/libksymcheck.so ./usr/lib/libksymcheck.so.0 ./usr/lib/libksymcheck.so.$version ./usr/lib/pkgconfig/ksymcheck.pc ./usr/share/bash-completion/completions/ksymcheck ./usr/share/doc/ksymcheck/rules.md ./usr/share/ksymcheck/dkms/ksymcheck-post-build ./usr/share/ksymcheck/ksymcheck.schema.json ./usr/share/man/man1/ksymcheck.1 ./usr/share/man/man3/libksymcheck.3" \
 	"$(cat "$T_TMP/files2")"
 t_grep "... and ksymcheck.pc says /usr" "libdir=/usr/lib" "$dest2/usr/lib/pkgconfig/ksymcheck.pc"
 make_install "$dest2" PREFIX=/usr uninstall
 t_eq "... make uninstall PREFIX=/usr empties it again" "" "$(cd "$dest2" && find . ! -type d | xargs)"
-t_eq "... with /usr/share/ksymcheck gone" "" "$(find "$dest2" -name ksymcheck -type d | xargs)"
+t_eq "... with /usr/share/ksymcheck and /usr/include/ksymcheck gone" "" "$(find "$dest2" -name ksymcheck -type d | xargs)"
