@@ -56,10 +56,11 @@ static bool find_symbol(struct run *run, const struct loading *L, const char *na
 {
 	const struct kprov *p = ksc_kernel_first_prov(run->k, name);
 
-	for (; p && !p->owner; p = ksc_kernel_next_prov(run->k, p)) {
-		if (p->exp.gpl_only && !gplok)
+	for (; p && !ksc_kprov_owner(p); p = ksc_kernel_next_prov(run->k, p)) {
+		const struct ksc_export *e = ksc_kprov_export(p);
+		if (e->gpl_only && !gplok)
 			continue;
-		*f = (struct found){ &p->exp, "vmlinux", true, false, NULL };
+		*f = (struct found){ e, "vmlinux", true, false, NULL };
 		return true;
 	}
 	for (size_t i = run->boot.n_live; i-- > 0;) {
@@ -71,13 +72,15 @@ static bool find_symbol(struct run *run, const struct loading *L, const char *na
 		return true;
 	}
 	for (; p && !run->o->insmod_only; p = ksc_kernel_next_prov(run->k, p)) {
-		if (p->exp.gpl_only && !gplok)
+		const struct ksc_export *e = ksc_kprov_export(p);
+		const struct kowner *o = ksc_kprov_owner(p);
+		if (e->gpl_only && !gplok)
 			continue;
-		if (strcmp(p->owner->name, L->name) == 0 ||
-		    ksc_siblings_has_name(run->sib, p->owner->name))
+		if (strcmp(ksc_kowner_name(o), L->name) == 0 ||
+		    ksc_siblings_has_name(run->sib, ksc_kowner_name(o)))
 			continue;
-		*f = (struct found){ &p->exp, p->owner->name, false, p->owner->proprietary,
-				     p->owner };
+		*f = (struct found){ e, ksc_kowner_name(o), false, ksc_kowner_is_proprietary(o),
+				     o };
 		return true;
 	}
 	return false;
@@ -261,7 +264,7 @@ static struct ksc_diag *taint_line(struct run *run, struct loading *L, const cha
 /* Is the signature worth a provenance warning (unsigned, unknown key, invalid)? */
 static const char *provenance_problem(const struct run *run, const struct loading *L)
 {
-	bool keys = !ksc_keyring_is_empty(run->k->keyring);
+	bool keys = !ksc_keyring_is_empty(ksc_kernel_get_keyring(run->k));
 
 	switch (L->sig.err) {
 	case 0:
@@ -367,7 +370,7 @@ static int module_sig_check(struct run *run, struct loading *L)
 		L->sig_ok = true; /* signed (or not) as its builder signs it: not judged */
 		return 0;
 	}
-	ksc_sig_evaluate(L->mod, run->k->keyring, ev);
+	ksc_sig_evaluate(L->mod, ksc_kernel_get_keyring(run->k), ev);
 	L->sig_ok = ev->err == 0;
 	if (!run->module_sig)
 		return 0; /* CONFIG_MODULE_SIG off: the loader never looks */
@@ -508,13 +511,17 @@ static void unknown_symbol(struct run *run, struct loading *L, struct ksc_diag *
 static void note_replaced_provider(struct run *run, struct ksc_diag *d, const struct found *f)
 {
 	const struct kowner *o = f->tree_owner;
+	const char *replaced, *relpath, *won_by;
 
-	if (!d || !o || !o->replaced || !o->module)
+	if (!d || !o || !ksc_kowner_module(o))
+		return;
+	replaced = ksc_kowner_replaced(o, &relpath, &won_by);
+	if (!replaced)
 		return;
 	d->owner = sdup(run->r, f->owner);
 	d->explanation = sfmt(run->r, "%s; the loader's %s is %s, which replaces %s (%s)",
-			      d->explanation ? d->explanation : "", f->owner, o->relpath,
-			      o->replaced, o->won_by);
+			      d->explanation ? d->explanation : "", f->owner, relpath,
+			      replaced, won_by);
 }
 
 /*
@@ -633,8 +640,8 @@ static void resolve_symbol(struct run *run, struct loading *L, const struct ksc_
 		symbol_not_found(run, L, im, gplok);
 		return;
 	}
-	if (f.tree_owner && f.tree_owner->cycle) {
-		dependency_cycle(run, L, im->name, f.owner, f.tree_owner->cycle);
+	if (f.tree_owner && ksc_kowner_cycle(f.tree_owner)) {
+		dependency_cycle(run, L, im->name, f.owner, ksc_kowner_cycle(f.tree_owner));
 		return;
 	}
 	if (f.exp->gpl_only)
@@ -932,7 +939,7 @@ static int verify_exported_symbols(struct run *run, struct loading *L)
 		const struct ksc_export *e = ksc_module_get_export(mod, i);
 		const char *by = NULL;
 		const struct kprov *p = ksc_kernel_first_prov(run->k, e->name);
-		if (p && !p->owner)
+		if (p && !ksc_kprov_owner(p))
 			by = "kernel";
 		for (size_t j = 0; !by && j < run->boot.n_live; j++)
 			if (ksc_module_find_export(run->boot.live[j].mod, e->name))
@@ -958,16 +965,17 @@ static void module_param_sysfs_setup(struct run *run, struct loading *L)
 {
 	struct ksc_report *r = run->r;
 
-	for (size_t i = 0; i < L->mod->n_params; i++) {
-		const struct ksc_param *p = &L->mod->params[i];
-		if (!p->perm || !(p->perm & ~0664u))
+	for (size_t i = 0; i < ksc_module_get_param_count(L->mod); i++) {
+		unsigned int perm;
+		const char *name = ksc_module_get_param(L->mod, i, &perm);
+		if (!perm || !(perm & ~0664u))
 			continue;
 		loader_finding(run, L, KSC_SEV_WARNING, "param-perm", NULL,
 			.summary = sfmt(r, "parameter %s has mode 0%o: sysfs WARNs (taint W) and drops the bits outside 0664",
-					p->name, p->perm),
-			.lines = sfmt(r, "Attribute %s: Invalid permissions 0%o", p->name, p->perm),
+					name, perm),
+			.lines = sfmt(r, "Attribute %s: Invalid permissions 0%o", name, perm),
 			.explanation = "module_param()'s permission becomes the mode of /sys/module/NAME/parameters/PARAM; sysfs refuses execute bits and other-writable modes with a kernel WARNING, which taints the kernel, and loads the module anyway",
-			.fix = sfmt(r, "give module_param(%s, ...) a mode such as 0644 or 0444", p->name));
+			.fix = sfmt(r, "give module_param(%s, ...) a mode such as 0644 or 0444", name));
 	}
 }
 

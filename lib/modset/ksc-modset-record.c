@@ -315,11 +315,7 @@ static void put_module_facts(struct rbuf *b, struct krec *h, const struct ksc_mo
 		h->flags |= KREC_F_EXT_VERSIONS;
 	if (ksc_module_has_kflagstab(mod))
 		h->flags |= KREC_F_KFLAGSTAB;
-	for (size_t j = 0; j < mod->n_sections; j++) {
-		int id = ksc_elf_section_id(mod->sections[j]);
-		if (id >= 0)
-			h->sections |= 1u << id;
-	}
+	h->sections |= ksc_module_section_bits(mod);
 	h->struct_name = rbuf_cstr(b, ksc_module_get_struct_name(mod));
 	h->kmod_name = rbuf_cstr(b, ksc_module_get_kmod_name(mod));
 	h->modpost_name = rbuf_cstr(b, ksc_module_get_modpost_name(mod));
@@ -363,7 +359,7 @@ static void put_versions_exports(struct rbuf *b, struct krec *h, const struct ks
 		 * string is interned already.
 		 */
 		uint32_t name;
-		if (i < n_imp && strcmp(v->name, mod->imports[i].name) == 0) {
+		if (i < n_imp && strcmp(v->name, ksc_module_get_import(mod, i)->name) == 0) {
 			memcpy(&name, b->p + h->imports.off + i * 4, 4);
 			name &= ~KREC_IMP_WEAK;
 		} else {
@@ -831,7 +827,6 @@ static int restore_signature(struct ksc_module *mod, const struct krec *r,
 	struct ksc_sigscratch one = { NULL, 0 };
 	struct ksc_sigscratch *s = scratch ? scratch : &one;
 
-	mod->sig_read = true; /* what there was to see was seen when the file was read */
 	if (r->sigtail.n == 0)
 		return 0;
 	size_t size = (size_t)r->usize;
@@ -853,108 +848,75 @@ static int restore_signature(struct ksc_module *mod, const struct krec *r,
 	return ret;
 }
 
-/* A record's string for a module rebuilt from it: copied into the module with `copy`. */
-static const char *rstr(struct ksc_module *mod, const struct krec *r, uint32_t off, bool copy)
+/* The facts of the record's header, for ksc_module_new_from_facts(). */
+static void record_facts(const struct krec *r, const char *path, bool copy, bool provider_only,
+			 struct ksc_module_facts *f)
 {
-	return copy && off != KREC_NONE ? pool_strdup(&mod->strings, krec_str(r, off))
-					: krec_str(r, off);
+	*f = (struct ksc_module_facts){
+		.path = path,
+		.kind = r->kind,
+		.compression = r->compression,
+		.elf_class = (int)r->elf_class,
+		.big_endian = r->flags & KREC_F_BIG_ENDIAN,
+		.machine = r->machine,
+		.size = (size_t)r->usize,
+		.sig_size = (size_t)r->sig_size,
+		.struct_name = krec_str(r, r->struct_name),
+		.kmod_name = krec_str(r, r->kmod_name),
+		.modpost_name = krec_str(r, r->modpost_name),
+		.symvers_owner = krec_str(r, r->symvers_owner),
+		.layout = r->layout,
+		.has_kflagstab = r->flags & KREC_F_KFLAGSTAB,
+		.has_versions = r->flags & KREC_F_VERSIONS,
+		.has_ext_versions = r->flags & KREC_F_EXT_VERSIONS,
+		.sections = r->sections,
+		/* what there was to see was seen when the file was read */
+		.sig_read = !provider_only,
+		.copy = copy,
+		.no_export_index = provider_only,
+		.n_modinfo = r->modinfo.n,
+		.n_exports = r->exports.n,
+		.n_versions = provider_only ? 0 : r->versions.n,
+		.n_ext_versions = provider_only ? 0 : r->ext_versions.n,
+		.n_imports = provider_only ? 0 : r->imports.n,
+	};
 }
 
-/* The names and facts of the record's header. 0 or -ENOMEM. */
-static int restore_facts(struct ksc_module *mod, const struct krec *r, const char *path,
-			 bool copy)
-{
-	mod->path = copy ? pool_strdup(&mod->strings, path) : path;
-	mod->kind = r->kind;
-	mod->compression = r->compression;
-	mod->elf_class = (int)r->elf_class;
-	mod->big_endian = r->flags & KREC_F_BIG_ENDIAN;
-	mod->machine = r->machine;
-	mod->size = (size_t)r->usize;
-	mod->sig_size = (size_t)r->sig_size;
-	mod->struct_name = rstr(mod, r, r->struct_name, copy);
-	mod->kmod_name = rstr(mod, r, r->kmod_name, copy);
-	mod->modpost_name = rstr(mod, r, r->modpost_name, copy);
-	mod->symvers_owner = rstr(mod, r, r->symvers_owner, copy);
-	if (!mod->path || !mod->kmod_name || !mod->modpost_name || !mod->symvers_owner ||
-	    (r->struct_name != KREC_NONE && !mod->struct_name))
-		return -ENOMEM;
-	mod->layout = r->layout;
-	mod->has_kflagstab = r->flags & KREC_F_KFLAGSTAB;
-	mod->has_versions = r->flags & KREC_F_VERSIONS;
-	mod->has_ext_versions = r->flags & KREC_F_EXT_VERSIONS;
-	return 0;
-}
-
-/* .modinfo, the exports (indexed unless provider_only) and the sections. 0 or -ENOMEM. */
-static int restore_provider(struct ksc_module *mod, const struct krec *r, bool copy,
-			    bool provider_only)
+/* .modinfo and the exports. 0 or -ENOMEM. */
+static int restore_provider(struct ksc_module *mod, const struct krec *r)
 {
 	const struct krec_pair *mi = krec_arr(r, r->modinfo);
-
-	mod->modinfo = calloc(r->modinfo.n ? r->modinfo.n : 1, sizeof(*mod->modinfo));
-	if (!mod->modinfo)
-		return -ENOMEM;
-	for (size_t i = 0; i < r->modinfo.n; i++) {
-		struct ksc_modinfo *m = &mod->modinfo[mod->n_modinfo++];
-		m->key = rstr(mod, r, mi[i].key, copy);
-		m->value = rstr(mod, r, mi[i].value, copy);
-		if (!m->key || !m->value)
-			return -ENOMEM;
-	}
 	const struct krec_export *ex = krec_arr(r, r->exports);
-	mod->exports = calloc(r->exports.n ? r->exports.n : 1, sizeof(*mod->exports));
-	if (!mod->exports)
-		return -ENOMEM;
-	for (size_t i = 0; i < r->exports.n; i++) {
-		struct ksc_export *e = &mod->exports[mod->n_exports++];
-		e->name = rstr(mod, r, ex[i].name, copy);
-		e->ns = rstr(mod, r, ex[i].ns, copy);
-		if (!e->name || !e->ns)
-			return -ENOMEM;
-		e->gpl_only = ex[i].flags & KREC_EXP_GPL;
-		e->has_crc = ex[i].flags & KREC_EXP_HAS_CRC;
-		e->crc = ex[i].crc;
-		if (!provider_only && hash_add(&mod->export_index, e->name, e, 1) < 0)
-			return -ENOMEM;
+	int ret = 0;
+
+	for (size_t i = 0; i < r->modinfo.n && ret == 0; i++)
+		ret = ksc_module_add_modinfo(mod, krec_str(r, mi[i].key), krec_str(r, mi[i].value));
+	for (size_t i = 0; i < r->exports.n && ret == 0; i++) {
+		struct ksc_export e = {
+			.name = krec_str(r, ex[i].name),
+			.ns = krec_str(r, ex[i].ns),
+			.gpl_only = ex[i].flags & KREC_EXP_GPL,
+			.has_crc = ex[i].flags & KREC_EXP_HAS_CRC,
+			.crc = ex[i].crc,
+		};
+		ret = ksc_module_add_export(mod, &e);
 	}
-	mod->sections = calloc(ksc_elf_section_count, sizeof(*mod->sections));
-	if (!mod->sections)
-		return -ENOMEM;
-	for (size_t i = 0; i < ksc_elf_section_count; i++)
-		if (r->sections & (1u << i))
-			mod->sections[mod->n_sections++] = ksc_elf_section_names[i];
-	return 0;
+	return ret;
 }
 
 /* __versions and the extended versions. 0 or -ENOMEM. */
-static int restore_versions(struct ksc_module *mod, const struct krec *r, bool copy)
+static int restore_versions(struct ksc_module *mod, const struct krec *r)
 {
 	const struct krec_crc *v = krec_arr(r, r->versions);
+	int ret = 0;
 
-	mod->versions = calloc(r->versions.n ? r->versions.n : 1, sizeof(*mod->versions));
-	if (!mod->versions)
-		return -ENOMEM;
-	for (size_t i = 0; i < r->versions.n; i++) {
-		struct ksc_version *x = &mod->versions[mod->n_versions++];
-		x->name = rstr(mod, r, v[i].name, copy);
-		x->crc = (uint64_t)v[i].crc_hi << 32 | v[i].crc_lo;
-		if (!x->name)
-			return -ENOMEM;
-	}
+	for (size_t i = 0; i < r->versions.n && ret == 0; i++)
+		ret = ksc_module_add_version(mod, false, krec_str(r, v[i].name),
+					     (uint64_t)v[i].crc_hi << 32 | v[i].crc_lo);
 	v = krec_arr(r, r->ext_versions);
-	mod->ext_versions = calloc(r->ext_versions.n ? r->ext_versions.n : 1,
-				   sizeof(*mod->ext_versions));
-	if (!mod->ext_versions)
-		return -ENOMEM;
-	for (size_t i = 0; i < r->ext_versions.n; i++) {
-		struct ksc_version *x = &mod->ext_versions[mod->n_ext_versions++];
-		x->name = rstr(mod, r, v[i].name, copy);
-		x->crc = v[i].crc_lo;
-		if (!x->name)
-			return -ENOMEM;
-	}
-	return 0;
+	for (size_t i = 0; i < r->ext_versions.n && ret == 0; i++)
+		ret = ksc_module_add_version(mod, true, krec_str(r, v[i].name), v[i].crc_lo);
+	return ret;
 }
 
 /* Slot of the first entry named `name` in an open-addressing table of `cap` slots. */
@@ -994,7 +956,7 @@ static void import_crcs(struct ksc_import *x, uint32_t name, const uint32_t *tab
  * reader's parse_imports() finds it. Names are interned in the record: equal names have
  * equal offsets. 0 or -ENOMEM.
  */
-static int restore_imports(struct ksc_module *mod, const struct krec *r, bool copy)
+static int restore_imports(struct ksc_module *mod, const struct krec *r)
 {
 	const uint32_t *im = krec_arr(r, r->imports);
 	const struct krec_crc *vv = krec_arr(r, r->versions),
@@ -1005,8 +967,7 @@ static int restore_imports(struct ksc_module *mod, const struct krec *r, bool co
 	while (cap < (r->versions.n + r->ext_versions.n) * 2)
 		cap *= 2;
 	uint32_t *tab = calloc(cap * 2, sizeof(*tab)); /* [0,cap): versions, [cap,2cap): ext */
-	mod->imports = calloc(r->imports.n ? r->imports.n : 1, sizeof(*mod->imports));
-	if (!tab || !mod->imports)
+	if (!tab)
 		goto out;
 	for (int t = 0; t < 2; t++) {
 		const struct krec_crc *a = t ? ev : vv;
@@ -1019,13 +980,15 @@ static int restore_imports(struct ksc_module *mod, const struct krec *r, bool co
 		}
 	}
 	for (size_t i = 0; i < r->imports.n; i++) {
-		struct ksc_import *x = &mod->imports[mod->n_imports++];
 		uint32_t name = im[i] & ~KREC_IMP_WEAK;
-		x->name = rstr(mod, r, name, copy);
-		if (!x->name)
+		struct ksc_import x = {
+			.name = krec_str(r, name),
+			.bind = im[i] & KREC_IMP_WEAK ? KSC_BIND_WEAK : KSC_BIND_GLOBAL,
+		};
+		import_crcs(&x, name, tab, cap, vv, ev);
+		ret = ksc_module_add_import(mod, &x);
+		if (ret < 0)
 			goto out;
-		x->bind = im[i] & KREC_IMP_WEAK ? KSC_BIND_WEAK : KSC_BIND_GLOBAL;
-		import_crcs(x, name, tab, cap, vv, ev);
 	}
 	ret = 0;
 out:
@@ -1037,24 +1000,24 @@ int ksc_krec_to_module(struct ksc_ctx *ctx, const struct krec *r, const char *pa
 		       bool copy, bool provider_only, struct ksc_sigscratch *scratch,
 		       struct ksc_module **out)
 {
+	struct ksc_module_facts f;
 	struct ksc_module *mod;
 	int ret;
 
 	*out = NULL;
 	if (!(r->flags & KREC_F_ENGINE))
 		return -ENOEXEC;
-	mod = ksc_module_alloc(ctx);
-	if (!mod)
-		return -ENOMEM;
-	ret = restore_facts(mod, r, path, copy);
-	if (ret == 0)
-		ret = restore_provider(mod, r, copy, provider_only);
+	record_facts(r, path, copy, provider_only, &f);
+	ret = ksc_module_new_from_facts(ctx, &f, &mod);
+	if (ret < 0)
+		return ret;
+	ret = restore_provider(mod, r);
 	if (ret == 0 && !provider_only) {
 		ret = restore_signature(mod, r, scratch);
 		if (ret == 0)
-			ret = restore_versions(mod, r, copy);
+			ret = restore_versions(mod, r);
 		if (ret == 0)
-			ret = restore_imports(mod, r, copy);
+			ret = restore_imports(mod, r);
 	}
 	if (ret < 0) {
 		ksc_module_unref(mod);

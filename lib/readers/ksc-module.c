@@ -462,6 +462,29 @@ KSC_EXPORT bool ksc_module_has_section(const struct ksc_module *mod, const char 
 	return false;
 }
 
+uint32_t ksc_module_section_bits(const struct ksc_module *mod)
+{
+	uint32_t bits = 0;
+
+	for (size_t i = 0; i < mod->n_sections; i++) {
+		int id = ksc_elf_section_id(mod->sections[i]);
+		if (id >= 0)
+			bits |= 1u << id;
+	}
+	return bits;
+}
+
+size_t ksc_module_get_param_count(const struct ksc_module *mod)
+{
+	return mod->n_params;
+}
+
+const char *ksc_module_get_param(const struct ksc_module *mod, size_t i, unsigned int *perm)
+{
+	*perm = mod->params[i].perm;
+	return mod->params[i].name;
+}
+
 void ksc_kmod_modname(const char *path, char *buf, size_t size, size_t *len)
 {
 	const char *base = ksc_basename(path);

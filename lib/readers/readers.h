@@ -162,7 +162,57 @@ struct ksc_module {
 	bool sig_read;              /* the block was looked for when the file was read */
 	struct ksc_sigtrail *sig;   /* NULL: no "~Module signature appended~" marker */
 	struct ksc_certlist *certs; /* vmlinux: DER certificates found in the image */
+
+	/* a module rebuilt from facts (ksc-module-facts.c): the tables' sizes, and how */
+	struct {
+		size_t modinfo, exports, versions, ext_versions, imports;
+	} cap;
+	bool copy;            /* strings copied into the module, not borrowed */
+	bool no_export_index; /* exports not indexed by name (a provider only) */
 };
+
+/*
+ * The facts of a module read before (ksc-module-facts.c): the module set rebuilds a
+ * module from its record with ksc_module_new_from_facts(), then adds the tables' entries
+ * (at most the n_* given here). Strings are the caller's and must outlive the module,
+ * unless `copy`. sections: bit i for ksc_elf_section_names[i]. sig_read: the appended
+ * signature was looked for already (a record keeps what there was to see).
+ */
+struct ksc_module_facts {
+	const char *path;
+	enum ksc_module_kind kind;
+	enum ksc_compression compression;
+	int elf_class;
+	bool big_endian;
+	unsigned int machine;
+	size_t size, sig_size;
+	const char *struct_name, *kmod_name, *modpost_name, *symvers_owner;
+	enum ksc_export_layout layout;
+	bool has_kflagstab, has_versions, has_ext_versions;
+	uint32_t sections;
+	bool sig_read;
+	bool copy;
+	bool no_export_index;
+	size_t n_modinfo, n_exports, n_versions, n_ext_versions, n_imports;
+};
+/* A module of these facts with empty tables (refcount 1). 0 or -ENOMEM. */
+int ksc_module_new_from_facts(struct ksc_ctx *ctx, const struct ksc_module_facts *f,
+			      struct ksc_module **out) _must_check_;
+/*
+ * Add one entry (in file order) to a module of ksc_module_new_from_facts(): 0, -ENOMEM,
+ * or -ENOSPC past the facts' count. An export is indexed by name unless no_export_index.
+ */
+int ksc_module_add_modinfo(struct ksc_module *mod, const char *key,
+			   const char *value) _must_check_;
+int ksc_module_add_export(struct ksc_module *mod, const struct ksc_export *e) _must_check_;
+int ksc_module_add_version(struct ksc_module *mod, bool ext, const char *name,
+			   uint64_t crc) _must_check_;
+int ksc_module_add_import(struct ksc_module *mod, const struct ksc_import *im) _must_check_;
+/* The sections of a module as bits of ksc_elf_section_names (ksc_module_has_section()). */
+uint32_t ksc_module_section_bits(const struct ksc_module *mod);
+/* __param (R42): the number of struct kernel_param, the name and perm of the i-th. */
+size_t ksc_module_get_param_count(const struct ksc_module *mod);
+const char *ksc_module_get_param(const struct ksc_module *mod, size_t i, unsigned int *perm);
 
 /* Parse .modinfo bytes into mod->modinfo (replacing it). 0 or -errno (logged). */
 int ksc_modinfo_parse(struct ksc_module *mod, const char *p, size_t size) _must_check_;
