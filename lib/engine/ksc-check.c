@@ -48,7 +48,7 @@ KSC_EXPORT int ksc_check_modules(struct ksc_kernel *k, struct ksc_module *const 
 				 size_t n, const struct ksc_check_opts *opts,
 				 struct ksc_report **out)
 {
-	return ksc_check_modules_ctx(k, k->ctx, mods, n, opts, out);
+	return ksc_check_modules_ctx(k, ksc_kernel_get_ctx(k), mods, n, opts, out);
 }
 
 int ksc_check_modules_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx,
@@ -73,7 +73,7 @@ int ksc_check_modules_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx,
 	r->ctx = ksc_ref(ctx);
 	pool_init(&r->strings);
 
-	const char *pv = o.policy ? o.policy : k->release;
+	const char *pv = o.policy ? o.policy : ksc_kernel_get_release(k);
 	if (!pv) {
 		ksc_err(ctx, "no kernel version to take the rules from: give a policy (--policy) or the kernel's release");
 		ret = -EINVAL;
@@ -93,13 +93,13 @@ int ksc_check_modules_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx,
 	run.pol = &r->pol;
 	run.o = &o;
 	run.allow_missing_ns = o.allow_missing_ns >= 0
-		? o.allow_missing_ns : k->config[KSC_CONFIG_ALLOW_MISSING_NS] == 1;
+		? o.allow_missing_ns : ksc_kernel_get_config(k, KSC_CONFIG_ALLOW_MISSING_NS) == 1;
 	run.modversions = ksc_kernel_has_modversions(k) == 1;
-	run.module_sig = k->config[KSC_CONFIG_MODULE_SIG] == 1;
-	run.sig_force = k->config[KSC_CONFIG_MODULE_SIG_FORCE] == 1;
-	run.force_load = k->config[KSC_CONFIG_MODULE_FORCE_LOAD] == 1;
-	run.retpoline = k->config[KSC_CONFIG_RETPOLINE] == 1;
-	run.missing_crc_fails = k->quirks & KSC_QUIRK_DEBIAN_MISSING_CRC;
+	run.module_sig = ksc_kernel_get_config(k, KSC_CONFIG_MODULE_SIG) == 1;
+	run.sig_force = ksc_kernel_get_config(k, KSC_CONFIG_MODULE_SIG_FORCE) == 1;
+	run.force_load = ksc_kernel_get_config(k, KSC_CONFIG_MODULE_FORCE_LOAD) == 1;
+	run.retpoline = ksc_kernel_get_config(k, KSC_CONFIG_RETPOLINE) == 1;
+	run.missing_crc_fails = ksc_kernel_get_quirks(k) & KSC_QUIRK_DEBIAN_MISSING_CRC;
 
 	r->verdicts = calloc(n ? n : 1, sizeof(*r->verdicts));
 	run.boot.live = calloc(n ? n : 1, sizeof(*run.boot.live));

@@ -66,7 +66,7 @@ static int add_deps(const struct siblings *s, const struct ksc_kernel *k, size_t
 		const char *sym = ksc_module_get_import(m, u)->name;
 		const struct kprov *p = ksc_kernel_first_prov(k, sym);
 		size_t j = exporter_of(s, sym);
-		if (!j || j - 1 == i || (p && !p->owner))
+		if (!j || j - 1 == i || (p && !ksc_kprov_owner(p)))
 			continue;
 		if (array_push(*deps, *n, *cap, (uint32_t)(j - 1)) < 0)
 			return -ENOMEM;

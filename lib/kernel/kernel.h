@@ -147,3 +147,33 @@ const struct kprov *ksc_kernel_next_prov(const struct ksc_kernel *k, const struc
  */
 int ksc_kernel_open_rest(struct ksc_kernel *k, const struct ksc_kernel_location *loc,
 			 bool symvers_modules) _must_check_;
+
+/* ---- the kernel as the wings above read it (ksc-kernel-view.c) ---- */
+/*
+ * Engine, source and report read a kernel's providers and owners through these, never
+ * through the fields of struct ksc_kernel, struct kprov or struct kowner
+ * (tests/structure.py). What they return is owned by the kernel.
+ */
+/* The providers in the order they were added, i < ksc_kernel_prov_count(). */
+size_t ksc_kernel_prov_count(const struct ksc_kernel *k);
+const struct kprov *ksc_kernel_prov(const struct ksc_kernel *k, size_t i);
+/* A provider's export, and its owner (NULL: vmlinux) or the owner's name ("vmlinux"). */
+const struct ksc_export *ksc_kprov_export(const struct kprov *p);
+const struct kowner *ksc_kprov_owner(const struct kprov *p);
+const char *ksc_kprov_owner_name(const struct kprov *p);
+/* The owners (modules) in the order they were added, and one by its loader name. */
+size_t ksc_kernel_owner_count(const struct ksc_kernel *k);
+const struct kowner *ksc_kernel_owner(const struct ksc_kernel *k, size_t i);
+const struct kowner *ksc_kernel_find_owner(const struct ksc_kernel *k, const char *name);
+/* An owner's loader name, its module (NULL for Module.symvers owners), R15's taint. */
+const char *ksc_kowner_name(const struct kowner *o);
+struct ksc_module *ksc_kowner_module(const struct kowner *o);
+bool ksc_kowner_is_proprietary(const struct kowner *o);
+/* R43: the dependency cycle the owner is in or behind ("a -> b -> a"), or NULL. */
+const char *ksc_kowner_cycle(const struct kowner *o);
+/*
+ * The file of the same name this owner's file won over (relative to the module folder),
+ * or NULL; with it, this file (*relpath) and the rule that ranks it first (*won_by).
+ */
+const char *ksc_kowner_replaced(const struct kowner *o, const char **relpath,
+				const char **won_by);

@@ -155,7 +155,7 @@ static bool module_uses(const struct ksc_module *mod, const char *sym)
 /* The tree's modules: the kernel's owners that were read from .ko files. */
 static const struct ksc_module *owner_module(const struct ksc_kernel *k, size_t i)
 {
-	return k->owners[i]->module;
+	return ksc_kowner_module(ksc_kernel_owner(k, i));
 }
 
 static int cmp_str(const void *x, const void *y)
@@ -195,7 +195,7 @@ static int audit_item(struct ksc_audit *a, struct ksc_audit_restricted *r,
 	/* A one-item namespace string makes the kernel's matcher test this item. */
 	char one[600];
 	snprintf(one, sizeof(one), "module:%.*s", (int)len, it);
-	for (size_t m = 0; m < k->n_owners; m++) {
+	for (size_t m = 0; m < ksc_kernel_owner_count(k); m++) {
 		const struct ksc_module *mod = owner_module(k, m);
 		if (!mod)
 			continue;
@@ -243,7 +243,7 @@ static int restricted_users(struct ksc_audit *a, struct ksc_audit_restricted *r,
 	const char *ns = r->ns;
 	size_t lu = list_new(a);
 
-	for (size_t m = 0; m < k->n_owners; m++) {
+	for (size_t m = 0; m < ksc_kernel_owner_count(k); m++) {
 		const struct ksc_module *mod = owner_module(k, m);
 		if (!mod)
 			continue;
@@ -273,12 +273,13 @@ static int restricted_users(struct ksc_audit *a, struct ksc_audit_restricted *r,
 static int audit_one_restricted(struct ksc_audit *a, const struct kprov *p, bool allow_missing)
 {
 	struct ksc_audit_restricted *r = &a->restricted[a->n_restricted++];
-	const char *ns = p->exp.ns;
+	const struct ksc_export *e = ksc_kprov_export(p);
+	const char *ns = e->ns;
 
-	r->symbol = p->exp.name;
+	r->symbol = e->name;
 	r->ns = ns;
-	r->owner = p->owner ? p->owner->name : "vmlinux";
-	r->gpl_only = p->exp.gpl_only;
+	r->owner = ksc_kprov_owner_name(p);
+	r->gpl_only = e->gpl_only;
 
 	const char *list = ns + strlen("module:");
 	size_t n_items = 1;
@@ -312,16 +313,16 @@ static int audit_restricted(struct ksc_audit *a, const struct ksc_audit_opts *o)
 	struct ksc_kernel *k = a->k;
 	size_t n = 0;
 
-	for (size_t i = 0; i < k->n_provs; i++)
-		if (ksc_namespace_is_module_restricted(k->provs[i].exp.ns))
+	for (size_t i = 0; i < ksc_kernel_prov_count(k); i++)
+		if (ksc_namespace_is_module_restricted(ksc_kprov_export(ksc_kernel_prov(k, i))->ns))
 			n++;
 	a->restricted = calloc(n ? n : 1, sizeof(*a->restricted));
 	if (!a->restricted)
 		return -ENOMEM;
-	bool allow_missing = k->config[KSC_CONFIG_ALLOW_MISSING_NS] == 1;
-	for (size_t i = 0; i < k->n_provs; i++)
-		if (ksc_namespace_is_module_restricted(k->provs[i].exp.ns) &&
-		    audit_one_restricted(a, &k->provs[i], allow_missing) < 0)
+	bool allow_missing = ksc_kernel_get_config(k, KSC_CONFIG_ALLOW_MISSING_NS) == 1;
+	for (size_t i = 0; i < ksc_kernel_prov_count(k); i++)
+		if (ksc_namespace_is_module_restricted(ksc_kprov_export(ksc_kernel_prov(k, i))->ns) &&
+		    audit_one_restricted(a, ksc_kernel_prov(k, i), allow_missing) < 0)
 			return -ENOMEM;
 	if (a->n_restricted > 1)
 		qsort(a->restricted, a->n_restricted, sizeof(*a->restricted), cmp_restricted);
@@ -355,13 +356,14 @@ static int audit_namespaces(struct ksc_audit *a)
 	int r = 0;
 
 	hash_init(&idx);
-	for (size_t i = 0; i < k->n_provs; i++) {
-		const struct kprov *p = &k->provs[i];
-		if (p->exp.gpl_only)
+	for (size_t i = 0; i < ksc_kernel_prov_count(k); i++) {
+		const struct kprov *p = ksc_kernel_prov(k, i);
+		if (ksc_kprov_export(p)->gpl_only)
 			a->gpl_only++;
 		else
 			a->plain++;
-		const char *ns = p->exp.ns;
+		const struct ksc_export *e = ksc_kprov_export(p);
+	const char *ns = e->ns;
 		if (!ns[0] || ksc_namespace_is_module_restricted(ns))
 			continue;
 		size_t xi = (size_t)(uintptr_t)hash_find(&idx, ns);
@@ -379,7 +381,7 @@ static int audit_namespaces(struct ksc_audit *a)
 		}
 		struct nsacc *x = &acc[xi - 1];
 		x->n_exports++;
-		const char *owner = p->owner ? p->owner->name : "vmlinux";
+		const char *owner = ksc_kprov_owner_name(p);
 		if (x->exporters == (size_t)-1)
 			continue;
 		const struct plist *ex = &a->lists[x->exporters];
@@ -390,7 +392,7 @@ static int audit_namespaces(struct ksc_audit *a)
 			list_add(a, x->exporters, owner);
 	}
 	/* Importers: import_ns= lines of the tree's modules; unused if nothing resolves there. */
-	for (size_t m = 0; m < k->n_owners; m++) {
+	for (size_t m = 0; m < ksc_kernel_owner_count(k); m++) {
 		const struct ksc_module *mod = owner_module(k, m);
 		size_t it = 0;
 		const char *ns;
@@ -453,18 +455,18 @@ static int audit_reference(struct ksc_audit *a, struct ksc_kernel *ref)
 {
 	struct ksc_kernel *k = a->k;
 
-	for (size_t m = 0; m < k->n_owners; m++) {
+	for (size_t m = 0; m < ksc_kernel_owner_count(k); m++) {
 		const struct ksc_module *mod = owner_module(k, m);
 		if (!mod || !ksc_module_is_intree(mod))
 			continue;
-		struct kowner *ro = hash_find(&ref->owner_index, ksc_module_get_name(mod));
-		if (!ro || !ro->module) {
+		const struct kowner *ro = ksc_kernel_find_owner(ref, ksc_module_get_name(mod));
+		if (!ro || !ksc_kowner_module(ro)) {
 			finding(a, "intree-not-in-reference", KSC_SEV_WARNING, mod, NULL, NULL,
 				"claims intree but the reference tree has no module of this name");
 			continue;
 		}
 		const char *s1 = ksc_module_get_modinfo_value(mod, "srcversion");
-		const char *s2 = ksc_module_get_modinfo_value(ro->module, "srcversion");
+		const char *s2 = ksc_module_get_modinfo_value(ksc_kowner_module(ro), "srcversion");
 		if (s1 && s2 && strcmp(s1, s2) != 0)
 			finding(a, "srcversion-differs", KSC_SEV_WARNING, mod, NULL, NULL,
 				sfmt(a, "srcversion %s, the reference module's is %s: built from other sources",
@@ -672,16 +674,16 @@ static void provenance_findings(struct ksc_audit *a, const struct ksc_module *mo
 static int audit_signatures(struct ksc_audit *a)
 {
 	struct ksc_kernel *k = a->k;
-	const struct ksc_keyring *kr = k->keyring;
+	const struct ksc_keyring *kr = ksc_kernel_get_keyring(k);
 	bool keys = !ksc_keyring_is_empty(kr);
 	struct ksc_audit_sig_counts *c = &a->sig;
 	struct hash idx; /* signer key -> row index + 1 */
 
 	c->n_keys = keys ? ksc_keyring_get_count(kr) : 0;
-	c->module_sig = k->config[KSC_CONFIG_MODULE_SIG];
+	c->module_sig = ksc_kernel_get_config(k, KSC_CONFIG_MODULE_SIG);
 	bool expect_signed = keys || c->module_sig == 1;
 	hash_init(&idx);
-	for (size_t m = 0; m < k->n_owners && !a->oom; m++) {
+	for (size_t m = 0; m < ksc_kernel_owner_count(k) && !a->oom; m++) {
 		const struct ksc_module *mod = owner_module(k, m);
 		if (!mod)
 			continue;
@@ -735,10 +737,12 @@ static int audit_replaced(struct ksc_audit *a)
 {
 	struct ksc_kernel *k = a->k;
 
-	for (size_t m = 0; m < k->n_owners && !a->oom; m++) {
-		const struct kowner *o = k->owners[m];
+	for (size_t m = 0; m < ksc_kernel_owner_count(k) && !a->oom; m++) {
+		const char *relpath, *won_by;
+		const char *replaced = ksc_kowner_replaced(ksc_kernel_owner(k, m), &relpath,
+							   &won_by);
 		const struct ksc_module *mod = owner_module(k, m);
-		if (!mod || !o->replaced || strncmp(o->replaced, "kernel/", 7) != 0)
+		if (!mod || !replaced || strncmp(replaced, "kernel/", 7) != 0)
 			continue;
 		const struct ksc_audit_restricted *first = NULL;
 		size_t n_granted = 0;
@@ -755,7 +759,7 @@ static int audit_replaced(struct ksc_audit *a)
 			continue;
 		finding(a, "modns-replaced", KSC_SEV_WARNING, mod, first->symbol, first->ns,
 			sfmt(a, "%s replaces %s for the loader (%s)%s; its name matches %s, which grants it %s%s: modprobe %s loads this file",
-			     o->relpath, o->replaced, o->won_by,
+			     relpath, replaced, won_by,
 			     ksc_module_is_intree(mod) ? "" : " and it is not in-tree (no intree in .modinfo)",
 			     first->ns + strlen("module:"), first->symbol,
 			     n_granted > 1 ? sfmt(a, " and %zu more module-restricted exports", n_granted - 1) : "",
@@ -772,14 +776,14 @@ static int audit_cycles(struct ksc_audit *a)
 {
 	struct ksc_kernel *k = a->k;
 
-	for (size_t m = 0; m < k->n_owners && !a->oom; m++) {
-		const struct kowner *o = k->owners[m];
+	for (size_t m = 0; m < ksc_kernel_owner_count(k) && !a->oom; m++) {
+		const char *cycle = ksc_kowner_cycle(ksc_kernel_owner(k, m));
 		const struct ksc_module *mod = owner_module(k, m);
-		if (!mod || !o->cycle)
+		if (!mod || !cycle)
 			continue;
 		finding(a, "dep-cycle", KSC_SEV_ERROR, mod, NULL, NULL,
 			sfmt(a, "in or behind the dependency cycle %s: modprobe cannot load it",
-			     o->cycle));
+			     cycle));
 	}
 	return a->oom ? -ENOMEM : 0;
 }
@@ -799,7 +803,7 @@ KSC_EXPORT int ksc_audit_kernel(struct ksc_kernel *k, const struct ksc_audit_opt
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return -ENOMEM;
-	a->ctx = ksc_ref(k->ctx);
+	a->ctx = ksc_ref(ksc_kernel_get_ctx(k));
 	a->k = ksc_kernel_ref(k);
 	pool_init(&a->strings);
 	if ((r = ksc_kernel_build_index(k)) < 0 || (r = audit_restricted(a, &o)) < 0 ||

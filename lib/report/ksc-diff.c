@@ -45,11 +45,11 @@ static int add(struct ksc_diff *d, enum ksc_change_kind kind, const struct kprov
 		return -ENOMEM;
 	struct ksc_change *c = &d->changes[d->n++];
 	c->kind = kind;
-	c->symbol = o ? o->exp.name : n->exp.name;
-	c->old = o ? &o->exp : NULL;
-	c->new = n ? &n->exp : NULL;
-	c->old_owner = o ? (o->owner ? o->owner->name : "vmlinux") : NULL;
-	c->new_owner = n ? (n->owner ? n->owner->name : "vmlinux") : NULL;
+	c->old = o ? ksc_kprov_export(o) : NULL;
+	c->new = n ? ksc_kprov_export(n) : NULL;
+	c->symbol = o ? c->old->name : c->new->name;
+	c->old_owner = o ? ksc_kprov_owner_name(o) : NULL;
+	c->new_owner = n ? ksc_kprov_owner_name(n) : NULL;
 	d->counts[kind]++;
 	return 0;
 }
@@ -57,7 +57,7 @@ static int add(struct ksc_diff *d, enum ksc_change_kind kind, const struct kprov
 /* The namespace changes of one symbol, module-restricted ones told apart (R7). */
 static int ns_changes(struct ksc_diff *d, const struct kprov *o, const struct kprov *n)
 {
-	const char *a = o->exp.ns, *b = n->exp.ns;
+	const char *a = ksc_kprov_export(o)->ns, *b = ksc_kprov_export(n)->ns;
 	bool ra = ksc_namespace_is_module_restricted(a), rb = ksc_namespace_is_module_restricted(b);
 
 	if (strcmp(a, b) == 0)
@@ -98,20 +98,22 @@ KSC_EXPORT int ksc_kernel_diff(struct ksc_kernel *old, struct ksc_kernel *new,
 	 * modversions writes 0 for every symbol (one change, not one per symbol) */
 	bool crcs = ksc_kernel_has_modversions(old) == 1 && ksc_kernel_has_modversions(new) == 1;
 
-	for (size_t i = 0; i < old->n_provs; i++) {
-		const struct kprov *o = &old->provs[i];
+	for (size_t i = 0; i < ksc_kernel_prov_count(old); i++) {
+		const struct kprov *o = ksc_kernel_prov(old, i);
+		const struct ksc_export *oe = ksc_kprov_export(o);
 		/* Each name once: its first provider, as the loader would find it. */
-		if (ksc_kernel_first_prov(old, o->exp.name) != o)
+		if (ksc_kernel_first_prov(old, oe->name) != o)
 			continue;
-		const struct kprov *n = ksc_kernel_first_prov(new, o->exp.name);
+		const struct kprov *n = ksc_kernel_first_prov(new, oe->name);
 		if (!n) {
 			r = add(d, KSC_CHANGE_REMOVED, o, NULL);
 			if (r < 0)
 				goto err;
 			continue;
 		}
-		if (o->exp.gpl_only != n->exp.gpl_only) {
-			r = add(d, n->exp.gpl_only ? KSC_CHANGE_BECAME_GPL_ONLY
+		const struct ksc_export *ne = ksc_kprov_export(n);
+		if (oe->gpl_only != ne->gpl_only) {
+			r = add(d, ne->gpl_only ? KSC_CHANGE_BECAME_GPL_ONLY
 						   : KSC_CHANGE_NO_LONGER_GPL_ONLY, o, n);
 			if (r < 0)
 				goto err;
@@ -119,24 +121,23 @@ KSC_EXPORT int ksc_kernel_diff(struct ksc_kernel *old, struct ksc_kernel *new,
 		r = ns_changes(d, o, n);
 		if (r < 0)
 			goto err;
-		if (crcs && o->exp.has_crc && n->exp.has_crc && o->exp.crc != n->exp.crc) {
+		if (crcs && oe->has_crc && ne->has_crc && oe->crc != ne->crc) {
 			r = add(d, KSC_CHANGE_CRC, o, n);
 			if (r < 0)
 				goto err;
 		}
-		const char *oo = o->owner ? o->owner->name : "vmlinux";
-		const char *no = n->owner ? n->owner->name : "vmlinux";
-		if (strcmp(oo, no) != 0) {
+		if (strcmp(ksc_kprov_owner_name(o), ksc_kprov_owner_name(n)) != 0) {
 			r = add(d, KSC_CHANGE_OWNER, o, n);
 			if (r < 0)
 				goto err;
 		}
 	}
-	for (size_t i = 0; i < new->n_provs; i++) {
-		const struct kprov *n = &new->provs[i];
-		if (ksc_kernel_first_prov(new, n->exp.name) != n)
+	for (size_t i = 0; i < ksc_kernel_prov_count(new); i++) {
+		const struct kprov *n = ksc_kernel_prov(new, i);
+		const char *name = ksc_kprov_export(n)->name;
+		if (ksc_kernel_first_prov(new, name) != n)
 			continue;
-		if (!ksc_kernel_first_prov(old, n->exp.name)) {
+		if (!ksc_kernel_first_prov(old, name)) {
 			r = add(d, KSC_CHANGE_ADDED, NULL, n);
 			if (r < 0)
 				goto err;
