@@ -11,7 +11,9 @@
   public header, util/ and tools/ only;
 - with BUILD given, the same for calls (a's object file needs a symbol b's defines, by
   nm): a lower wing never calls a higher one, so no circle of calls crosses wings; and
-  inside a wing, no circle of calls between its files (each wing's files have an order).
+  inside a wing, no circle of calls between its files (each wing's files have an order);
+- no file reads the fields of a struct defined in another wing's private header
+  (lib/WING/*.h) but the plain data of PLAIN_STRUCTS: it calls that wing's functions.
 
 Today's exceptions are listed below, each with its reason; a new one fails the test. An
 exception that no longer applies is printed as a note: remove it.
@@ -178,6 +180,239 @@ def call_edges(build, root):
     return graph
 
 
+# ---- private structs: a struct defined in one wing's private header (lib/WING/*.h) is
+# that wing's business; a file of another wing calls the wing's functions instead of
+# reaching into its fields (kmod keeps kmod_module, kmod_ctx and kmod_elf inside their
+# files). A pragmatic reading of C, not a compiler's (clang's AST would need every
+# file compiled with its flags, and the check must run where only the tests run): the
+# variables of each function (and of the file scope) declared with the struct's type
+# (`struct NAME *x`, `struct NAME x`, several declarators, parameters and loop variables
+# included), and each `x->field`, `x.field` or `x[i].field` on them that names one of
+# the struct's members, comments and strings left out. A read through a member of
+# another type (a->b->c) is found at its first step only.
+
+# Structs of private headers that are plain data, handed by their wing to the wings
+# above to fill or read (views of a file, results, options, versions), with the reason.
+PLAIN_STRUCTS = {
+    "ksc_charge": "a share of the memory budget: held by the caller across calls",
+    "ksc_blob": "a file's bytes in memory: data and size, nothing to keep in step",
+    "ksc_image_der": "a kernel image's certificates handed to the key cache",
+    "ksc_module_facts": "the facts a module is rebuilt from (the module set fills it)",
+    "kview": "kmod's view of a module: what depmod reads, handed to the record",
+    "kv_str": "kmod's view: a string of the image",
+    "kv_export": "kmod's view: an export",
+    "kv_dep": "kmod's view: a dependency symbol",
+    "kv_info": "kmod's view: a .modinfo entry",
+    "ksc_sig_eval": "the verdict on a module's signature, read by the loader and audit",
+    "ksc_feature_row": "one row of the table of what each kernel version has",
+    "ksc_features": "what one kernel version has: a value, read by every rule",
+    "ksc_src_names": "the names a source scan found: a result",
+}
+
+# Today's reaches of a file into another wing's private struct, by (file, struct), with
+# the reason. The lead trims this table; a new reach fails the test, a listed one that
+# is gone is printed as a note.
+# -- KNOWN_REACHES begin --
+_MODSET_RECORDS = ("the tree works on the module set's records and index while the module "
+                   "set is carved out of it (issue 24, the modset engineer)")
+_TREE_KERNEL = ("the tree builds the kernel of its modules by hand (issue 24: the kernel "
+                "is to be built in the kernel wing, the core engineer)")
+KNOWN_REACHES = {
+    ("lib/kernel/ksc-kernel-depmod.c", "ksc_ctx"):
+        "hands the context's log callback on: base has no getter yet (kernel opening)",
+    ("lib/readers/ksc-sig.c", "ksc_ctx"):
+        "the signature memo hangs on the context (issue 24: no back-pointers in base)",
+    ("lib/modset/ksc-modset-walk.c", "ksc_dirset"):
+        "the set of folders is declared in readers.h but implemented by the walk: its "
+        "declaration moves to modset.h with the walk (the modset engineer)",
+    ("lib/tree/ksc-tree-walk.c", "kidx"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-walk.c", "kidx_module"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-index.c", "kder"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-index.c", "kder_unres"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-index.c", "kidx_module"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-check.c", "kder"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-check.c", "kder_diag"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-check.c", "krec"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-check.c", "rbuf"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-depmod.c", "kidx_output"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-depmod.c", "krec"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-depmod.c", "krec_crc"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-depmod.c", "krec_pair"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-format.c", "krec_pair"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-resolve.c", "kdep_item"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-resolve.c", "kder"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-resolve.c", "kder_diag"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-resolve.c", "krec"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-resolve.c", "krec_crc"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-results.c", "kder"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-results.c", "kder_diag"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-results.c", "kder_unres"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-results.c", "krec"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-results.c", "krec_msg"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-state.c", "krec_sum"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree.c", "krec_sum"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-read.c", "krec_src"): _MODSET_RECORDS,
+    ("lib/tree/ksc-tree-read.c", "ksc_module"):
+        "fills a module's path and compression before the reader runs (the core "
+        "engineer's file: readers has ksc_module_new_from_facts() for it)",
+    ("lib/tree/ksc-tree-kernel.c", "krec"): _TREE_KERNEL,
+    ("lib/tree/ksc-tree-kernel.c", "krec_msg"): _TREE_KERNEL,
+    ("lib/tree/ksc-tree-kernel.c", "krec_pair"): _TREE_KERNEL,
+    ("lib/tree/ksc-tree-kernel.c", "ksc_kernel"): _TREE_KERNEL,
+    ("lib/tree/ksc-tree-kernel.c", "ksc_module"): _TREE_KERNEL,
+}
+# -- KNOWN_REACHES end --
+
+COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)
+
+
+def strip_comments(text):
+    """The text with comments, strings and characters blanked (line numbers kept)."""
+    return COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def struct_members(body):
+    """The member names of a struct body (the text between its braces)."""
+    depth, cur, out = 0, "", set()
+    for ch in body:
+        if ch == "{":
+            depth += 1
+            cur = ""
+        elif ch == "}":
+            depth -= 1
+            cur = ""
+        elif ch == ";":
+            for decl in cur.split(","):
+                m = re.search(r"(\w+)\s*(?:\[[^\]]*\]\s*)*(?::\s*\w+\s*)?$", decl.strip())
+                if m:
+                    out.add(m.group(1))
+            cur = ""
+        else:
+            cur += ch
+    return out
+
+
+def struct_defs(root, files):
+    """{wing: {name: members}} of the structs defined in the headers of each wing."""
+    out = collections.defaultdict(dict)
+    for f in files:
+        w = wing_of(f)
+        if not f.endswith(".h") or w is None:
+            continue
+        with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
+            text = strip_comments(fh.read())
+        for m in re.finditer(r"\bstruct\s+(\w+)\s*\{", text):
+            depth, i = 0, m.end() - 1
+            while i < len(text):
+                depth += {"{": 1, "}": -1}.get(text[i], 0)
+                if depth == 0:
+                    break
+                i += 1
+            out[w][m.group(1)] = struct_members(text[m.end():i])
+    return out
+
+
+def declared(text, name):
+    """The variables declared in text with type struct NAME (pointers, arrays, values)."""
+    out = set()
+    for m in re.finditer(r"\bstruct\s+%s\b" % name, text):
+        rest = text[m.end():]
+        depth, cur, decls = 0, "", []
+        for ch in rest:
+            if ch in "([":
+                depth += 1
+            elif ch in ")]":
+                if depth == 0:
+                    decls.append(cur)
+                    break
+                depth -= 1
+            elif depth == 0 and ch in ",;{":
+                decls.append(cur)
+                if ch != ",":
+                    break
+                cur = ""
+                continue
+            cur += ch
+        for i, d in enumerate(decls):
+            d = d.split("=")[0]
+            dm = re.match(r"\s*(?:const\s+)?\**\s*(?:const\s+)?\**\s*(\w+)\s*(?:\[.*\])?\s*$",
+                          d, re.S)
+            if dm:
+                out.add(dm.group(1))
+            elif i == 0:
+                break
+            else:
+                break
+    return out
+
+
+def scopes(text):
+    """The functions of a C text as (first line, text with signature) and the file scope."""
+    lines = text.split("\n")
+    out, outside, i = [], [], 0
+    while i < len(lines):
+        if lines[i] != "{":
+            outside.append(lines[i])
+            i += 1
+            continue
+        j = i - 1
+        while j >= 0 and lines[j] and not SIG_START.match(lines[j]):
+            j -= 1
+        k = i + 1
+        while k < len(lines) and not lines[k].startswith("}"):
+            k += 1
+        out.append((j + 1, "\n".join(lines[max(j, 0):k + 1])))
+        i = k + 1
+    return out, "\n".join(outside)
+
+
+def reaches(root, files):
+    """(file, struct, its wing, line, text) of each read of another wing's private
+    struct."""
+    defs = struct_defs(root, files)
+    private = {name: (w, members) for w, structs in defs.items() if w not in ("util", "tools")
+               for name, members in structs.items() if name not in PLAIN_STRUCTS}
+    found = []
+    for f in files:
+        w = wing_of(f)
+        if w is None:
+            continue
+        with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
+            text = strip_comments(fh.read())
+        own = set(defs.get(w, {})) | set(re.findall(r"\bstruct\s+(\w+)\s*\{", text))
+        fns, outside = None, None
+        for name, (sw, members) in sorted(private.items()):
+            if sw == w or name in own or not members:
+                continue
+            if not re.search(r"\bstruct\s+%s\b" % name, text):
+                continue
+            if fns is None:
+                fns, outside = scopes(text)
+            glob_vars = declared(outside, name)
+            for first, body in fns:
+                for v in sorted(glob_vars | declared(body, name)):
+                    for m in re.finditer(r"\b%s\s*(?:\[[^\]\n]*\]\s*)?(?:->|\.)\s*(\w+)"
+                                         % re.escape(v), body):
+                        if m.group(1) in members:
+                            line = first + body.count("\n", 0, m.start())
+                            found.append((f, name, sw, line, m.group(0)))
+    return found
+
+
+def check_reaches(root, files, check, notes):
+    """The private-struct check: a new reach fails, a listed one that is gone is a note."""
+    found = reaches(root, files)
+    seen = {(f, n) for f, n, _, _, _ in found}
+    new = ["%s:%d: %s reads struct %s of the %s wing (call its functions)"
+           % (f, line, text, n, w) for f, n, w, line, text in found
+           if (f, n) not in KNOWN_REACHES]
+    check("no file reads the fields of another wing's private struct but the %d known"
+          % len(KNOWN_REACHES), new)
+    notes += ["%s no longer reads struct %s: remove it from KNOWN_REACHES" % k
+              for k in sorted(set(KNOWN_REACHES) - seen)
+              if os.path.exists(os.path.join(root, k[0]))]
+
+
 def main():
     args = sys.argv[1:]
     build = None
@@ -235,6 +470,8 @@ def main():
     check("no file includes a header of a higher or sibling wing",
           ["%s includes %s: %s" % (a, b, crosses(a, b))
            for a in sorted(incs) for b in sorted(incs[a]) if crosses(a, b)])
+
+    check_reaches(root, files, check, notes)
 
     if build:
         graph = call_edges(build, root)
