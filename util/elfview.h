@@ -118,5 +118,14 @@ static inline uint64_t elfview_shdr_off(const struct elfview *v, uint64_t i)
 	elfview_get((v), elfview_shdr_off((v), (i)) + ELFVIEW_OFF(v, Shdr, f), \
 		    ELFVIEW_LEN(v, Shdr, f))
 
+/* Field f of an ElfN_T (Rela, Rel, Sym, ...) whose bytes start at p, which must be readable. */
+#define elfview_field(v, p, T, f) \
+	elfview_rd((v), (p) + ELFVIEW_OFF(v, T, f), ELFVIEW_LEN(v, T, f))
+
+/* The same for a signed field (r_addend), sign-extended from its size. */
+#define elfview_sint(v, p, T, f) \
+	(ELFVIEW_LEN(v, T, f) == 4 ? (int64_t)(int32_t)(uint32_t)elfview_field(v, p, T, f) \
+				   : (int64_t)elfview_field(v, p, T, f))
+
 /* Field f (st_name, ...) of the symbol whose bytes start at p, which must be readable. */
 #define elfview_sym(v, p, f) elfview_rd((v), (p) + ELFVIEW_OFF(v, Sym, f), ELFVIEW_LEN(v, Sym, f))

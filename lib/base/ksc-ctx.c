@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* The library context: configuration and the log channel shared by every object. */
 #include <errno.h>
-#include <libelf.h>
 #include <stdio.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,23 +12,12 @@ static void log_stderr(void *data, int priority, const char *msg)
 	fprintf(stderr, "libksymcheck: %s\n", msg);
 }
 
-static void elf_init(void)
-{
-	elf_version(EV_CURRENT);
-}
-
 KSC_EXPORT struct ksc_ctx *ksc_new(void)
 {
 	struct ksc_ctx *ctx = calloc(1, sizeof(*ctx));
-	static pthread_once_t elf_once = PTHREAD_ONCE_INIT;
 
 	if (!ctx)
 		return NULL;
-	/*
-	 * libelf wants its version declared before use; once, as another thread may be
-	 * using libelf (elf_version() writes what elf_begin() reads).
-	 */
-	pthread_once(&elf_once, elf_init);
 	ctx->refcount = 1;
 	ctx->log_fn = log_stderr;
 	ctx->log_priority = KSC_LOG_ERR;

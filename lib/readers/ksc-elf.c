@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * ELF reading for modules (ET_REL) and vmlinux (ET_EXEC/ET_DYN), through elfutils' libelf.
- *
- * libelf gives us the headers, section headers, string lookups and byte-order translation
- * of symbols and relocations. The kernel-specific tables (__ksymtab*, __kcrctab*,
- * __kflagstab, __versions, .modinfo, .gnu.linkonce.this_module) are PROGBITS whose layout
- * libelf does not know; we read them from the image with explicit byte order, after
- * checking that every section lies inside the file (kmod's libkmod-elf.c discipline).
+ * ELF reading for modules (ET_REL) and vmlinux (ET_EXEC/ET_DYN), through the one ELF
+ * layer of the library, util/elfview.h: every header, section header, symbol and
+ * relocation field is read at offsetof() of <elf.h>'s structure for the image's class,
+ * in its byte order, after checking that the section holding it lies inside the file
+ * (kmod's libkmod-elf.c, its own bounded reader, is the model). The same view serves
+ * kmod's view of a module (ksc-kview.c), the signature's and certificates' reader
+ * (ksc-sig.c), the locator and the tree's sparse reads (ksc-elf-plan.c): one reader of
+ * ELF, so that what one reads the others agree on. libelf is not used: it would be a
+ * second layer with rules of its own (extended numbering, widened r_info) beside the
+ * view the small readers need anyway, and the view is the cheaper of the two (no copy
+ * of the symbol table, no allocation per section). The kernel-specific tables
+ * (__ksymtab*, __kcrctab*, __kflagstab, __versions, .modinfo,
+ * .gnu.linkonce.this_module) are PROGBITS read the same way.
  *
  * Export tables (include/linux/export-internal.h, doc/rules.md R3): in a .ko every field of
  * struct kernel_symbol
@@ -16,13 +22,12 @@
  * fields) is not recorded anywhere; we decide it by validating every entry.
  */
 #include <errno.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "readers/readers.h"
 #include "util/array.h"
+#include "util/elfview.h"
 
 /* Bit i of krec.sections. The first five in this order: the tree's sparse reads use it. */
 #define TREE_SECTIONS(X)                                                                    \
@@ -71,10 +76,10 @@ struct rel {
 
 struct sec {
 	const char *name;
-	GElf_Shdr sh;
+	Elf64_Shdr sh;              /* both classes, widened */
 	const unsigned char *bytes; /* NULL for SHT_NOBITS */
 	struct rel *rels;           /* relocations applying to this section, by offset */
-	size_t n_rels;
+	size_t n_rels, cap_rels;
 	bool rels_loaded;
 };
 
@@ -88,7 +93,7 @@ struct reader {
 	struct ksc_ctx *ctx;
 	struct ksc_module *mod;
 	const char *path;
-	Elf *elf;
+	struct elfview v;
 	unsigned char *img;
 	size_t size;
 	int cls;
@@ -98,7 +103,7 @@ struct reader {
 	struct sec *secs;
 	size_t n_secs;
 	size_t known[KSC_ELF_SECTIONS_MAX]; /* first section of each ksc_elf_section_id() */
-	GElf_Sym *syms;
+	Elf64_Sym *syms; /* both classes, widened */
 	const char **sym_names;
 	size_t n_syms;
 	/* the relocation sections loaded so far: no two share a byte of the file */
@@ -111,26 +116,22 @@ struct reader {
 
 static uint16_t rd16(const struct reader *r, const unsigned char *p)
 {
-	return r->be ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[1] << 8 | p[0]);
+	return (uint16_t)elfview_rd(&r->v, p, 2);
 }
 
 static uint32_t rd32(const struct reader *r, const unsigned char *p)
 {
-	if (r->be)
-		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 | (uint32_t)p[1] << 8 | p[0];
+	return (uint32_t)elfview_rd(&r->v, p, 4);
 }
 
 static uint64_t rd64(const struct reader *r, const unsigned char *p)
 {
-	uint64_t hi = rd32(r, p), lo = rd32(r, p + 4);
-
-	return r->be ? hi << 32 | lo : lo << 32 | hi;
+	return elfview_rd(&r->v, p, 8);
 }
 
 static uint64_t rdptr(const struct reader *r, const unsigned char *p)
 {
-	return r->cls == 64 ? rd64(r, p) : rd32(r, p);
+	return elfview_rd(&r->v, p, r->v.c64 ? 8 : 4);
 }
 
 /* a + b <= limit, without overflow */
@@ -149,7 +150,7 @@ static bool machine_is_linux(unsigned int m)
 	case EM_SPARC: case EM_386: case EM_68K: case EM_MIPS: case EM_PARISC:
 	case EM_SPARC32PLUS: case EM_PPC: case EM_PPC64: case EM_S390: case EM_ARM:
 	case EM_SH: case EM_SPARCV9: case EM_IA_64: case EM_X86_64: case EM_OPENRISC:
-	case EM_ARC_COMPACT: case EM_XTENSA: case EM_ALTERA_NIOS2: case 164 /* EM_HEXAGON */:
+	case EM_ARC_COMPACT: case EM_XTENSA: case EM_ALTERA_NIOS2: case EM_QDSP6 /* Hexagon */:
 	case EM_AARCH64: case EM_MICROBLAZE: case EM_ARCV2: case EM_RISCV: case EM_CSKY:
 	case EM_LOONGARCH: case EM_ALPHA:
 		return true;
@@ -261,28 +262,20 @@ static int check_ident(struct reader *r)
 		ksc_err(r->ctx, "%s: unsupported ELF byte order %u", r->path, p[EI_DATA]);
 		return -EOPNOTSUPP;
 	}
-	r->cls = p[EI_CLASS] == ELFCLASS64 ? 64 : 32;
-	r->be = p[EI_DATA] == ELFDATA2MSB;
+	elfview_open(&r->v, r->img, r->size);
+	r->cls = r->v.c64 ? 64 : 32;
+	r->be = r->v.msb;
 
-	size_t ehsize = r->cls == 64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+	size_t ehsize = elfview_ehdr_size(&r->v);
 	if (r->size < ehsize) {
 		ksc_err(r->ctx, "%s: truncated ELF header (%zu of %zu bytes)", r->path, r->size,
 			ehsize);
 		return -EINVAL;
 	}
-	/* Section header table bounds, checked before libelf walks it. */
-	uint64_t shoff;
-	unsigned int shentsize, shnum;
-	if (r->cls == 64) {
-		shoff = rd64(r, p + offsetof(Elf64_Ehdr, e_shoff));
-		shentsize = rd16(r, p + offsetof(Elf64_Ehdr, e_shentsize));
-		shnum = rd16(r, p + offsetof(Elf64_Ehdr, e_shnum));
-	} else {
-		shoff = rd32(r, p + offsetof(Elf32_Ehdr, e_shoff));
-		shentsize = rd16(r, p + offsetof(Elf32_Ehdr, e_shentsize));
-		shnum = rd16(r, p + offsetof(Elf32_Ehdr, e_shnum));
-	}
-	size_t want = r->cls == 64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr);
+	/* Section header table bounds, checked before it is walked. */
+	uint64_t shoff = r->v.shoff;
+	unsigned int shentsize = r->v.shentsize, shnum = r->v.shnum;
+	size_t want = elfview_shdr_size(&r->v);
 	if (shoff == 0) {
 		ksc_err(r->ctx, "%s: no section header table", r->path);
 		return -EINVAL;
@@ -300,8 +293,7 @@ static int check_ident(struct reader *r)
 		return -EINVAL;
 	}
 	if (shnum == 0) {
-		uint64_t real = r->cls == 64 ? rd64(r, r->img + shoff + offsetof(Elf64_Shdr, sh_size))
-					     : rd32(r, r->img + shoff + offsetof(Elf32_Shdr, sh_size));
+		uint64_t real = elfview_shdr(&r->v, 0, sh_size);
 		if (real > r->size / shentsize || !range_ok(shoff, real * shentsize, r->size)) {
 			ksc_err(r->ctx, "%s: section header table extends past the end of the file",
 				r->path);
@@ -311,14 +303,37 @@ static int check_ident(struct reader *r)
 	return 0;
 }
 
+/* Section header i, widened to the 64-bit structure (the table is inside the file). */
+static void read_shdr(const struct elfview *v, size_t i, Elf64_Shdr *sh)
+{
+	sh->sh_name = (Elf64_Word)elfview_shdr(v, i, sh_name);
+	sh->sh_type = (Elf64_Word)elfview_shdr(v, i, sh_type);
+	sh->sh_flags = elfview_shdr(v, i, sh_flags);
+	sh->sh_addr = elfview_shdr(v, i, sh_addr);
+	sh->sh_offset = elfview_shdr(v, i, sh_offset);
+	sh->sh_size = elfview_shdr(v, i, sh_size);
+	sh->sh_link = (Elf64_Word)elfview_shdr(v, i, sh_link);
+	sh->sh_info = (Elf64_Word)elfview_shdr(v, i, sh_info);
+	sh->sh_addralign = elfview_shdr(v, i, sh_addralign);
+	sh->sh_entsize = elfview_shdr(v, i, sh_entsize);
+}
+
+/*
+ * The number of sections and the index of their names: past SHN_LORESERVE, in section
+ * 0's sh_size and sh_link (extended numbering, gABI).
+ */
+static void section_counts(const struct reader *r, size_t *shnum, size_t *shstrndx)
+{
+	*shnum = r->v.shnum ? r->v.shnum : (size_t)elfview_shdr(&r->v, 0, sh_size);
+	*shstrndx = r->v.shstrndx == SHN_XINDEX ? (size_t)elfview_shdr(&r->v, 0, sh_link)
+						: r->v.shstrndx;
+}
+
 static int load_sections(struct reader *r)
 {
 	size_t shnum, shstrndx;
 
-	if (elf_getshdrnum(r->elf, &shnum) < 0 || elf_getshdrstrndx(r->elf, &shstrndx) < 0) {
-		ksc_err(r->ctx, "%s: bad section headers: %s", r->path, elf_errmsg(-1));
-		return -EINVAL;
-	}
+	section_counts(r, &shnum, &shstrndx);
 	if (shnum == 0) {
 		ksc_err(r->ctx, "%s: no sections", r->path);
 		return -EINVAL;
@@ -333,9 +348,9 @@ static int load_sections(struct reader *r)
 	r->n_secs = shnum;
 
 	/* The section-name table must end in NUL or names could run off its end. */
-	GElf_Shdr strsh;
-	Elf_Scn *strscn = elf_getscn(r->elf, shstrndx);
-	if (!strscn || !gelf_getshdr(strscn, &strsh) || strsh.sh_type == SHT_NOBITS ||
+	Elf64_Shdr strsh;
+	read_shdr(&r->v, shstrndx, &strsh);
+	if (strsh.sh_type == SHT_NOBITS ||
 	    !range_ok(strsh.sh_offset, strsh.sh_size, r->size) || strsh.sh_size == 0 ||
 	    r->img[strsh.sh_offset + strsh.sh_size - 1] != '\0') {
 		ksc_err(r->ctx, "%s: section name table is missing, outside the file or not NUL-terminated",
@@ -345,12 +360,7 @@ static int load_sections(struct reader *r)
 
 	for (size_t i = 0; i < shnum; i++) {
 		struct sec *s = &r->secs[i];
-		Elf_Scn *scn = elf_getscn(r->elf, i);
-		if (!scn || !gelf_getshdr(scn, &s->sh)) {
-			ksc_err(r->ctx, "%s: section %zu: bad header: %s", r->path, i,
-				elf_errmsg(-1));
-			return -EINVAL;
-		}
+		read_shdr(&r->v, i, &s->sh);
 		if (i == 0) {
 			s->name = "";
 			continue;
@@ -397,12 +407,10 @@ static size_t sec_index(const struct reader *r, const struct sec *s)
 static int load_symbols(struct reader *r)
 {
 	struct sec *st = NULL;
-	size_t idx = 0;
 
 	for (size_t i = 1; i < r->n_secs; i++) {
 		if (r->secs[i].sh.sh_type == SHT_SYMTAB) {
 			st = &r->secs[i];
-			idx = i;
 			break;
 		}
 	}
@@ -427,9 +435,8 @@ static int load_symbols(struct reader *r)
 		return -EINVAL;
 	}
 
-	Elf_Data *d = elf_getdata(elf_getscn(r->elf, idx), NULL);
-	if (!d) {
-		ksc_err(r->ctx, "%s: cannot read .symtab: %s", r->path, elf_errmsg(-1));
+	if (!st->bytes) {
+		ksc_err(r->ctx, "%s: cannot read .symtab: it has no contents", r->path);
 		return -EINVAL;
 	}
 	size_t n = st->sh.sh_size / entsize;
@@ -439,10 +446,14 @@ static int load_symbols(struct reader *r)
 	if (!r->syms || !r->sym_names)
 		return -ENOMEM;
 	for (size_t i = 0; i < n; i++) {
-		if (!gelf_getsym(d, (int)i, &r->syms[i])) {
-			ksc_err(r->ctx, "%s: symbol %zu: %s", r->path, i, elf_errmsg(-1));
-			return -EINVAL;
-		}
+		const unsigned char *e = st->bytes + i * entsize;
+		Elf64_Sym *y = &r->syms[i];
+		y->st_name = (Elf64_Word)elfview_sym(&r->v, e, st_name);
+		y->st_info = (unsigned char)elfview_sym(&r->v, e, st_info);
+		y->st_other = (unsigned char)elfview_sym(&r->v, e, st_other);
+		y->st_shndx = (Elf64_Section)elfview_sym(&r->v, e, st_shndx);
+		y->st_value = elfview_sym(&r->v, e, st_value);
+		y->st_size = elfview_sym(&r->v, e, st_size);
 		if (r->syms[i].st_name >= strs->sh.sh_size) {
 			ksc_err(r->ctx, "%s: symbol %zu: name offset %u outside the symbol string table",
 				r->path, i, (unsigned int)r->syms[i].st_name);
@@ -528,6 +539,29 @@ static int check_rel_spans(struct reader *r, size_t ti)
 	return 0;
 }
 
+/*
+ * A relocation's symbol and type (r_info of the image's class). MIPS64 keeps them apart:
+ * a 32-bit symbol, then one byte each for a second symbol and three types, the first
+ * type last (the MIPS64 ELF ABI; modpost reads it the same way).
+ */
+static void rel_info(const struct reader *r, const unsigned char *e, size_t *sym,
+		     unsigned int *type)
+{
+	uint64_t info = elfview_field(&r->v, e, Rela, r_info);
+
+	if (!r->v.c64) {
+		*sym = (size_t)ELF32_R_SYM(info);
+		*type = ELF32_R_TYPE(info);
+	} else if (r->machine == EM_MIPS) {
+		unsigned int at = (unsigned int)offsetof(Elf64_Rela, r_info);
+		*sym = (size_t)elfview_rd(&r->v, e + at, 4);
+		*type = e[at + 7];
+	} else {
+		*sym = (size_t)ELF64_R_SYM(info);
+		*type = (unsigned int)ELF64_R_TYPE(info);
+	}
+}
+
 /* Load the relocations that apply to section `target` (only those we need). */
 static int load_relocs(struct reader *r, struct sec *target)
 {
@@ -546,37 +580,21 @@ static int load_relocs(struct reader *r, struct sec *target)
 		    s->sh.sh_size == 0)
 			continue;
 		size_t entsize = rel_entsize(r, rela);
-		Elf_Data *d = elf_getdata(elf_getscn(r->elf, i), NULL);
-		if (!d) {
-			ksc_err(r->ctx, "%s: %s: %s", r->path, s->name, elf_errmsg(-1));
+		if (!s->bytes) {
+			ksc_err(r->ctx, "%s: %s: it has no contents", r->path, s->name);
 			return -EINVAL;
 		}
 		size_t n = s->sh.sh_size / entsize;
-		struct rel *rels = realloc(target->rels, (target->n_rels + n) * sizeof(*rels));
-		if (!rels && n)
+		if (array_reserve(target->rels, target->cap_rels, target->n_rels + n, 16) < 0)
 			return -ENOMEM;
-		target->rels = rels;
 		for (size_t j = 0; j < n; j++) {
-			GElf_Rela ra;
-			GElf_Rel rl;
-			uint64_t info;
+			const unsigned char *e = s->bytes + j * entsize;
 			struct rel *out = &target->rels[target->n_rels];
-			if (rela) {
-				if (!gelf_getrela(d, (int)j, &ra))
-					goto bad;
-				out->offset = ra.r_offset;
-				out->addend = ra.r_addend;
-				info = ra.r_info;
-			} else {
-				if (!gelf_getrel(d, (int)j, &rl))
-					goto bad;
-				out->offset = rl.r_offset;
-				out->addend = 0;
-				info = rl.r_info;
-			}
-			/* gelf_getrel[a] widen r_info to the 64-bit encoding for ELF32 too. */
-			unsigned int type = GELF_R_TYPE(info);
-			out->sym = GELF_R_SYM(info);
+			unsigned int type;
+			/* Rel is Rela without r_addend: the fields before it are the same */
+			out->offset = elfview_field(&r->v, e, Rela, r_offset);
+			out->addend = rela ? (int64_t)elfview_sint(&r->v, e, Rela, r_addend) : 0;
+			rel_info(r, e, &out->sym, &type);
 			out->kind = classify(r->machine, type);
 			if (out->kind == RK_IGNORE)
 				continue;
@@ -609,10 +627,6 @@ static int load_relocs(struct reader *r, struct sec *target)
 			}
 			target->n_rels++;
 		}
-		continue;
-bad:
-		ksc_err(r->ctx, "%s: %s: %s", r->path, s->name, elf_errmsg(-1));
-		return -EINVAL;
 	}
 	if (target->n_rels > 1)
 		qsort(target->rels, target->n_rels, sizeof(*target->rels), cmp_rel);
@@ -642,7 +656,7 @@ static const struct rel *find_rel(const struct sec *s, uint64_t offset)
 static bool rel_target(const struct reader *r, const struct rel *rel, size_t *secidx,
 		       uint64_t *off)
 {
-	const GElf_Sym *sym = &r->syms[rel->sym];
+	const Elf64_Sym *sym = &r->syms[rel->sym];
 
 	if (sym->st_shndx == SHN_UNDEF || sym->st_shndx >= r->n_secs ||
 	    sym->st_shndx == SHN_ABS || sym->st_shndx == SHN_COMMON)
@@ -830,7 +844,7 @@ static int parse_imports(struct reader *r)
 		goto out;
 	}
 	for (size_t i = 1; i < r->n_syms; i++) {
-		const GElf_Sym *sym = &r->syms[i];
+		const Elf64_Sym *sym = &r->syms[i];
 		if (sym->st_shndx != SHN_UNDEF || !r->sym_names[i][0])
 			continue;
 		struct ksc_import *imp = &mod->imports[mod->n_imports++];
@@ -839,7 +853,7 @@ static int parse_imports(struct reader *r)
 			ret = -ENOMEM;
 			goto out;
 		}
-		imp->bind = GELF_ST_BIND(sym->st_info) == STB_WEAK ? KSC_BIND_WEAK : KSC_BIND_GLOBAL;
+		imp->bind = ELF64_ST_BIND(sym->st_info) == STB_WEAK ? KSC_BIND_WEAK : KSC_BIND_GLOBAL;
 		/*
 		 * modpost writes __versions in the order of the undefined symbols of the .o;
 		 * linking the .ko reorders .symtab, so entry k names import k for about one
@@ -993,7 +1007,7 @@ static bool read_crc(struct reader *r, const struct sec *kc, size_t i, uint32_t 
 		return false;
 	const struct rel *rel = r->type == ET_REL ? find_rel(kc, off) : NULL;
 	if (rel) {
-		const GElf_Sym *sym = &r->syms[rel->sym];
+		const Elf64_Sym *sym = &r->syms[rel->sym];
 		size_t si;
 		uint64_t o;
 		if (sym->st_shndx == SHN_ABS) {
@@ -1116,7 +1130,7 @@ static int parse_export_symbols(struct reader *r)
 	if (!mod->exports)
 		return -ENOMEM;
 	for (size_t i = 0; i < r->n_syms; i++) {
-		const GElf_Sym *sym = &r->syms[i];
+		const Elf64_Sym *sym = &r->syms[i];
 		if (sym->st_shndx != shndx || strncmp(r->sym_names[i], prefix, sizeof(prefix) - 1))
 			continue;
 		const char *lic = sec_string(es, sym->st_value);
@@ -1412,19 +1426,8 @@ int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b)
 	ret = check_ident(&r);
 	if (ret < 0)
 		return ret;
-	r.elf = elf_memory((char *)r.img, r.size);
-	if (!r.elf) {
-		ksc_err(r.ctx, "%s: %s", r.path, elf_errmsg(-1));
-		return -EINVAL;
-	}
-	GElf_Ehdr eh;
-	if (elf_kind(r.elf) != ELF_K_ELF || !gelf_getehdr(r.elf, &eh)) {
-		ksc_err(r.ctx, "%s: bad ELF header: %s", r.path, elf_errmsg(-1));
-		ret = -EINVAL;
-		goto out;
-	}
-	r.machine = eh.e_machine;
-	r.type = eh.e_type;
+	r.machine = r.v.machine;
+	r.type = (unsigned int)elfview_ehdr(&r.v, e_type);
 	mod->elf_class = r.cls;
 	mod->big_endian = r.be;
 	mod->machine = r.machine;
@@ -1469,7 +1472,6 @@ out:
 	free(r.secs);
 	free(r.syms);
 	free(r.sym_names);
-	elf_end(r.elf);
 	if (ret == -ENOMEM)
 		ksc_err(r.ctx, "%s: out of memory", r.path);
 	return ret;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* struct ksc_module: one parsed module or vmlinux, and the names the kernel tools give it. */
 #include <errno.h>
-#include <libelf.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
