@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The module reader (ksc-elf.c), its tables of a module: .modinfo, struct module's name,
+ * __versions and the extended versions, the imports, the parameters (__param), and a
+ * kernel image's own release and vermagic.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "readers/ksc-elf.h"
+#include "util/array.h"
+
+/* ---------------------------------------------------------------------------------- */
+/* .modinfo, struct module, __versions                                                */
+
+/*
+ * .modinfo (as the loader's get_next_modinfo() reads it): NUL-terminated "key=value"
+ * strings, possibly separated by runs of NULs. A section whose last byte is not NUL is malformed: the loader's
+ * get_next_modinfo() would run off its end.
+ */
+int ksc_modinfo_parse(struct ksc_module *mod, const char *p, size_t size)
+{
+	const char *end = p + size;
+	size_t n = 0;
+
+	if (size == 0)
+		return 0;
+	if (end[-1] != '\0') {
+		ksc_err(mod->ctx, "%s: .modinfo is not NUL-terminated (its last string runs past the end of the section)",
+			mod->path);
+		return -EINVAL;
+	}
+	for (const char *q = p; q < end; q += strlen(q) + 1)
+		if (*q)
+			n++;
+	free(mod->modinfo);
+	mod->n_modinfo = 0;
+	mod->modinfo = calloc(n ? n : 1, sizeof(*mod->modinfo));
+	if (!mod->modinfo)
+		return -ENOMEM;
+	for (const char *q = p; q < end; q += strlen(q) + 1) {
+		if (!*q)
+			continue; /* alignment padding between entries */
+		const char *eq = strchr(q, '=');
+		struct ksc_modinfo *mi = &mod->modinfo[mod->n_modinfo++];
+		mi->key = pool_strndup(&mod->strings, q, eq ? (size_t)(eq - q) : strlen(q));
+		mi->value = pool_strdup(&mod->strings, eq ? eq + 1 : "");
+		if (!mi->key || !mi->value)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+int  ksc_elf_parse_modinfo(struct reader *r)
+{
+	struct sec *s = ksc_elf_find_sec(r, ".modinfo");
+
+	if (!s || !s->bytes)
+		return 0;
+	return ksc_modinfo_parse(r->mod, (const char *)s->bytes, s->sh.sh_size);
+}
+
+void  ksc_elf_parse_this_module(struct reader *r)
+{
+	struct sec *s = ksc_elf_find_sec(r, ".gnu.linkonce.this_module");
+	size_t off = r->cls == 64 ? 24 : 12;
+	size_t len = r->cls == 64 ? 56 : 60;
+
+	if (!s || !s->bytes || s->sh.sh_size < off + len)
+		return;
+	const char *name = (const char *)s->bytes + off;
+	size_t n = strnlen(name, len);
+	if (n == len) {
+		ksc_warn(r->ctx, "%s: struct module name is not NUL-terminated", r->path);
+		return;
+	}
+	r->mod->struct_name = pool_strndup(&r->mod->strings, name, n);
+}
+
+int  ksc_elf_parse_versions(struct reader *r)
+{
+	struct ksc_module *mod = r->mod;
+	struct sec *s = ksc_elf_find_sec(r, "__versions");
+
+	if (s) {
+		if (!s->bytes) {
+			ksc_err(r->ctx, "%s: __versions has no contents", r->path);
+			return -EINVAL;
+		}
+		if (s->sh.sh_size % MODVERSION_RECORD) {
+			ksc_err(r->ctx, "%s: __versions size %llu is not a multiple of %d", r->path,
+				(unsigned long long)s->sh.sh_size, MODVERSION_RECORD);
+			return -EINVAL;
+		}
+		size_t n = s->sh.sh_size / MODVERSION_RECORD, psz = (size_t)r->cls / 8;
+		mod->has_versions = true;
+		mod->versions = calloc(n ? n : 1, sizeof(*mod->versions));
+		if (!mod->versions)
+			return -ENOMEM;
+		for (size_t i = 0; i < n; i++) {
+			const unsigned char *e = s->bytes + i * MODVERSION_RECORD;
+			const char *name = (const char *)e + psz;
+			size_t len = strnlen(name, MODVERSION_RECORD - psz);
+			struct ksc_version *v = &mod->versions[mod->n_versions++];
+			v->crc = rdptr(r, e);
+			v->name = pool_strndup(&mod->strings, name, len);
+			if (!v->name)
+				return -ENOMEM;
+		}
+	}
+
+	/* 6.14+ extended tables (kernel/module/version.c); both or neither. */
+	struct sec *crcs = ksc_elf_find_sec(r, "__version_ext_crcs");
+	struct sec *names = ksc_elf_find_sec(r, "__version_ext_names");
+	if (!crcs && !names)
+		return 0;
+	if (!crcs || !names || !crcs->bytes || !names->bytes) {
+		ksc_err(r->ctx, "%s: extended version crc+name presence does not match", r->path);
+		return -EINVAL;
+	}
+	if (crcs->sh.sh_size % 4) {
+		ksc_err(r->ctx, "%s: __version_ext_crcs size %llu is not a multiple of 4", r->path,
+			(unsigned long long)crcs->sh.sh_size);
+		return -EINVAL;
+	}
+	size_t n = crcs->sh.sh_size / 4;
+	const char *p = (const char *)names->bytes, *end = p + names->sh.sh_size;
+	mod->ext_versions = calloc(n ? n : 1, sizeof(*mod->ext_versions));
+	if (!mod->ext_versions)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const char *nul = p < end ? memchr(p, '\0', (size_t)(end - p)) : NULL;
+		if (!nul) {
+			ksc_err(r->ctx, "%s: more extended version crcs than names", r->path);
+			return -EINVAL;
+		}
+		struct ksc_version *v = &mod->ext_versions[mod->n_ext_versions++];
+		v->crc = rd32(r, crcs->bytes + 4 * i);
+		v->name = pool_strndup(&mod->strings, p, (size_t)(nul - p));
+		if (!v->name)
+			return -ENOMEM;
+		p = nul + 1;
+	}
+	mod->has_ext_versions = true;
+	return 0;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* Imports                                                                            */
+
+int  ksc_elf_parse_imports(struct reader *r)
+{
+	struct ksc_module *mod = r->mod;
+	struct hash vers, ext;
+	int ret = 0;
+
+	hash_init(&vers);
+	hash_init(&ext);
+	/* First entry of a name wins, as the loader's linear search finds it first. */
+	bool vers_dup = false;
+	for (size_t i = 0; i < mod->n_versions && ret >= 0; i++) {
+		ret = hash_add(&vers, mod->versions[i].name, &mod->versions[i], 1);
+		vers_dup |= ret == 1;
+	}
+	for (size_t i = 0; i < mod->n_ext_versions && ret >= 0; i++)
+		ret = hash_add(&ext, mod->ext_versions[i].name, &mod->ext_versions[i], 1);
+	if (ret < 0)
+		goto out;
+
+	size_t n = 0;
+	for (size_t i = 1; i < r->n_syms; i++)
+		if (r->syms[i].st_shndx == SHN_UNDEF && r->sym_names[i][0])
+			n++;
+	mod->imports = calloc(n ? n : 1, sizeof(*mod->imports));
+	if (!mod->imports) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 1; i < r->n_syms; i++) {
+		const Elf64_Sym *sym = &r->syms[i];
+		if (sym->st_shndx != SHN_UNDEF || !r->sym_names[i][0])
+			continue;
+		struct ksc_import *imp = &mod->imports[mod->n_imports++];
+		imp->name = pool_strdup(&mod->strings, r->sym_names[i]);
+		if (!imp->name) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		imp->bind = ELF64_ST_BIND(sym->st_info) == STB_WEAK ? KSC_BIND_WEAK : KSC_BIND_GLOBAL;
+		/*
+		 * modpost writes __versions in the order of the undefined symbols of the .o;
+		 * linking the .ko reorders .symtab, so entry k names import k for about one
+		 * import in six (Debian 6.1). When it does, and no name is twice in
+		 * __versions, it is the one entry of that name: no lookup.
+		 */
+		size_t k = mod->n_imports - 1;
+		const struct ksc_version *v =
+			!vers_dup && k < mod->n_versions &&
+					strcmp(mod->versions[k].name, imp->name) == 0
+				? &mod->versions[k]
+				: hash_find(&vers, imp->name);
+		if (v) {
+			imp->has_crc = true;
+			imp->crc = (uint32_t)v->crc;
+			imp->crc_truncated = v->crc > UINT32_MAX;
+		}
+		v = hash_find(&ext, imp->name);
+		if (v) {
+			imp->has_ext_crc = true;
+			imp->ext_crc = (uint32_t)v->crc;
+		}
+	}
+	ret = 0;
+out:
+	hash_fini(&vers);
+	hash_fini(&ext);
+	return ret;
+}
+
+/* ---------------------------------------------------------------------------------- */
+/* A kernel image's identity                                                          */
+
+/* The NUL-terminated string that starts at p, if it ends inside [p, end). */
+static size_t str_in(const unsigned char *p, const unsigned char *end)
+{
+	const unsigned char *z = memchr(p, '\0', (size_t)(end - p));
+	return z ? (size_t)(z - p) : (size_t)-1;
+}
+
+/*
+ * A VERMAGIC_STRING (include/linux/vermagic.h): the release, a space, then words such as
+ * "SMP", "preempt", "mod_unload", "modversions", each followed by a space.
+ */
+static bool looks_like_vermagic(const unsigned char *s, size_t n, size_t rel_len)
+{
+	if (n <= rel_len + 1 || s[rel_len] != ' ' || s[n - 1] != ' ')
+		return false;
+	for (size_t i = rel_len + 1; i < n; i++)
+		if (!(s[i] == ' ' || s[i] == '_' || s[i] == '-' || s[i] == '.' ||
+		      (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
+		      (s[i] >= 'A' && s[i] <= 'Z')))
+			return false;
+	return true;
+}
+
+/*
+ * The release and vermagic of a kernel image, from its .rodata: linux_banner ("Linux
+ * version RELEASE (...") names the release; the loader's vermagic[] (kernel/module/
+ * main.c, VERMAGIC_STRING) is the NUL-terminated string that starts with the release and
+ * a space and ends with a space. Either may be missing (a stripped or odd image): then
+ * the caller has no release or vermagic from the image.
+ */
+int  ksc_elf_parse_image_identity(struct reader *r)
+{
+	static const char banner[] = "Linux version ";
+	struct sec *ro = ksc_elf_find_sec(r, ".rodata");
+
+	if (!ro || !ro->bytes)
+		return 0;
+	const unsigned char *p = ro->bytes, *end = p + ro->sh.sh_size;
+	const unsigned char *b = memmem(p, (size_t)(end - p), banner, sizeof(banner) - 1);
+	if (!b)
+		return 0;
+	const unsigned char *rel = b + sizeof(banner) - 1;
+	size_t rl = 0;
+	while (rel + rl < end && rel[rl] > ' ' && rel[rl] < 0x7f)
+		rl++;
+	if (rl == 0 || rl >= 65 || rel + rl >= end || rel[rl] != ' ')
+		return 0;
+	r->mod->image_release = pool_strndup(&r->mod->strings, (const char *)rel, rl);
+	if (!r->mod->image_release)
+		return -ENOMEM;
+	for (const unsigned char *q = p; q < end;) {
+		const unsigned char *m = memmem(q, (size_t)(end - q), rel, rl);
+		if (!m)
+			break;
+		q = m + 1;
+		if (m > p && m[-1] != '\0')
+			continue;
+		size_t n = str_in(m, end);
+		if (n == (size_t)-1 || !looks_like_vermagic(m, n, rl))
+			continue;
+		r->mod->image_vermagic = pool_strndup(&r->mod->strings, (const char *)m, n);
+		return r->mod->image_vermagic ? 0 : -ENOMEM;
+	}
+	return 0;
+}
+
+/*
+ * __param: struct kernel_param (include/linux/moduleparam.h) is {name, mod, ops, perm (u16),
+ * level, flags, arg} since 4.2 (mod added), {name, ops, perm, level, flags, arg} before:
+ * pointers, then perm. Which one is known by the relocation of entry 0's second field
+ * (mod points to __this_module). The name is a relocated pointer to a string. Only what
+ * the sysfs attributes need (R42); a table that cannot be read gives no parameters.
+ */
+int  ksc_elf_parse_params(struct reader *r)
+{
+	struct sec *s = ksc_elf_find_sec(r, "__param");
+	size_t ps = r->cls == 64 ? 8 : 4, entsize, n;
+	const struct rel *mrel;
+	size_t si;
+	uint64_t off;
+	int ret;
+
+	if (!s || !s->bytes || !s->sh.sh_size)
+		return 0;
+	ret = ksc_elf_load_relocs(r, s);
+	if (ret < 0)
+		return ret == -ENOMEM ? ret : 0;
+	mrel = ksc_elf_find_rel(s, ps);
+	bool with_mod = mrel && mrel->sym < r->n_syms && r->sym_names[mrel->sym] &&
+			strcmp(r->sym_names[mrel->sym], "__this_module") == 0;
+	/* name, [mod,] ops, then u16 perm, s8 level, u8 flags, padded to a pointer, arg */
+	entsize = (with_mod ? 3 : 2) * ps + ps + ps;
+	if (s->sh.sh_size % entsize)
+		return 0;
+	n = s->sh.sh_size / entsize;
+	r->mod->params = calloc(n, sizeof(*r->mod->params));
+	if (!r->mod->params)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		uint64_t base = i * entsize;
+		const struct rel *nrel = ksc_elf_find_rel(s, base);
+		const char *name = nrel && ksc_elf_rel_target(r, nrel, &si, &off)
+					   ? ksc_elf_sec_string(&r->secs[si], off) : NULL;
+		struct ksc_param *p = &r->mod->params[r->mod->n_params];
+		if (!name)
+			continue;
+		p->name = pool_strdup(&r->mod->strings, name);
+		if (!p->name)
+			return -ENOMEM;
+		p->perm = rd16(r, s->bytes + base + (with_mod ? 3 : 2) * ps);
+		r->mod->n_params++;
+	}
+	return 0;
+}
+
