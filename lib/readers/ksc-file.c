@@ -18,6 +18,7 @@
 #include <zstd.h>
 
 #include "readers/readers.h"
+#include "util/array.h"
 
 /*
  * The memory that files read or decompressed may hold at once (struct ksc_charge),
@@ -258,13 +259,16 @@ static int outbuf_reserve(struct outbuf *o, size_t want)
 			return -EFBIG;
 		cap = cap * 2 > o->limit + OUTBUF_STEP ? o->limit + OUTBUF_STEP : cap * 2;
 	}
-	/* While realloc() copies, the old block and the new one are both held. */
+	/* While the block is moved, the old one and the new one are both held. */
 	int r = charge_to(&o->charge, o->charge.counted + cap);
 	if (r < 0)
 		return r;
-	unsigned char *d = realloc(o->data, cap);
-	charge_less(&o->charge, d ? cap : o->cap);
-	if (!d)
+	/* exactly `cap` bytes, as charged: no capacity known yet and `cap` the least */
+	void *d = o->data;
+	size_t got = 0;
+	r = array_reserve_(&d, &got, cap, 1, cap);
+	charge_less(&o->charge, r == 0 ? cap : o->cap);
+	if (r < 0)
 		return -ENOMEM;
 	o->data = d;
 	o->cap = cap;

@@ -418,6 +418,25 @@ static int parse_crc(const struct field *f, uint32_t *crc)
 	return 0;
 }
 
+/* Which layout a line of n fields is in: the column holding a known, then any, EXPORT_* type. */
+static enum ksc_symvers_format line_format(const struct ksc_symvers *sv, const struct field *f,
+					   size_t n)
+{
+	if (n == 4)
+		return KSC_SYMVERS_4;
+	if (export_type_find(f[3].s, f[3].len) >= 0)
+		return KSC_SYMVERS_5;
+	if (export_type_find(f[4].s, f[4].len) >= 0)
+		return KSC_SYMVERS_5_NS3;
+	if (starts_with_export(&f[3]))
+		return KSC_SYMVERS_5;
+	if (starts_with_export(&f[4]))
+		return KSC_SYMVERS_5_NS3;
+	if (sv->format_known && sv->format == KSC_SYMVERS_5_NS3)
+		return KSC_SYMVERS_5_NS3;
+	return KSC_SYMVERS_5;
+}
+
 /* One line without its '\n'. 0 (also for a skipped bad line) or -ENOMEM. */
 static int parse_line(struct parser *p, const char *s, size_t len)
 {
@@ -473,21 +492,7 @@ static int parse_line(struct parser *p, const char *s, size_t len)
 	if (sym->len == 0)
 		return bad_line(p, "empty symbol name");
 
-	/* Which layout: look for the column holding a known, then any, EXPORT_* type. */
-	if (n == 4)
-		fmt = KSC_SYMVERS_4;
-	else if (export_type_find(f[3].s, f[3].len) >= 0)
-		fmt = KSC_SYMVERS_5;
-	else if (export_type_find(f[4].s, f[4].len) >= 0)
-		fmt = KSC_SYMVERS_5_NS3;
-	else if (starts_with_export(&f[3]))
-		fmt = KSC_SYMVERS_5;
-	else if (starts_with_export(&f[4]))
-		fmt = KSC_SYMVERS_5_NS3;
-	else if (sv->format_known && sv->format == KSC_SYMVERS_5_NS3)
-		fmt = KSC_SYMVERS_5_NS3;
-	else
-		fmt = KSC_SYMVERS_5;
+	fmt = line_format(sv, f, n);
 
 	if (fmt == KSC_SYMVERS_5_NS3) {
 		ns = &f[2];
