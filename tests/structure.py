@@ -198,6 +198,7 @@ PLAIN_STRUCTS = {
     "ksc_blob": "a file's bytes in memory: data and size, nothing to keep in step",
     "ksc_image_der": "a kernel image's certificates handed to the key cache",
     "ksc_module_facts": "the facts a module is rebuilt from (the module set fills it)",
+    "ksc_elf_plan": "the byte ranges the readers need: the caller loads them",
     "kview": "kmod's view of a module: what depmod reads, handed to the record",
     "kv_str": "kmod's view: a string of the image",
     "kv_export": "kmod's view: an export",

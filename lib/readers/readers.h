@@ -10,6 +10,7 @@
 #pragma once
 
 #include "base/base.h"
+#include "util/elfview.h"
 #include "util/fileio.h"
 
 /*
@@ -347,6 +348,29 @@ extern const size_t ksc_elf_section_count;
 #define KSC_ELF_SECTIONS_MAX 16
 /* The index of `name` in ksc_elf_section_names, or -1 (most names: without a strcmp). */
 int ksc_elf_section_id(const char *name);
+
+/*
+ * What the module readers look at in an image, for a caller that loads a large file in
+ * pieces (ksc-elf-plan.c): three steps, each on what the one before had loaded at its
+ * offset. ksc_elf_plan_open(): from the first n bytes (64: the ELF header) and the
+ * file's size, the section headers' range; false when the plan cannot follow the layout
+ * (not ELF, extended numbering, a table outside the file): read the whole file.
+ * ksc_elf_plan_names(): with them loaded, the section names' range (false: read whole).
+ * ksc_elf_plan_sections(): with those loaded too, add() each range the readers read
+ * (those inside the file); 1, 0 when the layout needs the whole file, or add()'s or
+ * -ENOMEM. The last 64 bytes (the signature marker) are the caller's to add.
+ */
+struct ksc_elf_plan {
+	struct elfview v;
+	uint64_t size;
+	uint64_t shdr_off, shdr_len;   /* the section header table */
+	uint64_t names_off, names_len; /* the section name table */
+};
+bool ksc_elf_plan_open(struct ksc_elf_plan *p, const unsigned char *h, size_t n,
+		       uint64_t size);
+bool ksc_elf_plan_names(struct ksc_elf_plan *p, const unsigned char *img);
+int ksc_elf_plan_sections(struct ksc_elf_plan *p, const unsigned char *img,
+			  int (*add)(void *data, uint64_t off, uint64_t len), void *data);
 
 /*
  * How many bytes at the end of an image ksc_sig_capture() looks at: the marker, struct

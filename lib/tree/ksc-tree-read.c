@@ -15,7 +15,6 @@
 
 #include "tree/tree-private.h"
 #include "util/array.h"
-#include "util/elfview.h"
 #include "util/fileio.h"
 
 /*
@@ -180,58 +179,20 @@ static size_t merge_ranges(struct range *r, size_t n, uint64_t gap)
 	return k + 1;
 }
 
-/* The section headers img_sparse() uses. */
-struct sparse_shdr {
-	uint32_t name, type, link, info;
-	uint64_t off, size;
+/* ksc_elf_plan_sections()'s add(): the ranges not loaded yet, into want[]. */
+struct want {
+	struct img *im;
+	struct range *r;
+	size_t n;
 };
 
-/*
- * The sections the readers use, marked in need[]: ksc_elf_section_names
- * (ksc_elf_section_id()), .strtab and the REL/RELA of the export tables (names: the
- * loaded section name table). False when the layout needs the whole file.
- */
-static bool sparse_need(const struct sparse_shdr *s, unsigned int shnum, const char *names,
-			uint64_t names_size, unsigned char *need)
+static int want_range(void *data, uint64_t off, uint64_t len)
 {
-	const char *nend = names + names_size;
-	bool ok, ksymtab = false, strings = false;
-	unsigned int tables[4] = { 0, 0, 0, 0 }; /* __ksymtab, _gpl, __kcrctab, _gpl */
-	for (unsigned int i = 1; i < shnum; i++) {
-		if (s[i].name >= names_size)
-			continue;
-		const char *nm = names + s[i].name;
-		if (!memchr(nm, '\0', (size_t)(nend - nm)))
-			continue;
-		int id = ksc_elf_section_id(nm);
-		if (id >= 0 || strcmp(nm, ".strtab") == 0)
-			need[i] = 1;
-		/* ksc_elf_section_names: __ksymtab, _gpl, __kcrctab, _gpl, __ksymtab_strings */
-		if (id == 0 || id == 1)
-			ksymtab = true;
-		if (id == 4)
-			strings = true;
-		if (id >= 0 && id < 4 && !tables[id])
-			tables[id] = i;
-		if (s[i].type == SHT_SYMTAB) {
-			need[i] = 1;
-			if (s[i].link < shnum)
-				need[s[i].link] = 1;
-		}
-	}
-	ok = !(ksymtab && !strings);
-	for (unsigned int i = 1; i < shnum && ok; i++) {
-		if (s[i].type != SHT_RELA && s[i].type != SHT_REL)
-			continue;
-		for (int k = 0; k < 4; k++) {
-			if (!tables[k] || s[i].info != tables[k])
-				continue;
-			if (k >= 2)
-				ok = false; /* relocated CRCs: the targets could be anywhere */
-			need[i] = 1;
-		}
-	}
-	return ok;
+	struct want *w = data;
+
+	if (!img_loaded(w->im, off, len))
+		w->r[w->n++] = (struct range){ off, len };
+	return 0;
 }
 
 /*
@@ -247,16 +208,12 @@ static bool sparse_need(const struct sparse_shdr *s, unsigned int shnum, const c
 static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, bool *full)
 {
 	unsigned char h[64];
-	struct elfview v;
+	struct ksc_elf_plan plan;
 	int ret;
 
 	*full = true;
-	if (size < 64 || pread_all(fd, h, 64, 0, w) < 0 || !elfview_open(&v, h, 64))
-		return 0;
-	unsigned int shnum = v.shnum, shstrndx = v.shstrndx;
-	if (v.shentsize != elfview_shdr_size(&v) || shnum == 0 || shnum >= SHN_LORESERVE ||
-	    shstrndx >= shnum || v.shoff > size ||
-	    (uint64_t)shnum * v.shentsize > size - v.shoff)
+	if (size < 64 || pread_all(fd, h, 64, 0, w) < 0 ||
+	    !ksc_elf_plan_open(&plan, h, sizeof(h), size))
 		return 0;
 
 	if (size <= SBUF_MAX) {
@@ -304,64 +261,36 @@ static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, boo
 	/*
 	 * The section headers with what usually precedes them (.shstrtab), in one read.
 	 */
-	uint64_t hdr_end = v.shoff + (uint64_t)shnum * v.shentsize;
-	uint64_t from = v.shoff > TAIL_SLACK ? v.shoff - TAIL_SLACK : 0;
+	uint64_t hdr_end = plan.shdr_off + plan.shdr_len;
+	uint64_t from = plan.shdr_off > TAIL_SLACK ? plan.shdr_off - TAIL_SLACK : 0;
 	if (from < 64)
 		from = 64;
 	ret = img_range(im, fd, from, (hdr_end > from ? hdr_end : from + 1) - from, w);
 	if (ret < 0)
 		return ret;
-	struct sparse_shdr *s = calloc(shnum, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
-	v.m = im->data; /* the header and the section headers are loaded */
-	v.size = size;
-	for (unsigned int i = 0; i < shnum; i++) {
-		s[i].name = (uint32_t)elfview_shdr(&v, i, sh_name);
-		s[i].type = (uint32_t)elfview_shdr(&v, i, sh_type);
-		s[i].off = elfview_shdr(&v, i, sh_offset);
-		s[i].size = elfview_shdr(&v, i, sh_size);
-		s[i].link = (uint32_t)elfview_shdr(&v, i, sh_link);
-		s[i].info = (uint32_t)elfview_shdr(&v, i, sh_info);
-	}
-	const struct sparse_shdr *ss = &s[shstrndx];
-	if (ss->type == SHT_NOBITS || ss->size == 0 || ss->off > size ||
-	    ss->size > size - ss->off) {
-		free(s);
+	if (!ksc_elf_plan_names(&plan, im->data))
 		return 0;
-	}
-	ret = img_range(im, fd, ss->off, ss->size, w);
-	if (ret < 0) {
-		free(s);
+	ret = img_range(im, fd, plan.names_off, plan.names_len, w);
+	if (ret < 0)
 		return ret;
-	}
-	const char *names = (const char *)im->data + ss->off;
-	unsigned char *need = calloc(shnum, 1);
-	if (!need) {
-		free(s);
-		return -ENOMEM;
-	}
-	bool ok = sparse_need(s, shnum, names, ss->size, need);
 	/* The sections, and the tail (signature marker): nearby ranges read together. */
-	struct range *want = ok ? malloc((shnum + 1) * sizeof(*want)) : NULL;
-	size_t nw = 0;
-	if (ok && !want)
-		ret = -ENOMEM;
-	for (unsigned int i = 1; want && i < shnum; i++)
-		if (need[i] && s[i].type != SHT_NOBITS && s[i].size && s[i].off <= size &&
-		    s[i].size <= size - s[i].off && !img_loaded(im, s[i].off, s[i].size))
-			want[nw++] = (struct range){ s[i].off, s[i].size };
+	struct want wt = { im, malloc((plan.v.shnum + 1) * sizeof(*wt.r)), 0 };
+	if (!wt.r)
+		return -ENOMEM;
+	ret = ksc_elf_plan_sections(&plan, im->data, want_range, &wt);
+	if (ret <= 0) {
+		free(wt.r);
+		return ret; /* 0: the layout needs the whole file */
+	}
 	uint64_t tail = size < 64 ? size : 64;
-	if (want && !img_loaded(im, size - tail, tail))
-		want[nw++] = (struct range){ size - tail, tail };
-	if (want)
-		nw = merge_ranges(want, nw, GAP_MERGE);
-	for (size_t i = 0; i < nw && ret >= 0; i++)
-		ret = img_range(im, fd, want[i].off, want[i].len, w);
-	free(want);
-	free(need);
-	free(s);
-	if (ret < 0 || !ok)
+	if (!img_loaded(im, size - tail, tail))
+		wt.r[wt.n++] = (struct range){ size - tail, tail };
+	wt.n = merge_ranges(wt.r, wt.n, GAP_MERGE);
+	ret = 0;
+	for (size_t i = 0; i < wt.n && ret >= 0; i++)
+		ret = img_range(im, fd, wt.r[i].off, wt.r[i].len, w);
+	free(wt.r);
+	if (ret < 0)
 		return ret;
 	im->nr = merge_ranges(im->r, im->nr, 0);
 	*full = false;
