@@ -141,6 +141,29 @@ err:
 	return ret;
 }
 
+int ksc_module_new_from_blob(struct ksc_ctx *ctx, const char *path, const struct ksc_blob *b,
+			     struct ksc_module **out)
+{
+	struct ksc_module *mod = ksc_module_alloc(ctx);
+	int ret = -ENOMEM;
+
+	*out = NULL;
+	if (!mod)
+		return -ENOMEM;
+	mod->path = pool_strdup(&mod->strings, path);
+	mod->compression = b->compression;
+	if (mod->path)
+		ret = ksc_elf_parse_module(mod, b);
+	if (ret == 0)
+		ret = ksc_module_set_names(mod, path);
+	if (ret < 0) {
+		ksc_module_unref(mod);
+		return ret;
+	}
+	*out = mod;
+	return 0;
+}
+
 KSC_EXPORT int ksc_module_new_from_path(struct ksc_ctx *ctx, const char *path,
 					struct ksc_module **out)
 {

@@ -221,6 +221,13 @@ int ksc_modinfo_parse(struct ksc_module *mod, const char *p, size_t size) _must_
 struct ksc_module *ksc_module_alloc(struct ksc_ctx *ctx);
 /* The names a module gets from its path (R4-R6): kmod's, modpost's, the symvers owner. */
 int ksc_module_set_names(struct ksc_module *mod, const char *path) _must_check_;
+/*
+ * A module read from the image in `b` (decompressed, not copied: it may be freed once
+ * this returns), named by `path`; its appended signature is not looked at. 0 or -errno
+ * (logged).
+ */
+int ksc_module_new_from_blob(struct ksc_ctx *ctx, const char *path, const struct ksc_blob *b,
+			     struct ksc_module **out) _must_check_;
 /* Parse the ELF image in `b` into `mod`. 0 or -errno (logged). */
 int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b) _must_check_;
 

@@ -304,28 +304,9 @@ static int img_sparse(struct img *im, int fd, size_t size, struct rstate *w, boo
 static int parse_engine(struct ksc_ctx *ctx, const char *path, const struct img *im,
 			enum ksc_compression comp, struct ksc_module **out)
 {
-	struct ksc_module *mod = ksc_module_alloc(ctx);
-	int r;
-
-	*out = NULL;
-	if (!mod)
-		return -ENOMEM;
-	mod->path = pool_strdup(&mod->strings, path);
-	mod->compression = comp;
-	if (!mod->path) {
-		ksc_module_unref(mod);
-		return -ENOMEM;
-	}
 	struct ksc_blob b = { .data = im->data, .size = im->size, .compression = comp };
-	r = ksc_elf_parse_module(mod, &b);
-	if (r == 0)
-		r = ksc_module_set_names(mod, path);
-	if (r < 0) {
-		ksc_module_unref(mod);
-		return r;
-	}
-	*out = mod;
-	return 0;
+
+	return ksc_module_new_from_blob(ctx, path, &b, out);
 }
 
 /* One module being read (read_module()): what each step hands the next. */
