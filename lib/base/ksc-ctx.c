@@ -119,7 +119,7 @@ void ksc_log(struct ksc_ctx *ctx, int priority, const char *fmt, ...)
 
 KSC_EXPORT const char *ksc_get_features(void)
 {
-	return "+LIBELF +XZ +ZSTD +ZLIB +LIBCRYPTO";
+	return "+XZ +ZSTD +ZLIB +LIBCRYPTO";
 }
 
 const char *ksc_basename(const char *path)

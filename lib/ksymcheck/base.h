@@ -55,7 +55,7 @@ void ksc_set_log_fn(struct ksc_ctx *ctx, ksc_log_fn fn, void *data);
 void ksc_set_log_priority(struct ksc_ctx *ctx, int priority);
 int ksc_get_log_priority(const struct ksc_ctx *ctx);
 
-/* Compiled-in features, e.g. "+XZ +ZSTD +ZLIB +LIBELF". Static string. */
+/* Compiled-in features, e.g. "+XZ +ZSTD +ZLIB +LIBCRYPTO". Static string. */
 const char *ksc_get_features(void);
 
 #ifdef __cplusplus
