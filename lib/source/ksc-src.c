@@ -79,7 +79,7 @@ struct ksc_src {
 	const char *kvm;
 	struct pool strings;         /* the object's own strings, and memory scans */
 	struct pool **pools;         /* one per worker of every folder scan */
-	size_t n_pools;
+	size_t n_pools, cap_pools;
 	struct ksc_src_vec recs;
 	size_t n_files;
 	unsigned int errors;
@@ -383,13 +383,8 @@ static const char *join_path(struct worker *wk, const char *rel, const char *nam
 	size_t lr = strlen(root), ll = strlen(rel), ln = name ? strlen(name) : 0;
 	size_t need = lr + ll + ln + 3;
 
-	if (need > wk->cap_path) {
-		char *p = realloc(wk->path, need);
-		if (!p)
-			return NULL;
-		wk->path = p;
-		wk->cap_path = need;
-	}
+	if (array_reserve(wk->path, wk->cap_path, need, 256) < 0)
+		return NULL;
 	char *o = wk->path;
 	bool slash = lr > 0 && root[lr - 1] == '/';
 	memcpy(o, root, lr);
@@ -640,10 +635,7 @@ static int scan_tree(struct ksc_src *src, const char *root)
 
 	workpool_init_queue(&w.pool, sizeof(struct dirtask), scan_task, &w, drop_task);
 	w.workers = calloc(nt, sizeof(*w.workers));
-	struct pool **pools = realloc(src->pools, (src->n_pools + nt) * sizeof(*pools));
-	if (pools)
-		src->pools = pools;
-	if (!w.workers || !pools) {
+	if (!w.workers || array_reserve(src->pools, src->cap_pools, src->n_pools + nt, 8) < 0) {
 		r = -ENOMEM;
 		goto out;
 	}
