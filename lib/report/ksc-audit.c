@@ -20,6 +20,7 @@
 
 #include "report/report.h"
 #include "util/array.h"
+#include "util/opts.h"
 
 /* A growable array of pointers, NULL-terminated for the public getters. */
 struct plist {
@@ -792,10 +793,8 @@ KSC_EXPORT int ksc_audit_kernel(struct ksc_kernel *k, const struct ksc_audit_opt
 	int r;
 
 	*out = NULL;
-	if (opts) {
-		size_t sz = opts->sz < sizeof(o) ? opts->sz : sizeof(o);
-		memcpy(&o, opts, sz);
-	}
+	if (opts_copy(&o, opts) < 0)
+		return -EINVAL;
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return -ENOMEM;

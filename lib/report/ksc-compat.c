@@ -23,6 +23,7 @@
 #include "source/source.h"
 #include "util/array.h"
 #include "util/fileio.h"
+#include "util/opts.h"
 
 struct ksc_compat {
 	size_t n_kernels, n_mods;
@@ -339,11 +340,8 @@ static int run_checks(struct crun *cr)
 	struct ksc_compat *c = cr->c;
 	struct ksc_check_opts co = { .sz = sizeof(co), .allow_missing_ns = -1 };
 
-	if (cr->o && cr->o->check) {
-		size_t sz = cr->o->check->sz < sizeof(co) ? cr->o->check->sz : sizeof(co);
-		memcpy(&co, cr->o->check, sz);
-		co.sz = sizeof(co);
-	}
+	if (cr->o && opts_copy(&co, cr->o->check) < 0)
+		return -EINVAL;
 	co.policy = NULL; /* each kernel's own rules */
 	for (size_t k = 0; k < c->n_kernels; k++) {
 		co.as_rebuilt = false;
@@ -490,8 +488,8 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 	*out = NULL;
 	if (!n_kernels)
 		return -EINVAL;
-	if (opts)
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (opts_copy(&o, opts) < 0)
+		return -EINVAL;
 	r = check_kernels(kernels, n_kernels);
 	if (r < 0)
 		return r;

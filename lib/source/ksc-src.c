@@ -23,6 +23,7 @@
 #include "source/source-private.h"
 #include "util/array.h"
 #include "util/fileio.h"
+#include "util/opts.h"
 #include "util/walk.h"
 #include "util/workpool.h"
 
@@ -88,12 +89,10 @@ struct ksc_src {
 KSC_EXPORT int ksc_src_new(struct ksc_ctx *ctx, const struct ksc_src_opts *opts,
 			   struct ksc_src **out)
 {
+	struct ksc_src_opts o = { .sz = sizeof(o) };
 	struct ksc_src *src;
 
-	if (!ctx || !out)
-		return -EINVAL;
-	if (opts &&
-	    opts->sz < offsetof(struct ksc_src_opts, kvm_sub_modules) + sizeof(char *))
+	if (!ctx || !out || opts_copy(&o, opts) < 0)
 		return -EINVAL;
 	src = calloc(1, sizeof(*src));
 	if (!src)
@@ -101,15 +100,13 @@ KSC_EXPORT int ksc_src_new(struct ksc_ctx *ctx, const struct ksc_src_opts *opts,
 	src->refcount = 1;
 	src->ctx = ksc_ref(ctx);
 	pool_init(&src->strings);
-	if (opts) {
-		src->flags = opts->flags & KSC_SRC_MENTIONS;
-		src->threads = opts->threads;
-		if (opts->kvm_sub_modules) {
-			src->kvm = pool_strdup(&src->strings, opts->kvm_sub_modules);
-			if (!src->kvm) {
-				ksc_src_unref(src);
-				return -ENOMEM;
-			}
+	src->flags = o.flags & KSC_SRC_MENTIONS;
+	src->threads = o.threads;
+	if (o.kvm_sub_modules) {
+		src->kvm = pool_strdup(&src->strings, o.kvm_sub_modules);
+		if (!src->kvm) {
+			ksc_src_unref(src);
+			return -ENOMEM;
 		}
 	}
 	*out = src;

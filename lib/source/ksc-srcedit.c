@@ -21,6 +21,7 @@
 #include "source/source.h"
 #include "util/array.h"
 #include "util/fileio.h"
+#include "util/opts.h"
 
 struct edit {
 	size_t off, len;
@@ -702,7 +703,7 @@ KSC_EXPORT int ksc_srcedit_commit(struct ksc_srcedit *e,
 	int fd = -1, r;
 	const char *why = NULL;
 
-	if (!e || (o && o->sz < sizeof(*o)))
+	if (!e || !opts_valid(o))
 		return -EINVAL;
 	if (!e->n_edits)
 		return 0;
@@ -722,8 +723,8 @@ KSC_EXPORT int ksc_srcedit_commit(struct ksc_srcedit *e,
 	fd = -1;
 	if (r < 0)
 		goto fail;
-	if (o && o->before_replace) {
-		r = o->before_replace(o->data, e->path, tmp);
+	if (opts_get(o, before_replace, NULL)) {
+		r = o->before_replace(opts_get(o, data, NULL), e->path, tmp);
 		if (r < 0) {
 			why = "cancelled";
 			goto fail;
@@ -735,10 +736,8 @@ KSC_EXPORT int ksc_srcedit_commit(struct ksc_srcedit *e,
 		why = r == -ESTALE ? "changed since it was read" : "cannot read it again";
 		goto fail;
 	}
-	if (o && o->sz >= offsetof(struct ksc_srcedit_commit_opts, after_check) +
-				   sizeof(o->after_check) &&
-	    o->after_check)
-		o->after_check(o->data, e->path);
+	if (opts_get(o, after_check, NULL))
+		o->after_check(opts_get(o, data, NULL), e->path);
 	r = switch_files(e, tmp, &why);
 	if (r < 0) {
 		if (r == -EEXIST) { /* the file's last edit is at tmp: keep it */
