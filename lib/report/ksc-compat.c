@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kernel/kernel.h"
 #include "report/report.h"
 #include "source/source.h"
 #include "util/array.h"
