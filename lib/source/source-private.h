@@ -31,7 +31,7 @@
  *     with its argument list, which may spread over lines and hold comments, strings
  *     and nested parentheses; #define / #undef DEFAULT_SYMBOL_NAMESPACE changes the
  *     namespace of the EXPORT_SYMBOL[_GPL] after it.
- * The folder walk is in ksc-src.c.
+ * The folder walk is in ksc-src.c (each folder listed by util/walk.h).
  */
 #pragma once
 
