@@ -11,6 +11,7 @@
  * calls from one only the old headers' inline code referenced: the first fails the build,
  * the second may not.
  */
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -378,15 +379,15 @@ static int load_btf(struct crun *cr)
 /* The arch folder of the modules' machine (e_machine), for arch/ARCH/include. */
 static const char *arch_of(const struct crun *cr)
 {
-	switch (cr->c->n_mods ? ksc_module_get_machine(cr->mods[0]) : 62) {
-	case 3:
-	case 62: return "x86";
-	case 183: return "arm64";
-	case 40: return "arm";
-	case 22: return "s390";
-	case 20:
-	case 21: return "powerpc";
-	case 243: return "riscv";
+	switch (cr->c->n_mods ? ksc_module_get_machine(cr->mods[0]) : EM_X86_64) {
+	case EM_386:
+	case EM_X86_64: return "x86";
+	case EM_AARCH64: return "arm64";
+	case EM_ARM: return "arm";
+	case EM_S390: return "s390";
+	case EM_PPC:
+	case EM_PPC64: return "powerpc";
+	case EM_RISCV: return "riscv";
 	default: return "x86";
 	}
 }
