@@ -15,6 +15,7 @@
 #include "kernel/kernel.h"
 
 struct ksc_report {
+	int refcount;
 	struct ksc_ctx *ctx;
 	struct pool strings;
 	struct ksc_features pol; /* the rules of this version (kernel/ksc-features.c) */

@@ -69,6 +69,7 @@ int ksc_check_modules_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx,
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
+	r->refcount = 1;
 	r->ctx = ksc_ref(ctx);
 	pool_init(&r->strings);
 
@@ -136,9 +137,16 @@ err:
 	return ret;
 }
 
+KSC_EXPORT struct ksc_report *ksc_report_ref(struct ksc_report *r)
+{
+	if (r)
+		r->refcount++;
+	return r;
+}
+
 KSC_EXPORT struct ksc_report *ksc_report_unref(struct ksc_report *r)
 {
-	if (!r)
+	if (!r || --r->refcount > 0)
 		return NULL;
 	free(r->diags);
 	free(r->verdicts);

@@ -818,10 +818,10 @@ err:
 	return r;
 }
 
-KSC_EXPORT void ksc_audit_free(struct ksc_audit *a)
+KSC_EXPORT struct ksc_audit *ksc_audit_free(struct ksc_audit *a)
 {
 	if (!a)
-		return;
+		return NULL;
 	for (size_t i = 0; i < a->n_restricted; i++)
 		free((void *)a->restricted[i].items);
 	free(a->restricted);
@@ -835,6 +835,7 @@ KSC_EXPORT void ksc_audit_free(struct ksc_audit *a)
 	ksc_kernel_unref(a->k);
 	ksc_unref(a->ctx);
 	free(a);
+	return NULL;
 }
 
 KSC_EXPORT size_t ksc_audit_get_restricted_count(const struct ksc_audit *a)

@@ -539,10 +539,10 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 	return 0;
 }
 
-KSC_EXPORT void ksc_compat_free(struct ksc_compat *c)
+KSC_EXPORT struct ksc_compat *ksc_compat_free(struct ksc_compat *c)
 {
 	if (!c)
-		return;
+		return NULL;
 	for (size_t k = 0; k < c->n_kernels; k++) {
 		if (c->built)
 			ksc_report_unref(c->built[k]);
@@ -560,6 +560,7 @@ KSC_EXPORT void ksc_compat_free(struct ksc_compat *c)
 	free(c->hdr_files);
 	pool_fini(&c->strings);
 	free(c);
+	return NULL;
 }
 
 KSC_EXPORT const struct ksc_compat_cell *ksc_compat_get_cell(const struct ksc_compat *c,
