@@ -376,13 +376,114 @@ KSC_EXPORT int ksc_srcedit_write_diff(const struct ksc_srcedit *e, FILE *f)
 	return ksc_srcedit_write_diff_as(e, NULL, f);
 }
 
+/*
+ * The changes the edits make, in old and new lines, into ch (room for one per edit);
+ * their number. Each edit touches whole old lines [o0, o1); the same lines in the new
+ * text are found through the running difference in length. Edits on neighbouring lines
+ * are merged; then unchanged lines at both ends of each change are given back to the
+ * context, so an inserted line shows as one '+' line.
+ */
+static size_t diff_changes(const struct ksc_srcedit *e, const struct lines *ol,
+			   const struct lines *nl, size_t rsize, struct change *ch)
+{
+	long long delta = 0, ldelta = 0;
+	size_t nch = 0;
+
+	for (size_t i = 0; i < e->n_edits; i++) {
+		const struct edit *x = &e->edits[i];
+		size_t o0 = line_of(ol, x->off);
+		size_t last = x->len ? x->off + x->len - 1 : x->off;
+		size_t o1 = x->off == e->size ? ol->count : line_of(ol, last) + 1;
+		if (o0 > ol->count)
+			o0 = ol->count;
+		if (o1 < o0)
+			o1 = o0;
+		/* whole lines inserted before a line: no old line changes */
+		size_t tl = strlen(x->text);
+		if (!x->len && o0 < ol->count && ol->start[o0] == x->off && tl &&
+		    x->text[tl - 1] == '\n')
+			o1 = o0;
+		if (x->off == e->size && e->size && e->data[e->size - 1] != '\n' && o0 > 0)
+			o0--; /* appending to a last line without newline changes it */
+		if (nch && o0 <= ch[nch - 1].o1) {
+			if (o1 > ch[nch - 1].o1)
+				ch[nch - 1].o1 = o1;
+		} else {
+			ch[nch++] = (struct change){ o0, o1, 0, 0 };
+		}
+		delta += (long long)strlen(x->text) - (long long)x->len;
+		/* the new end of this change, by bytes */
+		size_t old_end = ch[nch - 1].o1 < ol->count ? ol->start[ch[nch - 1].o1] : e->size;
+		size_t new_end = (size_t)((long long)old_end + delta);
+		ch[nch - 1].n1 = new_end >= rsize ? nl->count : line_of(nl, new_end);
+	}
+	/* new starts: lines before a change are unchanged, so they map one to one */
+	for (size_t i = 0; i < nch; i++) {
+		ch[i].n0 = (size_t)((long long)ch[i].o0 + ldelta);
+		ldelta += (long long)(ch[i].n1 - ch[i].n0) - (long long)(ch[i].o1 - ch[i].o0);
+		while (ch[i].o0 < ch[i].o1 && ch[i].n0 < ch[i].n1 &&
+		       line_eq(ol, ch[i].o0, nl, ch[i].n0)) {
+			ch[i].o0++;
+			ch[i].n0++;
+		}
+		while (ch[i].o1 > ch[i].o0 && ch[i].n1 > ch[i].n0 &&
+		       line_eq(ol, ch[i].o1 - 1, nl, ch[i].n1 - 1)) {
+			ch[i].o1--;
+			ch[i].n1--;
+		}
+	}
+	return nch;
+}
+
+/* The hunks of changes ch[0..nch), with three lines of context. */
+static void diff_hunks(FILE *f, const struct change *ch, size_t nch, const struct lines *ol,
+		       const struct lines *nl)
+{
+	const size_t C = 3;
+
+	for (size_t i = 0; i < nch;) {
+		if (ch[i].o0 == ch[i].o1 && ch[i].n0 == ch[i].n1) {
+			i++;
+			continue;
+		}
+		size_t j = i;
+		while (j + 1 < nch && ch[j + 1].o0 <= ch[j].o1 + 2 * C)
+			j++;
+		size_t hs = ch[i].o0 > C ? ch[i].o0 - C : 0;
+		size_t he = ch[j].o1 + C < ol->count ? ch[j].o1 + C : ol->count;
+		size_t nhs = ch[i].n0 - (ch[i].o0 - hs);
+		size_t nhe = ch[j].n1 + (he - ch[j].o1);
+		size_t olen = he - hs, nlen = nhe - nhs;
+		fprintf(f, "@@ -%zu", olen ? hs + 1 : hs);
+		if (olen != 1)
+			fprintf(f, ",%zu", olen);
+		fprintf(f, " +%zu", nlen ? nhs + 1 : nhs);
+		if (nlen != 1)
+			fprintf(f, ",%zu", nlen);
+		fputs(" @@\n", f);
+		size_t o = hs;
+		for (size_t k = i; k <= j; k++) {
+			for (; o < ch[k].o0; o++)
+				put_line(f, ' ', ol, o);
+			for (size_t x = ch[k].o0; x < ch[k].o1; x++)
+				put_line(f, '-', ol, x);
+			for (size_t x = ch[k].n0; x < ch[k].n1; x++)
+				put_line(f, '+', nl, x);
+			o = ch[k].o1;
+		}
+		for (; o < he; o++)
+			put_line(f, ' ', ol, o);
+		i = j + 1;
+	}
+}
+
 KSC_EXPORT int ksc_srcedit_write_diff_as(const struct ksc_srcedit *e, const char *name,
 					 FILE *f)
 {
 	struct lines ol = { 0 }, nl = { 0 };
 	struct change *ch = NULL;
 	char *res = NULL;
-	size_t rsize, nch = 0;
+	size_t rsize;
 	int r;
 
 	if (!e || !f || (name && !name[0]))
@@ -397,97 +498,10 @@ KSC_EXPORT int ksc_srcedit_write_diff_as(const struct ksc_srcedit *e, const char
 		r = -ENOMEM;
 		goto out;
 	}
-	/*
-	 * Each edit touches whole old lines [o0, o1); the same lines in the new text are
-	 * found through the running difference in length. Edits on neighbouring lines are
-	 * merged; then unchanged lines at both ends of each change are given back to the
-	 * context, so an inserted line shows as one '+' line.
-	 */
-	long long delta = 0;
-	for (size_t i = 0; i < e->n_edits; i++) {
-		const struct edit *x = &e->edits[i];
-		size_t o0 = line_of(&ol, x->off);
-		size_t last = x->len ? x->off + x->len - 1 : x->off;
-		size_t o1 = x->off == e->size ? ol.count : line_of(&ol, last) + 1;
-		if (o0 > ol.count)
-			o0 = ol.count;
-		if (o1 < o0)
-			o1 = o0;
-		/* whole lines inserted before a line: no old line changes */
-		size_t tl = strlen(x->text);
-		if (!x->len && o0 < ol.count && ol.start[o0] == x->off && tl &&
-		    x->text[tl - 1] == '\n')
-			o1 = o0;
-		if (x->off == e->size && e->size && e->data[e->size - 1] != '\n' &&
-		    o0 > 0)
-			o0--; /* appending to a last line without newline changes it */
-		if (nch && o0 <= ch[nch - 1].o1) {
-			if (o1 > ch[nch - 1].o1)
-				ch[nch - 1].o1 = o1;
-		} else {
-			ch[nch++] = (struct change){ o0, o1, 0, 0 };
-		}
-		delta += (long long)strlen(x->text) - (long long)x->len;
-		/* the new end of this change, by bytes */
-		size_t old_end =
-			ch[nch - 1].o1 < ol.count ? ol.start[ch[nch - 1].o1] : e->size;
-		size_t new_end = (size_t)((long long)old_end + delta);
-		ch[nch - 1].n1 = new_end >= rsize ? nl.count : line_of(&nl, new_end);
-	}
-	/* new starts: lines before a change are unchanged, so they map one to one */
-	long long ldelta = 0;
-	for (size_t i = 0; i < nch; i++) {
-		ch[i].n0 = (size_t)((long long)ch[i].o0 + ldelta);
-		ldelta += (long long)(ch[i].n1 - ch[i].n0) -
-			  (long long)(ch[i].o1 - ch[i].o0);
-		while (ch[i].o0 < ch[i].o1 && ch[i].n0 < ch[i].n1 &&
-		       line_eq(&ol, ch[i].o0, &nl, ch[i].n0)) {
-			ch[i].o0++;
-			ch[i].n0++;
-		}
-		while (ch[i].o1 > ch[i].o0 && ch[i].n1 > ch[i].n0 &&
-		       line_eq(&ol, ch[i].o1 - 1, &nl, ch[i].n1 - 1)) {
-			ch[i].o1--;
-			ch[i].n1--;
-		}
-	}
+	size_t nch = diff_changes(e, &ol, &nl, rsize, ch);
 	diff_label(f, "---", name ? name : e->path);
 	diff_label(f, "+++", name ? name : e->path);
-	const size_t C = 3;
-	for (size_t i = 0; i < nch;) {
-		if (ch[i].o0 == ch[i].o1 && ch[i].n0 == ch[i].n1) {
-			i++;
-			continue;
-		}
-		size_t j = i;
-		while (j + 1 < nch && ch[j + 1].o0 <= ch[j].o1 + 2 * C)
-			j++;
-		size_t hs = ch[i].o0 > C ? ch[i].o0 - C : 0;
-		size_t he = ch[j].o1 + C < ol.count ? ch[j].o1 + C : ol.count;
-		size_t nhs = ch[i].n0 - (ch[i].o0 - hs);
-		size_t nhe = ch[j].n1 + (he - ch[j].o1);
-		size_t olen = he - hs, nlen = nhe - nhs;
-		fprintf(f, "@@ -%zu", olen ? hs + 1 : hs);
-		if (olen != 1)
-			fprintf(f, ",%zu", olen);
-		fprintf(f, " +%zu", nlen ? nhs + 1 : nhs);
-		if (nlen != 1)
-			fprintf(f, ",%zu", nlen);
-		fputs(" @@\n", f);
-		size_t o = hs;
-		for (size_t k = i; k <= j; k++) {
-			for (; o < ch[k].o0; o++)
-				put_line(f, ' ', &ol, o);
-			for (size_t x = ch[k].o0; x < ch[k].o1; x++)
-				put_line(f, '-', &ol, x);
-			for (size_t x = ch[k].n0; x < ch[k].n1; x++)
-				put_line(f, '+', &nl, x);
-			o = ch[k].o1;
-		}
-		for (; o < he; o++)
-			put_line(f, ' ', &ol, o);
-		i = j + 1;
-	}
+	diff_hunks(f, ch, nch, &ol, &nl);
 	r = ferror(f) ? -EIO : 0;
 out:
 	free(ol.start);
