@@ -3,7 +3,8 @@
  * The folder walk (walk.h says what it promises). A listing reads a folder whole through
  * a duplicate of its descriptor, so the caller's stays usable (to openat() the files
  * listed); the tree walk keeps one growing path buffer and, per level, only the list of
- * names still to visit.
+ * names still to visit. A folder's descriptor is closed before the walk goes below it
+ * and opened again (and checked to be the same folder) for the files after.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -180,8 +181,34 @@ static bool on_path(const struct walker *w, const struct stat *st)
 
 static int walk_folder(struct walker *w, size_t len, const char *name, unsigned int depth);
 
-/* The entries of a folder listed, in the list's order. */
-static int walk_entries(struct walker *w, size_t len, const struct walk_list *l,
+/*
+ * The folder w->path[0..len) open again as fd, after the walk went below it: the same
+ * folder (device, inode) or -ESTALE. 0 or -errno.
+ */
+static int reopen(struct walker *w, size_t len, int *fd)
+{
+	const struct dev_ino *self = &w->stack[w->n_stack - 1];
+	struct stat st;
+
+	w->path[len] = '\0';
+	*fd = open(w->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
+	if (fstat(*fd, &st) < 0 || st.st_dev != self->dev || st.st_ino != self->ino) {
+		int r = errno && st.st_ino == self->ino ? -errno : -ESTALE;
+		close(*fd);
+		*fd = -1;
+		return r;
+	}
+	return 0;
+}
+
+/*
+ * The entries of a folder listed, in the list's order; fd is the folder, open (the
+ * walk's to close). It is closed before the walk goes below it and opened again for the
+ * files after, so that file() gets the folder's descriptor and the walk holds one open.
+ */
+static int walk_entries(struct walker *w, size_t len, int fd, const struct walk_list *l,
 			unsigned int depth)
 {
 	const struct walk_opts *o = w->o;
@@ -189,22 +216,36 @@ static int walk_entries(struct walker *w, size_t len, const struct walk_list *l,
 
 	for (size_t i = 0; i < l->n && r >= 0; i++) {
 		const struct walk_list_entry *x = &l->v[i];
-		ssize_t cl = path_push(w, len, x->name);
+		bool file = !x->err && x->type != DT_DIR;
 
-		if (cl < 0)
-			return (int)cl;
-		if (x->err)
+		if (file && o->file && fd < 0 && (r = reopen(w, len, &fd)) < 0) {
+			report(o, w->path, WALK_ERRNO, r);
+			r = 0;
+			break; /* the folder is gone or another: the rest of it too */
+		}
+		ssize_t cl = path_push(w, len, x->name);
+		if (cl < 0) {
+			r = (int)cl;
+			break;
+		}
+		if (x->err) {
 			report(o, w->path, x->type == DT_LNK ? WALK_DANGLING : WALK_ERRNO, x->err);
-		else if (x->type != DT_DIR)
+		} else if (file) {
 			r = o->file ? o->file(&(struct walk_entry){ w->path, x->name, x->type,
-								    depth, NULL },
+								    depth, NULL, fd },
 					      o->data)
 				    : 0;
-		else if (depth > w->max_depth)
+		} else if (depth > w->max_depth) {
 			report(o, w->path, WALK_TOO_DEEP, 0);
-		else
+		} else {
+			if (fd >= 0)
+				close(fd); /* no folder held open below this one */
+			fd = -1;
 			r = walk_folder(w, (size_t)cl, x->name, depth);
+		}
 	}
+	if (fd >= 0)
+		close(fd);
 	w->path[len] = '\0';
 	return r;
 }
@@ -233,7 +274,7 @@ static int walk_folder(struct walker *w, size_t len, const char *name, unsigned 
 		report(o, w->path, WALK_LOOP, 0);
 		return 0;
 	}
-	r = o->enter ? o->enter(&(struct walk_entry){ w->path, name, DT_DIR, depth, &st },
+	r = o->enter ? o->enter(&(struct walk_entry){ w->path, name, DT_DIR, depth, &st, fd },
 				o->data)
 		     : 1;
 	if (r <= 0) { /* skipped or stopped */
@@ -246,9 +287,10 @@ static int walk_folder(struct walker *w, size_t len, const char *name, unsigned 
 		return -ENOMEM;
 	}
 	r = walk_list_read(fd, w->path, depth + 1, o, &l);
-	close(fd); /* read whole: no folder held open below this one */
 	if (r == 0)
-		r = walk_entries(w, len, &l, depth + 1);
+		r = walk_entries(w, len, fd, &l, depth + 1);
+	else
+		close(fd);
 	walk_list_fini(&l);
 	w->n_stack--;
 	return r;

@@ -14,9 +14,10 @@
  * the (device, inode) of the folders on the current path, bounds the depth and the
  * entries, and reports each problem through a callback and goes on.
  *
- * A walk holds one folder open at a time: a folder is read whole and closed before the
- * walk goes down, so a tree thousands of levels deep needs neither thousands of open
- * files nor a large stack (each level keeps its sorted names on the heap).
+ * A walk holds one folder open at a time: a folder is read whole, and closed before the
+ * walk goes down (opened again, and checked to be the same, for the files after), so a
+ * tree thousands of levels deep needs neither thousands of open files nor a large stack
+ * (each level keeps its sorted names on the heap).
  *
  *	static int on_file(const struct walk_entry *e, void *data) { ... e->path ... }
  *	struct walk_opts o = { .flags = WALK_SORTED | WALK_FOLLOW, .kinds = WALK_KIND_REG,
@@ -51,6 +52,11 @@ struct walk_entry {
 	unsigned char type; /* DT_DIR, DT_REG, DT_LNK or another DT_ */
 	unsigned int depth; /* 0 for the root, 1 for its entries ... */
 	const struct stat *st; /* a folder's (enter only), else NULL */
+	/*
+	 * The open folder: for file(), the one holding the entry (openat(dfd, name));
+	 * for enter(), the folder itself. Valid during the call only; the walk's to close.
+	 */
+	int dfd;
 };
 
 struct walk_opts {

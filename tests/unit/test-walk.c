@@ -56,6 +56,8 @@ static int on_file(const struct walk_entry *e, void *data)
 	struct seen *s = data;
 
 	add(s, e->type == DT_LNK ? "L" : "F", e->path, "");
+	/* the folder holding it is open, also after the walk went below it */
+	assert_int_equal(faccessat(e->dfd, e->name, F_OK, AT_SYMLINK_NOFOLLOW), 0);
 	if (++s->files == s->stop_at_file)
 		return -EINTR;
 	return 0;
@@ -125,9 +127,10 @@ static void test_sorted(void **state)
 	mk(s, "b/a.ko", 'f', NULL);
 	mk(s, "a.ko", 'f', NULL);
 	mk(s, "c", 'd', NULL);
+	mk(s, "d.ko", 'f', NULL);
 	struct walk_opts o = opts(s, WALK_SORTED);
 	assert_int_equal(walk_tree(s->root, &o), 0);
-	assert_string_equal(s->out, "D .\nF a.ko\nD b\nF b/a.ko\nF b/z.ko\nD c\n");
+	assert_string_equal(s->out, "D .\nF a.ko\nD b\nF b/a.ko\nF b/z.ko\nD c\nF d.ko\n");
 }
 
 /* Readdir order: the same entries, in whatever order the file system gives. */
