@@ -50,8 +50,7 @@ static const char *const help =
 	"unsigned intree modules, ...), 2 usage error, 4 unreadable input (the rest was\n"
 	"audited).\n";
 
-enum { OPT_REFERENCE = 256, OPT_JSON, OPT_HTML, OPT_CERT };
-enum { AUDIT_DOT = 100 }; /* the JSON document, drawn by report_write_dot() */
+enum { OPT_REFERENCE = 256, OPT_HTML, OPT_CERT };
 
 static const char *sev_name(enum ksc_severity s)
 {
@@ -343,18 +342,7 @@ static int audit_opt(void *data, int ch, const char *arg)
 
 	switch (ch) {
 	case OPT_REFERENCE: a->reference = arg; break;
-	case OPT_JSON: a->format = FMT_JSON; break;
 	case OPT_HTML: a->html = arg; break;
-	case 'q': a->quiet = true; break;
-	case 'f':
-		if (strcmp(arg, "dot") == 0) {
-			a->format = AUDIT_DOT;
-			break;
-		}
-		a->format = parse_format("audit", arg, 1u << FMT_TEXT | 1u << FMT_JSON);
-		if (a->format < 0)
-			return KSC_EXIT_USAGE;
-		break;
 	}
 	return 0;
 }
@@ -364,15 +352,14 @@ static int parse_args(struct audit_args *a, int argc, char *argv[])
 {
 	static const struct option own[] = {
 		{ "reference", required_argument, NULL, OPT_REFERENCE },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
 		{ "html", required_argument, NULL, OPT_HTML },
-		{ "quiet", no_argument, NULL, 'q' },
 		{ 0 },
 	};
-	static const struct option_set set = {
+	const struct option_set set = {
 		.own = own,
-		.own_short = "f:q",
+		.format = &a->format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_DOT,
+		.quiet = &a->quiet,
 		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_CONFIG | KOPT_CERT,
 		.help = help,
 		.fn = audit_opt,
@@ -393,7 +380,7 @@ static int print_audit(const struct ksc_audit *a, const struct ksc_kernel *k,
 
 	if (args->format == FMT_JSON)
 		json_doc_print(doc);
-	else if (args->format == AUDIT_DOT)
+	else if (args->format == FMT_DOT)
 		report_write_dot(stdout, doc, "audit"); /* write errors: caught at exit */
 	else if (args->quiet)
 		audit_quiet(a);

@@ -75,7 +75,7 @@ static const char *const help =
 	"Exit status: 0 all would load, 1 some would be refused, 2 usage error,\n"
 	"4 some inputs unreadable (the others were checked); 1 and 4 add up.\n";
 
-enum { OPT_INSMOD = 256, OPT_JSON };
+enum { OPT_INSMOD = 256 };
 
 struct check_args {
 	struct kernel_opts kern; /* build: KSC_BUILD_AUTO when not given (a module file is an
@@ -474,20 +474,7 @@ static int check_opt(void *data, int ch, const char *arg)
 	struct check_args *a = data;
 
 	switch (ch) {
-	case 'q': a->quiet = true; break;
-	case 'v': a->verbose = true; break;
 	case OPT_INSMOD: a->insmod_only = true; break;
-	case OPT_JSON: a->format = FMT_JSON; break;
-	case 'f':
-		if (strcmp(arg, "kernel") == 0) {
-			a->format = FMT_KERNEL;
-			break;
-		}
-		a->format = parse_format("check", arg,
-					 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF);
-		if (a->format < 0)
-			return KSC_EXIT_USAGE;
-		break;
 	}
 	return 0;
 }
@@ -497,15 +484,14 @@ static int parse_args(struct check_args *a, int argc, char *argv[])
 {
 	static const struct option own[] = {
 		{ "insmod", no_argument, NULL, OPT_INSMOD },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ 0 },
 	};
-	static const struct option_set set = {
+	const struct option_set set = {
 		.own = own,
-		.own_short = "f:qv",
+		.format = &a->format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_KERNEL | 1u << FMT_SARIF,
+		.quiet = &a->quiet,
+		.verbose = &a->verbose,
 		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS | KOPT_VMLINUX | KOPT_MODULES |
 			  KOPT_CONFIG | KOPT_CERT | KOPT_POLICY | KOPT_REQUIRE_INTREE |
 			  KOPT_MISSING_NS | KOPT_MISSING_NS_N | KOPT_BUILD | KOPT_VIEW | KOPT_DISTRO,

@@ -75,7 +75,7 @@ static const char limits[] =
 	"the structs they take; not seen (a compiler would): what the new headers' macros and "
 	"inline functions call, structs reached other ways, #ifdefs on the configuration";
 
-enum { OPT_JSON = 256, OPT_KVER, OPT_VMLINUX, OPT_SRC, OPT_BTF, OPT_HEADERS };
+enum { OPT_KVER = 256, OPT_VMLINUX, OPT_SRC, OPT_BTF, OPT_HEADERS };
 
 /* One kernel named on the command line. */
 struct kspec {
@@ -139,13 +139,6 @@ static int compat_opt(void *data, int ch, const char *arg)
 		break;
 	}
 	case OPT_SRC: a->src = arg; break;
-	case 'v': a->verbose = true; break;
-	case OPT_JSON: a->format = FMT_JSON; break;
-	case 'f':
-		a->format = parse_format("compat", arg, 1u << FMT_TEXT | 1u << FMT_JSON);
-		if (a->format < 0)
-			return KSC_EXIT_USAGE;
-		break;
 	}
 	return 0;
 }
@@ -161,15 +154,15 @@ static int parse_args(struct compat_args *a, int argc, char *argv[])
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "headers", required_argument, NULL, OPT_HEADERS },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ 0 },
 	};
 	/* The kernel options of check name one kernel; compat's repeat, so they are its own. */
-	static const struct option_set set = {
+	const struct option_set set = {
 		.own = own,
-		.own_short = "k:s:m:f:v",
+		.own_short = "k:s:m:",
+		.format = &a->format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON,
+		.verbose = &a->verbose,
 		.kernel = KOPT_REQUIRE_INTREE | KOPT_MISSING_NS | KOPT_MISSING_NS_N | KOPT_BUILD,
 		.help = help,
 		.fn = compat_opt,

@@ -30,8 +30,6 @@ static const char *const help =
 	"                    readable)\n"
 	"  -h, --help        show this help and exit\n";
 
-enum { OPT_JSON = 256 };
-
 struct exports_run {
 	struct ksc_ctx *ctx;
 	int format;
@@ -250,35 +248,18 @@ static void print_text(const struct ksc_symvers *sv)
 
 int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	static const char shortopts[] = ":f:qh";
 	struct exports_run run = { .ctx = ctx, .format = FMT_TEXT,
 				   .js = { .command = "exports", .key = "files" } };
-	int c, r;
+	const struct option_set set = {
+		.format = &run.format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SYMVERS,
+		.quiet = &run.quiet,
+		.help = help,
+	};
+	int r = parse_options("exports", argc, argv, &set, NULL, NULL);
 
-	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			run.format = parse_format("exports", optarg,
-						  1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SYMVERS);
-			if (run.format < 0)
-				return KSC_EXIT_USAGE;
-			break;
-		case OPT_JSON: run.format = FMT_JSON; break;
-		case 'q': run.quiet = true; break;
-		case 'h':
-			fputs(help, stdout);
-			return KSC_EXIT_OK;
-		default:
-			return option_error("exports", argv, shortopts, opts);
-		}
-	}
+	if (r != KSC_EXIT_OK)
+		return r < 0 ? KSC_EXIT_OK : r;
 	if (optind >= argc)
 		return usage_error("exports", "no PATH given");
 

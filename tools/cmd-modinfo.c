@@ -47,7 +47,6 @@
 #include "tools/text.h"
 
 #define CMD "modinfo"
-enum { OPT_JSON = 256 };
 
 static const char *const signature_keys[] = {
 	"sig_id", "signer", "sig_key", "sig_hashalgo", "signature",
@@ -63,37 +62,33 @@ struct modinfo_state {
 	int err;             /* -ENOMEM and the like: stop */
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: %s " CMD " [OPTIONS] FILE...\n"
-		"\n"
-		"Show the .modinfo entries of kernel modules, as kmod's modinfo(8) does for a\n"
-		"module given by path. A folder is searched for modules (*.ko, *.ko.gz, *.ko.xz,\n"
-		"*.ko.zst). Each FILE is read as a module: at most 256 MiB, as a file and\n"
-		"decompressed, whatever its name, and a bzImage header on it is not unwrapped.\n"
-		"\n"
-		"Options:\n"
-		"  -F, --field KEY        print only the values of KEY, one per line, exactly as\n"
-		"                         'modinfo -F KEY FILE' does (filename, name and the merged\n"
-		"                         parm lines and the signature fields sig_id, signer,\n"
-		"                         sig_key, sig_hashalgo and signature included)\n"
-		"  -f, --format FORMAT    text (default) or json\n"
-		"      --json             the same as --format json\n"
-		"  -q, --quiet            text: print nothing but the errors (a check that each\n"
-		"                         FILE is a readable module)\n"
-		"  -h, --help             show this help and exit\n"
-		"\n"
-		"JSON: an object {\"schema\": \"ksymcheck/1\", \"command\": \"modinfo\", \"modules\": [...]}\n"
-		"whose \"modules\" array has one object per file: {\"path\", \"name\", \"struct_name\",\n"
-		"\"modinfo_name\", \"kmod_name\", \"modpost_name\", \"compression\", \"intree\",\n"
-		"\"vermagic\", \"modinfo\": [{\"key\", \"value\"}, ...], \"signature\": {\"id_type\",\n"
-		"\"signer\", \"key_id\", \"hash_algo\", \"signature\"}} (null where absent).\n"
-		"\n"
-		"Exit status: 0 success, 2 usage error, 4 some files could not be read or are not\n"
-		"modules (the other files were processed).\n",
-		program_name);
-}
+static const char help[] =
+	"Usage: ksymcheck " CMD " [OPTIONS] FILE...\n"
+	"\n"
+	"Show the .modinfo entries of kernel modules, as kmod's modinfo(8) does for a\n"
+	"module given by path. A folder is searched for modules (*.ko, *.ko.gz, *.ko.xz,\n"
+	"*.ko.zst). Each FILE is read as a module: at most 256 MiB, as a file and\n"
+	"decompressed, whatever its name, and a bzImage header on it is not unwrapped.\n"
+	"\n"
+	"Options:\n"
+	"  -F, --field KEY        print only the values of KEY, one per line, exactly as\n"
+	"                         'modinfo -F KEY FILE' does (filename, name and the merged\n"
+	"                         parm lines and the signature fields sig_id, signer,\n"
+	"                         sig_key, sig_hashalgo and signature included)\n"
+	"  -f, --format FORMAT    text (default) or json\n"
+	"      --json             the same as --format json\n"
+	"  -q, --quiet            text: print nothing but the errors (a check that each\n"
+	"                         FILE is a readable module)\n"
+	"  -h, --help             show this help and exit\n"
+	"\n"
+	"JSON: an object {\"schema\": \"ksymcheck/1\", \"command\": \"modinfo\", \"modules\": [...]}\n"
+	"whose \"modules\" array has one object per file: {\"path\", \"name\", \"struct_name\",\n"
+	"\"modinfo_name\", \"kmod_name\", \"modpost_name\", \"compression\", \"intree\",\n"
+	"\"vermagic\", \"modinfo\": [{\"key\", \"value\"}, ...], \"signature\": {\"id_type\",\n"
+	"\"signer\", \"key_id\", \"hash_algo\", \"signature\"}} (null where absent).\n"
+	"\n"
+	"Exit status: 0 success, 2 usage error, 4 some files could not be read or are not\n"
+	"modules (the other files were processed).\n";
 
 /*
  * kmod's kmod_module_hex_to_str(): "AB:CD:..." with "\n\t\t" after every 20th byte's ':'.
@@ -402,44 +397,37 @@ static int do_file(const char *path, const char *root, void *data)
 	return r;
 }
 
+/* -F KEY, modinfo's one option of its own. */
+static int modinfo_opt(void *data, int ch, const char *arg)
+{
+	struct modinfo_state *st = data;
+
+	if (ch == 'F')
+		st->field = arg;
+	return 0;
+}
+
 int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	static const struct option opts[] = {
+	static const struct option own[] = {
 		{ "field", required_argument, NULL, 'F' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ 0 },
 	};
-	static const char shortopts[] = ":F:f:qh";
 	struct modinfo_state st = { .ctx = ctx, .format = FMT_TEXT,
 				    .js = { .command = CMD, .key = "modules" } };
-	int c;
+	const struct option_set set = {
+		.own = own,
+		.own_short = "F:",
+		.format = &st.format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON,
+		.quiet = &st.quiet,
+		.help = help,
+		.fn = modinfo_opt,
+	};
+	int r = parse_options(CMD, argc, argv, &set, NULL, &st);
 
-	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		switch (c) {
-		case 'F':
-			st.field = optarg;
-			break;
-		case 'f':
-			st.format = parse_format(CMD, optarg, (1u << FMT_TEXT) | (1u << FMT_JSON));
-			if (st.format < 0)
-				return KSC_EXIT_USAGE;
-			break;
-		case OPT_JSON:
-			st.format = FMT_JSON;
-			break;
-		case 'q':
-			st.quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return KSC_EXIT_OK;
-		default:
-			return option_error(CMD, argv, shortopts, opts);
-		}
-	}
+	if (r != KSC_EXIT_OK)
+		return r < 0 ? KSC_EXIT_OK : r;
 	if (optind >= argc)
 		return usage_error(CMD, "missing FILE");
 	if (st.field && st.format == FMT_JSON)

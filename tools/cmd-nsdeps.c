@@ -75,12 +75,13 @@ static const char *const help =
 	"namespace that must not be imported; 2 usage error; 4 some inputs unreadable or files\n"
 	"not written (each left as it was); 1 and 4 add up.\n";
 
-enum { OPT_SRC = 256, OPT_JSON };
+enum { OPT_SRC = 256 };
 
 struct nsdeps_args {
 	struct kernel_opts kern;
 	const char *src;
-	bool write, quiet, json;
+	bool write, quiet, json; /* json: format is FMT_JSON */
+	int format;
 };
 
 /* ---- a list of unique strings ---- */
@@ -457,15 +458,6 @@ static int nsdeps_opt(void *data, int ch, const char *arg)
 	switch (ch) {
 	case OPT_SRC: a->src = arg; break;
 	case 'w': a->write = true; break;
-	case 'q': a->quiet = true; break;
-	case OPT_JSON: a->json = true; break;
-	case 'f': {
-		int f = parse_format("nsdeps", arg, 1u << FMT_TEXT | 1u << FMT_JSON);
-		if (f < 0)
-			return KSC_EXIT_USAGE;
-		a->json = f == FMT_JSON;
-		break;
-	}
 	}
 	return 0;
 }
@@ -476,14 +468,14 @@ static int parse_args(struct nsdeps_args *a, int argc, char *argv[])
 	static const struct option own[] = {
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "write", no_argument, NULL, 'w' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
 		{ 0 },
 	};
-	static const struct option_set set = {
+	const struct option_set set = {
 		.own = own,
-		.own_short = "wqf:",
+		.own_short = "w",
+		.format = &a->format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON,
+		.quiet = &a->quiet,
 		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS | KOPT_VMLINUX | KOPT_MODULES |
 			  KOPT_CONFIG | KOPT_POLICY,
 		.help = help,
@@ -492,6 +484,7 @@ static int parse_args(struct nsdeps_args *a, int argc, char *argv[])
 	struct stat st;
 	int r = parse_options("nsdeps", argc, argv, &set, &a->kern, a);
 
+	a->json = a->format == FMT_JSON;
 	if (r == KSC_EXIT_OK)
 		r = modules_and_kernel("nsdeps", argc, &a->kern);
 	if (r == KSC_EXIT_OK && a->src && (stat(a->src, &st) < 0 || !S_ISDIR(st.st_mode)))

@@ -88,7 +88,6 @@ enum {
 	OPT_NO_CHECK,
 	OPT_WRITE_DEPMOD,
 	OPT_TIMING,
-	OPT_JSON,
 };
 
 static const char *sev_word(enum ksc_severity s)
@@ -480,16 +479,6 @@ static int tree_opt(void *data, int ch, const char *arg)
 	case OPT_NO_KSEARCH: a->no_kernel_search = true; break;
 	case OPT_NO_CHECK: a->no_check = true; break;
 	case OPT_WRITE_DEPMOD: a->depmod_dir = arg; break;
-	case 'f': {
-		int f = parse_format("tree", arg, 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF);
-		if (f < 0)
-			return KSC_EXIT_USAGE;
-		a->format = f;
-		break;
-	}
-	case OPT_JSON: a->format = FMT_JSON; break;
-	case 'q': a->quiet = true; break;
-	case 'v': a->verbose = true; break;
 	case OPT_TIMING: a->timing = true; break;
 	}
 	return 0;
@@ -505,16 +494,16 @@ static int parse_args(struct tree_args *a, int argc, char *argv[])
 		{ "no-kernel-search", no_argument, NULL, OPT_NO_KSEARCH },
 		{ "no-check", no_argument, NULL, OPT_NO_CHECK },
 		{ "write-depmod", required_argument, NULL, OPT_WRITE_DEPMOD },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ "timing", no_argument, NULL, OPT_TIMING },
 		{ 0 },
 	};
-	static const struct option_set set = {
+	const struct option_set set = {
 		.own = own,
-		.own_short = "j:f:qv",
+		.own_short = "j:",
+		.format = &a->format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF,
+		.quiet = &a->quiet,
+		.verbose = &a->verbose,
 		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS | KOPT_VMLINUX | KOPT_CONFIG |
 			  KOPT_SYSTEM_MAP | KOPT_DEPMOD | KOPT_POLICY | KOPT_REQUIRE_INTREE |
 			  KOPT_MISSING_NS | KOPT_VIEW | KOPT_DISTRO | KOPT_CERT,

@@ -52,20 +52,6 @@ void print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "ksymcheck: warning: <msg>" and "ksymcheck: note: <msg>" on stderr. */
 void print_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void print_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-struct option;
-/*
- * After getopt_long() returned '?' or ':' (shortopts starts with ':', opterr is 0): the
- * usage error getopt would print, with the "ksymcheck: " prefix. Returns 2.
- */
-int option_error(const char *cmd, char *const argv[], const char *shortopts,
-		 const struct option *longopts);
-/* -j/--jobs N: N from 1 to max, or -1 after the usage error. */
-int parse_jobs(const char *cmd, const char *value, unsigned max);
-enum out_format { FMT_TEXT, FMT_JSON, FMT_SYMVERS, FMT_KERNEL, FMT_SARIF };
-/* Parse --format VALUE; allowed is a mask of (1 << FMT_x). -1 on error (reported). */
-int parse_format(const char *cmd, const char *value, unsigned allowed);
-/* --view: KSC_VIEW_LOADER, _MODPOST or _BOTH; -1 after the usage error. */
-int parse_view(const char *cmd, const char *value);
 /*
  * Expand PATH arguments: a regular file is taken as is; a directory is searched
  * recursively (sorted, symlinks to files followed, loops detected) for files whose name
@@ -78,10 +64,12 @@ int walk_paths(struct ksc_ctx *ctx, char **paths, int n,
 	       unsigned *errors);
 
 /*
- * The kernel options (tools/kopts.c), one set of names for check, nsdeps, tree, audit and
- * diff: each command takes the KOPT_x it names in its struct option_set, and its own
- * options are never k, b, s, m, E, F, p, N or h, unless it takes no kernel option of that
- * letter (compat's repeatable -k, -s, -m): an own option wins.
+ * ---- tools/options.c: the command line, one parser for every command ----
+ *
+ * The kernel options, one set of names for check, nsdeps, tree, audit, diff and compat:
+ * each command takes the KOPT_x it names in its struct option_set, and its own options
+ * are never k, b, s, m, E, F, p, N or h, unless it takes no kernel option of that letter
+ * (compat's repeatable -k, -s, -m, modinfo's -F): an own option wins.
  */
 enum {
 	KOPT_ROOT = 1 << 0,       /* -k/--kernel ROOT, and -b/--basedir ROOT (depmod's) */
@@ -115,20 +103,33 @@ struct kernel_opts {
 	struct ksc_module *const *for_mods;
 	size_t n_for_mods;
 };
-/* A command's options: its own, the kernel options it takes, and its --help text. */
+/* --format's values: text, json, symvers, kernel (check), sarif, dot (diff). */
+enum out_format { FMT_TEXT, FMT_JSON, FMT_SYMVERS, FMT_KERNEL, FMT_SARIF, FMT_DOT };
+/* -j/--jobs N: N from 1 to max, or -1 after the usage error. */
+int parse_jobs(const char *cmd, const char *value, unsigned max);
+struct option;
+/*
+ * A command's options: its own, the output and kernel options it takes, its --help text.
+ * The output options have one name each: -f/--format FMT with --json (--format json),
+ * -q/--quiet, -v/--verbose; a command takes those it gives a place to store in.
+ */
 struct option_set {
-	const struct option *own; /* {0}-terminated, without --help */
+	const struct option *own; /* {0}-terminated, without the output options and --help */
 	const char *own_short;    /* their letters, without ':' first and without h */
+	int *format;              /* -f/--format, --json: a FMT_x of `formats`; NULL: none */
+	unsigned formats;         /* the (1 << FMT_x) --format takes */
+	bool *quiet, *verbose;    /* -q/--quiet, -v/--verbose; NULL: not taken */
 	unsigned kernel;          /* KOPT_x */
 	const char *help;
 	/* One of the command's own options: 0, or the status of a usage error (reported). */
 	int (*fn)(void *data, int ch, const char *arg);
 };
 /*
- * getopt_long() over argv: the kernel options into *k, -h/--help printed, the rest handed
- * to s->fn(data, ...), errors reported as getopt would (option_error()). KSC_EXIT_OK to go
- * on (optind at the first operand), -1 after --help, else an exit status. Call
- * kernel_opts_free(k) in every case.
+ * getopt_long() over argv, the tool's only call of it: the output options where s says,
+ * the kernel options into *k (NULL when s->kernel is 0), -h/--help printed, the rest
+ * handed to s->fn(data, ...), errors reported as getopt would, with the "ksymcheck: "
+ * prefix. KSC_EXIT_OK to go on (optind at the first operand), -1 after --help, else an
+ * exit status. Call kernel_opts_free(k) in every case.
  */
 int parse_options(const char *cmd, int argc, char *argv[], const struct option_set *s,
 		  struct kernel_opts *k, void *data);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ksymcheck: which exported kernel symbols does a module use, and would Linux let it? */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,7 +85,6 @@ int main(int argc, char *argv[])
 		printf("ksymcheck %s %s +JSON\n", KSC_VERSION_STRING, ksc_get_features());
 		return KSC_EXIT_OK;
 	}
-	opterr = 0; /* option_error() reports them, with the program's name */
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(cmd, commands[i].name) != 0)
 			continue;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The options that name a kernel and its rules, one set of names and one parser for
- * check, nsdeps, tree, audit and diff: each command asks for the KOPT_x it takes, hands
- * parse_options() its own options and gets the kernel's in a struct kernel_opts.
+ * The command line, one parser for every command (the only getopt_long() of the tool):
+ * each command hands parse_options() its own options, names the output options and the
+ * kernel options (KOPT_x) it takes, and gets the kernel's in a struct kernel_opts. One
+ * set of names for the options that name a kernel and its rules (check, nsdeps, tree,
+ * audit, diff, compat) and for the output options (--format, --json, -q, -v).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -25,6 +27,7 @@ enum {
 	KOPT_VAL_EXTERNAL_BUILD,
 	KOPT_VAL_INTREE_BUILD,
 	KOPT_VAL_DISTRO,
+	OUT_VAL_JSON,
 };
 
 static const struct kernel_opt_def {
@@ -49,38 +52,137 @@ static const struct kernel_opt_def {
 	{ KOPT_DISTRO, { "distro", required_argument, NULL, KOPT_VAL_DISTRO } },
 };
 
-/* A command's getopt tables: its own options, the kernel options it takes, --help. */
+/* The output options: the command's option_set says which it takes, and where they go. */
+static const struct option format_opts[] = {
+	{ "format", required_argument, NULL, 'f' },
+	{ "json", no_argument, NULL, OUT_VAL_JSON },
+};
+static const struct option quiet_opt = { "quiet", no_argument, NULL, 'q' };
+static const struct option verbose_opt = { "verbose", no_argument, NULL, 'v' };
+
+/* A command's getopt tables: its own options, its output and kernel options, --help. */
 struct opt_table {
 	struct option *longopts;
 	char shortopts[64];
 };
 
-static int opt_table_new(struct opt_table *t, const struct option *own, const char *own_short,
-			 unsigned set)
+static int opt_table_new(struct opt_table *t, const struct option_set *s)
 {
 	static const struct option help = { "help", no_argument, NULL, 'h' };
 	size_t n_own = 0, n = 0;
 
-	while (own[n_own].name)
+	while (s->own && s->own[n_own].name)
 		n_own++;
-	t->longopts = calloc(n_own + ARRAY_SIZE(kernel_opt_defs) + 2, sizeof(*t->longopts));
+	t->longopts = calloc(n_own + ARRAY_SIZE(format_opts) + ARRAY_SIZE(kernel_opt_defs) + 4,
+			     sizeof(*t->longopts));
 	if (!t->longopts)
 		return -ENOMEM;
 	for (size_t i = 0; i < n_own; i++)
-		t->longopts[n++] = own[i];
+		t->longopts[n++] = s->own[i];
+	for (size_t i = 0; s->format && i < ARRAY_SIZE(format_opts); i++)
+		t->longopts[n++] = format_opts[i];
+	if (s->quiet)
+		t->longopts[n++] = quiet_opt;
+	if (s->verbose)
+		t->longopts[n++] = verbose_opt;
 	for (size_t i = 0; i < ARRAY_SIZE(kernel_opt_defs); i++)
-		if (kernel_opt_defs[i].set & set)
+		if (kernel_opt_defs[i].set & s->kernel)
 			t->longopts[n++] = kernel_opt_defs[i].opt;
 	t->longopts[n++] = help;
 	/*
 	 * ':' first: missing arguments are reported by option_error(), not by getopt. -N is
 	 * the short form of --allow-missing-ns only where a command asks for it.
 	 */
-	snprintf(t->shortopts, sizeof(t->shortopts), ":%s%s%s%s%s%s%sh", own_short,
-		 set & KOPT_ROOT ? "k:b:" : "", set & KOPT_SYMVERS ? "s:" : "",
-		 set & KOPT_MODULES ? "m:" : "", set & KOPT_DEPMOD ? "E:F:" : "",
-		 set & KOPT_POLICY ? "p:" : "", set & KOPT_MISSING_NS_N ? "N" : "");
+	unsigned set = s->kernel;
+	snprintf(t->shortopts, sizeof(t->shortopts), ":%s%s%s%s%s%s%s%s%s%sh",
+		 s->own_short ? s->own_short : "", s->format ? "f:" : "", s->quiet ? "q" : "",
+		 s->verbose ? "v" : "", set & KOPT_ROOT ? "k:b:" : "",
+		 set & KOPT_SYMVERS ? "s:" : "", set & KOPT_MODULES ? "m:" : "",
+		 set & KOPT_DEPMOD ? "E:F:" : "", set & KOPT_POLICY ? "p:" : "",
+		 set & KOPT_MISSING_NS_N ? "N" : "");
 	return 0;
+}
+
+/* The length of a long option's name as written: up to '=' or the end. */
+static size_t long_name_len(const char *arg)
+{
+	return strcspn(arg, "=");
+}
+
+/*
+ * After getopt_long() returned '?' or ':' (shortopts starts with ':', opterr is 0): the
+ * usage error getopt would print, with the "ksymcheck: " prefix. Returns 2.
+ */
+static int option_error(const char *cmd, char *const argv[], const char *shortopts,
+			const struct option *longopts)
+{
+	const char *arg = optind > 0 ? argv[optind - 1] : "";
+	bool is_long = strncmp(arg, "--", 2) == 0;
+	int len = (int)(is_long ? long_name_len(arg) : 0);
+
+	if (optopt && optopt < 256 && strchr(shortopts, optopt) == NULL)
+		is_long = false; /* an unknown letter in a cluster after a long option */
+	if (!is_long) {
+		if (optopt && strchr(shortopts, optopt) && optopt != ':')
+			return usage_error(cmd, "option requires an argument -- '%c'", optopt);
+		return usage_error(cmd, "invalid option -- '%c'", optopt);
+	}
+	unsigned matches = 0;
+	for (const struct option *o = longopts; o->name; o++) {
+		if (strncmp(o->name, arg + 2, (size_t)len - 2) != 0)
+			continue;
+		if (strlen(o->name) == (size_t)len - 2) {
+			matches = 1;
+			break;
+		}
+		matches++;
+	}
+	if (matches > 1)
+		return usage_error(cmd, "option '%.*s' is ambiguous", len, arg);
+	if (matches == 0 || !optopt)
+		return usage_error(cmd, "unrecognized option '%.*s'", len, arg);
+	if (arg[len] == '=')
+		return usage_error(cmd, "option '%.*s' doesn't allow an argument", len, arg);
+	return usage_error(cmd, "option '%.*s' requires an argument", len, arg);
+}
+
+int parse_jobs(const char *cmd, const char *value, unsigned max)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(value, &end, 10);
+	if (value[0] < '0' || value[0] > '9' || *end || errno || n < 1 || n > max) {
+		usage_error(cmd, "--jobs needs a number from 1 to %u", max);
+		return -1;
+	}
+	return (int)n;
+}
+
+static int parse_format(const char *cmd, const char *value, unsigned allowed)
+{
+	static const char *const names[] = { [FMT_TEXT] = "text", [FMT_JSON] = "json",
+					     [FMT_SYMVERS] = "symvers", [FMT_KERNEL] = "kernel",
+					     [FMT_SARIF] = "sarif", [FMT_DOT] = "dot" };
+
+	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((allowed & (1u << i)) && names[i] && strcmp(value, names[i]) == 0)
+			return (int)i;
+	usage_error(cmd, "unknown --format '%s'", value);
+	return -1;
+}
+
+static int parse_view(const char *cmd, const char *value)
+{
+	if (strcmp(value, "loader") == 0)
+		return KSC_VIEW_LOADER;
+	if (strcmp(value, "modpost") == 0)
+		return KSC_VIEW_MODPOST;
+	if (strcmp(value, "both") == 0)
+		return KSC_VIEW_BOTH;
+	usage_error(cmd, "unknown --view '%s'", value);
+	return -1;
 }
 
 /* Append s to a NULL-less list grown one at a time. */
@@ -134,13 +236,33 @@ static int kernel_opt(const char *cmd, struct kernel_opts *o, int ch, const char
 	return 1;
 }
 
-/* One of the command's own options: it wins over a kernel option of the same letter. */
+/* One of the command's own options: it wins over an output or kernel option's letter. */
 static bool own_option(const struct option_set *s, int ch)
 {
-	for (size_t i = 0; s->own[i].name; i++)
+	for (size_t i = 0; s->own && s->own[i].name; i++)
 		if (s->own[i].val == ch)
 			return true;
-	return ch > 0 && ch < 256 && ch != ':' && strchr(s->own_short, ch);
+	return ch > 0 && ch < 256 && ch != ':' && s->own_short && strchr(s->own_short, ch);
+}
+
+/* Store one output option: 1 when ch is one the command takes, 0 when not, -EINVAL. */
+static int output_opt(const char *cmd, const struct option_set *s, int ch, const char *arg)
+{
+	if (ch == 'f' && s->format) {
+		int f = parse_format(cmd, arg, s->formats);
+		if (f < 0)
+			return -EINVAL;
+		*s->format = f;
+	} else if (ch == OUT_VAL_JSON && s->format) {
+		*s->format = FMT_JSON;
+	} else if (ch == 'q' && s->quiet) {
+		*s->quiet = true;
+	} else if (ch == 'v' && s->verbose) {
+		*s->verbose = true;
+	} else {
+		return 0;
+	}
+	return 1;
 }
 
 int parse_options(const char *cmd, int argc, char *argv[], const struct option_set *s,
@@ -149,12 +271,19 @@ int parse_options(const char *cmd, int argc, char *argv[], const struct option_s
 	struct opt_table t;
 	int ch, r = KSC_EXIT_OK;
 
-	k->views = KSC_VIEW_BOTH;
-	if (opt_table_new(&t, s->own, s->own_short, s->kernel) < 0)
+	if (k)
+		k->views = KSC_VIEW_BOTH;
+	if (opt_table_new(&t, s) < 0)
 		return KSC_EXIT_UNREADABLE;
+	opterr = 0; /* option_error() reports them, with the program's name */
 	while (r == KSC_EXIT_OK &&
 	       (ch = getopt_long(argc, argv, t.shortopts, t.longopts, NULL)) != -1) {
-		int kr = own_option(s, ch) ? 0 : kernel_opt(cmd, k, ch, optarg);
+		int kr = 0;
+		if (!own_option(s, ch)) {
+			kr = output_opt(cmd, s, ch, optarg);
+			if (!kr && k)
+				kr = kernel_opt(cmd, k, ch, optarg);
+		}
 		if (kr > 0)
 			continue;
 		if (kr < 0) {
@@ -164,7 +293,7 @@ int parse_options(const char *cmd, int argc, char *argv[], const struct option_s
 		} else if (ch == 'h') {
 			fputs(s->help, stdout);
 			r = -1;
-		} else {
+		} else if (s->fn) {
 			r = s->fn(data, ch, optarg);
 		}
 	}
