@@ -389,8 +389,7 @@ static int print_audit(const struct ksc_audit *a, const struct ksc_kernel *k,
 	if (args->html) {
 		int r = report_write_html(args->html, NULL, doc, "audit");
 		if (r < 0) {
-			fprintf(stderr, "%s: %s: %s\n", program_name, args->html,
-				ksc_write_strerror(-r));
+			print_error("%s: %s", args->html, ksc_write_strerror(-r));
 			status |= KSC_EXIT_UNREADABLE;
 		}
 	}
@@ -458,7 +457,7 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
 	}
 	struct ksc_audit_opts o = { .sz = sizeof(o), .reference = ref };
 	if (status == KSC_EXIT_OK && ksc_audit_kernel(k, &o, &a) < 0) {
-		fprintf(stderr, "%s: audit: out of memory\n", program_name);
+		print_error("audit: out of memory");
 		status = KSC_EXIT_UNREADABLE;
 	}
 	if (status == KSC_EXIT_OK)

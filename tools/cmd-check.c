@@ -598,7 +598,7 @@ static int check_against(struct ksc_kernel *k, const struct module_list *c,
 
 	if (r < 0) {
 		if (r != -EINVAL)
-			fprintf(stderr, "%s: check: %s\n", program_name, strerror(-r));
+			print_error("check: %s", strerror(-r));
 		return r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
 	}
 	int status = print_report(rep, a, from);

@@ -558,7 +558,7 @@ static int run_compat(struct ksc_kernel *const *ks, const struct module_list *c,
 	if (r < 0) {
 		free_btf(btf, a->n_kernels);
 		if (r == -ENOMEM)
-			fprintf(stderr, "%s: compat: %s\n", program_name, strerror(-r));
+			print_error("compat: %s", strerror(-r));
 		return r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
 	}
 	if (a->format == FMT_JSON)

@@ -552,7 +552,7 @@ static int print_document(json_object *root, const struct diff_args *a, const ch
 		title = NULL;
 	int r = report_write_html(a->html, title, root, "diff");
 	if (r < 0) {
-		fprintf(stderr, "%s: %s: %s\n", program_name, a->html, ksc_write_strerror(-r));
+		print_error("%s: %s", a->html, ksc_write_strerror(-r));
 		return KSC_EXIT_UNREADABLE;
 	}
 	return KSC_EXIT_OK;
@@ -653,7 +653,7 @@ static int open_sides(struct ksc_ctx *ctx, struct diff_run *d, char **operands, 
 		return KSC_EXIT_UNREADABLE;
 	*errors += d->col.errors;
 	if (ksc_kernel_diff(d->ko, d->kn, &d->df) < 0) {
-		fprintf(stderr, "%s: diff: out of memory\n", program_name);
+		print_error("diff: out of memory");
 		return KSC_EXIT_UNREADABLE;
 	}
 	return KSC_EXIT_OK;

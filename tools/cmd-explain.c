@@ -257,7 +257,7 @@ static int selection_init(struct selection *sel)
 	sel->n_rules = sel->n_codes = 0;
 	if (sel->rules && sel->codes)
 		return 0;
-	fprintf(stderr, "%s: out of memory\n", program_name);
+	print_error("out of memory");
 	return -1;
 }
 

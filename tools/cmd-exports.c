@@ -265,19 +265,19 @@ int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[])
 
 	r = ksc_symvers_new(ctx, &run.all);
 	if (r < 0) {
-		fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
+		print_error("%s", strerror(-r));
 		return KSC_EXIT_UNREADABLE;
 	}
 	r = walk_paths(ctx, argv + optind, argc - optind, one_path, &run, &run.errors);
 	if (r < 0) {
-		fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
+		print_error("%s", strerror(-r));
 		run.errors++;
 	}
 	switch (run.format) {
 	case FMT_SYMVERS:
 		r = write_symvers(&run);
 		if (r < 0) {
-			fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
+			print_error("%s", strerror(-r));
 			run.errors++;
 		}
 		break;

@@ -143,7 +143,7 @@ int cmd_imports(struct ksc_ctx *ctx, int argc, char *argv[])
 		return usage_error("imports", "no PATH given");
 	r = walk_paths(ctx, argv + optind, argc - optind, one_path, &run, &run.errors);
 	if (r < 0) {
-		fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
+		print_error("%s", strerror(-r));
 		run.errors++;
 	}
 	if (run.format == FMT_JSON)

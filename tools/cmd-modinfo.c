@@ -437,7 +437,7 @@ int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[])
 
 	walk_paths(ctx, argv + optind, argc - optind, do_file, &st, &st.errors);
 	if (st.err == -ENOMEM) {
-		fprintf(stderr, "%s: out of memory\n", program_name);
+		print_error("out of memory");
 		return KSC_EXIT_UNREADABLE;
 	}
 	if (st.format == FMT_JSON)

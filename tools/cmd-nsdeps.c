@@ -743,7 +743,7 @@ static int add_imports(struct nsdeps_run *run, const struct ksc_report *rep)
 	}
 	if (run->plan.n && !run->args->write &&
 	    !(run->base = diff_base(run->args->src, &run->dirs))) {
-		fprintf(stderr, "%s: nsdeps: %s\n", program_name, strerror(errno));
+		print_error("nsdeps: %s", strerror(errno));
 		return status | KSC_EXIT_UNREADABLE;
 	}
 	for (size_t f = 0; f < run->plan.n; f++)
@@ -782,7 +782,7 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 	};
 	r = ksc_check_modules(k, c.mods, c.n, &o, &rep);
 	if (r < 0) {
-		fprintf(stderr, "%s: nsdeps: %s\n", program_name, strerror(-r));
+		print_error("nsdeps: %s", strerror(-r));
 		status = r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
 		goto out;
 	}

@@ -196,7 +196,7 @@ static int src_scan(struct ksc_ctx *ctx, int argc, char *argv[])
 	if (optind >= argc)
 		return usage_error("src scan", "no PATH given");
 	if (ksc_src_new(ctx, &a.o, &src) < 0) {
-		fprintf(stderr, "%s: out of memory\n", program_name);
+		print_error("out of memory");
 		return KSC_EXIT_UNREADABLE;
 	}
 	static char obuf[1 << 16];
@@ -206,7 +206,7 @@ static int src_scan(struct ksc_ctx *ctx, int argc, char *argv[])
 	for (int i = optind; i < argc; i++) {
 		int r = ksc_src_add_path(src, argv[i]);
 		if (r == -ENOMEM) {
-			fprintf(stderr, "%s: out of memory\n", program_name);
+			print_error("out of memory");
 			status |= KSC_EXIT_UNREADABLE;
 			break;
 		}
@@ -309,13 +309,13 @@ static int src_migrate(struct ksc_ctx *ctx, int argc, char *argv[])
 	if (optind >= argc)
 		return usage_error("src migrate", "no PATH given");
 	if (ksc_src_new(ctx, NULL, &src) < 0) {
-		fprintf(stderr, "%s: out of memory\n", program_name);
+		print_error("out of memory");
 		return KSC_EXIT_UNREADABLE;
 	}
 	/* Find the files that have something a version cares about; then edit each. */
 	for (int i = optind; i < argc; i++) {
 		if (ksc_src_add_path(src, argv[i]) == -ENOMEM) {
-			fprintf(stderr, "%s: out of memory\n", program_name);
+			print_error("out of memory");
 			ksc_src_unref(src);
 			return KSC_EXIT_UNREADABLE;
 		}
@@ -363,9 +363,9 @@ static int src_migrate(struct ksc_ctx *ctx, int argc, char *argv[])
 		ksc_srcedit_free(e);
 	}
 	if (!quiet)
-		fprintf(stderr, "%s: %u file%s with namespace or export macros, %u %s for %u.%u\n",
-			program_name, files, files == 1 ? "" : "s", changed,
-			write ? "rewritten" : "to change", v.major, v.minor);
+		print_error("%u file%s with namespace or export macros, %u %s for %u.%u", files,
+			    files == 1 ? "" : "s", changed, write ? "rewritten" : "to change",
+			    v.major, v.minor);
 	ksc_src_unref(src);
 	return status;
 }

@@ -420,20 +420,19 @@ static void print_timing(const struct ksc_tree *t)
 	struct ksc_tree_stats s;
 
 	ksc_tree_get_stats(t, &s);
-	fprintf(stderr,
-		"timing: %.3f s in ksc_tree_open with %u jobs: walk %.3f, index load "
-		"%.3f, read %.3f, "
-		"kernel exports %.3f, resolve %.3f, check %.3f; then write depmod %.3f, "
-		"index save %.3f\n"
-		"timing: summed over workers: read %.3f, decompress %.3f, parse %.3f, "
-		"check %.3f; "
-		"%zu modules read (%.1f MiB read, %.1f MiB decompressed), %zu from the "
-		"index, %zu judged\n",
-		s.wall_total, s.jobs, s.wall_walk, s.wall_index_load, s.wall_read,
-		s.wall_kernel, s.wall_resolve, s.wall_check, s.wall_write_depmod,
-		s.wall_index_save, s.cpu_read, s.cpu_decompress, s.cpu_parse, s.cpu_check,
-		s.read, (double)s.bytes_read / (1 << 20),
-		(double)s.bytes_decompressed / (1 << 20), s.cached, s.checked);
+	print_plain("timing: %.3f s in ksc_tree_open with %u jobs: walk %.3f, index load "
+		    "%.3f, read %.3f, "
+		    "kernel exports %.3f, resolve %.3f, check %.3f; then write depmod %.3f, "
+		    "index save %.3f\n"
+		    "timing: summed over workers: read %.3f, decompress %.3f, parse %.3f, "
+		    "check %.3f; "
+		    "%zu modules read (%.1f MiB read, %.1f MiB decompressed), %zu from the "
+		    "index, %zu judged\n",
+		    s.wall_total, s.jobs, s.wall_walk, s.wall_index_load, s.wall_read,
+		    s.wall_kernel, s.wall_resolve, s.wall_check, s.wall_write_depmod,
+		    s.wall_index_save, s.cpu_read, s.cpu_decompress, s.cpu_parse, s.cpu_check,
+		    s.read, (double)s.bytes_read / (1 << 20),
+		    (double)s.bytes_decompressed / (1 << 20), s.cached, s.checked);
 }
 
 /*
@@ -589,7 +588,7 @@ static int tree_keys(struct ksc_ctx *ctx, const struct tree_args *a, const char 
 	}
 	if (r < 0) {
 		if (r == -ENOMEM)
-			fprintf(stderr, "%s: tree: out of memory\n", program_name);
+			print_error("tree: out of memory");
 		*kr = ksc_keyring_unref(*kr);
 		return KSC_EXIT_UNREADABLE;
 	}

@@ -35,7 +35,7 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_explain(struct ksc_ctx *ctx, int argc, char *argv[]);
 
-/* tools/util.c */
+/* ---- tools/message.c: everything written to standard error ---- */
 extern const char *program_name;
 /*
  * Colour (ANSI SGR) only when f is a terminal, TERM is set and not "dumb", and NO_COLOR
@@ -52,6 +52,24 @@ void print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "ksymcheck: warning: <msg>" and "ksymcheck: note: <msg>" on stderr. */
 void print_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void print_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The library's log function (ksc_set_log_fn()): "ksymcheck: [LEVEL: ]<msg>" on stderr. */
+void print_log(void *data, int priority, const char *msg);
+/* Text on stderr as it is, without a prefix or a line end added; returns what fprintf does. */
+int print_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * A progress bar on standard error, drawn only when `on` (set it from isatty(2) and the
+ * command's --quiet and format): draw_bar() is a ksc_tree_progress_fn, clear_bar()
+ * erases it before anything else is printed.
+ */
+struct progress_bar {
+	bool on;
+	size_t last;
+	const char *phase;
+};
+void draw_bar(void *data, const char *phase, size_t done, size_t total);
+void clear_bar(struct progress_bar *b);
+
+/* ---- tools/util.c: small helpers shared by the commands ---- */
 /*
  * Expand PATH arguments: a regular file is taken as is; a directory is searched
  * recursively (sorted, symlinks to files followed, loops detected) for files whose name
@@ -151,18 +169,6 @@ int add_certs(struct ksc_keyring *kr, const struct kernel_opts *k);
 struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *o, unsigned *errors,
 			       struct ksc_keyring *kr);
 
-/*
- * A progress bar on standard error, drawn only when `on` (set it from isatty(2) and the
- * command's --quiet and format): draw_bar() is a ksc_tree_progress_fn, clear_bar()
- * erases it before anything else is printed.
- */
-struct progress_bar {
-	bool on;
-	size_t last;
-	const char *phase;
-};
-void draw_bar(void *data, const char *phase, size_t done, size_t total);
-void clear_bar(struct progress_bar *b);
 /* The index `tree` keeps by default: $XDG_CACHE_HOME/ksymcheck/tree/KVER-HASH.idx. */
 char *default_index(const char *root, const char *kver);
 /*

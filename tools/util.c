@@ -2,7 +2,6 @@
 /* Small helpers shared by the subcommands. */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,72 +13,6 @@
 #include "util/array.h"
 #include "util/hash.h"
 #include "tools/ksc-tool.h"
-
-const char *program_name = "ksymcheck";
-
-bool use_colour(FILE *f)
-{
-	const char *no_colour = getenv("NO_COLOR");
-	const char *term = getenv("TERM");
-
-	if (no_colour && no_colour[0])
-		return false;
-	if (!term || strcmp(term, "dumb") == 0)
-		return false;
-	return isatty(fileno(f)) == 1;
-}
-
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	bool colour = use_colour(stderr);
-	va_list ap;
-
-	fprintf(stderr, "%s%s:%s ", colour ? COLOUR_BOLD : "", program_name,
-		colour ? COLOUR_OFF : "");
-	if (colour)
-		fputs(COLOUR_RED, stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (colour)
-		fputs(COLOUR_OFF, stderr);
-	fprintf(stderr, "\nTry '%s%s%s --help'.\n", program_name, cmd ? " " : "", cmd ? cmd : "");
-	return KSC_EXIT_USAGE;
-}
-
-static void vmessage(const char *level, const char *fmt, va_list ap)
-{
-	fprintf(stderr, "%s: %s", program_name, level);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-void print_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage("", fmt, ap);
-	va_end(ap);
-}
-
-void print_warning(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage("warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void print_note(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage("note: ", fmt, ap);
-	va_end(ap);
-}
 
 struct walk_tramp {
 	int (*fn)(const char *path, const char *root, void *data);
@@ -167,35 +100,7 @@ static bool release_of_symvers(const char *path, char *out, size_t size)
 	return ok && sscanf(out, "%u.%u", &a, &b) == 2;
 }
 
-/* The kernel to check against, from the options. Errors reported; counts *errors. */
-/* ---- progress, and the index `tree` keeps ---- */
-
-void draw_bar(void *data, const char *phase, size_t done, size_t total)
-{
-	struct progress_bar *b = data;
-
-	if (!b || !b->on || !total)
-		return;
-	size_t w = 40, fill = done * w / total;
-	if (done != total && fill == b->last && b->phase == phase)
-		return;
-	b->last = fill;
-	b->phase = phase;
-	fprintf(stderr, "\r%-7s [", phase);
-	for (size_t i = 0; i < w; i++)
-		fputc(i < fill ? '#' : ' ', stderr);
-	fprintf(stderr, "] %zu/%zu\033[K", done, total);
-	fflush(stderr);
-}
-
-void clear_bar(struct progress_bar *b)
-{
-	if (b && b->on && b->phase) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-		b->phase = NULL;
-	}
-}
+/* ---- the index `tree` keeps ---- */
 
 char *default_index(const char *root, const char *kver)
 {
