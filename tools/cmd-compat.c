@@ -17,6 +17,7 @@
 
 #include <json-c/json.h>
 
+#include "util/array.h"
 #include "util/fileio.h"
 #include "util/macro.h"
 #include "tools/ksc-tool.h"
@@ -85,9 +86,9 @@ struct kspec {
 struct compat_args {
 	struct kernel_opts kern; /* the rules only; the kernels are in `kernels` */
 	struct kspec *kernels;
-	size_t n_kernels;
+	size_t n_kernels, cap_kernels;
 	const char **dirs;
-	size_t n_dirs;
+	size_t n_dirs, cap_dirs;
 	const char *src;
 	bool verbose;
 	int format;
@@ -95,12 +96,8 @@ struct compat_args {
 
 static int add_kernel(struct compat_args *a, const struct kspec *s)
 {
-	struct kspec *v = realloc(a->kernels, (a->n_kernels + 1) * sizeof(*v));
-
-	if (!v)
+	if (array_push(a->kernels, a->n_kernels, a->cap_kernels, *s) < 0)
 		return KSC_EXIT_UNREADABLE;
-	a->kernels = v;
-	v[a->n_kernels++] = *s;
 	return 0;
 }
 
@@ -130,14 +127,10 @@ static int compat_opt(void *data, int ch, const char *arg)
 					   arg);
 		a->kernels[a->n_kernels - 1].headers = arg;
 		break;
-	case 'm': {
-		const char **v = realloc(a->dirs, (a->n_dirs + 1) * sizeof(*v));
-		if (!v)
+	case 'm':
+		if (array_push(a->dirs, a->n_dirs, a->cap_dirs, arg) < 0)
 			return KSC_EXIT_UNREADABLE;
-		a->dirs = v;
-		v[a->n_dirs++] = arg;
 		break;
-	}
 	case OPT_SRC: a->src = arg; break;
 	}
 	return 0;

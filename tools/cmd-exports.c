@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "util/array.h"
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
 #include "util/fileio.h"
@@ -197,12 +198,10 @@ static int write_symvers(struct exports_run *run)
 		const struct ksc_symvers_entry *e = ksc_symvers_get(run->all, i);
 		int n = ksc_symvers_format_entry(e, KSC_SYMVERS_5, buf, size);
 		if (n >= 0 && (size_t)n >= size) {
-			char *p = realloc(buf, (size_t)n + 1);
-			if (!p) {
+			if (array_reserve(buf, size, (size_t)n + 1, 256) < 0) {
 				r = -ENOMEM;
 				break;
 			}
-			buf = p, size = (size_t)n + 1;
 			n = ksc_symvers_format_entry(e, KSC_SYMVERS_5, buf, size);
 		}
 		if (n < 0) {

@@ -42,6 +42,7 @@
 #include <json-c/json.h>
 
 #include "ksymcheck.h"
+#include "util/array.h"
 #include "util/macro.h"
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
@@ -164,7 +165,7 @@ static int collect_params(const struct ksc_module *mod, struct param **out)
 {
 	size_t n = ksc_module_get_modinfo_count(mod);
 	struct param *p = NULL;
-	int np = 0, cap = 0;
+	size_t np = 0, cap = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct ksc_modinfo *mi = ksc_module_get_modinfo(mod, i);
@@ -179,21 +180,14 @@ static int collect_params(const struct ksc_module *mod, struct param **out)
 			continue;
 		}
 		int namelen = (int)(colon - mi->value);
-		int j;
+		size_t j;
 		for (j = 0; j < np; j++)
 			if (p[j].namelen == namelen && memcmp(p[j].name, mi->value, namelen) == 0)
 				break;
-		if (j == np) {
-			if (np == cap) {
-				cap = cap ? cap * 2 : 16;
-				struct param *q = realloc(p, cap * sizeof(*q));
-				if (!q) {
-					free(p);
-					return -ENOMEM;
-				}
-				p = q;
-			}
-			p[np++] = (struct param){ .name = mi->value, .namelen = namelen };
+		if (j == np &&
+		    array_push(p, np, cap, (struct param){ .name = mi->value, .namelen = namelen }) < 0) {
+			free(p);
+			return -ENOMEM;
 		}
 		if (is_parm)
 			p[j].desc = colon + 1;
@@ -201,7 +195,7 @@ static int collect_params(const struct ksc_module *mod, struct param **out)
 			p[j].type = colon + 1;
 	}
 	*out = p;
-	return np;
+	return (int)np;
 }
 
 /* Print the merged parameters, newest first. with_key: the full listing's form. */

@@ -112,6 +112,7 @@ struct kernel_opts {
 	const char *root, *kver, *symvers, *vmlinux, *config, *system_map;
 	const char **module_dirs, **certs; /* grown by parse_options(): kernel_opts_free() */
 	int n_module_dirs, n_certs;
+	size_t cap_module_dirs, cap_certs;
 	const char *policy, *distro; /* distro: "debian", "upstream" or NULL */
 	unsigned views;              /* KSC_VIEW_x: both unless --view */
 	bool require_intree, allow_missing_ns;

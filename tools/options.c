@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/macro.h"
 #include "tools/ksc-tool.h"
 
@@ -185,15 +186,12 @@ static int parse_view(const char *cmd, const char *value)
 	return -1;
 }
 
-/* Append s to a NULL-less list grown one at a time. */
-static int push(const char ***v, int *n, const char *s)
+/* Append s to a NULL-less list. */
+static int push(const char ***v, int *n, size_t *cap, const char *s)
 {
-	const char **w = realloc(*v, (size_t)(*n + 1) * sizeof(*w));
-
-	if (!w)
+	if (array_reserve(*v, *cap, (size_t)*n + 1, 4) < 0)
 		return -ENOMEM;
-	*v = w;
-	w[(*n)++] = s;
+	(*v)[(*n)++] = s;
 	return 0;
 }
 
@@ -210,8 +208,8 @@ static int kernel_opt(const char *cmd, struct kernel_opts *o, int ch, const char
 	case KOPT_VAL_CONFIG: o->config = arg; break;
 	case KOPT_VAL_SYSTEM_MAP:
 	case 'F': o->system_map = arg; break;
-	case 'm': return push(&o->module_dirs, &o->n_module_dirs, arg) < 0 ? -ENOMEM : 1;
-	case KOPT_VAL_CERT: return push(&o->certs, &o->n_certs, arg) < 0 ? -ENOMEM : 1;
+	case 'm': return push(&o->module_dirs, &o->n_module_dirs, &o->cap_module_dirs, arg) < 0 ? -ENOMEM : 1;
+	case KOPT_VAL_CERT: return push(&o->certs, &o->n_certs, &o->cap_certs, arg) < 0 ? -ENOMEM : 1;
 	case 'p': o->policy = arg; break;
 	case KOPT_VAL_REQUIRE_INTREE: o->require_intree = true; break;
 	case 'N': o->allow_missing_ns = true; break;
