@@ -226,6 +226,32 @@ static int print_params(const struct ksc_module *mod, bool with_key)
 /* ---------------------------------------------------------------------------------- */
 /* Output                                                                             */
 
+/*
+ * kmod appends the signature fields after the .modinfo entries of a signed module: each
+ * as "key:" padded to 16 columns and its value, or with field only that key's value.
+ */
+static int print_signature(const struct ksc_module *mod, const char *field)
+{
+	struct ksc_signature_info si;
+	int r = ksc_module_get_signature(mod, &si);
+
+	if (r == -ENOMEM)
+		return r;
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(signature_keys); i++) {
+		_cleanup_free_ char *v = NULL;
+		if (field && strcmp(field, signature_keys[i]) != 0)
+			continue;
+		if (signature_entry(&si, i, &v) < 0)
+			return -ENOMEM;
+		if (field)
+			printf("%s\n", sig_text(i, v));
+		else
+			printf("%s:%*s%s\n", signature_keys[i],
+			       15 - (int)strlen(signature_keys[i]), "", sig_text(i, v));
+	}
+	return 0;
+}
+
 static int print_field(struct modinfo_state *st, const struct ksc_module *mod)
 {
 	const char *field = st->field;
@@ -246,20 +272,7 @@ static int print_field(struct modinfo_state *st, const struct ksc_module *mod)
 		if (strcmp(mi->key, field) == 0)
 			printf("%s\n", text_esc_ws(mi->value));
 	}
-	/* kmod appends the signature fields after the .modinfo entries of a signed module. */
-	struct ksc_signature_info si;
-	int r = ksc_module_get_signature(mod, &si);
-	if (r == -ENOMEM)
-		return r;
-	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(signature_keys); i++) {
-		_cleanup_free_ char *v = NULL;
-		if (strcmp(field, signature_keys[i]) != 0)
-			continue;
-		if (signature_entry(&si, i, &v) < 0)
-			return -ENOMEM;
-		printf("%s\n", sig_text(i, v));
-	}
-	return 0;
+	return print_signature(mod, field);
 }
 
 static int print_text(const struct ksc_module *mod)
@@ -278,18 +291,8 @@ static int print_text(const struct ksc_module *mod)
 		printf("%s:%*s%s\n", text_esc(mi->key), pad < 0 ? -pad : pad, "",
 		       text_esc_ws(mi->value));
 	}
-	struct ksc_signature_info si;
-	int r = ksc_module_get_signature(mod, &si);
-	if (r == -ENOMEM)
-		return r;
-	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(signature_keys); i++) {
-		_cleanup_free_ char *v = NULL;
-		if (signature_entry(&si, i, &v) < 0)
-			return -ENOMEM;
-		printf("%s:%*s%s\n", signature_keys[i], 15 - (int)strlen(signature_keys[i]), "",
-		       sig_text(i, v));
-	}
-	return print_params(mod, true);
+	int r = print_signature(mod, NULL);
+	return r < 0 ? r : print_params(mod, true);
 }
 
 static int print_json(struct modinfo_state *st, const struct ksc_module *mod)
