@@ -50,7 +50,7 @@ static const char *const help =
 	"unsigned intree modules, ...), 2 usage error, 4 unreadable input (the rest was\n"
 	"audited).\n";
 
-enum { OPT_REFERENCE = 256, OPT_HTML, OPT_CERT };
+enum { OPT_REFERENCE = 256 };
 
 static const char *sev_name(enum ksc_severity s)
 {
@@ -342,7 +342,6 @@ static int audit_opt(void *data, int ch, const char *arg)
 
 	switch (ch) {
 	case OPT_REFERENCE: a->reference = arg; break;
-	case OPT_HTML: a->html = arg; break;
 	}
 	return 0;
 }
@@ -352,7 +351,6 @@ static int parse_args(struct audit_args *a, int argc, char *argv[])
 {
 	static const struct option own[] = {
 		{ "reference", required_argument, NULL, OPT_REFERENCE },
-		{ "html", required_argument, NULL, OPT_HTML },
 		{ 0 },
 	};
 	const struct option_set set = {
@@ -360,6 +358,7 @@ static int parse_args(struct audit_args *a, int argc, char *argv[])
 		.format = &a->format,
 		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_DOT,
 		.quiet = &a->quiet,
+		.html = &a->html,
 		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_CONFIG | KOPT_CERT,
 		.help = help,
 		.fn = audit_opt,

@@ -47,7 +47,7 @@ static const char *const help =
 	"Exit status: 0 no change (or no module breaks), 1 changes (or some module that\n"
 	"loaded on OLD would be refused on NEW), 2 usage error, 4 unreadable input.\n";
 
-enum { OPT_POLICY_OLD = 256, OPT_POLICY_NEW, OPT_HTML };
+enum { OPT_POLICY_OLD = 256, OPT_POLICY_NEW };
 static void describe(const struct ksc_change *c, char *buf, size_t size)
 {
 	const struct ksc_export *o = c->old, *n = c->new;
@@ -411,7 +411,6 @@ static int diff_opt(void *data, int ch, const char *arg)
 	switch (ch) {
 	case OPT_POLICY_OLD: a->pold = arg; break;
 	case OPT_POLICY_NEW: a->pnew = arg; break;
-	case OPT_HTML: a->html = arg; break;
 	}
 	return 0;
 }
@@ -422,7 +421,6 @@ static int parse_args(struct diff_args *a, int argc, char *argv[])
 	static const struct option own[] = {
 		{ "policy-old", required_argument, NULL, OPT_POLICY_OLD },
 		{ "policy-new", required_argument, NULL, OPT_POLICY_NEW },
-		{ "html", required_argument, NULL, OPT_HTML },
 		{ 0 },
 	};
 	const struct option_set set = {
@@ -431,6 +429,7 @@ static int parse_args(struct diff_args *a, int argc, char *argv[])
 		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_DOT,
 		.quiet = &a->quiet,
 		.verbose = &a->verbose,
+		.html = &a->html,
 		.kernel = KOPT_VIEW,
 		.help = help,
 		.fn = diff_opt,

@@ -130,7 +130,8 @@ struct option;
 /*
  * A command's options: its own, the output and kernel options it takes, its --help text.
  * The output options have one name each: -f/--format FMT with --json (--format json),
- * -q/--quiet, -v/--verbose; a command takes those it gives a place to store in.
+ * -q/--quiet, -v/--verbose, --html FILE; a command takes those it gives a place to store
+ * in.
  */
 struct option_set {
 	const struct option *own; /* {0}-terminated, without the output options and --help */
@@ -138,6 +139,7 @@ struct option_set {
 	int *format;              /* -f/--format, --json: a FMT_x of `formats`; NULL: none */
 	unsigned formats;         /* the (1 << FMT_x) --format takes */
 	bool *quiet, *verbose;    /* -q/--quiet, -v/--verbose; NULL: not taken */
+	const char **html;        /* --html FILE (audit, diff); NULL: not taken */
 	unsigned kernel;          /* KOPT_x */
 	const char *help;
 	/* One of the command's own options: 0, or the status of a usage error (reported). */

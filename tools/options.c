@@ -4,7 +4,7 @@
  * each command hands parse_options() its own options, names the output options and the
  * kernel options (KOPT_x) it takes, and gets the kernel's in a struct kernel_opts. One
  * set of names for the options that name a kernel and its rules (check, nsdeps, tree,
- * audit, diff, compat) and for the output options (--format, --json, -q, -v).
+ * audit, diff, compat) and for the output options (--format, --json, -q, -v, --html).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -29,6 +29,7 @@ enum {
 	KOPT_VAL_INTREE_BUILD,
 	KOPT_VAL_DISTRO,
 	OUT_VAL_JSON,
+	OUT_VAL_HTML,
 };
 
 static const struct kernel_opt_def {
@@ -60,6 +61,7 @@ static const struct option format_opts[] = {
 };
 static const struct option quiet_opt = { "quiet", no_argument, NULL, 'q' };
 static const struct option verbose_opt = { "verbose", no_argument, NULL, 'v' };
+static const struct option html_opt = { "html", required_argument, NULL, OUT_VAL_HTML };
 
 /* A command's getopt tables: its own options, its output and kernel options, --help. */
 struct opt_table {
@@ -74,7 +76,7 @@ static int opt_table_new(struct opt_table *t, const struct option_set *s)
 
 	while (s->own && s->own[n_own].name)
 		n_own++;
-	t->longopts = calloc(n_own + ARRAY_SIZE(format_opts) + ARRAY_SIZE(kernel_opt_defs) + 4,
+	t->longopts = calloc(n_own + ARRAY_SIZE(format_opts) + ARRAY_SIZE(kernel_opt_defs) + 5,
 			     sizeof(*t->longopts));
 	if (!t->longopts)
 		return -ENOMEM;
@@ -86,6 +88,8 @@ static int opt_table_new(struct opt_table *t, const struct option_set *s)
 		t->longopts[n++] = quiet_opt;
 	if (s->verbose)
 		t->longopts[n++] = verbose_opt;
+	if (s->html)
+		t->longopts[n++] = html_opt;
 	for (size_t i = 0; i < ARRAY_SIZE(kernel_opt_defs); i++)
 		if (kernel_opt_defs[i].set & s->kernel)
 			t->longopts[n++] = kernel_opt_defs[i].opt;
@@ -257,6 +261,8 @@ static int output_opt(const char *cmd, const struct option_set *s, int ch, const
 		*s->quiet = true;
 	} else if (ch == 'v' && s->verbose) {
 		*s->verbose = true;
+	} else if (ch == OUT_VAL_HTML && s->html) {
+		*s->html = arg;
 	} else {
 		return 0;
 	}
