@@ -25,12 +25,7 @@ static const char *const help =
 	"  -k, --kernel ROOT      a root holding lib/modules/KVER, with the kernel's exports\n"
 	"                         from boot/vmlinux-KVER, Module.symvers or boot/vmlinuz-KVER,\n"
 	"                         and boot/config-KVER\n"
-	"  -b, --basedir ROOT     the same, as depmod -b\n"
-	"      --kver KVER        the kernel release under ROOT (default: the only one there,\n"
-	"                         else for / the running one)\n"
-	"  -s, --symvers FILE     the kernel's Module.symvers\n"
-	"      --vmlinux FILE     the kernel image (vmlinux or bzImage)\n"
-	"  -m, --modules DIR      also take the modules below DIR as providers\n"
+	KOPT_HELP_FILES
 	"      --config FILE      the kernel's .config (modversions, signatures, ...)\n"
 	"      --distro NAME      the kernel's distribution patches: debian or upstream\n"
 	"                         (default: recognised from ROOT, else upstream)\n"

@@ -46,12 +46,7 @@ static const char *const help =
 	"                         one elsewhere: 'PATH: outside --src DIR: not written')\n\n"
 	"The kernel the module is built for (default: this machine's), as for 'ksymcheck check':\n"
 	"  -k, --kernel ROOT      a root holding lib/modules/KVER and the kernel's exports\n"
-	"  -b, --basedir ROOT     the same, as depmod -b\n"
-	"      --kver KVER        the kernel release under ROOT (default: the only one there,\n"
-	"                         else for / the running one)\n"
-	"  -s, --symvers FILE     the kernel's Module.symvers\n"
-	"      --vmlinux FILE     the kernel image (vmlinux or bzImage)\n"
-	"  -m, --modules DIR      also take the modules below DIR as providers\n"
+	KOPT_HELP_FILES
 	"      --config FILE      the kernel's .config\n"
 	"  -p, --policy KVER      rules and syntax of this kernel version (default: the\n"
 	"                         kernel's release, else the module's vermagic)\n\n"

@@ -108,6 +108,14 @@ enum {
 	KOPT_VIEW = 1 << 14,           /* --view loader|modpost|both */
 	KOPT_DISTRO = 1 << 15,         /* --distro debian|upstream */
 };
+/* The --help lines of -b, --kver, -s, --vmlinux and -m, as check and nsdeps take them. */
+#define KOPT_HELP_FILES                                                                   \
+	"  -b, --basedir ROOT     the same, as depmod -b\n"                                  \
+	"      --kver KVER        the kernel release under ROOT (default: the only one there,\n" \
+	"                         else for / the running one)\n"                              \
+	"  -s, --symvers FILE     the kernel's Module.symvers\n"                              \
+	"      --vmlinux FILE     the kernel image (vmlinux or bzImage)\n"                    \
+	"  -m, --modules DIR      also take the modules below DIR as providers\n"
 struct kernel_opts {
 	const char *root, *kver, *symvers, *vmlinux, *config, *system_map;
 	const char **module_dirs, **certs; /* grown by parse_options(): kernel_opts_free() */
