@@ -335,33 +335,20 @@ struct audit_args {
 	bool quiet;
 };
 
-/* One of audit's own options: 0, or the status of a usage error. */
-static int audit_opt(void *data, int ch, const char *arg)
-{
-	struct audit_args *a = data;
-
-	switch (ch) {
-	case OPT_REFERENCE: a->reference = arg; break;
-	}
-	return 0;
-}
-
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
 static int parse_args(struct audit_args *a, int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "reference", required_argument, NULL, OPT_REFERENCE },
-		{ 0 },
-	};
 	const struct option_set set = {
-		.own = own,
+		.own = (const struct own_option[]){
+			{ "reference", required_argument, &a->reference, OPT_REFERENCE },
+			{ 0 },
+		},
 		.format = &a->format,
 		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_DOT,
 		.quiet = &a->quiet,
 		.html = &a->html,
 		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_CONFIG | KOPT_CERT,
 		.help = help,
-		.fn = audit_opt,
 	};
 	int r = parse_options("audit", argc, argv, &set, &a->kern, a);
 

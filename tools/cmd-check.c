@@ -463,26 +463,14 @@ static int print_sarif(const struct ksc_report *rep)
 	return 0;
 }
 
-/* One of check's own options: 0, or the status of a usage error. */
-static int check_opt(void *data, int ch, const char *arg)
-{
-	struct check_args *a = data;
-
-	switch (ch) {
-	case OPT_INSMOD: a->insmod_only = true; break;
-	}
-	return 0;
-}
-
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
 static int parse_args(struct check_args *a, int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "insmod", no_argument, NULL, OPT_INSMOD },
-		{ 0 },
-	};
 	const struct option_set set = {
-		.own = own,
+		.own = (const struct own_option[]){
+			{ "insmod", no_argument, &a->insmod_only, OPT_INSMOD },
+			{ 0 },
+		},
 		.format = &a->format,
 		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_KERNEL | 1u << FMT_SARIF,
 		.quiet = &a->quiet,
@@ -491,7 +479,6 @@ static int parse_args(struct check_args *a, int argc, char *argv[])
 			  KOPT_CONFIG | KOPT_CERT | KOPT_POLICY | KOPT_REQUIRE_INTREE |
 			  KOPT_MISSING_NS | KOPT_MISSING_NS_N | KOPT_BUILD | KOPT_VIEW | KOPT_DISTRO,
 		.help = help,
-		.fn = check_opt,
 	};
 	int r = parse_options("check", argc, argv, &set, &a->kern, a);
 

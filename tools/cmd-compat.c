@@ -138,7 +138,7 @@ static int compat_opt(void *data, int ch, const char *arg)
 
 static int parse_args(struct compat_args *a, int argc, char *argv[])
 {
-	static const struct option own[] = {
+	static const struct own_option own[] = {
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "kver", required_argument, NULL, OPT_KVER },
 		{ "symvers", required_argument, NULL, 's' },

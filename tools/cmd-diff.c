@@ -403,28 +403,15 @@ struct diff_args {
 	bool quiet, verbose;
 };
 
-/* One of diff's own options: 0, or the status of a usage error. */
-static int diff_opt(void *data, int ch, const char *arg)
-{
-	struct diff_args *a = data;
-
-	switch (ch) {
-	case OPT_POLICY_OLD: a->pold = arg; break;
-	case OPT_POLICY_NEW: a->pnew = arg; break;
-	}
-	return 0;
-}
-
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
 static int parse_args(struct diff_args *a, int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "policy-old", required_argument, NULL, OPT_POLICY_OLD },
-		{ "policy-new", required_argument, NULL, OPT_POLICY_NEW },
-		{ 0 },
-	};
 	const struct option_set set = {
-		.own = own,
+		.own = (const struct own_option[]){
+			{ "policy-old", required_argument, &a->pold, OPT_POLICY_OLD },
+			{ "policy-new", required_argument, &a->pnew, OPT_POLICY_NEW },
+			{ 0 },
+		},
 		.format = &a->format,
 		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_DOT,
 		.quiet = &a->quiet,
@@ -432,7 +419,6 @@ static int parse_args(struct diff_args *a, int argc, char *argv[])
 		.html = &a->html,
 		.kernel = KOPT_VIEW,
 		.help = help,
-		.fn = diff_opt,
 	};
 	int r = parse_options("diff", argc, argv, &set, &a->kern, a);
 

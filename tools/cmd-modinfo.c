@@ -394,32 +394,20 @@ static int do_file(const char *path, const char *root, void *data)
 	return r;
 }
 
-/* -F KEY, modinfo's one option of its own. */
-static int modinfo_opt(void *data, int ch, const char *arg)
-{
-	struct modinfo_state *st = data;
-
-	if (ch == 'F')
-		st->field = arg;
-	return 0;
-}
-
 int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "field", required_argument, NULL, 'F' },
-		{ 0 },
-	};
 	struct modinfo_state st = { .ctx = ctx, .format = FMT_TEXT,
 				    .js = { .command = CMD, .key = "modules" } };
 	const struct option_set set = {
-		.own = own,
+		.own = (const struct own_option[]){
+			{ "field", required_argument, &st.field, 'F' },
+			{ 0 },
+		},
 		.own_short = "F:",
 		.format = &st.format,
 		.formats = 1u << FMT_TEXT | 1u << FMT_JSON,
 		.quiet = &st.quiet,
 		.help = help,
-		.fn = modinfo_opt,
 	};
 	int r = parse_options(CMD, argc, argv, &set, NULL, &st);
 

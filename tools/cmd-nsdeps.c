@@ -445,28 +445,15 @@ static int print_diff(const struct ksc_srcedit *e, const char *base, bool *told)
 	return ksc_srcedit_write_diff_as(e, name, stdout);
 }
 
-/* One of nsdeps' own options. */
-static int nsdeps_opt(void *data, int ch, const char *arg)
-{
-	struct nsdeps_args *a = data;
-
-	switch (ch) {
-	case OPT_SRC: a->src = arg; break;
-	case 'w': a->write = true; break;
-	}
-	return 0;
-}
-
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
 static int parse_args(struct nsdeps_args *a, int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "src", required_argument, NULL, OPT_SRC },
-		{ "write", no_argument, NULL, 'w' },
-		{ 0 },
-	};
 	const struct option_set set = {
-		.own = own,
+		.own = (const struct own_option[]){
+			{ "src", required_argument, &a->src, OPT_SRC },
+			{ "write", no_argument, &a->write, 'w' },
+			{ 0 },
+		},
 		.own_short = "w",
 		.format = &a->format,
 		.formats = 1u << FMT_TEXT | 1u << FMT_JSON,
@@ -474,7 +461,6 @@ static int parse_args(struct nsdeps_args *a, int argc, char *argv[])
 		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS | KOPT_VMLINUX | KOPT_MODULES |
 			  KOPT_CONFIG | KOPT_POLICY,
 		.help = help,
-		.fn = nsdeps_opt,
 	};
 	struct stat st;
 	int r = parse_options("nsdeps", argc, argv, &set, &a->kern, a);

@@ -164,23 +164,21 @@ static int scan_opt(void *data, int ch, const char *arg)
 		a->o.threads = (unsigned)n;
 		break;
 	}
-	case OPT_KVM: a->o.kvm_sub_modules = arg; break;
 	}
 	return 0;
 }
 
 static int src_scan(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "mentions", no_argument, NULL, OPT_MENTIONS },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "threads", required_argument, NULL, 'j' },
-		{ "kvm-sub-modules", required_argument, NULL, OPT_KVM },
-		{ 0 },
-	};
 	struct scan_args a = { .o = { .sz = sizeof(a.o) }, .format = FMT_TEXT };
 	const struct option_set set = {
-		.own = own,
+		.own = (const struct own_option[]){
+			{ "mentions", no_argument, NULL, OPT_MENTIONS },
+			{ "jobs", required_argument, NULL, 'j' },
+			{ "threads", required_argument, NULL, 'j' },
+			{ "kvm-sub-modules", required_argument, &a.o.kvm_sub_modules, OPT_KVM },
+			{ 0 },
+		},
 		.own_short = "j:",
 		.format = &a.format,
 		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SYMVERS,
@@ -262,46 +260,26 @@ static void print_notes(const struct ksc_srcedit *e)
 	}
 }
 
-/* What migrate's options say. */
-struct migrate_args {
-	const char *to;
-	bool write, quiet;
-};
-
-static int migrate_opt(void *data, int ch, const char *arg)
-{
-	struct migrate_args *a = data;
-
-	if (ch == 't')
-		a->to = arg;
-	else if (ch == 'w')
-		a->write = true;
-	return 0;
-}
-
 static int src_migrate(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "to", required_argument, NULL, 't' },
-		{ "write", no_argument, NULL, 'w' },
-		{ 0 },
-	};
-	struct migrate_args a = { 0 };
+	const char *to = NULL;
+	bool write = false, quiet = false;
 	const struct option_set set = {
-		.own = own,
+		.own = (const struct own_option[]){
+			{ "to", required_argument, &to, 't' },
+			{ "write", no_argument, &write, 'w' },
+			{ 0 },
+		},
 		.own_short = "t:w",
-		.quiet = &a.quiet,
+		.quiet = &quiet,
 		.help = help,
-		.fn = migrate_opt,
 	};
-	int status = parse_options("src migrate", argc, argv, &set, NULL, &a);
+	int status = parse_options("src migrate", argc, argv, &set, NULL, NULL);
 	struct ksc_src *src;
 	struct ksc_kver v;
 
 	if (status != KSC_EXIT_OK)
 		return status < 0 ? KSC_EXIT_OK : status;
-	const char *to = a.to;
-	bool write = a.write, quiet = a.quiet;
 	if (!to)
 		return usage_error("src migrate", "migrate needs --to KVER");
 	if (ksc_kver_parse(to, &v) < 0)

@@ -460,25 +460,16 @@ struct tree_args {
 	int format; /* FMT_TEXT, FMT_JSON or FMT_SARIF */
 };
 
-/* One option of tree's own: 0, or the status of a usage error. */
+/* -j N, tree's one own option that is not only stored: 0, or a usage error's status. */
 static int tree_opt(void *data, int ch, const char *arg)
 {
 	struct tree_args *a = data;
 
-	switch (ch) {
-	case 'j': {
+	if (ch == 'j') {
 		int n = parse_jobs("tree", arg, 256);
 		if (n < 0)
 			return KSC_EXIT_USAGE;
 		a->jobs = (unsigned int)n;
-		break;
-	}
-	case OPT_INDEX: a->index = arg; break;
-	case OPT_NO_INDEX: a->no_index = true; break;
-	case OPT_NO_KSEARCH: a->no_kernel_search = true; break;
-	case OPT_NO_CHECK: a->no_check = true; break;
-	case OPT_WRITE_DEPMOD: a->depmod_dir = arg; break;
-	case OPT_TIMING: a->timing = true; break;
 	}
 	return 0;
 }
@@ -486,18 +477,17 @@ static int tree_opt(void *data, int ch, const char *arg)
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
 static int parse_args(struct tree_args *a, int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "index", required_argument, NULL, OPT_INDEX },
-		{ "no-index", no_argument, NULL, OPT_NO_INDEX },
-		{ "no-kernel-search", no_argument, NULL, OPT_NO_KSEARCH },
-		{ "no-check", no_argument, NULL, OPT_NO_CHECK },
-		{ "write-depmod", required_argument, NULL, OPT_WRITE_DEPMOD },
-		{ "timing", no_argument, NULL, OPT_TIMING },
-		{ 0 },
-	};
 	const struct option_set set = {
-		.own = own,
+		.own = (const struct own_option[]){
+			{ "jobs", required_argument, NULL, 'j' },
+			{ "index", required_argument, &a->index, OPT_INDEX },
+			{ "no-index", no_argument, &a->no_index, OPT_NO_INDEX },
+			{ "no-kernel-search", no_argument, &a->no_kernel_search, OPT_NO_KSEARCH },
+			{ "no-check", no_argument, &a->no_check, OPT_NO_CHECK },
+			{ "write-depmod", required_argument, &a->depmod_dir, OPT_WRITE_DEPMOD },
+			{ "timing", no_argument, &a->timing, OPT_TIMING },
+			{ 0 },
+		},
 		.own_short = "j:",
 		.format = &a->format,
 		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF,

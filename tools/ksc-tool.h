@@ -134,7 +134,19 @@ struct kernel_opts {
 enum out_format { FMT_TEXT, FMT_JSON, FMT_SYMVERS, FMT_KERNEL, FMT_SARIF, FMT_DOT };
 /* -j/--jobs N: N from 1 to max, or -1 after the usage error. */
 int parse_jobs(const char *cmd, const char *value, unsigned max);
-struct option;
+/*
+ * One of a command's own options, a row of getopt's struct option whose third member says
+ * where the value goes instead of getopt's int *flag: a required argument into the
+ * `const char *` there, a flag (no_argument) as true into the `bool` there; NULL: the
+ * option_set's fn takes it, e.g. { "src", required_argument, &a->src, OPT_SRC },
+ * { "write", no_argument, &a->write, 'w' }, { "kernel", required_argument, NULL, 'k' }.
+ */
+struct own_option {
+	const char *name;
+	int has_arg;
+	void *to;
+	int val;
+};
 /*
  * A command's options: its own, the output and kernel options it takes, its --help text.
  * The output options have one name each: -f/--format FMT with --json (--format json),
@@ -142,7 +154,7 @@ struct option;
  * in.
  */
 struct option_set {
-	const struct option *own; /* {0}-terminated, without the output options and --help */
+	const struct own_option *own; /* {0}-terminated, without the output options and --help */
 	const char *own_short;    /* their letters, without ':' first and without h */
 	int *format;              /* -f/--format, --json: a FMT_x of `formats`; NULL: none */
 	unsigned formats;         /* the (1 << FMT_x) --format takes */

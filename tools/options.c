@@ -81,7 +81,8 @@ static int opt_table_new(struct opt_table *t, const struct option_set *s)
 	if (!t->longopts)
 		return -ENOMEM;
 	for (size_t i = 0; i < n_own; i++)
-		t->longopts[n++] = s->own[i];
+		t->longopts[n++] = (struct option){ s->own[i].name, s->own[i].has_arg, NULL,
+						    s->own[i].val };
 	for (size_t i = 0; s->format && i < ARRAY_SIZE(format_opts); i++)
 		t->longopts[n++] = format_opts[i];
 	if (s->quiet)
@@ -238,13 +239,25 @@ static int kernel_opt(const char *cmd, struct kernel_opts *o, int ch, const char
 	return 1;
 }
 
-/* One of the command's own options: it wins over an output or kernel option's letter. */
-static bool own_option(const struct option_set *s, int ch)
+/*
+ * One of the command's own options (it wins over an output or kernel option's letter):
+ * 1 when its row says where it goes (stored), 0 for s->fn, -1 when ch is none of them.
+ */
+static int own_opt(const struct option_set *s, int ch, const char *arg)
 {
-	for (size_t i = 0; s->own && s->own[i].name; i++)
-		if (s->own[i].val == ch)
-			return true;
-	return ch > 0 && ch < 256 && ch != ':' && s->own_short && strchr(s->own_short, ch);
+	for (size_t i = 0; s->own && s->own[i].name; i++) {
+		const struct own_option *o = &s->own[i];
+		if (o->val != ch)
+			continue;
+		if (o->to && o->has_arg == required_argument)
+			*(const char **)o->to = arg;
+		else if (o->to)
+			*(bool *)o->to = true;
+		return o->to != NULL;
+	}
+	if (ch > 0 && ch < 256 && ch != ':' && s->own_short && strchr(s->own_short, ch))
+		return 0;
+	return -1;
 }
 
 /* Store one output option: 1 when ch is one the command takes, 0 when not, -EINVAL. */
@@ -282,8 +295,8 @@ int parse_options(const char *cmd, int argc, char *argv[], const struct option_s
 	opterr = 0; /* option_error() reports them, with the program's name */
 	while (r == KSC_EXIT_OK &&
 	       (ch = getopt_long(argc, argv, t.shortopts, t.longopts, NULL)) != -1) {
-		int kr = 0;
-		if (!own_option(s, ch)) {
+		int kr = own_opt(s, ch, optarg);
+		if (kr < 0) {
 			kr = output_opt(cmd, s, ch, optarg);
 			if (!kr && k)
 				kr = kernel_opt(cmd, k, ch, optarg);
