@@ -16,7 +16,7 @@
 #include "util/macro.h"
 #include "tools/ksc-tool.h"
 
-/* getopt values of the long-only kernel options: no command's own option uses these. */
+/* getopt values of the long-only kernel and output options: no own option uses these. */
 enum {
 	KOPT_VAL_KVER = 0x1000,
 	KOPT_VAL_VMLINUX,
@@ -76,6 +76,7 @@ static int opt_table_new(struct opt_table *t, const struct option_set *s)
 
 	while (s->own && s->own[n_own].name)
 		n_own++;
+	/* + quiet, verbose, html, help and the {0} at the end */
 	t->longopts = calloc(n_own + ARRAY_SIZE(format_opts) + ARRAY_SIZE(kernel_opt_defs) + 5,
 			     sizeof(*t->longopts));
 	if (!t->longopts)
@@ -166,19 +167,21 @@ int parse_jobs(const char *cmd, const char *value, unsigned max)
 	return (int)n;
 }
 
+/* --format VALUE: a FMT_x that allowed (a mask of 1 << FMT_x) has; -1 after the usage error. */
 static int parse_format(const char *cmd, const char *value, unsigned allowed)
 {
 	static const char *const names[] = { [FMT_TEXT] = "text", [FMT_JSON] = "json",
 					     [FMT_SYMVERS] = "symvers", [FMT_KERNEL] = "kernel",
 					     [FMT_SARIF] = "sarif", [FMT_DOT] = "dot" };
 
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (unsigned i = 0; i < ARRAY_SIZE(names); i++)
 		if ((allowed & (1u << i)) && names[i] && strcmp(value, names[i]) == 0)
 			return (int)i;
 	usage_error(cmd, "unknown --format '%s'", value);
 	return -1;
 }
 
+/* --view: KSC_VIEW_LOADER, _MODPOST or _BOTH; -1 after the usage error. */
 static int parse_view(const char *cmd, const char *value)
 {
 	if (strcmp(value, "loader") == 0)
@@ -191,13 +194,13 @@ static int parse_view(const char *cmd, const char *value)
 	return -1;
 }
 
-/* Append s to a NULL-less list. */
+/* Append s to a NULL-less list: 1 (an option stored, as kernel_opt() says), or -ENOMEM. */
 static int push(const char ***v, int *n, size_t *cap, const char *s)
 {
 	if (array_reserve(*v, *cap, (size_t)*n + 1, 4) < 0)
 		return -ENOMEM;
 	(*v)[(*n)++] = s;
-	return 0;
+	return 1;
 }
 
 /* Store one kernel option: 1 when ch is one, 0 when not, -ENOMEM, or -EINVAL (reported). */
@@ -213,8 +216,8 @@ static int kernel_opt(const char *cmd, struct kernel_opts *o, int ch, const char
 	case KOPT_VAL_CONFIG: o->config = arg; break;
 	case KOPT_VAL_SYSTEM_MAP:
 	case 'F': o->system_map = arg; break;
-	case 'm': return push(&o->module_dirs, &o->n_module_dirs, &o->cap_module_dirs, arg) < 0 ? -ENOMEM : 1;
-	case KOPT_VAL_CERT: return push(&o->certs, &o->n_certs, &o->cap_certs, arg) < 0 ? -ENOMEM : 1;
+	case 'm': return push(&o->module_dirs, &o->n_module_dirs, &o->cap_module_dirs, arg);
+	case KOPT_VAL_CERT: return push(&o->certs, &o->n_certs, &o->cap_certs, arg);
 	case 'p': o->policy = arg; break;
 	case KOPT_VAL_REQUIRE_INTREE: o->require_intree = true; break;
 	case 'N': o->allow_missing_ns = true; break;
