@@ -67,22 +67,18 @@ fi
 # options.c or message.c, realloc() in a reader; the same words in a comment or a string
 # do not count, nor the homes themselves. And tools/ has the stricter limits: a function
 # of 101 lines, a file of 1,001.
-mkdir -p "$T_TMP/homes/tools" "$T_TMP/homes/lib/readers" "$T_TMP/homes/util"
-{
-	echo 'int g(int argc, char **argv)'
-	echo '{'
-	echo '	/* getopt_long(argc, argv) and realloc(p, n) in a comment, fprintf(stderr, ...) */'
-	echo '	puts("getopt_long( realloc( stderr");'
-	echo '	while (getopt_long(argc, argv, "h", NULL, NULL) != -1)'
-	echo '		fputs("x", stderr);'
-	for i in $(seq 97); do echo "	x($i);"; done
-	echo '}'
-	for i in $(seq 897); do echo "/* $i */"; done
-} > "$T_TMP/homes/tools/t.c"
-printf 'void *r(void *p)\n{\n\treturn realloc(p, 8);\n}\n' > "$T_TMP/homes/lib/readers/r.c"
-printf 'int o(void)\n{\n\treturn getopt_long(0, 0, "", 0, 0);\n}\n' > "$T_TMP/homes/tools/options.c"
-printf 'void m(void)\n{\n\tfputc(0, stderr);\n}\n' > "$T_TMP/homes/tools/message.c"
-printf 'void *a(void *p)\n{\n\treturn realloc(p, 8);\n}\n' > "$T_TMP/homes/util/array.c"
+# put FILE LINE...: a made-up source file, its folders made.
+put() { mkdir -p "${1%/*}"; local f=$1; shift; printf '%s\n' "$@" > "$f"; }
+put "$T_TMP/homes/tools/t.c" 'int g(int argc, char **argv)' '{' \
+	'	/* getopt_long(argc, argv) and realloc(p, n) in a comment, fprintf(stderr, ...) */' \
+	'	puts("getopt_long( realloc( stderr");' \
+	'	while (getopt_long(argc, argv, "h", NULL, NULL) != -1)' '		fputs("x", stderr);' \
+	$(seq -f 'x(%g);' 97) '}'
+seq -f '/* %g */' 897 >> "$T_TMP/homes/tools/t.c"
+put "$T_TMP/homes/lib/readers/r.c" 'void *r(void *p)' '{' '	return realloc(p, 8);' '}'
+put "$T_TMP/homes/tools/options.c" 'int o(void)' '{' '	return getopt_long(0, 0, "", 0, 0);' '}'
+put "$T_TMP/homes/tools/message.c" 'void m(void)' '{' '	fputc(0, stderr);' '}'
+put "$T_TMP/homes/util/array.c" 'void *a(void *p)' '{' '	return realloc(p, 8);' '}'
 python3 tests/structure.py "$T_TMP/homes" > "$T_TMP/homes.out" 2>&1
 rc=$?
 t_eq "getopt_long, realloc and stderr outside their homes fail, and tools/ has its own limits" \
