@@ -367,6 +367,7 @@ struct kidx {
 	size_t size;
 	int fd;                 /* the file, for the cold part; -1 when parsed from memory */
 	uint64_t file_size, cold_off;
+	uint64_t cold_end;      /* where the facts records end (the lookup section starts) */
 	void *cold;             /* the cold part, once read whole */
 	struct krec **fetched;  /* records read one by one */
 	const char *moddir, *release;
@@ -453,3 +454,49 @@ struct kidx_write {
 };
 /* Write atomically (temporary file in the same folder, rename); creates the folder. */
 int ksc_kidx_write(const char *path, const struct kidx_write *w) _must_check_;
+
+/*
+ * The index read in place, for one module or a few (the warm path of `check -k ROOT
+ * ONE.ko`): its lookup table, kmod names and paths sorted, leads to one facts record,
+ * which alone is read and checked (its checksum, every bound, and that it is the record
+ * the table names). Cost: ksc_kidx_map() reads the header and the lookup table (about
+ * 100 bytes a module: 0.4 MB for 4,216 modules) and checks the table's checksum; each
+ * lookup is a binary search (no read) and one pread() of its record (a few KB), kept
+ * for the next lookup of the same module. Nothing is mapped: a file cut short, edited
+ * or replaced while it is open gives -EINVAL (or the old file's consistent bytes),
+ * never SIGBUS. One thread at a time per map.
+ */
+struct kidx_map;
+/* 0; -ENOENT when absent; -EINVAL corrupt, foreign, of another format version; -errno. */
+int ksc_kidx_map(const char *path, struct kidx_map **out) _must_check_;
+/* The same for bytes in memory (copied): tests and fuzzing. */
+int ksc_kidx_map_mem(const void *data, size_t size, struct kidx_map **out) _must_check_;
+void ksc_kidx_unmap(struct kidx_map *m);
+/* The module folder and kernel release the index was written for (owned by the map). */
+const char *ksc_kidx_map_moddir(const struct kidx_map *m);
+const char *ksc_kidx_map_release(const struct kidx_map *m);
+size_t ksc_kidx_map_count(const struct kidx_map *m);
+struct kidx_hit {
+	const char *name;       /* kmod's name (owned by the map) */
+	const char *relpath;    /* below the module folder (owned by the map) */
+	uint32_t module;        /* its entry in the index's directory (struct kidx.mods) */
+	const struct krec *rec; /* checked; owned by the map, valid until ksc_kidx_unmap() */
+	struct krec_sum key;    /* the file as it was read: size, inode, mtime, ctime, ... */
+};
+/*
+ * The module of kmod name `name` ('-' and '_' alike, as kmod compares them): 0 and *hit;
+ * -ENOENT not listed; -EINVAL its entry or record is corrupt (read the module instead);
+ * -ENOMEM; -errno of the read. The record describes the file only while
+ * ksc_kidx_key_matches() says so of the file's stat().
+ */
+int ksc_kidx_find(struct kidx_map *m, const char *name, struct kidx_hit *hit) _must_check_;
+/* The same by path below the module folder ("kernel/arch/x86/kvm/kvm-amd.ko.xz"). */
+int ksc_kidx_find_path(struct kidx_map *m, const char *relpath,
+		       struct kidx_hit *hit) _must_check_;
+/*
+ * Is the file whose stat() is `st` the one the record was read from: a regular file of
+ * the same size, inode, modification time and change time? A key made while the file
+ * could still change (mtime or ctime too recent when it was read) never matches: the
+ * caller reads the module.
+ */
+bool ksc_kidx_key_matches(const struct krec_sum *key, const struct stat *st);
