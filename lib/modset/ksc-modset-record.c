@@ -298,6 +298,22 @@ static void fingerprint(struct krec *r, size_t size)
 	r->prov_hash = provider_fingerprint(r);
 }
 
+/* The digest of the signed bytes, computed while the image was in memory. */
+static void put_digest(struct rbuf *b, struct krec *h, const struct ksc_sig_digest *d)
+{
+	struct krec_digest k = { 0 };
+
+	if (!d || d->nid <= 0 || d->len == 0 || d->len > sizeof(k.md))
+		return;
+	k.nid = d->nid;
+	k.len = d->len;
+	memcpy(k.md, d->md, d->len);
+	h->sigdigest.n = 1;
+	h->sigdigest.off = (uint32_t)rbuf_put(b, sizeof(k), 4);
+	if (!b->oom)
+		memcpy(b->p + h->sigdigest.off, &k, sizeof(k));
+}
+
 int ksc_krec_build(const struct krec_src *src, struct krec **out)
 {
 	const struct ksc_module *mod = src->mod;
@@ -339,6 +355,7 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 		h.sigtail.off = (uint32_t)rbuf_put(&b, src->sigtail_len, 1);
 		if (!b.oom)
 			memcpy(b.p + h.sigtail.off, src->sigtail, src->sigtail_len);
+		put_digest(&b, &h, src->sig_digest);
 	}
 	if (kv && kv->elf_ok) {
 		h.flags |= KREC_F_KELF;
@@ -535,6 +552,12 @@ static int restore_signature(struct ksc_module *mod, const struct krec *r,
 	unsigned char *img = s->buf + s->size - size;
 	memcpy(img + size - r->sigtail.n, krec_arr(r, r->sigtail), r->sigtail.n);
 	int ret = ksc_sig_capture(mod, img, size, false);
+	if (ret == 0 && r->sigdigest.n) { /* verifying it reads nothing again */
+		const struct krec_digest *k = krec_arr(r, r->sigdigest);
+		struct ksc_sig_digest d = { .nid = k->nid, .len = k->len };
+		memcpy(d.md, k->md, k->len);
+		ksc_sig_set_digest(mod, &d);
+	}
 	if (!scratch)
 		ksc_sigscratch_fini(&one);
 	return ret;

@@ -52,7 +52,12 @@ int ksc_krec_validate(const struct krec *r, size_t size)
 	    !range_ok(r->kexports, sizeof(struct krec_crc), 4, H, size) ||
 	    !range_ok(r->kdeps, sizeof(struct krec_kdep), 4, H, size) ||
 	    !range_ok(r->kinfo, sizeof(struct krec_pair), 4, H, size) ||
-	    !range_ok(r->sigtail, 1, 1, H, size) || r->sigtail.n > r->usize)
+	    !range_ok(r->sigtail, 1, 1, H, size) || r->sigtail.n > r->usize ||
+	    !range_ok(r->sigdigest, sizeof(struct krec_digest), 4, H, size) ||
+	    r->sigdigest.n > 1 || (r->sigdigest.n && !r->sigtail.n))
+		return -EINVAL;
+	const struct krec_digest *dg = krec_arr(r, r->sigdigest);
+	if (r->sigdigest.n && (dg->nid <= 0 || dg->len == 0 || dg->len > sizeof(dg->md)))
 		return -EINVAL;
 	if (!str_ok(r->relpath, sn, false) || st[r->relpath] == '\0' ||
 	    !str_ok(r->struct_name, sn, true) || !str_ok(r->kmod_name, sn, true) ||

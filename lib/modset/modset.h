@@ -177,6 +177,7 @@ struct krec {
 	struct krange kdeps;    /* struct krec_kdep: kmod's dependency symbols, unless derived */
 	struct krange kinfo;    /* struct krec_pair: kmod's .modinfo when KREC_F_KINFO */
 	struct krange sigtail;  /* bytes: the image's signature block and marker, for ksc-sig.c */
+	struct krange sigdigest; /* 0 or 1 struct krec_digest: the signed bytes' digest */
 	struct krange strtab;   /* bytes */
 };
 #define KREC_RACY INT64_MIN
@@ -193,6 +194,12 @@ struct krec_crc {
 };
 struct krec_export {
 	uint32_t name, ns, crc, flags;
+};
+/* The digest verifying the signature needs (struct ksc_sig_digest), made when read. */
+struct krec_digest {
+	int32_t nid;            /* OpenSSL's NID of the algorithm, > 0 */
+	uint32_t len;           /* 1..64 */
+	unsigned char md[64];
 };
 struct krec_kdep {
 	uint32_t name; /* | KREC_IMP_WEAK */
@@ -292,6 +299,7 @@ struct krec_src {
 	uint64_t content_hash;
 	const unsigned char *sigtail; /* the last bytes of the image ksc_sig_capture() reads */
 	size_t sigtail_len;
+	const struct ksc_sig_digest *sig_digest; /* ksc_sig_digest_image()'s, or NULL */
 	const int *msg_prio;          /* messages logged while reading */
 	const char *const *msg_text;
 	size_t n_msgs;
