@@ -25,24 +25,6 @@
 /* ---------------------------------------------------------------------------------- */
 /* The index file                                                                     */
 
-void ksc_krec_sum(const struct krec *r, struct krec_sum *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->file_size = r->file_size;
-	s->ino = r->ino;
-	s->mtime_ns = r->mtime_ns;
-	s->ctime_ns = r->ctime_ns;
-	s->content_hash = r->content_hash;
-	s->facts_hash = r->facts_hash;
-	s->kexp_hash = r->kexp_hash;
-	s->kmod_hash = r->kmod_hash;
-	s->prov_hash = r->prov_hash;
-	s->flags = r->flags;
-	s->kind = r->kind;
-	s->n_msgs = r->msgs.n;
-	s->err = r->err;
-}
-
 void ksc_kidx_free(struct kidx *idx)
 {
 	if (idx->fd >= 0)
@@ -331,25 +313,6 @@ int ksc_kidx_parse_open(const void *data, size_t size, struct kidx *out)
 int ksc_kidx_parse(const void *data, size_t size, struct kidx *out)
 {
 	return open_and_finish(ksc_kidx_parse_open(data, size, out), out);
-}
-
-int kidx_pread(int fd, void *buf, size_t len, uint64_t off)
-{
-	unsigned char *p = buf;
-
-	while (len) {
-		ssize_t k = pread(fd, p, len, (off_t)off);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		if (k == 0)
-			return -EINVAL; /* shorter than the header said */
-		p += k;
-		len -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return 0;
 }
 
 int ksc_kidx_open(const char *path, struct kidx *out)

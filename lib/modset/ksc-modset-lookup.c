@@ -38,6 +38,25 @@ struct kidx_map {
 	struct krec **recs;       /* records fetched, by entry (NULL until) */
 };
 
+int kidx_pread(int fd, void *buf, size_t len, uint64_t off)
+{
+	unsigned char *p = buf;
+
+	while (len) {
+		ssize_t k = pread(fd, p, len, (off_t)off);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -errno;
+		if (k == 0)
+			return -EINVAL; /* shorter than the header said */
+		p += k;
+		len -= (size_t)k;
+		off += (uint64_t)k;
+	}
+	return 0;
+}
+
 /* ---------------------------------------------------------------------------------- */
 /* Writing                                                                            */
 
@@ -332,6 +351,11 @@ const char *ksc_kidx_map_release(const struct kidx_map *m)
 size_t ksc_kidx_map_count(const struct kidx_map *m)
 {
 	return m->n;
+}
+
+const char *ksc_kidx_map_name(const struct kidx_map *m, size_t i)
+{
+	return i < m->n ? lk_str(m, m->ents[i].name) : NULL;
 }
 
 /* strcmp() of a kmod name (stored) and a name asked for, in which '-' is '_'. */

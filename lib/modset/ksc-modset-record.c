@@ -384,6 +384,24 @@ out:
 	return ret;
 }
 
+void ksc_krec_sum(const struct krec *r, struct krec_sum *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->file_size = r->file_size;
+	s->ino = r->ino;
+	s->mtime_ns = r->mtime_ns;
+	s->ctime_ns = r->ctime_ns;
+	s->content_hash = r->content_hash;
+	s->facts_hash = r->facts_hash;
+	s->kexp_hash = r->kexp_hash;
+	s->kmod_hash = r->kmod_hash;
+	s->prov_hash = r->prov_hash;
+	s->flags = r->flags;
+	s->kind = r->kind;
+	s->n_msgs = r->msgs.n;
+	s->err = r->err;
+}
+
 struct krange ksc_krec_kinfo(const struct krec *r)
 {
 	if (r->flags & KREC_F_KINFO)
