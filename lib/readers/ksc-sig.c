@@ -1034,13 +1034,11 @@ static CMS_ContentInfo *parse_cms(const struct ksc_sigtrail *t)
 	return cms;
 }
 
-/* The first SignerInfo's digest algorithm of a PKCS#7 message (or NID_undef). */
-static int digest_nid_of(const unsigned char *p, size_t n)
+static int first_digest_nid(const struct ksc_sigtrail *t)
 {
-	CMS_ContentInfo *cms = d2i_CMS_ContentInfo(NULL, &p, (long)n);
+	CMS_ContentInfo *cms = parse_cms(t);
 	int nid = NID_undef;
 
-	openssl_quiet();
 	if (!cms)
 		return nid;
 	STACK_OF(CMS_SignerInfo) *sis = CMS_get0_SignerInfos(cms);
@@ -1052,14 +1050,6 @@ static int digest_nid_of(const unsigned char *p, size_t n)
 	CMS_ContentInfo_free(cms);
 	openssl_quiet();
 	return nid;
-}
-
-static int first_digest_nid(const struct ksc_sigtrail *t)
-{
-	const unsigned char *p;
-	size_t n;
-
-	return trail_sig(t, &p, &n) ? digest_nid_of(p, n) : NID_undef;
 }
 
 /* Digest of the bytes the kernel hashes: everything before the signature block. */
@@ -1117,41 +1107,31 @@ static int trail_digest(const struct ksc_module *mod, struct ksc_sigtrail *t, in
 	return r;
 }
 
-_Static_assert(sizeof(((struct ksc_sig_digest *)0)->md) >= EVP_MAX_MD_SIZE, "digest size");
-
 int ksc_sig_digest_image(const unsigned char *img, size_t size, struct ksc_sig_digest *d)
 {
+	struct ksc_module tmp = { .kind = KSC_KIND_MODULE };
+	int r = ksc_sig_capture(&tmp, img, size, true); /* from memory: the digest made */
+
 	memset(d, 0, sizeof(*d));
-	if (size < MARKER_LEN + INFO_LEN ||
-	    memcmp(img + size - MARKER_LEN, SIG_MARKER, MARKER_LEN) != 0)
-		return 0;
-	size_t before = size - MARKER_LEN - INFO_LEN;
-	const unsigned char *info = img + before;
-	uint32_t sig_len = be32(info + 8);
-	/* what check_structure() refuses is never verified: no digest needed */
-	if (info[2] != PKEY_ID_PKCS7 || sig_len >= before || sig_len > KERNEL_ASN1_MAX ||
-	    ksc_crypto_load() < 0)
-		return 0;
-	int nid = digest_nid_of(info - sig_len, sig_len);
-	const EVP_MD *md = nid == NID_undef ? NULL : EVP_get_digestbynid(nid);
-	if (!md || !EVP_Digest(img, before - sig_len, d->md, &d->len, md, NULL)) {
-		openssl_quiet();
-		memset(d, 0, sizeof(*d));
-		return 0;
+	if (r == 0 && tmp.sig && tmp.sig->digest_nid != NID_undef &&
+	    tmp.sig->digest_len <= sizeof(d->md)) {
+		d->nid = tmp.sig->digest_nid;
+		d->len = tmp.sig->digest_len;
+		memcpy(d->md, tmp.sig->digest, d->len);
 	}
-	d->nid = nid;
-	return 0;
+	ksc_sig_free(&tmp);
+	return r;
 }
 
 void ksc_sig_set_digest(struct ksc_module *mod, const struct ksc_sig_digest *d)
 {
 	struct ksc_sigtrail *t = mod->sig;
 
-	if (!t || d->nid == NID_undef || d->len > sizeof(t->digest))
-		return;
-	t->digest_nid = d->nid;
-	t->digest_len = d->len;
-	memcpy(t->digest, d->md, d->len);
+	if (t && d->nid != NID_undef && d->len <= sizeof(t->digest)) {
+		t->digest_nid = d->nid;
+		t->digest_len = d->len;
+		memcpy(t->digest, d->md, d->len);
+	}
 }
 
 /* EVP_PKEY_verify() of a SignerInfo's signature over the digest, with the key of `x`. */
