@@ -484,6 +484,8 @@ void ksc_kidx_unmap(struct kidx_map *m);
 const char *ksc_kidx_map_moddir(const struct kidx_map *m);
 const char *ksc_kidx_map_release(const struct kidx_map *m);
 size_t ksc_kidx_map_count(const struct kidx_map *m);
+/* The kmod name of entry i (in name order), or NULL (out of range, or corrupt). */
+const char *ksc_kidx_map_name(const struct kidx_map *m, size_t i);
 struct kidx_hit {
 	const char *name;       /* kmod's name (owned by the map) */
 	const char *relpath;    /* below the module folder (owned by the map) */
