@@ -7,7 +7,7 @@
  * folder for module files (ksc-modset-walk.c), a module's facts as a record
  * (ksc-modset-record.c; the buffer it is built in: ksc-modset-rbuf.c; its checks:
  * ksc-modset-valid.c) and the index file that keeps them between runs
- * (ksc-modset-index.c).
+ * (ksc-modset-index.c; its table by name: ksc-modset-lookup.c).
  */
 #pragma once
 
@@ -108,8 +108,10 @@ int ksc_kernel_note_replaced(struct ksc_kernel *k, const struct ksc_depmod_cfg *
 			     const char *replaced) _must_check_;
 
 /*
- * The index file (ksc-modset-index.c; its records: ksc-modset-record.c). A header, a directory, then
- * one facts record per module and optionally one derived record per module. Records are
+ * The index file (ksc-modset-index.c; its records: ksc-modset-record.c; its layout:
+ * modset-private.h). A header, a directory, then one facts record per module and
+ * optionally one derived record per module, then a table of the modules by name and by
+ * path (ksc-modset-lookup.c). Records are
  * position independent: every reference is an offset from the record's start; strings
  * are offsets into the record's string table, whose first byte and last byte are NUL.
  * Native byte order (the header says which; another order is a foreign index and is
@@ -346,7 +348,8 @@ void ksc_krec_sum(const struct krec *r, struct krec_sum *s);
 /*
  * The index file: a hot part (header, directory with each module's struct krec_sum,
  * derived records) read and checked whole when opened, and a cold part (the facts
- * records) read only when needed, each record checked when it is read.
+ * records) read only when needed, each record checked when it is read. The lookup
+ * table at the end is not read here (see ksc_kidx_map() below).
  */
 struct kidx_module {
 	const char *relpath;    /* the record's relpath (from the directory) */
