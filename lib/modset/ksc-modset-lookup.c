@@ -10,7 +10,7 @@
  * independent, 8-byte aligned: it could be mapped. It is read instead (pread): a mapping
  * faults with SIGBUS when the file is cut short under it, and a page not yet touched may
  * change after the rest was checked; kmod maps files only root can write, ours lives in
- * a user's cache. Opening reads the header and the section (about 100 bytes a module)
+ * a user's cache. Opening reads the header and the section (about 130 bytes a module)
  * and checks the section's checksum; a lookup reads one record and checks it as the
  * tree does (its checksum, every bound, and that it is the record the table names).
  */
