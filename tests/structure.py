@@ -62,7 +62,6 @@ HOMES = {
 # ======================================================================================
 KNOWN_OUTSIDE_HOME = {
     "lib/kernel/ksc-locate.c:list_releases": ("realloc", "to move to util/array.h"),
-    "lib/modset/ksc-modset-record.c:rbuf_str": ("realloc", "to move to util/array.h"),
     "lib/readers/ksc-elf.c:load_relocs": ("realloc", "to move to util/array.h"),
     "lib/readers/ksc-file.c:outbuf_reserve": ("realloc", "to move to util/array.h"),
     "lib/tree/ksc-tree-kernel.c:add_tree_modules": ("realloc", "to move to util/array.h"),
