@@ -225,6 +225,20 @@ static bool is_dir(const char *p)
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* A kernel root's module folder (its modules' own BTF, found by modules.dep). */
+static char *find_moddir(const struct kspec *s, const char *release)
+{
+	static const char *const where[] = { "/lib/modules/", "/usr/lib/modules/" };
+	char p[PATH_MAX];
+
+	for (size_t i = 0; s->root && release && i < ARRAY_SIZE(where); i++) {
+		snprintf(p, sizeof(p), "%s%s%s", strcmp(s->root, "/") ? s->root : "", where[i], release);
+		if (is_dir(p))
+			return strdup(p);
+	}
+	return NULL;
+}
+
 /* A Debian headers Makefile is a few lines: a larger one is not Debian's. */
 #define HEADERS_MAKEFILE_MAX (1u << 20)
 
@@ -534,20 +548,24 @@ static int run_compat(struct ksc_kernel *const *ks, const struct module_list *c,
 		.allow_missing_ns = ko->allow_missing_ns ? 1 : -1,
 		.build = ko->build == KSC_BUILD_INTREE ? KSC_BUILD_INTREE : KSC_BUILD_EXTERNAL,
 	};
-	char **btf = calloc(a->n_kernels, sizeof(*btf)), **hdr = calloc(a->n_kernels, sizeof(*hdr));
+	char **btf = calloc(a->n_kernels, sizeof(*btf)), **hdr = calloc(a->n_kernels, sizeof(*hdr)),
+	     **mdir = calloc(a->n_kernels, sizeof(*mdir));
 	struct ksc_compat_opts o = { .sz = sizeof(o), .check = &co, .src = a->src,
 				     .btf = (const char *const *)btf,
-				     .headers = (const char *const *)hdr };
+				     .headers = (const char *const *)hdr,
+				     .moddirs = (const char *const *)mdir };
 	struct ksc_compat *cp;
 	int status = KSC_EXIT_OK, r = -ENOMEM;
 
-	for (size_t k = 0; btf && hdr && k < a->n_kernels; k++) {
+	for (size_t k = 0; btf && hdr && mdir && k < a->n_kernels; k++) {
 		btf[k] = find_btf(&a->kernels[k], ksc_kernel_get_release(ks[k]));
 		hdr[k] = find_headers(&a->kernels[k], ksc_kernel_get_release(ks[k]));
+		mdir[k] = find_moddir(&a->kernels[k], ksc_kernel_get_release(ks[k]));
 	}
-	if (btf && hdr)
+	if (btf && hdr && mdir)
 		r = ksc_compat_run(ks, a->n_kernels, c->mods, c->n, &o, &cp);
 	free_btf(hdr, a->n_kernels);
+	free_btf(mdir, a->n_kernels);
 	if (r < 0) {
 		free_btf(btf, a->n_kernels);
 		if (r == -ENOMEM)

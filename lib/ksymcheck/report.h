@@ -268,6 +268,9 @@ struct ksc_compat_opts {
 	 * target no longer exports but whose name its headers define as a macro or an
 	 * inline function is a note: a rebuild calls what they call. */
 	const char *const *headers;
+	/* Per kernel, or NULL: its module folder (lib/modules/KVER, with modules.dep): the
+	 * types of what its modules export are read from their own split .BTF on `btf`. */
+	const char *const *moddirs;
 };
 
 struct ksc_compat;

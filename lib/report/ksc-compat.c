@@ -11,6 +11,7 @@
  * calls from one only the old headers' inline code referenced: the first fails the build,
  * the second may not.
  */
+#include <dirent.h>
 #include <elf.h>
 #include <errno.h>
 #include <limits.h>
@@ -18,7 +19,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "kernel/kernel.h"
 #include "report/report.h"
@@ -46,6 +49,10 @@ struct crun {
 	const struct ksc_compat_opts *o;
 	struct ksc_src_names *names; /* one per kernel, with a source */
 	struct ksc_src_names *hdefs; /* one per kernel: the missing imports its headers define */
+	struct kmods *kmods;         /* one per kernel: its modules' BTF, read when wanted */
+	struct ksc_compat_btf **mod_btf; /* one per module: its own split BTF, or NULL */
+	bool *mod_btf_tried;
+	size_t base_idx;
 	/* the cell */
 	const struct ksc_module *mod;
 	struct ksc_kernel *base, *target;
@@ -56,6 +63,14 @@ struct crun {
 	struct ksc_features pol;     /* the target's */
 	bool proprietary;
 };
+
+/* A kernel's modules by name (modules.dep) and the BTF of those read (name -> btf). */
+struct kmods {
+	bool read;
+	struct hash paths, btfs; /* module name ('_' for '-') -> path; -> btf or &none */
+	struct pool strings;
+};
+static char no_btf; /* a module whose BTF could not be had */
 
 static const char *const build_names[] = {
 	[KSC_COMPAT_BUILD_OK] = "ok",
@@ -202,49 +217,178 @@ static int type_changed(void *data, bool func, const char *from, const char *to)
 	return f->from_type && f->to_type ? 0 : -ENOMEM;
 }
 
-/* A struct's members: once per cell; a warning when the source names one of them. */
-static int member_changes(void *data, const char *name, const char *members, const char *from,
-			  const char *to)
+/* Does the source reach one of `members` (','-separated) of struct `tag`? */
+static bool accessed(const struct crun *cr, const char *tag, const char *members)
+{
+	char *list = strdup(members), *save = NULL;
+	bool any = false;
+
+	for (char *m = list ? strtok_r(list, ",", &save) : NULL; m && !any; m = strtok_r(NULL, ",", &save))
+		any = ksc_src_names_accesses(&cr->names[cr->cell->kernel], tag, m);
+	free(list);
+	return any;
+}
+
+/*
+ * A struct's members: once per cell. With the source: an error when it reaches a removed
+ * member through a variable of that struct, a warning for a member of another type.
+ */
+static int member_changes(void *data, const char *name, const char *removed,
+			  const char *retyped, const char *from, const char *to)
 {
 	struct crun *cr = data;
 	struct ksc_compat *c = cr->c;
 	struct ksc_compat_cell *cell = cr->cell;
 	const char *type = cfmt(cr, "struct %s", name);
-	bool named = false;
-	char *list, *save = NULL;
+	bool gone = false, changed = false;
+	enum ksc_severity sev = KSC_SEV_INFO;
 
+	if (!type)
+		return -ENOMEM;
 	for (size_t i = cell->first_finding; i < c->n_findings; i++)
-		if (c->findings[i].type_name && type && !c->findings[i].from &&
+		if (c->findings[i].type_name && !c->findings[i].from &&
 		    strcmp(c->findings[i].type_name, type) == 0 &&
 		    strcmp(c->findings[i].code, "struct-changed") == 0)
 			return 0;
-	list = strdup(members);
-	if (!list || !type)
-		goto oom;
-	for (char *m = strtok_r(list, ",", &save); m && cr->names; m = strtok_r(NULL, ",", &save))
-		named |= ksc_src_names_has(&cr->names[cell->kernel], m);
-	free(list);
-	if (add_finding(cr, cell, "struct-changed", named ? KSC_SEV_WARNING : KSC_SEV_INFO,
-			cr->sym, NULL, NULL, NULL, NULL,
-			cfmt(cr, "%s (through %s): members %s removed or changed%s", type, cr->sym,
-			     members, named ? ", named in the source" : ""), NULL) < 0)
+	if (cr->names) {
+		gone = removed[0] && accessed(cr, name, removed);
+		changed = retyped[0] && accessed(cr, name, retyped);
+		sev = gone ? KSC_SEV_ERROR : changed ? KSC_SEV_WARNING : KSC_SEV_INFO;
+	}
+	const char *what = removed[0] && retyped[0] ? cfmt(cr, "members %s removed, %s changed", removed, retyped)
+			 : removed[0] ? cfmt(cr, "members %s removed", removed)
+				      : cfmt(cr, "members %s changed", retyped);
+	const char *via = cr->sym ? cfmt(cr, "through %s", cr->sym)
+				  : cfmt(cr, "as the module was built");
+	if (add_finding(cr, cell, "struct-changed", sev, cr->sym ? cr->sym : type, NULL, NULL,
+			NULL, NULL,
+			cfmt(cr, "%s (%s): %s%s", type, via, what,
+			     gone || changed ? ", reached in the source" : ""), NULL) < 0)
 		return -ENOMEM;
 	struct ksc_compat_finding *f = &c->findings[c->n_findings - 1];
-	f->named_in_source = named;
+	f->named_in_source = gone || changed;
 	f->type_name = type;
 	f->from_type = pool_strdup(&c->strings, from);
 	f->to_type = pool_strdup(&c->strings, to);
 	return f->from_type && f->to_type ? 0 : -ENOMEM;
-oom:
-	free(list);
-	return -ENOMEM;
 }
 
-/* The types of one import in both kernels' BTF. */
+/* Module `path` (a .ko file, compressed or not) by its name, '-' as '_'. */
+static int add_module_path(struct kmods *km, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	char name[256];
+	size_t n;
+
+	base = base ? base + 1 : path;
+	n = strcspn(base, ".");
+	if (n >= sizeof(name) || strncmp(base + n, ".ko", 3) != 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		name[i] = base[i] == '-' ? '_' : base[i];
+	name[n] = '\0';
+	const char *kname = pool_strdup(&km->strings, name), *kpath = pool_strdup(&km->strings, path);
+	if (!kname || !kpath || hash_add(&km->paths, kname, (void *)kpath, 1) < 0)
+		return -ENOMEM;
+	return 0;
+}
+
+/* The modules below a folder without modules.dep (an unpacked package). */
+static int walk_modules(struct kmods *km, const char *dir, int depth)
+{
+	DIR *d = depth < 16 ? opendir(dir) : NULL;
+	struct dirent *de;
+	int r = 0;
+
+	if (!d)
+		return 0;
+	while (r == 0 && (de = readdir(d))) {
+		char p[PATH_MAX];
+		struct stat st;
+		if (de->d_name[0] == '.' ||
+		    snprintf(p, sizeof(p), "%s/%s", dir, de->d_name) >= (int)sizeof(p) ||
+		    lstat(p, &st) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			r = walk_modules(km, p, depth + 1);
+		else if (S_ISREG(st.st_mode))
+			r = add_module_path(km, p);
+	}
+	closedir(d);
+	return r;
+}
+
+/* Read kernel k's modules.dep (else its folder): where each module is. */
+static void read_modules_dep(struct crun *cr, size_t k)
+{
+	struct kmods *km = &cr->kmods[k];
+	const char *dir = cr->o->moddirs ? cr->o->moddirs[k] : NULL;
+	char path[PATH_MAX], *data = NULL, *save = NULL;
+	size_t size;
+	struct stat st;
+	int fd;
+
+	km->read = true;
+	if (!dir || snprintf(path, sizeof(path), "%s/modules.dep", dir) >= (int)sizeof(path))
+		return;
+	/* none (an unpacked package): the folder itself */
+	fd = ksc_open_read(AT_FDCWD, path, 0, &st);
+	if (fd < 0) {
+		walk_modules(km, dir, 0);
+		return;
+	}
+	if (ksc_read_fd(fd, &st, 64u << 20, &data, &size) < 0) {
+		close(fd);
+		return;
+	}
+	close(fd);
+	for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':'), full[PATH_MAX];
+		if (!colon)
+			continue;
+		*colon = '\0';
+		if (snprintf(full, sizeof(full), "%s/%s", dir, line) < (int)sizeof(full) &&
+		    add_module_path(km, full) < 0)
+			break;
+	}
+	free(data);
+}
+
+/*
+ * The BTF that describes what module `owner` of kernel k exports: its own split BTF on
+ * the kernel's (read once), else the kernel's own; NULL when kernel k has none.
+ */
+static struct ksc_compat_btf *owner_btf(struct crun *cr, size_t k, const char *owner)
+{
+	struct kmods *km = &cr->kmods[k];
+	struct ksc_compat_btf *vm = cr->c->btfs[k], *b = NULL;
+	char name[256];
+	void *v;
+
+	if (!vm || !owner || strcmp(owner, "vmlinux") == 0 || strlen(owner) >= sizeof(name))
+		return vm;
+	for (size_t i = 0; i <= strlen(owner); i++)
+		name[i] = owner[i] == '-' ? '_' : owner[i];
+	if (!km->read)
+		read_modules_dep(cr, k);
+	if ((v = hash_find(&km->btfs, name)))
+		return v == &no_btf ? vm : v;
+	const char *path = hash_find(&km->paths, name), *key = pool_strdup(&km->strings, name);
+	if (path && ksc_compat_btf_open_split(ksc_kernel_get_ctx(cr->kernels[k]), path, vm, &b) < 0)
+		b = NULL;
+	if (!key || hash_add(&km->btfs, key, b ? (void *)b : &no_btf, 1) < 0) {
+		ksc_compat_btf_free(b);
+		return vm;
+	}
+	return b ? b : vm;
+}
+
+/* The types of one import in both kernels' BTF (its owners' where they are modules). */
 static int type_findings(struct crun *cr, struct ksc_compat_cell *cell, const char *sym)
 {
 	static const struct ksc_compat_type_fn fn = { type_changed, member_changes };
 	const struct ksc_compat_finding *f = cr->c->findings;
+	const char *oo = NULL, *no = NULL;
 
 	if (!cr->base_btf || !cr->target_btf)
 		return 0;
@@ -253,7 +397,124 @@ static int type_findings(struct crun *cr, struct ksc_compat_cell *cell, const ch
 			return 0;
 	cr->cell = cell;
 	cr->sym = sym;
-	return ksc_compat_btf_compare(cr->base_btf, cr->target_btf, sym, fn, cr);
+	ksc_kernel_find_export(cr->base, sym, &oo);
+	ksc_kernel_find_export(cr->target, sym, &no);
+	return ksc_compat_btf_compare(owner_btf(cr, cr->base_idx, oo), owner_btf(cr, cell->kernel, no),
+				      sym, fn, cr);
+}
+
+/* The BTFs of kernel k a module's types may come from: the kernel's, the owners of its
+ * imports there, and the kernel's own module of the same name. */
+static size_t kernel_btfs(struct crun *cr, size_t k, struct ksc_compat_btf **v, size_t max)
+{
+	size_t n = 0;
+
+	v[n++] = cr->c->btfs[k];
+	v[n++] = owner_btf(cr, k, ksc_module_get_name(cr->mod));
+	for (size_t i = 0; i < ksc_module_get_import_count(cr->mod) && n < max; i++) {
+		const char *owner = NULL;
+		bool seen = false;
+		if (!ksc_kernel_find_export(cr->kernels[k], ksc_module_get_import(cr->mod, i)->name, &owner))
+			continue;
+		struct ksc_compat_btf *b = owner_btf(cr, k, owner);
+		for (size_t j = 0; j < n; j++)
+			seen |= v[j] == b;
+		if (!seen)
+			v[n++] = b;
+	}
+	return n;
+}
+
+struct own_structs {
+	struct crun *cr;
+	struct ksc_compat_btf *mod, *base[64], *target[64];
+	size_t n_base, n_target;
+};
+
+/* One struct of the module's own BTF: as its kernel had it, and changed in the target. */
+static int own_struct(void *data, const char *name)
+{
+	static const struct ksc_compat_type_fn fn = { type_changed, member_changes };
+	struct own_structs *os = data;
+	struct ksc_compat_btf *from = NULL, *to = NULL;
+
+	for (size_t i = 0; !from && i < os->n_base; i++)
+		if (os->base[i] && ksc_compat_btf_has_struct(os->base[i], name))
+			from = os->base[i];
+	/* the module's own definition, or one of other headers: not the kernel's */
+	if (!from || !ksc_compat_btf_same_struct(os->mod, from, name))
+		return 0;
+	for (size_t i = 0; !to && i < os->n_target; i++)
+		if (os->target[i] && ksc_compat_btf_has_struct(os->target[i], name))
+			to = os->target[i];
+	return to ? ksc_compat_btf_struct_changes(os->mod, to, name, fn, os->cr) : 0;
+}
+
+/* The structs the module was built with (its own split BTF) against the target's. */
+static int own_type_findings(struct crun *cr, struct ksc_compat_cell *cell, size_t m)
+{
+	struct own_structs os = { .cr = cr };
+
+	if (!cr->base_btf || !cr->target_btf)
+		return 0;
+	if (!cr->mod_btf_tried[m]) {
+		cr->mod_btf_tried[m] = true;
+		if (ksc_compat_btf_open_split(ksc_kernel_get_ctx(cr->base), ksc_module_get_path(cr->mod),
+					      cr->base_btf, &cr->mod_btf[m]) < 0)
+			cr->mod_btf[m] = NULL; /* no .BTF, or built on another vmlinux */
+	}
+	if (!(os.mod = cr->mod_btf[m]))
+		return 0;
+	os.n_base = kernel_btfs(cr, cr->base_idx, os.base, 64);
+	os.n_target = kernel_btfs(cr, cell->kernel, os.target, 64);
+	cr->cell = cell;
+	cr->sym = NULL;
+	return ksc_compat_btf_own_structs(os.mod, own_struct, &os);
+}
+
+/*
+ * With the source: what it does not name for the target is what the old headers' inline
+ * code and macros referenced, and a rebuild follows the new headers; a prototype it names
+ * in other places for the target than for the kernel it was built for is one its version
+ * conditionals adapted to.
+ */
+static void weigh_by_source(struct crun *cr, struct ksc_compat_cell *cell)
+{
+	struct ksc_compat_finding *f = cr->c->findings + cell->first_finding;
+
+	if (!cr->names)
+		return;
+	for (size_t i = 0; i < cell->n_findings; i++) {
+		bool removed = strcmp(f[i].code, "export-removed") == 0,
+		     typed = strcmp(f[i].code, "type-changed") == 0;
+		if (f[i].severity != KSC_SEV_ERROR || !(removed || typed))
+			continue;
+		if (!f[i].named_in_source) {
+			f[i].severity = KSC_SEV_INFO;
+			f[i].summary = cfmt(cr, "%s; the source does not name it for this kernel: the old headers' inline code or macros did, and a rebuild follows the new ones",
+					    f[i].summary);
+		} else if (typed) {
+			const struct ksc_src_names *nk = &cr->names[cell->kernel];
+			unsigned int how = ksc_src_names_flags(nk, f[i].symbol);
+			bool func = strncmp(f[i].summary, "prototype", 9) == 0;
+			if (func && !(how & KSC_SRC_CALLED)) {
+				f[i].severity = KSC_SEV_INFO;
+				f[i].summary = cfmt(cr, "%s; the source only takes it as a value (a function pointer), never calls it: what it fills changed with it, as far as seen",
+						    f[i].summary);
+			} else if (cr->base && !ksc_src_names_same_places(&cr->names[cr->base_idx], nk,
+									  f[i].symbol)) {
+				f[i].severity = KSC_SEV_INFO;
+				f[i].summary = cfmt(cr, "%s; the source names it in other places for this kernel (version conditionals): adapted to it, as far as seen",
+						    f[i].summary);
+			} else if (how & KSC_SRC_CONDITIONAL) {
+				f[i].severity = KSC_SEV_WARNING;
+				f[i].summary = cfmt(cr, "%s; the source names it under conditions not evaluated here (#ifdef): it may adapt to it",
+						    f[i].summary);
+			}
+		}
+		if (!f[i].summary)
+			f[i].summary = "";
+	}
 }
 
 static const char *first_license(const struct ksc_module *mod)
@@ -310,6 +571,7 @@ static int fill_cell(struct crun *cr, size_t m, size_t k)
 	cr->mod = cr->mods[m];
 	cr->target = cr->kernels[k];
 	cr->base = base_of(cr, &base_idx);
+	cr->base_idx = base_idx;
 	cr->base_release = cr->base ? ksc_kernel_get_release(cr->base) : NULL;
 	cr->proprietary = !ksc_license_is_gpl_compatible(first_license(cr->mod));
 	*cell = (struct ksc_compat_cell){
@@ -331,6 +593,9 @@ static int fill_cell(struct crun *cr, size_t m, size_t k)
 			if (r < 0)
 				return r;
 		}
+		if (own_type_findings(cr, cell, m) < 0)
+			return -ENOMEM;
+		weigh_by_source(cr, cell);
 	}
 	decide_build(cr, cell);
 	return 0;
@@ -422,6 +687,10 @@ static int scan_headers(struct crun *cr)
 		struct hash wanted;
 		hash_init(&wanted);
 		hash_init(&cr->hdefs[k].names);
+		hash_init(&cr->hdefs[k].where);
+		hash_init(&cr->hdefs[k].flags);
+		hash_init(&cr->hdefs[k].access);
+		hash_init(&cr->hdefs[k].typed);
 		pool_init(&cr->hdefs[k].strings);
 		r = missing_imports(cr, k, &wanted);
 		if (r == 0 && cr->o->headers[k] && wanted.count) {
@@ -461,6 +730,27 @@ static int scan_sources(struct crun *cr, struct ksc_ctx *ctx)
 		}
 	}
 	return 0;
+}
+
+/* The modules' BTF a run read (before the kernels' own, their bases). */
+static void free_run_btfs(struct crun *cr)
+{
+	for (size_t m = 0; cr->mod_btf && m < cr->c->n_mods; m++)
+		ksc_compat_btf_free(cr->mod_btf[m]);
+	for (size_t k = 0; cr->kmods && k < cr->c->n_kernels; k++) {
+		struct kmods *km = &cr->kmods[k];
+		for (size_t i = 0; i < km->btfs.n_buckets; i++) {
+			void *v;
+			if (hash_slot_key(&km->btfs, i, &v) && v != &no_btf)
+				ksc_compat_btf_free(v);
+		}
+		hash_fini(&km->paths);
+		hash_fini(&km->btfs);
+		pool_fini(&km->strings);
+	}
+	free(cr->kmods);
+	free(cr->mod_btf);
+	free(cr->mod_btf_tried);
 }
 
 static int check_kernels(struct ksc_kernel *const *kernels, size_t n)
@@ -510,6 +800,16 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 	c->hdr_files = calloc(n_kernels, sizeof(*c->hdr_files));
 	r = c->cells && c->built && c->rebuilt && c->src_files && c->btfs && c->hdr_files
 	    ? 0 : -ENOMEM;
+	cr.kmods = calloc(n_kernels, sizeof(*cr.kmods));
+	cr.mod_btf = calloc(n_mods ? n_mods : 1, sizeof(*cr.mod_btf));
+	cr.mod_btf_tried = calloc(n_mods ? n_mods : 1, sizeof(*cr.mod_btf_tried));
+	if (!cr.kmods || !cr.mod_btf || !cr.mod_btf_tried)
+		r = -ENOMEM;
+	for (size_t k = 0; cr.kmods && k < n_kernels; k++) {
+		hash_init(&cr.kmods[k].paths);
+		hash_init(&cr.kmods[k].btfs);
+		pool_init(&cr.kmods[k].strings);
+	}
 	if (r == 0)
 		r = run_checks(&cr);
 	if (r == 0)
@@ -531,6 +831,7 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 			ksc_src_names_fini(&cr.hdefs[k]);
 		free(cr.hdefs);
 	}
+	free_run_btfs(&cr);
 	if (r < 0) {
 		ksc_compat_free(c);
 		return r;

@@ -12,21 +12,35 @@
 
 /*
  * lib/report/ksc-compat-btf.c: one kernel's BTF (libbpf), for compat. _open(): 0, or
- * -errno of reading or parsing `path`, -ENOMEM.
+ * -errno of reading or parsing `path`, -ENOMEM. _open_split(): a module's own .BTF
+ * (the file decompressed as a module is), split on its kernel's BTF `base` (which must
+ * outlive it): 0, -ENOENT (no .BTF), -ENOEXEC (bad BTF, or BTF of another base), or the
+ * -errno of reading it (logged).
  */
 struct ksc_compat_btf;
 int ksc_compat_btf_open(const char *path, struct ksc_compat_btf **out);
+int ksc_compat_btf_open_split(struct ksc_ctx *ctx, const char *path,
+			      const struct ksc_compat_btf *base, struct ksc_compat_btf **out);
 void ksc_compat_btf_free(struct ksc_compat_btf *b);
 /* What _compare() found; each returns 0 or -ENOMEM. */
 struct ksc_compat_type_fn {
 	/* the prototype (func) or the variable's type differs: both as C */
 	int (*type_changed)(void *data, bool func, const char *from, const char *to);
-	/* struct `name`, taken or returned through a pointer, lost members or changed their
-	 * types: their names (','-separated) and their declarations ("; "-separated; `to`
+	/* struct `name` lost members (`removed`) or changed their types (`retyped`), both
+	 * ','-separated names ("" for none), and their declarations ("; "-separated; `to`
 	 * lists only those still there) */
-	int (*member_changes)(void *data, const char *name, const char *members,
-			      const char *from, const char *to);
+	int (*member_changes)(void *data, const char *name, const char *removed,
+			      const char *retyped, const char *from, const char *to);
 };
+/* The member changes of struct `name` from o to n (nothing when either lacks it). */
+int ksc_compat_btf_struct_changes(const struct ksc_compat_btf *o, const struct ksc_compat_btf *n,
+				  const char *name, struct ksc_compat_type_fn fn, void *data);
+bool ksc_compat_btf_has_struct(const struct ksc_compat_btf *b, const char *name);
+bool ksc_compat_btf_same_struct(const struct ksc_compat_btf *a, const struct ksc_compat_btf *b,
+				const char *name);
+/* fn for each named struct or union of b's own (not its base's); stops at fn's < 0. */
+int ksc_compat_btf_own_structs(const struct ksc_compat_btf *b,
+			       int (*fn)(void *data, const char *name), void *data);
 /* Compare exported symbol `sym` between two kernels' BTF. 0 or -ENOMEM. */
 int ksc_compat_btf_compare(const struct ksc_compat_btf *o, const struct ksc_compat_btf *n,
 			   const char *sym, struct ksc_compat_type_fn fn, void *data);

@@ -133,7 +133,7 @@ C
 	t_grep "... the prototype, both sides as C" \
 		"    now: int debugfs_create_dir(const char *name, struct fx_state *s, fx_flags_t flags, int mode)" "$T_TMP/out"
 	t_grep "... a struct it takes lost a member and a callback changed: a note" \
-		"debugfs_create_dir: note: struct fx_state (through debugfs_create_dir): members buf,notify removed or changed [struct-changed]" "$T_TMP/out"
+		"debugfs_create_dir: note: struct fx_state (through debugfs_create_dir): members buf removed, notify changed [struct-changed]" "$T_TMP/out"
 	if grep -q "dma_buf_get.*type-changed" "$T_TMP/out"; then
 		t_fail "... a new typedef of the same type is no change"
 	else
@@ -149,9 +149,54 @@ C
 	t_expect btf-source 1 "$KSC" compat --src "$T_TMP/src" "${B[@]}" "$X/fx-user.ko"
 	t_grep "... named in the source: the prototype fails the build" \
 		"debugfs_create_dir: error: prototype changed [type-changed] (named in the source)" "$T_TMP/out"
-	t_grep "... a member it names is gone: a warning" \
-		"debugfs_create_dir: warning: struct fx_state (through debugfs_create_dir): members buf,notify removed or changed, named in the source [struct-changed] (named in the source)" \
+	t_grep "... a member it reaches through a variable of that struct is gone: an error" \
+		"debugfs_create_dir: error: struct fx_state (through debugfs_create_dir): members buf removed, notify changed, reached in the source [struct-changed] (named in the source)" \
 		"$T_TMP/out"
+	# The source as a maintainer adapts it: the call under #ifdef inside its arguments,
+	# dma_buf_get only as a value, the struct's member not reached.
+	cat > "$T_TMP/src/fxuser.c" <<'C'
+#include <linux/version.h>
+static int (*get)(int) = dma_buf_get;
+int fx(struct fx_state *s, struct other *o)
+{
+	return o->buf[0] + debugfs_create_dir("x", s,
+#ifdef FX_HAVE_MODE
+		0, 0
+#else
+		0
+#endif
+		);
+}
+C
+	t_expect btf-adapted 1 "$KSC" compat -v --src "$T_TMP/src" "${B[@]}" "$X/fx-user.ko"
+	t_grep "... a call with a conditional in its arguments: may fail" \
+		"debugfs_create_dir: warning: prototype changed; the source names it under conditions not evaluated here (#ifdef): it may adapt to it [type-changed] (named in the source)" \
+		"$T_TMP/out"
+	t_grep "... a member of another struct of the same name is not reached" \
+		"debugfs_create_dir: note: struct fx_state (through debugfs_create_dir): members buf removed, notify changed [struct-changed]" \
+		"$T_TMP/out"
+	# Version conditionals joined with && and ||, the call differing by version
+	cat > "$T_TMP/src/fxuser.c" <<'C'
+#include <linux/version.h>
+int fx(struct fx_state *s)
+{
+#if (LINUX_VERSION_CODE >= KERNEL_VERSION(6,8,2)) || \
+	((LINUX_VERSION_CODE >= KERNEL_VERSION(6,1,83)) && (LINUX_VERSION_CODE < KERNEL_VERSION(6,2,0)))
+	return debugfs_create_dir("x", s, 0, 0);
+#else
+	return debugfs_create_dir("x", s, 0);
+#endif
+}
+C
+	t_expect btf-versions 1 "$KSC" compat -v --src "$T_TMP/src" "${B[@]}" "$X/fx-user.ko"
+	t_grep "... another call for the new version (|| and && evaluated): adapted, a note" \
+		"debugfs_create_dir: note: prototype changed; the source names it in other places for this kernel (version conditionals): adapted to it, as far as seen [type-changed] (named in the source)" \
+		"$T_TMP/out"
+	sed -i 's/KERNEL_VERSION(6,8,2)/KERNEL_VERSION(7,8,2)/' "$T_TMP/src/fxuser.c"
+	t_run "the same source whose new branch is for a later kernel" 1 \
+		"$KSC" compat --src "$T_TMP/src" "${B[@]}" "$X/fx-user.ko"
+	t_grep "... the old call on both kernels: the build fails" \
+		"debugfs_create_dir: error: prototype changed [type-changed] (named in the source)" "$T_TMP/out"
 	t_expect btf-unreadable 4 "$KSC" compat -s "$T_TMP/6.1.symvers" --kver 6.1.0-57-amd64 \
 		--btf "$T_TMP/old.c" -s "$T_TMP/6.12.symvers" --kver 6.12.0 --btf "$T_TMP/new.btf" \
 		"$X/fx-user.ko"
