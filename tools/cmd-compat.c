@@ -49,8 +49,9 @@ static const char *const help =
 	"      --src DIR          the modules' source (a Kbuild folder, e.g. a DKMS tree in\n"
 	"                         /usr/src/NAME-VER): a change to a symbol the source names\n"
 	"                         (after its LINUX_VERSION_CODE conditionals for each\n"
-	"                         kernel) fails the build; one only the old headers' inline\n"
-	"                         code referenced may not (may-fail)\n\n"
+	"                         kernel) fails the build, under an #ifdef it may fail; one\n"
+	"                         it does not name (the old headers' inline code did) is a\n"
+	"                         note\n\n"
 	"Rules:\n"
 	"      --require-intree   the proposed in-tree-only rule (R25, R40)\n"
 	"      --external-build   modpost: the modules are built with make M=dir (default)\n"
@@ -64,17 +65,19 @@ static const char *const help =
 	"  -h, --help             show this help and exit\n\n"
 	"A cell says: build ok, may-fail (a change hits a symbol the binary imports, but the\n"
 	"source, not given or not naming it, may not reference it any more) or fails; for\n"
-	"the kernel the module was built for, whether it loads. Not seen (a compiler would):\n"
-	"changed prototypes and struct layouts, macros and inline functions of the new\n"
-	"headers, the configuration's #ifdefs.\n\n"
+	"the kernel the module was built for, whether it loads. Prototypes and structs are\n"
+	"compared from BTF (the kernels', their modules' and the module's own split .BTF).\n"
+	"Not seen (a compiler would): macros and inline functions of the new headers, the\n"
+	"configuration's #ifdefs.\n\n"
 	"Exit status: 0 no cell fails, 1 some cell fails (its build, or the load on the kernel\n"
 	"it was built for), 2 usage error, 4 some inputs unreadable; 1 and 4 add up.\n";
 
 /* What the text output says compat does not see. */
 static const char limits[] =
 	"the exports, and where both kernels' BTF is known the prototypes and the members of "
-	"the structs they take; not seen (a compiler would): what the new headers' macros and "
-	"inline functions call, structs reached other ways, #ifdefs on the configuration";
+	"the structs they take or the module was built with; not seen (a compiler would): what "
+	"the new headers' macros and inline functions call, structs reached other ways, "
+	"#ifdefs on the configuration";
 
 enum { OPT_KVER = 256, OPT_VMLINUX, OPT_SRC, OPT_BTF, OPT_HEADERS };
 
