@@ -384,6 +384,8 @@ static void print_cell(const struct ksc_compat *cp, const struct ksc_compat_cell
 		       f->named_in_source ? " (named in the source)" : "");
 		if (f->fix)
 			printf("    fix: %s\n", text_esc(f->fix));
+		if (f->hint)
+			printf("    hint: maybe %s\n", text_esc(f->hint));
 		if (f->from_type)
 			printf("    was: %s\n", text_esc(f->from_type));
 		if (f->to_type && f->to_type[0])
@@ -483,6 +485,7 @@ static json_object *finding_obj(const struct ksc_compat_finding *f, const char *
 	json_object_object_add(o, "type_name", json_text(f->type_name));
 	json_object_object_add(o, "from_type", json_text(f->from_type));
 	json_object_object_add(o, "to_type", json_text(f->to_type));
+	json_object_object_add(o, "hint", json_text(f->hint));
 	return o;
 }
 

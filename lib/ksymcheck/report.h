@@ -240,6 +240,10 @@ struct ksc_compat_finding {
 	 * ("struct x"), and the members' old and new declarations ("; "-separated, `to`
 	 * only those still there). NULL for the other codes. */
 	const char *type_name, *from_type, *to_type;
+	/* export-removed: a likely successor the target exports and the old kernel did not
+	 * ("NAME (why)": a name of the same words, or containing the old one, and the same
+	 * BTF prototype where both are known), or NULL */
+	const char *hint;
 };
 
 /* One (module, kernel) cell. */

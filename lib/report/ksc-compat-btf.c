@@ -656,6 +656,15 @@ static bool proto_compatible(const struct ksc_compat_btf *o, __u32 oid,
 	return true;
 }
 
+bool ksc_compat_btf_same_symbol_type(const struct ksc_compat_btf *o, const char *osym,
+				     const struct ksc_compat_btf *n, const char *nsym)
+{
+	bool ofunc, nfunc;
+	__u32 oid = symbol_type(o, osym, &ofunc), nid = symbol_type(n, nsym, &nfunc);
+
+	return oid && nid && ofunc == nfunc && canon_equal(o, oid, n, nid);
+}
+
 int ksc_compat_btf_compare(const struct ksc_compat_btf *o, const struct ksc_compat_btf *n,
 			   const char *sym, struct ksc_compat_type_fn fn, void *data)
 {

@@ -41,6 +41,10 @@ bool ksc_compat_btf_same_struct(const struct ksc_compat_btf *a, const struct ksc
 /* fn for each named struct or union of b's own (not its base's); stops at fn's < 0. */
 int ksc_compat_btf_own_structs(const struct ksc_compat_btf *b,
 			       int (*fn)(void *data, const char *name), void *data);
+/* Does o describe `osym` as n describes `nsym` (the same prototype or type)? false when
+ * either does not describe it. */
+bool ksc_compat_btf_same_symbol_type(const struct ksc_compat_btf *o, const char *osym,
+				     const struct ksc_compat_btf *n, const char *nsym);
 /* Compare exported symbol `sym` between two kernels' BTF. 0 or -ENOMEM. */
 int ksc_compat_btf_compare(const struct ksc_compat_btf *o, const struct ksc_compat_btf *n,
 			   const char *sym, struct ksc_compat_type_fn fn, void *data);

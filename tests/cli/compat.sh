@@ -21,6 +21,7 @@ sv() { printf '0x%08x\t%s\t%s\t%s\t%s\n' "$@"; }
 	sv 0 debugfs_create_dir vmlinux EXPORT_SYMBOL_GPL DEBUGFS
 	sv 0 dma_buf_get vmlinux EXPORT_SYMBOL_GPL DMA_BUF
 	sv 0 anon_inode_make_secure_inode vmlinux EXPORT_SYMBOL ""
+	sv 0 kfree_noprof vmlinux EXPORT_SYMBOL ""
 } > "$T_TMP/6.12.symvers"
 # 7.2: kfree gone, _printk in PRINTK (a string in MODULE_IMPORT_NS from 6.13), debugfs
 # restricted to kvm, anon_inode_make_secure_inode GPL-only
@@ -116,6 +117,7 @@ typedef unsigned int fx_u32;
 int debugfs_create_dir(const char *name, struct fx_state *s, fx_u32 flags) { return s->a; }
 int dma_buf_get(int fd) { return fd; }
 int _printk(const unsigned char *fmt) { return *fmt; }
+void kfree(const void *p) { }
 C
 	cat > "$T_TMP/new.c" <<'C'
 int _printk(const void *fmt) { return fmt != 0; }
@@ -124,12 +126,15 @@ typedef unsigned int fx_flags_t;
 int debugfs_create_dir(const char *name, struct fx_state *s, fx_flags_t flags, int mode) { return s->a; }
 typedef int fx_fd_t;
 int dma_buf_get(fx_fd_t fd) { return fd; }
+void kfree_noprof(const void *p) { }
 C
 	clang --target=bpf -g -O2 -c "$T_TMP/old.c" -o "$T_TMP/old.btf"
 	clang --target=bpf -g -O2 -c "$T_TMP/new.c" -o "$T_TMP/new.btf"
 	B=(-s "$T_TMP/6.1.symvers" --kver 6.1.0-57-amd64 --btf "$T_TMP/old.btf"
 	   -s "$T_TMP/6.12.symvers" --kver 6.12.0 --btf "$T_TMP/new.btf")
 	t_expect btf 0 "$KSC" compat -v "${B[@]}" "$X/fx-user.ko"
+	t_grep "... a removed export's likely successor: a name alike, the same prototype" \
+		"    hint: maybe kfree_noprof (a name alike, the same prototype)" "$T_TMP/out"
 	t_grep "... the prototype, both sides as C" \
 		"    now: int debugfs_create_dir(const char *name, struct fx_state *s, fx_flags_t flags, int mode)" "$T_TMP/out"
 	t_grep "... a struct it takes lost a member and a callback changed: a note" \
