@@ -21,6 +21,7 @@
 #include "util/fileio.h"
 #include "util/macro.h"
 #include "tools/ksc-tool.h"
+#include "tools/report.h"
 #include "tools/text.h"
 
 static const char *const help =
@@ -58,8 +59,11 @@ static const char *const help =
 	"      --in-tree-build    modpost: the modules are built in the kernel tree\n"
 	"  -N, --allow-missing-ns as CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y\n\n"
 	"Output:\n"
-	"  -f, --format FMT       text (default) or json\n"
+	"  -f, --format FMT       text (default), json or sarif (SARIF 2.1.0, for CI: one\n"
+	"                         result per finding)\n"
 	"      --json             the same as --format json\n"
+	"      --html FILE        also write a self-contained HTML report (the matrix and\n"
+	"                         the findings, sortable and filterable; - for stdout)\n"
 	"  -v, --verbose          also the changes that do not touch the module, and the\n"
 	"                         loader's findings as built and as if rebuilt\n"
 	"  -h, --help             show this help and exit\n\n"
@@ -92,7 +96,7 @@ struct compat_args {
 	size_t n_kernels, cap_kernels;
 	const char **dirs;
 	size_t n_dirs, cap_dirs;
-	const char *src;
+	const char *src, *html;
 	bool verbose;
 	int format;
 };
@@ -157,8 +161,9 @@ static int parse_args(struct compat_args *a, int argc, char *argv[])
 		.own = own,
 		.own_short = "k:s:m:",
 		.format = &a->format,
-		.formats = 1u << FMT_TEXT | 1u << FMT_JSON,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF,
 		.verbose = &a->verbose,
+		.html = &a->html,
 		.kernel = KOPT_REQUIRE_INTREE | KOPT_MISSING_NS | KOPT_MISSING_NS_N | KOPT_BUILD,
 		.help = help,
 		.fn = compat_opt,
@@ -509,8 +514,9 @@ static json_object *cell_obj(const struct ksc_compat *cp, const struct ksc_compa
 	return o;
 }
 
-static void print_json(const struct ksc_compat *cp, struct ksc_kernel *const *ks, size_t nk,
-		       struct ksc_module *const *mods, size_t nm, char *const *btf)
+static json_object *compat_json(const struct ksc_compat *cp, struct ksc_kernel *const *ks,
+				size_t nk, struct ksc_module *const *mods, size_t nm,
+				char *const *btf)
 {
 	json_object *root = json_doc_new("compat"), *kv = json_object_new_array(),
 		    *mv = json_object_new_array(), *bv = json_object_new_array();
@@ -533,8 +539,49 @@ static void print_json(const struct ksc_compat *cp, struct ksc_kernel *const *ks
 	}
 	json_object_object_add(root, "modules", mv);
 	json_object_object_add(root, "limits", json_object_new_string(limits));
-	json_doc_print(root);
-	json_object_put(root);
+	return root;
+}
+
+/* One SARIF result per finding (notes with -v), the module file as the location. */
+static int print_sarif(const struct ksc_compat *cp, struct ksc_module *const *mods, size_t nm,
+		       size_t nk, bool verbose)
+{
+	struct sarif *s = sarif_new();
+
+	if (!s)
+		return -ENOMEM;
+	for (size_t m = 0; m < nm; m++) {
+		for (size_t k = 0; k < nk; k++) {
+			const struct ksc_compat_cell *c = ksc_compat_get_cell(cp, m, k);
+			for (size_t i = c->first_finding; i < c->first_finding + c->n_findings; i++) {
+				const struct ksc_compat_finding *cf = ksc_compat_get_finding(cp, i);
+				if (cf->severity == KSC_SEV_INFO && !verbose)
+					continue;
+				struct finding f = {
+					.module = ksc_module_get_name(mods[m]),
+					.path = ksc_module_get_path(mods[m]), .symbol = cf->symbol,
+					.owner = cf->from_owner, .view = c->release,
+					.severity = cf->severity, .code = cf->code,
+					.summary = cf->summary, .fix = cf->fix,
+				};
+				json_object *x = finding_obj(cf, c->release);
+				json_object_object_add(x, "release", json_text(c->release));
+				json_object_object_add(x, "build", json_object_new_string(
+					ksc_compat_build_name(c->build)));
+				json_object_object_del(x, "code");
+				json_object_object_del(x, "symbol");
+				json_object_object_del(x, "verdict");
+				json_object_object_del(x, "summary");
+				json_object_object_del(x, "fix");
+				if (sarif_add_with(s, &f, x) < 0) {
+					sarif_free(s);
+					return -ENOMEM;
+				}
+			}
+		}
+	}
+	sarif_print(s);
+	return 0;
 }
 
 static void free_btf(char **btf, size_t n)
@@ -578,10 +625,22 @@ static int run_compat(struct ksc_kernel *const *ks, const struct module_list *c,
 			print_error("compat: %s", strerror(-r));
 		return r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
 	}
+	json_object *doc = a->format == FMT_JSON || a->html
+			   ? compat_json(cp, ks, a->n_kernels, c->mods, c->n, btf) : NULL;
 	if (a->format == FMT_JSON)
-		print_json(cp, ks, a->n_kernels, c->mods, c->n, btf);
-	else
+		json_doc_print(doc);
+	else if (a->format == FMT_SARIF && print_sarif(cp, c->mods, c->n, a->n_kernels, a->verbose) < 0)
+		status = KSC_EXIT_UNREADABLE;
+	else if (a->format == FMT_TEXT)
 		print_text(cp, ks, a->n_kernels, c->mods, c->n, a);
+	if (a->html) {
+		int w = report_write_html(a->html, NULL, doc, "compat");
+		if (w < 0) {
+			print_error("%s: %s", a->html, ksc_write_strerror(-w));
+			status |= KSC_EXIT_UNREADABLE;
+		}
+	}
+	json_object_put(doc);
 	for (size_t k = 0; k < a->n_kernels; k++)
 		if (btf[k] && !ksc_compat_has_btf(cp, k))
 			status = KSC_EXIT_UNREADABLE; /* reported by the library */

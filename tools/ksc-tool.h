@@ -319,6 +319,8 @@ struct sarif *sarif_new(void);
 /* uri_base: a folder (absolute) the findings' paths are relative to, or NULL. */
 void sarif_set_base(struct sarif *s, const char *uri_base);
 int sarif_add(struct sarif *s, const struct finding *f); /* 0 or -ENOMEM */
+/* The same with extra's members added to the result's properties (extra is taken). */
+int sarif_add_with(struct sarif *s, const struct finding *f, json_object *extra);
 /* Print the log to stdout and free s; or only free it. */
 void sarif_print(struct sarif *s);
 void sarif_free(struct sarif *s);

@@ -149,16 +149,19 @@ static int rule_texts(const char *code, char **brief, char **full, char **help, 
 		part = NULL;
 	}
 	bool many = json_object_array_length(ids) > 1;
-	if (fmt(&part, "'ksymcheck explain %s' shows %s, the kernel functions and files that "
-		       "decide %s, and an example.", code, many ? "the rules" : "the rule",
-		many ? "them" : "it") < 0 ||
-	    append(help, " ", part) < 0)
+	/* a code of no rule (compat's) has nothing for explain to show */
+	if (first && (fmt(&part, "'ksymcheck explain %s' shows %s, the kernel functions and files "
+				 "that decide %s, and an example.", code,
+			  many ? "the rules" : "the rule", many ? "them" : "it") < 0 ||
+		      append(help, " ", part) < 0))
 		goto oom;
 	free(part);
 	part = NULL;
 	if (!*brief && fmt(brief, "ksymcheck finding '%s'", code) < 0)
 		goto oom;
 	if (!*full && !(*full = strdup(*brief)))
+		goto oom;
+	if (!*help && !(*help = strdup(*brief)))
 		goto oom;
 	return 0;
 oom:
@@ -233,6 +236,11 @@ static json_object *location_json(const struct sarif *s, const struct finding *f
 
 int sarif_add(struct sarif *s, const struct finding *f)
 {
+	return sarif_add_with(s, f, NULL);
+}
+
+int sarif_add_with(struct sarif *s, const struct finding *f, json_object *extra)
+{
 	int idx = rule_index(s, f);
 	char *msg = NULL;
 
@@ -240,8 +248,10 @@ int sarif_add(struct sarif *s, const struct finding *f)
 				f->symbol ? f->symbol : "", f->symbol ? ": " : "",
 				f->view ? f->view : "finding",
 				f->summary ? f->summary : f->code, f->fix ? ". Fix: " : "",
-				f->fix ? f->fix : "") < 0)
+				f->fix ? f->fix : "") < 0) {
+		json_object_put(extra);
 		return -ENOMEM;
+	}
 	json_object *r = json_object_new_object(), *locs = json_object_new_array();
 	json_object_object_add(r, "ruleId", json_text(f->code));
 	json_object_object_add(r, "ruleIndex", json_object_new_int(idx));
@@ -254,6 +264,11 @@ int sarif_add(struct sarif *s, const struct finding *f)
 	json_object *props = finding_json(f);
 	json_object_object_del(props, "code");
 	json_object_object_del(props, "verdict");
+	if (extra) {
+		json_object_object_foreach(extra, k, v)
+			json_object_object_add(props, k, json_object_get(v));
+		json_object_put(extra);
+	}
 	json_object_object_add(r, "properties", props);
 	json_object_array_add(s->results, r);
 	free(msg);

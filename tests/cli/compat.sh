@@ -245,6 +245,47 @@ t_expect root 0 "$KSC" compat -k "$T_TMP/root" -s "$T_TMP/7.2.symvers" --kver 7.
 	"$D/oot/fxdma.ko" "$D/extra/fx-grabber.ko"
 t_grep "... the root's release is a column" "6.16.0-demo" "$T_TMP/out"
 
+# ---- SARIF and HTML ----
+t_expect sarif 1 "$KSC" compat --format sarif --src "$T_TMP/src/fxuser.c" "${K[@]}" "$X/fx-user.ko"
+cp "$T_TMP/out" "$T_TMP/compat.sarif"
+"$KSC" compat --json --src "$T_TMP/src/fxuser.c" "${K[@]}" "$X/fx-user.ko" > "$T_TMP/compat.json"
+t_eq "... one result per finding --json has (notes aside), with its kernel and build" "ok" "$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]["results"]
+d = json.load(open(sys.argv[2]))
+want = [(f["symbol"], f["code"], f["verdict"], c["release"], c["build"]) for m in d["modules"]
+        for c in m["cells"] for f in c["findings"] if f["verdict"] != "note"]
+got = [(x["locations"][0]["logicalLocations"][1]["name"], x["ruleId"], x["level"],
+        x["properties"]["release"], x["properties"]["build"]) for x in r]
+print("ok" if want == got and want else "%s != %s" % (got, want))' "$T_TMP/compat.sarif" "$T_TMP/compat.json")"
+if python3 -c 'import jsonschema' 2> /dev/null && SCHEMA=$(scripts/sarif-schema.sh --check 2> /dev/null); then
+	if python3 -c 'import json, sys, jsonschema
+s, d = (json.load(open(p)) for p in sys.argv[1:3])
+jsonschema.validators.validator_for(s)(s).validate(d)' "$SCHEMA" "$T_TMP/out" 2> "$T_TMP/v.err"; then
+		t_ok "... valid SARIF 2.1.0 (the published schema)"
+	else
+		t_fail "... valid SARIF 2.1.0 (the published schema)" "$(tail -c 600 "$T_TMP/v.err")"
+	fi
+else
+	t_skip "... valid SARIF 2.1.0 (the published schema)" "no python3-jsonschema or no cached schema (scripts/sarif-schema.sh)"
+fi
+# A module whose path holds HTML: the page embeds it escaped, the document intact.
+cp "$X/fx-user.ko" "$T_TMP/a<!--<script>.ko"
+t_run "--html FILE next to the text" 0 "$KSC" compat --html "$T_TMP/compat.html" "${K[@]}" \
+	"$T_TMP/a<!--<script>.ko"
+t_grep "... the page is compat's" 'data-kind="compat"' "$T_TMP/compat.html"
+if grep -qF '<!--<script>' "$T_TMP/compat.html"; then
+	t_fail "... the path's markup is escaped" "the page holds <!--<script> as it is"
+else
+	t_ok "... the path's markup is escaped"
+fi
+t_eq "... the embedded document is compat's JSON" "compat 1 3" "$(python3 -c '
+import json, re, sys
+t = open(sys.argv[1]).read()
+d = json.loads(re.search(r"<script type=\"application/json\" id=\"ksc-data\">(.*?)</script>", t, re.S).group(1))
+print(d["command"], len(d["modules"]), len(d["kernels"]))' "$T_TMP/compat.html")"
+t_expect html-unwritable 4 "$KSC" compat --html "$T_TMP/nodir/x.html" "${K[@]}" "$X/fx-user.ko"
+
 # ---- usage and bad input ----
 t_expect no-kernel 2 "$KSC" compat "$X/fx-user.ko"
 t_expect kver-first 2 "$KSC" compat --kver 7.2 -s "$T_TMP/7.2.symvers" "$X/fx-user.ko"
