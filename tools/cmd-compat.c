@@ -445,9 +445,11 @@ static void print_text(const struct ksc_compat *cp, struct ksc_kernel *const *ks
 			       vm ? text_esc(vm) : "no vermagic");
 		}
 	}
-	if (a->src && nk)
+	if (a->src && nk && ksc_compat_get_source_file_count(cp, 0))
 		printf("source: %zu C files read in %s\n", ksc_compat_get_source_file_count(cp, 0),
 		       text_esc(a->src));
+	else if (a->src && nk)
+		printf("source: no C file in %s: weighed as without a source\n", text_esc(a->src));
 	size_t n = 0;
 	for (size_t k = 0; k < nk; k++)
 		if (ksc_compat_get_header_file_count(cp, k))

@@ -827,6 +827,14 @@ static int scan_sources(struct crun *cr, struct ksc_ctx *ctx)
 			return r;
 		}
 	}
+	/* a folder without a C file (a DKMS tree of prebuilt modules) names nothing: as if
+	 * no source were given, not as a source that calls none of the imports */
+	if (c->n_kernels && c->src_files[0] == 0) {
+		for (size_t k = 0; k < c->n_kernels; k++)
+			ksc_src_names_fini(&cr->names[k]);
+		free(cr->names);
+		cr->names = NULL;
+	}
 	return 0;
 }
 
