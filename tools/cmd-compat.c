@@ -64,6 +64,9 @@ static const char *const help =
 	"      --json             the same as --format json\n"
 	"      --html FILE        also write a self-contained HTML report (the matrix and\n"
 	"                         the findings, sortable and filterable; - for stdout)\n"
+	"      --no-cache         read every kernel's BTF again: without it, what the types\n"
+	"                         of each (module, kernel) gave is kept by the files'\n"
+	"                         identity in $XDG_CACHE_HOME/ksymcheck/compat\n"
 	"  -v, --verbose          also the changes that do not touch the module, and the\n"
 	"                         loader's findings as built and as if rebuilt\n"
 	"  -h, --help             show this help and exit\n\n"
@@ -83,7 +86,7 @@ static const char limits[] =
 	"the new headers' macros and inline functions call, structs reached other ways, "
 	"#ifdefs on the configuration";
 
-enum { OPT_KVER = 256, OPT_VMLINUX, OPT_SRC, OPT_BTF, OPT_HEADERS };
+enum { OPT_KVER = 256, OPT_VMLINUX, OPT_SRC, OPT_BTF, OPT_HEADERS, OPT_NO_CACHE };
 
 /* One kernel named on the command line. */
 struct kspec {
@@ -97,7 +100,7 @@ struct compat_args {
 	const char **dirs;
 	size_t n_dirs, cap_dirs;
 	const char *src, *html;
-	bool verbose;
+	bool verbose, no_cache;
 	int format;
 };
 
@@ -139,6 +142,7 @@ static int compat_opt(void *data, int ch, const char *arg)
 			return KSC_EXIT_UNREADABLE;
 		break;
 	case OPT_SRC: a->src = arg; break;
+	case OPT_NO_CACHE: a->no_cache = true; break;
 	}
 	return 0;
 }
@@ -154,6 +158,7 @@ static int parse_args(struct compat_args *a, int argc, char *argv[])
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "headers", required_argument, NULL, OPT_HEADERS },
+		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ 0 },
 	};
 	/* The kernel options of check name one kernel; compat's repeat, so they are its own. */
@@ -593,6 +598,19 @@ static void free_btf(char **btf, size_t n)
 	free(btf);
 }
 
+/* $XDG_CACHE_HOME/ksymcheck/compat, else ~/.cache/ksymcheck/compat; NULL: none. */
+static char *cache_dir(void)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	char *out = NULL;
+
+	if (x && x[0] == '/' && asprintf(&out, "%s/ksymcheck/compat", x) < 0)
+		return NULL;
+	if (!out && h && h[0] == '/' && asprintf(&out, "%s/.cache/ksymcheck/compat", h) < 0)
+		return NULL;
+	return out;
+}
+
 static int run_compat(struct ksc_kernel *const *ks, const struct module_list *c,
 		      const struct compat_args *a)
 {
@@ -608,7 +626,8 @@ static int run_compat(struct ksc_kernel *const *ks, const struct module_list *c,
 	struct ksc_compat_opts o = { .sz = sizeof(o), .check = &co, .src = a->src,
 				     .btf = (const char *const *)btf,
 				     .headers = (const char *const *)hdr,
-				     .moddirs = (const char *const *)mdir };
+				     .moddirs = (const char *const *)mdir,
+				     .cache_dir = a->no_cache ? NULL : cache_dir() };
 	struct ksc_compat *cp;
 	int status = KSC_EXIT_OK, r = -ENOMEM;
 
@@ -621,6 +640,7 @@ static int run_compat(struct ksc_kernel *const *ks, const struct module_list *c,
 		r = ksc_compat_run(ks, a->n_kernels, c->mods, c->n, &o, &cp);
 	free_btf(hdr, a->n_kernels);
 	free_btf(mdir, a->n_kernels);
+	free((char *)o.cache_dir);
 	if (r < 0) {
 		free_btf(btf, a->n_kernels);
 		if (r == -ENOMEM)

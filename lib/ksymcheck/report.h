@@ -275,6 +275,10 @@ struct ksc_compat_opts {
 	/* Per kernel, or NULL: its module folder (lib/modules/KVER, with modules.dep): the
 	 * types of what its modules export are read from their own split .BTF on `btf`. */
 	const char *const *moddirs;
+	/* A folder for what the types of each (module, kernel) cell gave, kept by the
+	 * identity of the files read (created when missing), or NULL: every run reads the
+	 * BTF again. */
+	const char *cache_dir;
 };
 
 struct ksc_compat;

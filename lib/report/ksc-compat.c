@@ -36,7 +36,8 @@ struct ksc_compat {
 	struct ksc_compat_finding *findings;
 	size_t n_findings, cap_findings;
 	struct ksc_report **built, **rebuilt; /* one per kernel */
-	struct ksc_compat_btf **btfs;         /* one per kernel, NULL: none */
+	struct ksc_compat_btf **btfs;         /* one per kernel, NULL: none (or not read yet) */
+	bool *btf_tried, *btf_known;          /* read once; known to read (cache) */
 	size_t *src_files, *hdr_files;
 	struct pool strings;
 };
@@ -53,6 +54,9 @@ struct crun {
 	struct ksc_compat_btf **mod_btf; /* one per module: its own split BTF, or NULL */
 	bool *mod_btf_tried;
 	size_t base_idx;
+	struct ksc_compat_memo memo; /* the cell's, replayed or recorded */
+	bool oom;
+	bool record;                 /* the BTF callbacks go into memo */
 	/* the cell */
 	const struct ksc_module *mod;
 	struct ksc_kernel *base, *target;
@@ -63,6 +67,25 @@ struct crun {
 	struct ksc_features pol;     /* the target's */
 	bool proprietary;
 };
+
+/* Kernel k's BTF, read on first use: one that cannot be read is left out (logged). */
+static struct ksc_compat_btf *kbtf(struct crun *cr, size_t k)
+{
+	struct ksc_compat *c = cr->c;
+	const char *p = cr->o->btf ? cr->o->btf[k] : NULL;
+
+	if (!p || c->btf_tried[k])
+		return c->btfs[k];
+	c->btf_tried[k] = true;
+	int r = ksc_compat_btf_open(p, &c->btfs[k]);
+	if (r == -ENOMEM)
+		cr->oom = true;
+	else if (r < 0)
+		ksc_err(ksc_kernel_get_ctx(cr->kernels[k]), "%s: cannot read BTF: %s", p,
+			r == -ENOEXEC ? "not an ELF file with a valid .BTF section" : strerror(-r));
+	c->btf_known[k] = c->btfs[k] != NULL;
+	return c->btfs[k];
+}
 
 /* A kernel's modules by name (modules.dep) and the BTF of those read (name -> btf). */
 struct kmods {
@@ -209,8 +232,8 @@ static const char *successor(struct crun *cr, size_t k, const char *sym)
 		if (!score || strncmp(e->name, "rust_", 5) == 0 ||
 		    (cr->base && ksc_kernel_find_export(cr->base, e->name, NULL)))
 			continue;
-		if (cr->base_btf && cr->c->btfs[k] &&
-		    ksc_compat_btf_same_symbol_type(cr->base_btf, sym, cr->c->btfs[k], e->name)) {
+		if (cr->base_btf && cr->target_btf &&
+		    ksc_compat_btf_same_symbol_type(cr->base_btf, sym, cr->target_btf, e->name)) {
 			proto = true;
 			score += 2;
 		}
@@ -224,6 +247,24 @@ static const char *successor(struct crun *cr, size_t k, const char *sym)
 		return NULL;
 	return cfmt(cr, "%s (%s%s)", best, best_score - 2 * best_proto == 3 ? "the same words" : "a name alike",
 		    best_proto ? ", the same prototype" : "");
+}
+
+/* The last finding's hint: replayed from the cell's memo, or found (and recorded). */
+static int hint_of(struct crun *cr, size_t k, const char *sym)
+{
+	const char *v[3], *hint;
+
+	if (cr->memo.replay) {
+		hint = ksc_compat_memo_next(&cr->memo, "H", sym, v, 3) == 3 && v[2][0]
+		       ? pool_strdup(&cr->c->strings, v[2]) : NULL;
+	} else {
+		hint = successor(cr, k, sym);
+		if (cr->record &&
+		    ksc_compat_memo_add(&cr->memo, 'H', (const char *[]){ sym, hint }, 2) < 0)
+			return -ENOMEM;
+	}
+	cr->c->findings[cr->c->n_findings - 1].hint = hint;
+	return 0;
 }
 
 /* The namespace findings of one import found in the target (R7, R10, R12). */
@@ -283,7 +324,7 @@ static int import_findings(struct crun *cr, struct ksc_compat_cell *cell,
 						  : cfmt(cr, "not exported"),
 					NULL);
 		if (r == 0)
-			cr->c->findings[cr->c->n_findings - 1].hint = successor(cr, cell->kernel, sym);
+			r = hint_of(cr, cell->kernel, sym);
 		return r;
 	}
 	if (new->gpl_only && !(old && old->gpl_only) && (old || cr->proprietary)) {
@@ -303,6 +344,9 @@ static int type_changed(void *data, bool func, const char *from, const char *to)
 {
 	struct crun *cr = data;
 	struct ksc_compat *c = cr->c;
+	if (cr->record && ksc_compat_memo_add(&cr->memo, 'T', (const char *[]){ cr->sym,
+					      func ? "1" : "0", from, to }, 4) < 0)
+		return -ENOMEM;
 	int r = add_finding(cr, cr->cell, "type-changed", KSC_SEV_ERROR, cr->sym, NULL, NULL,
 			    NULL, NULL, func ? cfmt(cr, "prototype changed")
 					     : cfmt(cr, "type changed"), NULL);
@@ -339,6 +383,10 @@ static int member_changes(void *data, const char *name, const char *removed,
 	struct ksc_compat_cell *cell = cr->cell;
 	const char *type = cfmt(cr, "struct %s", name);
 	bool gone = false, changed = false;
+
+	if (cr->record && ksc_compat_memo_add(&cr->memo, 'M', (const char *[]){ cr->sym, name,
+					      removed, retyped, from, to }, 6) < 0)
+		return -ENOMEM;
 	enum ksc_severity sev = KSC_SEV_INFO;
 
 	if (!type)
@@ -459,7 +507,7 @@ static void read_modules_dep(struct crun *cr, size_t k)
 static struct ksc_compat_btf *owner_btf(struct crun *cr, size_t k, const char *owner)
 {
 	struct kmods *km = &cr->kmods[k];
-	struct ksc_compat_btf *vm = cr->c->btfs[k], *b = NULL;
+	struct ksc_compat_btf *vm = kbtf(cr, k), *b = NULL;
 	char name[256];
 	void *v;
 
@@ -481,6 +529,23 @@ static struct ksc_compat_btf *owner_btf(struct crun *cr, size_t k, const char *o
 	return b ? b : vm;
 }
 
+/* The BTF callbacks the memo has for import `sym` ("" the module's own structs), again. */
+static int replay_types(struct crun *cr, const char *sym)
+{
+	const char *v[8];
+	size_t n;
+	int r = 0;
+
+	while (r == 0 && (n = ksc_compat_memo_next(&cr->memo, "TM", sym ? sym : "", v, 8))) {
+		cr->sym = sym && sym[0] ? sym : NULL;
+		if (v[0][0] == 'T' && n == 5)
+			r = type_changed(cr, strcmp(v[2], "1") == 0, v[3], v[4]);
+		else if (v[0][0] == 'M' && n == 7)
+			r = member_changes(cr, v[2], v[3], v[4], v[5], v[6]);
+	}
+	return r;
+}
+
 /* The types of one import in both kernels' BTF (its owners' where they are modules). */
 static int type_findings(struct crun *cr, struct ksc_compat_cell *cell, const char *sym)
 {
@@ -488,13 +553,15 @@ static int type_findings(struct crun *cr, struct ksc_compat_cell *cell, const ch
 	const struct ksc_compat_finding *f = cr->c->findings;
 	const char *oo = NULL, *no = NULL;
 
-	if (!cr->base_btf || !cr->target_btf)
+	if (!cr->memo.replay && (!cr->base_btf || !cr->target_btf))
 		return 0;
 	for (size_t i = cell->first_finding; i < cr->c->n_findings; i++)
 		if (strcmp(f[i].code, "export-removed") == 0 && strcmp(f[i].symbol, sym) == 0)
 			return 0;
 	cr->cell = cell;
 	cr->sym = sym;
+	if (cr->memo.replay)
+		return replay_types(cr, sym);
 	ksc_kernel_find_export(cr->base, sym, &oo);
 	ksc_kernel_find_export(cr->target, sym, &no);
 	return ksc_compat_btf_compare(owner_btf(cr, cr->base_idx, oo), owner_btf(cr, cell->kernel, no),
@@ -507,7 +574,7 @@ static size_t kernel_btfs(struct crun *cr, size_t k, struct ksc_compat_btf **v, 
 {
 	size_t n = 0;
 
-	v[n++] = cr->c->btfs[k];
+	v[n++] = kbtf(cr, k);
 	v[n++] = owner_btf(cr, k, ksc_module_get_name(cr->mod));
 	for (size_t i = 0; i < ksc_module_get_import_count(cr->mod) && n < max; i++) {
 		const char *owner = NULL;
@@ -553,6 +620,10 @@ static int own_type_findings(struct crun *cr, struct ksc_compat_cell *cell, size
 {
 	struct own_structs os = { .cr = cr };
 
+	if (cr->memo.replay) {
+		cr->cell = cell;
+		return replay_types(cr, "");
+	}
 	if (!cr->base_btf || !cr->target_btf)
 		return 0;
 	if (!cr->mod_btf_tried[m]) {
@@ -658,6 +729,9 @@ static void decide_build(struct crun *cr, struct ksc_compat_cell *cell)
 		       (cell->built_for && cell->loader_err);
 }
 
+static int memo_begin(struct crun *cr, size_t k, char key[33]);
+static int memo_end(struct crun *cr, size_t k, const char *key);
+
 static int fill_cell(struct crun *cr, size_t m, size_t k)
 {
 	struct ksc_compat *c = cr->c;
@@ -681,21 +755,76 @@ static int fill_cell(struct crun *cr, size_t m, size_t k)
 	if (ksc_features_init(&cr->pol, cell->release) < 0)
 		return -EINVAL;
 	if (!cell->built_for) {
-		cr->base_btf = cr->base ? c->btfs[base_idx] : NULL;
-		cr->target_btf = c->btfs[k];
-		for (size_t i = 0; i < ksc_module_get_import_count(cr->mod); i++) {
+		char key[33];
+		int r = memo_begin(cr, k, key);
+		for (size_t i = 0; r == 0 && i < ksc_module_get_import_count(cr->mod); i++) {
 			const struct ksc_import *im = ksc_module_get_import(cr->mod, i);
-			int r = import_findings(cr, cell, im);
+			r = import_findings(cr, cell, im);
 			if (r == 0)
 				r = type_findings(cr, cell, im->name);
-			if (r < 0)
-				return r;
 		}
-		if (own_type_findings(cr, cell, m) < 0)
+		if (r == 0)
+			r = own_type_findings(cr, cell, m);
+		if (r == 0)
+			r = memo_end(cr, k, key);
+		ksc_compat_memo_fini(&cr->memo);
+		cr->record = false;
+		if (r < 0 || cr->oom)
 			return -ENOMEM;
 		weigh_by_source(cr, cell);
 	}
 	decide_build(cr, cell);
+	return 0;
+}
+
+/*
+ * A cell's memo: replayed when the cache has one for the same files, else the BTF is
+ * read and what it gives recorded. 0 or -ENOMEM.
+ */
+static int memo_begin(struct crun *cr, size_t k, char key[33])
+{
+	const char *btf = cr->o->btf ? cr->o->btf[k] : NULL;
+	const char *bbtf = cr->base && cr->o->btf ? cr->o->btf[cr->base_idx] : NULL;
+	const char *md = cr->o->moddirs ? cr->o->moddirs[k] : NULL;
+	const char *bmd = cr->base && cr->o->moddirs ? cr->o->moddirs[cr->base_idx] : NULL;
+	const char *ids[] = { ksc_module_get_path(cr->mod), btf, bbtf, md, bmd,
+			      cr->base ? ksc_kernel_get_release(cr->base) : "-",
+			      ksc_kernel_get_release(cr->kernels[k]) };
+
+	memset(&cr->memo, 0, sizeof(cr->memo));
+	cr->record = false;
+	if (cr->o->cache_dir) {
+		ksc_compat_memo_key(ids, ARRAY_SIZE(ids), key);
+		if (ksc_compat_memo_load(cr->o->cache_dir, key, &cr->memo) == 0) {
+			cr->base_btf = cr->target_btf = NULL;
+			return 0;
+		}
+		cr->record = true;
+	}
+	cr->base_btf = cr->base ? kbtf(cr, cr->base_idx) : NULL;
+	cr->target_btf = kbtf(cr, k);
+	return cr->oom ? -ENOMEM : 0;
+}
+
+/* The end of a cell: which BTF was read (recorded, or learnt from the memo); saved. */
+static int memo_end(struct crun *cr, size_t k, const char *key)
+{
+	struct ksc_compat *c = cr->c;
+	const char *v[4];
+
+	if (cr->memo.replay) {
+		if (ksc_compat_memo_next(&cr->memo, "B", "B", v, 4) == 4) {
+			c->btf_known[cr->base_idx] |= cr->base && strcmp(v[2], "1") == 0;
+			c->btf_known[k] |= strcmp(v[3], "1") == 0;
+		}
+		return 0;
+	}
+	if (!cr->record)
+		return 0;
+	if (ksc_compat_memo_add(&cr->memo, 'B', (const char *[]){ "B", cr->base_btf ? "1" : "0",
+				cr->target_btf ? "1" : "0" }, 3) < 0)
+		return -ENOMEM;
+	(void)ksc_compat_memo_save(cr->o->cache_dir, key, &cr->memo); /* a cache: best effort */
 	return 0;
 }
 
@@ -721,21 +850,13 @@ static int run_checks(struct crun *cr)
 	return 0;
 }
 
-/* Each kernel's BTF, where one is given: one that cannot be read is left out (logged). */
+/* Kernels whose BTF is given but was neither read nor known from the cache: read now, so
+ * that one that cannot be read is said whatever the cells needed. */
 static int load_btf(struct crun *cr)
 {
-	struct ksc_compat *c = cr->c;
-
-	for (size_t k = 0; cr->o->btf && k < c->n_kernels; k++) {
-		const char *p = cr->o->btf[k];
-		int r = p ? ksc_compat_btf_open(p, &c->btfs[k]) : 0;
-		if (r == -ENOMEM)
-			return r;
-		if (r < 0)
-			ksc_err(ksc_kernel_get_ctx(cr->kernels[k]), "%s: cannot read BTF: %s", p,
-				r == -ENOEXEC ? "not an ELF file with a valid .BTF section"
-					      : strerror(-r));
-	}
+	for (size_t k = 0; cr->o->btf && k < cr->c->n_kernels; k++)
+		if (cr->o->btf[k] && !cr->c->btf_known[k] && !kbtf(cr, k) && cr->oom)
+			return -ENOMEM;
 	return 0;
 }
 
@@ -770,6 +891,97 @@ static int missing_imports(const struct crun *cr, size_t k, struct hash *h)
 	return 0;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * ksc_src_defines_scan() of the two header folders for `wanted`, or what the cache kept
+ * of the same scan (the folders' identity and the names wanted): thousands of header
+ * files are not read again for the same module.
+ */
+static int defines_memo(struct crun *cr, const char *const *dirs, const struct hash *wanted,
+			struct ksc_src_names *out)
+{
+	struct ksc_compat_memo m = { 0 };
+	struct { char *s; size_t n, cap; } all = { 0 };
+	const char **names = malloc((wanted->count ? wanted->count : 1) * sizeof(*names));
+	const char *v[3];
+	char key[33];
+	size_t n = 0;
+	int r;
+
+	if (!names)
+		return -ENOMEM;
+	for (size_t i = 0; i < wanted->n_buckets; i++) {
+		void *val;
+		const char *k = hash_slot_key(wanted, i, &val);
+		if (k)
+			names[n++] = k;
+	}
+	qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		size_t l = strlen(names[i]) + 1;
+		if (array_reserve(all.s, all.cap, all.n + l + 1, 4096) < 0) {
+			free(all.s);
+			free(names);
+			return -ENOMEM;
+		}
+		memcpy(all.s + all.n, names[i], l);
+		all.n += l;
+		all.s[all.n - 1] = '\n';
+		all.s[all.n] = '\0';
+	}
+	free(names);
+	if (!cr->o->cache_dir) {
+		free(all.s);
+		return ksc_src_defines_scan(dirs, 2, wanted, out);
+	}
+	char t0[17], t1[17];
+	ksc_compat_tree_identity(dirs[0], t0);
+	ksc_compat_tree_identity(dirs[1], t1);
+	const char *ids[] = { dirs[0], dirs[1], t0, t1, all.s ? all.s : "" };
+	ksc_compat_memo_key(ids, ARRAY_SIZE(ids), key);
+	free(all.s);
+	if (ksc_compat_memo_load(cr->o->cache_dir, key, &m) == 0 &&
+	    ksc_compat_memo_next(&m, "F", "F", v, 3) == 3) {
+		hash_init(&out->names);
+		hash_init(&out->where);
+		hash_init(&out->flags);
+		hash_init(&out->access);
+		hash_init(&out->typed);
+		pool_init(&out->strings);
+		out->n_files = strtoul(v[2], NULL, 10);
+		r = 0;
+		/* identifiers: nothing in them is escaped */
+		while (r == 0 && m.pos < m.n_lines && m.lines[m.pos][0] == 'D' &&
+		       m.lines[m.pos][1] == '\t') {
+			const char *k = pool_strdup(&out->strings, m.lines[m.pos++] + 2);
+			r = k && hash_add(&out->names, k, (void *)k, 1) >= 0 ? 0 : -ENOMEM;
+		}
+		ksc_compat_memo_fini(&m);
+		return r;
+	}
+	ksc_compat_memo_fini(&m);
+	r = ksc_src_defines_scan(dirs, 2, wanted, out);
+	if (r < 0)
+		return r;
+	char files[32];
+	snprintf(files, sizeof(files), "%zu", out->n_files);
+	r = ksc_compat_memo_add(&m, 'F', (const char *[]){ "F", files }, 2);
+	for (size_t i = 0; r == 0 && i < out->names.n_buckets; i++) {
+		void *val;
+		const char *k = hash_slot_key(&out->names, i, &val);
+		if (k)
+			r = ksc_compat_memo_add(&m, 'D', (const char *[]){ k }, 1);
+	}
+	if (r == 0)
+		(void)ksc_compat_memo_save(cr->o->cache_dir, key, &m); /* best effort */
+	ksc_compat_memo_fini(&m);
+	return r == -ENOMEM ? r : 0;
+}
+
 /* What each kernel's headers define of the imports it does not export. */
 static int scan_headers(struct crun *cr)
 {
@@ -795,7 +1007,7 @@ static int scan_headers(struct crun *cr)
 			snprintf(inc, sizeof(inc), "%s/include", cr->o->headers[k]);
 			snprintf(arch, sizeof(arch), "%s/arch/%s/include", cr->o->headers[k], arch_of(cr));
 			ksc_src_names_fini(&cr->hdefs[k]);
-			r = ksc_src_defines_scan(dirs, 2, &wanted, &cr->hdefs[k]);
+			r = defines_memo(cr, dirs, &wanted, &cr->hdefs[k]);
 			c->hdr_files[k] = cr->hdefs[k].n_files;
 		}
 		hash_fini(&wanted);
@@ -903,9 +1115,11 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 	c->rebuilt = calloc(n_kernels, sizeof(*c->rebuilt));
 	c->src_files = calloc(n_kernels, sizeof(*c->src_files));
 	c->btfs = calloc(n_kernels, sizeof(*c->btfs));
+	c->btf_tried = calloc(n_kernels, sizeof(*c->btf_tried));
+	c->btf_known = calloc(n_kernels, sizeof(*c->btf_known));
 	c->hdr_files = calloc(n_kernels, sizeof(*c->hdr_files));
-	r = c->cells && c->built && c->rebuilt && c->src_files && c->btfs && c->hdr_files
-	    ? 0 : -ENOMEM;
+	r = c->cells && c->built && c->rebuilt && c->src_files && c->btfs && c->hdr_files &&
+	    c->btf_tried && c->btf_known ? 0 : -ENOMEM;
 	cr.kmods = calloc(n_kernels, sizeof(*cr.kmods));
 	cr.mod_btf = calloc(n_mods ? n_mods : 1, sizeof(*cr.mod_btf));
 	cr.mod_btf_tried = calloc(n_mods ? n_mods : 1, sizeof(*cr.mod_btf_tried));
@@ -918,8 +1132,6 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 	}
 	if (r == 0)
 		r = run_checks(&cr);
-	if (r == 0)
-		r = load_btf(&cr);
 	if (r == 0 && o.src)
 		r = scan_sources(&cr, ksc_kernel_get_ctx(kernels[0]));
 	if (r == 0 && o.headers)
@@ -927,6 +1139,8 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 	for (size_t m = 0; r == 0 && m < n_mods; m++)
 		for (size_t k = 0; r == 0 && k < n_kernels; k++)
 			r = fill_cell(&cr, m, k);
+	if (r == 0)
+		r = load_btf(&cr);
 	if (cr.names) {
 		for (size_t k = 0; k < n_kernels; k++)
 			ksc_src_names_fini(&cr.names[k]);
@@ -961,6 +1175,8 @@ KSC_EXPORT struct ksc_compat *ksc_compat_free(struct ksc_compat *c)
 	free(c->built);
 	free(c->rebuilt);
 	free(c->btfs);
+	free(c->btf_tried);
+	free(c->btf_known);
 	free(c->cells);
 	free(c->findings);
 	free(c->src_files);
@@ -1004,7 +1220,7 @@ KSC_EXPORT size_t ksc_compat_get_source_file_count(const struct ksc_compat *c, s
 
 KSC_EXPORT bool ksc_compat_has_btf(const struct ksc_compat *c, size_t kernel)
 {
-	return kernel < c->n_kernels && c->btfs[kernel];
+	return kernel < c->n_kernels && c->btf_known[kernel];
 }
 
 KSC_EXPORT size_t ksc_compat_get_header_file_count(const struct ksc_compat *c, size_t kernel)

@@ -48,3 +48,28 @@ bool ksc_compat_btf_same_symbol_type(const struct ksc_compat_btf *o, const char 
 /* Compare exported symbol `sym` between two kernels' BTF. 0 or -ENOMEM. */
 int ksc_compat_btf_compare(const struct ksc_compat_btf *o, const struct ksc_compat_btf *n,
 			   const char *sym, struct ksc_compat_type_fn fn, void *data);
+
+/*
+ * lib/report/ksc-compat-cache.c: one compat cell's BTF findings kept for the next run
+ * (records of a kind letter and fields). _key(): a hash of the identity of each path
+ * (33 bytes with the NUL). _load(): 0 (replay from the start), or -errno (none, or not
+ * one of ours: record anew). _next(): the next record when its kind is one of `kinds`
+ * and its first field is `first`: v[0] the kind (a one-letter string), then the fields;
+ * their count, or 0 (nothing consumed). _save(): written atomically (folders made).
+ */
+struct ksc_compat_memo {
+	char *data;
+	size_t n, cap;
+	char **lines;
+	size_t n_lines, cap_lines, pos;
+	bool replay;
+};
+void ksc_compat_memo_key(const char *const *paths, size_t n, char out[33]);
+/* A hash of every folder below dir: its relative path, modification time and inode. */
+void ksc_compat_tree_identity(const char *dir, char out[17]);
+int ksc_compat_memo_add(struct ksc_compat_memo *m, char kind, const char *const *fields, size_t n);
+int ksc_compat_memo_load(const char *dir, const char *key, struct ksc_compat_memo *m);
+size_t ksc_compat_memo_next(struct ksc_compat_memo *m, const char *kinds, const char *first,
+			    const char **v, size_t max);
+int ksc_compat_memo_save(const char *dir, const char *key, const struct ksc_compat_memo *m);
+void ksc_compat_memo_fini(struct ksc_compat_memo *m);

@@ -133,6 +133,17 @@ C
 	B=(-s "$T_TMP/6.1.symvers" --kver 6.1.0-57-amd64 --btf "$T_TMP/old.btf"
 	   -s "$T_TMP/6.12.symvers" --kver 6.12.0 --btf "$T_TMP/new.btf")
 	t_expect btf 0 "$KSC" compat -v "${B[@]}" "$X/fx-user.ko"
+	cp "$T_TMP/out" "$T_TMP/btf.first"
+	t_run "the same again: the types from the cache" 0 "$KSC" compat -v "${B[@]}" "$X/fx-user.ko"
+	t_diff "... the same output" "$T_TMP/btf.first" "$T_TMP/out"
+	t_eq "... kept in \$XDG_CACHE_HOME/ksymcheck/compat" "yes" \
+		"$(ls "$XDG_CACHE_HOME"/ksymcheck/compat/*.memo > /dev/null 2>&1 && echo yes)"
+	t_run "--no-cache" 0 "$KSC" compat -v --no-cache "${B[@]}" "$X/fx-user.ko"
+	t_diff "... the same output" "$T_TMP/btf.first" "$T_TMP/out"
+	for f in "$XDG_CACHE_HOME"/ksymcheck/compat/*.memo; do printf 'ksc-compat-memo 1\nT\tbroken' > "$f"; done
+	t_run "a cache cut short" 0 "$KSC" compat -v "${B[@]}" "$X/fx-user.ko"
+	t_diff "... is read anew: the same output" "$T_TMP/btf.first" "$T_TMP/out"
+	cp "$T_TMP/btf.first" "$T_TMP/out"
 	t_grep "... a removed export's likely successor: a name alike, the same prototype" \
 		"    hint: maybe kfree_noprof (a name alike, the same prototype)" "$T_TMP/out"
 	t_grep "... the prototype, both sides as C" \
@@ -227,6 +238,15 @@ t_expect headers 0 "$KSC" compat -v -s "$T_TMP/6.1.symvers" --kver 6.1.0-57-amd6
 t_grep "... a macro of that name: a note, not a failure" \
 	"kfree: note: no longer exported, but the headers define it" "$T_TMP/out"
 t_grep "... the headers read" "headers read: 6.12.0 (2 files)" "$T_TMP/out"
+cp "$T_TMP/out" "$T_TMP/headers.first"
+t_run "the headers' scan again, from the cache" 0 "$KSC" compat -v -s "$T_TMP/6.1.symvers" \
+	--kver 6.1.0-57-amd64 -s "$T_TMP/6.12.symvers" --kver 6.12.0 --headers "$T_TMP/hdr" "$X/fx-user.ko"
+t_diff "... the same output" "$T_TMP/headers.first" "$T_TMP/out"
+echo '#define kfree_sensitive(p) kfree(p)' > "$T_TMP/hdr/include/linux/slab2.h"
+t_run "a header folder changed: scanned anew" 0 "$KSC" compat -v -s "$T_TMP/6.1.symvers" \
+	--kver 6.1.0-57-amd64 -s "$T_TMP/6.12.symvers" --kver 6.12.0 --headers "$T_TMP/hdr" "$X/fx-user.ko"
+t_grep "... three files read" "headers read: 6.12.0 (3 files)" "$T_TMP/out"
+rm "$T_TMP/hdr/include/linux/slab2.h"
 
 # ---- a proprietary module: became GPL-only is an error ----
 t_expect proprietary 0 "$KSC" compat -s "$T_TMP/6.16.symvers" --kver 6.16.0 \
