@@ -98,9 +98,9 @@ for m in d["modules"]:
             sym = f["type_name"] if f["code"] == "struct-changed" and f["type_name"] else f["symbol"]
             if f["verdict"] == "error" and f["named_in_source"]:
                 errors.append(sym)
-            why.append("%s: %s %s" % (m["module"], f["code"], sym))
+            why.append((f["verdict"] != "error", "%s: %s %s" % (m["module"], f["code"], sym)))
 seen = []
-for w in why:
+for _, w in sorted(why, key=lambda x: x[0]):  # the errors first
     if w not in seen:
         seen.append(w)
 print(worst)
