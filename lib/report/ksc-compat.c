@@ -662,6 +662,11 @@ static void weigh_by_source(struct crun *cr, struct ksc_compat_cell *cell)
 			f[i].severity = KSC_SEV_INFO;
 			f[i].summary = cfmt(cr, "%s; the source does not name it for this kernel: the old headers' inline code or macros did, and a rebuild follows the new ones",
 					    f[i].summary);
+		} else if (removed &&
+			   !(ksc_src_names_flags(&cr->names[cell->kernel], f[i].symbol) & KSC_SRC_PLAIN)) {
+			f[i].severity = KSC_SEV_WARNING;
+			f[i].summary = cfmt(cr, "%s; the source names it only under conditions not evaluated here (#ifdef): the configuration decides",
+					    f[i].summary);
 		} else if (typed) {
 			const struct ksc_src_names *nk = &cr->names[cell->kernel];
 			unsigned int how = ksc_src_names_flags(nk, f[i].symbol);

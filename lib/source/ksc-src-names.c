@@ -58,6 +58,8 @@ struct names_scan {
 		int paren; /* the depth its '(' opened */
 	} calls[16];   /* the calls whose arguments are being read */
 	int n_calls;
+	bool header;     /* a .h file: its first #ifndef at the top is its include guard */
+	bool cond_seen;  /* a conditional directive was met in this file */
 	enum tok_state ts;
 	const char *last, *tag; /* the last name and the struct tag (into the buffer) */
 	size_t last_len, tag_len;
@@ -182,8 +184,8 @@ static int code_name(struct names_scan *s, const char *d, size_t p, size_t q, si
 		if (s->n_calls < (int)ARRAY_SIZE(s->calls))
 			s->calls[s->n_calls++] = (typeof(s->calls[0])){ w, len, s->paren };
 	}
-	if (r == 0 && under_unknown(s))
-		r = add_flag(s, w, len, KSC_SRC_CONDITIONAL);
+	if (r == 0)
+		r = add_flag(s, w, len, under_unknown(s) ? KSC_SRC_CONDITIONAL : KSC_SRC_PLAIN);
 	if (r == 0 && s->ts == TS_MEMBER && s->last)
 		r = add_key(s, &s->out->access, s->last, s->last_len, w, len, 1);
 	if (r == 0 && s->ts == TS_TAG && !word_is(w, len, "const"))
@@ -422,6 +424,9 @@ static void conditional(struct names_scan *s, const char *name, size_t len, cons
 {
 #define IS(w) (len == sizeof(w) - 1 && memcmp(name, w, len) == 0)
 	if (IS("if") || IS("ifdef") || IS("ifndef")) {
+		/* a header's include guard: compiled once, as if always taken */
+		bool guard = IS("ifndef") && s->header && !s->cond_seen && s->depth == 0;
+		s->cond_seen = true;
 		if (s->depth == MAX_NEST) {
 			s->overflow++;
 			return;
@@ -430,7 +435,7 @@ static void conditional(struct names_scan *s, const char *name, size_t len, cons
 		c->parent = active(s);
 		c->taken = 0;
 		s->depth++;
-		branch(c, IS("if") ? version_condition(rest, s->code) : -1);
+		branch(c, guard ? 1 : IS("if") ? version_condition(rest, s->code) : -1);
 	} else if (s->overflow) {
 		if (IS("endif"))
 			s->overflow--;
@@ -593,6 +598,8 @@ static int scan_file(struct names_scan *s, int dfd, const char *name, unsigned i
 	if (r < 0)
 		return r;
 	s->file = s->out->n_files + 1; /* the same order for every version of one scan */
+	s->header = strlen(name) > 2 && strcmp(name + strlen(name) - 2, ".h") == 0;
+	s->cond_seen = false;
 	r = s->wanted ? defines_buffer(s, buf, got) : scan_buffer(s, buf, got);
 	s->out->n_files++;
 	free(buf);

@@ -118,6 +118,8 @@ bool ksc_src_names_has(const struct ksc_src_names *n, const char *name);
 #define KSC_SRC_CALLED 0x2u      /* followed by '(': called, not only taken as a value */
 #define KSC_SRC_CONDITIONAL 0x4u /* under a condition not evaluated (#ifdef HAVE_X, ...),
 				  * or a call with a conditional inside its arguments */
+#define KSC_SRC_PLAIN 0x8u       /* somewhere under no condition not evaluated (a header's
+				  * include guard counts as taken) */
 unsigned int ksc_src_names_flags(const struct ksc_src_names *n, const char *name);
 /* Does the source name `name` in the same places in both scans (of the same files)? */
 bool ksc_src_names_same_places(const struct ksc_src_names *a, const struct ksc_src_names *b,

@@ -109,6 +109,19 @@ t_run "a source that names nothing changed for 7.2 but kfree in an old branch" 1
 t_grep "... 7.2: may-fail (debugfs_create_dir is not named)" \
 	"fx_user  built-for:loads  fails   may-fail" "$T_TMP/out"
 
+# kfree only under an #ifdef (a configure-style check decides): may fail, not fails;
+# a header's include guard is no such condition.
+mkdir -p "$T_TMP/ifsrc"
+printf '#ifdef FX_HAVE_KFREE\nvoid f(void *p) { kfree(p); }\n#endif\n' > "$T_TMP/ifsrc/a.c"
+t_run "a removed export named only under an #ifdef" 0 "$KSC" compat --src "$T_TMP/ifsrc" "${K[@]}" "$X/fx-user.ko"
+t_grep "... may fail: the configuration decides" \
+	"kfree: warning: no longer exported (by vmlinux in 6.1.0-57-amd64); the source names it only under conditions not evaluated here (#ifdef): the configuration decides [export-removed] (named in the source)" \
+	"$T_TMP/out"
+printf '#ifndef FX_B_H\n#define FX_B_H\nstatic inline void g(void *p) { kfree(p); }\n#endif\n' > "$T_TMP/ifsrc/b.h"
+t_run "... and in a header, inside its include guard" 1 "$KSC" compat --src "$T_TMP/ifsrc" "${K[@]}" "$X/fx-user.ko"
+t_grep "... an include guard is no condition: the build fails" \
+	"kfree: error: no longer exported (by vmlinux in 6.1.0-57-amd64) [export-removed] (named in the source)" "$T_TMP/out"
+
 # ---- types: two kernels' BTF (clang writes .BTF for the bpf target) ----
 if clang --target=bpf -g -c -x c /dev/null -o "$T_TMP/probe.o" 2> /dev/null; then
 	cat > "$T_TMP/old.c" <<'C'
