@@ -549,6 +549,22 @@ static json_object *compat_json(const struct ksc_compat *cp, struct ksc_kernel *
 	return root;
 }
 
+/* compat's finding codes, as SARIF rules: what each says, and what to do. */
+static const char *const rule_texts[][3] = {
+	{ "export-removed", "The target kernel no longer exports a symbol the module imports",
+	  "Call what the target offers instead (the finding's hint names a likely successor) under a LINUX_VERSION_CODE conditional, or build only for kernels that export it." },
+	{ "became-gpl-only", "The target kernel exports the symbol to GPL-compatible modules only",
+	  "A module whose license is not GPL-compatible must stop using it." },
+	{ "namespace-moved", "The target kernel exports the symbol into a namespace the module does not import",
+	  "Add the import line the finding's fix gives, in the target's syntax." },
+	{ "became-module-restricted", "The target kernel exports the symbol to named modules only",
+	  "Stop using it: only the modules the export names may." },
+	{ "type-changed", "The prototype of a function (or the type of a variable) the module uses differs in the target (BTF)",
+	  "Adapt the call to the target's declaration (properties from_type and to_type) under a LINUX_VERSION_CODE conditional." },
+	{ "struct-changed", "A struct the module uses lost members or changed their types in the target (BTF)",
+	  "Adapt the code that reaches the members named (properties from_type and to_type) under a LINUX_VERSION_CODE conditional." },
+};
+
 /* One SARIF result per finding (notes with -v), the module file as the location. */
 static int print_sarif(const struct ksc_compat *cp, struct ksc_module *const *mods, size_t nm,
 		       size_t nk, bool verbose)
@@ -580,6 +596,16 @@ static int print_sarif(const struct ksc_compat *cp, struct ksc_module *const *mo
 				json_object_object_del(x, "verdict");
 				json_object_object_del(x, "summary");
 				json_object_object_del(x, "fix");
+				int r = 0;
+				for (size_t t = 0; r == 0 && t < ARRAY_SIZE(rule_texts); t++)
+					if (strcmp(rule_texts[t][0], cf->code) == 0)
+						r = sarif_describe(s, cf->code, rule_texts[t][1],
+								   rule_texts[t][2]);
+				if (r < 0) {
+					json_object_put(x);
+					sarif_free(s);
+					return -ENOMEM;
+				}
 				if (sarif_add_with(s, &f, x) < 0) {
 					sarif_free(s);
 					return -ENOMEM;

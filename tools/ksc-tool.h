@@ -319,6 +319,9 @@ struct sarif *sarif_new(void);
 /* uri_base: a folder (absolute) the findings' paths are relative to, or NULL. */
 void sarif_set_base(struct sarif *s, const char *uri_base);
 int sarif_add(struct sarif *s, const struct finding *f); /* 0 or -ENOMEM */
+/* A rule of a code the library's catalogue does not have (compat's): its texts, before
+ * its first result. 0 or -ENOMEM. */
+int sarif_describe(struct sarif *s, const char *code, const char *brief, const char *help);
 /* The same with extra's members added to the result's properties (extra is taken). */
 int sarif_add_with(struct sarif *s, const struct finding *f, json_object *extra);
 /* Print the log to stdout and free s; or only free it. */

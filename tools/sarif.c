@@ -172,23 +172,22 @@ oom:
 	return -1;
 }
 
-/* The rule of f's code: its index, added on first use. -1 when out of memory. */
-static int rule_index(struct sarif *s, const struct finding *f)
+/* A rule's entry: its code, texts (taken) and the rule ids (taken). -1 when out of memory. */
+static int add_rule(struct sarif *s, const char *c, char *brief, char *full, char *help,
+		    json_object *ids)
 {
-	for (size_t i = 0; i < s->n_codes; i++)
-		if (strcmp(s->codes[i], f->code) == 0)
-			return (int)i;
-	if (array_reserve(s->codes, s->cap_codes, s->n_codes + 1, 16) < 0)
-		return -1;
-	char *code = strdup(f->code), *brief, *full, *help;
-	json_object *ids = json_object_new_array();
-	if (!code || rule_texts(f->code, &brief, &full, &help, ids) < 0) {
-		free(code);
+	char *code = array_reserve(s->codes, s->cap_codes, s->n_codes + 1, 16) < 0 ? NULL
+										 : strdup(c);
+
+	if (!code) {
+		free(brief);
+		free(full);
+		free(help);
 		json_object_put(ids);
 		return -1;
 	}
 	json_object *r = json_object_new_object(), *props = json_object_new_object();
-	json_object_object_add(r, "id", json_text(f->code));
+	json_object_object_add(r, "id", json_text(c));
 	json_object_object_add(r, "shortDescription", text_msg(brief));
 	json_object_object_add(r, "fullDescription", text_msg(full));
 	json_object_object_add(r, "help", text_msg(help));
@@ -200,6 +199,50 @@ static int rule_index(struct sarif *s, const struct finding *f)
 	free(help);
 	s->codes[s->n_codes] = code;
 	return (int)s->n_codes++;
+}
+
+static int find_rule(const struct sarif *s, const char *code)
+{
+	for (size_t i = 0; i < s->n_codes; i++)
+		if (strcmp(s->codes[i], code) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The rule of f's code: its index, added on first use. -1 when out of memory. */
+static int rule_index(struct sarif *s, const struct finding *f)
+{
+	int i = find_rule(s, f->code);
+	char *brief, *full, *help;
+	json_object *ids;
+
+	if (i >= 0)
+		return i;
+	ids = json_object_new_array();
+	if (rule_texts(f->code, &brief, &full, &help, ids) < 0) {
+		json_object_put(ids);
+		return -1;
+	}
+	return add_rule(s, f->code, brief, full, help, ids);
+}
+
+int sarif_describe(struct sarif *s, const char *code, const char *brief, const char *help)
+{
+	char *b = strdup(brief), *f = strdup(brief), *h = strdup(help);
+
+	if (find_rule(s, code) >= 0) {
+		free(b);
+		free(f);
+		free(h);
+		return 0;
+	}
+	if (!b || !f || !h) {
+		free(b);
+		free(f);
+		free(h);
+		return -ENOMEM;
+	}
+	return add_rule(s, code, b, f, h, json_object_new_array()) < 0 ? -ENOMEM : 0;
 }
 
 static json_object *location_json(const struct sarif *s, const struct finding *f)
