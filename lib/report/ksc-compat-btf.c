@@ -20,6 +20,7 @@
 #include <gelf.h>
 #include <libelf.h>
 
+#include "readers/readers.h"
 #include "report/report.h"
 #include "util/array.h"
 #include "util/hash.h"

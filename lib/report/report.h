@@ -10,6 +10,8 @@
 
 #include <stdbool.h>
 
+struct ksc_ctx;
+
 /*
  * lib/report/ksc-compat-btf.c: one kernel's BTF (libbpf), for compat. _open(): 0, or
  * -errno of reading or parsing `path`, -ENOMEM. _open_split(): a module's own .BTF
