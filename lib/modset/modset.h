@@ -13,8 +13,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "readers/readers.h"
+#include "util/fileio.h"
 #include "util/macro.h"
 
 struct ksc_ctx;
@@ -452,3 +455,70 @@ struct kidx_write {
 };
 /* Write atomically (temporary file in the same folder, rename); creates the folder. */
 int ksc_kidx_write(const char *path, const struct kidx_write *w) _must_check_;
+
+/* ---- reading a module file into its facts record (ksc-modset-read.c) ---- */
+
+/* A file modified this recently may change again within the clock's granularity. */
+#define KSC_RACY_NS 2000000000LL
+/*
+ * The change time (ctime) is racy for a shorter while where the filesystem keeps
+ * nanoseconds: one tick of the kernel's coarse clock (a jiffy, 10 ms at HZ=100, the
+ * coarsest). Read later than that, an edit after the read gets another ctime.
+ */
+#define KSC_CTIME_TICK_NS 10000000LL
+/*
+ * A racy ctime (an edit in the same tick would keep it): the record is keyed by the
+ * file's bytes too (ksc_file_content_hash(), never 0; 0 when it cannot be read).
+ */
+uint64_t ksc_file_content_hash(int fd, uint64_t size);
+static inline bool ksc_ctime_racy(const struct stat *st, int64_t start_ns)
+{
+	return st_ctime_ns(st) > start_ns - (st->st_ctim.tv_nsec ? KSC_CTIME_TICK_NS : KSC_RACY_NS);
+}
+
+/* The calling thread's CPU time in ns: what the workers' split reports, whatever the load. */
+static inline uint64_t ksc_thread_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* A thread's messages: kept per module (into its record) or replayed by the main thread. */
+struct ksc_msgbuf {
+	int *prio;
+	char **text;
+	size_t n, cap, cap_prio;
+	int oom;
+};
+/* A log function (data: its struct ksc_msgbuf). */
+void ksc_msgbuf_log(void *data, int priority, const char *msg);
+void ksc_msgbuf_clear(struct ksc_msgbuf *b);
+void ksc_msgbuf_fini(struct ksc_msgbuf *b);
+
+/* One thread's reader: its buffers reused from file to file. Opaque. */
+struct ksc_mreader;
+int ksc_mreader_new(struct ksc_mreader **out) _must_check_;
+void ksc_mreader_free(struct ksc_mreader *w);
+/* What a reader spent (CPU ns, with `timing`) and read. */
+struct ksc_mread_stats {
+	uint64_t ns_read, ns_decompress, ns_parse, bytes_read, bytes_decompressed;
+};
+/* Its statistics so far; true when it ran out of memory at some point. */
+bool ksc_mreader_stats(const struct ksc_mreader *w, struct ksc_mread_stats *st);
+/* One file to read: opened by the caller (fd, closed by the reader), or why not. */
+struct ksc_mread {
+	int fd;               /* or -1: open_err (-errno) says why it could not be opened */
+	int open_err;
+	const char *path;     /* for messages */
+	const char *relpath;  /* below the module folder: the record's */
+	int64_t start_ns;     /* the run's start (CLOCK_REALTIME): newer files are racy */
+	bool timing;          /* keep the CPU times */
+};
+/*
+ * Read it into a facts record (malloc'd; what reading it logged is in the record, at
+ * KSC_LOG_WARNING and above): the file's problems are facts of the record, not errors.
+ * NULL only when out of memory.
+ */
+struct krec *ksc_mreader_read(struct ksc_mreader *w, const struct ksc_mread *in);

@@ -354,7 +354,7 @@ void drop_check_kernel(struct ksc_tree *t)
 {
 	t->run->ck = ksc_kernel_unref(t->run->ck);
 	t->run->ck_ctx = ksc_unref(t->run->ck_ctx);
-	msgbuf_fini(&t->run->ck_msgs);
+	ksc_msgbuf_fini(&t->run->ck_msgs);
 }
 
 void build_check_kernel(struct ksc_tree *t)
@@ -366,7 +366,7 @@ void build_check_kernel(struct ksc_tree *t)
 		t->run->ck_err = -ENOMEM;
 		return;
 	}
-	ksc_set_log_fn(t->run->ck_ctx, msgbuf_log, &t->run->ck_msgs);
+	ksc_set_log_fn(t->run->ck_ctx, ksc_msgbuf_log, &t->run->ck_msgs);
 	t->run->ck_err = tree_kernel(t, t->run->ck_ctx, &t->run->ck);
 }
 

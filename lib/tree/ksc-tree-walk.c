@@ -128,7 +128,7 @@ static int note_dir(struct ksc_tree *t, const char *rel, const struct stat *st)
 	int64_t mt = st_mtime_ns(st);
 	t->dirs[t->n_dirs++] =
 		(struct kidx_dir){ r, (uint64_t)st->st_ino,
-				   mt > t->start_ns - RACY_NS ? KREC_RACY : mt };
+				   mt > t->start_ns - KSC_RACY_NS ? KREC_RACY : mt };
 	return 0;
 }
 
