@@ -98,17 +98,6 @@ int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cf
 				 const char *moddir, ksc_modset_st_fn fn, void *data,
 				 unsigned int *errors) _must_check_;
 
-struct ksc_kernel;
-struct ksc_module;
-/*
- * `mod`, just added to `k` (ksc_kernel_add_module()), is the file depmod keeps for its
- * name, at `relpath` below the module folder, over `replaced`: remember both and why
- * (for the "replaces" explanation of checks and audits), and log it. 0 or -ENOMEM.
- */
-int ksc_kernel_note_replaced(struct ksc_kernel *k, const struct ksc_depmod_cfg *cfg,
-			     const struct ksc_module *mod, const char *relpath,
-			     const char *replaced) _must_check_;
-
 /*
  * The index file (ksc-modset-index.c; its records: ksc-modset-record.c). A header, a directory, then
  * one facts record per module and optionally one derived record per module. Records are
@@ -522,3 +511,63 @@ struct ksc_mread {
  * NULL only when out of memory.
  */
 struct krec *ksc_mreader_read(struct ksc_mreader *w, const struct ksc_mread *in);
+
+/* ---- the module set (ksc-modset.c) ---- */
+
+/*
+ * The files depmod keeps in one release's module folder, one per name, in path order,
+ * and each one's facts: the index's record when the index read that very file, else the
+ * file read now. Opaque.
+ */
+struct ksc_modset;
+struct ksc_modset_where {
+	const char *root;     /* for depmod.d ("" or "/": this machine) */
+	const char *release;
+	const char *moddir;   /* the module folder, as messages name it */
+	const char *index;    /* the index file to use and keep, or NULL */
+	bool no_walk;         /* the caller adds the files (ksc_modset_add()) */
+};
+/*
+ * depmod.d read and the folder walked (its problems logged into ctx and counted:
+ * ksc_modset_walk_errors()), the index attached when it is this folder's. 0 or -errno.
+ */
+int ksc_modset_open(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
+		    struct ksc_modset **out) _must_check_;
+void ksc_modset_free(struct ksc_modset *ms);
+/* A file the caller walked (no_walk), its record known: `rec` must outlive the set. */
+int ksc_modset_add(struct ksc_modset *ms, const char *relpath, const char *replaced,
+		   const struct krec *rec) _must_check_;
+size_t ksc_modset_count(const struct ksc_modset *ms);
+/* File i: its path (the module folder as given, '/', relpath), relpath, kmod name. */
+const char *ksc_modset_path(const struct ksc_modset *ms, size_t i);
+const char *ksc_modset_relpath(const struct ksc_modset *ms, size_t i);
+const char *ksc_modset_name(const struct ksc_modset *ms, size_t i);
+/* The file of its name it won over (relative), or NULL. */
+const char *ksc_modset_replaced(const struct ksc_modset *ms, size_t i);
+/* Its modification time as the walk met it (ns). */
+int64_t ksc_modset_mtime(const struct ksc_modset *ms, size_t i);
+/* The file of kmod name `name`: true and *i. */
+bool ksc_modset_find(const struct ksc_modset *ms, const char *name, size_t *i);
+const struct ksc_depmod_cfg *ksc_modset_cfg(const struct ksc_modset *ms);
+const char *ksc_modset_moddir(const struct ksc_modset *ms);
+unsigned int ksc_modset_walk_errors(const struct ksc_modset *ms);
+/* Does the index hold every file, each one current? */
+bool ksc_modset_all_indexed(struct ksc_modset *ms);
+/* File i's facts record (owned by the set): the index's, or read now. 0 or -ENOMEM. */
+int ksc_modset_record(struct ksc_modset *ms, size_t i, const struct krec **out) _must_check_;
+/*
+ * File i as the library's reader gives it (strings copied: it outlives the set), what
+ * reading it logged said into ctx, its path as given. -errno of the reader when it
+ * could not be read (said), -ENOMEM.
+ */
+int ksc_modset_module(struct ksc_modset *ms, size_t i, struct ksc_ctx *ctx,
+		      struct ksc_module **out) _must_check_;
+/* Every record known: the files the index does not hold read in `jobs` threads. */
+int ksc_modset_read_all(struct ksc_modset *ms, unsigned int jobs,
+			void (*progress)(void *, const char *, size_t, size_t),
+			void *pdata) _must_check_;
+/*
+ * Write the index when a file was read (its folder made; a file of another folder's
+ * index is left alone). 0 or -errno (the caller may go on without it).
+ */
+int ksc_modset_save_index(struct ksc_modset *ms) _must_check_;
