@@ -366,9 +366,10 @@ int ksc_modset_module(struct ksc_modset *ms, size_t i, struct ksc_ctx *ctx,
 		return ksc_module_new_from_module_path(ctx, ms->e[i].path, out);
 	if (r < 0)
 		return r;
-	replay_msgs(ms, ctx, rec, ms->e[i].path);
+	/* a file the reader refused: read again, to say why as the caller's reader says it */
 	if (!(rec->flags & KREC_F_ENGINE))
-		return rec->err < 0 ? rec->err : -EINVAL;
+		return ksc_module_new_from_module_path(ctx, ms->e[i].path, out);
+	replay_msgs(ms, ctx, rec, ms->e[i].path);
 	return ksc_krec_to_module(ctx, rec, ms->e[i].path, true, false, &ms->sig, out);
 }
 
