@@ -70,6 +70,10 @@ static void held_fini(struct held *h)
 
 /* ---- depmod's files --------------------------------------------------------------- */
 
+struct osym {
+	const char *owner, *sym;
+};
+
 struct fast {
 	struct ksc_ctx *q;   /* holds the messages back */
 	struct ksc_kernel *k;
@@ -82,6 +86,8 @@ struct fast {
 	char *dep, *syms;    /* the files' text */
 	struct hash listed;  /* modules.dep's paths */
 	struct hash owner;   /* modules.symbols: symbol -> kmod name */
+	struct osym *by_owner; /* the same pairs, sorted by owner (agrees()) */
+	size_t n_by_owner;
 };
 
 /* The text of DIR/NAME, a regular file; false when it cannot stand for the tree. */
@@ -259,6 +265,32 @@ static bool is_namespace_of(const struct ksc_module *mod, const char *name)
 	return false;
 }
 
+static int cmp_osym(const void *a, const void *b)
+{
+	const struct osym *x = a, *y = b;
+	int c = strcmp(x->owner, y->owner);
+
+	return c ? c : strcmp(x->sym, y->sym);
+}
+
+/* modules.symbols' pairs of the needed files, sorted by owner, once. 0 or -ENOMEM. */
+static int sort_by_owner(struct fast *f)
+{
+	void *val;
+
+	f->by_owner = malloc((f->owner.count ? f->owner.count : 1) * sizeof(*f->by_owner));
+	if (!f->by_owner)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->owner.n_buckets; i++) {
+		const char *sym = hash_slot_key(&f->owner, i, &val);
+		size_t e;
+		if (sym && ksc_modset_find(f->ms, val, &e) && f->need[e])
+			f->by_owner[f->n_by_owner++] = (struct osym){ val, sym };
+	}
+	qsort(f->by_owner, f->n_by_owner, sizeof(*f->by_owner), cmp_osym);
+	return 0;
+}
+
 /* Does `mod` (the file e) export what modules.symbols gives it, and only that? */
 static bool agrees(struct fast *f, size_t e, const struct ksc_module *mod)
 {
@@ -271,11 +303,18 @@ static bool agrees(struct fast *f, size_t e, const struct ksc_module *mod)
 			return false;
 		}
 	}
-	void *val;
-	for (size_t i = 0; i < f->owner.n_buckets; i++) {
-		const char *sym = hash_slot_key(&f->owner, i, &val);
-		if (sym && strcmp(val, name) == 0 && !ksc_module_find_export(mod, sym) &&
-		    !is_namespace_of(mod, sym)) {
+	/* the first pair of this owner, then each of its pairs */
+	size_t lo = 0, hi = f->n_by_owner;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(f->by_owner[mid].owner, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < f->n_by_owner && strcmp(f->by_owner[i].owner, name) == 0; i++) {
+		const char *sym = f->by_owner[i].sym;
+		if (!ksc_module_find_export(mod, sym) && !is_namespace_of(mod, sym)) {
 			f->why = "modules.symbols names an export a module lacks";
 			return false;
 		}
@@ -361,6 +400,8 @@ static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
 		f->why = "modules.symbols or modules.dep names a module depmod would not keep";
 		return -ESTALE;
 	}
+	if ((r = sort_by_owner(f)) < 0)
+		return r;
 	r = ksc_kernel_new(f->q, &f->k);
 	if (r >= 0)
 		r = ksc_kernel_set_release(f->k, ksc_kernel_location_get_release(loc));
@@ -376,6 +417,7 @@ static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
 static void fast_fini(struct fast *f)
 {
 	free(f->need);
+	free(f->by_owner);
 	hash_fini(&f->listed);
 	hash_fini(&f->owner);
 	free(f->dep);
