@@ -3,8 +3,9 @@
  * The kernel a tree is resolved and checked against: its exports (Module.symvers, an
  * image or System.map, as the kernel locator finds them unless options name them) and
  * configuration, loaded once and perhaps on a thread of their own beside the walk;
- * the kernel of the checks (every module a provider); and ksc_tree_get_kernel(), the
- * kernel of ksc_kernel_open() made from the tree's records.
+ * the kernel of the checks (every module a provider); and ksc_tree_get_kernel(): the
+ * kernel of ksc_kernel_open(), which the kernel wing makes (ksc_kernel_from_modset())
+ * from a module set of the tree's records.
  */
 #include <errno.h>
 #include <limits.h>

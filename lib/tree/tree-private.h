@@ -11,8 +11,9 @@
  *   ksc-tree-index.c    the index of the last run: opened, attached, saved
  *   ksc-tree-depmod.c   depmod's files
  *   ksc-tree-kernel.c   the kernel's exports; ksc_tree_get_kernel()
- *   ksc-tree-read.c     step 2: reading modules into facts records, in the workers;
- *                       the index's records fetched when needed
+ *   ksc-tree-read.c     step 2: reading modules into facts records, in the workers
+ *                       (the module set's reader, ksc-modset-read.c); the index's
+ *                       records fetched when needed
  *   ksc-tree-pool.c     the worker threads, the messages they keep for the main thread
  *   ksc-tree-state.c    the tree object's life (ref, unref) and small shared helpers
  *   ksc-tree-problems.c the problems met, in order
