@@ -35,7 +35,6 @@ struct mentry {
 };
 
 struct ksc_modset {
-	struct ksc_ctx *ctx;
 	char *moddir, *moddir_abs, *release, *index_path;
 	size_t base;                   /* strlen(moddir) + 1 */
 	struct ksc_depmod_cfg *cfg;
@@ -132,7 +131,6 @@ int ksc_modset_open(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
 	if (!ms)
 		return -ENOMEM;
 	hash_init(&ms->by_name);
-	ms->ctx = ksc_ref(ctx);
 	clock_gettime(CLOCK_REALTIME, &rt);
 	ms->start_ns = (int64_t)rt.tv_sec * 1000000000LL + rt.tv_nsec;
 	ms->moddir = strdup(w->moddir);
@@ -179,7 +177,6 @@ void ksc_modset_free(struct ksc_modset *ms)
 	free(ms->moddir_abs);
 	free(ms->release);
 	free(ms->index_path);
-	ksc_unref(ms->ctx);
 	free(ms);
 }
 
@@ -257,12 +254,11 @@ const char *ksc_modset_moddir(const struct ksc_modset *ms)
 /* ---- facts: the index's record or the file's ------------------------------------- */
 
 /* Are the file's bytes those the index's record was read from (a racy ctime)? */
-static bool same_content(const struct ksc_modset *ms, const struct mentry *e)
+static bool same_content(const struct mentry *e)
 {
 	int fd = open(e->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	bool same;
 
-	(void)ms;
 	if (fd < 0)
 		return false;
 	same = ksc_file_content_hash(fd, e->size) == e->old->sum.content_hash;
@@ -271,7 +267,7 @@ static bool same_content(const struct ksc_modset *ms, const struct mentry *e)
 }
 
 /* Is the index's entry this very file: size, inode, modification and change times? */
-static bool is_current(const struct ksc_modset *ms, struct mentry *e)
+static bool is_current(struct mentry *e)
 {
 	if (e->checked)
 		return e->current;
@@ -279,7 +275,7 @@ static bool is_current(const struct ksc_modset *ms, struct mentry *e)
 	e->checked = true;
 	e->current = o && o->mtime_ns != KREC_RACY && o->file_size == e->size &&
 		     o->ino == e->ino && o->mtime_ns == e->mtime_ns &&
-		     o->ctime_ns == e->ctime_ns && (!o->content_hash || same_content(ms, e));
+		     o->ctime_ns == e->ctime_ns && (!o->content_hash || same_content(e));
 	return e->current;
 }
 
@@ -288,7 +284,7 @@ bool ksc_modset_all_indexed(struct ksc_modset *ms)
 	if (!ms->have_idx)
 		return false;
 	for (size_t i = 0; i < ms->n; i++)
-		if (!is_current(ms, &ms->e[i]))
+		if (!is_current(&ms->e[i]))
 			return false;
 	return true;
 }
@@ -315,7 +311,7 @@ int ksc_modset_record(struct ksc_modset *ms, size_t i, const struct krec **out)
 	char abs[PATH_MAX * 2];
 
 	*out = NULL;
-	if (!e->rec && is_current(ms, e)) {
+	if (!e->rec && is_current(e)) {
 		int r = ksc_kidx_fetch(&ms->idx, (size_t)(e->old - ms->idx.mods), &e->rec);
 		if (r == -ENOMEM)
 			return r;
@@ -424,7 +420,7 @@ int ksc_modset_read_all(struct ksc_modset *ms, unsigned int jobs,
 		r = -ENOMEM;
 	for (size_t i = 0; r == 0 && i < ms->n; i++) {
 		struct mentry *e = &ms->e[i];
-		if (!e->rec && is_current(ms, e)) {
+		if (!e->rec && is_current(e)) {
 			int f = ksc_kidx_fetch(&ms->idx, (size_t)(e->old - ms->idx.mods), &e->rec);
 			if (f == -ENOMEM)
 				r = f;
@@ -459,7 +455,12 @@ int ksc_modset_save_index(struct ksc_modset *ms)
 	size_t n = 0;
 	int r;
 
-	if (!ms->index_path || !ms->dirty || ms->foreign_idx)
+	/*
+	 * Another folder's index is left alone, and so is one `tree` wrote (its folders and
+	 * results, keyed by its own order of the modules, would be lost): tree renews it.
+	 */
+	if (!ms->index_path || !ms->dirty || ms->foreign_idx ||
+	    (ms->have_idx && (ms->idx.derived || ms->idx.n_dirs)))
 		return 0;
 	/* the records kept, written again (a corrupt one is left out) */
 	if (ms->have_idx && ksc_kidx_fetch_all(&ms->idx) == -ENOMEM)
@@ -470,7 +471,7 @@ int ksc_modset_save_index(struct ksc_modset *ms)
 	for (size_t i = 0; i < ms->n; i++) {
 		struct mentry *e = &ms->e[i];
 		const struct krec *rec = e->rec_own;
-		if (!rec && is_current(ms, e))
+		if (!rec && is_current(e))
 			rec = e->old->rec;
 		if (!rec)
 			continue;
