@@ -567,7 +567,8 @@ int ksc_modset_read_all(struct ksc_modset *ms, unsigned int jobs,
 			void (*progress)(void *, const char *, size_t, size_t),
 			void *pdata) _must_check_;
 /*
- * Write the index when a file was read (its folder made; a file of another folder's
- * index is left alone). 0 or -errno (the caller may go on without it).
+ * Write the index when a file was read (its folder made; another folder's index, and
+ * one `tree` wrote with its results, are left alone). 0 or -errno (the caller may go on
+ * without it).
  */
 int ksc_modset_save_index(struct ksc_modset *ms) _must_check_;
