@@ -17,6 +17,7 @@
 
 #include <json-c/json.h>
 
+#include "util/array.h"
 #include "util/fileio.h"
 #include "util/macro.h"
 #include "tools/ksc-tool.h"
@@ -75,7 +76,7 @@ static const char limits[] =
 	"the structs they take; not seen (a compiler would): what the new headers' macros and "
 	"inline functions call, structs reached other ways, #ifdefs on the configuration";
 
-enum { OPT_JSON = 256, OPT_KVER, OPT_VMLINUX, OPT_SRC, OPT_BTF, OPT_HEADERS };
+enum { OPT_KVER = 256, OPT_VMLINUX, OPT_SRC, OPT_BTF, OPT_HEADERS };
 
 /* One kernel named on the command line. */
 struct kspec {
@@ -85,9 +86,9 @@ struct kspec {
 struct compat_args {
 	struct kernel_opts kern; /* the rules only; the kernels are in `kernels` */
 	struct kspec *kernels;
-	size_t n_kernels;
+	size_t n_kernels, cap_kernels;
 	const char **dirs;
-	size_t n_dirs;
+	size_t n_dirs, cap_dirs;
 	const char *src;
 	bool verbose;
 	int format;
@@ -95,12 +96,8 @@ struct compat_args {
 
 static int add_kernel(struct compat_args *a, const struct kspec *s)
 {
-	struct kspec *v = realloc(a->kernels, (a->n_kernels + 1) * sizeof(*v));
-
-	if (!v)
+	if (array_push(a->kernels, a->n_kernels, a->cap_kernels, *s) < 0)
 		return KSC_EXIT_UNREADABLE;
-	a->kernels = v;
-	v[a->n_kernels++] = *s;
 	return 0;
 }
 
@@ -130,29 +127,18 @@ static int compat_opt(void *data, int ch, const char *arg)
 					   arg);
 		a->kernels[a->n_kernels - 1].headers = arg;
 		break;
-	case 'm': {
-		const char **v = realloc(a->dirs, (a->n_dirs + 1) * sizeof(*v));
-		if (!v)
+	case 'm':
+		if (array_push(a->dirs, a->n_dirs, a->cap_dirs, arg) < 0)
 			return KSC_EXIT_UNREADABLE;
-		a->dirs = v;
-		v[a->n_dirs++] = arg;
 		break;
-	}
 	case OPT_SRC: a->src = arg; break;
-	case 'v': a->verbose = true; break;
-	case OPT_JSON: a->format = FMT_JSON; break;
-	case 'f':
-		a->format = parse_format("compat", arg, 1u << FMT_TEXT | 1u << FMT_JSON);
-		if (a->format < 0)
-			return KSC_EXIT_USAGE;
-		break;
 	}
 	return 0;
 }
 
 static int parse_args(struct compat_args *a, int argc, char *argv[])
 {
-	static const struct option own[] = {
+	static const struct own_option own[] = {
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "kver", required_argument, NULL, OPT_KVER },
 		{ "symvers", required_argument, NULL, 's' },
@@ -161,15 +147,15 @@ static int parse_args(struct compat_args *a, int argc, char *argv[])
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "headers", required_argument, NULL, OPT_HEADERS },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "verbose", no_argument, NULL, 'v' },
 		{ 0 },
 	};
 	/* The kernel options of check name one kernel; compat's repeat, so they are its own. */
-	static const struct option_set set = {
+	const struct option_set set = {
 		.own = own,
-		.own_short = "k:s:m:f:v",
+		.own_short = "k:s:m:",
+		.format = &a->format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON,
+		.verbose = &a->verbose,
 		.kernel = KOPT_REQUIRE_INTREE | KOPT_MISSING_NS | KOPT_MISSING_NS_N | KOPT_BUILD,
 		.help = help,
 		.fn = compat_opt,
@@ -565,7 +551,7 @@ static int run_compat(struct ksc_kernel *const *ks, const struct module_list *c,
 	if (r < 0) {
 		free_btf(btf, a->n_kernels);
 		if (r == -ENOMEM)
-			fprintf(stderr, "%s: compat: %s\n", program_name, strerror(-r));
+			print_error("compat: %s", strerror(-r));
 		return r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
 	}
 	if (a->format == FMT_JSON)

@@ -2,8 +2,6 @@
 /* Small helpers shared by the subcommands. */
 #include <errno.h>
 #include <limits.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,149 +13,6 @@
 #include "util/array.h"
 #include "util/hash.h"
 #include "tools/ksc-tool.h"
-
-const char *program_name = "ksymcheck";
-
-bool use_colour(FILE *f)
-{
-	const char *no_colour = getenv("NO_COLOR");
-	const char *term = getenv("TERM");
-
-	if (no_colour && no_colour[0])
-		return false;
-	if (!term || strcmp(term, "dumb") == 0)
-		return false;
-	return isatty(fileno(f)) == 1;
-}
-
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	bool colour = use_colour(stderr);
-	va_list ap;
-
-	fprintf(stderr, "%s%s:%s ", colour ? COLOUR_BOLD : "", program_name,
-		colour ? COLOUR_OFF : "");
-	if (colour)
-		fputs(COLOUR_RED, stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (colour)
-		fputs(COLOUR_OFF, stderr);
-	fprintf(stderr, "\nTry '%s%s%s --help'.\n", program_name, cmd ? " " : "", cmd ? cmd : "");
-	return KSC_EXIT_USAGE;
-}
-
-static void vmessage(const char *level, const char *fmt, va_list ap)
-{
-	fprintf(stderr, "%s: %s", program_name, level);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-void print_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage("", fmt, ap);
-	va_end(ap);
-}
-
-void print_warning(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage("warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void print_note(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage("note: ", fmt, ap);
-	va_end(ap);
-}
-
-/* The length of a long option's name as written: up to '=' or the end. */
-static size_t long_name_len(const char *arg)
-{
-	return strcspn(arg, "=");
-}
-
-int option_error(const char *cmd, char *const argv[], const char *shortopts,
-		 const struct option *longopts)
-{
-	const char *arg = optind > 0 ? argv[optind - 1] : "";
-	bool is_long = strncmp(arg, "--", 2) == 0;
-	int len = (int)(is_long ? long_name_len(arg) : 0);
-
-	if (optopt && optopt < 256 && strchr(shortopts, optopt) == NULL)
-		is_long = false; /* an unknown letter in a cluster after a long option */
-	if (!is_long) {
-		if (optopt && strchr(shortopts, optopt) && optopt != ':')
-			return usage_error(cmd, "option requires an argument -- '%c'", optopt);
-		return usage_error(cmd, "invalid option -- '%c'", optopt);
-	}
-	unsigned matches = 0;
-	for (const struct option *o = longopts; o->name; o++) {
-		if (strncmp(o->name, arg + 2, (size_t)len - 2) != 0)
-			continue;
-		if (strlen(o->name) == (size_t)len - 2) {
-			matches = 1;
-			break;
-		}
-		matches++;
-	}
-	if (matches > 1)
-		return usage_error(cmd, "option '%.*s' is ambiguous", len, arg);
-	if (matches == 0 || !optopt)
-		return usage_error(cmd, "unrecognized option '%.*s'", len, arg);
-	if (arg[len] == '=')
-		return usage_error(cmd, "option '%.*s' doesn't allow an argument", len, arg);
-	return usage_error(cmd, "option '%.*s' requires an argument", len, arg);
-}
-
-int parse_jobs(const char *cmd, const char *value, unsigned max)
-{
-	char *end;
-	unsigned long n;
-
-	errno = 0;
-	n = strtoul(value, &end, 10);
-	if (value[0] < '0' || value[0] > '9' || *end || errno || n < 1 || n > max) {
-		usage_error(cmd, "--jobs needs a number from 1 to %u", max);
-		return -1;
-	}
-	return (int)n;
-}
-
-int parse_format(const char *cmd, const char *value, unsigned allowed)
-{
-	static const char *const names[] = { [FMT_TEXT] = "text", [FMT_JSON] = "json",
-					     [FMT_SYMVERS] = "symvers", [FMT_SARIF] = "sarif" };
-
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if ((allowed & (1u << i)) && names[i] && strcmp(value, names[i]) == 0)
-			return (int)i;
-	usage_error(cmd, "unknown --format '%s'", value);
-	return -1;
-}
-
-int parse_view(const char *cmd, const char *value)
-{
-	if (strcmp(value, "loader") == 0)
-		return KSC_VIEW_LOADER;
-	if (strcmp(value, "modpost") == 0)
-		return KSC_VIEW_MODPOST;
-	if (strcmp(value, "both") == 0)
-		return KSC_VIEW_BOTH;
-	usage_error(cmd, "unknown --view '%s'", value);
-	return -1;
-}
 
 struct walk_tramp {
 	int (*fn)(const char *path, const char *root, void *data);
@@ -245,35 +100,7 @@ static bool release_of_symvers(const char *path, char *out, size_t size)
 	return ok && sscanf(out, "%u.%u", &a, &b) == 2;
 }
 
-/* The kernel to check against, from the options. Errors reported; counts *errors. */
-/* ---- progress, and the index `tree` keeps ---- */
-
-void draw_bar(void *data, const char *phase, size_t done, size_t total)
-{
-	struct progress_bar *b = data;
-
-	if (!b || !b->on || !total)
-		return;
-	size_t w = 40, fill = done * w / total;
-	if (done != total && fill == b->last && b->phase == phase)
-		return;
-	b->last = fill;
-	b->phase = phase;
-	fprintf(stderr, "\r%-7s [", phase);
-	for (size_t i = 0; i < w; i++)
-		fputc(i < fill ? '#' : ' ', stderr);
-	fprintf(stderr, "] %zu/%zu\033[K", done, total);
-	fflush(stderr);
-}
-
-void clear_bar(struct progress_bar *b)
-{
-	if (b && b->on && b->phase) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-		b->phase = NULL;
-	}
-}
+/* ---- the index `tree` keeps ---- */
 
 char *default_index(const char *root, const char *kver)
 {

@@ -9,6 +9,7 @@
  * one simulated boot (struct boot, engine.h): taints and once-per-boot messages carry
  * over, and a module that loads provides its exports to the next ones.
  */
+#include <elf.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -29,9 +30,9 @@ static bool ignored_undef(const struct ksc_module *mod, const char *name)
 {
 	unsigned int m = ksc_module_get_machine(mod);
 
-	if ((m == 62 || m == 3) && strcmp(name, "_GLOBAL_OFFSET_TABLE_") == 0)
+	if ((m == EM_X86_64 || m == EM_386) && strcmp(name, "_GLOBAL_OFFSET_TABLE_") == 0)
 		return true;
-	if ((m == 21 || m == 20) && (strcmp(name, ".TOC.") == 0 || strcmp(name, "TOC.") == 0))
+	if ((m == EM_PPC64 || m == EM_PPC) && (strcmp(name, ".TOC.") == 0 || strcmp(name, "TOC.") == 0))
 		return true;
 	return false;
 }

@@ -3,8 +3,9 @@
  * The kernel wing (doc/architecture.md): one kernel as the rules see it. Where its files
  * are (ksc-locate.c), its exports and config (ksc-kernel.c), its built-in keys
  * (ksc-keycache.c), the features of each version (ksc-features.c), names, patterns and
- * licenses (ksc-rules.c), depmod's choice of one file per name (ksc-modset-search.c) and the
- * catalogue of rules and finding codes (ksc-catalogue.c).
+ * licenses (ksc-rules.c), the dependency cycles among owners (ksc-cycles.c), the kernel of
+ * depmod's files (ksc-kernel-depmod.c) and the catalogue of rules and finding codes
+ * (ksc-catalogue.c). Depmod's choice of one file per name is the modset wing's.
  */
 #pragma once
 

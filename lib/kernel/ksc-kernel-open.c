@@ -23,6 +23,7 @@
 #include "kernel/kernel.h"
 #include "modset/modset.h"
 #include "util/hash.h"
+#include "util/opts.h"
 
 int ksc_kernel_add_modset(struct ksc_kernel *k, struct ksc_modset *ms)
 {
@@ -159,22 +160,6 @@ static char *index_in(const char *dir, const char *root, const char *release)
 	return out;
 }
 
-/*
- * libbpf's OPTS_VALID(): an older caller's smaller struct is read with the fields it
- * lacks at zero; a newer caller's larger one is refused unless what it adds is zero.
- */
-static bool opts_valid(const struct ksc_kernel_open_opts *o)
-{
-	if (!o)
-		return true;
-	if (o->sz < sizeof(o->sz))
-		return false;
-	for (size_t i = sizeof(*o); i < o->sz; i++)
-		if (((const unsigned char *)o)[i])
-			return false;
-	return true;
-}
-
 KSC_EXPORT int ksc_kernel_open_opts(struct ksc_ctx *ctx, const char *root, const char *release,
 				    const struct ksc_kernel_open_opts *opts,
 				    struct ksc_kernel **out)
@@ -185,12 +170,7 @@ KSC_EXPORT int ksc_kernel_open_opts(struct ksc_ctx *ctx, const char *root, const
 	int r;
 
 	*out = NULL;
-	if (!ctx || !opts_valid(opts))
-		return -EINVAL;
-	if (opts)
-		memcpy(&o, opts, sizeof(o) < opts->sz ? sizeof(o) : opts->sz);
-	o.sz = sizeof(o);
-	if (o.n_modules && !o.modules)
+	if (!ctx || opts_copy(&o, opts) < 0 || (o.n_modules && !o.modules))
 		return -EINVAL;
 	if (o.flags & KSC_KERNEL_OPEN_NO_INDEX)
 		o.index = NULL;

@@ -496,6 +496,7 @@ struct rmod {
 	bool have_kv;
 	struct ksc_module *mod;
 	struct krec_src src;
+	struct ksc_sig_digest digest; /* of the signed bytes: verifying reads nothing again */
 	bool timing;
 	uint64_t t0; /* the thread's CPU time at the last lap, with --timing */
 	struct krec *rec;
@@ -656,6 +657,9 @@ static void make_record(struct rmod *x)
 	src->msg_prio = w->msgs.prio;
 	src->msg_text = (const char *const *)w->msgs.text;
 	src->n_msgs = w->msgs.n;
+	if (x->mod && src->sigtail_len && !x->im.sparse &&
+	    ksc_sig_digest_image(x->im.data, x->im.size, &x->digest) == 0 && x->digest.nid)
+		src->sig_digest = &x->digest;
 	if (ksc_krec_build(src, &rec) < 0)
 		w->oom = 1;
 	x->rec = rec;

@@ -5,8 +5,9 @@
  * here. depmod.d and depmod's search (ksc-modset-search.c: which file depmod, and so
  * modprobe, takes for each module name when the folder holds several), the walk of a
  * folder for module files (ksc-modset-walk.c), a module's facts as a record
- * (ksc-modset-record.c) and the index file that keeps them between runs
- * (ksc-modset-index.c).
+ * (ksc-modset-record.c; the buffer it is built in: ksc-modset-rbuf.c; its checks:
+ * ksc-modset-valid.c) and the index file that keeps them between runs
+ * (ksc-modset-index.c; its table by name: ksc-modset-lookup.c).
  */
 #pragma once
 
@@ -99,8 +100,10 @@ int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cf
 				 unsigned int *errors) _must_check_;
 
 /*
- * The index file (ksc-modset-index.c; its records: ksc-modset-record.c). A header, a directory, then
- * one facts record per module and optionally one derived record per module. Records are
+ * The index file (ksc-modset-index.c; its records: ksc-modset-record.c; its layout:
+ * modset-private.h). A header, a directory, then one facts record per module and
+ * optionally one derived record per module, then a table of the modules by name and by
+ * path (ksc-modset-lookup.c). Records are
  * position independent: every reference is an offset from the record's start; strings
  * are offsets into the record's string table, whose first byte and last byte are NUL.
  * Native byte order (the header says which; another order is a foreign index and is
@@ -168,6 +171,7 @@ struct krec {
 	struct krange kdeps;    /* struct krec_kdep: kmod's dependency symbols, unless derived */
 	struct krange kinfo;    /* struct krec_pair: kmod's .modinfo when KREC_F_KINFO */
 	struct krange sigtail;  /* bytes: the image's signature block and marker, for ksc-sig.c */
+	struct krange sigdigest; /* 0 or 1 struct krec_digest: the signed bytes' digest */
 	struct krange strtab;   /* bytes */
 };
 #define KREC_RACY INT64_MIN
@@ -184,6 +188,12 @@ struct krec_crc {
 };
 struct krec_export {
 	uint32_t name, ns, crc, flags;
+};
+/* The digest verifying the signature needs (struct ksc_sig_digest), made when read. */
+struct krec_digest {
+	int32_t nid;            /* OpenSSL's NID of the algorithm, > 0 */
+	uint32_t len;           /* 1..64 */
+	unsigned char md[64];
 };
 struct krec_kdep {
 	uint32_t name; /* | KREC_IMP_WEAK */
@@ -283,6 +293,7 @@ struct krec_src {
 	uint64_t content_hash;
 	const unsigned char *sigtail; /* the last bytes of the image ksc_sig_capture() reads */
 	size_t sigtail_len;
+	const struct ksc_sig_digest *sig_digest; /* ksc_sig_digest_image()'s, or NULL */
 	const int *msg_prio;          /* messages logged while reading */
 	const char *const *msg_text;
 	size_t n_msgs;
@@ -329,7 +340,8 @@ void ksc_krec_sum(const struct krec *r, struct krec_sum *s);
 /*
  * The index file: a hot part (header, directory with each module's struct krec_sum,
  * derived records) read and checked whole when opened, and a cold part (the facts
- * records) read only when needed, each record checked when it is read.
+ * records) read only when needed, each record checked when it is read. The lookup
+ * table at the end is not read here (see ksc_kidx_map() below).
  */
 struct kidx_module {
 	const char *relpath;    /* the record's relpath (from the directory) */
@@ -358,6 +370,7 @@ struct kidx {
 	size_t size;
 	int fd;                 /* the file, for the cold part; -1 when parsed from memory */
 	uint64_t file_size, cold_off;
+	uint64_t cold_end;      /* where the facts records end (the lookup section starts) */
 	void *cold;             /* the cold part, once read whole */
 	struct krec **fetched;  /* records read one by one */
 	const char *moddir, *release;
@@ -572,3 +585,53 @@ int ksc_modset_read_all(struct ksc_modset *ms, unsigned int jobs,
  * without it).
  */
 int ksc_modset_save_index(struct ksc_modset *ms) _must_check_;
+
+/*
+ * The index read in place, for one module or a few (the warm path of `check -k ROOT
+ * ONE.ko`): its lookup table, kmod names and paths sorted, leads to one facts record,
+ * which alone is read and checked (its checksum, every bound, and that it is the record
+ * the table names). Cost: ksc_kidx_map() reads the header and the lookup table (about
+ * 130 bytes a module: 0.55 MB for 4,216 modules) and checks the table's checksum; each
+ * lookup is a binary search (no read) and one pread() of its record (a few KB), kept
+ * for the next lookup of the same module (7.2's index: a process that opens it and finds
+ * one module takes 1 ms, one that loads it whole 8 ms; bench/index.sh). Nothing is
+ * mapped: a file cut short, edited
+ * or replaced while it is open gives -EINVAL (or the old file's consistent bytes),
+ * never SIGBUS. One thread at a time per map.
+ */
+struct kidx_map;
+/* 0; -ENOENT when absent; -EINVAL corrupt, foreign, of another format version; -errno. */
+int ksc_kidx_map(const char *path, struct kidx_map **out) _must_check_;
+/* The same for bytes in memory (copied): tests and fuzzing. */
+int ksc_kidx_map_mem(const void *data, size_t size, struct kidx_map **out) _must_check_;
+void ksc_kidx_unmap(struct kidx_map *m);
+/* The module folder and kernel release the index was written for (owned by the map). */
+const char *ksc_kidx_map_moddir(const struct kidx_map *m);
+const char *ksc_kidx_map_release(const struct kidx_map *m);
+size_t ksc_kidx_map_count(const struct kidx_map *m);
+/* The kmod name of entry i (in name order), or NULL (out of range, or corrupt). */
+const char *ksc_kidx_map_name(const struct kidx_map *m, size_t i);
+struct kidx_hit {
+	const char *name;       /* kmod's name (owned by the map) */
+	const char *relpath;    /* below the module folder (owned by the map) */
+	uint32_t module;        /* its entry in the index's directory (struct kidx.mods) */
+	const struct krec *rec; /* checked; owned by the map, valid until ksc_kidx_unmap() */
+	struct krec_sum key;    /* the file as it was read: size, inode, mtime, ctime, ... */
+};
+/*
+ * The module of kmod name `name` ('-' and '_' alike, as kmod compares them): 0 and *hit;
+ * -ENOENT not listed; -EINVAL its entry or record is corrupt (read the module instead);
+ * -ENOMEM; -errno of the read. The record describes the file only while
+ * ksc_kidx_key_matches() says so of the file's stat().
+ */
+int ksc_kidx_find(struct kidx_map *m, const char *name, struct kidx_hit *hit) _must_check_;
+/* The same by path below the module folder ("kernel/arch/x86/kvm/kvm-amd.ko.xz"). */
+int ksc_kidx_find_path(struct kidx_map *m, const char *relpath,
+		       struct kidx_hit *hit) _must_check_;
+/*
+ * Is the file whose stat() is `st` the one the record was read from: a regular file of
+ * the same size, inode, modification time and change time? A key made while the file
+ * could still change (mtime or ctime too recent when it was read) never matches: the
+ * caller reads the module.
+ */
+bool ksc_kidx_key_matches(const struct krec_sum *key, const struct stat *st);

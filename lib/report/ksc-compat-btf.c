@@ -18,6 +18,7 @@
 
 #include "report/report.h"
 #include "util/array.h"
+#include "util/hash.h"
 
 #define MAX_DEPTH 24 /* type chains followed when canonicalising */
 

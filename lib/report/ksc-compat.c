@@ -11,6 +11,7 @@
  * calls from one only the old headers' inline code referenced: the first fails the build,
  * the second may not.
  */
+#include <elf.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -19,10 +20,12 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "kernel/kernel.h"
 #include "report/report.h"
 #include "source/source.h"
 #include "util/array.h"
 #include "util/fileio.h"
+#include "util/opts.h"
 
 struct ksc_compat {
 	size_t n_kernels, n_mods;
@@ -339,11 +342,8 @@ static int run_checks(struct crun *cr)
 	struct ksc_compat *c = cr->c;
 	struct ksc_check_opts co = { .sz = sizeof(co), .allow_missing_ns = -1 };
 
-	if (cr->o && cr->o->check) {
-		size_t sz = cr->o->check->sz < sizeof(co) ? cr->o->check->sz : sizeof(co);
-		memcpy(&co, cr->o->check, sz);
-		co.sz = sizeof(co);
-	}
+	if (cr->o && opts_copy(&co, cr->o->check) < 0)
+		return -EINVAL;
 	co.policy = NULL; /* each kernel's own rules */
 	for (size_t k = 0; k < c->n_kernels; k++) {
 		co.as_rebuilt = false;
@@ -379,15 +379,15 @@ static int load_btf(struct crun *cr)
 /* The arch folder of the modules' machine (e_machine), for arch/ARCH/include. */
 static const char *arch_of(const struct crun *cr)
 {
-	switch (cr->c->n_mods ? ksc_module_get_machine(cr->mods[0]) : 62) {
-	case 3:
-	case 62: return "x86";
-	case 183: return "arm64";
-	case 40: return "arm";
-	case 22: return "s390";
-	case 20:
-	case 21: return "powerpc";
-	case 243: return "riscv";
+	switch (cr->c->n_mods ? ksc_module_get_machine(cr->mods[0]) : EM_X86_64) {
+	case EM_386:
+	case EM_X86_64: return "x86";
+	case EM_AARCH64: return "arm64";
+	case EM_ARM: return "arm";
+	case EM_S390: return "s390";
+	case EM_PPC:
+	case EM_PPC64: return "powerpc";
+	case EM_RISCV: return "riscv";
 	default: return "x86";
 	}
 }
@@ -490,8 +490,8 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 	*out = NULL;
 	if (!n_kernels)
 		return -EINVAL;
-	if (opts)
-		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	if (opts_copy(&o, opts) < 0)
+		return -EINVAL;
 	r = check_kernels(kernels, n_kernels);
 	if (r < 0)
 		return r;
@@ -539,10 +539,10 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 	return 0;
 }
 
-KSC_EXPORT void ksc_compat_free(struct ksc_compat *c)
+KSC_EXPORT struct ksc_compat *ksc_compat_free(struct ksc_compat *c)
 {
 	if (!c)
-		return;
+		return NULL;
 	for (size_t k = 0; k < c->n_kernels; k++) {
 		if (c->built)
 			ksc_report_unref(c->built[k]);
@@ -560,6 +560,7 @@ KSC_EXPORT void ksc_compat_free(struct ksc_compat *c)
 	free(c->hdr_files);
 	pool_fini(&c->strings);
 	free(c);
+	return NULL;
 }
 
 KSC_EXPORT const struct ksc_compat_cell *ksc_compat_get_cell(const struct ksc_compat *c,

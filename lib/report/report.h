@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The report wing (doc/architecture.md): the export surface of a tree (ksc-audit.c) and
- * the changes between two kernels (ksc-diff.c). The top of the library: it reads whole
- * trees and kernels through the wings below.
+ * The report wing (doc/architecture.md): the export surface of a kernel (ksc-audit.c),
+ * the changes between two kernels (ksc-diff.c), and modules against several kernels
+ * (ksc-compat.c, ksc-compat-btf.c). It reads kernels and modules through the kernel wing
+ * and checks them through the engine; it uses no tree, so it ranks beside the tree wing.
+ * Each file includes the wings it uses; this header holds only what its files share.
  */
 #pragma once
 
-#include "tree/tree.h"
+#include <stdbool.h>
 
 /*
  * lib/report/ksc-compat-btf.c: one kernel's BTF (libbpf), for compat. _open(): 0, or

@@ -2,7 +2,7 @@
 /*
  * The source wing (doc/architecture.md): export and import macros as written in C, found
  * before anything is built (the lexer, the scanner and the folder walk:
- * source-private.h), and the edits of `src migrate` and `nsdeps` (ksc-srcedit.c). A
+ * source-private.h), and the edits of `src migrate` and `nsdeps` (srcedit-private.h). A
  * sibling of the engine: each uses the kernel wing, neither the other.
  */
 #pragma once
