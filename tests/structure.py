@@ -61,12 +61,8 @@ HOMES = {
 # remove a line when its call goes (the test notes one that no longer applies).
 # ======================================================================================
 KNOWN_OUTSIDE_HOME = {
-    "lib/kernel/ksc-locate.c:list_releases": ("realloc", "to move to util/array.h"),
     "lib/readers/ksc-elf.c:load_relocs": ("realloc", "to move to util/array.h"),
     "lib/readers/ksc-file.c:outbuf_reserve": ("realloc", "to move to util/array.h"),
-    "lib/tree/ksc-tree-kernel.c:add_tree_modules": ("realloc", "to move to util/array.h"),
-    "lib/tree/ksc-tree-pool.c:msgbuf_log": ("realloc", "to move to util/array.h"),
-    "lib/tree/ksc-tree-walk.c:cached_walk": ("realloc", "to move to util/array.h"),
     "lib/readers/ksc-crypto.c:ksc_crypto": ("stderr", "a bug's last words before abort(), "
                                             "when no ctx is at hand to log through"),
 }

@@ -173,25 +173,6 @@ char *keys_cache_path(const char *root, const char *kver)
 	return out;
 }
 
-/*
- * Can the index be kept: it exists, or the nearest folder of its path that exists is
- * writable (a read-only cache would make every run read and judge the whole tree).
- */
-static bool index_keepable(const char *index)
-{
-	char dir[PATH_MAX];
-
-	if (access(index, R_OK) == 0)
-		return true;
-	snprintf(dir, sizeof(dir), "%s", index);
-	for (char *slash; (slash = strrchr(dir, '/')) && slash != dir;) {
-		*slash = '\0';
-		if (access(dir, F_OK) == 0)
-			return access(dir, W_OK | X_OK) == 0;
-	}
-	return false;
-}
-
 int add_image_keys(struct ksc_ctx *ctx, struct ksc_keyring *kr, const char *root,
 		   const char *kver)
 {
@@ -205,70 +186,6 @@ int add_image_keys(struct ksc_ctx *ctx, struct ksc_keyring *kr, const char *root
 	return r == -ENOMEM ? r : 0;
 }
 
-/*
- * The kernel's part of the tree read through its index: a tree opened as `tree` opens it
- * by default (so both keep one index), quietly (a problem sends the caller to
- * ksc_kernel_open(), which says it), saved when it changed.
- */
-static int kernel_from_index(struct ksc_ctx *ctx, const char *root, const char *kver,
-			     bool progress, struct ksc_kernel **out)
-{
-	struct ksc_ctx *q = ksc_new();
-	struct ksc_kernel_location *loc = NULL;
-	int r = -ENODATA;
-
-	if (!q)
-		return -ENOMEM;
-	ksc_set_log_fn(q, NULL, NULL);
-	if (!kver && ksc_kernel_locate(q, root, NULL, &loc) == 0)
-		kver = ksc_kernel_location_get_release(loc);
-	char *index = kver ? default_index(root, kver) : NULL;
-	if (index && index_keepable(index)) {
-		struct ksc_check_opts co = { .sz = sizeof(co), .allow_missing_ns = -1,
-					     .views = KSC_VIEW_BOTH };
-		struct progress_bar bar = { .on = progress && isatty(STDERR_FILENO) };
-		struct ksc_tree_opts o = { .sz = sizeof(o), .index = index, .check = &co,
-					   .progress = draw_bar, .progress_data = &bar };
-		struct ksc_tree *t;
-		r = ksc_keyring_new(q, &o.keyring); /* the keys `tree` verifies with */
-		if (r == 0)
-			r = add_image_keys(q, o.keyring, root, kver);
-		if (r == 0)
-			r = ksc_tree_open(q, root, kver, &o, &t);
-		ksc_keyring_unref(o.keyring);
-		clear_bar(&bar);
-		if (r == 0) {
-			(void)ksc_tree_save_index(t); /* a read-only cache: no error */
-			r = ksc_tree_get_kernel(t, ctx, out);
-			ksc_tree_unref(t);
-		}
-	}
-	free(index);
-	ksc_kernel_location_unref(loc);
-	ksc_unref(q);
-	return r;
-}
-
-/* Is there an index `tree` keeps for this root's release (current or not)? */
-static bool index_present(const char *root, const char *kver)
-{
-	struct ksc_ctx *q = ksc_new();
-	struct ksc_kernel_location *loc = NULL;
-	bool present = false;
-
-	if (!q)
-		return false;
-	ksc_set_log_fn(q, NULL, NULL);
-	if (!kver && ksc_kernel_locate(q, root, NULL, &loc) == 0)
-		kver = ksc_kernel_location_get_release(loc);
-	char *index = kver ? default_index(root, kver) : NULL;
-	present = index && access(index, R_OK) == 0;
-	free(index);
-	ksc_kernel_location_unref(loc);
-	ksc_unref(q);
-	return present;
-}
-
 void release_kernel(struct ksc_kernel *k)
 {
 #if defined(__SANITIZE_ADDRESS__)
@@ -280,16 +197,48 @@ void release_kernel(struct ksc_kernel *k)
 #endif
 }
 
+/*
+ * The folder of the indexes `tree` keeps (default_index()'s): the library reads and
+ * keeps the index of a root's release there. NULL when KSYMCHECK_NO_INDEX is set or
+ * there is no cache folder.
+ */
+static char *index_dir(void)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	char *out;
+
+	if (index_disabled())
+		return NULL;
+	if (x && x[0] == '/')
+		return asprintf(&out, "%s/ksymcheck/tree", x) < 0 ? NULL : out;
+	if (h && *h)
+		return asprintf(&out, "%s/.cache/ksymcheck/tree", h) < 0 ? NULL : out;
+	return NULL;
+}
+
+/* A root's kernel through ksc_kernel_open_opts(): the cache policy is the only input. */
+static int open_root(struct ksc_ctx *ctx, const char *root, const char *kver, bool progress,
+		     struct ksc_module *const *mods, size_t n, struct ksc_kernel **out)
+{
+	struct progress_bar bar = { .on = progress && isatty(STDERR_FILENO) };
+	char *dir = index_dir();
+	struct ksc_kernel_open_opts o = {
+		.sz = sizeof(o), .index_dir = dir, .modules = mods, .n_modules = n,
+		.progress = draw_bar, .progress_data = &bar,
+		.flags = (dir ? 0 : KSC_KERNEL_OPEN_NO_INDEX) |
+			 (env_set("KSYMCHECK_NO_DEPMOD") ? KSC_KERNEL_OPEN_NO_DEPMOD : 0),
+	};
+	int r = ksc_kernel_open_opts(ctx, root, kver, &o, out);
+
+	clear_bar(&bar);
+	free(dir);
+	return r;
+}
+
 int open_root_kernel(struct ksc_ctx *ctx, const char *root, const char *kver, bool progress,
 		     struct ksc_kernel **out)
 {
-	*out = NULL;
-	if (!index_disabled()) {
-		int r = kernel_from_index(ctx, root, kver, progress, out);
-		if (r == 0 || r == -ENOMEM)
-			return r;
-	}
-	return ksc_kernel_open(ctx, root, kver, out);
+	return open_root(ctx, root, kver, progress, NULL, 0, out);
 }
 
 int open_kernel_path(struct ksc_ctx *ctx, const char *path, bool progress,
@@ -315,22 +264,9 @@ struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *a,
 	struct ksc_kernel *k = NULL;
 	int r;
 
-	/*
-	 * depmod's files, when current: only what these modules' verdicts need. An index
-	 * `tree` keeps is cheaper still (its records are read, no module decompressed):
-	 * when there is one, open_root_kernel() goes first.
-	 */
-	if (a->root && a->n_for_mods && !env_set("KSYMCHECK_NO_DEPMOD") &&
-	    (index_disabled() || !index_present(a->root, a->kver))) {
-		r = ksc_kernel_open_for_modules(ctx, a->root, a->kver, a->for_mods, a->n_for_mods,
-						&k);
-		if (r == -ENOMEM)
-			return NULL;
-	}
-	if (k) {
-		*errors += ksc_kernel_get_error_count(k);
-	} else if (a->root) {
-		r = open_root_kernel(ctx, a->root, a->kver, a->progress, &k);
+	if (a->root) {
+		/* the library decides: depmod's files, the index, or the whole tree */
+		r = open_root(ctx, a->root, a->kver, a->progress, a->for_mods, a->n_for_mods, &k);
 		if (r < 0)
 			return NULL;
 		*errors += ksc_kernel_get_error_count(k);

@@ -14,8 +14,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "readers/readers.h"
+#include "util/fileio.h"
 #include "util/macro.h"
 
 struct ksc_ctx;
@@ -95,17 +98,6 @@ typedef int (*ksc_modset_st_fn)(const char *path, const char *replaced, const st
 int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
 				 const char *moddir, ksc_modset_st_fn fn, void *data,
 				 unsigned int *errors) _must_check_;
-
-struct ksc_kernel;
-struct ksc_module;
-/*
- * `mod`, just added to `k` (ksc_kernel_add_module()), is the file depmod keeps for its
- * name, at `relpath` below the module folder, over `replaced`: remember both and why
- * (for the "replaces" explanation of checks and audits), and log it. 0 or -ENOMEM.
- */
-int ksc_kernel_note_replaced(struct ksc_kernel *k, const struct ksc_depmod_cfg *cfg,
-			     const struct ksc_module *mod, const char *relpath,
-			     const char *replaced) _must_check_;
 
 /*
  * The index file (ksc-modset-index.c; its records: ksc-modset-record.c; its layout:
@@ -465,6 +457,134 @@ struct kidx_write {
 };
 /* Write atomically (temporary file in the same folder, rename); creates the folder. */
 int ksc_kidx_write(const char *path, const struct kidx_write *w) _must_check_;
+
+/* ---- reading a module file into its facts record (ksc-modset-read.c) ---- */
+
+/* A file modified this recently may change again within the clock's granularity. */
+#define KSC_RACY_NS 2000000000LL
+/*
+ * The change time (ctime) is racy for a shorter while where the filesystem keeps
+ * nanoseconds: one tick of the kernel's coarse clock (a jiffy, 10 ms at HZ=100, the
+ * coarsest). Read later than that, an edit after the read gets another ctime.
+ */
+#define KSC_CTIME_TICK_NS 10000000LL
+/*
+ * A racy ctime (an edit in the same tick would keep it): the record is keyed by the
+ * file's bytes too (ksc_file_content_hash(), never 0; 0 when it cannot be read).
+ */
+uint64_t ksc_file_content_hash(int fd, uint64_t size);
+static inline bool ksc_ctime_racy(const struct stat *st, int64_t start_ns)
+{
+	return st_ctime_ns(st) > start_ns - (st->st_ctim.tv_nsec ? KSC_CTIME_TICK_NS : KSC_RACY_NS);
+}
+
+/* The calling thread's CPU time in ns: what the workers' split reports, whatever the load. */
+static inline uint64_t ksc_thread_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* A thread's messages: kept per module (into its record) or replayed by the main thread. */
+struct ksc_msgbuf {
+	int *prio;
+	char **text;
+	size_t n, cap, cap_prio;
+	int oom;
+};
+/* A log function (data: its struct ksc_msgbuf). */
+void ksc_msgbuf_log(void *data, int priority, const char *msg);
+void ksc_msgbuf_clear(struct ksc_msgbuf *b);
+void ksc_msgbuf_fini(struct ksc_msgbuf *b);
+
+/* One thread's reader: its buffers reused from file to file. Opaque. */
+struct ksc_mreader;
+int ksc_mreader_new(struct ksc_mreader **out) _must_check_;
+void ksc_mreader_free(struct ksc_mreader *w);
+/* What a reader spent (CPU ns, with `timing`) and read. */
+struct ksc_mread_stats {
+	uint64_t ns_read, ns_decompress, ns_parse, bytes_read, bytes_decompressed;
+};
+/* Its statistics so far; true when it ran out of memory at some point. */
+bool ksc_mreader_stats(const struct ksc_mreader *w, struct ksc_mread_stats *st);
+/* One file to read: opened by the caller (fd, closed by the reader), or why not. */
+struct ksc_mread {
+	int fd;               /* or -1: open_err (-errno) says why it could not be opened */
+	int open_err;
+	const char *path;     /* for messages */
+	const char *relpath;  /* below the module folder: the record's */
+	int64_t start_ns;     /* the run's start (CLOCK_REALTIME): newer files are racy */
+	bool timing;          /* keep the CPU times */
+};
+/*
+ * Read it into a facts record (malloc'd; what reading it logged is in the record, at
+ * KSC_LOG_WARNING and above): the file's problems are facts of the record, not errors.
+ * NULL only when out of memory.
+ */
+struct krec *ksc_mreader_read(struct ksc_mreader *w, const struct ksc_mread *in);
+
+/* ---- the module set (ksc-modset.c) ---- */
+
+/*
+ * The files depmod keeps in one release's module folder, one per name, in path order,
+ * and each one's facts: the index's record when the index read that very file, else the
+ * file read now. Opaque.
+ */
+struct ksc_modset;
+struct ksc_modset_where {
+	const char *root;     /* for depmod.d ("" or "/": this machine) */
+	const char *release;
+	const char *moddir;   /* the module folder, as messages name it */
+	const char *index;    /* the index file to use and keep, or NULL */
+	bool no_walk;         /* the caller adds the files (ksc_modset_add()) */
+};
+/*
+ * depmod.d read and the folder walked (its problems logged into ctx and counted:
+ * ksc_modset_walk_errors()), the index attached when it is this folder's. 0 or -errno.
+ */
+int ksc_modset_open(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
+		    struct ksc_modset **out) _must_check_;
+void ksc_modset_free(struct ksc_modset *ms);
+/* A file the caller walked (no_walk), its record known: `rec` must outlive the set. */
+int ksc_modset_add(struct ksc_modset *ms, const char *relpath, const char *replaced,
+		   const struct krec *rec) _must_check_;
+size_t ksc_modset_count(const struct ksc_modset *ms);
+/* File i: its path (the module folder as given, '/', relpath), relpath, kmod name. */
+const char *ksc_modset_path(const struct ksc_modset *ms, size_t i);
+const char *ksc_modset_relpath(const struct ksc_modset *ms, size_t i);
+const char *ksc_modset_name(const struct ksc_modset *ms, size_t i);
+/* The file of its name it won over (relative), or NULL. */
+const char *ksc_modset_replaced(const struct ksc_modset *ms, size_t i);
+/* Its modification time as the walk met it (ns). */
+int64_t ksc_modset_mtime(const struct ksc_modset *ms, size_t i);
+/* The file of kmod name `name`: true and *i. */
+bool ksc_modset_find(const struct ksc_modset *ms, const char *name, size_t *i);
+const struct ksc_depmod_cfg *ksc_modset_cfg(const struct ksc_modset *ms);
+const char *ksc_modset_moddir(const struct ksc_modset *ms);
+unsigned int ksc_modset_walk_errors(const struct ksc_modset *ms);
+/* Does the index hold every file, each one current? */
+bool ksc_modset_all_indexed(struct ksc_modset *ms);
+/* File i's facts record (owned by the set): the index's, or read now. 0 or -ENOMEM. */
+int ksc_modset_record(struct ksc_modset *ms, size_t i, const struct krec **out) _must_check_;
+/*
+ * File i as the library's reader gives it (strings copied: it outlives the set), what
+ * reading it logged said into ctx, its path as given. -errno of the reader when it
+ * could not be read (said), -ENOMEM.
+ */
+int ksc_modset_module(struct ksc_modset *ms, size_t i, struct ksc_ctx *ctx,
+		      struct ksc_module **out) _must_check_;
+/* Every record known: the files the index does not hold read in `jobs` threads. */
+int ksc_modset_read_all(struct ksc_modset *ms, unsigned int jobs,
+			void (*progress)(void *, const char *, size_t, size_t),
+			void *pdata) _must_check_;
+/*
+ * Write the index when a file was read (its folder made; another folder's index, and
+ * one `tree` wrote with its results, are left alone). 0 or -errno (the caller may go on
+ * without it).
+ */
+int ksc_modset_save_index(struct ksc_modset *ms) _must_check_;
 
 /*
  * The index read in place, for one module or a few (the warm path of `check -k ROOT
