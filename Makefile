@@ -146,6 +146,11 @@ $(BUILD)/tests/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $<
 
+# kidx-probe drives the library's index lookups (tests/hostile/index-map.sh, bench/).
+$(BUILD)/tests/helpers/kidx-probe: tests/helpers/kidx-probe.c $(STATIC_LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(STATIC_LIB) $(PKG_LIBS)
+
 # Test fixtures: built from sources at test time, never committed.
 FIXTURE_DIR := $(BUILD)/fixtures
 -include tests/fixtures/fixtures.mk

@@ -6,10 +6,10 @@
 # fetched and cached by the scripts real-env.sh names; KSC_REAL_KERNEL, default sid: 7.2):
 #   cold     check -k ROOT MODULE, no ksymcheck index (a new XDG_CACHE_HOME each run: the
 #            image's built-in keys not kept either)
-#   warm     the same, its cache folder kept (the keys kept; no index is written, so
-#            depmod's files are used again)
+#   warm     the same, its cache folder kept (the keys kept, and the index of the records
+#            the cold run read: depmod's files again, no provider decompressed)
 #   whole    KSYMCHECK_NO_DEPMOD=1 KSYMCHECK_NO_INDEX=1: every module of the tree read
-#   index    KSYMCHECK_NO_DEPMOD=1 through the index `tree` keeps, current
+#   index    KSYMCHECK_NO_DEPMOD=1: every module, from the index's records, current
 #   kmod     modinfo MODULE, and modprobe -d ROOT --show-depends NAME
 # Prints the median wall-clock and CPU time of each, whether the outputs are identical,
 # and the ratios cold/whole, warm/index, warm/modinfo and warm/modprobe.
@@ -84,7 +84,7 @@ rows.append(("whole: KSYMCHECK_NO_DEPMOD=1 NO_INDEX=1", whole))
 timed(check, 1, off, "xdg-index")  # the index, written once
 index = timed(check, runs, off, "xdg-index")
 rows.append(("index: KSYMCHECK_NO_DEPMOD=1, current", index))
-# no index is ever written where depmod's files are used (an index would go first)
+# depmod's files: the cold run keeps the records it read in an index, the warm one uses them
 cold = timed(check, runs, xdg="xdg-cold", fresh=True)
 rows.append(("cold: depmod's files, no index", cold))
 warm = timed(check, runs, xdg="xdg-warm")
@@ -101,7 +101,7 @@ for label, (w, c, _) in rows:
     print("  %-42s %10.3f %10.3f" % (label, w, c))
 print("output of every ksymcheck command: %s" % ("identical" if same else "DIFFERENT"))
 print("ratio cold/whole: %.4f (%.0fx faster)" % (cold[0] / whole[0], whole[0] / cold[0]))
-print("ratio warm/index: %.2f (with an index, check goes through it)" % (warm[0] / index[0]))
+print("ratio warm/index: %.2f (depmod's files and the records, against every record)" % (warm[0] / index[0]))
 for label, (w, c, _) in rows[4:]:
     print("ratio warm/%s: %.2f" % (label.split(" ")[1], warm[0] / w))
 sys.exit(0 if same else 1)

@@ -4,7 +4,7 @@
 # and without it, beside kmod's tools, in one run (Debian's real kernel, fetched and
 # cached by the scripts real-env.sh names; KSC_REAL_KERNEL, default sid: 7.2, .ko.xz):
 #   cold   check -k ROOT MODULE with KSYMCHECK_NO_INDEX=1: every module of the tree read
-#   first  the same through the index, none there yet: read, judged, index written
+#   first  the same through the index, none there yet: every module read, index written
 #   warm   the same again: the index is current, nothing read again
 #   tree   ksymcheck tree -k ROOT -q, warm (the index the checks share)
 #   kmod   modinfo MODULE (one file read), and modprobe --dry-run of the module's name on

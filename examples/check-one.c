@@ -128,7 +128,8 @@ int main(int argc, char *argv[])
 	if (ksc_symvers_get_error_count(sv))
 		status |= 4;
 out:
-	/* _unref accepts NULL and returns NULL once the object is gone. */
+	/* Reference-counted objects: _unref accepts NULL and returns NULL (plain values,
+	 * such as an audit, have _free with the same promise: libksymcheck(3)). */
 	ksc_report_unref(rep);
 	ksc_kernel_unref(k);
 	ksc_module_unref(mod);

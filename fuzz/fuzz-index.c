@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * libFuzzer target: the tree index parser (lib/modset/ksc-modset-index.c, ksc-modset-record.c) on arbitrary
- * bytes: opened (the raw view of every folder and module read), then checked. With the
+ * libFuzzer target: the tree index parser (lib/modset/ksc-modset-index.c,
+ * ksc-modset-lookup.c, ksc-modset-record.c, ksc-modset-valid.c) on arbitrary bytes: opened (the raw view of every folder and module read), then checked. With the
  * first byte odd, every checksum is recomputed first, so that the structural validation
  * behind them (ranges, enums, string offsets of each record) gets the fuzzer's bytes;
  * then every record is used the way ksc_tree_open() uses it: strings, kmod's dependency
- * symbols and modinfo, and the struct ksc_module rebuilt from it.
+ * symbols and modinfo, and the struct ksc_module rebuilt from it. The same bytes are also
+ * read in place (ksc-modset-lookup.c): every name of the lookup table looked up by name
+ * and by path, and a few names that are not there.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,6 +20,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static size_t touch(const char *s)
 {
 	return s ? strlen(s) : 0;
+}
+
+/* The index read in place: each name of its table looked up, by name and by path. */
+static size_t lookups(const unsigned char *buf, size_t size)
+{
+	static const char *const absent[] = { "", "zzzz", "fx-user", "a-b-c-d-e-f" };
+	struct kidx_map *m;
+	struct kidx_hit hit, again;
+	size_t sink = 0;
+
+	if (ksc_kidx_map_mem(buf, size, &m) < 0)
+		return 0;
+	sink += touch(ksc_kidx_map_moddir(m)) + touch(ksc_kidx_map_release(m));
+	for (size_t i = 0; i < ksc_kidx_map_count(m) && i < 512; i++) {
+		const char *name = ksc_kidx_map_name(m, i);
+		if (!name || ksc_kidx_find(m, name, &hit) < 0)
+			continue;
+		sink += touch(hit.name) + touch(krec_str(hit.rec, hit.rec->relpath));
+		if (ksc_kidx_find_path(m, hit.relpath, &again) == 0)
+			sink += touch(again.relpath) + again.key.file_size;
+	}
+	for (size_t i = 0; i < sizeof(absent) / sizeof(absent[0]); i++)
+		if (ksc_kidx_find(m, absent[i], &hit) == 0 ||
+		    ksc_kidx_find_path(m, absent[i], &hit) == 0)
+			sink += touch(hit.relpath);
+	ksc_kidx_unmap(m);
+	return sink;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -37,12 +66,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data + 1, size - 1);
 	if (data[0] & 1)
 		ksc_kidx_fix_checksums(buf, size - 1);
+	volatile size_t sink = lookups(buf, size - 1);
 	/* opened: what a re-check's workers read before the index is checked */
 	int r = ksc_kidx_parse_open(buf, size - 1, &idx);
 	free(buf);
 	if (r < 0)
 		return 0;
-	volatile size_t sink = touch(idx.moddir) + touch(idx.release);
+	sink += touch(idx.moddir) + touch(idx.release);
 	size_t nd, nm = ksc_kidx_raw_count(&idx, &nd);
 	for (size_t i = 0; i < nd; i++) {
 		uint64_t ino;

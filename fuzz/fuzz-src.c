@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * libFuzzer target: the source scanner (lib/source/ksc-src.c) and the planners on top of it
- * (lib/source/ksc-srcedit.c). The first byte picks the language (C, .S, Makefile) and a target
+ * (lib/source/ksc-srcedit-plan.c). The first byte picks the language (C, .S, Makefile) and a target
  * kernel version; the rest is the file, in an exact-size heap copy so that any read past
  * the end is caught. Checked: every record lies inside the file and comes in file order
  * with sane lines; the migration of a file needs nothing more when planned again on its

@@ -5,14 +5,23 @@
  *
  * Conventions (the same everywhere in this header):
  *  - Every public name starts with ksc_ / KSC_.
- *  - Objects (struct ksc_ctx, struct ksc_module, struct ksc_symvers, struct ksc_sysmap,
- *    struct ksc_kernel, struct ksc_src, ...) are opaque and reference counted. A function
- *    that creates one (_new..., _open) stores it in its `out` argument with one reference,
- *    which the caller owns and gives back with the matching _unref(). _ref() takes one more
- *    and returns its argument; _unref() drops one, frees the object with the last one, and
- *    always returns NULL (p = ksc_x_unref(p) leaves no dangling pointer). Both accept NULL.
- *    Every object holds a reference to its ctx. struct ksc_report (ksc_report_unref()) and
- *    struct ksc_srcedit (ksc_srcedit_free()) are plain values with one owner.
+ *  - Every object is opaque and one of two kinds, with one rule each:
+ *     - Reference counted: struct ksc_ctx, ksc_module, ksc_symvers, ksc_sysmap,
+ *       ksc_keyring, ksc_kernel, ksc_kernel_location, ksc_src, ksc_tree, ksc_report. A
+ *       function that creates one (_new..., _open, ksc_check_modules()) stores it in its
+ *       `out` argument with one reference, which the caller owns and gives back with the
+ *       matching _unref(). _ref() takes one more and returns its argument; _unref() drops
+ *       one and frees the object with the last one.
+ *     - Plain values with one owner: struct ksc_srcedit, ksc_audit, ksc_diff,
+ *       ksc_compat. The function that creates one gives it to the caller, who frees it
+ *       with its _free(); there is no _ref().
+ *    _unref() and _free() accept NULL and always return NULL (p = ksc_x_unref(p) and
+ *    p = ksc_x_free(p) leave no dangling pointer). Every object holds a reference to its
+ *    ctx.
+ *  - Options structs (struct ksc_*_opts) start with `size_t sz`, set by the caller to
+ *    sizeof the struct it was built with: a smaller (older) struct is accepted, the fields
+ *    it lacks taking their defaults; a larger (newer) one only when the bytes this
+ *    library does not know are zero, else -EINVAL. NULL options mean the defaults.
  *  - Functions returning int give 0 (or a count) on success and a negative errno on failure;
  *    on failure the `out` argument is NULL (or untouched) and nothing is owed to the caller:
  *      -ENOENT      the file does not exist

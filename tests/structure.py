@@ -2,9 +2,13 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The size and layering limits of the code (doc/architecture.md), over lib/, tools/, util/:
 
-- no file (.c, .h) over 1,500 lines;
-- no function over 120 lines (the lines between its braces, kernel style: a function's
-  braces stand alone in column 0);
+- no file (.c, .h) over 1,500 lines, over 1,000 in tools/;
+- no function over 120 lines, over 100 in tools/ (the lines between its braces, kernel
+  style: a function's braces stand alone in column 0);
+- one home for each of three jobs (HOMES below): getopt_long() (the CLI's option
+  parser), realloc() (util/array.c: every growable array is an array.h one) and writing
+  to stderr (the CLI's message.c; the library's default log function); comments and
+  string literals do not count;
 - no circle of #include "..." between the files;
 - the wings in order (WINGS below): a file includes headers of its own wing and of lower
   wings only, never of a higher wing or of a sibling of the same rank; tools/ includes the
@@ -29,19 +33,40 @@ import sys
 
 MAX_FILE_LINES = 1500
 MAX_FUNCTION_LINES = 120
+# Stricter limits by top folder: (file lines, function lines).
+LIMITS = {"tools": (1000, 100)}
 
 # The wings, lowest first: util/ (project-independent), then lib/<wing>/. Wings of the same
 # rank are siblings and use neither each other. lib/ksymcheck.h (the public header, made of
 # one part per wing in lib/ksymcheck/) may be
 # included by anyone; tools/ sits above the library and sees only that header and util/.
 WINGS = {"util": 0, "base": 1, "readers": 2, "modset": 3, "kernel": 4, "engine": 5,
-         "source": 5, "tree": 6, "report": 7, "tools": 8}
+         "source": 5, "tree": 6, "report": 6, "tools": 7}
 
 KNOWN_FILES = {
 }
 
 KNOWN_FUNCTIONS = {
 }
+
+# The one home of each job, by a pattern of the code (comments and strings removed), and
+# the files allowed to do it. Writing to stderr: the token `stderr` itself.
+HOMES = {
+    "getopt": (re.compile(r"\bgetopt(?:_long)?(?:_only)?\s*\("), ["tools/options.c"]),
+    "realloc": (re.compile(r"\brealloc(?:array)?\s*\("), ["util/array.c"]),
+    "stderr": (re.compile(r"\bstderr\b"), ["tools/message.c", "lib/base/ksc-ctx.c"]),
+}
+
+# ======================================================================================
+# EXCEPTIONS TO TRIM: today's calls outside their home, FILE:FUNCTION -> (job, reason).
+# Each is being moved to its home (the library's growable arrays to util/array.h);
+# remove a line when its call goes (the test notes one that no longer applies).
+# ======================================================================================
+KNOWN_OUTSIDE_HOME = {
+    "lib/readers/ksc-crypto.c:ksc_crypto": ("stderr", "a bug's last words before abort(), "
+                                            "when no ctx is at hand to log through"),
+}
+# ======================================================================================
 
 SIG_START = re.compile(r"^[A-Za-z_]")
 ATTRIBUTE = re.compile(r"__attribute__\s*\(\(.*?\)\)\s*")
@@ -83,7 +108,7 @@ def crosses(a, b):
 
 
 def functions(text):
-    """(name, first line, body lines) of each function in kernel style."""
+    """(name, first line, body lines, last line) of each function in kernel style."""
     lines = text.split("\n")
     i = 0
     while i < len(lines):
@@ -99,8 +124,34 @@ def functions(text):
             k += 1
         m = re.search(r"(\w+)\s*\(", sig)
         if m and sig.rstrip().endswith(")") and "=" not in sig.split("(")[0]:
-            yield m.group(1), j + 1, k - i - 1
+            yield m.group(1), j + 1, k - i - 1, k + 1
         i = k + 1
+
+
+CODE_NOISE = re.compile(r'/\*.*?\*/|//[^\n]*|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.S)
+
+
+def code_only(text):
+    """text with its comments and string and character literals blanked, lines kept."""
+    return CODE_NOISE.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
+
+
+def outside_home(root, files):
+    """(file, line, function, job) of each call of a job outside its home."""
+    out = []
+    for f in files:
+        with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+        code = code_only(text)
+        spans = [(first, last, name) for name, first, _, last in functions(text)]
+        for job, (pattern, homes) in sorted(HOMES.items()):
+            if f in homes:
+                continue
+            for m in pattern.finditer(code):
+                line = code.count("\n", 0, m.start()) + 1
+                fn = next((n for a, b, n in spans if a <= line <= b), "")
+                out.append((f, line, fn, job))
+    return out
 
 
 def include_graph(root, files):
@@ -208,6 +259,10 @@ PLAIN_STRUCTS = {
     "ksc_feature_row": "one row of the table of what each kernel version has",
     "ksc_features": "what one kernel version has: a value, read by every rule",
     "ksc_src_names": "the names a source scan found: a result",
+    "ksc_sig_digest": "a signature's digest (algorithm, bytes): a value the record keeps",
+    "ksc_mread": "the file a module-set reader is handed (descriptor, open error)",
+    "ksc_mread_stats": "a module-set reader's time and byte counts, for --timing",
+    "ksc_msgbuf": "a worker's messages, handed to the main thread to replay in order",
 }
 
 # Today's reaches of a file into another wing's private struct, by (file, struct), with
@@ -252,11 +307,8 @@ KNOWN_REACHES = {
     ("lib/tree/ksc-tree-results.c", "krec_msg"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-state.c", "krec_sum"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree.c", "krec_sum"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-read.c", "krec_src"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-kernel.c", "krec"): _TREE_KERNEL,
-    ("lib/tree/ksc-tree-kernel.c", "krec_msg"): _TREE_KERNEL,
     ("lib/tree/ksc-tree-kernel.c", "krec_pair"): _TREE_KERNEL,
-    ("lib/tree/ksc-tree-kernel.c", "ksc_kernel"): _TREE_KERNEL,
     ("lib/tree/ksc-tree-kernel.c", "ksc_module"):
         "builds System.map's vmlinux module by hand (readers has ksc_module_new_from_facts() "
         "and ksc_module_add_export() for it; the core engineer's file)",
@@ -412,6 +464,10 @@ def check_reaches(root, files, check, notes):
               for k in sorted(set(KNOWN_REACHES) - seen)
               if os.path.exists(os.path.join(root, k[0]))]
 
+def limits(path):
+    """(file lines, function lines) at most for a path."""
+    return LIMITS.get(path.split("/")[0], (MAX_FILE_LINES, MAX_FUNCTION_LINES))
+
 
 def main():
     args = sys.argv[1:]
@@ -438,25 +494,44 @@ def main():
         with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
             text = fh.read()
         n = text.count("\n")
-        if n > MAX_FILE_LINES:
+        max_file, max_fn = limits(f)
+        if n > max_file:
             if f in KNOWN_FILES:
                 seen_files.add(f)
             else:
-                big.append("%s: %d lines (at most %d)" % (f, n, MAX_FILE_LINES))
+                big.append("%s: %d lines (at most %d)" % (f, n, max_file))
         if not f.endswith(".c"):
             continue
-        for name, line, body in functions(text):
-            if body <= MAX_FUNCTION_LINES:
+        for name, line, body, _ in functions(text):
+            if body <= max_fn:
                 continue
             key = "%s:%s" % (f, name)
             if key in KNOWN_FUNCTIONS:
                 seen_fns.add(key)
             else:
                 long_fns.append("%s:%d: %s() has %d lines (at most %d)"
-                                % (f, line, name, body, MAX_FUNCTION_LINES))
-    check("no file over %d lines but the %d known" % (MAX_FILE_LINES, len(KNOWN_FILES)), big)
-    check("no function over %d lines but the %d known"
-          % (MAX_FUNCTION_LINES, len(KNOWN_FUNCTIONS)), long_fns)
+                                % (f, line, name, body, max_fn))
+    check("no file over %d lines (%s) but the %d known"
+          % (MAX_FILE_LINES, ", ".join("%s/ %d" % (d, l[0]) for d, l in sorted(LIMITS.items())),
+             len(KNOWN_FILES)), big)
+    check("no function over %d lines (%s) but the %d known"
+          % (MAX_FUNCTION_LINES,
+             ", ".join("%s/ %d" % (d, l[1]) for d, l in sorted(LIMITS.items())),
+             len(KNOWN_FUNCTIONS)), long_fns)
+
+    stray, seen_stray = [], set()
+    for f, line, fn, job in outside_home(root, files):
+        key = "%s:%s" % (f, fn)
+        if KNOWN_OUTSIDE_HOME.get(key, ("",))[0] == job:
+            seen_stray.add(key)
+        else:
+            stray.append("%s:%d: %s in %s(), outside its home (%s)"
+                         % (f, line, job, fn or "?", ", ".join(HOMES[job][1])))
+    check("no getopt, realloc or stderr outside its home but the %d known"
+          % len(KNOWN_OUTSIDE_HOME), stray)
+    notes += ["%s no longer calls %s outside its home: remove it from KNOWN_OUTSIDE_HOME"
+              % (k, KNOWN_OUTSIDE_HOME[k][0]) for k in sorted(set(KNOWN_OUTSIDE_HOME) - seen_stray)
+              if os.path.exists(os.path.join(root, k.split(":")[0]))]
     notes += ["%s is no longer over %d lines: remove it from KNOWN_FILES" % (f, MAX_FILE_LINES)
               for f in sorted(set(KNOWN_FILES) - seen_files)
               if os.path.exists(os.path.join(root, f))]

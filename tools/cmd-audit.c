@@ -50,8 +50,7 @@ static const char *const help =
 	"unsigned intree modules, ...), 2 usage error, 4 unreadable input (the rest was\n"
 	"audited).\n";
 
-enum { OPT_REFERENCE = 256, OPT_JSON, OPT_HTML, OPT_CERT };
-enum { AUDIT_DOT = 100 }; /* the JSON document, drawn by report_write_dot() */
+enum { OPT_REFERENCE = 256 };
 
 static const char *sev_name(enum ksc_severity s)
 {
@@ -336,46 +335,20 @@ struct audit_args {
 	bool quiet;
 };
 
-/* One of audit's own options: 0, or the status of a usage error. */
-static int audit_opt(void *data, int ch, const char *arg)
-{
-	struct audit_args *a = data;
-
-	switch (ch) {
-	case OPT_REFERENCE: a->reference = arg; break;
-	case OPT_JSON: a->format = FMT_JSON; break;
-	case OPT_HTML: a->html = arg; break;
-	case 'q': a->quiet = true; break;
-	case 'f':
-		if (strcmp(arg, "dot") == 0) {
-			a->format = AUDIT_DOT;
-			break;
-		}
-		a->format = parse_format("audit", arg, 1u << FMT_TEXT | 1u << FMT_JSON);
-		if (a->format < 0)
-			return KSC_EXIT_USAGE;
-		break;
-	}
-	return 0;
-}
-
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
 static int parse_args(struct audit_args *a, int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "reference", required_argument, NULL, OPT_REFERENCE },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ 0 },
-	};
-	static const struct option_set set = {
-		.own = own,
-		.own_short = "f:q",
+	const struct option_set set = {
+		.own = (const struct own_option[]){
+			{ "reference", required_argument, &a->reference, OPT_REFERENCE },
+			{ 0 },
+		},
+		.format = &a->format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_DOT,
+		.quiet = &a->quiet,
+		.html = &a->html,
 		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_CONFIG | KOPT_CERT,
 		.help = help,
-		.fn = audit_opt,
 	};
 	int r = parse_options("audit", argc, argv, &set, &a->kern, a);
 
@@ -393,7 +366,7 @@ static int print_audit(const struct ksc_audit *a, const struct ksc_kernel *k,
 
 	if (args->format == FMT_JSON)
 		json_doc_print(doc);
-	else if (args->format == AUDIT_DOT)
+	else if (args->format == FMT_DOT)
 		report_write_dot(stdout, doc, "audit"); /* write errors: caught at exit */
 	else if (args->quiet)
 		audit_quiet(a);
@@ -402,8 +375,7 @@ static int print_audit(const struct ksc_audit *a, const struct ksc_kernel *k,
 	if (args->html) {
 		int r = report_write_html(args->html, NULL, doc, "audit");
 		if (r < 0) {
-			fprintf(stderr, "%s: %s: %s\n", program_name, args->html,
-				ksc_write_strerror(-r));
+			print_error("%s: %s", args->html, ksc_write_strerror(-r));
 			status |= KSC_EXIT_UNREADABLE;
 		}
 	}
@@ -471,7 +443,7 @@ int cmd_audit(struct ksc_ctx *ctx, int argc, char *argv[])
 	}
 	struct ksc_audit_opts o = { .sz = sizeof(o), .reference = ref };
 	if (status == KSC_EXIT_OK && ksc_audit_kernel(k, &o, &a) < 0) {
-		fprintf(stderr, "%s: audit: out of memory\n", program_name);
+		print_error("audit: out of memory");
 		status = KSC_EXIT_UNREADABLE;
 	}
 	if (status == KSC_EXIT_OK)

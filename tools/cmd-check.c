@@ -25,12 +25,7 @@ static const char *const help =
 	"  -k, --kernel ROOT      a root holding lib/modules/KVER, with the kernel's exports\n"
 	"                         from boot/vmlinux-KVER, Module.symvers or boot/vmlinuz-KVER,\n"
 	"                         and boot/config-KVER\n"
-	"  -b, --basedir ROOT     the same, as depmod -b\n"
-	"      --kver KVER        the kernel release under ROOT (default: the only one there,\n"
-	"                         else for / the running one)\n"
-	"  -s, --symvers FILE     the kernel's Module.symvers\n"
-	"      --vmlinux FILE     the kernel image (vmlinux or bzImage)\n"
-	"  -m, --modules DIR      also take the modules below DIR as providers\n"
+	KOPT_HELP_FILES
 	"      --config FILE      the kernel's .config (modversions, signatures, ...)\n"
 	"      --distro NAME      the kernel's distribution patches: debian or upstream\n"
 	"                         (default: recognised from ROOT, else upstream)\n"
@@ -63,11 +58,12 @@ static const char *const help =
 	"  -q, --quiet            text: only the refusals, no warnings, notes or summary\n"
 	"  -v, --verbose          add each finding's explanation and fix, and notes\n"
 	"  -h, --help             show this help and exit\n\n"
-	"A kernel root is read through the index 'tree' keeps when there is one; else, where\n"
-	"depmod's modules.dep and modules.symbols are current (an installed system), only\n"
-	"what the modules' verdicts need: their providers, the files of their names, the\n"
-	"files outside kernel/ (KSYMCHECK_NO_DEPMOD=1: not so); else whole, and the index\n"
-	"kept (KSYMCHECK_NO_INDEX=1: none). The output is the same every way; a progress bar\n"
+	"Where depmod's modules.dep and modules.symbols are current (an installed system), a\n"
+	"kernel root gives only what the modules' verdicts need: their providers, the files\n"
+	"of their names, the files outside kernel/ (KSYMCHECK_NO_DEPMOD=1: not so); else it\n"
+	"is read whole. Each file comes from the index 'tree' keeps when it read that very\n"
+	"file, and what is read is kept in it (KSYMCHECK_NO_INDEX=1: none). The output is the\n"
+	"same every way; a progress bar\n"
 	"on standard error while a tree is read whole, when it is a terminal (text format,\n"
 	"not --quiet). With no in-tree module in it (only the headers installed, perhaps\n"
 	"DKMS modules), the in-tree modules' exports come from the headers' Module.symvers,\n"
@@ -75,7 +71,7 @@ static const char *const help =
 	"Exit status: 0 all would load, 1 some would be refused, 2 usage error,\n"
 	"4 some inputs unreadable (the others were checked); 1 and 4 add up.\n";
 
-enum { OPT_INSMOD = 256, OPT_JSON };
+enum { OPT_INSMOD = 256 };
 
 struct check_args {
 	struct kernel_opts kern; /* build: KSC_BUILD_AUTO when not given (a module file is an
@@ -468,49 +464,22 @@ static int print_sarif(const struct ksc_report *rep)
 	return 0;
 }
 
-/* One of check's own options: 0, or the status of a usage error. */
-static int check_opt(void *data, int ch, const char *arg)
-{
-	struct check_args *a = data;
-
-	switch (ch) {
-	case 'q': a->quiet = true; break;
-	case 'v': a->verbose = true; break;
-	case OPT_INSMOD: a->insmod_only = true; break;
-	case OPT_JSON: a->format = FMT_JSON; break;
-	case 'f':
-		if (strcmp(arg, "kernel") == 0) {
-			a->format = FMT_KERNEL;
-			break;
-		}
-		a->format = parse_format("check", arg,
-					 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF);
-		if (a->format < 0)
-			return KSC_EXIT_USAGE;
-		break;
-	}
-	return 0;
-}
-
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
 static int parse_args(struct check_args *a, int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "insmod", no_argument, NULL, OPT_INSMOD },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ 0 },
-	};
-	static const struct option_set set = {
-		.own = own,
-		.own_short = "f:qv",
+	const struct option_set set = {
+		.own = (const struct own_option[]){
+			{ "insmod", no_argument, &a->insmod_only, OPT_INSMOD },
+			{ 0 },
+		},
+		.format = &a->format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_KERNEL | 1u << FMT_SARIF,
+		.quiet = &a->quiet,
+		.verbose = &a->verbose,
 		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS | KOPT_VMLINUX | KOPT_MODULES |
 			  KOPT_CONFIG | KOPT_CERT | KOPT_POLICY | KOPT_REQUIRE_INTREE |
 			  KOPT_MISSING_NS | KOPT_MISSING_NS_N | KOPT_BUILD | KOPT_VIEW | KOPT_DISTRO,
 		.help = help,
-		.fn = check_opt,
 	};
 	int r = parse_options("check", argc, argv, &set, &a->kern, a);
 
@@ -612,7 +581,7 @@ static int check_against(struct ksc_kernel *k, const struct module_list *c,
 
 	if (r < 0) {
 		if (r != -EINVAL)
-			fprintf(stderr, "%s: check: %s\n", program_name, strerror(-r));
+			print_error("check: %s", strerror(-r));
 		return r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
 	}
 	int status = print_report(rep, a, from);

@@ -17,9 +17,11 @@
 
 #include <json-c/json.h>
 
+#include "util/array.h"
 #include "util/fileio.h"
 #include "util/macro.h"
 #include "tools/ksc-tool.h"
+#include "tools/report.h"
 #include "tools/text.h"
 
 static const char *const help =
@@ -48,34 +50,43 @@ static const char *const help =
 	"      --src DIR          the modules' source (a Kbuild folder, e.g. a DKMS tree in\n"
 	"                         /usr/src/NAME-VER): a change to a symbol the source names\n"
 	"                         (after its LINUX_VERSION_CODE conditionals for each\n"
-	"                         kernel) fails the build; one only the old headers' inline\n"
-	"                         code referenced may not (may-fail)\n\n"
+	"                         kernel) fails the build, under an #ifdef it may fail; one\n"
+	"                         it does not name (the old headers' inline code did) is a\n"
+	"                         note\n\n"
 	"Rules:\n"
 	"      --require-intree   the proposed in-tree-only rule (R25, R40)\n"
 	"      --external-build   modpost: the modules are built with make M=dir (default)\n"
 	"      --in-tree-build    modpost: the modules are built in the kernel tree\n"
 	"  -N, --allow-missing-ns as CONFIG_MODULE_ALLOW_MISSING_NAMESPACE_IMPORTS=y\n\n"
 	"Output:\n"
-	"  -f, --format FMT       text (default) or json\n"
+	"  -f, --format FMT       text (default), json or sarif (SARIF 2.1.0, for CI: one\n"
+	"                         result per finding)\n"
 	"      --json             the same as --format json\n"
+	"      --html FILE        also write a self-contained HTML report (the matrix and\n"
+	"                         the findings, sortable and filterable; - for stdout)\n"
+	"      --no-cache         read every kernel's BTF again: without it, what the types\n"
+	"                         of each (module, kernel) gave is kept by the files'\n"
+	"                         identity in $XDG_CACHE_HOME/ksymcheck/compat\n"
 	"  -v, --verbose          also the changes that do not touch the module, and the\n"
 	"                         loader's findings as built and as if rebuilt\n"
 	"  -h, --help             show this help and exit\n\n"
 	"A cell says: build ok, may-fail (a change hits a symbol the binary imports, but the\n"
 	"source, not given or not naming it, may not reference it any more) or fails; for\n"
-	"the kernel the module was built for, whether it loads. Not seen (a compiler would):\n"
-	"changed prototypes and struct layouts, macros and inline functions of the new\n"
-	"headers, the configuration's #ifdefs.\n\n"
+	"the kernel the module was built for, whether it loads. Prototypes and structs are\n"
+	"compared from BTF (the kernels', their modules' and the module's own split .BTF).\n"
+	"Not seen (a compiler would): macros and inline functions of the new headers, the\n"
+	"configuration's #ifdefs.\n\n"
 	"Exit status: 0 no cell fails, 1 some cell fails (its build, or the load on the kernel\n"
 	"it was built for), 2 usage error, 4 some inputs unreadable; 1 and 4 add up.\n";
 
 /* What the text output says compat does not see. */
 static const char limits[] =
 	"the exports, and where both kernels' BTF is known the prototypes and the members of "
-	"the structs they take; not seen (a compiler would): what the new headers' macros and "
-	"inline functions call, structs reached other ways, #ifdefs on the configuration";
+	"the structs they take or the module was built with; not seen (a compiler would): what "
+	"the new headers' macros and inline functions call, structs reached other ways, "
+	"#ifdefs on the configuration";
 
-enum { OPT_JSON = 256, OPT_KVER, OPT_VMLINUX, OPT_SRC, OPT_BTF, OPT_HEADERS };
+enum { OPT_KVER = 256, OPT_VMLINUX, OPT_SRC, OPT_BTF, OPT_HEADERS, OPT_NO_CACHE };
 
 /* One kernel named on the command line. */
 struct kspec {
@@ -85,22 +96,18 @@ struct kspec {
 struct compat_args {
 	struct kernel_opts kern; /* the rules only; the kernels are in `kernels` */
 	struct kspec *kernels;
-	size_t n_kernels;
+	size_t n_kernels, cap_kernels;
 	const char **dirs;
-	size_t n_dirs;
-	const char *src;
-	bool verbose;
+	size_t n_dirs, cap_dirs;
+	const char *src, *html;
+	bool verbose, no_cache;
 	int format;
 };
 
 static int add_kernel(struct compat_args *a, const struct kspec *s)
 {
-	struct kspec *v = realloc(a->kernels, (a->n_kernels + 1) * sizeof(*v));
-
-	if (!v)
+	if (array_push(a->kernels, a->n_kernels, a->cap_kernels, *s) < 0)
 		return KSC_EXIT_UNREADABLE;
-	a->kernels = v;
-	v[a->n_kernels++] = *s;
 	return 0;
 }
 
@@ -130,29 +137,19 @@ static int compat_opt(void *data, int ch, const char *arg)
 					   arg);
 		a->kernels[a->n_kernels - 1].headers = arg;
 		break;
-	case 'm': {
-		const char **v = realloc(a->dirs, (a->n_dirs + 1) * sizeof(*v));
-		if (!v)
+	case 'm':
+		if (array_push(a->dirs, a->n_dirs, a->cap_dirs, arg) < 0)
 			return KSC_EXIT_UNREADABLE;
-		a->dirs = v;
-		v[a->n_dirs++] = arg;
 		break;
-	}
 	case OPT_SRC: a->src = arg; break;
-	case 'v': a->verbose = true; break;
-	case OPT_JSON: a->format = FMT_JSON; break;
-	case 'f':
-		a->format = parse_format("compat", arg, 1u << FMT_TEXT | 1u << FMT_JSON);
-		if (a->format < 0)
-			return KSC_EXIT_USAGE;
-		break;
+	case OPT_NO_CACHE: a->no_cache = true; break;
 	}
 	return 0;
 }
 
 static int parse_args(struct compat_args *a, int argc, char *argv[])
 {
-	static const struct option own[] = {
+	static const struct own_option own[] = {
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "kver", required_argument, NULL, OPT_KVER },
 		{ "symvers", required_argument, NULL, 's' },
@@ -161,15 +158,17 @@ static int parse_args(struct compat_args *a, int argc, char *argv[])
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "btf", required_argument, NULL, OPT_BTF },
 		{ "headers", required_argument, NULL, OPT_HEADERS },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "verbose", no_argument, NULL, 'v' },
+		{ "no-cache", no_argument, NULL, OPT_NO_CACHE },
 		{ 0 },
 	};
 	/* The kernel options of check name one kernel; compat's repeat, so they are its own. */
-	static const struct option_set set = {
+	const struct option_set set = {
 		.own = own,
-		.own_short = "k:s:m:f:v",
+		.own_short = "k:s:m:",
+		.format = &a->format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF,
+		.verbose = &a->verbose,
+		.html = &a->html,
 		.kernel = KOPT_REQUIRE_INTREE | KOPT_MISSING_NS | KOPT_MISSING_NS_N | KOPT_BUILD,
 		.help = help,
 		.fn = compat_opt,
@@ -237,6 +236,20 @@ static bool is_dir(const char *p)
 	struct stat st;
 
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A kernel root's module folder (its modules' own BTF, found by modules.dep). */
+static char *find_moddir(const struct kspec *s, const char *release)
+{
+	static const char *const where[] = { "/lib/modules/", "/usr/lib/modules/" };
+	char p[PATH_MAX];
+
+	for (size_t i = 0; s->root && release && i < ARRAY_SIZE(where); i++) {
+		snprintf(p, sizeof(p), "%s%s%s", strcmp(s->root, "/") ? s->root : "", where[i], release);
+		if (is_dir(p))
+			return strdup(p);
+	}
+	return NULL;
 }
 
 /* A Debian headers Makefile is a few lines: a larger one is not Debian's. */
@@ -381,6 +394,8 @@ static void print_cell(const struct ksc_compat *cp, const struct ksc_compat_cell
 		       f->named_in_source ? " (named in the source)" : "");
 		if (f->fix)
 			printf("    fix: %s\n", text_esc(f->fix));
+		if (f->hint)
+			printf("    hint: maybe %s\n", text_esc(f->hint));
 		if (f->from_type)
 			printf("    was: %s\n", text_esc(f->from_type));
 		if (f->to_type && f->to_type[0])
@@ -435,9 +450,11 @@ static void print_text(const struct ksc_compat *cp, struct ksc_kernel *const *ks
 			       vm ? text_esc(vm) : "no vermagic");
 		}
 	}
-	if (a->src && nk)
+	if (a->src && nk && ksc_compat_get_source_file_count(cp, 0))
 		printf("source: %zu C files read in %s\n", ksc_compat_get_source_file_count(cp, 0),
 		       text_esc(a->src));
+	else if (a->src && nk)
+		printf("source: no C file in %s: weighed as without a source\n", text_esc(a->src));
 	size_t n = 0;
 	for (size_t k = 0; k < nk; k++)
 		if (ksc_compat_get_header_file_count(cp, k))
@@ -480,6 +497,7 @@ static json_object *finding_obj(const struct ksc_compat_finding *f, const char *
 	json_object_object_add(o, "type_name", json_text(f->type_name));
 	json_object_object_add(o, "from_type", json_text(f->from_type));
 	json_object_object_add(o, "to_type", json_text(f->to_type));
+	json_object_object_add(o, "hint", json_text(f->hint));
 	return o;
 }
 
@@ -503,8 +521,9 @@ static json_object *cell_obj(const struct ksc_compat *cp, const struct ksc_compa
 	return o;
 }
 
-static void print_json(const struct ksc_compat *cp, struct ksc_kernel *const *ks, size_t nk,
-		       struct ksc_module *const *mods, size_t nm, char *const *btf)
+static json_object *compat_json(const struct ksc_compat *cp, struct ksc_kernel *const *ks,
+				size_t nk, struct ksc_module *const *mods, size_t nm,
+				char *const *btf)
 {
 	json_object *root = json_doc_new("compat"), *kv = json_object_new_array(),
 		    *mv = json_object_new_array(), *bv = json_object_new_array();
@@ -527,8 +546,75 @@ static void print_json(const struct ksc_compat *cp, struct ksc_kernel *const *ks
 	}
 	json_object_object_add(root, "modules", mv);
 	json_object_object_add(root, "limits", json_object_new_string(limits));
-	json_doc_print(root);
-	json_object_put(root);
+	return root;
+}
+
+/* compat's finding codes, as SARIF rules: what each says, and what to do. */
+static const char *const rule_texts[][3] = {
+	{ "export-removed", "The target kernel no longer exports a symbol the module imports",
+	  "Call what the target offers instead (the finding's hint names a likely successor) under a LINUX_VERSION_CODE conditional, or build only for kernels that export it." },
+	{ "became-gpl-only", "The target kernel exports the symbol to GPL-compatible modules only",
+	  "A module whose license is not GPL-compatible must stop using it." },
+	{ "namespace-moved", "The target kernel exports the symbol into a namespace the module does not import",
+	  "Add the import line the finding's fix gives, in the target's syntax." },
+	{ "became-module-restricted", "The target kernel exports the symbol to named modules only",
+	  "Stop using it: only the modules the export names may." },
+	{ "type-changed", "The prototype of a function (or the type of a variable) the module uses differs in the target (BTF)",
+	  "Adapt the call to the target's declaration (properties from_type and to_type) under a LINUX_VERSION_CODE conditional." },
+	{ "struct-changed", "A struct the module uses lost members or changed their types in the target (BTF)",
+	  "Adapt the code that reaches the members named (properties from_type and to_type) under a LINUX_VERSION_CODE conditional." },
+};
+
+/* One SARIF result per finding (notes with -v), the module file as the location. */
+static int print_sarif(const struct ksc_compat *cp, struct ksc_module *const *mods, size_t nm,
+		       size_t nk, bool verbose)
+{
+	struct sarif *s = sarif_new();
+
+	if (!s)
+		return -ENOMEM;
+	for (size_t m = 0; m < nm; m++) {
+		for (size_t k = 0; k < nk; k++) {
+			const struct ksc_compat_cell *c = ksc_compat_get_cell(cp, m, k);
+			for (size_t i = c->first_finding; i < c->first_finding + c->n_findings; i++) {
+				const struct ksc_compat_finding *cf = ksc_compat_get_finding(cp, i);
+				if (cf->severity == KSC_SEV_INFO && !verbose)
+					continue;
+				struct finding f = {
+					.module = ksc_module_get_name(mods[m]),
+					.path = ksc_module_get_path(mods[m]), .symbol = cf->symbol,
+					.owner = cf->from_owner, .view = c->release,
+					.severity = cf->severity, .code = cf->code,
+					.summary = cf->summary, .fix = cf->fix,
+				};
+				json_object *x = finding_obj(cf, c->release);
+				json_object_object_add(x, "release", json_text(c->release));
+				json_object_object_add(x, "build", json_object_new_string(
+					ksc_compat_build_name(c->build)));
+				json_object_object_del(x, "code");
+				json_object_object_del(x, "symbol");
+				json_object_object_del(x, "verdict");
+				json_object_object_del(x, "summary");
+				json_object_object_del(x, "fix");
+				int r = 0;
+				for (size_t t = 0; r == 0 && t < ARRAY_SIZE(rule_texts); t++)
+					if (strcmp(rule_texts[t][0], cf->code) == 0)
+						r = sarif_describe(s, cf->code, rule_texts[t][1],
+								   rule_texts[t][2]);
+				if (r < 0) {
+					json_object_put(x);
+					sarif_free(s);
+					return -ENOMEM;
+				}
+				if (sarif_add_with(s, &f, x) < 0) {
+					sarif_free(s);
+					return -ENOMEM;
+				}
+			}
+		}
+	}
+	sarif_print(s);
+	return 0;
 }
 
 static void free_btf(char **btf, size_t n)
@@ -536,6 +622,19 @@ static void free_btf(char **btf, size_t n)
 	for (size_t k = 0; btf && k < n; k++)
 		free(btf[k]);
 	free(btf);
+}
+
+/* $XDG_CACHE_HOME/ksymcheck/compat, else ~/.cache/ksymcheck/compat; NULL: none. */
+static char *cache_dir(void)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	char *out = NULL;
+
+	if (x && x[0] == '/' && asprintf(&out, "%s/ksymcheck/compat", x) < 0)
+		return NULL;
+	if (!out && h && h[0] == '/' && asprintf(&out, "%s/.cache/ksymcheck/compat", h) < 0)
+		return NULL;
+	return out;
 }
 
 static int run_compat(struct ksc_kernel *const *ks, const struct module_list *c,
@@ -548,30 +647,48 @@ static int run_compat(struct ksc_kernel *const *ks, const struct module_list *c,
 		.allow_missing_ns = ko->allow_missing_ns ? 1 : -1,
 		.build = ko->build == KSC_BUILD_INTREE ? KSC_BUILD_INTREE : KSC_BUILD_EXTERNAL,
 	};
-	char **btf = calloc(a->n_kernels, sizeof(*btf)), **hdr = calloc(a->n_kernels, sizeof(*hdr));
+	char **btf = calloc(a->n_kernels, sizeof(*btf)), **hdr = calloc(a->n_kernels, sizeof(*hdr)),
+	     **mdir = calloc(a->n_kernels, sizeof(*mdir));
 	struct ksc_compat_opts o = { .sz = sizeof(o), .check = &co, .src = a->src,
 				     .btf = (const char *const *)btf,
-				     .headers = (const char *const *)hdr };
+				     .headers = (const char *const *)hdr,
+				     .moddirs = (const char *const *)mdir,
+				     .cache_dir = a->no_cache ? NULL : cache_dir() };
 	struct ksc_compat *cp;
 	int status = KSC_EXIT_OK, r = -ENOMEM;
 
-	for (size_t k = 0; btf && hdr && k < a->n_kernels; k++) {
+	for (size_t k = 0; btf && hdr && mdir && k < a->n_kernels; k++) {
 		btf[k] = find_btf(&a->kernels[k], ksc_kernel_get_release(ks[k]));
 		hdr[k] = find_headers(&a->kernels[k], ksc_kernel_get_release(ks[k]));
+		mdir[k] = find_moddir(&a->kernels[k], ksc_kernel_get_release(ks[k]));
 	}
-	if (btf && hdr)
+	if (btf && hdr && mdir)
 		r = ksc_compat_run(ks, a->n_kernels, c->mods, c->n, &o, &cp);
 	free_btf(hdr, a->n_kernels);
+	free_btf(mdir, a->n_kernels);
+	free((char *)o.cache_dir);
 	if (r < 0) {
 		free_btf(btf, a->n_kernels);
 		if (r == -ENOMEM)
-			fprintf(stderr, "%s: compat: %s\n", program_name, strerror(-r));
+			print_error("compat: %s", strerror(-r));
 		return r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
 	}
+	json_object *doc = a->format == FMT_JSON || a->html
+			   ? compat_json(cp, ks, a->n_kernels, c->mods, c->n, btf) : NULL;
 	if (a->format == FMT_JSON)
-		print_json(cp, ks, a->n_kernels, c->mods, c->n, btf);
-	else
+		json_doc_print(doc);
+	else if (a->format == FMT_SARIF && print_sarif(cp, c->mods, c->n, a->n_kernels, a->verbose) < 0)
+		status = KSC_EXIT_UNREADABLE;
+	else if (a->format == FMT_TEXT)
 		print_text(cp, ks, a->n_kernels, c->mods, c->n, a);
+	if (a->html) {
+		int w = report_write_html(a->html, NULL, doc, "compat");
+		if (w < 0) {
+			print_error("%s: %s", a->html, ksc_write_strerror(-w));
+			status |= KSC_EXIT_UNREADABLE;
+		}
+	}
+	json_object_put(doc);
 	for (size_t k = 0; k < a->n_kernels; k++)
 		if (btf[k] && !ksc_compat_has_btf(cp, k))
 			status = KSC_EXIT_UNREADABLE; /* reported by the library */

@@ -47,10 +47,7 @@ static const char *const help =
 	"Exit status: 0 no change (or no module breaks), 1 changes (or some module that\n"
 	"loaded on OLD would be refused on NEW), 2 usage error, 4 unreadable input.\n";
 
-enum { OPT_POLICY_OLD = 256, OPT_POLICY_NEW, OPT_JSON, OPT_HTML };
-/* --format dot: the JSON document is built, then drawn by report_write_dot(). */
-enum { DIFF_DOT = 100 };
-
+enum { OPT_POLICY_OLD = 256, OPT_POLICY_NEW };
 static void describe(const struct ksc_change *c, char *buf, size_t size)
 {
 	const struct ksc_export *o = c->old, *n = c->new;
@@ -406,50 +403,22 @@ struct diff_args {
 	bool quiet, verbose;
 };
 
-/* One of diff's own options: 0, or the status of a usage error. */
-static int diff_opt(void *data, int ch, const char *arg)
-{
-	struct diff_args *a = data;
-
-	switch (ch) {
-	case OPT_POLICY_OLD: a->pold = arg; break;
-	case OPT_POLICY_NEW: a->pnew = arg; break;
-	case OPT_JSON: a->format = FMT_JSON; break;
-	case OPT_HTML: a->html = arg; break;
-	case 'q': a->quiet = true; break;
-	case 'v': a->verbose = true; break;
-	case 'f':
-		if (strcmp(arg, "dot") == 0) {
-			a->format = DIFF_DOT;
-			break;
-		}
-		a->format = parse_format("diff", arg, 1u << FMT_TEXT | 1u << FMT_JSON);
-		if (a->format < 0)
-			return KSC_EXIT_USAGE;
-		break;
-	}
-	return 0;
-}
-
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
 static int parse_args(struct diff_args *a, int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "policy-old", required_argument, NULL, OPT_POLICY_OLD },
-		{ "policy-new", required_argument, NULL, OPT_POLICY_NEW },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "html", required_argument, NULL, OPT_HTML },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ 0 },
-	};
-	static const struct option_set set = {
-		.own = own,
-		.own_short = "f:qv",
+	const struct option_set set = {
+		.own = (const struct own_option[]){
+			{ "policy-old", required_argument, &a->pold, OPT_POLICY_OLD },
+			{ "policy-new", required_argument, &a->pnew, OPT_POLICY_NEW },
+			{ 0 },
+		},
+		.format = &a->format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_DOT,
+		.quiet = &a->quiet,
+		.verbose = &a->verbose,
+		.html = &a->html,
 		.kernel = KOPT_VIEW,
 		.help = help,
-		.fn = diff_opt,
 	};
 	int r = parse_options("diff", argc, argv, &set, &a->kern, a);
 
@@ -559,7 +528,7 @@ static int print_document(json_object *root, const struct diff_args *a, const ch
 {
 	if (a->format == FMT_JSON)
 		json_doc_print(root);
-	else if (a->format == DIFF_DOT)
+	else if (a->format == FMT_DOT)
 		report_write_dot(stdout, root, "diff"); /* write errors: at exit */
 	if (!a->html)
 		return KSC_EXIT_OK;
@@ -568,7 +537,7 @@ static int print_document(json_object *root, const struct diff_args *a, const ch
 		title = NULL;
 	int r = report_write_html(a->html, title, root, "diff");
 	if (r < 0) {
-		fprintf(stderr, "%s: %s: %s\n", program_name, a->html, ksc_write_strerror(-r));
+		print_error("%s: %s", a->html, ksc_write_strerror(-r));
 		return KSC_EXIT_UNREADABLE;
 	}
 	return KSC_EXIT_OK;
@@ -669,7 +638,7 @@ static int open_sides(struct ksc_ctx *ctx, struct diff_run *d, char **operands, 
 		return KSC_EXIT_UNREADABLE;
 	*errors += d->col.errors;
 	if (ksc_kernel_diff(d->ko, d->kn, &d->df) < 0) {
-		fprintf(stderr, "%s: diff: out of memory\n", program_name);
+		print_error("diff: out of memory");
 		return KSC_EXIT_UNREADABLE;
 	}
 	return KSC_EXIT_OK;

@@ -257,7 +257,7 @@ static int selection_init(struct selection *sel)
 	sel->n_rules = sel->n_codes = 0;
 	if (sel->rules && sel->codes)
 		return 0;
-	fprintf(stderr, "%s: out of memory\n", program_name);
+	print_error("out of memory");
 	return -1;
 }
 
@@ -305,36 +305,17 @@ static int explain(char **args, int n, int format, bool quiet)
 
 int cmd_explain(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	static const char shortopts[] = ":f:qh";
-	int format = FMT_TEXT, c;
+	int format = FMT_TEXT;
 	bool quiet = false;
+	const struct option_set set = {
+		.format = &format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON,
+		.quiet = &quiet,
+		.help = help,
+	};
+	int r = parse_options("explain", argc, argv, &set, NULL, NULL);
 
-	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			format = parse_format("explain", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
-			if (format < 0)
-				return KSC_EXIT_USAGE;
-			break;
-		case 'J':
-			format = FMT_JSON;
-			break;
-		case 'q':
-			quiet = true;
-			break;
-		case 'h':
-			fputs(help, stdout);
-			return KSC_EXIT_OK;
-		default:
-			return option_error("explain", argv, shortopts, opts);
-		}
-	}
+	if (r != KSC_EXIT_OK)
+		return r < 0 ? KSC_EXIT_OK : r;
 	return explain(argv + optind, argc - optind, format, quiet);
 }

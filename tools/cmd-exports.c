@@ -11,6 +11,7 @@
 
 #include <json-c/json.h>
 
+#include "util/array.h"
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
 #include "util/fileio.h"
@@ -29,8 +30,6 @@ static const char *const help =
 	"  -q, --quiet       text: print nothing but the errors (a check that each PATH is\n"
 	"                    readable)\n"
 	"  -h, --help        show this help and exit\n";
-
-enum { OPT_JSON = 256 };
 
 struct exports_run {
 	struct ksc_ctx *ctx;
@@ -199,12 +198,10 @@ static int write_symvers(struct exports_run *run)
 		const struct ksc_symvers_entry *e = ksc_symvers_get(run->all, i);
 		int n = ksc_symvers_format_entry(e, KSC_SYMVERS_5, buf, size);
 		if (n >= 0 && (size_t)n >= size) {
-			char *p = realloc(buf, (size_t)n + 1);
-			if (!p) {
+			if (array_reserve(buf, size, (size_t)n + 1, 256) < 0) {
 				r = -ENOMEM;
 				break;
 			}
-			buf = p, size = (size_t)n + 1;
 			n = ksc_symvers_format_entry(e, KSC_SYMVERS_5, buf, size);
 		}
 		if (n < 0) {
@@ -250,53 +247,36 @@ static void print_text(const struct ksc_symvers *sv)
 
 int cmd_exports(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	static const char shortopts[] = ":f:qh";
 	struct exports_run run = { .ctx = ctx, .format = FMT_TEXT,
 				   .js = { .command = "exports", .key = "files" } };
-	int c, r;
+	const struct option_set set = {
+		.format = &run.format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SYMVERS,
+		.quiet = &run.quiet,
+		.help = help,
+	};
+	int r = parse_options("exports", argc, argv, &set, NULL, NULL);
 
-	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			run.format = parse_format("exports", optarg,
-						  1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SYMVERS);
-			if (run.format < 0)
-				return KSC_EXIT_USAGE;
-			break;
-		case OPT_JSON: run.format = FMT_JSON; break;
-		case 'q': run.quiet = true; break;
-		case 'h':
-			fputs(help, stdout);
-			return KSC_EXIT_OK;
-		default:
-			return option_error("exports", argv, shortopts, opts);
-		}
-	}
+	if (r != KSC_EXIT_OK)
+		return r < 0 ? KSC_EXIT_OK : r;
 	if (optind >= argc)
 		return usage_error("exports", "no PATH given");
 
 	r = ksc_symvers_new(ctx, &run.all);
 	if (r < 0) {
-		fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
+		print_error("%s", strerror(-r));
 		return KSC_EXIT_UNREADABLE;
 	}
 	r = walk_paths(ctx, argv + optind, argc - optind, one_path, &run, &run.errors);
 	if (r < 0) {
-		fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
+		print_error("%s", strerror(-r));
 		run.errors++;
 	}
 	switch (run.format) {
 	case FMT_SYMVERS:
 		r = write_symvers(&run);
 		if (r < 0) {
-			fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
+			print_error("%s", strerror(-r));
 			run.errors++;
 		}
 		break;

@@ -23,8 +23,6 @@ static const char *const help =
 	"                    readable)\n"
 	"  -h, --help        show this help and exit\n";
 
-enum { OPT_JSON = 256 };
-
 struct imports_run {
 	int format;
 	bool quiet;
@@ -129,39 +127,23 @@ static int one_path(const char *path, const char *root, void *data)
 
 int cmd_imports(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	static const char shortopts[] = ":f:qh";
 	struct imports_run run = { .ctx = ctx, .format = FMT_TEXT,
 				   .js = { .command = "imports", .key = "modules" } };
-	int c;
+	const struct option_set set = {
+		.format = &run.format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON,
+		.quiet = &run.quiet,
+		.help = help,
+	};
+	int r = parse_options("imports", argc, argv, &set, NULL, NULL);
 
-	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		switch (c) {
-		case 'f':
-			run.format = parse_format("imports", optarg, 1u << FMT_TEXT | 1u << FMT_JSON);
-			if (run.format < 0)
-				return KSC_EXIT_USAGE;
-			break;
-		case OPT_JSON: run.format = FMT_JSON; break;
-		case 'q': run.quiet = true; break;
-		case 'h':
-			fputs(help, stdout);
-			return KSC_EXIT_OK;
-		default:
-			return option_error("imports", argv, shortopts, opts);
-		}
-	}
+	if (r != KSC_EXIT_OK)
+		return r < 0 ? KSC_EXIT_OK : r;
 	if (optind >= argc)
 		return usage_error("imports", "no PATH given");
-	int r = walk_paths(ctx, argv + optind, argc - optind, one_path, &run, &run.errors);
+	r = walk_paths(ctx, argv + optind, argc - optind, one_path, &run, &run.errors);
 	if (r < 0) {
-		fprintf(stderr, "%s: %s\n", program_name, strerror(-r));
+		print_error("%s", strerror(-r));
 		run.errors++;
 	}
 	if (run.format == FMT_JSON)

@@ -42,12 +42,12 @@
 #include <json-c/json.h>
 
 #include "ksymcheck.h"
+#include "util/array.h"
 #include "util/macro.h"
 #include "tools/ksc-tool.h"
 #include "tools/text.h"
 
 #define CMD "modinfo"
-enum { OPT_JSON = 256 };
 
 static const char *const signature_keys[] = {
 	"sig_id", "signer", "sig_key", "sig_hashalgo", "signature",
@@ -63,37 +63,33 @@ struct modinfo_state {
 	int err;             /* -ENOMEM and the like: stop */
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: %s " CMD " [OPTIONS] FILE...\n"
-		"\n"
-		"Show the .modinfo entries of kernel modules, as kmod's modinfo(8) does for a\n"
-		"module given by path. A folder is searched for modules (*.ko, *.ko.gz, *.ko.xz,\n"
-		"*.ko.zst). Each FILE is read as a module: at most 256 MiB, as a file and\n"
-		"decompressed, whatever its name, and a bzImage header on it is not unwrapped.\n"
-		"\n"
-		"Options:\n"
-		"  -F, --field KEY        print only the values of KEY, one per line, exactly as\n"
-		"                         'modinfo -F KEY FILE' does (filename, name and the merged\n"
-		"                         parm lines and the signature fields sig_id, signer,\n"
-		"                         sig_key, sig_hashalgo and signature included)\n"
-		"  -f, --format FORMAT    text (default) or json\n"
-		"      --json             the same as --format json\n"
-		"  -q, --quiet            text: print nothing but the errors (a check that each\n"
-		"                         FILE is a readable module)\n"
-		"  -h, --help             show this help and exit\n"
-		"\n"
-		"JSON: an object {\"schema\": \"ksymcheck/1\", \"command\": \"modinfo\", \"modules\": [...]}\n"
-		"whose \"modules\" array has one object per file: {\"path\", \"name\", \"struct_name\",\n"
-		"\"modinfo_name\", \"kmod_name\", \"modpost_name\", \"compression\", \"intree\",\n"
-		"\"vermagic\", \"modinfo\": [{\"key\", \"value\"}, ...], \"signature\": {\"id_type\",\n"
-		"\"signer\", \"key_id\", \"hash_algo\", \"signature\"}} (null where absent).\n"
-		"\n"
-		"Exit status: 0 success, 2 usage error, 4 some files could not be read or are not\n"
-		"modules (the other files were processed).\n",
-		program_name);
-}
+static const char help[] =
+	"Usage: ksymcheck " CMD " [OPTIONS] FILE...\n"
+	"\n"
+	"Show the .modinfo entries of kernel modules, as kmod's modinfo(8) does for a\n"
+	"module given by path. A folder is searched for modules (*.ko, *.ko.gz, *.ko.xz,\n"
+	"*.ko.zst). Each FILE is read as a module: at most 256 MiB, as a file and\n"
+	"decompressed, whatever its name, and a bzImage header on it is not unwrapped.\n"
+	"\n"
+	"Options:\n"
+	"  -F, --field KEY        print only the values of KEY, one per line, exactly as\n"
+	"                         'modinfo -F KEY FILE' does (filename, name and the merged\n"
+	"                         parm lines and the signature fields sig_id, signer,\n"
+	"                         sig_key, sig_hashalgo and signature included)\n"
+	"  -f, --format FORMAT    text (default) or json\n"
+	"      --json             the same as --format json\n"
+	"  -q, --quiet            text: print nothing but the errors (a check that each\n"
+	"                         FILE is a readable module)\n"
+	"  -h, --help             show this help and exit\n"
+	"\n"
+	"JSON: an object {\"schema\": \"ksymcheck/1\", \"command\": \"modinfo\", \"modules\": [...]}\n"
+	"whose \"modules\" array has one object per file: {\"path\", \"name\", \"struct_name\",\n"
+	"\"modinfo_name\", \"kmod_name\", \"modpost_name\", \"compression\", \"intree\",\n"
+	"\"vermagic\", \"modinfo\": [{\"key\", \"value\"}, ...], \"signature\": {\"id_type\",\n"
+	"\"signer\", \"key_id\", \"hash_algo\", \"signature\"}} (null where absent).\n"
+	"\n"
+	"Exit status: 0 success, 2 usage error, 4 some files could not be read or are not\n"
+	"modules (the other files were processed).\n";
 
 /*
  * kmod's kmod_module_hex_to_str(): "AB:CD:..." with "\n\t\t" after every 20th byte's ':'.
@@ -169,7 +165,7 @@ static int collect_params(const struct ksc_module *mod, struct param **out)
 {
 	size_t n = ksc_module_get_modinfo_count(mod);
 	struct param *p = NULL;
-	int np = 0, cap = 0;
+	size_t np = 0, cap = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct ksc_modinfo *mi = ksc_module_get_modinfo(mod, i);
@@ -184,21 +180,14 @@ static int collect_params(const struct ksc_module *mod, struct param **out)
 			continue;
 		}
 		int namelen = (int)(colon - mi->value);
-		int j;
+		size_t j;
 		for (j = 0; j < np; j++)
 			if (p[j].namelen == namelen && memcmp(p[j].name, mi->value, namelen) == 0)
 				break;
-		if (j == np) {
-			if (np == cap) {
-				cap = cap ? cap * 2 : 16;
-				struct param *q = realloc(p, cap * sizeof(*q));
-				if (!q) {
-					free(p);
-					return -ENOMEM;
-				}
-				p = q;
-			}
-			p[np++] = (struct param){ .name = mi->value, .namelen = namelen };
+		if (j == np &&
+		    array_push(p, np, cap, (struct param){ .name = mi->value, .namelen = namelen }) < 0) {
+			free(p);
+			return -ENOMEM;
 		}
 		if (is_parm)
 			p[j].desc = colon + 1;
@@ -206,7 +195,7 @@ static int collect_params(const struct ksc_module *mod, struct param **out)
 			p[j].type = colon + 1;
 	}
 	*out = p;
-	return np;
+	return (int)np;
 }
 
 /* Print the merged parameters, newest first. with_key: the full listing's form. */
@@ -237,6 +226,32 @@ static int print_params(const struct ksc_module *mod, bool with_key)
 /* ---------------------------------------------------------------------------------- */
 /* Output                                                                             */
 
+/*
+ * kmod appends the signature fields after the .modinfo entries of a signed module: each
+ * as "key:" padded to 16 columns and its value, or with field only that key's value.
+ */
+static int print_signature(const struct ksc_module *mod, const char *field)
+{
+	struct ksc_signature_info si;
+	int r = ksc_module_get_signature(mod, &si);
+
+	if (r == -ENOMEM)
+		return r;
+	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(signature_keys); i++) {
+		_cleanup_free_ char *v = NULL;
+		if (field && strcmp(field, signature_keys[i]) != 0)
+			continue;
+		if (signature_entry(&si, i, &v) < 0)
+			return -ENOMEM;
+		if (field)
+			printf("%s\n", sig_text(i, v));
+		else
+			printf("%s:%*s%s\n", signature_keys[i],
+			       15 - (int)strlen(signature_keys[i]), "", sig_text(i, v));
+	}
+	return 0;
+}
+
 static int print_field(struct modinfo_state *st, const struct ksc_module *mod)
 {
 	const char *field = st->field;
@@ -257,20 +272,7 @@ static int print_field(struct modinfo_state *st, const struct ksc_module *mod)
 		if (strcmp(mi->key, field) == 0)
 			printf("%s\n", text_esc_ws(mi->value));
 	}
-	/* kmod appends the signature fields after the .modinfo entries of a signed module. */
-	struct ksc_signature_info si;
-	int r = ksc_module_get_signature(mod, &si);
-	if (r == -ENOMEM)
-		return r;
-	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(signature_keys); i++) {
-		_cleanup_free_ char *v = NULL;
-		if (strcmp(field, signature_keys[i]) != 0)
-			continue;
-		if (signature_entry(&si, i, &v) < 0)
-			return -ENOMEM;
-		printf("%s\n", sig_text(i, v));
-	}
-	return 0;
+	return print_signature(mod, field);
 }
 
 static int print_text(const struct ksc_module *mod)
@@ -289,18 +291,8 @@ static int print_text(const struct ksc_module *mod)
 		printf("%s:%*s%s\n", text_esc(mi->key), pad < 0 ? -pad : pad, "",
 		       text_esc_ws(mi->value));
 	}
-	struct ksc_signature_info si;
-	int r = ksc_module_get_signature(mod, &si);
-	if (r == -ENOMEM)
-		return r;
-	for (size_t i = 0; r == 0 && i < ARRAY_SIZE(signature_keys); i++) {
-		_cleanup_free_ char *v = NULL;
-		if (signature_entry(&si, i, &v) < 0)
-			return -ENOMEM;
-		printf("%s:%*s%s\n", signature_keys[i], 15 - (int)strlen(signature_keys[i]), "",
-		       sig_text(i, v));
-	}
-	return print_params(mod, true);
+	int r = print_signature(mod, NULL);
+	return r < 0 ? r : print_params(mod, true);
 }
 
 static int print_json(struct modinfo_state *st, const struct ksc_module *mod)
@@ -404,42 +396,23 @@ static int do_file(const char *path, const char *root, void *data)
 
 int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "field", required_argument, NULL, 'F' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static const char shortopts[] = ":F:f:qh";
 	struct modinfo_state st = { .ctx = ctx, .format = FMT_TEXT,
 				    .js = { .command = CMD, .key = "modules" } };
-	int c;
+	const struct option_set set = {
+		.own = (const struct own_option[]){
+			{ "field", required_argument, &st.field, 'F' },
+			{ 0 },
+		},
+		.own_short = "F:",
+		.format = &st.format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON,
+		.quiet = &st.quiet,
+		.help = help,
+	};
+	int r = parse_options(CMD, argc, argv, &set, NULL, &st);
 
-	while ((c = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		switch (c) {
-		case 'F':
-			st.field = optarg;
-			break;
-		case 'f':
-			st.format = parse_format(CMD, optarg, (1u << FMT_TEXT) | (1u << FMT_JSON));
-			if (st.format < 0)
-				return KSC_EXIT_USAGE;
-			break;
-		case OPT_JSON:
-			st.format = FMT_JSON;
-			break;
-		case 'q':
-			st.quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return KSC_EXIT_OK;
-		default:
-			return option_error(CMD, argv, shortopts, opts);
-		}
-	}
+	if (r != KSC_EXIT_OK)
+		return r < 0 ? KSC_EXIT_OK : r;
 	if (optind >= argc)
 		return usage_error(CMD, "missing FILE");
 	if (st.field && st.format == FMT_JSON)
@@ -449,7 +422,7 @@ int cmd_modinfo(struct ksc_ctx *ctx, int argc, char *argv[])
 
 	walk_paths(ctx, argv + optind, argc - optind, do_file, &st, &st.errors);
 	if (st.err == -ENOMEM) {
-		fprintf(stderr, "%s: out of memory\n", program_name);
+		print_error("out of memory");
 		return KSC_EXIT_UNREADABLE;
 	}
 	if (st.format == FMT_JSON)

@@ -46,12 +46,7 @@ static const char *const help =
 	"                         one elsewhere: 'PATH: outside --src DIR: not written')\n\n"
 	"The kernel the module is built for (default: this machine's), as for 'ksymcheck check':\n"
 	"  -k, --kernel ROOT      a root holding lib/modules/KVER and the kernel's exports\n"
-	"  -b, --basedir ROOT     the same, as depmod -b\n"
-	"      --kver KVER        the kernel release under ROOT (default: the only one there,\n"
-	"                         else for / the running one)\n"
-	"  -s, --symvers FILE     the kernel's Module.symvers\n"
-	"      --vmlinux FILE     the kernel image (vmlinux or bzImage)\n"
-	"  -m, --modules DIR      also take the modules below DIR as providers\n"
+	KOPT_HELP_FILES
 	"      --config FILE      the kernel's .config\n"
 	"  -p, --policy KVER      rules and syntax of this kernel version (default: the\n"
 	"                         kernel's release, else the module's vermagic)\n\n"
@@ -75,12 +70,13 @@ static const char *const help =
 	"namespace that must not be imported; 2 usage error; 4 some inputs unreadable or files\n"
 	"not written (each left as it was); 1 and 4 add up.\n";
 
-enum { OPT_SRC = 256, OPT_JSON };
+enum { OPT_SRC = 256 };
 
 struct nsdeps_args {
 	struct kernel_opts kern;
 	const char *src;
-	bool write, quiet, json;
+	bool write, quiet, json; /* json: format is FMT_JSON */
+	int format;
 };
 
 /* ---- a list of unique strings ---- */
@@ -449,49 +445,27 @@ static int print_diff(const struct ksc_srcedit *e, const char *base, bool *told)
 	return ksc_srcedit_write_diff_as(e, name, stdout);
 }
 
-/* One of nsdeps' own options. */
-static int nsdeps_opt(void *data, int ch, const char *arg)
-{
-	struct nsdeps_args *a = data;
-
-	switch (ch) {
-	case OPT_SRC: a->src = arg; break;
-	case 'w': a->write = true; break;
-	case 'q': a->quiet = true; break;
-	case OPT_JSON: a->json = true; break;
-	case 'f': {
-		int f = parse_format("nsdeps", arg, 1u << FMT_TEXT | 1u << FMT_JSON);
-		if (f < 0)
-			return KSC_EXIT_USAGE;
-		a->json = f == FMT_JSON;
-		break;
-	}
-	}
-	return 0;
-}
-
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
 static int parse_args(struct nsdeps_args *a, int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "src", required_argument, NULL, OPT_SRC },
-		{ "write", no_argument, NULL, 'w' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ 0 },
-	};
-	static const struct option_set set = {
-		.own = own,
-		.own_short = "wqf:",
+	const struct option_set set = {
+		.own = (const struct own_option[]){
+			{ "src", required_argument, &a->src, OPT_SRC },
+			{ "write", no_argument, &a->write, 'w' },
+			{ 0 },
+		},
+		.own_short = "w",
+		.format = &a->format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON,
+		.quiet = &a->quiet,
 		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS | KOPT_VMLINUX | KOPT_MODULES |
 			  KOPT_CONFIG | KOPT_POLICY,
 		.help = help,
-		.fn = nsdeps_opt,
 	};
 	struct stat st;
 	int r = parse_options("nsdeps", argc, argv, &set, &a->kern, a);
 
+	a->json = a->format == FMT_JSON;
 	if (r == KSC_EXIT_OK)
 		r = modules_and_kernel("nsdeps", argc, &a->kern);
 	if (r == KSC_EXIT_OK && a->src && (stat(a->src, &st) < 0 || !S_ISDIR(st.st_mode)))
@@ -750,7 +724,7 @@ static int add_imports(struct nsdeps_run *run, const struct ksc_report *rep)
 	}
 	if (run->plan.n && !run->args->write &&
 	    !(run->base = diff_base(run->args->src, &run->dirs))) {
-		fprintf(stderr, "%s: nsdeps: %s\n", program_name, strerror(errno));
+		print_error("nsdeps: %s", strerror(errno));
 		return status | KSC_EXIT_UNREADABLE;
 	}
 	for (size_t f = 0; f < run->plan.n; f++)
@@ -789,7 +763,7 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 	};
 	r = ksc_check_modules(k, c.mods, c.n, &o, &rep);
 	if (r < 0) {
-		fprintf(stderr, "%s: nsdeps: %s\n", program_name, strerror(-r));
+		print_error("nsdeps: %s", strerror(-r));
 		status = r == -EINVAL ? KSC_EXIT_USAGE : KSC_EXIT_UNREADABLE;
 		goto out;
 	}

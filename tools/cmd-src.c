@@ -142,57 +142,59 @@ static int print_symvers(const struct ksc_src_record *r)
 	return 0;
 }
 
+enum { OPT_MENTIONS = 256, OPT_KVM };
+
+/* What scan's options say. */
+struct scan_args {
+	struct ksc_src_opts o;
+	int format;
+	bool quiet;
+};
+
+static int scan_opt(void *data, int ch, const char *arg)
+{
+	struct scan_args *a = data;
+
+	switch (ch) {
+	case OPT_MENTIONS: a->o.flags |= KSC_SRC_MENTIONS; break;
+	case 'j': {
+		int n = parse_jobs("src scan", arg, 64);
+		if (n < 0)
+			return KSC_EXIT_USAGE;
+		a->o.threads = (unsigned)n;
+		break;
+	}
+	}
+	return 0;
+}
+
 static int src_scan(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	enum { OPT_MENTIONS = 256, OPT_KVM, OPT_JSON };
-	static const struct option opts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "mentions", no_argument, NULL, OPT_MENTIONS },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "threads", required_argument, NULL, 'j' },
-		{ "kvm-sub-modules", required_argument, NULL, OPT_KVM },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	struct scan_args a = { .o = { .sz = sizeof(a.o) }, .format = FMT_TEXT };
+	const struct option_set set = {
+		.own = (const struct own_option[]){
+			{ "mentions", no_argument, NULL, OPT_MENTIONS },
+			{ "jobs", required_argument, NULL, 'j' },
+			{ "threads", required_argument, NULL, 'j' },
+			{ "kvm-sub-modules", required_argument, &a.o.kvm_sub_modules, OPT_KVM },
+			{ 0 },
+		},
+		.own_short = "j:",
+		.format = &a.format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SYMVERS,
+		.quiet = &a.quiet,
+		.help = help,
+		.fn = scan_opt,
 	};
-	static const char shortopts[] = ":f:j:qh";
-	struct ksc_src_opts o = { .sz = sizeof(o) };
-	int format = FMT_TEXT, ch, status = KSC_EXIT_OK;
-	bool quiet = false;
+	int status = parse_options("src scan", argc, argv, &set, NULL, &a);
 	struct ksc_src *src;
 
-	while ((ch = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		switch (ch) {
-		case 'f':
-			format = parse_format("src scan", optarg,
-					      1u << FMT_TEXT | 1u << FMT_JSON |
-						      1u << FMT_SYMVERS);
-			if (format < 0)
-				return KSC_EXIT_USAGE;
-			break;
-		case OPT_JSON: format = FMT_JSON; break;
-		case OPT_MENTIONS: o.flags |= KSC_SRC_MENTIONS; break;
-		case 'j': {
-			int n = parse_jobs("src scan", optarg, 64);
-			if (n < 0)
-				return KSC_EXIT_USAGE;
-			o.threads = (unsigned)n;
-			break;
-		}
-		case OPT_KVM: o.kvm_sub_modules = optarg; break;
-		case 'q': quiet = true; break;
-		case 'h':
-			fputs(help, stdout);
-			return KSC_EXIT_OK;
-		default:
-			return option_error("src scan", argv, shortopts, opts);
-		}
-	}
+	if (status != KSC_EXIT_OK)
+		return status < 0 ? KSC_EXIT_OK : status;
 	if (optind >= argc)
 		return usage_error("src scan", "no PATH given");
-	if (ksc_src_new(ctx, &o, &src) < 0) {
-		fprintf(stderr, "%s: out of memory\n", program_name);
+	if (ksc_src_new(ctx, &a.o, &src) < 0) {
+		print_error("out of memory");
 		return KSC_EXIT_UNREADABLE;
 	}
 	static char obuf[1 << 16];
@@ -202,14 +204,14 @@ static int src_scan(struct ksc_ctx *ctx, int argc, char *argv[])
 	for (int i = optind; i < argc; i++) {
 		int r = ksc_src_add_path(src, argv[i]);
 		if (r == -ENOMEM) {
-			fprintf(stderr, "%s: out of memory\n", program_name);
+			print_error("out of memory");
 			status |= KSC_EXIT_UNREADABLE;
 			break;
 		}
 		/* Print as each PATH is done, so memory stays flat over many PATHs. */
 		for (; done < ksc_src_get_record_count(src); done++) {
 			const struct ksc_src_record *rec = ksc_src_get_record(src, done);
-			switch (format) {
+			switch (a.format) {
 			case FMT_JSON:
 				json_stream_item(&js, record_json(rec));
 				break;
@@ -218,12 +220,12 @@ static int src_scan(struct ksc_ctx *ctx, int argc, char *argv[])
 					status |= KSC_EXIT_UNREADABLE;
 				break;
 			default:
-				if (!quiet)
+				if (!a.quiet)
 					print_text(rec);
 			}
 		}
 	}
-	if (format == FMT_JSON)
+	if (a.format == FMT_JSON)
 		json_stream_end(&js);
 	if (ksc_src_get_error_count(src))
 		status |= KSC_EXIT_UNREADABLE;
@@ -260,32 +262,24 @@ static void print_notes(const struct ksc_srcedit *e)
 
 static int src_migrate(struct ksc_ctx *ctx, int argc, char *argv[])
 {
-	static const struct option opts[] = {
-		{ "to", required_argument, NULL, 't' },
-		{ "write", no_argument, NULL, 'w' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	static const char shortopts[] = ":t:wqh";
 	const char *to = NULL;
 	bool write = false, quiet = false;
-	int ch, status = KSC_EXIT_OK;
+	const struct option_set set = {
+		.own = (const struct own_option[]){
+			{ "to", required_argument, &to, 't' },
+			{ "write", no_argument, &write, 'w' },
+			{ 0 },
+		},
+		.own_short = "t:w",
+		.quiet = &quiet,
+		.help = help,
+	};
+	int status = parse_options("src migrate", argc, argv, &set, NULL, NULL);
 	struct ksc_src *src;
 	struct ksc_kver v;
 
-	while ((ch = getopt_long(argc, argv, shortopts, opts, NULL)) != -1) {
-		switch (ch) {
-		case 't': to = optarg; break;
-		case 'w': write = true; break;
-		case 'q': quiet = true; break;
-		case 'h':
-			fputs(help, stdout);
-			return KSC_EXIT_OK;
-		default:
-			return option_error("src migrate", argv, shortopts, opts);
-		}
-	}
+	if (status != KSC_EXIT_OK)
+		return status < 0 ? KSC_EXIT_OK : status;
 	if (!to)
 		return usage_error("src migrate", "migrate needs --to KVER");
 	if (ksc_kver_parse(to, &v) < 0)
@@ -293,13 +287,13 @@ static int src_migrate(struct ksc_ctx *ctx, int argc, char *argv[])
 	if (optind >= argc)
 		return usage_error("src migrate", "no PATH given");
 	if (ksc_src_new(ctx, NULL, &src) < 0) {
-		fprintf(stderr, "%s: out of memory\n", program_name);
+		print_error("out of memory");
 		return KSC_EXIT_UNREADABLE;
 	}
 	/* Find the files that have something a version cares about; then edit each. */
 	for (int i = optind; i < argc; i++) {
 		if (ksc_src_add_path(src, argv[i]) == -ENOMEM) {
-			fprintf(stderr, "%s: out of memory\n", program_name);
+			print_error("out of memory");
 			ksc_src_unref(src);
 			return KSC_EXIT_UNREADABLE;
 		}
@@ -347,9 +341,9 @@ static int src_migrate(struct ksc_ctx *ctx, int argc, char *argv[])
 		ksc_srcedit_free(e);
 	}
 	if (!quiet)
-		fprintf(stderr, "%s: %u file%s with namespace or export macros, %u %s for %u.%u\n",
-			program_name, files, files == 1 ? "" : "s", changed,
-			write ? "rewritten" : "to change", v.major, v.minor);
+		print_error("%u file%s with namespace or export macros, %u %s for %u.%u", files,
+			    files == 1 ? "" : "s", changed, write ? "rewritten" : "to change",
+			    v.major, v.minor);
 	ksc_src_unref(src);
 	return status;
 }

@@ -88,7 +88,6 @@ enum {
 	OPT_NO_CHECK,
 	OPT_WRITE_DEPMOD,
 	OPT_TIMING,
-	OPT_JSON,
 };
 
 static const char *sev_word(enum ksc_severity s)
@@ -421,20 +420,19 @@ static void print_timing(const struct ksc_tree *t)
 	struct ksc_tree_stats s;
 
 	ksc_tree_get_stats(t, &s);
-	fprintf(stderr,
-		"timing: %.3f s in ksc_tree_open with %u jobs: walk %.3f, index load "
-		"%.3f, read %.3f, "
-		"kernel exports %.3f, resolve %.3f, check %.3f; then write depmod %.3f, "
-		"index save %.3f\n"
-		"timing: summed over workers: read %.3f, decompress %.3f, parse %.3f, "
-		"check %.3f; "
-		"%zu modules read (%.1f MiB read, %.1f MiB decompressed), %zu from the "
-		"index, %zu judged\n",
-		s.wall_total, s.jobs, s.wall_walk, s.wall_index_load, s.wall_read,
-		s.wall_kernel, s.wall_resolve, s.wall_check, s.wall_write_depmod,
-		s.wall_index_save, s.cpu_read, s.cpu_decompress, s.cpu_parse, s.cpu_check,
-		s.read, (double)s.bytes_read / (1 << 20),
-		(double)s.bytes_decompressed / (1 << 20), s.cached, s.checked);
+	print_plain("timing: %.3f s in ksc_tree_open with %u jobs: walk %.3f, index load "
+		    "%.3f, read %.3f, "
+		    "kernel exports %.3f, resolve %.3f, check %.3f; then write depmod %.3f, "
+		    "index save %.3f\n"
+		    "timing: summed over workers: read %.3f, decompress %.3f, parse %.3f, "
+		    "check %.3f; "
+		    "%zu modules read (%.1f MiB read, %.1f MiB decompressed), %zu from the "
+		    "index, %zu judged\n",
+		    s.wall_total, s.jobs, s.wall_walk, s.wall_index_load, s.wall_read,
+		    s.wall_kernel, s.wall_resolve, s.wall_check, s.wall_write_depmod,
+		    s.wall_index_save, s.cpu_read, s.cpu_decompress, s.cpu_parse, s.cpu_check,
+		    s.read, (double)s.bytes_read / (1 << 20),
+		    (double)s.bytes_decompressed / (1 << 20), s.cached, s.checked);
 }
 
 /*
@@ -462,35 +460,16 @@ struct tree_args {
 	int format; /* FMT_TEXT, FMT_JSON or FMT_SARIF */
 };
 
-/* One option of tree's own: 0, or the status of a usage error. */
+/* -j N, tree's one own option that is not only stored: 0, or a usage error's status. */
 static int tree_opt(void *data, int ch, const char *arg)
 {
 	struct tree_args *a = data;
 
-	switch (ch) {
-	case 'j': {
+	if (ch == 'j') {
 		int n = parse_jobs("tree", arg, 256);
 		if (n < 0)
 			return KSC_EXIT_USAGE;
 		a->jobs = (unsigned int)n;
-		break;
-	}
-	case OPT_INDEX: a->index = arg; break;
-	case OPT_NO_INDEX: a->no_index = true; break;
-	case OPT_NO_KSEARCH: a->no_kernel_search = true; break;
-	case OPT_NO_CHECK: a->no_check = true; break;
-	case OPT_WRITE_DEPMOD: a->depmod_dir = arg; break;
-	case 'f': {
-		int f = parse_format("tree", arg, 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF);
-		if (f < 0)
-			return KSC_EXIT_USAGE;
-		a->format = f;
-		break;
-	}
-	case OPT_JSON: a->format = FMT_JSON; break;
-	case 'q': a->quiet = true; break;
-	case 'v': a->verbose = true; break;
-	case OPT_TIMING: a->timing = true; break;
 	}
 	return 0;
 }
@@ -498,23 +477,22 @@ static int tree_opt(void *data, int ch, const char *arg)
 /* The options: KSC_EXIT_OK to go on, -1 after --help, else the status of a usage error. */
 static int parse_args(struct tree_args *a, int argc, char *argv[])
 {
-	static const struct option own[] = {
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "index", required_argument, NULL, OPT_INDEX },
-		{ "no-index", no_argument, NULL, OPT_NO_INDEX },
-		{ "no-kernel-search", no_argument, NULL, OPT_NO_KSEARCH },
-		{ "no-check", no_argument, NULL, OPT_NO_CHECK },
-		{ "write-depmod", required_argument, NULL, OPT_WRITE_DEPMOD },
-		{ "format", required_argument, NULL, 'f' },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "timing", no_argument, NULL, OPT_TIMING },
-		{ 0 },
-	};
-	static const struct option_set set = {
-		.own = own,
-		.own_short = "j:f:qv",
+	const struct option_set set = {
+		.own = (const struct own_option[]){
+			{ "jobs", required_argument, NULL, 'j' },
+			{ "index", required_argument, &a->index, OPT_INDEX },
+			{ "no-index", no_argument, &a->no_index, OPT_NO_INDEX },
+			{ "no-kernel-search", no_argument, &a->no_kernel_search, OPT_NO_KSEARCH },
+			{ "no-check", no_argument, &a->no_check, OPT_NO_CHECK },
+			{ "write-depmod", required_argument, &a->depmod_dir, OPT_WRITE_DEPMOD },
+			{ "timing", no_argument, &a->timing, OPT_TIMING },
+			{ 0 },
+		},
+		.own_short = "j:",
+		.format = &a->format,
+		.formats = 1u << FMT_TEXT | 1u << FMT_JSON | 1u << FMT_SARIF,
+		.quiet = &a->quiet,
+		.verbose = &a->verbose,
 		.kernel = KOPT_ROOT | KOPT_KVER | KOPT_SYMVERS | KOPT_VMLINUX | KOPT_CONFIG |
 			  KOPT_SYSTEM_MAP | KOPT_DEPMOD | KOPT_POLICY | KOPT_REQUIRE_INTREE |
 			  KOPT_MISSING_NS | KOPT_VIEW | KOPT_DISTRO | KOPT_CERT,
@@ -600,7 +578,7 @@ static int tree_keys(struct ksc_ctx *ctx, const struct tree_args *a, const char 
 	}
 	if (r < 0) {
 		if (r == -ENOMEM)
-			fprintf(stderr, "%s: tree: out of memory\n", program_name);
+			print_error("tree: out of memory");
 		*kr = ksc_keyring_unref(*kr);
 		return KSC_EXIT_UNREADABLE;
 	}

@@ -35,7 +35,7 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_tree(struct ksc_ctx *ctx, int argc, char *argv[]);
 int cmd_explain(struct ksc_ctx *ctx, int argc, char *argv[]);
 
-/* tools/util.c */
+/* ---- tools/message.c: everything written to standard error ---- */
 extern const char *program_name;
 /*
  * Colour (ANSI SGR) only when f is a terminal, TERM is set and not "dumb", and NO_COLOR
@@ -52,20 +52,24 @@ void print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "ksymcheck: warning: <msg>" and "ksymcheck: note: <msg>" on stderr. */
 void print_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void print_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-struct option;
+/* The library's log function (ksc_set_log_fn()): "ksymcheck: [LEVEL: ]<msg>" on stderr. */
+void print_log(void *data, int priority, const char *msg);
+/* Text on stderr as it is, without a prefix or a line end added; returns what fprintf does. */
+int print_plain(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
- * After getopt_long() returned '?' or ':' (shortopts starts with ':', opterr is 0): the
- * usage error getopt would print, with the "ksymcheck: " prefix. Returns 2.
+ * A progress bar on standard error, drawn only when `on` (set it from isatty(2) and the
+ * command's --quiet and format): draw_bar() is a ksc_tree_progress_fn, clear_bar()
+ * erases it before anything else is printed.
  */
-int option_error(const char *cmd, char *const argv[], const char *shortopts,
-		 const struct option *longopts);
-/* -j/--jobs N: N from 1 to max, or -1 after the usage error. */
-int parse_jobs(const char *cmd, const char *value, unsigned max);
-enum out_format { FMT_TEXT, FMT_JSON, FMT_SYMVERS, FMT_KERNEL, FMT_SARIF };
-/* Parse --format VALUE; allowed is a mask of (1 << FMT_x). -1 on error (reported). */
-int parse_format(const char *cmd, const char *value, unsigned allowed);
-/* --view: KSC_VIEW_LOADER, _MODPOST or _BOTH; -1 after the usage error. */
-int parse_view(const char *cmd, const char *value);
+struct progress_bar {
+	bool on;
+	size_t last;
+	const char *phase;
+};
+void draw_bar(void *data, const char *phase, size_t done, size_t total);
+void clear_bar(struct progress_bar *b);
+
+/* ---- tools/util.c: small helpers shared by the commands ---- */
 /*
  * Expand PATH arguments: a regular file is taken as is; a directory is searched
  * recursively (sorted, symlinks to files followed, loops detected) for files whose name
@@ -78,10 +82,12 @@ int walk_paths(struct ksc_ctx *ctx, char **paths, int n,
 	       unsigned *errors);
 
 /*
- * The kernel options (tools/kopts.c), one set of names for check, nsdeps, tree, audit and
- * diff: each command takes the KOPT_x it names in its struct option_set, and its own
- * options are never k, b, s, m, E, F, p, N or h, unless it takes no kernel option of that
- * letter (compat's repeatable -k, -s, -m): an own option wins.
+ * ---- tools/options.c: the command line, one parser for every command ----
+ *
+ * The kernel options, one set of names for check, nsdeps, tree, audit, diff and compat:
+ * each command takes the KOPT_x it names in its struct option_set, and its own options
+ * are never k, b, s, m, E, F, p, N or h, unless it takes no kernel option of that letter
+ * (compat's repeatable -k, -s, -m, modinfo's -F): an own option wins.
  */
 enum {
 	KOPT_ROOT = 1 << 0,       /* -k/--kernel ROOT, and -b/--basedir ROOT (depmod's) */
@@ -102,10 +108,19 @@ enum {
 	KOPT_VIEW = 1 << 14,           /* --view loader|modpost|both */
 	KOPT_DISTRO = 1 << 15,         /* --distro debian|upstream */
 };
+/* The --help lines of -b, --kver, -s, --vmlinux and -m, as check and nsdeps take them. */
+#define KOPT_HELP_FILES                                                                   \
+	"  -b, --basedir ROOT     the same, as depmod -b\n"                                  \
+	"      --kver KVER        the kernel release under ROOT (default: the only one there,\n" \
+	"                         else for / the running one)\n"                              \
+	"  -s, --symvers FILE     the kernel's Module.symvers\n"                              \
+	"      --vmlinux FILE     the kernel image (vmlinux or bzImage)\n"                    \
+	"  -m, --modules DIR      also take the modules below DIR as providers\n"
 struct kernel_opts {
 	const char *root, *kver, *symvers, *vmlinux, *config, *system_map;
 	const char **module_dirs, **certs; /* grown by parse_options(): kernel_opts_free() */
 	int n_module_dirs, n_certs;
+	size_t cap_module_dirs, cap_certs;
 	const char *policy, *distro; /* distro: "debian", "upstream" or NULL */
 	unsigned views;              /* KSC_VIEW_x: both unless --view */
 	bool require_intree, allow_missing_ns;
@@ -115,20 +130,47 @@ struct kernel_opts {
 	struct ksc_module *const *for_mods;
 	size_t n_for_mods;
 };
-/* A command's options: its own, the kernel options it takes, and its --help text. */
+/* --format's values: text, json, symvers, kernel (check), sarif, dot (diff). */
+enum out_format { FMT_TEXT, FMT_JSON, FMT_SYMVERS, FMT_KERNEL, FMT_SARIF, FMT_DOT };
+/* -j/--jobs N: N from 1 to max, or -1 after the usage error. */
+int parse_jobs(const char *cmd, const char *value, unsigned max);
+/*
+ * One of a command's own options, a row of getopt's struct option whose third member says
+ * where the value goes instead of getopt's int *flag: a required argument into the
+ * `const char *` there, a flag (no_argument) as true into the `bool` there; NULL: the
+ * option_set's fn takes it, e.g. { "src", required_argument, &a->src, OPT_SRC },
+ * { "write", no_argument, &a->write, 'w' }, { "kernel", required_argument, NULL, 'k' }.
+ */
+struct own_option {
+	const char *name;
+	int has_arg;
+	void *to;
+	int val;
+};
+/*
+ * A command's options: its own, the output and kernel options it takes, its --help text.
+ * The output options have one name each: -f/--format FMT with --json (--format json),
+ * -q/--quiet, -v/--verbose, --html FILE; a command takes those it gives a place to store
+ * in.
+ */
 struct option_set {
-	const struct option *own; /* {0}-terminated, without --help */
+	const struct own_option *own; /* {0}-terminated, without the output options and --help */
 	const char *own_short;    /* their letters, without ':' first and without h */
+	int *format;              /* -f/--format, --json: a FMT_x of `formats`; NULL: none */
+	unsigned formats;         /* the (1 << FMT_x) --format takes */
+	bool *quiet, *verbose;    /* -q/--quiet, -v/--verbose; NULL: not taken */
+	const char **html;        /* --html FILE (audit, diff); NULL: not taken */
 	unsigned kernel;          /* KOPT_x */
 	const char *help;
 	/* One of the command's own options: 0, or the status of a usage error (reported). */
 	int (*fn)(void *data, int ch, const char *arg);
 };
 /*
- * getopt_long() over argv: the kernel options into *k, -h/--help printed, the rest handed
- * to s->fn(data, ...), errors reported as getopt would (option_error()). KSC_EXIT_OK to go
- * on (optind at the first operand), -1 after --help, else an exit status. Call
- * kernel_opts_free(k) in every case.
+ * getopt_long() over argv, the tool's only call of it: the output options where s says,
+ * the kernel options into *k (NULL when s->kernel is 0), -h/--help printed, the rest
+ * handed to s->fn(data, ...), errors reported as getopt would, with the "ksymcheck: "
+ * prefix. KSC_EXIT_OK to go on (optind at the first operand), -1 after --help, else an
+ * exit status. Call kernel_opts_free(k) in every case.
  */
 int parse_options(const char *cmd, int argc, char *argv[], const struct option_set *s,
 		  struct kernel_opts *k, void *data);
@@ -150,18 +192,6 @@ int add_certs(struct ksc_keyring *kr, const struct kernel_opts *k);
 struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *o, unsigned *errors,
 			       struct ksc_keyring *kr);
 
-/*
- * A progress bar on standard error, drawn only when `on` (set it from isatty(2) and the
- * command's --quiet and format): draw_bar() is a ksc_tree_progress_fn, clear_bar()
- * erases it before anything else is printed.
- */
-struct progress_bar {
-	bool on;
-	size_t last;
-	const char *phase;
-};
-void draw_bar(void *data, const char *phase, size_t done, size_t total);
-void clear_bar(struct progress_bar *b);
 /* The index `tree` keeps by default: $XDG_CACHE_HOME/ksymcheck/tree/KVER-HASH.idx. */
 char *default_index(const char *root, const char *kver);
 /*
@@ -289,6 +319,11 @@ struct sarif *sarif_new(void);
 /* uri_base: a folder (absolute) the findings' paths are relative to, or NULL. */
 void sarif_set_base(struct sarif *s, const char *uri_base);
 int sarif_add(struct sarif *s, const struct finding *f); /* 0 or -ENOMEM */
+/* A rule of a code the library's catalogue does not have (compat's): its texts, before
+ * its first result. 0 or -ENOMEM. */
+int sarif_describe(struct sarif *s, const char *code, const char *brief, const char *help);
+/* The same with extra's members added to the result's properties (extra is taken). */
+int sarif_add_with(struct sarif *s, const struct finding *f, json_object *extra);
 /* Print the log to stdout and free s; or only free it. */
 void sarif_print(struct sarif *s);
 void sarif_free(struct sarif *s);

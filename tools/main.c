@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* ksymcheck: which exported kernel symbols does a module use, and would Linux let it? */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,35 +23,22 @@ static const struct ksc_cmd commands[] = {
 	{ "explain", cmd_explain, "what a rule id (R16) or finding code (gpl-only) means, and the fix" },
 };
 
-static void usage(FILE *f)
+/* out: printf, or print_plain for standard error. */
+static void usage(int (*out)(const char *fmt, ...))
 {
-	fprintf(f, "Usage: %s [OPTIONS] COMMAND [ARGS...]\n\n"
-		   "Which exported kernel symbols does a module use, and would Linux let it?\n\n"
-		   "Commands:\n", program_name);
+	out("Usage: %s [OPTIONS] COMMAND [ARGS...]\n\n"
+	    "Which exported kernel symbols does a module use, and would Linux let it?\n\n"
+	    "Commands:\n", program_name);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\nOptions:\n"
-		   "  -h, --help     show this help and exit\n"
-		   "  -V, --version  show the version and compiled-in features and exit\n"
-		   "\nA command's options may come before, between or after its operands; '--'\n"
-		   "ends them. Every command that has --format has --json (--format json) and\n"
-		   "every command has -q, --quiet (only errors and refusals).\n"
-		   "\n'%s COMMAND --help' describes each command. See ksymcheck(1).\n",
-		program_name);
-}
-
-/* Library messages are "<path>: <reason>": "ksymcheck: <path>: <reason>", as the tool's own. */
-static void log_to_stderr(void *data, int priority, const char *msg)
-{
-	static const char *const level[] = {
-		[KSC_LOG_WARNING] = "warning: ", [KSC_LOG_INFO] = "info: ", [KSC_LOG_DEBUG] = "debug: ",
-	};
-
-	(void)data;
-	fprintf(stderr, "%s: %s%s\n", program_name,
-		priority > KSC_LOG_ERR && priority <= KSC_LOG_DEBUG && level[priority] ?
-			level[priority] : "",
-		msg);
+		out("  %-10s %s\n", commands[i].name, commands[i].help);
+	out("\nOptions:\n"
+	    "  -h, --help     show this help and exit\n"
+	    "  -V, --version  show the version and compiled-in features and exit\n"
+	    "\nA command's options may come before, between or after its operands; '--'\n"
+	    "ends them. Every command that has --format has --json (--format json) and\n"
+	    "every command has -q, --quiet (only errors and refusals).\n"
+	    "\n'%s COMMAND --help' describes each command. See ksymcheck(1).\n",
+	    program_name);
 }
 
 /* The command's own exit status: a write error at exit adds KSC_EXIT_UNREADABLE to it. */
@@ -64,8 +50,7 @@ static void close_stdout(void)
 	if (fflush(stdout) != 0 || ferror(stdout) || fclose(stdout) != 0) {
 		if (errno == EPIPE)
 			_exit(KSC_EXIT_OK);
-		fprintf(stderr, "%s: write error: %s\n", program_name,
-			errno ? strerror(errno) : "I/O error");
+		print_error("write error: %s", errno ? strerror(errno) : "I/O error");
 		_exit(exit_status | KSC_EXIT_UNREADABLE);
 	}
 }
@@ -74,28 +59,27 @@ int main(int argc, char *argv[])
 {
 	atexit(close_stdout);
 	if (argc < 2) {
-		usage(stderr);
+		usage(print_plain);
 		return KSC_EXIT_USAGE;
 	}
 	const char *cmd = argv[1];
 	if (strcmp(cmd, "-h") == 0 || strcmp(cmd, "--help") == 0) {
-		usage(stdout);
+		usage(printf);
 		return KSC_EXIT_OK;
 	}
 	if (strcmp(cmd, "-V") == 0 || strcmp(cmd, "--version") == 0) {
 		printf("ksymcheck %s %s +JSON\n", KSC_VERSION_STRING, ksc_get_features());
 		return KSC_EXIT_OK;
 	}
-	opterr = 0; /* option_error() reports them, with the program's name */
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (strcmp(cmd, commands[i].name) != 0)
 			continue;
 		struct ksc_ctx *ctx = ksc_new();
 		if (!ctx) {
-			fprintf(stderr, "%s: out of memory\n", program_name);
+			print_error("out of memory");
 			return KSC_EXIT_UNREADABLE;
 		}
-		ksc_set_log_fn(ctx, log_to_stderr, NULL);
+		ksc_set_log_fn(ctx, print_log, NULL);
 		ksc_set_log_priority(ctx, getenv("KSYMCHECK_DEBUG") ? KSC_LOG_DEBUG : KSC_LOG_ERR);
 		int r = commands[i].run(ctx, argc - 1, argv + 1);
 		ksc_unref(ctx);

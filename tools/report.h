@@ -4,8 +4,8 @@
  * --format json, turned into a Graphviz graph (--format dot) or one self-contained HTML
  * page (--html FILE). Presentation only: the library never sees these.
  *
- * kind is "audit" (the document of `ksymcheck audit --json`) or "diff" (that of
- * `ksymcheck diff --json`, with or without modules). Fields the renderers do not know
+ * kind is "audit" (the document of `ksymcheck audit --json`), "diff" (that of
+ * `ksymcheck diff --json`, with or without modules) or "compat" (HTML only). Fields the renderers do not know
  * are ignored, missing ones shown empty.
  */
 #pragma once

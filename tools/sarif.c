@@ -149,16 +149,19 @@ static int rule_texts(const char *code, char **brief, char **full, char **help, 
 		part = NULL;
 	}
 	bool many = json_object_array_length(ids) > 1;
-	if (fmt(&part, "'ksymcheck explain %s' shows %s, the kernel functions and files that "
-		       "decide %s, and an example.", code, many ? "the rules" : "the rule",
-		many ? "them" : "it") < 0 ||
-	    append(help, " ", part) < 0)
+	/* a code of no rule (compat's) has nothing for explain to show */
+	if (first && (fmt(&part, "'ksymcheck explain %s' shows %s, the kernel functions and files "
+				 "that decide %s, and an example.", code,
+			  many ? "the rules" : "the rule", many ? "them" : "it") < 0 ||
+		      append(help, " ", part) < 0))
 		goto oom;
 	free(part);
 	part = NULL;
 	if (!*brief && fmt(brief, "ksymcheck finding '%s'", code) < 0)
 		goto oom;
 	if (!*full && !(*full = strdup(*brief)))
+		goto oom;
+	if (!*help && !(*help = strdup(*brief)))
 		goto oom;
 	return 0;
 oom:
@@ -169,23 +172,22 @@ oom:
 	return -1;
 }
 
-/* The rule of f's code: its index, added on first use. -1 when out of memory. */
-static int rule_index(struct sarif *s, const struct finding *f)
+/* A rule's entry: its code, texts (taken) and the rule ids (taken). -1 when out of memory. */
+static int add_rule(struct sarif *s, const char *c, char *brief, char *full, char *help,
+		    json_object *ids)
 {
-	for (size_t i = 0; i < s->n_codes; i++)
-		if (strcmp(s->codes[i], f->code) == 0)
-			return (int)i;
-	if (array_reserve(s->codes, s->cap_codes, s->n_codes + 1, 16) < 0)
-		return -1;
-	char *code = strdup(f->code), *brief, *full, *help;
-	json_object *ids = json_object_new_array();
-	if (!code || rule_texts(f->code, &brief, &full, &help, ids) < 0) {
-		free(code);
+	char *code = array_reserve(s->codes, s->cap_codes, s->n_codes + 1, 16) < 0 ? NULL
+										 : strdup(c);
+
+	if (!code) {
+		free(brief);
+		free(full);
+		free(help);
 		json_object_put(ids);
 		return -1;
 	}
 	json_object *r = json_object_new_object(), *props = json_object_new_object();
-	json_object_object_add(r, "id", json_text(f->code));
+	json_object_object_add(r, "id", json_text(c));
 	json_object_object_add(r, "shortDescription", text_msg(brief));
 	json_object_object_add(r, "fullDescription", text_msg(full));
 	json_object_object_add(r, "help", text_msg(help));
@@ -197,6 +199,50 @@ static int rule_index(struct sarif *s, const struct finding *f)
 	free(help);
 	s->codes[s->n_codes] = code;
 	return (int)s->n_codes++;
+}
+
+static int find_rule(const struct sarif *s, const char *code)
+{
+	for (size_t i = 0; i < s->n_codes; i++)
+		if (strcmp(s->codes[i], code) == 0)
+			return (int)i;
+	return -1;
+}
+
+/* The rule of f's code: its index, added on first use. -1 when out of memory. */
+static int rule_index(struct sarif *s, const struct finding *f)
+{
+	int i = find_rule(s, f->code);
+	char *brief, *full, *help;
+	json_object *ids;
+
+	if (i >= 0)
+		return i;
+	ids = json_object_new_array();
+	if (rule_texts(f->code, &brief, &full, &help, ids) < 0) {
+		json_object_put(ids);
+		return -1;
+	}
+	return add_rule(s, f->code, brief, full, help, ids);
+}
+
+int sarif_describe(struct sarif *s, const char *code, const char *brief, const char *help)
+{
+	char *b = strdup(brief), *f = strdup(brief), *h = strdup(help);
+
+	if (find_rule(s, code) >= 0) {
+		free(b);
+		free(f);
+		free(h);
+		return 0;
+	}
+	if (!b || !f || !h) {
+		free(b);
+		free(f);
+		free(h);
+		return -ENOMEM;
+	}
+	return add_rule(s, code, b, f, h, json_object_new_array()) < 0 ? -ENOMEM : 0;
 }
 
 static json_object *location_json(const struct sarif *s, const struct finding *f)
@@ -233,6 +279,11 @@ static json_object *location_json(const struct sarif *s, const struct finding *f
 
 int sarif_add(struct sarif *s, const struct finding *f)
 {
+	return sarif_add_with(s, f, NULL);
+}
+
+int sarif_add_with(struct sarif *s, const struct finding *f, json_object *extra)
+{
 	int idx = rule_index(s, f);
 	char *msg = NULL;
 
@@ -240,8 +291,10 @@ int sarif_add(struct sarif *s, const struct finding *f)
 				f->symbol ? f->symbol : "", f->symbol ? ": " : "",
 				f->view ? f->view : "finding",
 				f->summary ? f->summary : f->code, f->fix ? ". Fix: " : "",
-				f->fix ? f->fix : "") < 0)
+				f->fix ? f->fix : "") < 0) {
+		json_object_put(extra);
 		return -ENOMEM;
+	}
 	json_object *r = json_object_new_object(), *locs = json_object_new_array();
 	json_object_object_add(r, "ruleId", json_text(f->code));
 	json_object_object_add(r, "ruleIndex", json_object_new_int(idx));
@@ -254,6 +307,11 @@ int sarif_add(struct sarif *s, const struct finding *f)
 	json_object *props = finding_json(f);
 	json_object_object_del(props, "code");
 	json_object_object_del(props, "verdict");
+	if (extra) {
+		json_object_object_foreach(extra, k, v)
+			json_object_object_add(props, k, json_object_get(v));
+		json_object_put(extra);
+	}
 	json_object_object_add(r, "properties", props);
 	json_object_array_add(s->results, r);
 	free(msg);

@@ -2,8 +2,6 @@
 /* Small helpers shared by the subcommands. */
 #include <errno.h>
 #include <limits.h>
-#include <getopt.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,149 +13,6 @@
 #include "util/array.h"
 #include "util/hash.h"
 #include "tools/ksc-tool.h"
-
-const char *program_name = "ksymcheck";
-
-bool use_colour(FILE *f)
-{
-	const char *no_colour = getenv("NO_COLOR");
-	const char *term = getenv("TERM");
-
-	if (no_colour && no_colour[0])
-		return false;
-	if (!term || strcmp(term, "dumb") == 0)
-		return false;
-	return isatty(fileno(f)) == 1;
-}
-
-int usage_error(const char *cmd, const char *fmt, ...)
-{
-	bool colour = use_colour(stderr);
-	va_list ap;
-
-	fprintf(stderr, "%s%s:%s ", colour ? COLOUR_BOLD : "", program_name,
-		colour ? COLOUR_OFF : "");
-	if (colour)
-		fputs(COLOUR_RED, stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	if (colour)
-		fputs(COLOUR_OFF, stderr);
-	fprintf(stderr, "\nTry '%s%s%s --help'.\n", program_name, cmd ? " " : "", cmd ? cmd : "");
-	return KSC_EXIT_USAGE;
-}
-
-static void vmessage(const char *level, const char *fmt, va_list ap)
-{
-	fprintf(stderr, "%s: %s", program_name, level);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
-}
-
-void print_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage("", fmt, ap);
-	va_end(ap);
-}
-
-void print_warning(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage("warning: ", fmt, ap);
-	va_end(ap);
-}
-
-void print_note(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage("note: ", fmt, ap);
-	va_end(ap);
-}
-
-/* The length of a long option's name as written: up to '=' or the end. */
-static size_t long_name_len(const char *arg)
-{
-	return strcspn(arg, "=");
-}
-
-int option_error(const char *cmd, char *const argv[], const char *shortopts,
-		 const struct option *longopts)
-{
-	const char *arg = optind > 0 ? argv[optind - 1] : "";
-	bool is_long = strncmp(arg, "--", 2) == 0;
-	int len = (int)(is_long ? long_name_len(arg) : 0);
-
-	if (optopt && optopt < 256 && strchr(shortopts, optopt) == NULL)
-		is_long = false; /* an unknown letter in a cluster after a long option */
-	if (!is_long) {
-		if (optopt && strchr(shortopts, optopt) && optopt != ':')
-			return usage_error(cmd, "option requires an argument -- '%c'", optopt);
-		return usage_error(cmd, "invalid option -- '%c'", optopt);
-	}
-	unsigned matches = 0;
-	for (const struct option *o = longopts; o->name; o++) {
-		if (strncmp(o->name, arg + 2, (size_t)len - 2) != 0)
-			continue;
-		if (strlen(o->name) == (size_t)len - 2) {
-			matches = 1;
-			break;
-		}
-		matches++;
-	}
-	if (matches > 1)
-		return usage_error(cmd, "option '%.*s' is ambiguous", len, arg);
-	if (matches == 0 || !optopt)
-		return usage_error(cmd, "unrecognized option '%.*s'", len, arg);
-	if (arg[len] == '=')
-		return usage_error(cmd, "option '%.*s' doesn't allow an argument", len, arg);
-	return usage_error(cmd, "option '%.*s' requires an argument", len, arg);
-}
-
-int parse_jobs(const char *cmd, const char *value, unsigned max)
-{
-	char *end;
-	unsigned long n;
-
-	errno = 0;
-	n = strtoul(value, &end, 10);
-	if (value[0] < '0' || value[0] > '9' || *end || errno || n < 1 || n > max) {
-		usage_error(cmd, "--jobs needs a number from 1 to %u", max);
-		return -1;
-	}
-	return (int)n;
-}
-
-int parse_format(const char *cmd, const char *value, unsigned allowed)
-{
-	static const char *const names[] = { [FMT_TEXT] = "text", [FMT_JSON] = "json",
-					     [FMT_SYMVERS] = "symvers", [FMT_SARIF] = "sarif" };
-
-	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if ((allowed & (1u << i)) && names[i] && strcmp(value, names[i]) == 0)
-			return (int)i;
-	usage_error(cmd, "unknown --format '%s'", value);
-	return -1;
-}
-
-int parse_view(const char *cmd, const char *value)
-{
-	if (strcmp(value, "loader") == 0)
-		return KSC_VIEW_LOADER;
-	if (strcmp(value, "modpost") == 0)
-		return KSC_VIEW_MODPOST;
-	if (strcmp(value, "both") == 0)
-		return KSC_VIEW_BOTH;
-	usage_error(cmd, "unknown --view '%s'", value);
-	return -1;
-}
 
 struct walk_tramp {
 	int (*fn)(const char *path, const char *root, void *data);
@@ -245,35 +100,7 @@ static bool release_of_symvers(const char *path, char *out, size_t size)
 	return ok && sscanf(out, "%u.%u", &a, &b) == 2;
 }
 
-/* The kernel to check against, from the options. Errors reported; counts *errors. */
-/* ---- progress, and the index `tree` keeps ---- */
-
-void draw_bar(void *data, const char *phase, size_t done, size_t total)
-{
-	struct progress_bar *b = data;
-
-	if (!b || !b->on || !total)
-		return;
-	size_t w = 40, fill = done * w / total;
-	if (done != total && fill == b->last && b->phase == phase)
-		return;
-	b->last = fill;
-	b->phase = phase;
-	fprintf(stderr, "\r%-7s [", phase);
-	for (size_t i = 0; i < w; i++)
-		fputc(i < fill ? '#' : ' ', stderr);
-	fprintf(stderr, "] %zu/%zu\033[K", done, total);
-	fflush(stderr);
-}
-
-void clear_bar(struct progress_bar *b)
-{
-	if (b && b->on && b->phase) {
-		fputs("\r\033[K", stderr);
-		fflush(stderr);
-		b->phase = NULL;
-	}
-}
+/* ---- the index `tree` keeps ---- */
 
 char *default_index(const char *root, const char *kver)
 {
@@ -346,25 +173,6 @@ char *keys_cache_path(const char *root, const char *kver)
 	return out;
 }
 
-/*
- * Can the index be kept: it exists, or the nearest folder of its path that exists is
- * writable (a read-only cache would make every run read and judge the whole tree).
- */
-static bool index_keepable(const char *index)
-{
-	char dir[PATH_MAX];
-
-	if (access(index, R_OK) == 0)
-		return true;
-	snprintf(dir, sizeof(dir), "%s", index);
-	for (char *slash; (slash = strrchr(dir, '/')) && slash != dir;) {
-		*slash = '\0';
-		if (access(dir, F_OK) == 0)
-			return access(dir, W_OK | X_OK) == 0;
-	}
-	return false;
-}
-
 int add_image_keys(struct ksc_ctx *ctx, struct ksc_keyring *kr, const char *root,
 		   const char *kver)
 {
@@ -378,70 +186,6 @@ int add_image_keys(struct ksc_ctx *ctx, struct ksc_keyring *kr, const char *root
 	return r == -ENOMEM ? r : 0;
 }
 
-/*
- * The kernel's part of the tree read through its index: a tree opened as `tree` opens it
- * by default (so both keep one index), quietly (a problem sends the caller to
- * ksc_kernel_open(), which says it), saved when it changed.
- */
-static int kernel_from_index(struct ksc_ctx *ctx, const char *root, const char *kver,
-			     bool progress, struct ksc_kernel **out)
-{
-	struct ksc_ctx *q = ksc_new();
-	struct ksc_kernel_location *loc = NULL;
-	int r = -ENODATA;
-
-	if (!q)
-		return -ENOMEM;
-	ksc_set_log_fn(q, NULL, NULL);
-	if (!kver && ksc_kernel_locate(q, root, NULL, &loc) == 0)
-		kver = ksc_kernel_location_get_release(loc);
-	char *index = kver ? default_index(root, kver) : NULL;
-	if (index && index_keepable(index)) {
-		struct ksc_check_opts co = { .sz = sizeof(co), .allow_missing_ns = -1,
-					     .views = KSC_VIEW_BOTH };
-		struct progress_bar bar = { .on = progress && isatty(STDERR_FILENO) };
-		struct ksc_tree_opts o = { .sz = sizeof(o), .index = index, .check = &co,
-					   .progress = draw_bar, .progress_data = &bar };
-		struct ksc_tree *t;
-		r = ksc_keyring_new(q, &o.keyring); /* the keys `tree` verifies with */
-		if (r == 0)
-			r = add_image_keys(q, o.keyring, root, kver);
-		if (r == 0)
-			r = ksc_tree_open(q, root, kver, &o, &t);
-		ksc_keyring_unref(o.keyring);
-		clear_bar(&bar);
-		if (r == 0) {
-			(void)ksc_tree_save_index(t); /* a read-only cache: no error */
-			r = ksc_tree_get_kernel(t, ctx, out);
-			ksc_tree_unref(t);
-		}
-	}
-	free(index);
-	ksc_kernel_location_unref(loc);
-	ksc_unref(q);
-	return r;
-}
-
-/* Is there an index `tree` keeps for this root's release (current or not)? */
-static bool index_present(const char *root, const char *kver)
-{
-	struct ksc_ctx *q = ksc_new();
-	struct ksc_kernel_location *loc = NULL;
-	bool present = false;
-
-	if (!q)
-		return false;
-	ksc_set_log_fn(q, NULL, NULL);
-	if (!kver && ksc_kernel_locate(q, root, NULL, &loc) == 0)
-		kver = ksc_kernel_location_get_release(loc);
-	char *index = kver ? default_index(root, kver) : NULL;
-	present = index && access(index, R_OK) == 0;
-	free(index);
-	ksc_kernel_location_unref(loc);
-	ksc_unref(q);
-	return present;
-}
-
 void release_kernel(struct ksc_kernel *k)
 {
 #if defined(__SANITIZE_ADDRESS__)
@@ -453,16 +197,48 @@ void release_kernel(struct ksc_kernel *k)
 #endif
 }
 
+/*
+ * The folder of the indexes `tree` keeps (default_index()'s): the library reads and
+ * keeps the index of a root's release there. NULL when KSYMCHECK_NO_INDEX is set or
+ * there is no cache folder.
+ */
+static char *index_dir(void)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	char *out;
+
+	if (index_disabled())
+		return NULL;
+	if (x && x[0] == '/')
+		return asprintf(&out, "%s/ksymcheck/tree", x) < 0 ? NULL : out;
+	if (h && *h)
+		return asprintf(&out, "%s/.cache/ksymcheck/tree", h) < 0 ? NULL : out;
+	return NULL;
+}
+
+/* A root's kernel through ksc_kernel_open_opts(): the cache policy is the only input. */
+static int open_root(struct ksc_ctx *ctx, const char *root, const char *kver, bool progress,
+		     struct ksc_module *const *mods, size_t n, struct ksc_kernel **out)
+{
+	struct progress_bar bar = { .on = progress && isatty(STDERR_FILENO) };
+	char *dir = index_dir();
+	struct ksc_kernel_open_opts o = {
+		.sz = sizeof(o), .index_dir = dir, .modules = mods, .n_modules = n,
+		.progress = draw_bar, .progress_data = &bar,
+		.flags = (dir ? 0 : KSC_KERNEL_OPEN_NO_INDEX) |
+			 (env_set("KSYMCHECK_NO_DEPMOD") ? KSC_KERNEL_OPEN_NO_DEPMOD : 0),
+	};
+	int r = ksc_kernel_open_opts(ctx, root, kver, &o, out);
+
+	clear_bar(&bar);
+	free(dir);
+	return r;
+}
+
 int open_root_kernel(struct ksc_ctx *ctx, const char *root, const char *kver, bool progress,
 		     struct ksc_kernel **out)
 {
-	*out = NULL;
-	if (!index_disabled()) {
-		int r = kernel_from_index(ctx, root, kver, progress, out);
-		if (r == 0 || r == -ENOMEM)
-			return r;
-	}
-	return ksc_kernel_open(ctx, root, kver, out);
+	return open_root(ctx, root, kver, progress, NULL, 0, out);
 }
 
 int open_kernel_path(struct ksc_ctx *ctx, const char *path, bool progress,
@@ -488,22 +264,9 @@ struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *a,
 	struct ksc_kernel *k = NULL;
 	int r;
 
-	/*
-	 * depmod's files, when current: only what these modules' verdicts need. An index
-	 * `tree` keeps is cheaper still (its records are read, no module decompressed):
-	 * when there is one, open_root_kernel() goes first.
-	 */
-	if (a->root && a->n_for_mods && !env_set("KSYMCHECK_NO_DEPMOD") &&
-	    (index_disabled() || !index_present(a->root, a->kver))) {
-		r = ksc_kernel_open_for_modules(ctx, a->root, a->kver, a->for_mods, a->n_for_mods,
-						&k);
-		if (r == -ENOMEM)
-			return NULL;
-	}
-	if (k) {
-		*errors += ksc_kernel_get_error_count(k);
-	} else if (a->root) {
-		r = open_root_kernel(ctx, a->root, a->kver, a->progress, &k);
+	if (a->root) {
+		/* the library decides: depmod's files, the index, or the whole tree */
+		r = open_root(ctx, a->root, a->kver, a->progress, a->for_mods, a->n_for_mods, &k);
 		if (r < 0)
 			return NULL;
 		*errors += ksc_kernel_get_error_count(k);

@@ -17,12 +17,18 @@ int array_reserve_(void **p, size_t *cap, size_t need, size_t elem, size_t min)
 			return -ENOMEM;
 		c *= 2;
 	}
-	if (elem && c > SIZE_MAX / elem)
+	return array_resize_(p, cap, c, elem);
+}
+
+int array_resize_(void **p, size_t *cap, size_t n, size_t elem)
+{
+	if (elem && n > SIZE_MAX / elem)
 		return -ENOMEM;
-	void *q = realloc(*p, c * elem);
+	size_t bytes = n * elem;
+	void *q = realloc(*p, bytes ? bytes : 1);
 	if (!q)
 		return -ENOMEM;
 	*p = q;
-	*cap = c;
+	*cap = n;
 	return 0;
 }

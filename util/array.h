@@ -44,5 +44,20 @@ int array_reserve_(void **p, size_t *cap, size_t need, size_t elem, size_t min)
 #define array_push(p, n, cap, ...)                                                       \
 	(array_reserve(p, cap, (n) + 1, 16) < 0 ? -ENOMEM : ((p)[(n)++] = (__VA_ARGS__), 0))
 
+/*
+ * Room for exactly `n` elements (more or fewer than now; n > 0), for a block whose
+ * size is bounded by its user rather than doubled. 0 or -ENOMEM (the block as it was).
+ */
+int array_resize_(void **p, size_t *cap, size_t n, size_t elem)
+	__attribute__((warn_unused_result));
+
+#define array_resize(p, cap, n)                                                          \
+	({                                                                               \
+		void *array_p_ = (p);                                                    \
+		int array_r_ = array_resize_(&array_p_, &(cap), (n), sizeof(*(p)));     \
+		(p) = array_p_;                                                          \
+		array_r_;                                                                \
+	})
+
 /* Free the elements' block; empty again. */
 #define array_free(p, n, cap) (free(p), (p) = NULL, (n) = 0, (cap) = 0)

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "array.h"
 #include "fileio.h"
 #include "hash.h"
 
@@ -398,7 +399,7 @@ int ksc_open_read(int dfd, const char *name, unsigned int flags, struct stat *st
 int ksc_read_fd(int fd, const struct stat *st, size_t limit, char **data, size_t *size)
 {
 	bool sized = S_ISREG(st->st_mode) && st->st_size > 0;
-	size_t len = 0, room;
+	size_t len = 0, room, cap;
 	char *buf;
 
 	*data = NULL;
@@ -409,7 +410,8 @@ int ksc_read_fd(int fd, const struct stat *st, size_t limit, char **data, size_t
 	room = sized ? (size_t)st->st_size + 1 : 65536;
 	if (room > limit + 1)
 		room = limit + 1;
-	buf = malloc(room + 1);
+	cap = room + 1;
+	buf = malloc(cap);
 	if (!buf)
 		return -ENOMEM;
 	for (;;) {
@@ -417,12 +419,10 @@ int ksc_read_fd(int fd, const struct stat *st, size_t limit, char **data, size_t
 			if (sized || room > limit) /* a regular file ends at its size */
 				break;
 			size_t more = room * 2 > limit + 1 ? limit + 1 : room * 2;
-			char *p = realloc(buf, more + 1);
-			if (!p) {
+			if (array_resize(buf, cap, more + 1) < 0) {
 				free(buf);
 				return -ENOMEM;
 			}
-			buf = p;
 			room = more;
 		}
 		ssize_t n = read(fd, buf + len, room - len);

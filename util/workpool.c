@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "array.h"
 #include "workpool.h"
 
 static void init(struct workpool *wp, workpool_fn fn, void *data)
@@ -43,16 +44,11 @@ int workpool_push(struct workpool *wp, const void *items, size_t n)
 		return 0;
 	pthread_mutex_lock(&wp->lock);
 	if (wp->n_stack + n > wp->cap_stack) {
-		size_t cap = wp->cap_stack ? wp->cap_stack : 64;
-		while (cap < wp->n_stack + n)
-			cap *= 2;
-		unsigned char *v = realloc(wp->stack, cap * wp->item_size);
-		if (!v) {
-			r = -ENOMEM;
-			goto out;
-		}
+		void *v = wp->stack;
+		r = array_reserve_(&v, &wp->cap_stack, wp->n_stack + n, wp->item_size, 64);
 		wp->stack = v;
-		wp->cap_stack = cap;
+		if (r < 0)
+			goto out;
 	}
 	memcpy(wp->stack + wp->n_stack * wp->item_size, items, n * wp->item_size);
 	wp->n_stack += n;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * Internal: the check report and its findings (lib/engine/ksc-report.c), built by the run
+ * Internal: the check report and its findings (lib/engine/ksc-findings.c), built by the run
  * (lib/engine/ksc-check.c), its two views (lib/engine/ksc-loader.c,
  * lib/engine/ksc-modpost.c) and lib/engine/ksc-build.c (the in-tree-only rule, R40).
  * Strings returned are owned by the report; on allocation failure they are NULL and the
@@ -15,6 +15,7 @@
 #include "kernel/kernel.h"
 
 struct ksc_report {
+	int refcount;
 	struct ksc_ctx *ctx;
 	struct pool strings;
 	struct ksc_features pol; /* the rules of this version (kernel/ksc-features.c) */

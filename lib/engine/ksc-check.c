@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "util/opts.h"
 
 /* Module i of mods, taken by the loader at position pos: both views' verdicts. */
 static void check_one(struct run *run, struct ksc_module *const *mods, size_t n, size_t i,
@@ -61,15 +62,14 @@ int ksc_check_modules_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx,
 	int ret;
 
 	*out = NULL;
-	if (opts) {
-		size_t sz = opts->sz < sizeof(o) ? opts->sz : sizeof(o);
-		memcpy(&o, opts, sz);
-	}
+	if (opts_copy(&o, opts) < 0)
+		return -EINVAL;
 	if (!o.views)
 		o.views = KSC_VIEW_BOTH;
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return -ENOMEM;
+	r->refcount = 1;
 	r->ctx = ksc_ref(ctx);
 	pool_init(&r->strings);
 
@@ -137,9 +137,16 @@ err:
 	return ret;
 }
 
+KSC_EXPORT struct ksc_report *ksc_report_ref(struct ksc_report *r)
+{
+	if (r)
+		r->refcount++;
+	return r;
+}
+
 KSC_EXPORT struct ksc_report *ksc_report_unref(struct ksc_report *r)
 {
-	if (!r)
+	if (!r || --r->refcount > 0)
 		return NULL;
 	free(r->diags);
 	free(r->verdicts);

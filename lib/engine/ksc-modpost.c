@@ -4,6 +4,7 @@
  * check_modname_len(), read_symbols() (license, explicit imports), then check_exports()
  * per unresolved symbol: undefined, namespace, GPL.
  */
+#include <elf.h>
 #include <string.h>
 
 #include "engine/engine.h"
@@ -33,11 +34,11 @@ static bool modpost_ignored_undef(const struct ksc_module *mod, const char *name
 
 	if (strcmp(name, "__this_module") == 0 || strcmp(name, "_GLOBAL_OFFSET_TABLE_") == 0)
 		return true;
-	if (m == 20 && (strncmp(name, "_restgpr_", 9) == 0 || strncmp(name, "_savegpr_", 9) == 0 ||
+	if (m == EM_PPC && (strncmp(name, "_restgpr_", 9) == 0 || strncmp(name, "_savegpr_", 9) == 0 ||
 			strncmp(name, "_rest32gpr_", 11) == 0 || strncmp(name, "_save32gpr_", 11) == 0 ||
 			strncmp(name, "_restvr_", 8) == 0 || strncmp(name, "_savevr_", 8) == 0))
 		return true;
-	if (m == 21 && (strcmp(name, ".TOC.") == 0 || strncmp(name, "_restgpr0_", 10) == 0 ||
+	if (m == EM_PPC64 && (strcmp(name, ".TOC.") == 0 || strncmp(name, "_restgpr0_", 10) == 0 ||
 			strncmp(name, "_savegpr0_", 10) == 0 || strncmp(name, "_restvr_", 8) == 0 ||
 			strncmp(name, "_savevr_", 8) == 0))
 		return true;

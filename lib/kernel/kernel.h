@@ -3,8 +3,9 @@
  * The kernel wing (doc/architecture.md): one kernel as the rules see it. Where its files
  * are (ksc-locate.c), its exports and config (ksc-kernel.c), its built-in keys
  * (ksc-keycache.c), the features of each version (ksc-features.c), names, patterns and
- * licenses (ksc-rules.c), depmod's choice of one file per name (ksc-modset-search.c) and the
- * catalogue of rules and finding codes (ksc-catalogue.c).
+ * licenses (ksc-rules.c), the dependency cycles among owners (ksc-cycles.c), the kernel of
+ * depmod's files (ksc-kernel-depmod.c) and the catalogue of rules and finding codes
+ * (ksc-catalogue.c). Depmod's choice of one file per name is the modset wing's.
  */
 #pragma once
 
@@ -92,9 +93,6 @@ struct ksc_kernel {
 	struct hash index, owner_index;
 	bool index_dirty, cycles_dirty, has_vmlinux, crcs_from_symvers;
 	const char *release, *vermagic, *exports_from;
-	/* what its modules point into (ksc_tree_get_kernel(): the tree), released last */
-	void *kept;
-	void (*kept_release)(void *kept);
 	bool vermagic_from_image; /* a kernel image's vermagic wins over its modules' */
 	int config[KSC_CONFIG_COUNT];
 	unsigned int quirks;
@@ -139,6 +137,33 @@ int ksc_kernel_set_owner_deps(struct ksc_kernel *k, const char *owner,
 			      const char *const *deps, size_t n) _must_check_;
 const struct kprov *ksc_kernel_first_prov(const struct ksc_kernel *k, const char *symbol);
 const struct kprov *ksc_kernel_next_prov(const struct ksc_kernel *k, const struct kprov *p);
+
+/*
+ * `mod`, just added to `k` (ksc_kernel_add_module()), is the file depmod keeps for its
+ * name, at `relpath` below the module folder, over `replaced`: remember both and why
+ * (for the "replaces" explanation of checks and audits), and log it. 0 or -ENOMEM.
+ */
+int ksc_kernel_note_replaced(struct ksc_kernel *k, const struct ksc_depmod_cfg *cfg,
+			     const struct ksc_module *mod, const char *relpath,
+			     const char *replaced) _must_check_;
+
+struct ksc_modset;
+/* The set's modules, in its order, as ksc_kernel_open() adds them (and "replaces"). */
+int ksc_kernel_add_modset(struct ksc_kernel *k, struct ksc_modset *ms) _must_check_;
+/*
+ * ksc_kernel_open_location()'s kernel with the modules of `ms` (ksc-kernel-open.c): the
+ * tree gives a set of its records, ksc_kernel_open_opts() one it walked. 0 or -errno.
+ */
+int ksc_kernel_from_modset(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
+			   struct ksc_modset *ms, struct ksc_kernel **out) _must_check_;
+/*
+ * The kernel for `mods` from depmod's files (ksc-kernel-depmod.c), the modules read
+ * through `ms`. -ESTALE when depmod's files cannot stand for the tree (why: logged at
+ * debug level; what was read is not said), 0 and *out, -ENOMEM.
+ */
+int ksc_kernel_depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
+			   struct ksc_modset *ms, struct ksc_module *const *mods, size_t n,
+			   struct ksc_kernel **out) _must_check_;
 
 /*
  * What ksc_kernel_open_location() reads after the tree's modules (ksc-kernel.c): the

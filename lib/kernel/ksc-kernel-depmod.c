@@ -70,28 +70,24 @@ static void held_fini(struct held *h)
 
 /* ---- depmod's files --------------------------------------------------------------- */
 
-struct kept {
-	char *path;       /* absolute; rel = path + base */
-	char *replaced;   /* the file of the same name it won over, relative, or NULL */
-	char *name;       /* kmod's name (a key of by_name: not in the growing array) */
-	bool need;
+struct osym {
+	const char *owner, *sym;
 };
 
 struct fast {
 	struct ksc_ctx *q;   /* holds the messages back */
 	struct ksc_kernel *k;
-	struct ksc_depmod_cfg *cfg;
-	size_t base;         /* length of the module folder + '/' */
+	struct ksc_modset *ms; /* the files depmod keeps, and their facts */
+	bool *need;          /* per file of the set */
 	int64_t dep_mtime;   /* modules.dep's, in ns */
 	bool stale;
 	bool intree_seen;    /* an in-tree module read (add_needed()) */
 	const char *why;     /* why depmod's files cannot stand for the tree */
-	struct kept *kept;
-	size_t n, cap;
-	struct hash by_name; /* kmod name -> kept index + 1 */
 	char *dep, *syms;    /* the files' text */
 	struct hash listed;  /* modules.dep's paths */
 	struct hash owner;   /* modules.symbols: symbol -> kmod name */
+	struct osym *by_owner; /* the same pairs, sorted by owner (agrees()) */
+	size_t n_by_owner;
 };
 
 /* The text of DIR/NAME, a regular file; false when it cannot stand for the tree. */
@@ -149,43 +145,33 @@ static int parse_symbols(struct fast *f)
 	return 0;
 }
 
-/* One file depmod keeps for its name, in path order: listed and not newer. */
-static int collect(const char *path, const char *replaced, const struct stat *st, void *data)
+/* Does every file of the set stand in modules.dep, none newer than it? */
+static bool walk_agrees(struct fast *f)
 {
-	struct fast *f = data;
-	size_t nl;
+	size_t n = ksc_modset_count(f->ms);
 
-	if (!hash_find(&f->listed, path + f->base))
-		f->why = "a module modules.dep does not list";
-	else if (st_mtime_ns(st) > f->dep_mtime)
-		f->why = "a module newer than modules.dep";
-	if (f->why) {
-		f->stale = true;
-		return -ESTALE;
+	for (size_t i = 0; i < n && !f->why; i++) {
+		if (!hash_find(&f->listed, ksc_modset_relpath(f->ms, i)))
+			f->why = "a module modules.dep does not list";
+		else if (ksc_modset_mtime(f->ms, i) > f->dep_mtime)
+			f->why = "a module newer than modules.dep";
 	}
-	if (array_reserve(f->kept, f->cap, f->n + 1, 256) < 0)
-		return -ENOMEM;
-	struct kept *e = &f->kept[f->n];
-	char name[PATH_MAX];
-	ksc_kmod_modname(path, name, sizeof(name), &nl);
-	*e = (struct kept){ .path = strdup(path), .name = strdup(name),
-			    .replaced = replaced ? strdup(replaced) : NULL };
-	if (!e->path || !e->name || (replaced && !e->replaced)) {
-		free(e->path);
-		free(e->name);
-		free(e->replaced);
-		return -ENOMEM;
-	}
-	f->n++;
-	return hash_add(&f->by_name, e->name, (void *)(uintptr_t)f->n, 0);
+	if (!f->why && ksc_modset_walk_errors(f->ms))
+		f->why = "the walk met a problem";
+	if (!f->why && n != f->listed.count)
+		f->why = "modules.dep lists a module depmod would not keep";
+	return !f->why;
 }
 
-/* The kept file of kmod name `name`, or NULL. */
-static struct kept *kept_named(const struct fast *f, const char *name)
+/* Mark the file of kmod name `name`; false when the set holds none. */
+static bool need_named(struct fast *f, const char *name)
 {
-	uintptr_t i = (uintptr_t)hash_find(&f->by_name, name);
+	size_t i;
 
-	return i ? &f->kept[i - 1] : NULL;
+	if (!ksc_modset_find(f->ms, name, &i))
+		return false;
+	f->need[i] = true;
+	return true;
 }
 
 /* Mark the owner of `sym` (modules.symbols); false when modules.symbols names a file the
@@ -193,14 +179,8 @@ static struct kept *kept_named(const struct fast *f, const char *name)
 static bool need_owner(struct fast *f, const char *sym)
 {
 	const char *owner = hash_find(&f->owner, sym);
-	struct kept *e;
 
-	if (!owner)
-		return true;
-	e = kept_named(f, owner);
-	if (e)
-		e->need = true;
-	return e != NULL;
+	return !owner || need_named(f, owner);
 }
 
 /*
@@ -212,10 +192,10 @@ static bool mark_dependencies(struct fast *f)
 {
 	for (bool changed = true; changed;) {
 		changed = false;
-		for (size_t i = 0; i < f->n; i++) {
-			const char *deps = f->kept[i].need ? hash_find(&f->listed,
-								      f->kept[i].path + f->base)
-							   : NULL;
+		for (size_t i = 0; i < ksc_modset_count(f->ms); i++) {
+			const char *deps = f->need[i] ? hash_find(&f->listed,
+								 ksc_modset_relpath(f->ms, i))
+						      : NULL;
 			for (const char *d = deps; d && *d;) {
 				d += strspn(d, " ");
 				size_t len = strcspn(d, " "), nl;
@@ -228,11 +208,11 @@ static bool mark_dependencies(struct fast *f)
 				path[len] = '\0';
 				d += len;
 				ksc_kmod_modname(path, name, sizeof(name), &nl);
-				struct kept *e = kept_named(f, name);
-				if (!e)
+				size_t e;
+				if (!ksc_modset_find(f->ms, name, &e))
 					return false;
-				changed |= !e->need;
-				e->need = true;
+				changed |= !f->need[e];
+				f->need[e] = true;
 			}
 		}
 	}
@@ -247,16 +227,14 @@ static bool mark_needed(struct fast *f, struct ksc_module *const *mods, size_t n
 		char name[256];
 		size_t nl;
 		ksc_kmod_modname(ksc_module_get_name(mods[m]), name, sizeof(name), &nl);
-		struct kept *same = kept_named(f, name);
-		if (same)
-			same->need = true;
+		(void)need_named(f, name); /* the loader skips it as a provider */
 		for (size_t i = 0; i < ksc_module_get_import_count(mods[m]); i++)
 			if (!need_owner(f, ksc_module_get_import(mods[m], i)->name))
 				return false;
 	}
-	for (size_t i = 0; i < f->n; i++)
-		if (strncmp(f->kept[i].path + f->base, "kernel/", 7) != 0)
-			f->kept[i].need = true;
+	for (size_t i = 0; i < ksc_modset_count(f->ms); i++)
+		if (strncmp(ksc_modset_relpath(f->ms, i), "kernel/", 7) != 0)
+			f->need[i] = true;
 	return mark_dependencies(f);
 }
 
@@ -265,8 +243,8 @@ static bool providers_needed(struct fast *f, const struct ksc_module *mod)
 {
 	for (size_t i = 0; i < ksc_module_get_import_count(mod); i++) {
 		const char *owner = hash_find(&f->owner, ksc_module_get_import(mod, i)->name);
-		const struct kept *e = owner ? kept_named(f, owner) : NULL;
-		if (e && !e->need) {
+		size_t e;
+		if (owner && ksc_modset_find(f->ms, owner, &e) && !f->need[e]) {
 			f->why = "a module needs one that its line of modules.dep does not name";
 			return false;
 		}
@@ -287,21 +265,56 @@ static bool is_namespace_of(const struct ksc_module *mod, const char *name)
 	return false;
 }
 
-/* Does `mod` (the file e) export what modules.symbols gives it, and only that? */
-static bool agrees(struct fast *f, const struct kept *e, const struct ksc_module *mod)
+static int cmp_osym(const void *a, const void *b)
 {
+	const struct osym *x = a, *y = b;
+	int c = strcmp(x->owner, y->owner);
+
+	return c ? c : strcmp(x->sym, y->sym);
+}
+
+/* modules.symbols' pairs of the needed files, sorted by owner, once. 0 or -ENOMEM. */
+static int sort_by_owner(struct fast *f)
+{
+	void *val;
+
+	f->by_owner = malloc((f->owner.count ? f->owner.count : 1) * sizeof(*f->by_owner));
+	if (!f->by_owner)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->owner.n_buckets; i++) {
+		const char *sym = hash_slot_key(&f->owner, i, &val);
+		size_t e;
+		if (sym && ksc_modset_find(f->ms, val, &e) && f->need[e])
+			f->by_owner[f->n_by_owner++] = (struct osym){ val, sym };
+	}
+	qsort(f->by_owner, f->n_by_owner, sizeof(*f->by_owner), cmp_osym);
+	return 0;
+}
+
+/* Does `mod` (the file e) export what modules.symbols gives it, and only that? */
+static bool agrees(struct fast *f, size_t e, const struct ksc_module *mod)
+{
+	const char *name = ksc_modset_name(f->ms, e);
+
 	for (size_t i = 0; i < ksc_module_get_export_count(mod); i++) {
 		const char *owner = hash_find(&f->owner, ksc_module_get_export(mod, i)->name);
-		if (!owner || strcmp(owner, e->name) != 0) {
+		if (!owner || strcmp(owner, name) != 0) {
 			f->why = "a module's exports not as in modules.symbols";
 			return false;
 		}
 	}
-	void *val;
-	for (size_t i = 0; i < f->owner.n_buckets; i++) {
-		const char *sym = hash_slot_key(&f->owner, i, &val);
-		if (sym && strcmp(val, e->name) == 0 && !ksc_module_find_export(mod, sym) &&
-		    !is_namespace_of(mod, sym)) {
+	/* the first pair of this owner, then each of its pairs */
+	size_t lo = 0, hi = f->n_by_owner;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(f->by_owner[mid].owner, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < f->n_by_owner && strcmp(f->by_owner[i].owner, name) == 0; i++) {
+		const char *sym = f->by_owner[i].sym;
+		if (!ksc_module_find_export(mod, sym) && !is_namespace_of(mod, sym)) {
 			f->why = "modules.symbols names an export a module lacks";
 			return false;
 		}
@@ -310,21 +323,23 @@ static bool agrees(struct fast *f, const struct kept *e, const struct ksc_module
 }
 
 /*
- * The kept files in path order, as ksc_kernel_open() adds them: the needed ones read and
+ * The set's files in path order, as ksc_kernel_open() adds them: the needed ones read and
  * added, the others passed over once the kernel's vermagic is known; "replaces" said
  * for every file that won over another.
  */
 static int add_needed(struct fast *f)
 {
 	struct ksc_kernel *k = f->k;
+	const struct ksc_depmod_cfg *cfg = ksc_modset_cfg(f->ms);
 	bool vermagic_known = false;
 
-	for (size_t i = 0; i < f->n; i++) {
-		struct kept *e = &f->kept[i];
+	for (size_t i = 0; i < ksc_modset_count(f->ms); i++) {
+		const char *path = ksc_modset_path(f->ms, i), *rel = ksc_modset_relpath(f->ms, i);
+		const char *replaced = ksc_modset_replaced(f->ms, i);
 		struct ksc_module *mod = NULL;
-		bool tried = e->need || !vermagic_known;
+		bool tried = f->need[i] || !vermagic_known;
 		if (tried) {
-			int r = ksc_module_new_from_module_path(f->q, e->path, &mod);
+			int r = ksc_modset_module(f->ms, i, f->q, &mod);
 			if (r == -ENOMEM)
 				return r;
 			if (r < 0)
@@ -335,26 +350,24 @@ static int add_needed(struct fast *f)
 		if (is_mod && ksc_module_is_intree(mod))
 			f->intree_seen = true; /* until then every file is read */
 		if (is_mod && ksc_module_is_intree(mod) && ksc_module_get_vermagic(mod)) {
-			if (!k->vermagic && !e->need &&
+			if (!k->vermagic && !f->need[i] &&
 			    !(k->vermagic = pool_strdup(&k->strings, ksc_module_get_vermagic(mod))))
 				r = -ENOMEM;
 			vermagic_known = true;
 		}
-		if (r >= 0 && is_mod && e->need) {
-			if (!agrees(f, e, mod) || !providers_needed(f, mod))
+		if (r >= 0 && is_mod && f->need[i]) {
+			if (!agrees(f, i, mod) || !providers_needed(f, mod))
 				r = -ESTALE;
 			else
 				r = ksc_kernel_add_module(k, mod);
 		}
-		if (r >= 0 && e->replaced && (is_mod || !tried)) {
-			if (is_mod && e->need)
-				r = ksc_kernel_note_replaced(k, f->cfg, mod, e->path + f->base,
-							     e->replaced);
+		if (r >= 0 && replaced && (is_mod || !tried)) {
+			if (is_mod && f->need[i])
+				r = ksc_kernel_note_replaced(k, cfg, mod, rel, replaced);
 			else
-				ksc_info(f->q, "%s: replaces %s for the loader (%s)", e->path,
-					 e->replaced,
-					 ksc_depmod_module_rank_reason(f->cfg, e->path + f->base,
-								       (char[512]){ 0 }, 512));
+				ksc_info(f->q, "%s: replaces %s for the loader (%s)", path, replaced,
+					 ksc_depmod_module_rank_reason(cfg, rel, (char[512]){ 0 },
+								       512));
 		}
 		ksc_module_unref(mod);
 		if (r < 0)
@@ -368,10 +381,8 @@ static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
 {
 	const char *moddir = ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR);
 	int64_t sym_mtime;
-	unsigned int errors = 0;
 	int r;
 
-	f->base = strlen(moddir) + 1;
 	f->why = "no modules.dep and modules.symbols";
 	if (!read_depmod_file(f, moddir, "modules.dep", &f->dep, &f->dep_mtime) ||
 	    !read_depmod_file(f, moddir, "modules.symbols", &f->syms, &sym_mtime))
@@ -380,23 +391,17 @@ static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
 	if ((r = parse_dep(f)) < 0 || (r = parse_symbols(f)) < 0)
 		return r;
 	f->why = NULL;
-	r = ksc_depmod_cfg_load(f->q, ksc_kernel_location_get_root(loc),
-				ksc_kernel_location_get_release(loc), &f->cfg);
-	if (r < 0)
-		return r;
-	r = ksc_depmod_modules_search_st(f->q, f->cfg, moddir, collect, f, &errors);
-	if (!f->why && errors)
-		f->why = "the walk met a problem";
-	if (!f->why && f->n != f->listed.count)
-		f->why = "modules.dep lists a module depmod would not keep";
-	if (f->why)
+	if (!walk_agrees(f))
 		return -ESTALE;
-	if (r < 0)
-		return r;
+	f->need = calloc(ksc_modset_count(f->ms) + 1, sizeof(*f->need));
+	if (!f->need)
+		return -ENOMEM;
 	if (!mark_needed(f, mods, n)) {
 		f->why = "modules.symbols or modules.dep names a module depmod would not keep";
 		return -ESTALE;
 	}
+	if ((r = sort_by_owner(f)) < 0)
+		return r;
 	r = ksc_kernel_new(f->q, &f->k);
 	if (r >= 0)
 		r = ksc_kernel_set_release(f->k, ksc_kernel_location_get_release(loc));
@@ -411,35 +416,34 @@ static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
 
 static void fast_fini(struct fast *f)
 {
-	for (size_t i = 0; i < f->n; i++) {
-		free(f->kept[i].path);
-		free(f->kept[i].name);
-		free(f->kept[i].replaced);
-	}
-	free(f->kept);
-	hash_fini(&f->by_name);
+	free(f->need);
+	free(f->by_owner);
 	hash_fini(&f->listed);
 	hash_fini(&f->owner);
 	free(f->dep);
 	free(f->syms);
-	ksc_depmod_cfg_free(f->cfg);
 	ksc_kernel_unref(f->k);
 	ksc_unref(f->q);
 }
 
-KSC_EXPORT int ksc_kernel_open_for_modules(struct ksc_ctx *ctx, const char *root,
-					   const char *release, struct ksc_module *const *mods,
-					   size_t n, struct ksc_kernel **out)
+/* Said into ctx, as they were logged. */
+static void replay_held(struct ksc_ctx *ctx, const struct held *h)
+{
+	for (size_t i = 0; h && i < h->n; i++)
+		if (ctx->log_fn && h->v[i].priority <= ctx->log_priority)
+			ctx->log_fn(ctx->log_data, h->v[i].priority, h->v[i].text);
+}
+
+/* ksc_kernel_depmod_open(), the messages of `prelude` said first when it stands. */
+static int depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
+		       struct ksc_modset *ms, struct ksc_module *const *mods, size_t n,
+		       const struct held *prelude, struct ksc_kernel **out)
 {
 	struct held held = { 0 };
-	struct fast f = { 0 };
-	struct ksc_kernel_location *loc = NULL;
+	struct fast f = { .ms = ms };
 	int r;
 
 	*out = NULL;
-	if (!ctx || (n && !mods))
-		return -EINVAL;
-	hash_init(&f.by_name);
 	hash_init(&f.listed);
 	hash_init(&f.owner);
 	f.q = ksc_new();
@@ -447,16 +451,13 @@ KSC_EXPORT int ksc_kernel_open_for_modules(struct ksc_ctx *ctx, const char *root
 		return -ENOMEM;
 	ksc_set_log_priority(f.q, ksc_get_log_priority(ctx));
 	ksc_set_log_fn(f.q, hold_msg, &held);
-	r = ksc_kernel_locate(f.q, root, release, &loc);
-	if (r == 0)
-		r = open_fast(&f, loc, mods, n);
+	r = open_fast(&f, loc, mods, n);
 	if (r == 0 && held.oom)
 		r = -ENOMEM;
 	if (r == 0) {
 		/* the answer stands: what was held back is said, later messages go through */
-		for (size_t i = 0; i < held.n; i++)
-			if (ctx->log_fn && held.v[i].priority <= ctx->log_priority)
-				ctx->log_fn(ctx->log_data, held.v[i].priority, held.v[i].text);
+		replay_held(ctx, prelude);
+		replay_held(ctx, &held);
 		ksc_set_log_fn(f.q, ctx->log_fn, ctx->log_data);
 		ksc_unref(f.k->ctx);
 		f.k->ctx = ksc_ref(ctx);
@@ -464,13 +465,58 @@ KSC_EXPORT int ksc_kernel_open_for_modules(struct ksc_ctx *ctx, const char *root
 		f.k = NULL;
 	} else if (r != -ENOMEM) {
 		ksc_dbg(ctx, "%s: depmod's files not used: %s",
-			loc ? ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR)
-			    : root && *root ? root : "/",
+			ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR),
 			f.why ? f.why : strerror(-r));
 		r = -ESTALE;
 	}
-	ksc_kernel_location_unref(loc);
 	fast_fini(&f);
+	held_fini(&held);
+	return r;
+}
+
+int ksc_kernel_depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
+			   struct ksc_modset *ms, struct ksc_module *const *mods, size_t n,
+			   struct ksc_kernel **out)
+{
+	return depmod_open(ctx, loc, ms, mods, n, NULL, out);
+}
+
+KSC_EXPORT int ksc_kernel_open_for_modules(struct ksc_ctx *ctx, const char *root,
+					   const char *release, struct ksc_module *const *mods,
+					   size_t n, struct ksc_kernel **out)
+{
+	struct held held = { 0 };
+	struct ksc_kernel_location *loc = NULL;
+	struct ksc_modset *ms = NULL;
+	struct ksc_ctx *q;
+	int r;
+
+	*out = NULL;
+	if (!ctx || (n && !mods))
+		return -EINVAL;
+	/* the locator's and the walk's messages too are said only when the answer stands */
+	if (!(q = ksc_new()))
+		return -ENOMEM;
+	ksc_set_log_priority(q, ksc_get_log_priority(ctx));
+	ksc_set_log_fn(q, hold_msg, &held);
+	r = ksc_kernel_locate(q, root, release, &loc);
+	if (r == 0) {
+		struct ksc_modset_where w = {
+			.root = ksc_kernel_location_get_root(loc),
+			.release = ksc_kernel_location_get_release(loc),
+			.moddir = ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR),
+		};
+		r = ksc_modset_open(q, &w, &ms);
+	}
+	if (r == 0 && held.oom)
+		r = -ENOMEM;
+	if (r == 0)
+		r = depmod_open(ctx, loc, ms, mods, n, &held, out);
+	else if (r != -ENOMEM)
+		r = -ESTALE;
+	ksc_modset_free(ms);
+	ksc_kernel_location_unref(loc);
+	ksc_unref(q);
 	held_fini(&held);
 	return r;
 }

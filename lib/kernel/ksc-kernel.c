@@ -58,8 +58,6 @@ KSC_EXPORT struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k)
 	hash_fini(&k->owner_index);
 	pool_fini(&k->strings);
 	ksc_keyring_unref(k->keyring);
-	if (k->kept_release) /* after the modules that point into it */
-		k->kept_release(k->kept);
 	ksc_unref(k->ctx);
 	free(k);
 	return NULL;
@@ -394,33 +392,7 @@ KSC_EXPORT const struct ksc_export *ksc_kernel_find_export(const struct ksc_kern
 	return &p->exp;
 }
 
-/* ---- ksc_kernel_open: depmod's -b ROOT and release conventions ---- */
-
-struct tree_walk {
-	struct ksc_kernel *k;
-	const struct ksc_depmod_cfg *cfg;
-	size_t base; /* length of the module folder's path + '/' */
-};
-
-/* One module depmod keeps for its name; `replaced`: the file of that name it won over. */
-static int add_tree_module(const char *path, const char *replaced, void *data)
-{
-	struct tree_walk *w = data;
-	struct ksc_kernel *k = w->k;
-	struct ksc_module *mod;
-	int r = ksc_module_new_from_module_path(k->ctx, path, &mod);
-
-	if (r < 0) {
-		k->errors++;
-		return r == -ENOMEM ? r : 0;
-	}
-	if (ksc_module_get_kind(mod) == KSC_KIND_MODULE)
-		r = ksc_kernel_add_module(k, mod);
-	if (r >= 0 && replaced && ksc_module_get_kind(mod) == KSC_KIND_MODULE)
-		r = ksc_kernel_note_replaced(k, w->cfg, mod, path + w->base, replaced);
-	ksc_module_unref(mod);
-	return r;
-}
+/* ---- what ksc_kernel_open() reads besides the modules (ksc-kernel-open.c) ---- */
 
 int ksc_kernel_note_replaced(struct ksc_kernel *k, const struct ksc_depmod_cfg *cfg,
 			     const struct ksc_module *mod, const char *relpath,
@@ -440,23 +412,6 @@ int ksc_kernel_note_replaced(struct ksc_kernel *k, const struct ksc_depmod_cfg *
 	ksc_info(k->ctx, "%s: replaces %s for the loader (%s)", ksc_module_get_path(mod),
 		 replaced, why);
 	return 0;
-}
-
-/* The modules of the location's module folder, one per name as depmod keeps them. */
-static int add_tree_modules(struct ksc_kernel *k, const struct ksc_kernel_location *loc)
-{
-	const char *moddir = ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR);
-	struct tree_walk w = { .k = k, .base = strlen(moddir) + 1 };
-	struct ksc_depmod_cfg *cfg;
-	int r = ksc_depmod_cfg_load(k->ctx, ksc_kernel_location_get_root(loc),
-				    ksc_kernel_location_get_release(loc), &cfg);
-
-	if (r < 0)
-		return r;
-	w.cfg = cfg;
-	r = ksc_depmod_modules_search(k->ctx, cfg, moddir, add_tree_module, &w, &k->errors);
-	ksc_depmod_cfg_free(cfg);
-	return r;
 }
 
 bool ksc_kernel_has_intree_module(const struct ksc_kernel *k)
@@ -559,138 +514,6 @@ int ksc_kernel_open_rest(struct ksc_kernel *k, const struct ksc_kernel_location 
 		if (r < 0)
 			k->errors++;
 	}
-	return 0;
-}
-
-KSC_EXPORT int ksc_kernel_open_location(struct ksc_ctx *ctx,
-					const struct ksc_kernel_location *loc,
-					struct ksc_kernel **out)
-{
-	struct ksc_kernel *k;
-	int r;
-
-	*out = NULL;
-	r = ksc_kernel_new(ctx, &k);
-	if (r < 0)
-		return r;
-	r = ksc_kernel_set_release(k, ksc_kernel_location_get_release(loc));
-	if (r >= 0)
-		r = add_tree_modules(k, loc);
-	/* No in-tree module in the folder (a system with only the headers installed, and
-	 * perhaps DKMS modules): the in-tree modules' exports as the headers' Module.symvers
-	 * lists them. */
-	if (r >= 0)
-		r = ksc_kernel_open_rest(k, loc, !ksc_kernel_has_intree_module(k));
-	if (r < 0) {
-		ksc_kernel_unref(k);
-		return r;
-	}
-	*out = k;
-	return 0;
-}
-
-KSC_EXPORT int ksc_kernel_open(struct ksc_ctx *ctx, const char *root, const char *release,
-			       struct ksc_kernel **out)
-{
-	struct ksc_kernel_location *loc;
-
-	*out = NULL;
-	int r = ksc_kernel_locate(ctx, root, release, &loc);
-	if (r < 0)
-		return r;
-	r = ksc_kernel_open_location(ctx, loc, out);
-	ksc_kernel_location_unref(loc);
-	return r;
-}
-
-/* ---- ksc_kernel_open_path: one path that names a kernel, whatever its form ---- */
-
-static bool looks_binary(const char *path)
-{
-	unsigned char h[0x210];
-	FILE *f = fopen(path, "re");
-	size_t n;
-
-	if (!f)
-		return false;
-	n = fread(h, 1, sizeof(h), f);
-	fclose(f);
-	if (n >= 4 && memcmp(h, "\177ELF", 4) == 0)
-		return true;
-	if (ksc_detect_compression(h, n) != KSC_COMPRESSION_NONE)
-		return true;
-	return n >= 0x206 && memcmp(h + 0x202, "HdrS", 4) == 0; /* bzImage */
-}
-
-KSC_EXPORT int ksc_kernel_open_path(struct ksc_ctx *ctx, const char *path,
-				    struct ksc_kernel **out)
-{
-	struct stat st;
-	int r;
-
-	*out = NULL;
-	if (stat(path, &st) < 0) {
-		ksc_err(ctx, "%s: %s", path, strerror(errno));
-		return -errno;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		/* a root: the kernel locator picks its release (the only one there) */
-		char p[4096], q[4096];
-		snprintf(p, sizeof(p), "%s/lib/modules", path);
-		snprintf(q, sizeof(q), "%s/usr/lib/modules", path);
-		if ((stat(p, &st) == 0 && S_ISDIR(st.st_mode)) ||
-		    (stat(q, &st) == 0 && S_ISDIR(st.st_mode)))
-			return ksc_kernel_open(ctx, path, NULL, out);
-		/* ROOT/lib/modules/RELEASE given directly */
-		char *copy = strdup(path), *slash;
-		if (!copy)
-			return -ENOMEM;
-		size_t l = strlen(copy);
-		while (l > 1 && copy[l - 1] == '/')
-			copy[--l] = '\0';
-		slash = strrchr(copy, '/');
-		if (slash && slash - copy >= 12 && strncmp(slash - 12, "/lib/modules", 12) == 0) {
-			*slash = '\0';
-			const char *rel = slash + 1;
-			copy[slash - copy - 12] = '\0';
-			r = ksc_kernel_open(ctx, copy[0] ? copy : "/", rel, out);
-			free(copy);
-			return r;
-		}
-		free(copy);
-		ksc_err(ctx, "%s: not a kernel root (ROOT/lib/modules/RELEASE) nor a module directory of one",
-			path);
-		return -EINVAL;
-	}
-	struct ksc_kernel *k;
-	r = ksc_kernel_new(ctx, &k);
-	if (r < 0)
-		return r;
-	if (looks_binary(path)) {
-		struct ksc_module *vm;
-		r = ksc_module_new_from_path(ctx, path, &vm);
-		if (r >= 0 && ksc_module_get_kind(vm) != KSC_KIND_VMLINUX) {
-			ksc_err(ctx, "%s: a module, not a kernel image", path);
-			r = -EINVAL;
-		} else if (r >= 0) {
-			r = ksc_kernel_add_vmlinux(k, vm);
-		}
-		ksc_module_unref(vm);
-	} else {
-		struct ksc_symvers *sv;
-		r = ksc_symvers_new_from_path(ctx, path, &sv);
-		if (r >= 0) {
-			if (ksc_symvers_get_error_count(sv))
-				k->errors++;
-			r = ksc_kernel_add_symvers(k, sv);
-			ksc_symvers_unref(sv);
-		}
-	}
-	if (r < 0) {
-		ksc_kernel_unref(k);
-		return r;
-	}
-	*out = k;
 	return 0;
 }
 

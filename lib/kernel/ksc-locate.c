@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "kernel/kernel.h"
+#include "util/array.h"
 #include "util/elfview.h"
 #include "util/fileio.h"
 
@@ -210,7 +211,7 @@ static char *find_module_dir(const struct ksc_kernel_location *loc)
 
 /* Add the release folders below ROOT/BASE to `list` (a '\0'-separated set). */
 static int list_releases(const char *root, const char *base, char **list, size_t *len,
-			 unsigned *n)
+			 size_t *cap, unsigned *n)
 {
 	char p[PATH_MAX];
 
@@ -232,13 +233,11 @@ static int list_releases(const char *root, const char *base, char **list, size_t
 		if (seen)
 			continue;
 		size_t l = strlen(de->d_name) + 1;
-		char *g = realloc(*list, *len + l);
-		if (!g) {
+		if (array_reserve(*list, *cap, *len + l, 256) < 0) {
 			closedir(d);
 			return -ENOMEM;
 		}
-		memcpy(g + *len, de->d_name, l);
-		*list = g;
+		memcpy(*list + *len, de->d_name, l);
 		*len += l;
 		(*n)++;
 	}
@@ -258,12 +257,12 @@ static int cmp_str(const void *a, const void *b)
 static int pick_release(struct ksc_ctx *ctx, const char *root, char **out)
 {
 	char *list = NULL;
-	size_t len = 0;
+	size_t len = 0, cap = 0;
 	unsigned n = 0;
 	int r = 0;
 
 	for (size_t i = 0; i < ARRAY_SIZE(module_bases) && r == 0; i++)
-		r = list_releases(root, module_bases[i], &list, &len, &n);
+		r = list_releases(root, module_bases[i], &list, &len, &cap, &n);
 	if (r < 0)
 		goto out;
 	if (n == 1) {

@@ -115,7 +115,8 @@ struct ksc_report;
  */
 int ksc_check_modules(struct ksc_kernel *k, struct ksc_module *const *mods, size_t n,
 		      const struct ksc_check_opts *opts, struct ksc_report **out);
-/* Free a report (one owner, no _ref). Accepts NULL; returns NULL. */
+/* _ref: one more reference, returns r. _unref: drops one, returns NULL. */
+struct ksc_report *ksc_report_ref(struct ksc_report *r);
 struct ksc_report *ksc_report_unref(struct ksc_report *r);
 /* The policy applied, e.g. "6.16". Owned by the report. */
 const char *ksc_report_get_policy(const struct ksc_report *r);

@@ -157,6 +157,37 @@ int ksc_kernel_open_location(struct ksc_ctx *ctx, const struct ksc_kernel_locati
 int ksc_kernel_open_for_modules(struct ksc_ctx *ctx, const char *root, const char *release,
 				struct ksc_module *const *mods, size_t n,
 				struct ksc_kernel **out);
+/* ksc_kernel_open_opts()'s flags. */
+enum {
+	KSC_KERNEL_OPEN_NO_INDEX = 1u << 0,  /* neither read nor write the index */
+	KSC_KERNEL_OPEN_NO_DEPMOD = 1u << 1, /* depmod's files not used for `modules` */
+};
+struct ksc_kernel_open_opts {
+	size_t sz;                      /* sizeof(struct ksc_kernel_open_opts) */
+	const char *index;              /* the index file to read and keep, or NULL */
+	/* or the folder of the indexes: the file named as `ksymcheck tree` names it,
+	 * RELEASE-HASH.idx (HASH: of ROOT/lib/modules/RELEASE, ROOT made absolute) */
+	const char *index_dir;
+	struct ksc_module *const *modules; /* the modules to be checked, or NULL */
+	size_t n_modules;
+	struct ksc_keyring *keyring;    /* set on the kernel (ksc_kernel_set_keyring()) */
+	/* called while every module of the tree is read (phase "read") */
+	void (*progress)(void *data, const char *phase, size_t done, size_t total);
+	void *progress_data;
+	unsigned int jobs;              /* threads reading modules; 0: one per CPU */
+	unsigned int flags;             /* KSC_KERNEL_OPEN_* */
+};
+/*
+ * ksc_kernel_open()'s kernel, read the cheapest way that gives the same verdicts, as
+ * libkmod decides between its indexes and the files: with `modules`, from depmod's
+ * files when they are current (ksc_kernel_open_for_modules()); else every module, each
+ * one from the index's record when the index read that very file (size, inode, times),
+ * the others read (in threads) and the index written again for the next run. opts may
+ * be NULL (no index, no modules). 0 and *out, or ksc_kernel_open()'s errors; a failure
+ * to write the index is no error. (KSYMCHECK_0.5)
+ */
+int ksc_kernel_open_opts(struct ksc_ctx *ctx, const char *root, const char *release,
+			 const struct ksc_kernel_open_opts *opts, struct ksc_kernel **out);
 /* _ref: one more reference, returns k. _unref: drops one, returns NULL. */
 struct ksc_kernel *ksc_kernel_ref(struct ksc_kernel *k);
 struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k);

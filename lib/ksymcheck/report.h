@@ -49,7 +49,8 @@ struct ksc_diff;
  * 0 or -ENOMEM.
  */
 int ksc_kernel_diff(struct ksc_kernel *old, struct ksc_kernel *new, struct ksc_diff **out);
-void ksc_diff_free(struct ksc_diff *d);
+/* Free a diff (a plain value, one owner). Accepts NULL; returns NULL. */
+struct ksc_diff *ksc_diff_free(struct ksc_diff *d);
 size_t ksc_diff_get_count(const struct ksc_diff *d);
 const struct ksc_change *ksc_diff_get(const struct ksc_diff *d, size_t i);
 size_t ksc_diff_count_kind(const struct ksc_diff *d, enum ksc_change_kind kind);
@@ -180,7 +181,8 @@ struct ksc_audit;
  */
 int ksc_audit_kernel(struct ksc_kernel *k, const struct ksc_audit_opts *opts,
 		     struct ksc_audit **out);
-void ksc_audit_free(struct ksc_audit *a);
+/* Free an audit (a plain value, one owner). Accepts NULL; returns NULL. */
+struct ksc_audit *ksc_audit_free(struct ksc_audit *a);
 size_t ksc_audit_get_restricted_count(const struct ksc_audit *a);
 const struct ksc_audit_restricted *ksc_audit_get_restricted(const struct ksc_audit *a, size_t i);
 size_t ksc_audit_get_namespace_count(const struct ksc_audit *a);
@@ -238,6 +240,10 @@ struct ksc_compat_finding {
 	 * ("struct x"), and the members' old and new declarations ("; "-separated, `to`
 	 * only those still there). NULL for the other codes. */
 	const char *type_name, *from_type, *to_type;
+	/* export-removed: a likely successor the target exports and the old kernel did not
+	 * ("NAME (why)": a name of the same words, or containing the old one, and the same
+	 * BTF prototype where both are known), or NULL */
+	const char *hint;
 };
 
 /* One (module, kernel) cell. */
@@ -266,6 +272,13 @@ struct ksc_compat_opts {
 	 * target no longer exports but whose name its headers define as a macro or an
 	 * inline function is a note: a rebuild calls what they call. */
 	const char *const *headers;
+	/* Per kernel, or NULL: its module folder (lib/modules/KVER, with modules.dep): the
+	 * types of what its modules export are read from their own split .BTF on `btf`. */
+	const char *const *moddirs;
+	/* A folder for what the types of each (module, kernel) cell gave, kept by the
+	 * identity of the files read (created when missing), or NULL: every run reads the
+	 * BTF again. */
+	const char *cache_dir;
 };
 
 struct ksc_compat;
@@ -284,7 +297,8 @@ struct ksc_compat;
 int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernels,
 		   struct ksc_module *const *mods, size_t n_mods,
 		   const struct ksc_compat_opts *opts, struct ksc_compat **out);
-void ksc_compat_free(struct ksc_compat *c);
+/* Free a result (a plain value, one owner). Accepts NULL; returns NULL. */
+struct ksc_compat *ksc_compat_free(struct ksc_compat *c);
 /* Cell (module, kernel), or NULL out of range. Owned by the result. */
 const struct ksc_compat_cell *ksc_compat_get_cell(const struct ksc_compat *c, size_t module,
 						  size_t kernel);

@@ -7,12 +7,8 @@
  * checksum (in the directory), then every range, enum and string offset
  * (ksc_krec_validate, ksc_kder_validate).
  *
- * File layout (native byte order, all offsets from the file start, 8-byte aligned):
- *   struct kidx_hdr
- *   header strings (moddir, release, output folder and file names), NUL-terminated
- *   directory: n_modules x struct kidx_dirent
- *   outputs:   n_outputs x struct kidx_out
- *   records
+ * The file's layout: modset-private.h. Its lookup table (a module's record found by name
+ * without reading the rest): ksc-modset-lookup.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,78 +20,10 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "modset/modset.h"
+#include "modset/modset-private.h"
 
 /* ---------------------------------------------------------------------------------- */
 /* The index file                                                                     */
-
-#define KIDX_MAGIC "KSCTREE\n"
-#define KIDX_VERSION 8u
-#define KIDX_BYTE_ORDER 0x01020304u
-#define KIDX_F_DERIVED 1u
-#define KIDX_CHECKED_FROM 32 /* the hot checksum covers the file from here to cold_off */
-#define KIDX_MAX_MODULES (1u << 24)
-#define KIDX_MAX_OUTPUTS 64
-#define KIDX_MAX_DIRS (1u << 22)
-
-struct kidx_hdr {
-	char magic[8];
-	uint32_t version;
-	uint32_t byte_order;
-	uint64_t file_size;
-	uint64_t checksum; /* of [KIDX_CHECKED_FROM, cold_off) */
-	uint32_t n_modules;
-	uint32_t flags;
-	uint64_t ctx_fp, dm_world_fp, eng_world_fp, out_fp;
-	uint64_t strings_off;
-	uint32_t strings_size;
-	uint32_t moddir, release,
-		out_dir; /* header string offsets; KREC_NONE for out_dir */
-	uint32_t n_outputs;
-	uint32_t n_dirs;
-	uint64_t dir_off, out_off, dirs_off, cold_off;
-	uint64_t order_fp; /* modules.order's hash: with the same walk, the same order */
-	uint64_t modset_fp; /* depmod.d's fingerprint: with the same files, the same winners */
-};
-
-struct kidx_dirent {
-	uint64_t rec_off, rec_hash, der_off; /* der_off 0: none */
-	uint32_t rec_size, der_size;
-	uint32_t relpath, modname; /* header strings */
-	uint32_t dir;              /* index in the folder list, or KREC_NONE */
-	uint32_t replaced;         /* header string: the rival file it won over, or KREC_NONE */
-	struct krec_sum sum;
-};
-
-struct kidx_out {
-	uint32_t name, pad;
-	uint64_t size, ino, content_hash;
-	int64_t mtime_ns;
-};
-
-struct kidx_fdir {
-	uint32_t relpath, pad; /* header string */
-	uint64_t ino;
-	int64_t mtime_ns;
-};
-
-void ksc_krec_sum(const struct krec *r, struct krec_sum *s)
-{
-	memset(s, 0, sizeof(*s));
-	s->file_size = r->file_size;
-	s->ino = r->ino;
-	s->mtime_ns = r->mtime_ns;
-	s->ctime_ns = r->ctime_ns;
-	s->content_hash = r->content_hash;
-	s->facts_hash = r->facts_hash;
-	s->kexp_hash = r->kexp_hash;
-	s->kmod_hash = r->kmod_hash;
-	s->prov_hash = r->prov_hash;
-	s->flags = r->flags;
-	s->kind = r->kind;
-	s->n_msgs = r->msgs.n;
-	s->err = r->err;
-}
 
 void ksc_kidx_free(struct kidx *idx)
 {
@@ -182,6 +110,10 @@ static int parse_shape(struct kidx *idx, uint64_t file_size)
 	    h->n_dirs > KIDX_MAX_DIRS || (h->flags & ~KIDX_F_DERIVED) ||
 	    h->cold_off > size || h->cold_off % 8)
 		return -EINVAL;
+	/* the lookup section: last, after the records (checked when it is read) */
+	if (h->lk_off % 8 || h->lk_off < h->cold_off || h->lk_off > file_size ||
+	    h->lk_size != file_size - h->lk_off || h->lk_size < sizeof(struct kidx_lkhead))
+		return -EINVAL;
 	uint64_t hot = h->cold_off;
 	/*
 	 * Header strings, directory and outputs: in the hot part, in this order, aligned.
@@ -214,6 +146,7 @@ static int parse_shape(struct kidx *idx, uint64_t file_size)
 	idx->derived = h->flags & KIDX_F_DERIVED;
 	idx->file_size = file_size;
 	idx->cold_off = hot;
+	idx->cold_end = h->lk_off;
 	idx->shaped = true;
 	return 0;
 }
@@ -223,7 +156,7 @@ static int parse_rest(struct kidx *idx)
 {
 	const unsigned char *p = idx->buf;
 	const struct kidx_hdr *h = idx->buf;
-	uint64_t hot = h->cold_off, file_size = idx->file_size;
+	uint64_t hot = h->cold_off, cold_end = idx->cold_end;
 	uint64_t meta_end = h->dirs_off + (uint64_t)h->n_dirs * sizeof(struct kidx_fdir);
 
 	if (!idx->shaped)
@@ -272,8 +205,8 @@ static int parse_rest(struct kidx *idx)
 		struct kidx_module *m = &idx->mods[i];
 		memcpy(&de, p + h->dir_off + i * sizeof(de), sizeof(de));
 		/* The record: in the cold part (checked when fetched). */
-		if (de.rec_off % 8 || de.rec_off < hot || de.rec_off > file_size ||
-		    de.rec_size > file_size - de.rec_off ||
+		if (de.rec_off % 8 || de.rec_off < hot || de.rec_off > cold_end ||
+		    de.rec_size > cold_end - de.rec_off ||
 		    de.rec_size < sizeof(struct krec) || (de.sum.flags & ~KREC_F_ALL) ||
 		    de.sum.kind > KSC_KIND_VMLINUX)
 			return -EINVAL;
@@ -382,25 +315,6 @@ int ksc_kidx_parse(const void *data, size_t size, struct kidx *out)
 	return open_and_finish(ksc_kidx_parse_open(data, size, out), out);
 }
 
-static int pread_exact(int fd, void *buf, size_t len, uint64_t off)
-{
-	unsigned char *p = buf;
-
-	while (len) {
-		ssize_t k = pread(fd, p, len, (off_t)off);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -errno;
-		if (k == 0)
-			return -EINVAL; /* shorter than the header said */
-		p += k;
-		len -= (size_t)k;
-		off += (uint64_t)k;
-	}
-	return 0;
-}
-
 int ksc_kidx_open(const char *path, struct kidx *out)
 {
 	struct stat st;
@@ -423,7 +337,7 @@ int ksc_kidx_open(const char *path, struct kidx *out)
 		return -EINVAL;
 	}
 	/* The header says where the hot part ends; only that is read now. */
-	r = pread_exact(fd, &h, sizeof(h), 0);
+	r = kidx_pread(fd, &h, sizeof(h), 0);
 	if (r < 0 || h.cold_off < sizeof(h) || h.cold_off > (uint64_t)st.st_size) {
 		close(fd);
 		return r < 0 && r != -EINVAL ? r : -EINVAL;
@@ -438,7 +352,7 @@ int ksc_kidx_open(const char *path, struct kidx *out)
 		close(fd);
 		return -ENOMEM;
 	}
-	r = pread_exact(fd, out->buf, (size_t)h.cold_off, 0);
+	r = kidx_pread(fd, out->buf, (size_t)h.cold_off, 0);
 	if (r < 0) {
 		free(out->buf);
 		out->buf = NULL;
@@ -482,7 +396,7 @@ int ksc_kidx_fetch(struct kidx *idx, size_t i, const struct krec **out)
 		void *p = malloc(m->rec_size);
 		if (!p)
 			return -ENOMEM;
-		r = pread_exact(idx->fd, p, m->rec_size, m->rec_off);
+		r = kidx_pread(idx->fd, p, m->rec_size, m->rec_off);
 		if (r == 0)
 			r = check_rec(m, p);
 		if (r < 0) {
@@ -501,12 +415,12 @@ int ksc_kidx_fetch_all(struct kidx *idx)
 	const struct krec *r;
 	int ret = 0;
 
-	if (idx->fd >= 0 && !idx->cold && idx->file_size > idx->cold_off) {
-		size_t n = (size_t)(idx->file_size - idx->cold_off);
+	if (idx->fd >= 0 && !idx->cold && idx->cold_end > idx->cold_off) {
+		size_t n = (size_t)(idx->cold_end - idx->cold_off);
 		idx->cold = malloc(n);
 		if (!idx->cold)
 			return -ENOMEM;
-		ret = pread_exact(idx->fd, idx->cold, n, idx->cold_off);
+		ret = kidx_pread(idx->fd, idx->cold, n, idx->cold_off);
 		if (ret < 0)
 			return ret;
 	}
@@ -548,6 +462,12 @@ void ksc_kidx_fix_checksums(void *data, size_t size)
 				ksc_krec_sum((const void *)(p + de.rec_off), &de.sum);
 		}
 		memcpy(p + at, &de, sizeof(de));
+	}
+	kidx_lookup_fix(p, size, &h);
+	if (h.lk_off <= size && h.lk_size <= size - h.lk_off) {
+		h.lk_checksum = ksc_hash64(p + h.lk_off, (size_t)h.lk_size, KIDX_VERSION);
+		memcpy(p + offsetof(struct kidx_hdr, lk_checksum), &h.lk_checksum,
+		       sizeof(h.lk_checksum));
 	}
 	if (h.cold_off <= size && h.cold_off >= KIDX_CHECKED_FROM) {
 		h.checksum =
@@ -742,7 +662,7 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 {
 	struct kidx_hdr h;
 	struct kidx_tables t = { .dir = NULL };
-	unsigned char *m = NULL, *hot = NULL;
+	unsigned char *m = NULL, *hot = NULL, *lk = NULL;
 	struct iovec *iov = NULL;
 	int ret;
 
@@ -761,6 +681,13 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 	memcpy(m + h.dir_off, t.dir, w->n_mods * sizeof(*t.dir));
 	memcpy(m + h.out_off, t.outs, w->n_outs * sizeof(*t.outs));
 	memcpy(m + h.dirs_off, t.fdirs, w->n_dirs * sizeof(*t.fdirs));
+	size_t lk_size;
+	if (kidx_lookup_build(w, t.dir, &lk, &lk_size) < 0)
+		goto out;
+	h.lk_off = h.file_size;
+	h.lk_size = lk_size;
+	h.lk_checksum = ksc_hash64(lk, lk_size, KIDX_VERSION);
+	h.file_size += lk_size;
 	memcpy(m, &h, sizeof(h));
 	hot = hot_part(&h, m, meta, w);
 	if (!hot)
@@ -770,8 +697,10 @@ int ksc_kidx_write(const char *path, const struct kidx_write *w)
 	iov[niov++] = (struct iovec){ hot, (size_t)h.cold_off - KIDX_CHECKED_FROM };
 	for (size_t i = 0; i < w->n_mods; i++)
 		iov[niov++] = (struct iovec){ (void *)w->mods[i].rec, w->mods[i].rec->size };
+	iov[niov++] = (struct iovec){ lk, lk_size };
 	ret = write_index_file(path, iov, niov, w->parallel);
 out:
+	free(lk);
 	free(hot);
 	free(m);
 	tables_fini(&t);

@@ -20,213 +20,6 @@
 #include "util/array.h"
 
 /* ---------------------------------------------------------------------------------- */
-/* Record buffers                                                                     */
-
-void rbuf_init(struct rbuf *b)
-{
-	memset(b, 0, sizeof(*b));
-	b->s = malloc(256);
-	if (!b->s) {
-		b->oom = 1;
-		return;
-	}
-	b->scap = 256;
-	b->s[0] = '\0';
-	b->sn = 1;
-}
-
-void rbuf_fini(struct rbuf *b)
-{
-	free(b->p);
-	free(b->s);
-	free(b->tab);
-	memset(b, 0, sizeof(*b));
-}
-
-size_t rbuf_put(struct rbuf *b, size_t size, size_t align)
-{
-	size_t at = (b->n + align - 1) & ~(align - 1);
-
-	if (b->oom)
-		return 0;
-	if (array_reserve(b->p, b->cap, at + size, 1024) < 0) {
-		b->oom = 1;
-		return 0;
-	}
-	memset(b->p + b->n, 0, at + size - b->n);
-	b->n = at + size;
-	return at;
-}
-
-/* Eight bytes at a time: symbol names are short, and there are hundreds of thousands. */
-static uint32_t str_hash(const char *s, size_t len)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
-
-	for (; len >= 8; s += 8, len -= 8) {
-		uint64_t v;
-		memcpy(&v, s, 8);
-		h = (h ^ v) * 0xff51afd7ed558ccdULL;
-		h ^= h >> 32;
-	}
-	if (len) {
-		uint64_t v = 0;
-		memcpy(&v, s, len);
-		h = (h ^ v) * 0xc4ceb9fe1a85ec53ULL;
-	}
-	h ^= h >> 29;
-	return (uint32_t)h;
-}
-
-static int tab_grow(struct rbuf *b)
-{
-	size_t cap = b->tab_cap ? b->tab_cap * 2 : 256;
-	struct rbuf_slot *t = calloc(cap, sizeof(*t));
-
-	if (!t)
-		return -ENOMEM;
-	for (size_t i = 0; i < b->tab_cap; i++) {
-		if (!b->tab[i].off1)
-			continue;
-		size_t j = b->tab[i].hash & (cap - 1);
-		while (t[j].off1)
-			j = (j + 1) & (cap - 1);
-		t[j] = b->tab[i];
-	}
-	free(b->tab);
-	b->tab = t;
-	b->tab_cap = cap;
-	return 0;
-}
-
-void rbuf_reserve_strings(struct rbuf *b, size_t n)
-{
-	size_t cap = 256;
-
-	while (cap < n * 2)
-		cap *= 2;
-	if (cap <= b->tab_cap || b->tab_n)
-		return;
-	struct rbuf_slot *t = calloc(cap, sizeof(*t));
-	if (!t)
-		return; /* it grows as needed then */
-	free(b->tab);
-	b->tab = t;
-	b->tab_cap = cap;
-}
-
-uint32_t rbuf_str(struct rbuf *b, const char *s, size_t len)
-{
-	if (len == 0 || b->oom)
-		return 0;
-	if ((b->tab_n + 1) * 2 > b->tab_cap && tab_grow(b) < 0) {
-		b->oom = 1;
-		return 0;
-	}
-	uint32_t h = str_hash(s, len);
-	size_t j = h & (b->tab_cap - 1);
-	while (b->tab[j].off1) {
-		uint32_t off = b->tab[j].off1 - 1;
-		if (b->tab[j].hash == h && b->sn - off > len &&
-		    memcmp(b->s + off, s, len) == 0 && b->s[off + len] == '\0')
-			return off;
-		j = (j + 1) & (b->tab_cap - 1);
-	}
-	if (b->sn + len + 1 > b->scap) {
-		size_t cap = b->scap;
-		while (cap < b->sn + len + 1)
-			cap *= 2;
-		if (cap > UINT32_MAX / 2) {
-			b->oom = 1;
-			return 0;
-		}
-		unsigned char *p = realloc(b->s, cap);
-		if (!p) {
-			b->oom = 1;
-			return 0;
-		}
-		b->s = p;
-		b->scap = cap;
-	}
-	uint32_t off = (uint32_t)b->sn;
-	memcpy(b->s + off, s, len);
-	b->s[off + len] = '\0';
-	b->sn += len + 1;
-	b->tab[j] = (struct rbuf_slot){ off + 1, h };
-	b->tab_n++;
-	return off;
-}
-
-uint32_t rbuf_cstr(struct rbuf *b, const char *s)
-{
-	return s ? rbuf_str(b, s, strlen(s)) : KREC_NONE;
-}
-
-void rbuf_reset(struct rbuf *b)
-{
-	if (!b->s) {
-		rbuf_init(b);
-		return;
-	}
-	b->n = 0;
-	b->s[0] = '\0';
-	b->sn = 1;
-	b->oom = 0;
-	if (b->tab_cap > 4096) { /* after a huge module: not cleared for every small one */
-		free(b->tab);
-		b->tab = NULL;
-		b->tab_cap = 0;
-	} else if (b->tab_n) {
-		memset(b->tab, 0, b->tab_cap * sizeof(*b->tab));
-	}
-	b->tab_n = 0;
-}
-
-/* Append the string table, fix up `strtab` and the size, pad: 0 or -ENOMEM. */
-static int finish_in_place(struct rbuf *b, size_t strtab_field_off)
-{
-	size_t at = rbuf_put(b, b->sn, 1);
-
-	if (b->oom)
-		return -ENOMEM;
-	memcpy(b->p + at, b->s, b->sn);
-	struct krange g = { (uint32_t)at, (uint32_t)b->sn };
-	memcpy(b->p + strtab_field_off, &g, sizeof(g));
-	rbuf_put(b, 0, 8);
-	if (b->oom || b->n > UINT32_MAX)
-		return -ENOMEM;
-	/* record size: the first two u32 are magic and size */
-	uint32_t sz = (uint32_t)b->n;
-	memcpy(b->p + 4, &sz, 4);
-	return 0;
-}
-
-void *rbuf_finish(struct rbuf *b, size_t strtab_field_off, size_t *size)
-{
-	if (finish_in_place(b, strtab_field_off) < 0)
-		return NULL;
-	void *p = b->p;
-	*size = b->n;
-	b->p = NULL;
-	b->n = b->cap = 0;
-	return p;
-}
-
-void *rbuf_finish_copy(struct rbuf *b, size_t strtab_field_off, size_t *size)
-{
-	if (finish_in_place(b, strtab_field_off) < 0)
-		return NULL;
-	void *c = malloc(b->n);
-	if (!c) {
-		b->oom = 1;
-		return NULL;
-	}
-	memcpy(c, b->p, b->n);
-	*size = b->n;
-	return c;
-}
-
-/* ---------------------------------------------------------------------------------- */
 /* Facts records                                                                      */
 
 static int kdeps_stored(const struct krec *r, struct kdep_item **out, size_t *n);
@@ -501,6 +294,22 @@ static void fingerprint(struct krec *r, size_t size)
 	r->prov_hash = provider_fingerprint(r);
 }
 
+/* The digest of the signed bytes, computed while the image was in memory. */
+static void put_digest(struct rbuf *b, struct krec *h, const struct ksc_sig_digest *d)
+{
+	struct krec_digest k = { 0 };
+
+	if (!d || d->nid <= 0 || d->len == 0 || d->len > sizeof(k.md))
+		return;
+	k.nid = d->nid;
+	k.len = d->len;
+	memcpy(k.md, d->md, d->len);
+	h->sigdigest.n = 1;
+	h->sigdigest.off = (uint32_t)rbuf_put(b, sizeof(k), 4);
+	if (!b->oom)
+		memcpy(b->p + h->sigdigest.off, &k, sizeof(k));
+}
+
 int ksc_krec_build(const struct krec_src *src, struct krec **out)
 {
 	const struct ksc_module *mod = src->mod;
@@ -542,6 +351,7 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 		h.sigtail.off = (uint32_t)rbuf_put(&b, src->sigtail_len, 1);
 		if (!b.oom)
 			memcpy(b.p + h.sigtail.off, src->sigtail, src->sigtail_len);
+		put_digest(&b, &h, src->sig_digest);
 	}
 	if (kv && kv->elf_ok) {
 		h.flags |= KREC_F_KELF;
@@ -568,6 +378,24 @@ out:
 	else
 		rbuf_fini(&b);
 	return ret;
+}
+
+void ksc_krec_sum(const struct krec *r, struct krec_sum *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->file_size = r->file_size;
+	s->ino = r->ino;
+	s->mtime_ns = r->mtime_ns;
+	s->ctime_ns = r->ctime_ns;
+	s->content_hash = r->content_hash;
+	s->facts_hash = r->facts_hash;
+	s->kexp_hash = r->kexp_hash;
+	s->kmod_hash = r->kmod_hash;
+	s->prov_hash = r->prov_hash;
+	s->flags = r->flags;
+	s->kind = r->kind;
+	s->n_msgs = r->msgs.n;
+	s->err = r->err;
 }
 
 struct krange ksc_krec_kinfo(const struct krec *r)
@@ -677,112 +505,6 @@ static int kdeps_stored(const struct krec *r, struct kdep_item **out, size_t *n)
 	return 0;
 }
 
-/* off + n * elem lies inside [sizeof header, size), aligned. */
-static bool range_ok(struct krange g, size_t elem, size_t align, size_t hdr, size_t size)
-{
-	if (g.n == 0)
-		return g.off <= size;
-	if (g.off < hdr || g.off % align || g.off > size)
-		return false;
-	return (uint64_t)g.n * elem <= size - g.off;
-}
-
-static bool str_ok(uint32_t off, uint32_t strsize, bool null_ok)
-{
-	return off == KREC_NONE ? null_ok : off < strsize;
-}
-
-int ksc_krec_validate(const struct krec *r, size_t size)
-{
-	const size_t H = sizeof(struct krec);
-
-	if (size < H || size % 8 || r->magic != KREC_MAGIC || r->size != size)
-		return -EINVAL;
-	if (r->flags & ~KREC_F_ALL)
-		return -EINVAL;
-	if (r->kind > KSC_KIND_VMLINUX || r->compression > KSC_COMPRESSION_ZSTD ||
-	    r->layout > KSC_LAYOUT_PREL32_3 ||
-	    (r->elf_class != 0 && r->elf_class != 32 && r->elf_class != 64) ||
-	    (r->sections >> ksc_elf_section_count) != 0)
-		return -EINVAL;
-	if (!range_ok(r->strtab, 1, 1, H, size) || r->strtab.n == 0)
-		return -EINVAL;
-	const char *st = (const char *)r + r->strtab.off;
-	uint32_t sn = r->strtab.n;
-	if (st[0] != '\0' || st[sn - 1] != '\0')
-		return -EINVAL;
-	if (!range_ok(r->msgs, sizeof(struct krec_msg), 4, H, size) ||
-	    !range_ok(r->modinfo, sizeof(struct krec_pair), 4, H, size) ||
-	    !range_ok(r->imports, 4, 4, H, size) ||
-	    !range_ok(r->versions, sizeof(struct krec_crc), 4, H, size) ||
-	    !range_ok(r->ext_versions, sizeof(struct krec_crc), 4, H, size) ||
-	    !range_ok(r->exports, sizeof(struct krec_export), 4, H, size) ||
-	    !range_ok(r->kexports, sizeof(struct krec_crc), 4, H, size) ||
-	    !range_ok(r->kdeps, sizeof(struct krec_kdep), 4, H, size) ||
-	    !range_ok(r->kinfo, sizeof(struct krec_pair), 4, H, size) ||
-	    !range_ok(r->sigtail, 1, 1, H, size) || r->sigtail.n > r->usize)
-		return -EINVAL;
-	if (!str_ok(r->relpath, sn, false) || st[r->relpath] == '\0' ||
-	    !str_ok(r->struct_name, sn, true) || !str_ok(r->kmod_name, sn, true) ||
-	    !str_ok(r->modpost_name, sn, true) || !str_ok(r->symvers_owner, sn, true))
-		return -EINVAL;
-	bool engine = r->flags & KREC_F_ENGINE;
-	if (engine && (r->kmod_name == KREC_NONE || r->modpost_name == KREC_NONE ||
-		       r->symvers_owner == KREC_NONE || r->kind == 0 || r->err != 0))
-		return -EINVAL;
-	if (!engine && (r->err >= 0 || r->modinfo.n || r->imports.n || r->versions.n ||
-			r->ext_versions.n || r->exports.n || r->sigtail.n))
-		return -EINVAL;
-	if ((r->flags & KREC_F_KDEPS_DERIVED) &&
-	    (!engine || !(r->flags & KREC_F_KDEPS) || r->kdeps.n))
-		return -EINVAL;
-	if (!(r->flags & KREC_F_KDEPS) && r->kdeps.n)
-		return -EINVAL;
-	if (!(r->flags & KREC_F_KELF) && (r->kexports.n || r->kdeps.n || r->kinfo.n ||
-					  (r->flags & (KREC_F_KDEPS | KREC_F_KINFO))))
-		return -EINVAL;
-	if (!(r->flags & KREC_F_KINFO) && r->kinfo.n)
-		return -EINVAL;
-	const struct krec_msg *m = krec_arr(r, r->msgs);
-	for (size_t i = 0; i < r->msgs.n; i++)
-		if (m[i].priority > KSC_LOG_DEBUG || !str_ok(m[i].text, sn, false))
-			return -EINVAL;
-	const struct krec_pair *p = krec_arr(r, r->modinfo);
-	for (size_t i = 0; i < r->modinfo.n; i++)
-		if (!str_ok(p[i].key, sn, false) || !str_ok(p[i].value, sn, false))
-			return -EINVAL;
-	p = krec_arr(r, r->kinfo);
-	for (size_t i = 0; i < r->kinfo.n; i++)
-		if (!str_ok(p[i].key, sn, false) || !str_ok(p[i].value, sn, false))
-			return -EINVAL;
-	const uint32_t *im = krec_arr(r, r->imports);
-	for (size_t i = 0; i < r->imports.n; i++)
-		if (!str_ok(im[i] & ~KREC_IMP_WEAK, sn, false))
-			return -EINVAL;
-	const struct krec_crc *c = krec_arr(r, r->versions);
-	for (size_t i = 0; i < r->versions.n; i++)
-		if (!str_ok(c[i].name, sn, false))
-			return -EINVAL;
-	c = krec_arr(r, r->ext_versions);
-	for (size_t i = 0; i < r->ext_versions.n; i++)
-		if (!str_ok(c[i].name, sn, false) || c[i].crc_hi)
-			return -EINVAL;
-	c = krec_arr(r, r->kexports);
-	for (size_t i = 0; i < r->kexports.n; i++)
-		if (!str_ok(c[i].name, sn, false))
-			return -EINVAL;
-	const struct krec_export *e = krec_arr(r, r->exports);
-	for (size_t i = 0; i < r->exports.n; i++)
-		if (!str_ok(e[i].name, sn, false) || !str_ok(e[i].ns, sn, false) ||
-		    st[e[i].name] == '\0' || (e[i].flags & ~3u))
-			return -EINVAL;
-	const struct krec_kdep *d = krec_arr(r, r->kdeps);
-	for (size_t i = 0; i < r->kdeps.n; i++)
-		if (!str_ok(d[i].name & ~KREC_IMP_WEAK, sn, false))
-			return -EINVAL;
-	return 0;
-}
-
 /* ---------------------------------------------------------------------------------- */
 /* Rebuilding a struct ksc_module from a record                                        */
 
@@ -843,6 +565,12 @@ static int restore_signature(struct ksc_module *mod, const struct krec *r,
 	unsigned char *img = s->buf + s->size - size;
 	memcpy(img + size - r->sigtail.n, krec_arr(r, r->sigtail), r->sigtail.n);
 	int ret = ksc_sig_capture(mod, img, size, false);
+	if (ret == 0 && r->sigdigest.n) { /* verifying it reads nothing again */
+		const struct krec_digest *k = krec_arr(r, r->sigdigest);
+		struct ksc_sig_digest d = { .nid = k->nid, .len = k->len };
+		memcpy(d.md, k->md, k->len);
+		ksc_sig_set_digest(mod, &d);
+	}
 	if (!scratch)
 		ksc_sigscratch_fini(&one);
 	return ret;
@@ -1024,57 +752,5 @@ int ksc_krec_to_module(struct ksc_ctx *ctx, const struct krec *r, const char *pa
 		return ret;
 	}
 	*out = mod;
-	return 0;
-}
-
-/* ---------------------------------------------------------------------------------- */
-/* Derived records                                                                    */
-
-int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules)
-{
-	const size_t H = sizeof(struct kder);
-
-	if (size < H || size % 8 || d->magic != KDER_MAGIC || d->size != size ||
-	    (d->flags & ~KDER_F_ALL))
-		return -EINVAL;
-	if (!range_ok(d->strtab, 1, 1, H, size) || d->strtab.n == 0 ||
-	    !range_ok(d->deps, 4, 4, H, size) ||
-	    !range_ok(d->unres, sizeof(struct kder_unres), 4, H, size) ||
-	    !range_ok(d->diags, sizeof(struct kder_diag), 4, H, size))
-		return -EINVAL;
-	const char *st = (const char *)d + d->strtab.off;
-	uint32_t sn = d->strtab.n;
-	if (st[0] != '\0' || st[sn - 1] != '\0')
-		return -EINVAL;
-	if (!(d->flags & KDER_F_CHECKED) &&
-	    (d->diags.n || d->loader_err || (d->flags & KDER_F_MODPOST_OK)))
-		return -EINVAL;
-	if (!str_ok(d->loader_name, sn, true) || !str_ok(d->modpost_name, sn, true) ||
-	    ((d->flags & KDER_F_CHECKED) &&
-	     (d->loader_name == KREC_NONE || d->modpost_name == KREC_NONE)))
-		return -EINVAL;
-	if (d->loader_err > 0 || d->loader_err < -4095)
-		return -EINVAL;
-	const uint32_t *dp = kder_arr(d, d->deps);
-	for (size_t i = 0; i < d->deps.n; i++)
-		if (dp[i] >= n_modules)
-			return -EINVAL;
-	const struct kder_unres *u = kder_arr(d, d->unres);
-	for (size_t i = 0; i < d->unres.n; i++)
-		if (!str_ok(u[i].name, sn, false) ||
-		    (u[i].kind != KDER_UNKNOWN_SYMBOL && u[i].kind != KDER_CRC_DIFFERS))
-			return -EINVAL;
-	const struct kder_diag *g = kder_arr(d, d->diags);
-	for (size_t i = 0; i < d->diags.n; i++) {
-		if ((g[i].view != KSC_VIEW_LOADER && g[i].view != KSC_VIEW_MODPOST) ||
-		    g[i].severity > KSC_SEV_ERROR || g[i].err > 0 || g[i].err < -4095 ||
-		    !str_ok(g[i].code, sn, false) || !str_ok(g[i].rule, sn, true) ||
-		    !str_ok(g[i].module, sn, false) || !str_ok(g[i].symbol, sn, true) ||
-		    !str_ok(g[i].ns, sn, true) || !str_ok(g[i].owner, sn, true) ||
-		    !str_ok(g[i].summary, sn, true) ||
-		    !str_ok(g[i].kernel_lines, sn, true) ||
-		    !str_ok(g[i].explanation, sn, true) || !str_ok(g[i].fix, sn, true))
-			return -EINVAL;
-	}
 	return 0;
 }

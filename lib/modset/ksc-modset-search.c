@@ -20,7 +20,7 @@
  *
  * Ties keep the file met first in the walk, except between two files below one search
  * folder, where depmod's comparison keeps the later one (see is_higher_priority()).
- * Walk order is readdir order, as depmod's: the tree walk (ksc-tree.c) and
+ * Walk order is readdir order, as depmod's: the tree walk (ksc-tree-walk.c) and
  * ksc_depmod_modules_search() both read folders that way.
  */
 #include <dirent.h>

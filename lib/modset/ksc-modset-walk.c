@@ -5,11 +5,10 @@
  * once (a DAG of links would otherwise be walked along every one of its paths), every
  * problem reported as "<path>: <reason>" and counted, and the walk goes on.
  *
- * The walk recurses per folder level with a small frame (the names are on the heap) and
- * holds no folder open below the one it reads: a path is at most PATH_MAX long, so the
- * depth is bounded (~2,050 one-letter levels) and so are the stack and the open files.
+ * The walk is util/walk.h's (sorted, links followed, loops on the current path found
+ * there, one folder open at a time, depth and entries bounded); this file adds the rule
+ * that each folder is walked once and which files are modules.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -19,11 +18,7 @@
 
 #include "modset/modset.h"
 #include "util/array.h"
-
-struct seen {
-	dev_t dev;
-	ino_t ino;
-};
+#include "util/walk.h"
 
 struct walk {
 	struct ksc_ctx *ctx;
@@ -31,8 +26,6 @@ struct walk {
 	void *data;
 	unsigned int *errors;
 	const char *const *skip; /* names skipped at the top level (depmod: build, source) */
-	struct seen *stack;      /* directories on the current path */
-	size_t depth, cap;
 	struct ksc_dirset dirs; /* every directory entered: its number in `paths` */
 	char **paths;           /* their paths, in walk order */
 	size_t n_paths, cap_paths;
@@ -95,14 +88,11 @@ void ksc_dirset_fini(struct ksc_dirset *s)
 
 /* ---- the walk ---- */
 
-static int cmp_str(const void *a, const void *b)
+static bool skipped(const char *name, unsigned int depth, void *data)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+	const struct walk *w = data;
 
-static bool skipped(const struct walk *w, const char *name)
-{
-	if (w->depth != 1 || !w->skip)
+	if (depth != 1 || !w->skip)
 		return false;
 	for (const char *const *s = w->skip; *s; s++)
 		if (strcmp(*s, name) == 0)
@@ -111,99 +101,46 @@ static bool skipped(const struct walk *w, const char *name)
 }
 
 /*
- * Is `dir` new to the walk? 1 when new (and remembered); 0 when met before: a loop (an
- * error) or another path to a folder walked already (a warning); -ENOMEM.
+ * Is the folder new to the walk? 1 when new (and remembered); 0 when met before by
+ * another path (a warning: a DAG of links is walked once); -ENOMEM. A loop back to a
+ * folder on the current path is the walk's to find.
  */
-static int first_visit(struct walk *w, const char *dir, const struct stat *dst)
+static int first_visit(const struct walk_entry *e, void *data)
 {
+	struct walk *w = data;
 	size_t n = w->n_paths;
 	int r;
 
 	if (array_reserve(w->paths, w->cap_paths, n + 1, 64) < 0)
 		return -ENOMEM;
-	r = ksc_dirset_add(&w->dirs, dst->st_dev, dst->st_ino, &n);
-	if (r < 0)
+	r = ksc_dirset_add(&w->dirs, e->st->st_dev, e->st->st_ino, &n);
+	if (r <= 0) {
+		if (r == 0)
+			ksc_warn(w->ctx, "%s: already walked as %s: skipped", e->path,
+				 w->paths[n]);
 		return r;
-	if (r > 0) {
-		w->paths[w->n_paths] = strdup(dir);
-		if (!w->paths[w->n_paths])
-			return -ENOMEM;
-		w->n_paths++;
-		return 1;
 	}
-	for (size_t i = 0; i < w->depth; i++) {
-		if (w->stack[i].dev == dst->st_dev && w->stack[i].ino == dst->st_ino) {
-			ksc_err(w->ctx, "%s: symbolic link loop", dir);
-			(*w->errors)++;
-			return 0;
-		}
-	}
-	ksc_warn(w->ctx, "%s: already walked as %s: skipped", dir, w->paths[n]);
-	return 0;
+	w->paths[w->n_paths] = strdup(e->path);
+	if (!w->paths[w->n_paths])
+		return -ENOMEM;
+	w->n_paths++;
+	return 1;
 }
 
-static int walk_dir(struct walk *w, const char *dir, const struct stat *dst)
+static int found(const struct walk_entry *e, void *data)
 {
-	int first = first_visit(w, dir, dst);
-	if (first <= 0)
-		return first;
-	if (array_push(w->stack, w->depth, w->cap,
-		       (struct seen){ dst->st_dev, dst->st_ino }) < 0)
-		return -ENOMEM;
+	struct walk *w = data;
 
-	DIR *d = opendir(dir);
-	if (!d) {
-		ksc_err(w->ctx, "%s: %s", dir, strerror(errno));
-		(*w->errors)++;
-		w->depth--;
-		return 0;
-	}
-	char **names = NULL;
-	size_t n = 0, cap = 0;
-	int ret = 0;
-	struct dirent *de;
-	while ((de = readdir(d)) != NULL) {
-		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0 ||
-		    skipped(w, de->d_name))
-			continue;
-		if (array_reserve(names, cap, n + 1, 64) < 0) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		if (asprintf(&names[n], "%s/%s", dir, de->d_name) < 0) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		n++;
-	}
-	if (n > 1)
-		qsort(names, n, sizeof(*names), cmp_str);
-	closedir(d); /* read whole: no folder held open below */
-	d = NULL;
-	for (size_t i = 0; i < n && ret >= 0; i++) {
-		struct stat st;
-		if (stat(names[i], &st) < 0) {
-			struct stat lst;
-			if (lstat(names[i], &lst) == 0 && S_ISLNK(lst.st_mode))
-				ksc_err(w->ctx, "%s: dangling symbolic link", names[i]);
-			else
-				ksc_err(w->ctx, "%s: %s", names[i], strerror(errno));
-			(*w->errors)++;
-			continue;
-		}
-		if (S_ISDIR(st.st_mode))
-			ret = walk_dir(w, names[i], &st);
-		else if (S_ISREG(st.st_mode) && ksc_path_is_module_name(names[i]))
-			ret = w->fn(names[i], w->data);
-	}
-out:
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	if (d)
-		closedir(d);
-	w->depth--;
-	return ret;
+	return ksc_path_is_module_name(e->name) ? w->fn(e->path, w->data) : 0;
+}
+
+static void problem(const char *path, enum walk_problem what, int err, void *data)
+{
+	struct walk *w = data;
+
+	ksc_err(w->ctx, "%s: %s", path, what == WALK_ERRNO ? strerror(-err)
+							   : walk_problem_str(what));
+	(*w->errors)++;
 }
 
 KSC_EXPORT int ksc_walk_modules(struct ksc_ctx *ctx, const char *dir,
@@ -211,6 +148,9 @@ KSC_EXPORT int ksc_walk_modules(struct ksc_ctx *ctx, const char *dir,
 				unsigned int *errors)
 {
 	struct walk w = { .ctx = ctx, .fn = fn, .data = data, .errors = errors, .skip = skip };
+	struct walk_opts o = { .flags = WALK_SORTED | WALK_FOLLOW, .kinds = WALK_KIND_REG,
+			       .exclude = skipped, .enter = first_visit, .file = found,
+			       .problem = problem, .data = &w };
 	struct stat st;
 	int ret;
 
@@ -222,8 +162,7 @@ KSC_EXPORT int ksc_walk_modules(struct ksc_ctx *ctx, const char *dir,
 	}
 	if (!S_ISDIR(st.st_mode))
 		return fn(dir, data);
-	ret = walk_dir(&w, dir, &st);
-	free(w.stack);
+	ret = walk_tree(dir, &o);
 	ksc_dirset_fini(&w.dirs);
 	for (size_t i = 0; i < w.n_paths; i++)
 		free(w.paths[i]);

@@ -5,16 +5,20 @@
  * here. depmod.d and depmod's search (ksc-modset-search.c: which file depmod, and so
  * modprobe, takes for each module name when the folder holds several), the walk of a
  * folder for module files (ksc-modset-walk.c), a module's facts as a record
- * (ksc-modset-record.c) and the index file that keeps them between runs
- * (ksc-modset-index.c).
+ * (ksc-modset-record.c; the buffer it is built in: ksc-modset-rbuf.c; its checks:
+ * ksc-modset-valid.c) and the index file that keeps them between runs
+ * (ksc-modset-index.c; its table by name: ksc-modset-lookup.c).
  */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "readers/readers.h"
+#include "util/fileio.h"
 #include "util/macro.h"
 
 struct ksc_ctx;
@@ -95,20 +99,11 @@ int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cf
 				 const char *moddir, ksc_modset_st_fn fn, void *data,
 				 unsigned int *errors) _must_check_;
 
-struct ksc_kernel;
-struct ksc_module;
 /*
- * `mod`, just added to `k` (ksc_kernel_add_module()), is the file depmod keeps for its
- * name, at `relpath` below the module folder, over `replaced`: remember both and why
- * (for the "replaces" explanation of checks and audits), and log it. 0 or -ENOMEM.
- */
-int ksc_kernel_note_replaced(struct ksc_kernel *k, const struct ksc_depmod_cfg *cfg,
-			     const struct ksc_module *mod, const char *relpath,
-			     const char *replaced) _must_check_;
-
-/*
- * The index file (ksc-modset-index.c; its records: ksc-modset-record.c). A header, a directory, then
- * one facts record per module and optionally one derived record per module. Records are
+ * The index file (ksc-modset-index.c; its records: ksc-modset-record.c; its layout:
+ * modset-private.h). A header, a directory, then one facts record per module and
+ * optionally one derived record per module, then a table of the modules by name and by
+ * path (ksc-modset-lookup.c). Records are
  * position independent: every reference is an offset from the record's start; strings
  * are offsets into the record's string table, whose first byte and last byte are NUL.
  * Native byte order (the header says which; another order is a foreign index and is
@@ -176,6 +171,7 @@ struct krec {
 	struct krange kdeps;    /* struct krec_kdep: kmod's dependency symbols, unless derived */
 	struct krange kinfo;    /* struct krec_pair: kmod's .modinfo when KREC_F_KINFO */
 	struct krange sigtail;  /* bytes: the image's signature block and marker, for ksc-sig.c */
+	struct krange sigdigest; /* 0 or 1 struct krec_digest: the signed bytes' digest */
 	struct krange strtab;   /* bytes */
 };
 #define KREC_RACY INT64_MIN
@@ -192,6 +188,12 @@ struct krec_crc {
 };
 struct krec_export {
 	uint32_t name, ns, crc, flags;
+};
+/* The digest verifying the signature needs (struct ksc_sig_digest), made when read. */
+struct krec_digest {
+	int32_t nid;            /* OpenSSL's NID of the algorithm, > 0 */
+	uint32_t len;           /* 1..64 */
+	unsigned char md[64];
 };
 struct krec_kdep {
 	uint32_t name; /* | KREC_IMP_WEAK */
@@ -291,6 +293,7 @@ struct krec_src {
 	uint64_t content_hash;
 	const unsigned char *sigtail; /* the last bytes of the image ksc_sig_capture() reads */
 	size_t sigtail_len;
+	const struct ksc_sig_digest *sig_digest; /* ksc_sig_digest_image()'s, or NULL */
 	const int *msg_prio;          /* messages logged while reading */
 	const char *const *msg_text;
 	size_t n_msgs;
@@ -337,7 +340,8 @@ void ksc_krec_sum(const struct krec *r, struct krec_sum *s);
 /*
  * The index file: a hot part (header, directory with each module's struct krec_sum,
  * derived records) read and checked whole when opened, and a cold part (the facts
- * records) read only when needed, each record checked when it is read.
+ * records) read only when needed, each record checked when it is read. The lookup
+ * table at the end is not read here (see ksc_kidx_map() below).
  */
 struct kidx_module {
 	const char *relpath;    /* the record's relpath (from the directory) */
@@ -366,6 +370,7 @@ struct kidx {
 	size_t size;
 	int fd;                 /* the file, for the cold part; -1 when parsed from memory */
 	uint64_t file_size, cold_off;
+	uint64_t cold_end;      /* where the facts records end (the lookup section starts) */
 	void *cold;             /* the cold part, once read whole */
 	struct krec **fetched;  /* records read one by one */
 	const char *moddir, *release;
@@ -452,3 +457,181 @@ struct kidx_write {
 };
 /* Write atomically (temporary file in the same folder, rename); creates the folder. */
 int ksc_kidx_write(const char *path, const struct kidx_write *w) _must_check_;
+
+/* ---- reading a module file into its facts record (ksc-modset-read.c) ---- */
+
+/* A file modified this recently may change again within the clock's granularity. */
+#define KSC_RACY_NS 2000000000LL
+/*
+ * The change time (ctime) is racy for a shorter while where the filesystem keeps
+ * nanoseconds: one tick of the kernel's coarse clock (a jiffy, 10 ms at HZ=100, the
+ * coarsest). Read later than that, an edit after the read gets another ctime.
+ */
+#define KSC_CTIME_TICK_NS 10000000LL
+/*
+ * A racy ctime (an edit in the same tick would keep it): the record is keyed by the
+ * file's bytes too (ksc_file_content_hash(), never 0; 0 when it cannot be read).
+ */
+uint64_t ksc_file_content_hash(int fd, uint64_t size);
+static inline bool ksc_ctime_racy(const struct stat *st, int64_t start_ns)
+{
+	return st_ctime_ns(st) > start_ns - (st->st_ctim.tv_nsec ? KSC_CTIME_TICK_NS : KSC_RACY_NS);
+}
+
+/* The calling thread's CPU time in ns: what the workers' split reports, whatever the load. */
+static inline uint64_t ksc_thread_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+}
+
+/* A thread's messages: kept per module (into its record) or replayed by the main thread. */
+struct ksc_msgbuf {
+	int *prio;
+	char **text;
+	size_t n, cap, cap_prio;
+	int oom;
+};
+/* A log function (data: its struct ksc_msgbuf). */
+void ksc_msgbuf_log(void *data, int priority, const char *msg);
+void ksc_msgbuf_clear(struct ksc_msgbuf *b);
+void ksc_msgbuf_fini(struct ksc_msgbuf *b);
+
+/* One thread's reader: its buffers reused from file to file. Opaque. */
+struct ksc_mreader;
+int ksc_mreader_new(struct ksc_mreader **out) _must_check_;
+void ksc_mreader_free(struct ksc_mreader *w);
+/* What a reader spent (CPU ns, with `timing`) and read. */
+struct ksc_mread_stats {
+	uint64_t ns_read, ns_decompress, ns_parse, bytes_read, bytes_decompressed;
+};
+/* Its statistics so far; true when it ran out of memory at some point. */
+bool ksc_mreader_stats(const struct ksc_mreader *w, struct ksc_mread_stats *st);
+/* One file to read: opened by the caller (fd, closed by the reader), or why not. */
+struct ksc_mread {
+	int fd;               /* or -1: open_err (-errno) says why it could not be opened */
+	int open_err;
+	const char *path;     /* for messages */
+	const char *relpath;  /* below the module folder: the record's */
+	int64_t start_ns;     /* the run's start (CLOCK_REALTIME): newer files are racy */
+	bool timing;          /* keep the CPU times */
+};
+/*
+ * Read it into a facts record (malloc'd; what reading it logged is in the record, at
+ * KSC_LOG_WARNING and above): the file's problems are facts of the record, not errors.
+ * NULL only when out of memory.
+ */
+struct krec *ksc_mreader_read(struct ksc_mreader *w, const struct ksc_mread *in);
+
+/* ---- the module set (ksc-modset.c) ---- */
+
+/*
+ * The files depmod keeps in one release's module folder, one per name, in path order,
+ * and each one's facts: the index's record when the index read that very file, else the
+ * file read now. Opaque.
+ */
+struct ksc_modset;
+struct ksc_modset_where {
+	const char *root;     /* for depmod.d ("" or "/": this machine) */
+	const char *release;
+	const char *moddir;   /* the module folder, as messages name it */
+	const char *index;    /* the index file to use and keep, or NULL */
+	bool no_walk;         /* the caller adds the files (ksc_modset_add()) */
+};
+/*
+ * depmod.d read and the folder walked (its problems logged into ctx and counted:
+ * ksc_modset_walk_errors()), the index attached when it is this folder's. 0 or -errno.
+ */
+int ksc_modset_open(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
+		    struct ksc_modset **out) _must_check_;
+void ksc_modset_free(struct ksc_modset *ms);
+/* A file the caller walked (no_walk), its record known: `rec` must outlive the set. */
+int ksc_modset_add(struct ksc_modset *ms, const char *relpath, const char *replaced,
+		   const struct krec *rec) _must_check_;
+size_t ksc_modset_count(const struct ksc_modset *ms);
+/* File i: its path (the module folder as given, '/', relpath), relpath, kmod name. */
+const char *ksc_modset_path(const struct ksc_modset *ms, size_t i);
+const char *ksc_modset_relpath(const struct ksc_modset *ms, size_t i);
+const char *ksc_modset_name(const struct ksc_modset *ms, size_t i);
+/* The file of its name it won over (relative), or NULL. */
+const char *ksc_modset_replaced(const struct ksc_modset *ms, size_t i);
+/* Its modification time as the walk met it (ns). */
+int64_t ksc_modset_mtime(const struct ksc_modset *ms, size_t i);
+/* The file of kmod name `name`: true and *i. */
+bool ksc_modset_find(const struct ksc_modset *ms, const char *name, size_t *i);
+const struct ksc_depmod_cfg *ksc_modset_cfg(const struct ksc_modset *ms);
+const char *ksc_modset_moddir(const struct ksc_modset *ms);
+unsigned int ksc_modset_walk_errors(const struct ksc_modset *ms);
+/* Does the index hold every file, each one current? */
+bool ksc_modset_all_indexed(struct ksc_modset *ms);
+/* File i's facts record (owned by the set): the index's, or read now. 0 or -ENOMEM. */
+int ksc_modset_record(struct ksc_modset *ms, size_t i, const struct krec **out) _must_check_;
+/*
+ * File i as the library's reader gives it (strings copied: it outlives the set), what
+ * reading it logged said into ctx, its path as given. -errno of the reader when it
+ * could not be read (said), -ENOMEM.
+ */
+int ksc_modset_module(struct ksc_modset *ms, size_t i, struct ksc_ctx *ctx,
+		      struct ksc_module **out) _must_check_;
+/* Every record known: the files the index does not hold read in `jobs` threads. */
+int ksc_modset_read_all(struct ksc_modset *ms, unsigned int jobs,
+			void (*progress)(void *, const char *, size_t, size_t),
+			void *pdata) _must_check_;
+/*
+ * Write the index when a file was read (its folder made; another folder's index, and
+ * one `tree` wrote with its results, are left alone). 0 or -errno (the caller may go on
+ * without it).
+ */
+int ksc_modset_save_index(struct ksc_modset *ms) _must_check_;
+
+/*
+ * The index read in place, for one module or a few (the warm path of `check -k ROOT
+ * ONE.ko`): its lookup table, kmod names and paths sorted, leads to one facts record,
+ * which alone is read and checked (its checksum, every bound, and that it is the record
+ * the table names). Cost: ksc_kidx_map() reads the header and the lookup table (about
+ * 130 bytes a module: 0.55 MB for 4,216 modules) and checks the table's checksum; each
+ * lookup is a binary search (no read) and one pread() of its record (a few KB), kept
+ * for the next lookup of the same module (7.2's index: a process that opens it and finds
+ * one module takes 1 ms, one that loads it whole 8 ms; bench/index.sh). Nothing is
+ * mapped: a file cut short, edited
+ * or replaced while it is open gives -EINVAL (or the old file's consistent bytes),
+ * never SIGBUS. One thread at a time per map.
+ */
+struct kidx_map;
+/* 0; -ENOENT when absent; -EINVAL corrupt, foreign, of another format version; -errno. */
+int ksc_kidx_map(const char *path, struct kidx_map **out) _must_check_;
+/* The same for bytes in memory (copied): tests and fuzzing. */
+int ksc_kidx_map_mem(const void *data, size_t size, struct kidx_map **out) _must_check_;
+void ksc_kidx_unmap(struct kidx_map *m);
+/* The module folder and kernel release the index was written for (owned by the map). */
+const char *ksc_kidx_map_moddir(const struct kidx_map *m);
+const char *ksc_kidx_map_release(const struct kidx_map *m);
+size_t ksc_kidx_map_count(const struct kidx_map *m);
+/* The kmod name of entry i (in name order), or NULL (out of range, or corrupt). */
+const char *ksc_kidx_map_name(const struct kidx_map *m, size_t i);
+struct kidx_hit {
+	const char *name;       /* kmod's name (owned by the map) */
+	const char *relpath;    /* below the module folder (owned by the map) */
+	uint32_t module;        /* its entry in the index's directory (struct kidx.mods) */
+	const struct krec *rec; /* checked; owned by the map, valid until ksc_kidx_unmap() */
+	struct krec_sum key;    /* the file as it was read: size, inode, mtime, ctime, ... */
+};
+/*
+ * The module of kmod name `name` ('-' and '_' alike, as kmod compares them): 0 and *hit;
+ * -ENOENT not listed; -EINVAL its entry or record is corrupt (read the module instead);
+ * -ENOMEM; -errno of the read. The record describes the file only while
+ * ksc_kidx_key_matches() says so of the file's stat().
+ */
+int ksc_kidx_find(struct kidx_map *m, const char *name, struct kidx_hit *hit) _must_check_;
+/* The same by path below the module folder ("kernel/arch/x86/kvm/kvm-amd.ko.xz"). */
+int ksc_kidx_find_path(struct kidx_map *m, const char *relpath,
+		       struct kidx_hit *hit) _must_check_;
+/*
+ * Is the file whose stat() is `st` the one the record was read from: a regular file of
+ * the same size, inode, modification time and change time? A key made while the file
+ * could still change (mtime or ctime too recent when it was read) never matches: the
+ * caller reads the module.
+ */
+bool ksc_kidx_key_matches(const struct krec_sum *key, const struct stat *st);

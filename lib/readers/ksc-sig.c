@@ -506,6 +506,33 @@ static int trail_digest(const struct ksc_module *mod, struct ksc_sigtrail *t, in
 	return r;
 }
 
+int ksc_sig_digest_image(const unsigned char *img, size_t size, struct ksc_sig_digest *d)
+{
+	struct ksc_module tmp = { .kind = KSC_KIND_MODULE };
+	int r = ksc_sig_capture(&tmp, img, size, true); /* from memory: the digest made */
+
+	memset(d, 0, sizeof(*d));
+	if (r == 0 && tmp.sig && tmp.sig->digest_nid != NID_undef &&
+	    tmp.sig->digest_len <= sizeof(d->md)) {
+		d->nid = tmp.sig->digest_nid;
+		d->len = tmp.sig->digest_len;
+		memcpy(d->md, tmp.sig->digest, d->len);
+	}
+	ksc_sig_free(&tmp);
+	return r;
+}
+
+void ksc_sig_set_digest(struct ksc_module *mod, const struct ksc_sig_digest *d)
+{
+	struct ksc_sigtrail *t = mod->sig;
+
+	if (t && d->nid != NID_undef && d->len <= sizeof(t->digest)) {
+		t->digest_nid = d->nid;
+		t->digest_len = d->len;
+		memcpy(t->digest, d->md, d->len);
+	}
+}
+
 /* EVP_PKEY_verify() of a SignerInfo's signature over the digest, with the key of `x`. */
 static bool verify_with(X509 *x, int sig_nid, int md_nid, const unsigned char *dig,
 			unsigned int dlen, const ASN1_OCTET_STRING *sig)

@@ -313,6 +313,21 @@ int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t siz
 		    bool from_memory) _must_check_;
 /* Free what ksc_sig_capture() kept. */
 void ksc_sig_free(struct ksc_module *mod);
+/*
+ * The digest of a module image's signed bytes (all before the signature block), with the
+ * digest algorithm of its PKCS#7's first SignerInfo: what verifying it needs, computed
+ * while the image is in memory (the tree's first read) so that the file is not read
+ * again. 0, d->nid 0 when there is nothing to compute (unsigned, not PKCS#7, an
+ * algorithm libcrypto lacks). ksc_sig_set_digest() gives it to a module rebuilt from
+ * what was kept of the image (ksc_sig_capture() of its last bytes).
+ */
+struct ksc_sig_digest {
+	int nid;                /* OpenSSL's NID of the algorithm; 0: none */
+	unsigned int len;
+	unsigned char md[64];
+};
+int ksc_sig_digest_image(const unsigned char *img, size_t size, struct ksc_sig_digest *d);
+void ksc_sig_set_digest(struct ksc_module *mod, const struct ksc_sig_digest *d);
 
 /* What module_sig_check() would make of a module's signature (kernel/module/signing.c). */
 /*

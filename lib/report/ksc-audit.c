@@ -18,8 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/kernel.h"
 #include "report/report.h"
 #include "util/array.h"
+#include "util/opts.h"
 
 /* A growable array of pointers, NULL-terminated for the public getters. */
 struct plist {
@@ -796,10 +798,8 @@ KSC_EXPORT int ksc_audit_kernel(struct ksc_kernel *k, const struct ksc_audit_opt
 	int r;
 
 	*out = NULL;
-	if (opts) {
-		size_t sz = opts->sz < sizeof(o) ? opts->sz : sizeof(o);
-		memcpy(&o, opts, sz);
-	}
+	if (opts_copy(&o, opts) < 0)
+		return -EINVAL;
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return -ENOMEM;
@@ -822,10 +822,10 @@ err:
 	return r;
 }
 
-KSC_EXPORT void ksc_audit_free(struct ksc_audit *a)
+KSC_EXPORT struct ksc_audit *ksc_audit_free(struct ksc_audit *a)
 {
 	if (!a)
-		return;
+		return NULL;
 	for (size_t i = 0; i < a->n_restricted; i++)
 		free((void *)a->restricted[i].items);
 	free(a->restricted);
@@ -839,6 +839,7 @@ KSC_EXPORT void ksc_audit_free(struct ksc_audit *a)
 	ksc_kernel_unref(a->k);
 	ksc_unref(a->ctx);
 	free(a);
+	return NULL;
 }
 
 KSC_EXPORT size_t ksc_audit_get_restricted_count(const struct ksc_audit *a)

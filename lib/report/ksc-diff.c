@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/kernel.h"
 #include "report/report.h"
 #include "util/array.h"
 
@@ -152,12 +153,13 @@ err:
 	return r;
 }
 
-KSC_EXPORT void ksc_diff_free(struct ksc_diff *d)
+KSC_EXPORT struct ksc_diff *ksc_diff_free(struct ksc_diff *d)
 {
-	if (!d)
-		return;
-	free(d->changes);
-	free(d);
+	if (d) {
+		free(d->changes);
+		free(d);
+	}
+	return NULL;
 }
 
 KSC_EXPORT size_t ksc_diff_get_count(const struct ksc_diff *d)

@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,7 @@
 
 #include "source/source-private.h"
 #include "util/fileio.h"
+#include "util/macro.h"
 
 #define MAX_DEPTH 64      /* folders below the source root */
 #define MAX_FILE (64u << 20)
@@ -29,7 +31,16 @@
 struct cond {
 	bool parent;  /* the group's lines can be compiled at all */
 	bool active;  /* the current branch is compiled */
+	bool unknown; /* the current branch's condition is not a version comparison */
 	int taken;    /* 1 a known-true branch was taken, 0 none yet, -1 unknown ones only */
+};
+
+/* Where the token scan is, for declarations and member accesses. */
+enum tok_state {
+	TS_NONE,
+	TS_STRUCT, /* after "struct" or "union" */
+	TS_TAG,    /* after the tag (and any '*'): the next name is declared of it */
+	TS_MEMBER, /* after "->" or '.': the next name is a member of last */
 };
 
 struct names_scan {
@@ -39,11 +50,65 @@ struct names_scan {
 	struct cond stack[MAX_NEST];
 	int depth;     /* groups on the stack; deeper ones only counted */
 	int overflow;  /* groups beyond MAX_NEST */
+	uint64_t file; /* a hash of the file's place in the scan, for `where` */
+	int paren;     /* '(' not closed yet */
+	struct {
+		const char *p;
+		size_t len;
+		int paren; /* the depth its '(' opened */
+	} calls[16];   /* the calls whose arguments are being read */
+	int n_calls;
+	bool header;     /* a .h file: its first #ifndef at the top is its include guard */
+	bool cond_seen;  /* a conditional directive was met in this file */
+	enum tok_state ts;
+	const char *last, *tag; /* the last name and the struct tag (into the buffer) */
+	size_t last_len, tag_len;
 };
 
 static bool active(const struct names_scan *s)
 {
 	return s->depth == 0 || s->stack[s->depth - 1].active;
+}
+
+/* One place (file, offset) as a 64-bit mix (splitmix64's finaliser). */
+static uint64_t place_hash(uint64_t file, uint64_t off)
+{
+	uint64_t x = file * 0x9e3779b97f4a7c15ull + off;
+
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ull;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+/* Key `a` (and, with b, "a\x1fb") in table h, copied into the pool once. */
+static int add_key(struct names_scan *s, struct hash *h, const char *a, size_t la,
+		   const char *b, size_t lb, uintptr_t add)
+{
+	char key[512];
+	size_t len = la + (b ? 1 + lb : 0);
+	bool added;
+	void **slot;
+
+	if (len >= sizeof(key))
+		return 0; /* no identifier is that long in practice */
+	memcpy(key, a, la);
+	if (b) {
+		key[la] = '\x1f';
+		memcpy(key + la + 1, b, lb);
+	}
+	key[len] = '\0';
+	/* values are never NULL (| 1): a missing key is told from a present one */
+	if (!hash_find(h, key)) {
+		const char *k = pool_strndup(&s->out->strings, key, len);
+		return k && hash_add(h, k, (void *)(add | 1), 0) == 0 ? 0 : -ENOMEM;
+	}
+	slot = hash_slot(h, key, &added);
+	if (!slot)
+		return -ENOMEM;
+	*slot = (void *)(((uintptr_t)*slot + add) | 1);
+	return 0;
 }
 
 static int add_name(struct names_scan *s, const char *p, size_t len)
@@ -63,6 +128,109 @@ static int add_name(struct names_scan *s, const char *p, size_t len)
 	if (!k)
 		return -ENOMEM;
 	return hash_add(&s->out->names, k, (void *)k, 1) < 0 ? -ENOMEM : 0;
+}
+
+/* Some enclosing branch is taken on a condition not evaluated (#ifdef, CONFIG_...). */
+static bool under_unknown(const struct names_scan *s)
+{
+	for (int i = 0; i < s->depth; i++)
+		if (s->stack[i].unknown)
+			return true;
+	return false;
+}
+
+/* Set flag bits of a name (values never NULL: bit 0 is always set). */
+static int add_flag(struct names_scan *s, const char *w, size_t len, uintptr_t flag)
+{
+	char key[256];
+	void **slot;
+	bool added;
+
+	if (len >= sizeof(key))
+		return 0;
+	memcpy(key, w, len);
+	key[len] = '\0';
+	if (!hash_find(&s->out->flags, key)) {
+		const char *k = pool_strndup(&s->out->strings, w, len);
+		return k && hash_add(&s->out->flags, k, (void *)(flag | 1), 0) == 0 ? 0 : -ENOMEM;
+	}
+	slot = hash_slot(&s->out->flags, key, &added);
+	if (!slot)
+		return -ENOMEM;
+	*slot = (void *)((uintptr_t)*slot | flag);
+	return 0;
+}
+
+static bool word_is(const char *p, size_t len, const char *w)
+{
+	return strlen(w) == len && memcmp(p, w, len) == 0;
+}
+
+/* A name in code at d[p..q) of d[..e): counted, its place summed, whether it is called
+ * and under a condition not evaluated, declarations and accesses. */
+static int code_name(struct names_scan *s, const char *d, size_t p, size_t q, size_t e)
+{
+	const char *w = d + p;
+	size_t len = q - p, n = q;
+	int r = add_name(s, w, len);
+
+	if (r < 0 || s->wanted || (w[0] >= '0' && w[0] <= '9'))
+		return r;
+	r = add_key(s, &s->out->where, w, len, NULL, 0, (uintptr_t)place_hash(s->file, p));
+	while (n < e && (d[n] == ' ' || d[n] == '\t' || d[n] == '\n' || d[n] == '\r'))
+		n++;
+	if (r == 0 && n < e && d[n] == '(') {
+		r = add_flag(s, w, len, KSC_SRC_CALLED);
+		if (s->n_calls < (int)ARRAY_SIZE(s->calls))
+			s->calls[s->n_calls++] = (typeof(s->calls[0])){ w, len, s->paren };
+	}
+	if (r == 0)
+		r = add_flag(s, w, len, under_unknown(s) ? KSC_SRC_CONDITIONAL : KSC_SRC_PLAIN);
+	if (r == 0 && s->ts == TS_MEMBER && s->last)
+		r = add_key(s, &s->out->access, s->last, s->last_len, w, len, 1);
+	if (r == 0 && s->ts == TS_TAG && !word_is(w, len, "const"))
+		r = add_key(s, &s->out->typed, s->tag, s->tag_len, w, len, 1);
+	if (s->ts == TS_STRUCT) {
+		s->tag = w;
+		s->tag_len = len;
+		s->ts = TS_TAG;
+	} else if (s->ts != TS_TAG || !word_is(w, len, "const")) {
+		s->ts = word_is(w, len, "struct") || word_is(w, len, "union") ? TS_STRUCT : TS_NONE;
+	}
+	s->last = w;
+	s->last_len = len;
+	return r;
+}
+
+/* A character of code that is not part of a name: the token state after it. */
+static size_t code_punct(struct names_scan *s, const char *d, size_t e, size_t p)
+{
+	char c = d[p];
+
+	if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\')
+		return p + 1;
+	if (c == '-' && p + 1 < e && d[p + 1] == '>') {
+		s->ts = TS_MEMBER;
+		return p + 2;
+	}
+	if (c == '.') {
+		s->ts = TS_MEMBER;
+		if (p == 0 || !is_ident_char((unsigned char)d[p - 1]))
+			s->last = NULL; /* ".member =" of an initialiser, or "(x).m" */
+		return p + 1;
+	}
+	if (c == '*' && s->ts == TS_TAG)
+		return p + 1;
+	if (c == '(')
+		s->paren++;
+	if (c == ')' && s->paren > 0) {
+		s->paren--;
+		while (s->n_calls && s->calls[s->n_calls - 1].paren >= s->paren)
+			s->n_calls--;
+	}
+	s->ts = TS_NONE;
+	s->last = NULL;
+	return p + 1;
 }
 
 /* The text of a directive without blanks, comments and splices, into buf (NUL-ended). */
@@ -139,37 +307,101 @@ static bool compare(long a, int op, long b)
 	}
 }
 
-/* A squeezed condition: 1 true, 0 false, -1 not a version comparison. */
-static int version_condition(const char *c, unsigned int code)
+/* One comparison at *p ("LINUX_VERSION_CODE op KERNEL_VERSION(...)", either order):
+ * its value, *p after it; -1 (and *p unchanged) when it is not one. */
+static int version_atom(const char **p, unsigned int code)
 {
 	static const char lvc[] = "LINUX_VERSION_CODE";
-	size_t n = strlen(c);
+	const char *q = *p;
 	long a, b;
 	int op;
 
-	while (n >= 2 && c[0] == '(' && c[n - 1] == ')') {
-		c++;
-		n -= 2;
-	}
-	char buf[256];
-	if (n >= sizeof(buf))
-		return -1;
-	memcpy(buf, c, n);
-	buf[n] = '\0';
-	const char *p = buf;
-	if (strncmp(p, lvc, sizeof(lvc) - 1) == 0) {
-		p += sizeof(lvc) - 1;
+	if (strncmp(q, lvc, sizeof(lvc) - 1) == 0) {
+		q += sizeof(lvc) - 1;
 		a = code;
-		if ((op = comparison(&p)) < 0 || (b = kernel_version(&p)) < 0)
+		if ((op = comparison(&q)) < 0 || (b = kernel_version(&q)) < 0)
 			return -1;
 	} else {
-		if ((a = kernel_version(&p)) < 0 || (op = comparison(&p)) < 0 ||
-		    strncmp(p, lvc, sizeof(lvc) - 1) != 0)
+		if ((a = kernel_version(&q)) < 0 || (op = comparison(&q)) < 0 ||
+		    strncmp(q, lvc, sizeof(lvc) - 1) != 0)
 			return -1;
-		p += sizeof(lvc) - 1;
+		q += sizeof(lvc) - 1;
 		b = code;
 	}
-	return *p ? -1 : compare(a, op, b);
+	*p = q;
+	return compare(a, op, b);
+}
+
+static int cond_or(const char **p, unsigned int code, int depth);
+
+/* A unary term: '!', a parenthesised expression, a comparison, or anything else up to
+ * the next "&&", "||" or unbalanced ')' (unknown: -1). */
+static int cond_unary(const char **p, unsigned int code, int depth)
+{
+	int v, nest = 0;
+
+	if (depth > 32)
+		return -1;
+	if (**p == '!') {
+		(*p)++;
+		v = cond_unary(p, code, depth + 1);
+		return v < 0 ? -1 : !v;
+	}
+	if (**p == '(') {
+		const char *save = *p;
+		(*p)++;
+		v = cond_or(p, code, depth + 1);
+		if (**p == ')') {
+			(*p)++;
+			return v;
+		}
+		*p = save; /* not a group of conditions: read as an unknown term below */
+	}
+	if ((v = version_atom(p, code)) >= 0)
+		return v;
+	for (; **p; (*p)++) {
+		if (nest == 0 && (strncmp(*p, "&&", 2) == 0 || strncmp(*p, "||", 2) == 0 || **p == ')'))
+			break;
+		nest += **p == '(' ? 1 : **p == ')' ? -1 : 0;
+	}
+	return -1;
+}
+
+static int cond_and(const char **p, unsigned int code, int depth)
+{
+	int v = cond_unary(p, code, depth);
+
+	while (strncmp(*p, "&&", 2) == 0) {
+		*p += 2;
+		int w = cond_unary(p, code, depth);
+		v = v == 0 || w == 0 ? 0 : v < 0 || w < 0 ? -1 : 1;
+	}
+	return v;
+}
+
+static int cond_or(const char **p, unsigned int code, int depth)
+{
+	int v = cond_and(p, code, depth);
+
+	while (strncmp(*p, "||", 2) == 0) {
+		*p += 2;
+		int w = cond_and(p, code, depth);
+		v = v == 1 || w == 1 ? 1 : v < 0 || w < 0 ? -1 : 0;
+	}
+	return v;
+}
+
+/*
+ * A squeezed condition: 1 true, 0 false, -1 not known. Comparisons of LINUX_VERSION_CODE
+ * with KERNEL_VERSION() joined by &&, || and ! with parentheses are evaluated; any other
+ * term is unknown (and an unknown && false is false, an unknown || true true).
+ */
+static int version_condition(const char *c, unsigned int code)
+{
+	const char *p = c;
+	int v = cond_or(&p, code, 0);
+
+	return *p ? -1 : v;
 }
 
 /* One branch starts with condition value v (1, 0, -1 unknown). */
@@ -180,6 +412,7 @@ static void branch(struct cond *c, int v)
 		return;
 	}
 	c->active = c->parent && v != 0;
+	c->unknown = v < 0;
 	if (v == 1)
 		c->taken = 1;
 	else if (v < 0)
@@ -191,6 +424,9 @@ static void conditional(struct names_scan *s, const char *name, size_t len, cons
 {
 #define IS(w) (len == sizeof(w) - 1 && memcmp(name, w, len) == 0)
 	if (IS("if") || IS("ifdef") || IS("ifndef")) {
+		/* a header's include guard: compiled once, as if always taken */
+		bool guard = IS("ifndef") && s->header && !s->cond_seen && s->depth == 0;
+		s->cond_seen = true;
 		if (s->depth == MAX_NEST) {
 			s->overflow++;
 			return;
@@ -199,7 +435,7 @@ static void conditional(struct names_scan *s, const char *name, size_t len, cons
 		c->parent = active(s);
 		c->taken = 0;
 		s->depth++;
-		branch(c, IS("if") ? version_condition(rest, s->code) : -1);
+		branch(c, guard ? 1 : IS("if") ? version_condition(rest, s->code) : -1);
 	} else if (s->overflow) {
 		if (IS("endif"))
 			s->overflow--;
@@ -228,15 +464,17 @@ static int scan_code(struct names_scan *s, const char *d, size_t p, size_t e, bo
 			p = src_logical_line_end(d, e, p);
 		} else if (c == '"' || c == '\'') {
 			p = src_literal_end(d, e, p);
+			s->ts = TS_NONE;
+			s->last = NULL;
 		} else if (is_ident_char((unsigned char)c)) {
 			size_t q = src_ident_end(d, e, p);
-			if (active(s) && add_name(s, d + p, q - p) < 0)
+			if (active(s) && code_name(s, d, p, q, e) < 0)
 				return -ENOMEM;
 			p = q;
 		} else if (c == '#' && !stop_nl && src_starts_line(d, p)) {
 			break;
 		} else {
-			p++;
+			p = code_punct(s, d, e, p);
 		}
 	}
 	*end = p;
@@ -253,6 +491,10 @@ static int directive(struct names_scan *s, const char *d, size_t n, size_t p, si
 		q++;
 	r = src_ident_end(d, e, q);
 	*end = e;
+	/* a conditional inside a call's arguments: the call differs by configuration */
+	for (int i = 0; !s->wanted && i < s->n_calls; i++)
+		if (add_flag(s, s->calls[i].p, s->calls[i].len, KSC_SRC_CONDITIONAL) < 0)
+			return -ENOMEM;
 	if (r - q == 7 && memcmp(d + q, "include", 7) == 0)
 		return 0;
 	if (r - q == 6 && memcmp(d + q, "define", 6) == 0)
@@ -267,6 +509,9 @@ static int scan_buffer(struct names_scan *s, const char *d, size_t n)
 	size_t p = 0;
 
 	s->depth = s->overflow = 0;
+	s->ts = TS_NONE;
+	s->last = NULL;
+	s->paren = s->n_calls = 0;
 	while (p < n) {
 		int r;
 		if (d[p] == '#' && src_starts_line(d, p))
@@ -352,6 +597,9 @@ static int scan_file(struct names_scan *s, int dfd, const char *name, unsigned i
 	close(fd);
 	if (r < 0)
 		return r;
+	s->file = s->out->n_files + 1; /* the same order for every version of one scan */
+	s->header = strlen(name) > 2 && strcmp(name + strlen(name) - 2, ".h") == 0;
+	s->cond_seen = false;
 	r = s->wanted ? defines_buffer(s, buf, got) : scan_buffer(s, buf, got);
 	s->out->n_files++;
 	free(buf);
@@ -408,6 +656,10 @@ int ksc_src_names_scan(const char *path, const struct ksc_kver *kver,
 	int r;
 
 	hash_init(&out->names);
+	hash_init(&out->where);
+	hash_init(&out->flags);
+	hash_init(&out->access);
+	hash_init(&out->typed);
 	pool_init(&out->strings);
 	out->n_files = 0;
 	if (stat(path, &st) < 0)
@@ -434,6 +686,10 @@ int ksc_src_defines_scan(const char *const *dirs, size_t n_dirs, const struct ha
 	int r = 0;
 
 	hash_init(&out->names);
+	hash_init(&out->where);
+	hash_init(&out->flags);
+	hash_init(&out->access);
+	hash_init(&out->typed);
 	pool_init(&out->strings);
 	out->n_files = 0;
 	s = calloc(1, sizeof(*s));
@@ -455,8 +711,49 @@ bool ksc_src_names_has(const struct ksc_src_names *n, const char *name)
 	return hash_find(&n->names, name) != NULL;
 }
 
+bool ksc_src_names_same_places(const struct ksc_src_names *a, const struct ksc_src_names *b,
+			       const char *name)
+{
+	return hash_find(&a->where, name) == hash_find(&b->where, name);
+}
+
+unsigned int ksc_src_names_flags(const struct ksc_src_names *n, const char *name)
+{
+	return (unsigned int)((uintptr_t)hash_find(&n->flags, name) & ~(uintptr_t)1);
+}
+
+bool ksc_src_names_accesses(const struct ksc_src_names *n, const char *tag, const char *member)
+{
+	size_t tl = strlen(tag);
+	char key[512];
+
+	if (tl + 1 >= sizeof(key))
+		return false;
+	memcpy(key, tag, tl);
+	key[tl] = '\x1f';
+	for (size_t i = 0; i < n->access.n_buckets; i++) {
+		void *v;
+		const char *k = hash_slot_key(&n->access, i, &v), *sep;
+		size_t vl;
+		if (!k || !(sep = strchr(k, '\x1f')) || strcmp(sep + 1, member) != 0)
+			continue;
+		vl = (size_t)(sep - k);
+		if (tl + 1 + vl >= sizeof(key))
+			continue;
+		memcpy(key + tl + 1, k, vl);
+		key[tl + 1 + vl] = '\0';
+		if (hash_find(&n->typed, key))
+			return true;
+	}
+	return false;
+}
+
 void ksc_src_names_fini(struct ksc_src_names *n)
 {
+	hash_fini(&n->where);
+	hash_fini(&n->flags);
+	hash_fini(&n->access);
+	hash_fini(&n->typed);
 	hash_fini(&n->names);
 	pool_fini(&n->strings);
 }

@@ -685,6 +685,64 @@ static bool var_is_flags(const char *v, size_t n)
 	return false;
 }
 
+/*
+ * The end of the shell word that starts at p (before end): at an unquoted blank or
+ * newline, or a backslash that does not continue the line; quotes hold blanks.
+ */
+static size_t shell_word_end(const char *d, size_t p, size_t end)
+{
+	char q = 0;
+
+	while (p < end) {
+		char ch = d[p];
+		if (q) {
+			if (ch == q)
+				q = 0;
+		} else if (ch == '\'' || ch == '"') {
+			q = ch;
+		} else if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\\') {
+			if (ch != '\\' || p + 1 >= end || d[p + 1] == '\n')
+				break;
+			p++;
+		}
+		p++;
+	}
+	return p;
+}
+
+/*
+ * The namespace of -DDEFAULT_SYMBOL_NAMESPACE=VALUE, VALUE at [rs, re): unquoted as the
+ * shell does, then decoded when the C token is a string literal. 0 or -ENOMEM.
+ */
+static int make_flag_value(struct lex *L, struct ksc_src_record *r, size_t rs, size_t re)
+{
+	size_t len, out = 0;
+
+	if (shell_unquote(L->s, L->d, rs, re, &len) < 0)
+		return -ENOMEM;
+	const char *v = L->s->buf;
+	if (len < 2 || v[0] != '"' || v[len - 1] != '"') {
+		r->ns = pool_strndup(L->s->strings, v, len);
+		r->spelling = len == 0 ? KSC_SRC_SPELL_NONE
+			    : ksc_src_is_identifier(v, len) ? KSC_SRC_SPELL_IDENT
+							    : KSC_SRC_SPELL_OTHER;
+		return r->ns ? 0 : -ENOMEM;
+	}
+	/* the C token is a string literal: decode it (the value may hold NUL bytes) */
+	char *copy = malloc(len + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, v, len);
+	copy[len] = '\0';
+	int rc = decode_literal(L->s, copy, len, 0, len, &out);
+	free(copy);
+	if (rc < 0)
+		return -ENOMEM;
+	r->ns = pool_strndup(L->s->strings, L->s->buf, strnlen(L->s->buf, out));
+	r->spelling = KSC_SRC_SPELL_STRING;
+	return r->ns ? 0 : -ENOMEM;
+}
+
 static void lex_make_line(struct lex *L, size_t ls, size_t le)
 {
 	static const char flag[] = "-DDEFAULT_SYMBOL_NAMESPACE";
@@ -736,24 +794,8 @@ static void lex_make_line(struct lex *L, size_t ls, size_t le)
 			continue; /* a longer macro name */
 		size_t rs = k, re = k;
 		if (k < end && d[k] == '=') {
-			rs = re = k + 1;
-			char q = 0;
-			while (re < end) {
-				char ch = d[re];
-				if (q) {
-					if (ch == q)
-						q = 0;
-				} else if (ch == '\'' || ch == '"') {
-					q = ch;
-				} else if (ch == ' ' || ch == '\t' || ch == '\n' ||
-					   ch == '\\') {
-					if (ch != '\\' || re + 1 >= end ||
-					    d[re + 1] == '\n')
-						break;
-					re++;
-				}
-				re++;
-			}
+			rs = k + 1;
+			re = shell_word_end(d, rs, end);
 		}
 		struct ksc_src_record *r = rec_new(L, KSC_SRC_DEFAULT_NS, h);
 		if (!r)
@@ -769,36 +811,10 @@ static void lex_make_line(struct lex *L, size_t ls, size_t le)
 			r->ns_offset = r->ns_end = 0;
 			continue;
 		}
-		size_t len;
-		if (shell_unquote(L->s, d, rs, re, &len) < 0) {
+		if (make_flag_value(L, r, rs, re) < 0) {
 			L->err = -ENOMEM;
 			return;
 		}
-		const char *v = L->s->buf;
-		if (len >= 2 && v[0] == '"' && v[len - 1] == '"') {
-			/* the C token is a string literal: decode it */
-			char *copy = malloc(len + 1); /* the value may hold NUL bytes */
-			size_t out = 0;
-			if (copy) {
-				memcpy(copy, v, len);
-				copy[len] = '\0';
-			}
-			if (!copy || decode_literal(L->s, copy, len, 0, len, &out) < 0) {
-				free(copy);
-				L->err = -ENOMEM;
-				return;
-			}
-			free(copy);
-			r->ns = pool_strndup(L->s->strings, L->s->buf,
-					     strnlen(L->s->buf, out));
-			r->spelling = KSC_SRC_SPELL_STRING;
-		} else {
-			r->ns = pool_strndup(L->s->strings, v, len);
-			r->spelling = len == 0 ? KSC_SRC_SPELL_NONE
-				    : ksc_src_is_identifier(v, len) ? KSC_SRC_SPELL_IDENT
-								    : KSC_SRC_SPELL_OTHER;
-		}
-		oom_if_null(L, r->ns);
 	}
 }
 

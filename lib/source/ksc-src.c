@@ -5,7 +5,9 @@
  * pool of threads that share a stack of folders: each thread lists a folder, reads its
  * Kbuild (else Makefile) for -DDEFAULT_SYMBOL_NAMESPACE=, scans its files with one
  * read() each into a reused buffer (no fstat: readdir's type says they are regular
- * files), and pushes the subfolders. Records are sorted by path at the end, so the output
+ * files), and pushes the subfolders. A folder is listed by util/walk.h's rules (sorted,
+ * links not followed); the threads share the folders to visit, so the walk's order
+ * here is the pool's. Records are sorted by path at the end, so the output
  * does not depend on the schedule.
  */
 #include <dirent.h>
@@ -21,6 +23,8 @@
 #include "source/source-private.h"
 #include "util/array.h"
 #include "util/fileio.h"
+#include "util/opts.h"
+#include "util/walk.h"
 #include "util/workpool.h"
 
 #define MAX_FILE_SIZE (1u << 30)    /* larger "source files" are skipped with -EFBIG */
@@ -76,7 +80,7 @@ struct ksc_src {
 	const char *kvm;
 	struct pool strings;         /* the object's own strings, and memory scans */
 	struct pool **pools;         /* one per worker of every folder scan */
-	size_t n_pools;
+	size_t n_pools, cap_pools;
 	struct ksc_src_vec recs;
 	size_t n_files;
 	unsigned int errors;
@@ -85,12 +89,10 @@ struct ksc_src {
 KSC_EXPORT int ksc_src_new(struct ksc_ctx *ctx, const struct ksc_src_opts *opts,
 			   struct ksc_src **out)
 {
+	struct ksc_src_opts o = { .sz = sizeof(o) };
 	struct ksc_src *src;
 
-	if (!ctx || !out)
-		return -EINVAL;
-	if (opts &&
-	    opts->sz < offsetof(struct ksc_src_opts, kvm_sub_modules) + sizeof(char *))
+	if (!ctx || !out || opts_copy(&o, opts) < 0)
 		return -EINVAL;
 	src = calloc(1, sizeof(*src));
 	if (!src)
@@ -98,15 +100,13 @@ KSC_EXPORT int ksc_src_new(struct ksc_ctx *ctx, const struct ksc_src_opts *opts,
 	src->refcount = 1;
 	src->ctx = ksc_ref(ctx);
 	pool_init(&src->strings);
-	if (opts) {
-		src->flags = opts->flags & KSC_SRC_MENTIONS;
-		src->threads = opts->threads;
-		if (opts->kvm_sub_modules) {
-			src->kvm = pool_strdup(&src->strings, opts->kvm_sub_modules);
-			if (!src->kvm) {
-				ksc_src_unref(src);
-				return -ENOMEM;
-			}
+	src->flags = o.flags & KSC_SRC_MENTIONS;
+	src->threads = o.threads;
+	if (o.kvm_sub_modules) {
+		src->kvm = pool_strdup(&src->strings, o.kvm_sub_modules);
+		if (!src->kvm) {
+			ksc_src_unref(src);
+			return -ENOMEM;
 		}
 	}
 	*out = src;
@@ -351,6 +351,7 @@ struct worker {
 	size_t cap_buf;
 	char *path;                        /* scratch for paths */
 	size_t cap_path;
+	bool nomem;                        /* a problem could not be collected */
 };
 
 struct walk {
@@ -379,13 +380,8 @@ static const char *join_path(struct worker *wk, const char *rel, const char *nam
 	size_t lr = strlen(root), ll = strlen(rel), ln = name ? strlen(name) : 0;
 	size_t need = lr + ll + ln + 3;
 
-	if (need > wk->cap_path) {
-		char *p = realloc(wk->path, need);
-		if (!p)
-			return NULL;
-		wk->path = p;
-		wk->cap_path = need;
-	}
+	if (array_reserve(wk->path, wk->cap_path, need, 256) < 0)
+		return NULL;
 	char *o = wk->path;
 	bool slash = lr > 0 && root[lr - 1] == '/';
 	memcpy(o, root, lr);
@@ -438,100 +434,32 @@ static int scan_one(struct worker *wk, int dfd, const char *rel, const char *nam
 	return 0;
 }
 
-struct entry {
-	const char *name;
-	unsigned char type;
-};
-
-static int cmp_entry(const void *a, const void *b)
+/* A source file's entry: a regular file with a language. */
+static bool is_source(const struct walk_list_entry *e)
 {
-	return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
+	return e->type == DT_REG && ksc_src_lang_of(e->name) != KSC_LANG_NONE;
 }
 
-/* A folder's entries as the walk sees them: the names back to back, sorted. */
-struct folder {
-	struct entry *ents;
-	size_t n, cap;
-	char *names;
-	size_t names_len, names_cap;
-	size_t *offs;
-};
-
-static void folder_fini(struct folder *f)
+/* A problem listing a folder: collected as the others (-E2BIG for too many entries). */
+static void list_problem(const char *path, enum walk_problem what, int err, void *data)
 {
-	free(f->ents);
-	free(f->offs);
-	free(f->names);
-}
+	struct worker *wk = data;
 
-/* One entry, its name copied (readdir's buffer is reused). 0 or -ENOMEM. */
-static int folder_add(struct folder *f, const char *nm, unsigned char type)
-{
-	size_t l = strlen(nm) + 1;
-
-	if (array_reserve(f->names, f->names_cap, f->names_len + l, 4096) < 0)
-		return -ENOMEM;
-	if (f->n == f->cap) {
-		size_t c = f->cap ? f->cap * 2 : 64;
-		struct entry *v = realloc(f->ents, c * sizeof(*v));
-		size_t *o = realloc(f->offs, c * sizeof(*o));
-		if (v)
-			f->ents = v;
-		if (o)
-			f->offs = o;
-		if (!v || !o)
-			return -ENOMEM;
-		f->cap = c;
-	}
-	memcpy(f->names + f->names_len, nm, l);
-	f->offs[f->n] = f->names_len;
-	f->ents[f->n].type = type;
-	f->n++;
-	f->names_len += l;
-	return 0;
+	if (worker_error(wk, path, what == WALK_ERRNO ? err : -E2BIG) < 0)
+		wk->nomem = true;
 }
 
 /*
- * The subfolders and source files of an open folder, sorted by name (symbolic links and
+ * The subfolders and files of an open folder, sorted by name (symbolic links and
  * devices are not followed, as grep -r). A read error is collected; -ENOMEM returned.
  */
-static int read_folder(struct worker *wk, DIR *dir, int dfd, const char *full,
-		       struct folder *f)
+static int read_folder(struct worker *wk, int dfd, const char *full, struct walk_list *l)
 {
-	struct dirent *de;
-	int r;
+	const struct walk_opts o = { .flags = WALK_SORTED, .kinds = WALK_KIND_REG,
+				     .problem = list_problem, .data = wk };
+	int r = walk_list_read(dfd, full, 1, &o, l);
 
-	/* Names are copied: offsets first, pointers after. */
-	while ((errno = 0, de = readdir(dir))) {
-		const char *nm = de->d_name;
-		if (nm[0] == '.' && (!nm[1] || (nm[1] == '.' && !nm[2])))
-			continue;
-		unsigned char type = de->d_type;
-		if (type == DT_UNKNOWN) {
-			struct stat st;
-			if (fstatat(dfd, nm, &st, AT_SYMLINK_NOFOLLOW) < 0)
-				continue;
-			type = S_ISDIR(st.st_mode)   ? DT_DIR
-			       : S_ISREG(st.st_mode) ? DT_REG
-						     : DT_LNK;
-		}
-		if (type != DT_DIR && type != DT_REG)
-			continue; /* symbolic links, devices: not followed (grep -r) */
-		if (type == DT_REG && ksc_src_lang_of(nm) == KSC_LANG_NONE)
-			continue;
-		if (folder_add(f, nm, type) < 0)
-			return -ENOMEM;
-	}
-	if (errno) {
-		r = worker_error(wk, full, -errno);
-		if (r < 0)
-			return r;
-	}
-	for (size_t i = 0; i < f->n; i++)
-		f->ents[i].name = f->names + f->offs[i];
-	if (f->n)
-		qsort(f->ents, f->n, sizeof(*f->ents), cmp_entry);
-	return 0;
+	return r < 0 || wk->nomem ? -ENOMEM : 0;
 }
 
 /*
@@ -539,9 +467,9 @@ static int read_folder(struct worker *wk, DIR *dir, int dfd, const char *full,
  * what kbuild reads when both exist; both are scanned for records), then the sources.
  */
 static int scan_files(struct worker *wk, const struct dirtask *t, int dfd,
-		      const struct folder *f, struct dir_flags *fl)
+		      const struct walk_list *f, struct dir_flags *fl)
 {
-	const struct entry *ents = f->ents;
+	const struct walk_list_entry *ents = f->v;
 	bool has_kbuild = false;
 	int r;
 
@@ -549,7 +477,7 @@ static int scan_files(struct worker *wk, const struct dirtask *t, int dfd,
 		if (ents[i].type == DT_REG && streq(ents[i].name, "Kbuild"))
 			has_kbuild = true;
 	for (size_t i = 0; i < f->n; i++) {
-		if (ents[i].type != DT_REG || ksc_src_lang_of(ents[i].name) != KSC_LANG_MAKE)
+		if (!is_source(&ents[i]) || ksc_src_lang_of(ents[i].name) != KSC_LANG_MAKE)
 			continue;
 		size_t first = wk->recs.n;
 		r = scan_one(wk, dfd, t->rel, ents[i].name, KSC_LANG_MAKE, NULL);
@@ -563,7 +491,7 @@ static int scan_files(struct worker *wk, const struct dirtask *t, int dfd,
 	}
 	for (size_t i = 0; i < f->n; i++) {
 		enum ksc_src_lang lang = ksc_src_lang_of(ents[i].name);
-		if (ents[i].type != DT_REG || lang == KSC_LANG_MAKE)
+		if (!is_source(&ents[i]) || lang == KSC_LANG_MAKE)
 			continue;
 		struct ksc_src_default def = file_default(fl, &t->sub_c, &t->sub_as, ents[i].name,
 							  lang);
@@ -576,14 +504,14 @@ static int scan_files(struct worker *wk, const struct dirtask *t, int dfd,
 
 /* The subfolders, pushed for any thread to take, with the flags they inherit. */
 static int push_subfolders(struct worker *wk, const struct dirtask *t,
-			   const struct folder *f, const struct dir_flags *fl)
+			   const struct walk_list *f, const struct dir_flags *fl)
 {
 	size_t nsub = 0, k = 0, rl = strlen(t->rel);
 	struct dirtask *subs;
 	int r = 0;
 
 	for (size_t i = 0; i < f->n; i++)
-		if (f->ents[i].type == DT_DIR)
+		if (f->v[i].type == DT_DIR)
 			nsub++;
 	if (!nsub)
 		return 0;
@@ -591,9 +519,9 @@ static int push_subfolders(struct worker *wk, const struct dirtask *t,
 	if (!subs)
 		return -ENOMEM;
 	for (size_t i = 0; i < f->n; i++) {
-		if (f->ents[i].type != DT_DIR)
+		if (f->v[i].type != DT_DIR)
 			continue;
-		size_t nl = strlen(f->ents[i].name);
+		size_t nl = strlen(f->v[i].name);
 		char *rel = malloc(rl + nl + 2);
 		if (!rel) {
 			r = -ENOMEM;
@@ -602,9 +530,9 @@ static int push_subfolders(struct worker *wk, const struct dirtask *t,
 		if (rl) {
 			memcpy(rel, t->rel, rl);
 			rel[rl] = '/';
-			memcpy(rel + rl + 1, f->ents[i].name, nl + 1);
+			memcpy(rel + rl + 1, f->v[i].name, nl + 1);
 		} else {
-			memcpy(rel, f->ents[i].name, nl + 1);
+			memcpy(rel, f->v[i].name, nl + 1);
 		}
 		subs[k].rel = rel;
 		subs[k].sub_c = fl->sub_c.ns ? fl->sub_c : t->sub_c;
@@ -624,9 +552,8 @@ static int push_subfolders(struct worker *wk, const struct dirtask *t,
 static int scan_dir(struct worker *wk, const struct dirtask *t)
 {
 	const char *full = join_path(wk, t->rel, NULL);
-	struct folder f = { 0 };
+	struct walk_list f = { 0 };
 	struct dir_flags fl;
-	DIR *dir;
 	int dfd, r;
 
 	memset(&fl, 0, sizeof(fl));
@@ -635,20 +562,14 @@ static int scan_dir(struct worker *wk, const struct dirtask *t)
 	dfd = open(full, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dfd < 0)
 		return worker_error(wk, full, -errno);
-	dir = fdopendir(dfd);
-	if (!dir) {
-		r = worker_error(wk, full, -errno);
-		close(dfd);
-		return r;
-	}
-	r = read_folder(wk, dir, dfd, full, &f);
+	r = read_folder(wk, dfd, full, &f);
 	if (r == 0)
 		r = scan_files(wk, t, dfd, &f, &fl);
 	if (r == 0)
 		r = push_subfolders(wk, t, &f, &fl);
 	free(fl.files);
-	folder_fini(&f);
-	closedir(dir);
+	walk_list_fini(&f);
+	close(dfd);
 	return r;
 }
 
@@ -711,10 +632,7 @@ static int scan_tree(struct ksc_src *src, const char *root)
 
 	workpool_init_queue(&w.pool, sizeof(struct dirtask), scan_task, &w, drop_task);
 	w.workers = calloc(nt, sizeof(*w.workers));
-	struct pool **pools = realloc(src->pools, (src->n_pools + nt) * sizeof(*pools));
-	if (pools)
-		src->pools = pools;
-	if (!w.workers || !pools) {
+	if (!w.workers || array_reserve(src->pools, src->cap_pools, src->n_pools + nt, 8) < 0) {
 		r = -ENOMEM;
 		goto out;
 	}

@@ -8,7 +8,7 @@
  *    and mentions, Kbuild/Makefile flags: one buffer at a time (struct ksc_src_scanner);
  *  - ksc-src.c: the public object (struct ksc_src), reading files and the folder walk.
  * Calls go down this list, never up: the lexer calls no other file of the wing, the
- * scanner only the lexer, ksc-src.c the scanner (and ksc-srcedit.c the lexer and the
+ * scanner only the lexer, ksc-src.c the scanner (and ksc-srcedit-plan.c the lexer and the
  * scanner).
  *
  * How a file is read, fastest path first:
@@ -31,7 +31,7 @@
  *     with its argument list, which may spread over lines and hold comments, strings
  *     and nested parentheses; #define / #undef DEFAULT_SYMBOL_NAMESPACE changes the
  *     namespace of the EXPORT_SYMBOL[_GPL] after it.
- * The folder walk is in ksc-src.c.
+ * The folder walk is in ksc-src.c (each folder listed by util/walk.h).
  */
 #pragma once
 

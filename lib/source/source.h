@@ -2,7 +2,7 @@
 /*
  * The source wing (doc/architecture.md): export and import macros as written in C, found
  * before anything is built (the lexer, the scanner and the folder walk:
- * source-private.h), and the edits of `src migrate` and `nsdeps` (ksc-srcedit.c). A
+ * source-private.h), and the edits of `src migrate` and `nsdeps` (srcedit-private.h). A
  * sibling of the engine: each uses the kernel wing, neither the other.
  */
 #pragma once
@@ -92,6 +92,13 @@ bool ksc_src_newline_ends_line(const char *data, size_t nl);
  */
 struct ksc_src_names {
 	struct hash names; /* identifier -> itself */
+	/* identifier -> where it is named (a sum of a hash of each file and offset, as a
+	 * uintptr_t): two versions that name it in the same places share it */
+	struct hash where;
+	struct hash flags; /* identifier -> KSC_SRC_* bits | 1 (as a uintptr_t) */
+	/* "VAR\x1fMEMBER" for VAR->MEMBER and VAR.MEMBER; "TAG\x1fVAR" for a VAR declared
+	 * as struct TAG (or union TAG), with or without pointers (source scans only) */
+	struct hash access, typed;
 	struct pool strings;
 	size_t n_files;
 };
@@ -107,4 +114,20 @@ int ksc_src_names_scan(const char *path, const struct ksc_kver *kver,
 int ksc_src_defines_scan(const char *const *dirs, size_t n_dirs, const struct hash *wanted,
 			 struct ksc_src_names *out);
 bool ksc_src_names_has(const struct ksc_src_names *n, const char *name);
+/* How the source names `name` (0: not in code): */
+#define KSC_SRC_CALLED 0x2u      /* followed by '(': called, not only taken as a value */
+#define KSC_SRC_CONDITIONAL 0x4u /* under a condition not evaluated (#ifdef HAVE_X, ...),
+				  * or a call with a conditional inside its arguments */
+#define KSC_SRC_PLAIN 0x8u       /* somewhere under no condition not evaluated (a header's
+				  * include guard counts as taken) */
+unsigned int ksc_src_names_flags(const struct ksc_src_names *n, const char *name);
+/* Does the source name `name` in the same places in both scans (of the same files)? */
+bool ksc_src_names_same_places(const struct ksc_src_names *a, const struct ksc_src_names *b,
+			       const char *name);
+/*
+ * Does the source reach member `member` of struct (or union) `tag` through a variable it
+ * declares of that type (VAR->MEMBER or VAR.MEMBER)? Scope and casts are not followed:
+ * a name declared of that type anywhere counts.
+ */
+bool ksc_src_names_accesses(const struct ksc_src_names *n, const char *tag, const char *member);
 void ksc_src_names_fini(struct ksc_src_names *n);

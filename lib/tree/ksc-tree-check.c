@@ -14,7 +14,7 @@
 #include "util/array.h"
 struct cstate {
 	struct ksc_ctx *ctx;
-	struct msgbuf msgs;
+	struct ksc_msgbuf msgs;
 	struct ksc_sigscratch sig;
 	uint64_t ns;
 };
@@ -133,7 +133,7 @@ static void check_item(struct tpool *p, size_t i, unsigned int worker)
 	struct tmod *m = &t->mods[i];
 	struct ksc_module *mod = NULL;
 	struct ksc_report *rep = NULL;
-	uint64_t t0 = t->opts.timing ? now_ns() : 0;
+	uint64_t t0 = t->opts.timing ? ksc_thread_ns() : 0;
 	int r;
 
 	if (j->k) {
@@ -150,7 +150,7 @@ static void check_item(struct tpool *p, size_t i, unsigned int worker)
 	ksc_report_unref(rep);
 	ksc_module_unref(mod);
 	if (t->opts.timing)
-		w->ns += now_ns() - t0;
+		w->ns += ksc_thread_ns() - t0;
 }
 
 /*
@@ -207,7 +207,7 @@ static int check_kernel_ready(struct ksc_tree *t)
 	build_check_kernel(t);
 	for (size_t i = 0; i < t->run->ck_msgs.n; i++)
 		ksc_log(t->ctx, t->run->ck_msgs.prio[i], "%s", t->run->ck_msgs.text[i]);
-	msgbuf_clear(&t->run->ck_msgs);
+	ksc_msgbuf_clear(&t->run->ck_msgs);
 	oom |= t->run->ck_msgs.oom;
 	if (t->run->ck_err == -ENOMEM)
 		oom = 1;
@@ -229,7 +229,7 @@ static int checkers_fini(struct ksc_tree *t, struct cstate *cs, unsigned int job
 			ksc_log(t->ctx, cs[i].msgs.prio[j], "%s", cs[i].msgs.text[j]);
 		t->st.cpu_check += (double)cs[i].ns / 1e9;
 		oom |= cs[i].msgs.oom;
-		msgbuf_fini(&cs[i].msgs);
+		ksc_msgbuf_fini(&cs[i].msgs);
 		ksc_sigscratch_fini(&cs[i].sig);
 		ksc_unref(cs[i].ctx);
 	}
@@ -257,7 +257,7 @@ int check_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, si
 		if (!cs[i].ctx)
 			r = -ENOMEM;
 		else
-			ksc_set_log_fn(cs[i].ctx, msgbuf_log, &cs[i].msgs);
+			ksc_set_log_fn(cs[i].ctx, ksc_msgbuf_log, &cs[i].msgs);
 	}
 	struct check_job cjob = { cs, t->run->ck, t->has_check ? &t->check : NULL, 0 };
 	/* the planned items, and the modules sort_modules() marked since (R43) */

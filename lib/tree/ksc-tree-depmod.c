@@ -172,6 +172,42 @@ static void render_item(struct tpool *p, size_t i, unsigned int worker)
 	j->err[i] = render(p->t, j->files[i], &j->data[i], &j->size[i]);
 }
 
+/*
+ * Write the n_new files rendered in rj into adir together (atomically), and add each to
+ * outs/names (its key for the index). 0 or -errno (said).
+ */
+static int write_new(struct ksc_tree *t, const char *adir, const struct render_job *rj,
+		     size_t n_new, struct kidx_output *outs, const char **names, size_t *n_outs)
+{
+	const char *wnames[ARRAY_SIZE(depmod_files)];
+	struct iovec iov[ARRAY_SIZE(depmod_files)];
+	size_t bad;
+	int r;
+
+	for (size_t i = 0; i < n_new; i++) {
+		wnames[i] = ksc_depmod_file_name(rj->files[i]);
+		iov[i] = (struct iovec){ rj->data[i], rj->size[i] };
+	}
+	r = ksc_write_atomic_many(adir, wnames, iov, n_new, true, &bad);
+	if (r < 0 && bad < n_new)
+		ksc_err(t->ctx, "%s/%s: %s", adir, wnames[bad], ksc_write_strerror(-r));
+	else if (r < 0)
+		ksc_err(t->ctx, "%s: %s", adir, ksc_write_strerror(-r));
+	for (size_t i = 0; i < n_new && r == 0; i++) {
+		char path[PATH_MAX];
+		struct stat st;
+		snprintf(path, sizeof(path), "%s/%s", adir, wnames[i]);
+		if (stat(path, &st) < 0)
+			return -errno;
+		outs[*n_outs] = (struct kidx_output){
+			wnames[i], (uint64_t)st.st_size, (uint64_t)st.st_ino,
+			ksc_hash64(rj->data[i], rj->size[i], 5), st_mtime_ns(&st)
+		};
+		names[(*n_outs)++] = wnames[i];
+	}
+	return r;
+}
+
 KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 				     unsigned int what)
 {
@@ -231,34 +267,8 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 		for (size_t i = 0; i < n_new && r == 0; i++)
 			r = rj.err[i];
 	}
-	if (r == 0 && n_new) {
-		const char *wnames[ARRAY_SIZE(depmod_files)];
-		struct iovec iov[ARRAY_SIZE(depmod_files)];
-		for (size_t i = 0; i < n_new; i++) {
-			wnames[i] = ksc_depmod_file_name(rj.files[i]);
-			iov[i] = (struct iovec){ rj.data[i], rj.size[i] };
-		}
-		size_t bad;
-		r = ksc_write_atomic_many(adir, wnames, iov, n_new, true, &bad);
-		if (r < 0 && bad < n_new)
-			ksc_err(t->ctx, "%s/%s: %s", adir, wnames[bad], ksc_write_strerror(-r));
-		else if (r < 0)
-			ksc_err(t->ctx, "%s: %s", adir, ksc_write_strerror(-r));
-		for (size_t i = 0; i < n_new && r == 0; i++) {
-			char path[PATH_MAX];
-			struct stat st;
-			snprintf(path, sizeof(path), "%s/%s", adir, wnames[i]);
-			if (stat(path, &st) < 0) {
-				r = -errno;
-				break;
-			}
-			outs[n_outs] = (struct kidx_output){
-				wnames[i], (uint64_t)st.st_size, (uint64_t)st.st_ino,
-				ksc_hash64(rj.data[i], rj.size[i], 5), st_mtime_ns(&st)
-			};
-			names[n_outs++] = wnames[i];
-		}
-	}
+	if (r == 0 && n_new)
+		r = write_new(t, adir, &rj, n_new, outs, names, &n_outs);
 	for (size_t i = 0; i < n_new; i++)
 		free(rj.data[i]);
 	if (r < 0) {

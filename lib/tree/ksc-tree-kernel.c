@@ -3,8 +3,9 @@
  * The kernel a tree is resolved and checked against: its exports (Module.symvers, an
  * image or System.map, as the kernel locator finds them unless options name them) and
  * configuration, loaded once and perhaps on a thread of their own beside the walk;
- * the kernel of the checks (every module a provider); and ksc_tree_get_kernel(), the
- * kernel of ksc_kernel_open() made from the tree's records.
+ * the kernel of the checks (every module a provider); and ksc_tree_get_kernel(): the
+ * kernel of ksc_kernel_open(), which the kernel wing makes (ksc_kernel_from_modset())
+ * from a module set of the tree's records.
  */
 #include <errno.h>
 #include <limits.h>
@@ -354,7 +355,7 @@ void drop_check_kernel(struct ksc_tree *t)
 {
 	t->run->ck = ksc_kernel_unref(t->run->ck);
 	t->run->ck_ctx = ksc_unref(t->run->ck_ctx);
-	msgbuf_fini(&t->run->ck_msgs);
+	ksc_msgbuf_fini(&t->run->ck_msgs);
 }
 
 void build_check_kernel(struct ksc_tree *t)
@@ -366,7 +367,7 @@ void build_check_kernel(struct ksc_tree *t)
 		t->run->ck_err = -ENOMEM;
 		return;
 	}
-	ksc_set_log_fn(t->run->ck_ctx, msgbuf_log, &t->run->ck_msgs);
+	ksc_set_log_fn(t->run->ck_ctx, ksc_msgbuf_log, &t->run->ck_msgs);
 	t->run->ck_err = tree_kernel(t, t->run->ck_ctx, &t->run->ck);
 }
 
@@ -388,22 +389,6 @@ static bool stands_for_open(const struct ksc_tree *t)
 	       (t->ksrc == KSRC_SYMVERS || t->ksrc == KSRC_VMLINUX);
 }
 
-/* What reading a module logged, its path written as `path` (the caller's root). */
-static void replay_msgs(struct ksc_ctx *ctx, const struct krec *r, const char *abs,
-			const char *path)
-{
-	const struct krec_msg *msg = krec_arr(r, r->msgs);
-	size_t al = strlen(abs);
-
-	for (size_t j = 0; j < r->msgs.n; j++) {
-		const char *text = krec_str(r, msg[j].text);
-		if (strncmp(text, abs, al) == 0)
-			ksc_log(ctx, (int)msg[j].priority, "%s%s", path, text + al);
-		else
-			ksc_log(ctx, (int)msg[j].priority, "%s", text);
-	}
-}
-
 struct by_path {
 	const char *rel;
 	size_t i;
@@ -415,72 +400,49 @@ static int cmp_by_path(const void *a, const void *b)
 }
 
 /*
- * The tree's modules, sorted by path as ksc_depmod_modules_search() hands them over. They
- * point into the tree's records (not copied: the kernel keeps the tree).
+ * The tree's modules as a module set, sorted by path as depmod's search hands them over,
+ * each with its record (the set copies what it gives the kernel: the tree may go).
  */
-static int add_tree_modules(struct ksc_tree *t, struct ksc_kernel *k, const char *moddir)
+static int tree_modset(struct ksc_tree *t, const struct ksc_kernel_location *loc,
+		       struct ksc_modset **out)
 {
+	struct ksc_modset_where w = {
+		.root = ksc_kernel_location_get_root(loc),
+		.release = ksc_kernel_location_get_release(loc),
+		.moddir = ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR),
+		.no_walk = true,
+	};
 	struct by_path *o = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*o));
-	size_t dl = strlen(moddir);
-	struct ksc_sigscratch sig = { NULL, 0 };
-	char *path = NULL;
-	size_t cap = 0;
-	int r = 0;
+	struct ksc_ctx *quiet = ksc_new(); /* depmod.d was read, and said, by the tree */
+	int r = o && quiet ? ensure_records(t) : -ENOMEM; /* one read of the index's records */
 
-	if (!o)
-		return -ENOMEM;
-	r = ensure_records(t); /* one read of the index's records */
-	for (size_t i = 0; i < t->n_mods; i++)
+	*out = NULL;
+	if (r >= 0) {
+		ksc_set_log_fn(quiet, NULL, NULL);
+		r = ksc_modset_open(quiet, &w, out);
+	}
+	for (size_t i = 0; r >= 0 && i < t->n_mods; i++)
 		o[i] = (struct by_path){ t->mods[i].relpath, i };
-	qsort(o, t->n_mods, sizeof(*o), cmp_by_path);
-	for (size_t n = 0; n < t->n_mods && r >= 0; n++) {
+	if (r >= 0)
+		qsort(o, t->n_mods, sizeof(*o), cmp_by_path);
+	for (size_t n = 0; r >= 0 && n < t->n_mods; n++) {
 		struct tmod *m = &t->mods[o[n].i];
 		const struct krec *rec = need_rec(t, m);
-		size_t need = dl + 1 + strlen(m->relpath) + 1;
-		if (!rec)
-			r = -ENOMEM;
-		if (r >= 0 && need > cap) {
-			char *p = realloc(path, need);
-			if (!p) {
-				r = -ENOMEM;
-				break;
-			}
-			path = p;
-			cap = need;
-		}
-		if (r < 0)
-			break;
-		snprintf(path, cap, "%s/%s", moddir, m->relpath);
-		replay_msgs(k->ctx, rec, m->path, path);
-		if (!(rec->flags & KREC_F_ENGINE) || rec->kind != KSC_KIND_MODULE)
-			continue;
-		struct ksc_module *mod;
-		const char *kept = pool_strdup(&k->strings, path);
-		r = kept ? ksc_krec_to_module(k->ctx, rec, kept, false, false, &sig, &mod)
-			 : -ENOMEM;
-		if (r < 0)
-			break;
-		r = ksc_kernel_add_module(k, mod);
-		if (r >= 0 && m->replaced)
-			r = ksc_kernel_note_replaced(k, t->dmcfg, mod, m->relpath, m->replaced);
-		ksc_module_unref(mod);
+		r = rec ? ksc_modset_add(*out, m->relpath, m->replaced, rec) : -ENOMEM;
 	}
-	ksc_sigscratch_fini(&sig);
-	free(path);
+	if (r < 0) {
+		ksc_modset_free(*out);
+		*out = NULL;
+	}
+	ksc_unref(quiet);
 	free(o);
 	return r;
-}
-
-static void release_tree(void *t)
-{
-	ksc_tree_unref(t);
 }
 
 KSC_EXPORT int ksc_tree_get_kernel(struct ksc_tree *t, struct ksc_ctx *ctx,
 				   struct ksc_kernel **out)
 {
 	struct ksc_kernel_location *loc = NULL;
-	struct ksc_kernel *k = NULL;
 	enum ksc_kernel_file which = KSC_KFILE_SYMVERS;
 	int r;
 
@@ -508,45 +470,13 @@ KSC_EXPORT int ksc_tree_get_kernel(struct ksc_tree *t, struct ksc_ctx *ctx,
 		r = -ENODATA;
 		goto out;
 	}
-	/* As ksc_kernel_open_location(): the modules, the exports, the configuration. */
-	r = ksc_kernel_new(ctx, &k);
-	if (r >= 0) {
-		k->kept = ksc_tree_ref(t);
-		k->kept_release = release_tree;
-		r = ksc_kernel_set_release(k, ksc_kernel_location_get_release(loc));
-	}
+	/* The kernel wing makes it, as ksc_kernel_open_location() does, from the records. */
+	struct ksc_modset *ms;
+	r = tree_modset(t, loc, &ms);
 	if (r >= 0)
-		r = add_tree_modules(t, k, ksc_kernel_location_get_path(loc,
-									 KSC_KFILE_MODULE_DIR));
-	if (r >= 0)
-		/* as ksc_kernel_open_location(): no in-tree module, the modules' rows as
-		 * providers */
-		r = t->ksv ? ksc_kernel_add_symvers_rows(k, t->ksv, ksc_kernel_has_intree_module(k))
-			   : ksc_kernel_add_vmlinux(k, t->kvm);
-	if (r >= 0 && !k->has_vmlinux)
-		r = -ENODATA;
-	if (r >= 0) {
-		k->exports_from = pool_strdup(&k->strings, exports);
-		if (!k->exports_from)
-			r = -ENOMEM;
-		ksc_info(ctx, "%s: kernel exports read", exports);
-	}
-	if (r >= 0) {
-		k->quirks |= t->quirks;
-		if (config) {
-			r = ksc_kernel_read_config(k, config);
-			if (r < 0 && r != -ENOMEM) {
-				k->errors++;
-				r = 0;
-			}
-		}
-	}
-	if (r >= 0) {
-		*out = k;
-		k = NULL;
-	}
+		r = ksc_kernel_from_modset(ctx, loc, ms, out);
+	ksc_modset_free(ms);
 out:
-	ksc_kernel_unref(k);
 	ksc_kernel_location_unref(loc);
 	return r < 0 ? r : 0;
 }

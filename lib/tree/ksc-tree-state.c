@@ -121,24 +121,6 @@ int make_absolute(const char *p, char **out)
 	return 0;
 }
 
-uint64_t file_content_hash(int fd, uint64_t size)
-{
-	unsigned char buf[65536];
-	uint64_t h = size, off = 0;
-
-	while (off < size) {
-		ssize_t k = pread(fd, buf, size - off < sizeof(buf) ? (size_t)(size - off) : sizeof(buf),
-				  (off_t)off);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return 0;
-		h = ksc_hash64(buf, (size_t)k, h);
-		off += (uint64_t)k;
-	}
-	return h | 1;
-}
-
 /* Are dfd/name's bytes those the record was read from? */
 static bool same_content(const struct krec_sum *o, int dfd, const char *name)
 {
@@ -149,7 +131,7 @@ static bool same_content(const struct krec_sum *o, int dfd, const char *name)
 	if (fd < 0)
 		return false;
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-		same = file_content_hash(fd, (uint64_t)st.st_size) == o->content_hash;
+		same = ksc_file_content_hash(fd, (uint64_t)st.st_size) == o->content_hash;
 	close(fd);
 	return same;
 }

@@ -128,7 +128,7 @@ static int note_dir(struct ksc_tree *t, const char *rel, const struct stat *st)
 	int64_t mt = st_mtime_ns(st);
 	t->dirs[t->n_dirs++] =
 		(struct kidx_dir){ r, (uint64_t)st->st_ino,
-				   mt > t->start_ns - RACY_NS ? KREC_RACY : mt };
+				   mt > t->start_ns - KSC_RACY_NS ? KREC_RACY : mt };
 	return 0;
 }
 
@@ -420,13 +420,8 @@ static int cached_walk(struct ksc_tree *t)
 
 	if (hash_reserve(&t->by_name, n) < 0)
 		return -ENOMEM;
-	if (t->cap_mods < n) {
-		struct tmod *a = realloc(t->mods, n * sizeof(*a));
-		if (!a)
-			return -ENOMEM;
-		t->mods = a;
-		t->cap_mods = n;
-	}
+	if (array_reserve(t->mods, t->cap_mods, n, 16) < 0)
+		return -ENOMEM;
 	/*
 	 * Every module's path in one block, its relpath the path's tail; its name is the
 	 * index's (the walk that wrote the index made it). No folder is read.

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "tree/tree-private.h"
+#include "util/opts.h"
 
 /* Seconds since *t0; *t0 is now. */
 static double lap(double *t0)
@@ -245,19 +246,16 @@ KSC_EXPORT int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *
 	t->dfd = -1;
 	hash_init(&t->by_name);
 	hash_init(&t->ksyms);
-	if (opts) {
-		size_t sz = opts->sz < sizeof(t->opts) ? opts->sz : sizeof(t->opts);
-		memcpy(&t->opts, opts, sz);
-	}
-	t->opts.sz = sizeof(t->opts);
+	r = opts_copy(&t->opts, opts);
+	if (r < 0)
+		goto err;
 	t->opts.keyring = ksc_keyring_ref(t->opts.keyring);
 	if (t->opts.check) {
 		t->check = (struct ksc_check_opts){ .sz = sizeof(t->check),
 						    .allow_missing_ns = -1 };
-		size_t sz = t->opts.check->sz < sizeof(t->check) ? t->opts.check->sz
-								 : sizeof(t->check);
-		memcpy(&t->check, t->opts.check, sz);
-		t->check.sz = sizeof(t->check);
+		r = opts_copy(&t->check, t->opts.check);
+		if (r < 0)
+			goto err;
 		t->has_check = true;
 	}
 	t->opts.check = NULL;

@@ -11,8 +11,9 @@
  *   ksc-tree-index.c    the index of the last run: opened, attached, saved
  *   ksc-tree-depmod.c   depmod's files
  *   ksc-tree-kernel.c   the kernel's exports; ksc_tree_get_kernel()
- *   ksc-tree-read.c     step 2: reading modules into facts records, in the workers;
- *                       the index's records fetched when needed
+ *   ksc-tree-read.c     step 2: reading modules into facts records, in the workers
+ *                       (the module set's reader, ksc-modset-read.c); the index's
+ *                       records fetched when needed
  *   ksc-tree-pool.c     the worker threads, the messages they keep for the main thread
  *   ksc-tree-state.c    the tree object's life (ref, unref) and small shared helpers
  *   ksc-tree-problems.c the problems met, in order
@@ -32,24 +33,6 @@
 #include "modset/modset.h"
 #include "tree/tree.h"
 #include "util/workpool.h"
-
-/* A file modified this recently may change again within the clock's granularity. */
-#define RACY_NS 2000000000LL
-/*
- * The change time (ctime) is racy for a shorter while where the filesystem keeps
- * nanoseconds: one tick of the kernel's coarse clock (a jiffy, 10 ms at HZ=100, the
- * coarsest). Read later than that, an edit after the read gets another ctime.
- */
-#define CTIME_TICK_NS 10000000LL
-/*
- * A racy ctime (an edit in the same tick would keep it): the record is keyed by the
- * file's bytes too (file_content_hash(), never 0; 0 when it cannot be read).
- */
-uint64_t file_content_hash(int fd, uint64_t size);
-static inline bool ctime_racy(const struct stat *st, int64_t start_ns)
-{
-	return st_ctime_ns(st) > start_ns - (st->st_ctim.tv_nsec ? CTIME_TICK_NS : RACY_NS);
-}
 
 enum ksrc_kind { KSRC_NONE = 0, KSRC_SYMVERS, KSRC_VMLINUX, KSRC_SYSMAP };
 
@@ -98,14 +81,6 @@ struct tmod {
 struct tproblem {
 	char *path, *reason;
 	int err;
-};
-
-/* A thread's messages: kept per module and replayed by the main thread. */
-struct msgbuf {
-	int *prio;
-	char **text;
-	size_t n, cap;
-	int oom;
 };
 
 /* An entry of depmod's symbol table: its provider and CRC. */
@@ -211,7 +186,7 @@ struct tree_run {
 	/* the kernel the checks run against (build_check_kernel()), for the check phase */
 	struct ksc_kernel *ck;
 	struct ksc_ctx *ck_ctx;
-	struct msgbuf ck_msgs;
+	struct ksc_msgbuf ck_msgs;
 	int ck_err;
 };
 
@@ -223,15 +198,6 @@ static inline double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-/* The calling thread's CPU time: what the workers' split reports, whatever the load. */
-static inline uint64_t now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
 
 /* ---- threads (ksc-tree-pool.c) ---- */
@@ -257,10 +223,6 @@ struct tpool {
 void run_pool(struct ksc_tree *t, struct tpool *p, unsigned int threads,
 	      void (*side)(struct ksc_tree *), const char *phase);
 unsigned int default_jobs(void);
-/* A worker's log function (data: its struct msgbuf). */
-void msgbuf_log(void *data, int priority, const char *msg);
-void msgbuf_clear(struct msgbuf *b);
-void msgbuf_fini(struct msgbuf *b);
 
 /* ---- problems (ksc-tree-problems.c) ---- */
 

@@ -2,7 +2,7 @@
 # Inputs of the report tests (tests/cli/report.sh, tests/browser/report.sh); source it.
 # report_symvers DIR: the two small Module.symvers of tests/cli/diff.sh, every kind of
 # change between them, as DIR/old.symvers and DIR/new.symvers.
-# report_render: builds tests/browser/render.c (tools/report.c on a JSON file) as
+# report_render: builds tests/browser/render.c (tools/html.c on a JSON file) as
 # $T_TMP/render; returns nonzero (compiler output in $T_TMP/render.log) if it cannot.
 report_symvers() {
 	_report_sv() { printf '0x%08x\t%s\t%s\t%s\t%s\n' "$@"; }
@@ -49,7 +49,7 @@ report_render() {
 	${CC:-cc} -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 		-DKSC_VERSION="\"$(sed -n "s/^VERSION := //p" Makefile)\"" \
 		$(pkg-config --cflags json-c libxxhash) -o "$T_TMP/render" tests/browser/render.c \
-		tools/report.c "$T_TMP/report-assets.c" tools/text.c util/esc.c util/fileio.c \
+		tools/html.c "$T_TMP/report-assets.c" tools/text.c util/array.c util/esc.c util/fileio.c \
 		util/hash.c $(pkg-config --libs json-c libxxhash) \
 		> "$T_TMP/render.log" 2>&1
 }

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Test helper: render a JSON document with tools/report.c, as the commands do.
+ * Test helper: render a JSON document with tools/html.c, as the commands do.
  *   render html KIND DOC.json OUT.html [TITLE]
  *   render dot KIND DOC.json
- * Built by the report tests themselves (cc tests/browser/render.c tools/report.c
+ * Built by the report tests themselves (cc tests/browser/render.c tools/html.c
  * tools/text.c util/esc.c -ljson-c).
  */
 #include <stdio.h>

@@ -60,7 +60,7 @@ if ! apt_install chromium command -v chromium; then
 	exit 0
 fi
 
-# The reports and their JSON, written by the tool (the audit by tools/report.c on a
+# The reports and their JSON, written by the tool (the audit by tools/html.c on a
 # sample audit document until `ksymcheck audit --html` can be run on a fixture tree).
 "$KSC" diff --json "$T_TMP/old.symvers" "$T_TMP/new.symvers" > "$B/diff.json"
 t_run "diff --html FILE" 1 "$KSC" diff --html "$B/diff.html" "$T_TMP/old.symvers" "$T_TMP/new.symvers"

@@ -21,6 +21,7 @@ sv() { printf '0x%08x\t%s\t%s\t%s\t%s\n' "$@"; }
 	sv 0 debugfs_create_dir vmlinux EXPORT_SYMBOL_GPL DEBUGFS
 	sv 0 dma_buf_get vmlinux EXPORT_SYMBOL_GPL DMA_BUF
 	sv 0 anon_inode_make_secure_inode vmlinux EXPORT_SYMBOL ""
+	sv 0 kfree_noprof vmlinux EXPORT_SYMBOL ""
 } > "$T_TMP/6.12.symvers"
 # 7.2: kfree gone, _printk in PRINTK (a string in MODULE_IMPORT_NS from 6.13), debugfs
 # restricted to kvm, anon_inode_make_secure_inode GPL-only
@@ -108,6 +109,19 @@ t_run "a source that names nothing changed for 7.2 but kfree in an old branch" 1
 t_grep "... 7.2: may-fail (debugfs_create_dir is not named)" \
 	"fx_user  built-for:loads  fails   may-fail" "$T_TMP/out"
 
+# kfree only under an #ifdef (a configure-style check decides): may fail, not fails;
+# a header's include guard is no such condition.
+mkdir -p "$T_TMP/ifsrc"
+printf '#ifdef FX_HAVE_KFREE\nvoid f(void *p) { kfree(p); }\n#endif\n' > "$T_TMP/ifsrc/a.c"
+t_run "a removed export named only under an #ifdef" 0 "$KSC" compat --src "$T_TMP/ifsrc" "${K[@]}" "$X/fx-user.ko"
+t_grep "... may fail: the configuration decides" \
+	"kfree: warning: no longer exported (by vmlinux in 6.1.0-57-amd64); the source names it only under conditions not evaluated here (#ifdef): the configuration decides [export-removed] (named in the source)" \
+	"$T_TMP/out"
+printf '#ifndef FX_B_H\n#define FX_B_H\nstatic inline void g(void *p) { kfree(p); }\n#endif\n' > "$T_TMP/ifsrc/b.h"
+t_run "... and in a header, inside its include guard" 1 "$KSC" compat --src "$T_TMP/ifsrc" "${K[@]}" "$X/fx-user.ko"
+t_grep "... an include guard is no condition: the build fails" \
+	"kfree: error: no longer exported (by vmlinux in 6.1.0-57-amd64) [export-removed] (named in the source)" "$T_TMP/out"
+
 # ---- types: two kernels' BTF (clang writes .BTF for the bpf target) ----
 if clang --target=bpf -g -c -x c /dev/null -o "$T_TMP/probe.o" 2> /dev/null; then
 	cat > "$T_TMP/old.c" <<'C'
@@ -116,6 +130,7 @@ typedef unsigned int fx_u32;
 int debugfs_create_dir(const char *name, struct fx_state *s, fx_u32 flags) { return s->a; }
 int dma_buf_get(int fd) { return fd; }
 int _printk(const unsigned char *fmt) { return *fmt; }
+void kfree(const void *p) { }
 C
 	cat > "$T_TMP/new.c" <<'C'
 int _printk(const void *fmt) { return fmt != 0; }
@@ -124,16 +139,30 @@ typedef unsigned int fx_flags_t;
 int debugfs_create_dir(const char *name, struct fx_state *s, fx_flags_t flags, int mode) { return s->a; }
 typedef int fx_fd_t;
 int dma_buf_get(fx_fd_t fd) { return fd; }
+void kfree_noprof(const void *p) { }
 C
 	clang --target=bpf -g -O2 -c "$T_TMP/old.c" -o "$T_TMP/old.btf"
 	clang --target=bpf -g -O2 -c "$T_TMP/new.c" -o "$T_TMP/new.btf"
 	B=(-s "$T_TMP/6.1.symvers" --kver 6.1.0-57-amd64 --btf "$T_TMP/old.btf"
 	   -s "$T_TMP/6.12.symvers" --kver 6.12.0 --btf "$T_TMP/new.btf")
 	t_expect btf 0 "$KSC" compat -v "${B[@]}" "$X/fx-user.ko"
+	cp "$T_TMP/out" "$T_TMP/btf.first"
+	t_run "the same again: the types from the cache" 0 "$KSC" compat -v "${B[@]}" "$X/fx-user.ko"
+	t_diff "... the same output" "$T_TMP/btf.first" "$T_TMP/out"
+	t_eq "... kept in \$XDG_CACHE_HOME/ksymcheck/compat" "yes" \
+		"$(ls "$XDG_CACHE_HOME"/ksymcheck/compat/*.memo > /dev/null 2>&1 && echo yes)"
+	t_run "--no-cache" 0 "$KSC" compat -v --no-cache "${B[@]}" "$X/fx-user.ko"
+	t_diff "... the same output" "$T_TMP/btf.first" "$T_TMP/out"
+	for f in "$XDG_CACHE_HOME"/ksymcheck/compat/*.memo; do printf 'ksc-compat-memo 1\nT\tbroken' > "$f"; done
+	t_run "a cache cut short" 0 "$KSC" compat -v "${B[@]}" "$X/fx-user.ko"
+	t_diff "... is read anew: the same output" "$T_TMP/btf.first" "$T_TMP/out"
+	cp "$T_TMP/btf.first" "$T_TMP/out"
+	t_grep "... a removed export's likely successor: a name alike, the same prototype" \
+		"    hint: maybe kfree_noprof (a name alike, the same prototype)" "$T_TMP/out"
 	t_grep "... the prototype, both sides as C" \
 		"    now: int debugfs_create_dir(const char *name, struct fx_state *s, fx_flags_t flags, int mode)" "$T_TMP/out"
 	t_grep "... a struct it takes lost a member and a callback changed: a note" \
-		"debugfs_create_dir: note: struct fx_state (through debugfs_create_dir): members buf,notify removed or changed [struct-changed]" "$T_TMP/out"
+		"debugfs_create_dir: note: struct fx_state (through debugfs_create_dir): members buf removed, notify changed [struct-changed]" "$T_TMP/out"
 	if grep -q "dma_buf_get.*type-changed" "$T_TMP/out"; then
 		t_fail "... a new typedef of the same type is no change"
 	else
@@ -149,9 +178,54 @@ C
 	t_expect btf-source 1 "$KSC" compat --src "$T_TMP/src" "${B[@]}" "$X/fx-user.ko"
 	t_grep "... named in the source: the prototype fails the build" \
 		"debugfs_create_dir: error: prototype changed [type-changed] (named in the source)" "$T_TMP/out"
-	t_grep "... a member it names is gone: a warning" \
-		"debugfs_create_dir: warning: struct fx_state (through debugfs_create_dir): members buf,notify removed or changed, named in the source [struct-changed] (named in the source)" \
+	t_grep "... a member it reaches through a variable of that struct is gone: an error" \
+		"debugfs_create_dir: error: struct fx_state (through debugfs_create_dir): members buf removed, notify changed, reached in the source [struct-changed] (named in the source)" \
 		"$T_TMP/out"
+	# The source as a maintainer adapts it: the call under #ifdef inside its arguments,
+	# dma_buf_get only as a value, the struct's member not reached.
+	cat > "$T_TMP/src/fxuser.c" <<'C'
+#include <linux/version.h>
+static int (*get)(int) = dma_buf_get;
+int fx(struct fx_state *s, struct other *o)
+{
+	return o->buf[0] + debugfs_create_dir("x", s,
+#ifdef FX_HAVE_MODE
+		0, 0
+#else
+		0
+#endif
+		);
+}
+C
+	t_expect btf-adapted 1 "$KSC" compat -v --src "$T_TMP/src" "${B[@]}" "$X/fx-user.ko"
+	t_grep "... a call with a conditional in its arguments: may fail" \
+		"debugfs_create_dir: warning: prototype changed; the source names it under conditions not evaluated here (#ifdef): it may adapt to it [type-changed] (named in the source)" \
+		"$T_TMP/out"
+	t_grep "... a member of another struct of the same name is not reached" \
+		"debugfs_create_dir: note: struct fx_state (through debugfs_create_dir): members buf removed, notify changed [struct-changed]" \
+		"$T_TMP/out"
+	# Version conditionals joined with && and ||, the call differing by version
+	cat > "$T_TMP/src/fxuser.c" <<'C'
+#include <linux/version.h>
+int fx(struct fx_state *s)
+{
+#if (LINUX_VERSION_CODE >= KERNEL_VERSION(6,8,2)) || \
+	((LINUX_VERSION_CODE >= KERNEL_VERSION(6,1,83)) && (LINUX_VERSION_CODE < KERNEL_VERSION(6,2,0)))
+	return debugfs_create_dir("x", s, 0, 0);
+#else
+	return debugfs_create_dir("x", s, 0);
+#endif
+}
+C
+	t_expect btf-versions 1 "$KSC" compat -v --src "$T_TMP/src" "${B[@]}" "$X/fx-user.ko"
+	t_grep "... another call for the new version (|| and && evaluated): adapted, a note" \
+		"debugfs_create_dir: note: prototype changed; the source names it in other places for this kernel (version conditionals): adapted to it, as far as seen [type-changed] (named in the source)" \
+		"$T_TMP/out"
+	sed -i 's/KERNEL_VERSION(6,8,2)/KERNEL_VERSION(7,8,2)/' "$T_TMP/src/fxuser.c"
+	t_run "the same source whose new branch is for a later kernel" 1 \
+		"$KSC" compat --src "$T_TMP/src" "${B[@]}" "$X/fx-user.ko"
+	t_grep "... the old call on both kernels: the build fails" \
+		"debugfs_create_dir: error: prototype changed [type-changed] (named in the source)" "$T_TMP/out"
 	t_expect btf-unreadable 4 "$KSC" compat -s "$T_TMP/6.1.symvers" --kver 6.1.0-57-amd64 \
 		--btf "$T_TMP/old.c" -s "$T_TMP/6.12.symvers" --kver 6.12.0 --btf "$T_TMP/new.btf" \
 		"$X/fx-user.ko"
@@ -177,6 +251,15 @@ t_expect headers 0 "$KSC" compat -v -s "$T_TMP/6.1.symvers" --kver 6.1.0-57-amd6
 t_grep "... a macro of that name: a note, not a failure" \
 	"kfree: note: no longer exported, but the headers define it" "$T_TMP/out"
 t_grep "... the headers read" "headers read: 6.12.0 (2 files)" "$T_TMP/out"
+cp "$T_TMP/out" "$T_TMP/headers.first"
+t_run "the headers' scan again, from the cache" 0 "$KSC" compat -v -s "$T_TMP/6.1.symvers" \
+	--kver 6.1.0-57-amd64 -s "$T_TMP/6.12.symvers" --kver 6.12.0 --headers "$T_TMP/hdr" "$X/fx-user.ko"
+t_diff "... the same output" "$T_TMP/headers.first" "$T_TMP/out"
+echo '#define kfree_sensitive(p) kfree(p)' > "$T_TMP/hdr/include/linux/slab2.h"
+t_run "a header folder changed: scanned anew" 0 "$KSC" compat -v -s "$T_TMP/6.1.symvers" \
+	--kver 6.1.0-57-amd64 -s "$T_TMP/6.12.symvers" --kver 6.12.0 --headers "$T_TMP/hdr" "$X/fx-user.ko"
+t_grep "... three files read" "headers read: 6.12.0 (3 files)" "$T_TMP/out"
+rm "$T_TMP/hdr/include/linux/slab2.h"
 
 # ---- a proprietary module: became GPL-only is an error ----
 t_expect proprietary 0 "$KSC" compat -s "$T_TMP/6.16.symvers" --kver 6.16.0 \
@@ -195,6 +278,47 @@ t_expect root 0 "$KSC" compat -k "$T_TMP/root" -s "$T_TMP/7.2.symvers" --kver 7.
 	"$D/oot/fxdma.ko" "$D/extra/fx-grabber.ko"
 t_grep "... the root's release is a column" "6.16.0-demo" "$T_TMP/out"
 
+# ---- SARIF and HTML ----
+t_expect sarif 1 "$KSC" compat --format sarif --src "$T_TMP/src/fxuser.c" "${K[@]}" "$X/fx-user.ko"
+cp "$T_TMP/out" "$T_TMP/compat.sarif"
+"$KSC" compat --json --src "$T_TMP/src/fxuser.c" "${K[@]}" "$X/fx-user.ko" > "$T_TMP/compat.json"
+t_eq "... one result per finding --json has (notes aside), with its kernel and build" "ok" "$(python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))["runs"][0]["results"]
+d = json.load(open(sys.argv[2]))
+want = [(f["symbol"], f["code"], f["verdict"], c["release"], c["build"]) for m in d["modules"]
+        for c in m["cells"] for f in c["findings"] if f["verdict"] != "note"]
+got = [(x["locations"][0]["logicalLocations"][1]["name"], x["ruleId"], x["level"],
+        x["properties"]["release"], x["properties"]["build"]) for x in r]
+print("ok" if want == got and want else "%s != %s" % (got, want))' "$T_TMP/compat.sarif" "$T_TMP/compat.json")"
+if python3 -c 'import jsonschema' 2> /dev/null && SCHEMA=$(scripts/sarif-schema.sh --check 2> /dev/null); then
+	if python3 -c 'import json, sys, jsonschema
+s, d = (json.load(open(p)) for p in sys.argv[1:3])
+jsonschema.validators.validator_for(s)(s).validate(d)' "$SCHEMA" "$T_TMP/out" 2> "$T_TMP/v.err"; then
+		t_ok "... valid SARIF 2.1.0 (the published schema)"
+	else
+		t_fail "... valid SARIF 2.1.0 (the published schema)" "$(tail -c 600 "$T_TMP/v.err")"
+	fi
+else
+	t_skip "... valid SARIF 2.1.0 (the published schema)" "no python3-jsonschema or no cached schema (scripts/sarif-schema.sh)"
+fi
+# A module whose path holds HTML: the page embeds it escaped, the document intact.
+cp "$X/fx-user.ko" "$T_TMP/a<!--<script>.ko"
+t_run "--html FILE next to the text" 0 "$KSC" compat --html "$T_TMP/compat.html" "${K[@]}" \
+	"$T_TMP/a<!--<script>.ko"
+t_grep "... the page is compat's" 'data-kind="compat"' "$T_TMP/compat.html"
+if grep -qF '<!--<script>' "$T_TMP/compat.html"; then
+	t_fail "... the path's markup is escaped" "the page holds <!--<script> as it is"
+else
+	t_ok "... the path's markup is escaped"
+fi
+t_eq "... the embedded document is compat's JSON" "compat 1 3" "$(python3 -c '
+import json, re, sys
+t = open(sys.argv[1]).read()
+d = json.loads(re.search(r"<script type=\"application/json\" id=\"ksc-data\">(.*?)</script>", t, re.S).group(1))
+print(d["command"], len(d["modules"]), len(d["kernels"]))' "$T_TMP/compat.html")"
+t_expect html-unwritable 4 "$KSC" compat --html "$T_TMP/nodir/x.html" "${K[@]}" "$X/fx-user.ko"
+
 # ---- usage and bad input ----
 t_expect no-kernel 2 "$KSC" compat "$X/fx-user.ko"
 t_expect kver-first 2 "$KSC" compat --kver 7.2 -s "$T_TMP/7.2.symvers" "$X/fx-user.ko"
@@ -205,4 +329,4 @@ t_expect unreadable-module 4 "$KSC" compat "${K[@]}" "$T_TMP/missing.ko" "$X/fx-
 t_expect unreadable-kernel 4 "$KSC" compat -s "$T_TMP/missing.symvers" --kver 7.2 "$X/fx-user.ko"
 t_expect missing-src 4 "$KSC" compat --src "$T_TMP/nosrc" "${K[@]}" "$X/fx-user.ko"
 t_run "--help" 0 "$KSC" compat --help
-t_grep "... says what is not seen" "changed prototypes and struct layouts" "$T_TMP/out"
+t_grep "... says what is not seen" "Not seen (a compiler would): macros and inline functions" "$T_TMP/out"

@@ -2,8 +2,9 @@
 # `check -k ROOT` from depmod's files (lib/kernel/ksc-kernel-depmod.c): with modules.dep
 # and modules.symbols current (kmod's depmod run on the root), only the module's providers
 # are read, and every output is the whole tree's read byte for byte (KSYMCHECK_NO_DEPMOD=1
-# KSYMCHECK_NO_INDEX=1: ksc_kernel_open()); an index `tree` keeps, when there is one, goes
-# first (cheaper still), so the runs here keep none (KSYMCHECK_NO_INDEX=1); stale files (a module added or touched after
+# KSYMCHECK_NO_INDEX=1: ksc_kernel_open()); with an index, the files read are taken from
+# its records when current (and the records read are kept in it), so the runs that compare
+# keep none (KSYMCHECK_NO_INDEX=1); stale files (a module added or touched after
 # depmod, a file missing or not as depmod wrote it) fall back to the tree's read, saying
 # why at debug level. A root with only the headers' Module.symvers (no module) takes the
 # modules' exports from it. Whole outputs against tests/expected/depmod-files/.
@@ -56,6 +57,17 @@ t_expect current 0 env KSYMCHECK_NO_INDEX=1 "$KSC" check -v -k "$root" "$amd"
 KSYMCHECK_NO_DEPMOD=1 "$KSC" check -k "$root" "$amd" > /dev/null 2>&1
 "$KSC" check -v -k "$root" "$amd" > "$T_TMP/out" 2> "$T_TMP/err"
 t_diff "an index kept: the same output" "$T_EXPECTED/current.out" "$T_TMP/out"
+rm -rf "$XDG_CACHE_HOME"
+# depmod's files with the index: the first run keeps the records it read, the next one
+# takes them from the index (no module decompressed); the same output both times
+"$KSC" check -v -k "$root" "$amd" > "$T_TMP/out" 2> "$T_TMP/err"
+t_diff "depmod's files, no index yet: the same output" "$T_EXPECTED/current.out" "$T_TMP/out"
+t_eq "... the records read are kept in an index" 1 \
+	"$(find "$XDG_CACHE_HOME/ksymcheck/tree" -name "$REL-*.idx" 2> /dev/null | wc -l)"
+"$KSC" check -v -k "$root" "$amd" > "$T_TMP/out2" 2> "$T_TMP/err2"
+t_diff "depmod's files through the index's records: the same output" "$T_EXPECTED/current.out" \
+	"$T_TMP/out2"
+t_diff "... and the same messages" "$T_TMP/err" "$T_TMP/err2"
 rm -rf "$XDG_CACHE_HOME"
 
 # kvm-amd's provider replaced by the impostor in updates/dkms after depmod ran

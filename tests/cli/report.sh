@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# The report renderers of tools/report.c: `diff --html FILE` and `diff --format dot` on two
+# The report renderers of tools/html.c: `diff --html FILE` and `diff --format dot` on two
 # small Module.symvers (those of diff.sh) and with modules, and an audit document through
 # tests/browser/render.c. The HTML is well-formed, self-contained (nothing that can
 # fetch), embeds exactly the --json document; the dot parses (and renders when Graphviz is
@@ -94,7 +94,7 @@ t_expect diff-format-svg 2 "$KSC" diff --format svg "$OLD" "$NEW"
 
 # The audit document (the lead's schema), through the same functions.
 if report_render; then
-	t_ok "tests/browser/render.c builds against tools/report.c"
+	t_ok "tests/browser/render.c builds against tools/html.c"
 	"$T_TMP/render" html audit tests/browser/audit-sample.json "$T_TMP/audit.html" "ksymcheck audit <&>"
 	check_html "audit HTML" "$T_TMP/audit.html" tests/browser/audit-sample.json "ksymcheck audit <&>"
 	t_expect audit-sample-dot 0 "$T_TMP/render" dot audit tests/browser/audit-sample.json
@@ -104,7 +104,7 @@ if report_render; then
 		"$(grep -c '^symbol:' "$T_TMP/nodes") $(grep -c '^namespace:' "$T_TMP/nodes") $(grep -c '^module:' "$T_TMP/nodes")"
 	t_run "an unknown kind is refused" 1 "$T_TMP/render" dot tree tests/browser/audit-sample.json
 else
-	t_fail "tests/browser/render.c builds against tools/report.c" "$(head -c 800 "$T_TMP/render.log")"
+	t_fail "tests/browser/render.c builds against tools/html.c" "$(head -c 800 "$T_TMP/render.log")"
 fi
 mkdir -p "$T_TMP/tree"
 if [ -x "$T_TMP/render" ] && report_audit "$T_TMP/tree"; then

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The size and layering limits of lib/, tools/ and util/ (tests/structure.py, which lists
-# today's exceptions with their reasons): no file over 1,500 lines, no function over 120,
-# no #include circle, no include or call (nm on the objects in $BUILD) from a lower wing
+# today's exceptions with their reasons): no file over 1,500 lines, no function over 120
+# (tools/: 1,000 and 100), one home for getopt_long(), realloc() and stderr, no #include circle, no include or call (nm on the objects in $BUILD) from a lower wing
 # to a higher one, no circle of calls between the files of one wing. First on a made-up tree that breaks each limit once, so that a checker
 # that passes everything fails here.
 . tests/lib.sh
@@ -78,6 +78,28 @@ rc=$?
 t_eq "a report that reads the fields of the kernel wing's struct fails, once per read" \
 	"1 1 lib/report/r.c:4: a[n].name lib/report/r.c:10: p->prev" \
 	"$rc $(grep -c '^not ok' "$T_TMP/reach.out") $(grep -o 'lib/report/r.c:[0-9]*: [^ ]*' "$T_TMP/reach.out" | tr '\n' ' ' | sed 's/ $//')"
+
+# Each job outside its home: getopt_long() and stderr in a tools/ file that is not
+# options.c or message.c, realloc() in a reader; the same words in a comment or a string
+# do not count, nor the homes themselves. And tools/ has the stricter limits: a function
+# of 101 lines, a file of 1,001.
+# put FILE LINE...: a made-up source file, its folders made.
+put() { mkdir -p "${1%/*}"; local f=$1; shift; printf '%s\n' "$@" > "$f"; }
+put "$T_TMP/homes/tools/t.c" 'int g(int argc, char **argv)' '{' \
+	'	/* getopt_long(argc, argv) and realloc(p, n) in a comment, fprintf(stderr, ...) */' \
+	'	puts("getopt_long( realloc( stderr");' \
+	'	while (getopt_long(argc, argv, "h", NULL, NULL) != -1)' '		fputs("x", stderr);' \
+	$(seq -f 'x(%g);' 97) '}'
+seq -f '/* %g */' 897 >> "$T_TMP/homes/tools/t.c"
+put "$T_TMP/homes/lib/readers/r.c" 'void *r(void *p)' '{' '	return realloc(p, 8);' '}'
+put "$T_TMP/homes/tools/options.c" 'int o(void)' '{' '	return getopt_long(0, 0, "", 0, 0);' '}'
+put "$T_TMP/homes/tools/message.c" 'void m(void)' '{' '	fputc(0, stderr);' '}'
+put "$T_TMP/homes/util/array.c" 'void *a(void *p)' '{' '	return realloc(p, 8);' '}'
+python3 tests/structure.py "$T_TMP/homes" > "$T_TMP/homes.out" 2>&1
+rc=$?
+t_eq "getopt_long, realloc and stderr outside their homes fail, and tools/ has its own limits" \
+	"1 3 3 tools/t.c: 1001 tools/t.c:1: g() has 101 lib/readers/r.c:3: realloc in r() tools/t.c:5: getopt in g() tools/t.c:6: stderr in g()" \
+	"$rc $(grep -c '^not ok' "$T_TMP/homes.out") $(grep -c '^#   .* outside its home' "$T_TMP/homes.out") $(echo $(grep -o -e 'tools/t.c:[0-9]*: [a-z]* in g()' -e 'lib/readers/r.c:[0-9]*: [a-z]* in r()' -e 'tools/t.c: [0-9]*' -e 'tools/t.c:1: g() has [0-9]*' "$T_TMP/homes.out"))"
 
 python3 tests/structure.py --build "$BUILD" . > "$T_TMP/out" 2>&1
 rc=$?

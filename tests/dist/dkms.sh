@@ -175,6 +175,19 @@ t_eq "--help: PRE_INSTALL set for every dkms, as the README says" "1 1 0" \
 t_eq "--help and README document the cache" "1 1" \
 	"$(grep -c 'index of the kernel.s modules under \$XDG_CACHE_HOME/ksymcheck' "$T_TMP/out") $(grep -c '^## The cache' contrib/dkms/README.md)"
 
+# --compat: the modules and the source tree DKMS runs the hook in against another kernel
+# (here the sample kernel again, under another release), advice that never fails.
+cp -a "$root" "$T_TMP/root72"
+mv "$T_TMP/root72/lib/modules/$kver" "$T_TMP/root72/lib/modules/7.2.0-demo"
+for f in "$T_TMP/root72/boot/"*"-$kver"; do mv "$f" "${f%-"$kver"}-7.2.0-demo"; done
+mk_tree fxok "$D/intree/kvm.ko"
+(cd "$dkms_tree/fxok/1.0/build" && ./ksymcheck-post-build --compat "$T_TMP/root72" "$kver" "$arch") > "$T_TMP/out" 2>&1
+t_eq "--compat DIR: compat's matrix after the check, both kernels its columns" "0 1 1" \
+	"$? $(grep -cE "^MODULE +$kver +7\.2\.0-demo" "$T_TMP/out") $(grep -c '^ksymcheck-post-build: compat: no build fails on the kernels named' "$T_TMP/out")"
+(cd "$dkms_tree/fxok/1.0/build" && KSYMCHECK_DKMS_COMPAT="$T_TMP/root72 $T_TMP/nowhere" ./ksymcheck-post-build "$kver" "$arch") > "$T_TMP/out" 2>&1
+t_eq "KSYMCHECK_DKMS_COMPAT with a kernel that is not there: a warning, the check's status" "0 1" \
+	"$? $(grep -c '^ksymcheck-post-build: warning: compat could not be done' "$T_TMP/out")"
+
 # 5. A dangling link (ksymcheck not installed on the machine building the module): dkms
 # only warns that the script is not executable.
 mk_tree dangling "$D/oot/fxdma.ko"

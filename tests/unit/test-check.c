@@ -590,8 +590,13 @@ static int check2(struct env2 *e, const struct mkmod *m, const char *policy, cha
 	}
 	if (codes)
 		*codes = codebuf;
+	/* a reference taken keeps the report after the creator's is dropped */
+	assert_ptr_equal(ksc_report_ref(rep), rep);
+	assert_null(ksc_report_unref(rep));
 	int err = v->loader_err;
-	ksc_report_unref(rep);
+	assert_null(ksc_report_unref(rep));
+	assert_null(ksc_report_unref(NULL));
+	assert_null(ksc_report_ref(NULL));
 	ksc_module_unref(mod);
 	return err;
 }

@@ -5,9 +5,14 @@
  * precedence across ROOT/{etc,run,usr/local/lib,usr/lib,lib}/depmod.d, and the decision
  * between two files of one name as kmod's depmod_module_is_higher_priority() makes it,
  * its quirk between two files below one search folder included. The comparison with
- * kmod's real depmod on whole trees is in tests/cli/modset.sh.
+ * kmod's real depmod on whole trees is in tests/cli/modset.sh. The module set object
+ * (lib/modset/ksc-modset.c): each file's facts from the index when it read that very
+ * file, else read and kept for the next index; and ksc_kernel_open_opts()'s options.
  */
+#include <sys/time.h>
+
 #include "unit.h"
+#include "mkmod.h"
 #include "kernel/kernel.h"
 #include "modset/modset.h"
 
@@ -264,13 +269,135 @@ static void test_modules_search(void **state)
 	unit_rm_rf(root);
 }
 
+
+/* A module file below moddir, its times a day old (not racy). */
+static void put_module(const char *moddir, const char *rel, const struct mkmod *m)
+{
+	char p[4096];
+	struct timeval tv[2];
+	size_t size;
+	unsigned char *img = mkmod_build(m, &size);
+
+	snprintf(p, sizeof(p), "%s/%s", moddir, rel);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		mkdir(p, 0755);
+		*s = '/';
+	}
+	FILE *f = fopen(p, "we");
+	assert_non_null(f);
+	assert_int_equal(fwrite(img, 1, size, f), size);
+	assert_int_equal(fclose(f), 0);
+	free(img);
+	gettimeofday(&tv[0], NULL);
+	tv[0].tv_sec -= 86400;
+	tv[1] = tv[0];
+	assert_int_equal(utimes(p, tv), 0);
+}
+
+static struct ksc_modset *open_set(struct test_env *env, const char *root, const char *moddir,
+				   const char *index)
+{
+	struct ksc_modset_where w = { .root = root, .release = "6.1.0", .moddir = moddir,
+				      .index = index };
+	struct ksc_modset *ms;
+
+	assert_int_equal(ksc_modset_open(env->ctx, &w, &ms), 0);
+	return ms;
+}
+
+static void test_modset_index(void **state)
+{
+	struct test_env *env = *state;
+	struct mkmod core = { .this_module = "core",
+			      .modinfo = { "license=GPL", "intree=Y" },
+			      .exports = { { "core_fn", "", false, 0x33 } } };
+	struct mkmod user = { .this_module = "user",
+			      .modinfo = { "license=GPL", "intree=Y" },
+			      .imports = { { "core_fn" } } };
+	char root[512], moddir[700], index[700];
+	struct ksc_module *mod;
+	size_t i;
+
+	unit_mkdtemp(root, sizeof(root));
+	snprintf(moddir, sizeof(moddir), "%s/lib/modules/6.1.0", root);
+	snprintf(index, sizeof(index), "%s/cache/t.idx", root);
+	put_module(moddir, "kernel/core.ko", &core);
+	put_module(moddir, "kernel/sub/user.ko", &user);
+
+	/* no index yet: the file read, its record kept and written */
+	struct ksc_modset *ms = open_set(env, root, moddir, index);
+	assert_int_equal(ksc_modset_count(ms), 2);
+	assert_true(ksc_modset_find(ms, "core", &i));
+	assert_string_equal(ksc_modset_relpath(ms, i), "kernel/core.ko");
+	assert_false(ksc_modset_all_indexed(ms));
+	assert_int_equal(ksc_modset_module(ms, i, env->ctx, &mod), 0);
+	assert_int_equal(ksc_module_get_export_count(mod), 1);
+	ksc_module_unref(mod);
+	assert_int_equal(ksc_modset_save_index(ms), 0);
+	ksc_modset_free(ms);
+
+	/* one record in it: the other file read (in threads), then both kept */
+	ms = open_set(env, root, moddir, index);
+	assert_false(ksc_modset_all_indexed(ms));
+	assert_int_equal(ksc_modset_read_all(ms, 2, NULL, NULL), 0);
+	assert_int_equal(ksc_modset_save_index(ms), 0);
+	ksc_modset_free(ms);
+
+	/* every file current: their modules from the records, the same facts */
+	ms = open_set(env, root, moddir, index);
+	assert_true(ksc_modset_all_indexed(ms));
+	assert_true(ksc_modset_find(ms, "user", &i));
+	assert_int_equal(ksc_modset_module(ms, i, env->ctx, &mod), 0);
+	assert_int_equal(ksc_module_get_import_count(mod), 1);
+	assert_string_equal(ksc_module_get_import(mod, 0)->name, "core_fn");
+	ksc_module_unref(mod);
+	ksc_modset_free(ms);
+
+	/* a file rewritten: no longer the index's, read again */
+	core.exports[1] = (struct mk_export){ "core_fn2", "", false, 0x44 };
+	put_module(moddir, "kernel/core.ko", &core);
+	ms = open_set(env, root, moddir, index);
+	assert_false(ksc_modset_all_indexed(ms));
+	assert_true(ksc_modset_find(ms, "core", &i));
+	assert_int_equal(ksc_modset_module(ms, i, env->ctx, &mod), 0);
+	assert_int_equal(ksc_module_get_export_count(mod), 2);
+	ksc_module_unref(mod);
+	ksc_modset_free(ms);
+	unit_rm_rf(root);
+}
+
+static void test_open_opts(void **state)
+{
+	struct test_env *env = *state;
+	struct {
+		struct ksc_kernel_open_opts o;
+		unsigned long more;
+	} big = { .o = { .sz = sizeof(big) }, .more = 1 };
+	struct ksc_kernel_open_opts no_mods = { .sz = sizeof(no_mods), .n_modules = 1 };
+	struct ksc_kernel *k = (void *)1;
+
+	/* a larger struct whose added bytes are not zero, modules counted but none given */
+	assert_int_equal(ksc_kernel_open_opts(env->ctx, "/nonexistent", "6.1.0", &big.o, &k),
+			 -EINVAL);
+	assert_null(k);
+	assert_int_equal(ksc_kernel_open_opts(env->ctx, "/nonexistent", "6.1.0", &no_mods, &k),
+			 -EINVAL);
+	/* the added bytes zero: accepted (and the missing root said) */
+	big.more = 0;
+	assert_int_equal(ksc_kernel_open_opts(env->ctx, "/nonexistent", "6.1.0", &big.o, &k),
+			 -ENOENT);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, test_env_setup, test_env_teardown)
 	const struct CMUnitTest tests[] = {
 		T(test_default_updates_first), T(test_search_order), T(test_override),
 		T(test_exclude_and_syntax),    T(test_fingerprint),  T(test_load_order),
-		T(test_modules_search),
+		T(test_modules_search),        T(test_modset_index), T(test_open_opts),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);

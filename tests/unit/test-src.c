@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * Unit tests for lib/source/ksc-src.c (the source scanner) and lib/source/ksc-srcedit.c (edits, diffs,
+ * Unit tests for lib/source/ksc-src.c (the source scanner) and lib/source/ksc-srcedit*.c (edits, diffs,
  * atomic replacement, the migrate and nsdeps planners).
  */
 #include <sys/time.h>

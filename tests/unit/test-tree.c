@@ -667,7 +667,7 @@ static void test_index_corrupt(void **state)
 	 */
 	struct kidx idx;
 	assert_int_equal(ksc_kidx_parse(good, n, &idx), 0);
-	size_t cold = (size_t)idx.cold_off;
+	size_t cold = (size_t)idx.cold_off, cold_end = (size_t)idx.cold_end;
 	ksc_kidx_free(&idx);
 	size_t at[] = { 0, 9, 40, 200, cold / 2, cold - 1 };
 	for (size_t i = 0; i < ARRAY_SIZE(at); i++) {
@@ -677,7 +677,7 @@ static void test_index_corrupt(void **state)
 		corrupt_and_check(env, &f, ref, "flipped byte");
 	}
 	/* ... in a facts record: refused when it is read, that module read again */
-	size_t cat[] = { cold + 3, (cold + n) / 2, n - 1 };
+	size_t cat[] = { cold + 3, (cold + cold_end) / 2, cold_end - 1 };
 	for (size_t i = 0; i < ARRAY_SIZE(cat); i++) {
 		good[cat[i]] ^= 0x40;
 		write_bytes(f.index, good, n);
@@ -931,6 +931,170 @@ static void test_index_truncated(void **state)
 	unit_rm_rf(f.root);
 }
 
+/* The index's lookup table: one module found by name or path, its record alone read. */
+static void test_index_lookup(void **state)
+{
+	struct test_env *env = *state;
+	struct tfx f;
+	struct kidx_map *m;
+	struct kidx_hit hit;
+	struct stat st;
+	char p[1024];
+	size_t n = 0;
+
+	tfx_init(&f);
+	small_tree(&f);
+	usleep(50000); /* the files' ctimes past the tick that would make their keys racy */
+	struct ksc_tree *t = open_tree(env, &f, 1, f.index);
+	assert_int_equal(ksc_tree_save_index(t), 0);
+	ksc_tree_unref(t);
+	assert_int_equal(ksc_kidx_map(f.index, &m), 0);
+	assert_int_equal(ksc_kidx_map_count(m), 4);
+	assert_string_equal(ksc_kidx_map_moddir(m), f.moddir);
+	const char *names[] = { "core", "extra", "mid", "top" };
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
+		assert_int_equal(ksc_kidx_find(m, names[i], &hit), 0);
+		assert_string_equal(hit.name, names[i]);
+		assert_string_equal(krec_str(hit.rec, hit.rec->relpath), hit.relpath);
+		snprintf(p, sizeof(p), "%s/%s", f.moddir, hit.relpath);
+		assert_int_equal(stat(p, &st), 0);
+		assert_true(ksc_kidx_key_matches(&hit.key, &st));
+		struct kidx_hit again;
+		assert_int_equal(ksc_kidx_find_path(m, hit.relpath, &again), 0);
+		assert_ptr_equal(again.rec, hit.rec); /* read once */
+	}
+	assert_int_equal(ksc_kidx_find(m, "nosuch", &hit), -ENOENT);
+	assert_int_equal(ksc_kidx_find(m, "", &hit), -ENOENT);
+	assert_int_equal(ksc_kidx_find(m, "zzz", &hit), -ENOENT);
+	assert_int_equal(ksc_kidx_find_path(m, "kernel/a/nosuch.ko", &hit), -ENOENT);
+	/* a file touched since: its key no longer matches */
+	assert_int_equal(ksc_kidx_find(m, "mid", &hit), 0);
+	snprintf(p, sizeof(p), "%s/%s", f.moddir, hit.relpath);
+	assert_int_equal(utimes(p, NULL), 0);
+	assert_int_equal(stat(p, &st), 0);
+	assert_false(ksc_kidx_key_matches(&hit.key, &st));
+	ksc_kidx_unmap(m);
+
+	/* from memory, with every byte of the lookup table flipped in turn: refused */
+	char *good = unit_read_file(f.index, &n);
+	assert_non_null(good);
+	assert_int_equal(ksc_kidx_map_mem(good, n, &m), 0);
+	ksc_kidx_unmap(m);
+	struct kidx idx;
+	assert_int_equal(ksc_kidx_parse(good, n, &idx), 0);
+	size_t lk = (size_t)idx.cold_end;
+	ksc_kidx_free(&idx);
+	for (size_t at = lk; at < n; at++) {
+		good[at] ^= 0x10;
+		assert_int_equal(ksc_kidx_map_mem(good, n, &m), -EINVAL);
+		good[at] ^= 0x10;
+	}
+	/* a record corrupted: the table still opens, that lookup fails, the others work */
+	assert_int_equal(ksc_kidx_map_mem(good, n, &m), 0);
+	assert_int_equal(ksc_kidx_find(m, "top", &hit), 0);
+	uint64_t off = 0;
+	ksc_kidx_unmap(m);
+	assert_int_equal(ksc_kidx_read(f.index, &idx), 0);
+	for (size_t i = 0; i < idx.n_mods; i++)
+		if (strcmp(idx.mods[i].modname, "top") == 0)
+			off = idx.mods[i].rec_off;
+	ksc_kidx_free(&idx);
+	good[off + 40] ^= 1;
+	assert_int_equal(ksc_kidx_map_mem(good, n, &m), 0);
+	assert_int_equal(ksc_kidx_find(m, "top", &hit), -EINVAL);
+	assert_int_equal(ksc_kidx_find(m, "core", &hit), 0);
+	ksc_kidx_unmap(m);
+	/* ... even with its checksums redone: it no longer says what the table says */
+	ksc_kidx_fix_checksums(good, n);
+	assert_int_equal(ksc_kidx_map_mem(good, n, &m), 0);
+	assert_int_equal(ksc_kidx_find(m, "top", &hit), -EINVAL);
+	ksc_kidx_unmap(m);
+	good[off + 40] ^= 1;
+	ksc_kidx_fix_checksums(good, n);
+
+	/* cut short while open: the lookups fail cleanly, no SIGBUS */
+	assert_int_equal(ksc_kidx_map(f.index, &m), 0);
+	assert_int_equal(ksc_kidx_find(m, "core", &hit), 0);
+	assert_int_equal(truncate(f.index, (off_t)(n / 2)), 0);
+	assert_int_equal(ksc_kidx_find(m, "core", &hit), 0); /* kept */
+	assert_true(ksc_kidx_find(m, "top", &hit) < 0);
+	ksc_kidx_unmap(m);
+	assert_int_equal(ksc_kidx_map(f.index, &m), -EINVAL);
+	write_bytes(f.index, "", 0);
+	assert_int_equal(ksc_kidx_map(f.index, &m), -EINVAL);
+	unlink(f.index);
+	assert_int_equal(ksc_kidx_map(f.index, &m), -ENOENT);
+	free(good);
+	unit_rm_rf(f.root);
+}
+
+static const char *fixture(const char *rel)
+{
+	static char buf[1024];
+	const char *d = getenv("FIXTURES");
+
+	snprintf(buf, sizeof(buf), "%s/%s", d && *d ? d : "build/fixtures", rel);
+	return buf;
+}
+
+/*
+ * A signed module's record keeps the digest of its signed bytes, made when the tree
+ * read it: verifying the module rebuilt from the record reads no file.
+ */
+static void test_record_digest(void **state)
+{
+	struct test_env *env = *state;
+	struct tfx f;
+	struct kidx_map *m;
+	struct kidx_hit hit;
+	struct ksc_keyring *kr;
+	struct ksc_module *mod;
+	const struct ksc_key *key;
+	size_t n = 0;
+
+	char *img = unit_read_file(fixture("signed/fx-user-rsa.ko.xz"), &n);
+	if (!img || access(fixture("signed/rsa.pem"), R_OK) != 0) {
+		free(img);
+		skip(); /* no openssl when the fixtures were made */
+	}
+	tfx_init(&f);
+	small_tree(&f);
+	put_file(&f, "kernel/s/fx-user.ko.xz", img, n);
+	free(img);
+	assert_int_equal(ksc_keyring_new(env->ctx, &kr), 0);
+	assert_int_equal(ksc_keyring_add_path(kr, fixture("signed/rsa.pem")), 1);
+	struct ksc_tree_opts o = { .sz = sizeof(o), .jobs = 1, .index = f.index, .keyring = kr };
+	struct ksc_tree *t = NULL;
+	assert_int_equal(ksc_tree_open(env->ctx, f.root, KVER, &o, &t), 0);
+	assert_int_equal(ksc_tree_save_index(t), 0);
+	ksc_tree_unref(t);
+
+	assert_int_equal(ksc_kidx_map(f.index, &m), 0);
+	assert_int_equal(ksc_kidx_find(m, "fx_user", &hit), 0);
+	assert_int_equal(hit.rec->sigdigest.n, 1);
+	const struct krec_digest *d = krec_arr(hit.rec, hit.rec->sigdigest);
+	assert_int_equal(d->len, 32); /* sha256 */
+	/* rebuilt at a path where there is no file: verified all the same */
+	assert_int_equal(ksc_krec_to_module(env->ctx, hit.rec, "/nonexistent/fx-user.ko", true,
+					    false, NULL, &mod), 0);
+	assert_int_equal(ksc_module_verify_signature(mod, kr, &key), 0);
+	assert_non_null(key);
+	ksc_module_unref(mod);
+	/* without the digest, the file would have to be read again: it cannot be */
+	struct krec *c = malloc(hit.rec->size);
+	assert_non_null(c);
+	memcpy(c, hit.rec, hit.rec->size);
+	c->sigdigest.n = 0;
+	assert_int_equal(ksc_krec_to_module(env->ctx, c, "/nonexistent/fx-user.ko", true,
+					    false, NULL, &mod), 0);
+	assert_int_equal(ksc_module_verify_signature(mod, kr, &key), -ENOENT);
+	ksc_module_unref(mod);
+	free(c);
+	ksc_kidx_unmap(m);
+	ksc_keyring_unref(kr);
+	unit_rm_rf(f.root);
+}
+
 static void test_write_atomic(void **state)
 {
 	char dir[512], p[1024];
@@ -985,6 +1149,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_parallel_same, test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test_setup_teardown(test_bad_args, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_index_lookup, test_env_setup,
+						test_env_teardown),
+		cmocka_unit_test_setup_teardown(test_record_digest, test_env_setup,
 						test_env_teardown),
 		cmocka_unit_test(test_write_atomic),
 		cmocka_unit_test_setup_teardown(test_index_truncated, test_env_setup,

@@ -151,6 +151,27 @@ static void test_array_overflow(void **state)
 	assert_int_equal(bcap, 0);
 }
 
+/* array_resize(): exactly the room asked, either way; an overflow leaves the block. */
+static void test_array_resize(void **state)
+{
+	uint32_t *a = NULL;
+	size_t cap = 0;
+
+	(void)state;
+	assert_int_equal(array_resize(a, cap, 5), 0);
+	assert_int_equal(cap, 5);
+	a[4] = 9;
+	assert_int_equal(array_resize(a, cap, 100), 0);
+	assert_int_equal(cap, 100);
+	assert_int_equal(a[4], 9);
+	assert_int_equal(array_resize(a, cap, SIZE_MAX / 4 + 1), -ENOMEM);
+	assert_int_equal(cap, 100);
+	assert_int_equal(array_resize(a, cap, 5), 0);
+	assert_int_equal(cap, 5);
+	assert_int_equal(a[4], 9);
+	free(a);
+}
+
 /*
  * ksc_open_read(): a FIFO nobody writes to is refused at once (not waited for), kept
  * with KSC_OPEN_FIFO and blocking again; a character device and a folder are refused; a
@@ -250,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_hash64_old_values),
 		cmocka_unit_test(test_array_push),
 		cmocka_unit_test(test_array_overflow),
+		cmocka_unit_test(test_array_resize),
 		cmocka_unit_test(test_open_read),
 		cmocka_unit_test(test_read_fd_stream),
 	};

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # Embed the HTML report's style sheet and script into the tool: writes a C file that
-# defines report_css[] and report_js[] (tools/report.c) from the files given, byte for byte.
+# defines report_css[] and report_js[] (tools/html.c) from the files given, byte for byte.
 # Usage: tools/report/embed.sh report.css report.js > report-assets.c
 set -eu
 [ $# -eq 2 ] || { echo "usage: $0 CSS JS > FILE.c" >&2; exit 2; }

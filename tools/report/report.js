@@ -713,6 +713,73 @@ function diffView() {
 	});
 }
 
+/* ---- compat ---- */
+function buildTone(c) {
+	if (c.built_for) return c.load === 'ok' ? 'good' : 'bad';
+	return c.build === 'fails' ? 'bad' : c.build === 'may-fail' ? 'warn' : 'good';
+}
+function buildWord(c) { return c.built_for ? 'built-for: ' + (c.load === 'ok' ? 'loads' : 'refused') : str(c.build); }
+function compatView() {
+	var kernels = arr(DATA.kernels).map(str), mods = objs(DATA.modules), rows = [], failing = 0;
+	mods.forEach(function (md) {
+		objs(md.cells).forEach(function (c) {
+			if (c.failed) failing++;
+			objs(c.findings).forEach(function (f) {
+				rows.push({ module: md.module, path: md.path, release: c.release, symbol: f.symbol, code: f.code,
+					verdict: f.verdict, summary: f.summary, fix: f.fix, hint: f.hint,
+					from_type: f.from_type, to_type: f.to_type, named: f.named_in_source });
+			});
+		});
+	});
+	/* errors first: what stops a build is what the reader came for */
+	rows = rows.map(function (r, i) { r.i = i; return r; }).sort(function (a, b) {
+		return sevRank(a.verdict) - sevRank(b.verdict) || a.i - b.i;
+	});
+	document.getElementById('ksc-sub').textContent = 'One module, several kernels: ' + plural(mods.length, 'module', 'modules') +
+		' against ' + plural(kernels.length, 'kernel', 'kernels');
+	cards([
+		['Modules', mods.length, 'rows of the matrix'],
+		['Kernels', kernels.length, kernels.join(', '), true],
+		['Failing cells', failing, 'the build fails, or the load on the kernel it was built for'],
+		['Findings', rows.length, 'per symbol and kernel']
+	]);
+	table({
+		key: 'matrix', title: 'Matrix', desc: 'Would each module build from its source for each kernel; the column of the kernel it was built for says whether it loads.',
+		rows: mods,
+		cols: [{ label: 'Module', get: function (r) { return r.module; }, cls: 'mono nw', title: function (r) { return r.path; } }].concat(
+			kernels.map(function (k, i) {
+				return { label: k, get: function (r) { return objs(r.cells)[i] || null; }, render: function (c) {
+					if (!c) return { node: none(), sort: null, text: '' };
+					var w = buildWord(c);
+					return { node: badge(w, buildTone(c)), sort: w, text: w };
+				} };
+			}))
+	});
+	table({
+		key: 'findings', title: 'Findings', desc: 'What changed for each symbol the module imports (or struct it was built with) between the kernel it was built for and each other kernel.',
+		rows: rows,
+		cols: [
+			{ label: 'Module', get: function (r) { return r.module; }, cls: 'mono nw', title: function (r) { return r.path; } },
+			{ label: 'Kernel', get: function (r) { return r.release; }, cls: 'mono nw' },
+			{ label: 'Symbol', get: function (r) { return r.symbol; }, cls: 'mono nw' },
+			{ label: 'Code', type: 'badge', get: function (r) { return r.code; }, tone: function () { return ''; } },
+			{ label: 'Verdict', type: 'badge', get: function (r) { return r.verdict; }, tone: sevTone, rank: sevRank },
+			{ label: 'In the source', type: 'bool', get: function (r) { return r.named; }, yes: 'named', no: '', toneYes: 'warn' },
+			{ label: 'Detail', get: function (r) { return r; }, cls: 'wide', render: compatDetail }
+		]
+	});
+}
+function compatDetail(r) {
+	var parts = [str(r.summary)], node = h('div', null, [
+		h('div', { text: str(r.summary) }),
+		r.from_type ? h('div', { cls: 'mono note', text: 'was: ' + r.from_type }) : null,
+		r.to_type ? h('div', { cls: 'mono note', text: 'now: ' + r.to_type }) : null,
+		r.fix ? h('div', { text: 'fix: ' + r.fix }) : null,
+		r.hint ? h('div', { text: 'hint: maybe ' + r.hint }) : null]);
+	[r.from_type, r.to_type, r.fix, r.hint].forEach(function (x) { if (x) parts.push(str(x)); });
+	return { node: node, sort: str(r.summary), text: parts.join(' ') };
+}
+
 function kindsTable(counts) {
 	return table({
 		key: 'counts', title: 'Changes by kind', desc: 'How many exports changed in each way between OLD and NEW.', narrow: true,
@@ -754,6 +821,7 @@ function distinct(list) {
 
 try {
 	if (KIND === 'audit') auditView();
+	else if (KIND === 'compat') compatView();
 	else diffView();
 	document.body.setAttribute('data-ready', '1');
 } catch (e) {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "engine/engine.h"
+#include "util/array.h"
 
 const char *sfmt(struct ksc_report *r, const char *fmt, ...)
 {
@@ -44,15 +45,9 @@ const char *sdup(struct ksc_report *r, const char *s)
 struct ksc_diag *diag_new(struct ksc_report *r, enum ksc_view view, enum ksc_severity sev,
 			  const char *code, size_t index, const char *module, const char *symbol)
 {
-	if (r->n_diags == r->cap_diags) {
-		size_t cap = r->cap_diags ? r->cap_diags * 2 : 64;
-		struct ksc_diag *d = realloc(r->diags, cap * sizeof(*d));
-		if (!d) {
-			r->oom = 1;
-			return NULL;
-		}
-		r->diags = d;
-		r->cap_diags = cap;
+	if (array_reserve(r->diags, r->cap_diags, r->n_diags + 1, 64) < 0) {
+		r->oom = 1;
+		return NULL;
 	}
 	struct ksc_diag *d = &r->diags[r->n_diags++];
 	memset(d, 0, sizeof(*d));

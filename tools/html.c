@@ -31,7 +31,8 @@
 
 static bool valid_kind(const char *kind)
 {
-	return kind && (strcmp(kind, "audit") == 0 || strcmp(kind, "diff") == 0);
+	return kind && (strcmp(kind, "audit") == 0 || strcmp(kind, "diff") == 0 ||
+			strcmp(kind, "compat") == 0);
 }
 
 /* Text for HTML element content and attribute values; invalid UTF-8 as U+FFFD. */
@@ -109,7 +110,8 @@ int report_write_html(const char *path, const char *title, json_object *doc, con
 	if (!path || !doc || !valid_kind(kind))
 		return -EINVAL;
 	if (!title)
-		title = strcmp(kind, "audit") == 0 ? "ksymcheck audit" : "ksymcheck diff";
+		title = strcmp(kind, "audit") == 0 ? "ksymcheck audit"
+			: strcmp(kind, "compat") == 0 ? "ksymcheck compat" : "ksymcheck diff";
 	if (strcmp(path, "-") == 0) {
 		write_page(stdout, title, doc, kind);
 		return fflush(stdout) != 0 || ferror(stdout) ? -EIO : 0;
@@ -631,7 +633,7 @@ int report_write_dot(FILE *f, json_object *doc, const char *kind)
 {
 	struct dot d = { .f = f, .seen = json_object_new_object() };
 
-	if (!f || !doc || !valid_kind(kind)) {
+	if (!f || !doc || !valid_kind(kind) || strcmp(kind, "compat") == 0) {
 		json_object_put(d.seen);
 		return -EINVAL;
 	}

@@ -1,0 +1,489 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The module set of one release's folder (struct ksc_modset): the files depmod keeps,
+ * one per name (depmod.d and depmod's search, ksc-modset-search.c), and each one's facts
+ * by name: the index's record when the index read that very file (its stat key), else
+ * the file read now (ksc-modset-read.c), the records read kept for the next index.
+ *
+ * kmod's libkmod decides the same way between its .bin indexes and the files: the caller
+ * asks for a module, the set answers from wherever it is cheapest and still true.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "modset/modset.h"
+#include "util/array.h"
+#include "util/hash.h"
+#include "util/workpool.h"
+
+struct mentry {
+	char *path;            /* the module folder as the caller named it, '/', relpath */
+	char *name;            /* kmod's name (a key of by_name) */
+	char *replaced;        /* the file of its name it won over, relative, or NULL */
+	uint64_t size, ino;    /* the file as the walk met it */
+	int64_t mtime_ns, ctime_ns;
+	const struct kidx_module *old; /* the index's entry for this path, or NULL */
+	const struct krec *rec;        /* its facts, once known */
+	struct krec *rec_own;          /* read this run (for the next index) */
+	bool current;                  /* old is this file (checked once: checked) */
+	bool checked;
+};
+
+struct ksc_modset {
+	char *moddir, *moddir_abs, *release, *index_path;
+	size_t base;                   /* strlen(moddir) + 1 */
+	struct ksc_depmod_cfg *cfg;
+	struct mentry *e;
+	size_t n, cap;
+	struct hash by_name;
+	unsigned int walk_errors;
+	struct kidx idx;
+	bool have_idx, foreign_idx;
+	int64_t start_ns;
+	bool dirty;                    /* a record was read: the index is worth writing */
+	struct ksc_sigscratch sig;
+};
+
+/* `p` made absolute (the current folder before a relative one), no trailing '/'. */
+static char *absolute(const char *p)
+{
+	char cwd[PATH_MAX], *out;
+
+	if (p[0] == '/')
+		out = strdup(p);
+	else if (!getcwd(cwd, sizeof(cwd)) || asprintf(&out, "%s/%s", cwd, p) < 0)
+		out = NULL;
+	for (size_t n = out ? strlen(out) : 0; n > 1 && out[n - 1] == '/';)
+		out[--n] = '\0';
+	return out;
+}
+
+/* One file depmod keeps, in path order. */
+static int collect(const char *path, const char *replaced, const struct stat *st, void *data)
+{
+	struct ksc_modset *ms = data;
+	char name[PATH_MAX];
+	size_t nl;
+
+	if (array_reserve(ms->e, ms->cap, ms->n + 1, 256) < 0)
+		return -ENOMEM;
+	ksc_kmod_modname(path, name, sizeof(name), &nl);
+	struct mentry *e = &ms->e[ms->n];
+	*e = (struct mentry){ .path = strdup(path), .name = strdup(name),
+			      .replaced = replaced ? strdup(replaced) : NULL,
+			      .size = (uint64_t)st->st_size, .ino = (uint64_t)st->st_ino,
+			      .mtime_ns = st_mtime_ns(st), .ctime_ns = st_ctime_ns(st) };
+	if (!e->path || !e->name || (replaced && !e->replaced)) {
+		free(e->path);
+		free(e->name);
+		free(e->replaced);
+		return -ENOMEM;
+	}
+	ms->n++;
+	return hash_add(&ms->by_name, e->name, (void *)(uintptr_t)ms->n, 1) < 0 ? -ENOMEM : 0;
+}
+
+/*
+ * The index, when it is this folder's: its entries attached to the walk's files by path.
+ * Absent, corrupt or another tree's: not used (the tree says why when it opens it).
+ */
+static int attach_index(struct ksc_modset *ms)
+{
+	struct hash h;
+	int r = ksc_kidx_read(ms->index_path, &ms->idx);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0)
+		return 0;
+	if (strcmp(ms->idx.moddir, ms->moddir_abs) != 0 ||
+	    strcmp(ms->idx.release, ms->release) != 0) {
+		ms->foreign_idx = true;
+		ksc_kidx_free(&ms->idx);
+		return 0;
+	}
+	ms->have_idx = true;
+	hash_init(&h);
+	for (size_t i = 0; i < ms->idx.n_mods; i++)
+		if (hash_add(&h, ms->idx.mods[i].relpath, &ms->idx.mods[i], 1) < 0) {
+			hash_fini(&h);
+			return -ENOMEM;
+		}
+	for (size_t i = 0; i < ms->n; i++)
+		ms->e[i].old = hash_find(&h, ms->e[i].path + ms->base);
+	hash_fini(&h);
+	return 0;
+}
+
+int ksc_modset_open(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
+		    struct ksc_modset **out)
+{
+	struct ksc_modset *ms = calloc(1, sizeof(*ms));
+	struct timespec rt;
+	int r;
+
+	*out = NULL;
+	if (!ms)
+		return -ENOMEM;
+	hash_init(&ms->by_name);
+	clock_gettime(CLOCK_REALTIME, &rt);
+	ms->start_ns = (int64_t)rt.tv_sec * 1000000000LL + rt.tv_nsec;
+	ms->moddir = strdup(w->moddir);
+	ms->moddir_abs = absolute(w->moddir);
+	ms->release = strdup(w->release);
+	ms->index_path = w->index ? strdup(w->index) : NULL;
+	if (!ms->moddir || !ms->moddir_abs || !ms->release || (w->index && !ms->index_path)) {
+		r = -ENOMEM;
+		goto err;
+	}
+	ms->base = strlen(ms->moddir) + 1;
+	r = ksc_depmod_cfg_load(ctx, w->root, w->release, &ms->cfg);
+	if (r >= 0 && !w->no_walk)
+		r = ksc_depmod_modules_search_st(ctx, ms->cfg, ms->moddir, collect, ms,
+						 &ms->walk_errors);
+	if (r >= 0 && ms->index_path)
+		r = attach_index(ms);
+	if (r < 0)
+		goto err;
+	*out = ms;
+	return 0;
+err:
+	ksc_modset_free(ms);
+	return r;
+}
+
+void ksc_modset_free(struct ksc_modset *ms)
+{
+	if (!ms)
+		return;
+	for (size_t i = 0; i < ms->n; i++) {
+		free(ms->e[i].path);
+		free(ms->e[i].name);
+		free(ms->e[i].replaced);
+		free(ms->e[i].rec_own);
+	}
+	free(ms->e);
+	hash_fini(&ms->by_name);
+	if (ms->have_idx)
+		ksc_kidx_free(&ms->idx);
+	ksc_sigscratch_fini(&ms->sig);
+	ksc_depmod_cfg_free(ms->cfg);
+	free(ms->moddir);
+	free(ms->moddir_abs);
+	free(ms->release);
+	free(ms->index_path);
+	free(ms);
+}
+
+int ksc_modset_add(struct ksc_modset *ms, const char *relpath, const char *replaced,
+		   const struct krec *rec)
+{
+	char *path;
+	struct stat st = { 0 };
+
+	if (asprintf(&path, "%s/%s", ms->moddir, relpath) < 0)
+		return -ENOMEM;
+	int r = collect(path, replaced, &st, ms);
+	free(path);
+	if (r < 0)
+		return r;
+	ms->e[ms->n - 1].rec = rec;
+	ms->e[ms->n - 1].checked = true;
+	return 0;
+}
+
+size_t ksc_modset_count(const struct ksc_modset *ms)
+{
+	return ms->n;
+}
+
+const char *ksc_modset_path(const struct ksc_modset *ms, size_t i)
+{
+	return ms->e[i].path;
+}
+
+const char *ksc_modset_relpath(const struct ksc_modset *ms, size_t i)
+{
+	return ms->e[i].path + ms->base;
+}
+
+const char *ksc_modset_name(const struct ksc_modset *ms, size_t i)
+{
+	return ms->e[i].name;
+}
+
+const char *ksc_modset_replaced(const struct ksc_modset *ms, size_t i)
+{
+	return ms->e[i].replaced;
+}
+
+int64_t ksc_modset_mtime(const struct ksc_modset *ms, size_t i)
+{
+	return ms->e[i].mtime_ns;
+}
+
+bool ksc_modset_find(const struct ksc_modset *ms, const char *name, size_t *i)
+{
+	uintptr_t k = (uintptr_t)hash_find(&ms->by_name, name);
+
+	if (k)
+		*i = k - 1;
+	return k != 0;
+}
+
+const struct ksc_depmod_cfg *ksc_modset_cfg(const struct ksc_modset *ms)
+{
+	return ms->cfg;
+}
+
+unsigned int ksc_modset_walk_errors(const struct ksc_modset *ms)
+{
+	return ms->walk_errors;
+}
+
+const char *ksc_modset_moddir(const struct ksc_modset *ms)
+{
+	return ms->moddir;
+}
+
+/* ---- facts: the index's record or the file's ------------------------------------- */
+
+/* Are the file's bytes those the index's record was read from (a racy ctime)? */
+static bool same_content(const struct mentry *e)
+{
+	int fd = open(e->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	bool same;
+
+	if (fd < 0)
+		return false;
+	same = ksc_file_content_hash(fd, e->size) == e->old->sum.content_hash;
+	close(fd);
+	return same;
+}
+
+/* Is the index's entry this very file: size, inode, modification and change times? */
+static bool is_current(struct mentry *e)
+{
+	if (e->checked)
+		return e->current;
+	const struct krec_sum *o = e->old ? &e->old->sum : NULL;
+	e->checked = true;
+	e->current = o && o->mtime_ns != KREC_RACY && o->file_size == e->size &&
+		     o->ino == e->ino && o->mtime_ns == e->mtime_ns &&
+		     o->ctime_ns == e->ctime_ns && (!o->content_hash || same_content(e));
+	return e->current;
+}
+
+bool ksc_modset_all_indexed(struct ksc_modset *ms)
+{
+	if (!ms->have_idx)
+		return false;
+	for (size_t i = 0; i < ms->n; i++)
+		if (!is_current(&ms->e[i]))
+			return false;
+	return true;
+}
+
+/* Read entry e with reader w into its record (e->rec_own); false when out of memory. */
+static bool read_entry(struct ksc_modset *ms, struct mentry *e, struct ksc_mreader *w,
+		       char *abs, size_t size)
+{
+	struct ksc_mread in = { .relpath = e->path + ms->base, .start_ns = ms->start_ns };
+
+	/* the messages name it as the index's writer does: below the absolute folder */
+	snprintf(abs, size, "%s/%s", ms->moddir_abs, in.relpath);
+	in.path = abs;
+	in.fd = open(e->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	in.open_err = in.fd < 0 ? -errno : 0;
+	e->rec_own = ksc_mreader_read(w, &in);
+	e->rec = e->rec_own;
+	return e->rec != NULL;
+}
+
+int ksc_modset_record(struct ksc_modset *ms, size_t i, const struct krec **out)
+{
+	struct mentry *e = &ms->e[i];
+	char abs[PATH_MAX * 2];
+
+	*out = NULL;
+	if (!e->rec && is_current(e)) {
+		int r = ksc_kidx_fetch(&ms->idx, (size_t)(e->old - ms->idx.mods), &e->rec);
+		if (r == -ENOMEM)
+			return r;
+		if (r < 0)
+			e->current = false; /* corrupt: the file is read */
+	}
+	if (!e->rec) {
+		struct ksc_mreader *w;
+		int r = ksc_mreader_new(&w);
+		if (r < 0)
+			return r;
+		bool ok = read_entry(ms, e, w, abs, sizeof(abs));
+		ksc_mreader_free(w);
+		if (!ok)
+			return -ENOMEM;
+		ms->dirty = true;
+	}
+	*out = e->rec;
+	return 0;
+}
+
+/* What reading it logged, said again, its path written as the caller named it. */
+static void replay_msgs(const struct ksc_modset *ms, struct ksc_ctx *ctx, const struct krec *r,
+			const char *path)
+{
+	const struct krec_msg *msg = krec_arr(r, r->msgs);
+	const char *rel = path + ms->base;
+	char abs[PATH_MAX * 2];
+	size_t al = (size_t)snprintf(abs, sizeof(abs), "%s/%s", ms->moddir_abs, rel);
+
+	for (size_t j = 0; j < r->msgs.n; j++) {
+		const char *text = krec_str(r, msg[j].text);
+		if (strncmp(text, abs, al) == 0)
+			ksc_log(ctx, (int)msg[j].priority, "%s%s", path, text + al);
+		else
+			ksc_log(ctx, (int)msg[j].priority, "%s", text);
+	}
+}
+
+int ksc_modset_module(struct ksc_modset *ms, size_t i, struct ksc_ctx *ctx,
+		      struct ksc_module **out)
+{
+	const struct krec *rec = NULL;
+	int r = ms->index_path || ms->e[i].rec ? ksc_modset_record(ms, i, &rec) : 0;
+
+	*out = NULL;
+	if (!ms->index_path && !ms->e[i].rec) /* nothing to keep: read as the caller would */
+		return ksc_module_new_from_module_path(ctx, ms->e[i].path, out);
+	if (r < 0)
+		return r;
+	/* a file the reader refused: read again, to say why as the caller's reader says it */
+	if (!(rec->flags & KREC_F_ENGINE))
+		return ksc_module_new_from_module_path(ctx, ms->e[i].path, out);
+	replay_msgs(ms, ctx, rec, ms->e[i].path);
+	return ksc_krec_to_module(ctx, rec, ms->e[i].path, true, false, &ms->sig, out);
+}
+
+/* ---- every record, in threads ------------------------------------------------------ */
+
+struct read_all {
+	struct ksc_modset *ms;
+	struct ksc_mreader **ws;
+	size_t *todo;
+};
+
+static int read_item(struct workpool *wp, unsigned int worker, void *item)
+{
+	struct read_all *ra = wp->data;
+	struct mentry *e = &ra->ms->e[ra->todo[*(const size_t *)item]];
+	char abs[PATH_MAX * 2];
+
+	return read_entry(ra->ms, e, ra->ws[worker], abs, sizeof(abs)) ? 0 : -ENOMEM;
+}
+
+static void run_read(struct workpool *wp, unsigned int jobs, size_t n,
+		     void (*progress)(void *, const char *, size_t, size_t), void *pdata)
+{
+	unsigned int started = jobs > 1 ? workpool_start(wp, jobs) : 0;
+
+	if (started == 0) {
+		workpool_work(wp, 0);
+	} else {
+		while (!workpool_wait(wp, 100))
+			if (progress)
+				progress(pdata, "read", atomic_load(&wp->done), n);
+	}
+	if (progress)
+		progress(pdata, "read", n, n);
+}
+
+int ksc_modset_read_all(struct ksc_modset *ms, unsigned int jobs,
+			void (*progress)(void *, const char *, size_t, size_t), void *pdata)
+{
+	struct read_all ra = { .ms = ms };
+	size_t n = 0;
+	int r = 0;
+
+	if (jobs < 1)
+		jobs = 1;
+	/* one read of the records kept (a corrupt one is read again below) */
+	if (ms->have_idx && ksc_kidx_fetch_all(&ms->idx) == -ENOMEM)
+		return -ENOMEM;
+	ra.todo = calloc(ms->n ? ms->n : 1, sizeof(*ra.todo));
+	ra.ws = calloc(jobs, sizeof(*ra.ws));
+	if (!ra.todo || !ra.ws)
+		r = -ENOMEM;
+	for (size_t i = 0; r == 0 && i < ms->n; i++) {
+		struct mentry *e = &ms->e[i];
+		if (!e->rec && is_current(e)) {
+			int f = ksc_kidx_fetch(&ms->idx, (size_t)(e->old - ms->idx.mods), &e->rec);
+			if (f == -ENOMEM)
+				r = f;
+			else if (f < 0)
+				e->current = false; /* corrupt: the file is read */
+		}
+		if (!e->rec)
+			ra.todo[n++] = i;
+	}
+	for (unsigned int i = 0; r == 0 && i < jobs; i++)
+		r = ksc_mreader_new(&ra.ws[i]);
+	if (r == 0 && n) {
+		struct workpool wp;
+		workpool_init_range(&wp, n, read_item, &ra);
+		run_read(&wp, jobs < n ? jobs : (unsigned int)n, n, progress, pdata);
+		r = workpool_join(&wp);
+		workpool_fini(&wp);
+		ms->dirty = true;
+	}
+	for (unsigned int i = 0; ra.ws && i < jobs; i++)
+		ksc_mreader_free(ra.ws[i]);
+	free(ra.ws);
+	free(ra.todo);
+	return r;
+}
+
+/* ---- the index for the next run ------------------------------------------------------ */
+
+int ksc_modset_save_index(struct ksc_modset *ms)
+{
+	struct kidx_wmod *w;
+	size_t n = 0;
+	int r;
+
+	/*
+	 * Another folder's index is left alone, and so is one `tree` wrote (its folders and
+	 * results, keyed by its own order of the modules, would be lost): tree renews it.
+	 */
+	if (!ms->index_path || !ms->dirty || ms->foreign_idx ||
+	    (ms->have_idx && (ms->idx.derived || ms->idx.n_dirs)))
+		return 0;
+	/* the records kept, written again (a corrupt one is left out) */
+	if (ms->have_idx && ksc_kidx_fetch_all(&ms->idx) == -ENOMEM)
+		return -ENOMEM;
+	w = calloc(ms->n ? ms->n : 1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	for (size_t i = 0; i < ms->n; i++) {
+		struct mentry *e = &ms->e[i];
+		const struct krec *rec = e->rec_own;
+		if (!rec && is_current(e))
+			rec = e->old->rec;
+		if (!rec)
+			continue;
+		w[n++] = (struct kidx_wmod){ .rec = rec, .modname = e->name,
+					     .dir = KREC_NONE, .replaced = e->replaced };
+	}
+	struct kidx_write kw = { .moddir = ms->moddir_abs, .release = ms->release,
+				 .modset_fp = ksc_depmod_cfg_fingerprint(ms->cfg),
+				 .mods = w, .n_mods = n, .parallel = true };
+	r = ksc_kidx_write(ms->index_path, &kw);
+	free(w);
+	if (r == 0)
+		ms->dirty = false;
+	return r;
+}

@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * The folder walk (walk.h says what it promises). A listing reads a folder whole through
+ * a duplicate of its descriptor, so the caller's stays usable (to openat() the files
+ * listed); the tree walk keeps one growing path buffer and, per level, only the list of
+ * names still to visit. A folder's descriptor is closed before the walk goes below it
+ * and opened again (and checked to be the same folder) for the files after.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "util/array.h"
+#include "util/walk.h"
+
+const char *walk_problem_str(enum walk_problem what)
+{
+	switch (what) {
+	case WALK_ERRNO: return "system error";
+	case WALK_DANGLING: return "dangling symbolic link";
+	case WALK_LOOP: return "symbolic link loop";
+	case WALK_TOO_DEEP: return "too deep: not walked";
+	case WALK_TOO_MANY: return "too many entries: the rest not walked";
+	}
+	return "unknown problem";
+}
+
+static void report(const struct walk_opts *o, const char *path, enum walk_problem what,
+		   int err)
+{
+	if (o->problem)
+		o->problem(path, what, err, o->data);
+}
+
+static bool kept(unsigned char type, unsigned int kinds)
+{
+	switch (type) {
+	case DT_DIR: return true;
+	case DT_REG: return kinds & WALK_KIND_REG;
+	case DT_LNK: return kinds & WALK_KIND_LNK;
+	default: return kinds & WALK_KIND_OTHER;
+	}
+}
+
+/*
+ * The type of name in dfd when readdir() does not say (DT_UNKNOWN) or a link is
+ * followed. On failure *err is set and the type is DT_LNK for a link that leads nowhere
+ * (with WALK_FOLLOW), DT_UNKNOWN otherwise.
+ */
+static unsigned char resolve(int dfd, const char *name, unsigned char type, bool follow,
+			     int *err)
+{
+	struct stat st;
+
+	if (type != DT_UNKNOWN && !(type == DT_LNK && follow))
+		return type;
+	if (fstatat(dfd, name, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0)
+		return IFTODT(st.st_mode);
+	*err = -errno;
+	if (follow && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
+		return DT_LNK;
+	return DT_UNKNOWN;
+}
+
+static int list_add(struct walk_list *l, const char *name, unsigned char type, int err)
+{
+	size_t len = strlen(name) + 1;
+
+	if (array_reserve(l->names, l->names_cap, l->len + len, 4096) < 0 ||
+	    array_reserve(l->v, l->cap, l->n + 1, 64) < 0)
+		return -ENOMEM;
+	memcpy(l->names + l->len, name, len);
+	/* an offset until the names stop moving: walk_list_read() makes it a pointer */
+	l->v[l->n++] = (struct walk_list_entry){ (const char *)(uintptr_t)l->len, type, err };
+	l->len += len;
+	return 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const struct walk_list_entry *)a)->name,
+		      ((const struct walk_list_entry *)b)->name);
+}
+
+void walk_list_fini(struct walk_list *l)
+{
+	array_free(l->v, l->n, l->cap);
+	array_free(l->names, l->len, l->names_cap);
+}
+
+int walk_list_read(int dfd, const char *path, unsigned int depth, const struct walk_opts *o,
+		   struct walk_list *l)
+{
+	size_t max = o->max_entries ? o->max_entries : WALK_MAX_ENTRIES;
+	bool follow = o->flags & WALK_FOLLOW;
+	int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
+	struct dirent *de;
+	DIR *d;
+
+	l->n = l->len = 0;
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		int err = -errno;
+		if (fd >= 0)
+			close(fd);
+		if (err == -ENOMEM)
+			return err;
+		report(o, path, WALK_ERRNO, err);
+		return 0;
+	}
+	rewinddir(d); /* the duplicate shares the caller's position */
+	while ((errno = 0, de = readdir(d))) {
+		const char *nm = de->d_name;
+		int err = 0;
+
+		if (nm[0] == '.' && (!nm[1] || (nm[1] == '.' && !nm[2])))
+			continue;
+		if (o->exclude && o->exclude(nm, depth, o->data))
+			continue;
+		unsigned char type = resolve(dirfd(d), nm, de->d_type, follow, &err);
+		if (!err && !kept(type, o->kinds))
+			continue;
+		if (l->n == max) {
+			report(o, path, WALK_TOO_MANY, 0);
+			break;
+		}
+		if (list_add(l, nm, type, err) < 0) {
+			closedir(d);
+			walk_list_fini(l);
+			return -ENOMEM;
+		}
+	}
+	if (errno)
+		report(o, path, WALK_ERRNO, -errno);
+	closedir(d);
+	for (size_t i = 0; i < l->n; i++)
+		l->v[i].name = l->names + (uintptr_t)l->v[i].name;
+	if ((o->flags & WALK_SORTED) && l->n > 1)
+		qsort(l->v, l->n, sizeof(*l->v), cmp_entry);
+	return 0;
+}
+
+/* ---- the tree walk ---- */
+
+struct walker {
+	const struct walk_opts *o;
+	unsigned int max_depth;
+	struct dev_ino {
+		dev_t dev;
+		ino_t ino;
+	} *stack; /* the folders on the current path */
+	size_t n_stack, cap_stack;
+	char *path; /* the current path; each level appends "/name" */
+	size_t cap_path;
+};
+
+/* path[0..len) + "/" + name, in the walker's buffer. The new length, or -ENOMEM. */
+static ssize_t path_push(struct walker *w, size_t len, const char *name)
+{
+	size_t nl = strlen(name);
+	bool slash = len > 0 && w->path[len - 1] != '/';
+
+	if (array_reserve(w->path, w->cap_path, len + slash + nl + 1, 256) < 0)
+		return -ENOMEM;
+	if (slash)
+		w->path[len++] = '/';
+	memcpy(w->path + len, name, nl + 1);
+	return (ssize_t)(len + nl);
+}
+
+static bool on_path(const struct walker *w, const struct stat *st)
+{
+	for (size_t i = 0; i < w->n_stack; i++)
+		if (w->stack[i].dev == st->st_dev && w->stack[i].ino == st->st_ino)
+			return true;
+	return false;
+}
+
+static int walk_folder(struct walker *w, size_t len, const char *name, unsigned int depth);
+
+/*
+ * The folder w->path[0..len) open again as fd, after the walk went below it: the same
+ * folder (device, inode) or -ESTALE. 0 or -errno.
+ */
+static int reopen(struct walker *w, size_t len, int *fd)
+{
+	const struct dev_ino *self = &w->stack[w->n_stack - 1];
+	struct stat st;
+
+	w->path[len] = '\0';
+	*fd = open(w->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*fd < 0)
+		return -errno;
+	if (fstat(*fd, &st) < 0 || st.st_dev != self->dev || st.st_ino != self->ino) {
+		int r = errno && st.st_ino == self->ino ? -errno : -ESTALE;
+		close(*fd);
+		*fd = -1;
+		return r;
+	}
+	return 0;
+}
+
+/*
+ * The entries of a folder listed, in the list's order; fd is the folder, open (the
+ * walk's to close). It is closed before the walk goes below it and opened again for the
+ * files after, so that file() gets the folder's descriptor and the walk holds one open.
+ */
+static int walk_entries(struct walker *w, size_t len, int fd, const struct walk_list *l,
+			unsigned int depth)
+{
+	const struct walk_opts *o = w->o;
+	int r = 0;
+
+	for (size_t i = 0; i < l->n && r >= 0; i++) {
+		const struct walk_list_entry *x = &l->v[i];
+		bool file = !x->err && x->type != DT_DIR;
+
+		if (file && o->file && fd < 0 && (r = reopen(w, len, &fd)) < 0) {
+			report(o, w->path, WALK_ERRNO, r);
+			r = 0;
+			break; /* the folder is gone or another: the rest of it too */
+		}
+		ssize_t cl = path_push(w, len, x->name);
+		if (cl < 0) {
+			r = (int)cl;
+			break;
+		}
+		if (x->err) {
+			report(o, w->path, x->type == DT_LNK ? WALK_DANGLING : WALK_ERRNO, x->err);
+		} else if (file) {
+			r = o->file ? o->file(&(struct walk_entry){ w->path, x->name, x->type,
+								    depth, NULL, fd },
+					      o->data)
+				    : 0;
+		} else if (depth > w->max_depth) {
+			report(o, w->path, WALK_TOO_DEEP, 0);
+		} else {
+			if (fd >= 0)
+				close(fd); /* no folder held open below this one */
+			fd = -1;
+			r = walk_folder(w, (size_t)cl, x->name, depth);
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	w->path[len] = '\0';
+	return r;
+}
+
+/* The folder at w->path[0..len), named name: entered, listed, its entries walked. */
+static int walk_folder(struct walker *w, size_t len, const char *name, unsigned int depth)
+{
+	const struct walk_opts *o = w->o;
+	int nofollow = depth && !(o->flags & WALK_FOLLOW) ? O_NOFOLLOW : 0;
+	int fd = open(w->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | nofollow);
+	struct walk_list l = { 0 };
+	struct stat st;
+	int r;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		r = -errno;
+		if (fd >= 0)
+			close(fd);
+		if (r == -ENOMEM)
+			return r;
+		report(o, w->path, WALK_ERRNO, r);
+		return 0;
+	}
+	if (on_path(w, &st)) {
+		close(fd);
+		report(o, w->path, WALK_LOOP, 0);
+		return 0;
+	}
+	r = o->enter ? o->enter(&(struct walk_entry){ w->path, name, DT_DIR, depth, &st, fd },
+				o->data)
+		     : 1;
+	if (r <= 0) { /* skipped or stopped */
+		close(fd);
+		return r;
+	}
+	if (array_push(w->stack, w->n_stack, w->cap_stack,
+		       (struct dev_ino){ st.st_dev, st.st_ino }) < 0) {
+		close(fd);
+		return -ENOMEM;
+	}
+	r = walk_list_read(fd, w->path, depth + 1, o, &l);
+	if (r == 0)
+		r = walk_entries(w, len, fd, &l, depth + 1);
+	else
+		close(fd);
+	walk_list_fini(&l);
+	w->n_stack--;
+	return r;
+}
+
+int walk_tree(const char *root, const struct walk_opts *o)
+{
+	struct walker w = { .o = o, .max_depth = o->max_depth ? o->max_depth : WALK_MAX_DEPTH };
+	size_t len = strlen(root);
+	int r;
+
+	if (array_reserve(w.path, w.cap_path, len + 1, 256) < 0)
+		return -ENOMEM;
+	memcpy(w.path, root, len + 1);
+	const char *slash = strrchr(root, '/');
+	r = walk_folder(&w, len, slash && slash[1] ? slash + 1 : root, 0);
+	free(w.stack);
+	free(w.path);
+	return r;
+}
