@@ -37,7 +37,13 @@ enum ksc_change_kind {
 struct ksc_change {
 	enum ksc_change_kind kind;
 	const char *symbol;
-	const struct ksc_export *old, *new; /* NULL when absent on that side */
+	/* NULL when absent on that side; `new` is a keyword of C++, where the field is
+	 * named new_ (the same member) */
+#ifdef __cplusplus
+	const struct ksc_export *old, *new_;
+#else
+	const struct ksc_export *old, *new;
+#endif
 	const char *old_owner, *new_owner;  /* "vmlinux" or the module's name; NULL if absent */
 };
 
@@ -48,7 +54,7 @@ struct ksc_diff;
  * Changes are sorted by symbol. The diff points into both kernels: free it before them.
  * 0 or -ENOMEM.
  */
-int ksc_kernel_diff(struct ksc_kernel *old, struct ksc_kernel *new, struct ksc_diff **out);
+int ksc_kernel_diff(struct ksc_kernel *from, struct ksc_kernel *to, struct ksc_diff **out);
 /* Free a diff (a plain value, one owner). Accepts NULL; returns NULL. */
 struct ksc_diff *ksc_diff_free(struct ksc_diff *d);
 size_t ksc_diff_get_count(const struct ksc_diff *d);

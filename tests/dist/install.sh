@@ -96,6 +96,17 @@ for s in $(awk '{ print $2 }' "$T_TMP/dynsyms"); do
 		grep -qE "[ *]$s\(" || undeclared="$undeclared $s"
 done
 t_eq "... and declared in the installed ksymcheck.h and its parts" "" "$undeclared"
+# Its extern "C" blocks promise C++ callers a header they can include.
+if command -v c++ > /dev/null; then
+	if echo '#include <ksymcheck.h>' | c++ -std=c++11 -Wall -Wextra -Werror -pedantic \
+		-fsyntax-only -I"$dest/opt/ksc/inc" -x c++ - > "$T_TMP/cxx.log" 2>&1; then
+		t_ok "the installed ksymcheck.h compiles as C++ too"
+	else
+		t_fail "the installed ksymcheck.h compiles as C++" "$(head -n 20 "$T_TMP/cxx.log")"
+	fi
+else
+	t_skip "the installed ksymcheck.h compiles as C++" "no C++ compiler"
+fi
 
 # examples/ against the installed library, through pkg-config.
 cp -r examples "$T_TMP/examples"
