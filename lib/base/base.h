@@ -21,6 +21,20 @@
 
 #define KSC_EXPORT __attribute__((visibility("default")))
 
+/*
+ * The public pair of getters of an array member, as ksymcheck.h's convention says once:
+ * count_fn(o) is o->n, get_fn(o, i) is &o->array[i], or NULL when i is out of range.
+ */
+#define KSC_DEFINE_INDEXED_GETTERS(count_fn, get_fn, obj_type, elem_type, array, n)      \
+	KSC_EXPORT size_t count_fn(const obj_type *o)                                    \
+	{                                                                                \
+		return o->n;                                                             \
+	}                                                                                \
+	KSC_EXPORT const elem_type *get_fn(const obj_type *o, size_t i)                  \
+	{                                                                                \
+		return i < o->n ? &o->array[i] : NULL;                                   \
+	}
+
 /* ---- ctx (ksc-ctx.c) ---- */
 struct ksc_ctx {
 	int refcount;

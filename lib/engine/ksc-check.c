@@ -161,23 +161,9 @@ KSC_EXPORT const char *ksc_report_get_policy(const struct ksc_report *r)
 	return r->pol.name;
 }
 
-KSC_EXPORT size_t ksc_report_get_module_count(const struct ksc_report *r)
-{
-	return r->n_verdicts;
-}
-
-KSC_EXPORT const struct ksc_module_verdict *ksc_report_get_verdict(const struct ksc_report *r,
-								  size_t i)
-{
-	return i < r->n_verdicts ? &r->verdicts[i] : NULL;
-}
-
-KSC_EXPORT size_t ksc_report_get_diag_count(const struct ksc_report *r)
-{
-	return r->n_diags;
-}
-
-KSC_EXPORT const struct ksc_diag *ksc_report_get_diag(const struct ksc_report *r, size_t i)
-{
-	return i < r->n_diags ? &r->diags[i] : NULL;
-}
+KSC_DEFINE_INDEXED_GETTERS(ksc_report_get_module_count, ksc_report_get_verdict,
+			   struct ksc_report, struct ksc_module_verdict,
+			   verdicts, n_verdicts)
+KSC_DEFINE_INDEXED_GETTERS(ksc_report_get_diag_count, ksc_report_get_diag,
+			   struct ksc_report, struct ksc_diag,
+			   diags, n_diags)

@@ -842,38 +842,15 @@ KSC_EXPORT struct ksc_audit *ksc_audit_free(struct ksc_audit *a)
 	return NULL;
 }
 
-KSC_EXPORT size_t ksc_audit_get_restricted_count(const struct ksc_audit *a)
-{
-	return a->n_restricted;
-}
-
-KSC_EXPORT const struct ksc_audit_restricted *ksc_audit_get_restricted(const struct ksc_audit *a,
-									size_t i)
-{
-	return i < a->n_restricted ? &a->restricted[i] : NULL;
-}
-
-KSC_EXPORT size_t ksc_audit_get_namespace_count(const struct ksc_audit *a)
-{
-	return a->n_namespaces;
-}
-
-KSC_EXPORT const struct ksc_audit_namespace *ksc_audit_get_namespace(const struct ksc_audit *a,
-								      size_t i)
-{
-	return i < a->n_namespaces ? &a->namespaces[i] : NULL;
-}
-
-KSC_EXPORT size_t ksc_audit_get_finding_count(const struct ksc_audit *a)
-{
-	return a->n_findings;
-}
-
-KSC_EXPORT const struct ksc_audit_finding *ksc_audit_get_finding(const struct ksc_audit *a,
-								  size_t i)
-{
-	return i < a->n_findings ? &a->findings[i] : NULL;
-}
+KSC_DEFINE_INDEXED_GETTERS(ksc_audit_get_restricted_count, ksc_audit_get_restricted,
+			   struct ksc_audit, struct ksc_audit_restricted,
+			   restricted, n_restricted)
+KSC_DEFINE_INDEXED_GETTERS(ksc_audit_get_namespace_count, ksc_audit_get_namespace,
+			   struct ksc_audit, struct ksc_audit_namespace,
+			   namespaces, n_namespaces)
+KSC_DEFINE_INDEXED_GETTERS(ksc_audit_get_finding_count, ksc_audit_get_finding,
+			   struct ksc_audit, struct ksc_audit_finding,
+			   findings, n_findings)
 
 KSC_EXPORT void ksc_audit_get_export_counts(const struct ksc_audit *a, size_t *gpl_only,
 					    size_t *plain)
@@ -887,15 +864,9 @@ KSC_EXPORT const struct ksc_audit_sig_counts *ksc_audit_get_signature_counts(con
 	return &a->sig;
 }
 
-KSC_EXPORT size_t ksc_audit_get_signer_count(const struct ksc_audit *a)
-{
-	return a->n_signers;
-}
-
-KSC_EXPORT const struct ksc_audit_signer *ksc_audit_get_signer(const struct ksc_audit *a, size_t i)
-{
-	return i < a->n_signers ? &a->signers[i] : NULL;
-}
+KSC_DEFINE_INDEXED_GETTERS(ksc_audit_get_signer_count, ksc_audit_get_signer,
+			   struct ksc_audit, struct ksc_audit_signer,
+			   signers, n_signers)
 
 KSC_EXPORT const char *ksc_item_kind_name(enum ksc_item_kind kind)
 {

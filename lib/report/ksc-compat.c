@@ -1199,16 +1199,9 @@ KSC_EXPORT const struct ksc_compat_cell *ksc_compat_get_cell(const struct ksc_co
 	return &c->cells[module * c->n_kernels + kernel];
 }
 
-KSC_EXPORT size_t ksc_compat_get_finding_count(const struct ksc_compat *c)
-{
-	return c->n_findings;
-}
-
-KSC_EXPORT const struct ksc_compat_finding *ksc_compat_get_finding(const struct ksc_compat *c,
-								   size_t i)
-{
-	return i < c->n_findings ? &c->findings[i] : NULL;
-}
+KSC_DEFINE_INDEXED_GETTERS(ksc_compat_get_finding_count, ksc_compat_get_finding,
+			   struct ksc_compat, struct ksc_compat_finding,
+			   findings, n_findings)
 
 KSC_EXPORT const struct ksc_report *ksc_compat_get_report(const struct ksc_compat *c,
 							  size_t kernel, bool rebuilt)

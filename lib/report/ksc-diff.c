@@ -162,17 +162,11 @@ KSC_EXPORT struct ksc_diff *ksc_diff_free(struct ksc_diff *d)
 	return NULL;
 }
 
-KSC_EXPORT size_t ksc_diff_get_count(const struct ksc_diff *d)
-{
-	return d->n;
-}
-
-KSC_EXPORT const struct ksc_change *ksc_diff_get(const struct ksc_diff *d, size_t i)
-{
-	return i < d->n ? &d->changes[i] : NULL;
-}
-
 KSC_EXPORT size_t ksc_diff_count_kind(const struct ksc_diff *d, enum ksc_change_kind kind)
 {
 	return (unsigned)kind < KSC_CHANGE_KIND_COUNT ? d->counts[kind] : 0;
 }
+
+KSC_DEFINE_INDEXED_GETTERS(ksc_diff_get_count, ksc_diff_get,
+			   struct ksc_diff, struct ksc_change,
+			   changes, n)
