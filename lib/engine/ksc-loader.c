@@ -198,6 +198,24 @@ static int bad_version(struct run *run, struct loading *L, const char *sym, uint
 }
 
 /*
+ * R21: the module's table of `what` ("symbol version" or "extended symbol version") does
+ * not list `sym`; the loader warns once per boot (`*once`) and lets it go.
+ */
+static void version_missing_once(struct run *run, struct loading *L, const char *sym,
+				 const char *what, bool *once, const char *explanation)
+{
+	struct ksc_report *r = run->r;
+
+	if (*once)
+		return;
+	*once = true;
+	loader_finding(run, L, KSC_SEV_INFO, "crc-missing", sym,
+		       .summary = sfmt(r, "no %s for %s", what, sym),
+		       .lines = sfmt(r, "%s: no %s for %s", L->iname, what, sym),
+		       .explanation = explanation);
+}
+
+/*
  * R21 check_version(): `crc` is the exporter's. Returns 1 pass, 0 fail; `d_out` gets the
  * finding that holds the lines of a failure.
  */
@@ -214,13 +232,9 @@ static int check_version(struct run *run, struct loading *L, const struct ksc_im
 	if (run->pol->has[KSC_FEAT_EXT_MODVERSIONS] && ksc_module_has_ext_versions(mod)) {
 		if (version_of(mod, im, sym, true, &vcrc))
 			return (uint32_t)vcrc == crc ? 1 : bad_version(run, L, sym, crc, d_out);
-		if (!run->boot.once_noextver) {
-			run->boot.once_noextver = true;
-			loader_finding(run, L, KSC_SEV_INFO, "crc-missing", sym,
-				.summary = sfmt(r, "no extended symbol version for %s", sym),
-				.lines = sfmt(r, "%s: no extended symbol version for %s", L->iname, sym),
-				.explanation = "the module's extended version tables do not list this symbol; the loader warns once per boot and lets it go");
-		}
+		version_missing_once(run, L, sym, "extended symbol version",
+				     &run->boot.once_noextver,
+				     "the module's extended version tables do not list this symbol; the loader warns once per boot and lets it go");
 		return 1;
 	}
 	if (!ksc_module_has_versions(mod)) {
@@ -247,13 +261,8 @@ static int check_version(struct run *run, struct loading *L, const struct ksc_im
 			.fix = "rebuild the module against this kernel's Module.symvers");
 		return 0;
 	}
-	if (!run->boot.once_nosymver) {
-		run->boot.once_nosymver = true;
-		loader_finding(run, L, KSC_SEV_INFO, "crc-missing", sym,
-			.summary = sfmt(r, "no symbol version for %s", sym),
-			.lines = sfmt(r, "%s: no symbol version for %s", L->iname, sym),
-			.explanation = "__versions does not list this symbol; the loader warns once per boot and lets it go");
-	}
+	version_missing_once(run, L, sym, "symbol version", &run->boot.once_nosymver,
+			     "__versions does not list this symbol; the loader warns once per boot and lets it go");
 	return 1;
 }
 

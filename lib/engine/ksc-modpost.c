@@ -102,6 +102,20 @@ static void check_modname_len(struct modpost *m)
 	m->ok = false;
 }
 
+/* read_symbols(): modpost's ERROR or WARNING for a module without MODULE_<tag>(). */
+static void modinfo_missing(struct modpost *m, enum ksc_severity sev, const char *code,
+			    const char *tag, const char *explanation, const char *fix)
+{
+	struct ksc_report *r = m->run->r;
+	const char *level = sev == KSC_SEV_ERROR ? "ERROR" : "WARNING";
+
+	modpost_finding(m, sev, code, NULL,
+		.summary = sfmt(r, "no MODULE_%s()", tag),
+		.lines = m->mod_log ? sfmt(r, "%s: modpost: %s.ko: missing MODULE_%s()", level, m->p, tag)
+				    : sfmt(r, "%s: modpost: missing MODULE_%s() in %s.o", level, tag, m->p),
+		.explanation = explanation, .fix = fix);
+}
+
 /*
  * read_symbols()' checks of .modinfo: every license= entry counts and none at all is its
  * own error (R17, R36); an explicit import of a module: namespace, 6.16+ (R11); no
@@ -121,12 +135,9 @@ static void read_symbols(struct modpost *m)
 			m->gpl_compatible = false;
 	}
 	if (!any) {
-		modpost_finding(m, KSC_SEV_ERROR, "license-missing", NULL,
-			.summary = "no MODULE_LICENSE()",
-			.lines = m->mod_log ? sfmt(r, "ERROR: modpost: %s.ko: missing MODULE_LICENSE()", m->p)
-					    : sfmt(r, "ERROR: modpost: missing MODULE_LICENSE() in %s.o", m->p),
-			.explanation = "modpost requires a license; for the GPL check it then treats the module as GPL-compatible",
-			.fix = "add MODULE_LICENSE(\"GPL\") (or another license the module really has)");
+		modinfo_missing(m, KSC_SEV_ERROR, "license-missing", "LICENSE",
+			"modpost requires a license; for the GPL check it then treats the module as GPL-compatible",
+			"add MODULE_LICENSE(\"GPL\") (or another license the module really has)");
 		m->ok = false;
 	}
 	it = 0;
@@ -146,12 +157,9 @@ static void read_symbols(struct modpost *m)
 	}
 	if (m->run->pol->has[KSC_FEAT_MODPOST_DESCRIPTION] &&
 	    !ksc_module_get_modinfo_value(m->mod, "description"))
-		modpost_finding(m, KSC_SEV_WARNING, "description-missing", NULL,
-			.summary = "no MODULE_DESCRIPTION()",
-			.lines = m->mod_log ? sfmt(r, "WARNING: modpost: %s.ko: missing MODULE_DESCRIPTION()", m->p)
-					    : sfmt(r, "WARNING: modpost: missing MODULE_DESCRIPTION() in %s.o", m->p),
-			.explanation = "modpost warns about every module without a description since 6.15 (before, only with make W=1); the build goes on",
-			.fix = "add MODULE_DESCRIPTION(\"what the module does\")");
+		modinfo_missing(m, KSC_SEV_WARNING, "description-missing", "DESCRIPTION",
+			"modpost warns about every module without a description since 6.15 (before, only with make W=1); the build goes on",
+			"add MODULE_DESCRIPTION(\"what the module does\")");
 }
 
 /* R23: an undefined symbol no one exports (the first MAX_UNRESOLVED_REPORTS of them). */

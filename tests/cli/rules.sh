@@ -61,7 +61,7 @@ emitted = set()
 for f in sources(libdir):
     src = open(f).read()
     for fn in ("diag_new", "taint_line", "finding", "finding_new", "loader_finding",
-               "modpost_finding"):
+               "modpost_finding", "modinfo_missing"):
         for args in call_args(src, fn):
             emitted.update(literals(args))
     emitted.update(re.findall(r'\bcode = "([a-z0-9-]+)";', src))
