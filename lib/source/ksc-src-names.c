@@ -332,7 +332,7 @@ static int version_atom(const char **p, unsigned int code)
 	return compare(a, op, b);
 }
 
-static int cond_or(const char **p, unsigned int code, int depth);
+static int cond_chain(const char **p, unsigned int code, int depth, bool or);
 
 /* A unary term: '!', a parenthesised expression, a comparison, or anything else up to
  * the next "&&", "||" or unbalanced ')' (unknown: -1). */
@@ -350,7 +350,7 @@ static int cond_unary(const char **p, unsigned int code, int depth)
 	if (**p == '(') {
 		const char *save = *p;
 		(*p)++;
-		v = cond_or(p, code, depth + 1);
+		v = cond_chain(p, code, depth + 1, true);
 		if (**p == ')') {
 			(*p)++;
 			return v;
@@ -367,26 +367,21 @@ static int cond_unary(const char **p, unsigned int code, int depth)
 	return -1;
 }
 
-static int cond_and(const char **p, unsigned int code, int depth)
+/*
+ * Terms joined by || (`or`; its terms joined by &&) or by &&, in three values: a term
+ * equal to the operator's absorbing value (1 for ||, 0 for &&) decides, else an unknown
+ * one makes the whole unknown.
+ */
+static int cond_chain(const char **p, unsigned int code, int depth, bool or)
 {
-	int v = cond_unary(p, code, depth);
+	const char *op = or ? "||" : "&&";
+	int absorbing = or ? 1 : 0;
+	int v = or ? cond_chain(p, code, depth, false) : cond_unary(p, code, depth);
 
-	while (strncmp(*p, "&&", 2) == 0) {
+	while (strncmp(*p, op, 2) == 0) {
 		*p += 2;
-		int w = cond_unary(p, code, depth);
-		v = v == 0 || w == 0 ? 0 : v < 0 || w < 0 ? -1 : 1;
-	}
-	return v;
-}
-
-static int cond_or(const char **p, unsigned int code, int depth)
-{
-	int v = cond_and(p, code, depth);
-
-	while (strncmp(*p, "||", 2) == 0) {
-		*p += 2;
-		int w = cond_and(p, code, depth);
-		v = v == 1 || w == 1 ? 1 : v < 0 || w < 0 ? -1 : 0;
+		int w = or ? cond_chain(p, code, depth, false) : cond_unary(p, code, depth);
+		v = v == absorbing || w == absorbing ? absorbing : v < 0 || w < 0 ? -1 : !absorbing;
 	}
 	return v;
 }
@@ -399,7 +394,7 @@ static int cond_or(const char **p, unsigned int code, int depth)
 static int version_condition(const char *c, unsigned int code)
 {
 	const char *p = c;
-	int v = cond_or(&p, code, 0);
+	int v = cond_chain(&p, code, 0, true);
 
 	return *p ? -1 : v;
 }
