@@ -951,12 +951,7 @@ static int defines_memo(struct crun *cr, const char *const *dirs, const struct h
 	free(all.s);
 	if (ksc_compat_memo_load(cr->o->cache_dir, key, &m) == 0 &&
 	    ksc_compat_memo_next(&m, "F", "F", v, 3) == 3) {
-		hash_init(&out->names);
-		hash_init(&out->where);
-		hash_init(&out->flags);
-		hash_init(&out->access);
-		hash_init(&out->typed);
-		pool_init(&out->strings);
+		ksc_src_names_init(out);
 		out->n_files = strtoul(v[2], NULL, 10);
 		r = 0;
 		/* identifiers: nothing in them is escaped */
@@ -1001,12 +996,7 @@ static int scan_headers(struct crun *cr)
 	for (size_t k = 0; r == 0 && k < c->n_kernels; k++) {
 		struct hash wanted;
 		hash_init(&wanted);
-		hash_init(&cr->hdefs[k].names);
-		hash_init(&cr->hdefs[k].where);
-		hash_init(&cr->hdefs[k].flags);
-		hash_init(&cr->hdefs[k].access);
-		hash_init(&cr->hdefs[k].typed);
-		pool_init(&cr->hdefs[k].strings);
+		ksc_src_names_init(&cr->hdefs[k]);
 		r = missing_imports(cr, k, &wanted);
 		if (r == 0 && cr->o->headers[k] && wanted.count) {
 			snprintf(inc, sizeof(inc), "%s/include", cr->o->headers[k]);

@@ -650,13 +650,7 @@ int ksc_src_names_scan(const char *path, const struct ksc_kver *kver,
 	struct stat st;
 	int r;
 
-	hash_init(&out->names);
-	hash_init(&out->where);
-	hash_init(&out->flags);
-	hash_init(&out->access);
-	hash_init(&out->typed);
-	pool_init(&out->strings);
-	out->n_files = 0;
+	ksc_src_names_init(out);
 	if (stat(path, &st) < 0)
 		return -errno;
 	s = calloc(1, sizeof(*s));
@@ -680,13 +674,7 @@ int ksc_src_defines_scan(const char *const *dirs, size_t n_dirs, const struct ha
 	struct names_scan *s;
 	int r = 0;
 
-	hash_init(&out->names);
-	hash_init(&out->where);
-	hash_init(&out->flags);
-	hash_init(&out->access);
-	hash_init(&out->typed);
-	pool_init(&out->strings);
-	out->n_files = 0;
+	ksc_src_names_init(out);
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
@@ -741,6 +729,17 @@ bool ksc_src_names_accesses(const struct ksc_src_names *n, const char *tag, cons
 			return true;
 	}
 	return false;
+}
+
+void ksc_src_names_init(struct ksc_src_names *n)
+{
+	hash_init(&n->names);
+	hash_init(&n->where);
+	hash_init(&n->flags);
+	hash_init(&n->access);
+	hash_init(&n->typed);
+	pool_init(&n->strings);
+	n->n_files = 0;
 }
 
 void ksc_src_names_fini(struct ksc_src_names *n)

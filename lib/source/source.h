@@ -130,4 +130,6 @@ bool ksc_src_names_same_places(const struct ksc_src_names *a, const struct ksc_s
  * a name declared of that type anywhere counts.
  */
 bool ksc_src_names_accesses(const struct ksc_src_names *n, const char *tag, const char *member);
+/* An empty set of names (what the scans start from); ksc_src_names_fini() frees it. */
+void ksc_src_names_init(struct ksc_src_names *n);
 void ksc_src_names_fini(struct ksc_src_names *n);
