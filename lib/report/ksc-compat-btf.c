@@ -123,6 +123,23 @@ static int btf_errno(int r)
 	return r <= -__LIBBPF_ERRNO__START || r == -EINVAL ? -ENOEXEC : r;
 }
 
+/*
+ * The end of an open of b: libbpf's result `r` as ours, then b's types indexed. 0 with
+ * *out = b, or the -errno with b freed.
+ */
+static int btf_opened(struct ksc_compat_btf *b, int r, struct ksc_compat_btf **out)
+{
+	r = btf_errno(r);
+	if (r == 0)
+		r = index_types(b);
+	if (r < 0) {
+		ksc_compat_btf_free(b);
+		return r;
+	}
+	*out = b;
+	return 0;
+}
+
 int ksc_compat_btf_open(const char *path, struct ksc_compat_btf **out)
 {
 	struct ksc_compat_btf *b = btf_new();
@@ -136,15 +153,7 @@ int ksc_compat_btf_open(const char *path, struct ksc_compat_btf **out)
 	b->btf = btf__parse(path, NULL);
 	r = b->btf ? 0 : errno ? -errno : -EINVAL;
 	libbpf_set_print(prev);
-	r = btf_errno(r);
-	if (r == 0)
-		r = index_types(b);
-	if (r < 0) {
-		ksc_compat_btf_free(b);
-		return r;
-	}
-	*out = b;
-	return 0;
+	return btf_opened(b, r, out);
 }
 
 /* The bytes of section `name` of the ELF image m[0..n), or NULL. */
@@ -252,17 +261,9 @@ int ksc_compat_btf_open_split(struct ksc_ctx *ctx, const char *path,
 		b->base = base;
 	}
 	ksc_blob_free(&blob);
-	r = btf_errno(r);
 	if (r == 0)
 		b->first = btf__type_cnt(b->distilled ? b->distilled : base->btf);
-	if (r == 0)
-		r = index_types(b);
-	if (r < 0) {
-		ksc_compat_btf_free(b);
-		return r;
-	}
-	*out = b;
-	return 0;
+	return btf_opened(b, r, out);
 }
 
 void ksc_compat_btf_free(struct ksc_compat_btf *b)
