@@ -10,7 +10,6 @@
 
 #include "tools/ksc-tool.h"
 #include "tools/report.h"
-#include "util/fileio.h"
 #include "tools/text.h"
 
 static const char *const help =
@@ -372,13 +371,8 @@ static int print_audit(const struct ksc_audit *a, const struct ksc_kernel *k,
 		audit_quiet(a);
 	else
 		audit_text(a, k);
-	if (args->html) {
-		int r = report_write_html(args->html, NULL, doc, "audit");
-		if (r < 0) {
-			print_error("%s: %s", args->html, ksc_write_strerror(-r));
-			status |= KSC_EXIT_UNREADABLE;
-		}
-	}
+	if (args->html)
+		status |= json_doc_html(args->html, NULL, doc, "audit");
 	json_object_put(doc);
 	for (size_t i = 0; i < ksc_audit_get_finding_count(a); i++)
 		if (ksc_audit_get_finding(a, i)->severity >= KSC_SEV_WARNING)

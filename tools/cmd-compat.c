@@ -681,13 +681,8 @@ static int run_compat(struct ksc_kernel *const *ks, const struct module_list *c,
 		status = KSC_EXIT_UNREADABLE;
 	else if (a->format == FMT_TEXT)
 		print_text(cp, ks, a->n_kernels, c->mods, c->n, a);
-	if (a->html) {
-		int w = report_write_html(a->html, NULL, doc, "compat");
-		if (w < 0) {
-			print_error("%s: %s", a->html, ksc_write_strerror(-w));
-			status |= KSC_EXIT_UNREADABLE;
-		}
-	}
+	if (a->html)
+		status |= json_doc_html(a->html, NULL, doc, "compat");
 	json_object_put(doc);
 	for (size_t k = 0; k < a->n_kernels; k++)
 		if (btf[k] && !ksc_compat_has_btf(cp, k))

@@ -535,12 +535,7 @@ static int print_document(json_object *root, const struct diff_args *a, const ch
 	_cleanup_free_ char *title = NULL;
 	if (asprintf(&title, "ksymcheck diff: %s -> %s", old, new) < 0)
 		title = NULL;
-	int r = report_write_html(a->html, title, root, "diff");
-	if (r < 0) {
-		print_error("%s: %s", a->html, ksc_write_strerror(-r));
-		return KSC_EXIT_UNREADABLE;
-	}
-	return KSC_EXIT_OK;
+	return json_doc_html(a->html, title, root, "diff");
 }
 
 /* A pipe operand is read whole into memory, up to this: a kernel image or its exports. */

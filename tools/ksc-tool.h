@@ -252,6 +252,11 @@ json_object *json_doc_new(const char *command);
 /* Append each line of s ('\n'-separated; NULL: none) to array a, as json_text(). */
 void json_add_lines(json_object *a, const char *s);
 void json_doc_print(json_object *doc); /* pretty, to stdout; doc stays the caller's */
+/*
+ * --html PATH: doc as report_write_html()'s page (tools/report.h), a failure printed as
+ * every write's ("ksymcheck: PATH: reason"). KSC_EXIT_OK, or KSC_EXIT_UNREADABLE.
+ */
+int json_doc_html(const char *path, const char *title, json_object *doc, const char *kind);
 /* The small values every document has: an array of json_text(), a count, a CRC as
  * "0x%08x" (NULL when !has). */
 json_object *json_strings(const char *const *v, size_t n);
