@@ -137,12 +137,7 @@ static int parse_shape(struct kidx *idx, uint64_t file_size)
 		h->out_dir == KREC_NONE ? NULL : hdr_str(h, (const char *)p, h->out_dir);
 	if (!idx->moddir || !idx->release || (h->out_dir != KREC_NONE && !idx->out_dir))
 		return -EINVAL;
-	idx->ctx_fp = h->ctx_fp;
-	idx->dm_world_fp = h->dm_world_fp;
-	idx->eng_world_fp = h->eng_world_fp;
-	idx->out_fp = h->out_fp;
-	idx->order_fp = h->order_fp;
-	idx->modset_fp = h->modset_fp;
+	KIDX_COPY_FINGERPRINTS(idx, h);
 	idx->derived = h->flags & KIDX_F_DERIVED;
 	idx->file_size = file_size;
 	idx->cold_off = hot;
@@ -522,12 +517,7 @@ static int fill_tables(struct kidx_hdr *h, struct kidx_tables *t, const struct k
 	h->byte_order = KIDX_BYTE_ORDER;
 	h->n_modules = (uint32_t)w->n_mods;
 	h->flags = w->derived ? KIDX_F_DERIVED : 0;
-	h->ctx_fp = w->ctx_fp;
-	h->dm_world_fp = w->dm_world_fp;
-	h->eng_world_fp = w->eng_world_fp;
-	h->out_fp = w->out_fp;
-	h->order_fp = w->order_fp;
-	h->modset_fp = w->modset_fp;
+	KIDX_COPY_FINGERPRINTS(h, w);
 	h->moddir = rbuf_cstr(&t->s, w->moddir);
 	h->release = rbuf_cstr(&t->s, w->release);
 	h->out_dir = w->out_dir ? rbuf_cstr(&t->s, w->out_dir) : KREC_NONE;

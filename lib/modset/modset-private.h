@@ -52,6 +52,20 @@ struct kidx_hdr {
 	uint64_t lk_checksum;     /* ksc_hash64(section, lk_size, KIDX_VERSION) */
 };
 
+/*
+ * The fingerprints the header carries, named alike in struct kidx (as read) and struct
+ * kidx_write (to write): copied from src to dst, one list for both ways.
+ */
+#define KIDX_COPY_FINGERPRINTS(dst, src)                                                  \
+	do {                                                                              \
+		(dst)->ctx_fp = (src)->ctx_fp;                                            \
+		(dst)->dm_world_fp = (src)->dm_world_fp;                                  \
+		(dst)->eng_world_fp = (src)->eng_world_fp;                                \
+		(dst)->out_fp = (src)->out_fp;                                            \
+		(dst)->order_fp = (src)->order_fp;                                        \
+		(dst)->modset_fp = (src)->modset_fp;                                      \
+	} while (0)
+
 struct kidx_dirent {
 	uint64_t rec_off, rec_hash, der_off; /* der_off 0: none */
 	uint32_t rec_size, der_size;
