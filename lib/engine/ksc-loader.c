@@ -595,6 +595,20 @@ static void symbol_not_found(struct run *run, struct loading *L, const struct ks
 }
 
 /*
+ * inherit_taint()'s line: "NAME: <subject> symbols [SYM ]from proprietary module
+ * OWNER<end>", the symbol named on the kernels that name it (KSC_FEAT_TAINT_SYMNAME).
+ */
+static const char *proprietary_line(struct run *run, const struct loading *L,
+				    const char *subject, const char *sym, const char *owner,
+				    const char *end)
+{
+	bool symname = run->pol->has[KSC_FEAT_TAINT_SYMNAME];
+
+	return sfmt(run->r, "%s: %s symbols %s%sfrom proprietary module %s%s", L->name,
+		    subject, symname ? sym : "", symname ? " " : "", owner, end);
+}
+
+/*
  * R18 inherit_taint(): a symbol of a proprietary module. A module that already uses
  * GPL-only symbols may not use it (-ENOENT); any other module becomes proprietary.
  * Returns 0 or the -errno of the symbol.
@@ -603,18 +617,14 @@ static int inherit_taint(struct run *run, struct loading *L, const struct ksc_im
 			 const struct found *f)
 {
 	struct ksc_report *r = run->r;
-	bool symname = run->pol->has[KSC_FEAT_TAINT_SYMNAME];
 	struct ksc_diag *d;
 
 	if (L->using_gplonly) {
 		d = loader_finding(run, L, KSC_SEV_ERROR, "proprietary-provider", im->name,
 			.owner = f->owner,
 			.summary = sfmt(r, "from proprietary module %s, after using GPL-only symbols", f->owner),
-			.lines = symname
-				? sfmt(r, "%s: module using GPL-only symbols uses symbols %s from proprietary module %s.",
-				       L->name, im->name, f->owner)
-				: sfmt(r, "%s: module using GPL-only symbols uses symbols from proprietary module %s.",
-				       L->name, f->owner),
+			.lines = proprietary_line(run, L, "module using GPL-only symbols uses", im->name,
+						  f->owner, "."),
 			.explanation = sfmt(r, "%s is exported by %s, which is proprietary; a module that uses GPL-only symbols may not use it (the outcome depends on symbol-table order)",
 					    im->name, f->owner),
 			.fix = "stop using the proprietary module's symbols, or have its provider use a GPL-compatible license");
@@ -625,11 +635,8 @@ static int inherit_taint(struct run *run, struct loading *L, const struct ksc_im
 		return 0;
 	d = loader_finding(run, L, KSC_SEV_WARNING, "taint-inherited", im->name, .owner = f->owner,
 		.summary = sfmt(r, "inherits the proprietary taint of %s", f->owner),
-		.lines = symname
-			? sfmt(r, "%s: module uses symbols %s from proprietary module %s, inheriting taint.",
-			       L->name, im->name, f->owner)
-			: sfmt(r, "%s: module uses symbols from proprietary module %s, inheriting taint.",
-			       L->name, f->owner),
+		.lines = proprietary_line(run, L, "module uses", im->name, f->owner,
+					  ", inheriting taint."),
 		.explanation = "from now on the module is proprietary: every later GPL-only symbol it uses is invisible to it (R16)");
 	L->P = true;
 	run->boot.taint_P = true;
