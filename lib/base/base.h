@@ -35,6 +35,18 @@
 		return i < o->n ? &o->array[i] : NULL;                                   \
 	}
 
+/*
+ * The public _ref() of a reference-counted type, as ksymcheck.h's convention says once:
+ * one more reference, the argument returned, NULL accepted.
+ */
+#define KSC_DEFINE_REF(fn, type)                                                        \
+	KSC_EXPORT type *fn(type *o)                                                     \
+	{                                                                                \
+		if (o)                                                                   \
+			o->refcount++;                                                   \
+		return o;                                                                \
+	}
+
 /* ---- ctx (ksc-ctx.c) ---- */
 struct ksc_ctx {
 	int refcount;

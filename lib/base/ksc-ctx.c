@@ -24,12 +24,7 @@ KSC_EXPORT struct ksc_ctx *ksc_new(void)
 	return ctx;
 }
 
-KSC_EXPORT struct ksc_ctx *ksc_ref(struct ksc_ctx *ctx)
-{
-	if (ctx)
-		ctx->refcount++;
-	return ctx;
-}
+KSC_DEFINE_REF(ksc_ref, struct ksc_ctx)
 
 KSC_EXPORT struct ksc_ctx *ksc_unref(struct ksc_ctx *ctx)
 {

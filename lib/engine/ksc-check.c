@@ -137,12 +137,7 @@ err:
 	return ret;
 }
 
-KSC_EXPORT struct ksc_report *ksc_report_ref(struct ksc_report *r)
-{
-	if (r)
-		r->refcount++;
-	return r;
-}
+KSC_DEFINE_REF(ksc_report_ref, struct ksc_report)
 
 KSC_EXPORT struct ksc_report *ksc_report_unref(struct ksc_report *r)
 {

@@ -373,12 +373,7 @@ err:
 	return r;
 }
 
-KSC_EXPORT struct ksc_kernel_location *ksc_kernel_location_ref(struct ksc_kernel_location *loc)
-{
-	if (loc)
-		loc->refcount++;
-	return loc;
-}
+KSC_DEFINE_REF(ksc_kernel_location_ref, struct ksc_kernel_location)
 
 KSC_EXPORT struct ksc_kernel_location *
 ksc_kernel_location_unref(struct ksc_kernel_location *loc)

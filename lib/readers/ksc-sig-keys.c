@@ -260,12 +260,7 @@ KSC_EXPORT int ksc_keyring_new(struct ksc_ctx *ctx, struct ksc_keyring **out)
 	return 0;
 }
 
-KSC_EXPORT struct ksc_keyring *ksc_keyring_ref(struct ksc_keyring *kr)
-{
-	if (kr)
-		kr->refcount++;
-	return kr;
-}
+KSC_DEFINE_REF(ksc_keyring_ref, struct ksc_keyring)
 
 KSC_EXPORT struct ksc_keyring *ksc_keyring_unref(struct ksc_keyring *kr)
 {

@@ -143,12 +143,7 @@ KSC_EXPORT int ksc_symvers_new(struct ksc_ctx *ctx, struct ksc_symvers **out)
 	return 0;
 }
 
-KSC_EXPORT struct ksc_symvers *ksc_symvers_ref(struct ksc_symvers *sv)
-{
-	if (sv)
-		sv->refcount++;
-	return sv;
-}
+KSC_DEFINE_REF(ksc_symvers_ref, struct ksc_symvers)
 
 KSC_EXPORT struct ksc_symvers *ksc_symvers_unref(struct ksc_symvers *sv)
 {

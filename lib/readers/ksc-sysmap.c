@@ -458,12 +458,7 @@ KSC_EXPORT int ksc_sysmap_new_from_path(struct ksc_ctx *ctx, const char *path,
 	return r;
 }
 
-KSC_EXPORT struct ksc_sysmap *ksc_sysmap_ref(struct ksc_sysmap *sm)
-{
-	if (sm)
-		sm->refcount++;
-	return sm;
-}
+KSC_DEFINE_REF(ksc_sysmap_ref, struct ksc_sysmap)
 
 KSC_EXPORT struct ksc_sysmap *ksc_sysmap_unref(struct ksc_sysmap *sm)
 {

@@ -113,12 +113,7 @@ KSC_EXPORT int ksc_src_new(struct ksc_ctx *ctx, const struct ksc_src_opts *opts,
 	return 0;
 }
 
-KSC_EXPORT struct ksc_src *ksc_src_ref(struct ksc_src *src)
-{
-	if (src)
-		src->refcount++;
-	return src;
-}
+KSC_DEFINE_REF(ksc_src_ref, struct ksc_src)
 
 KSC_EXPORT struct ksc_src *ksc_src_unref(struct ksc_src *src)
 {
