@@ -115,6 +115,37 @@ struct loading {
 	bool modns_sig_warned; /* the modns-* signature warning was given */
 };
 
+/*
+ * lib/engine/ksc-loader.c and ksc-loader-sig.c: what the loader view's steps in both files
+ * use (here, so that neither file calls the other back). loader_finding() makes a finding
+ * of the module being loaded in one call; loader_fail() records the load's failure
+ * (finit_module's -errno) and returns it; taint_line() is the info finding of a taint
+ * and its kernel line.
+ */
+#define loader_finding(run, L, sev, code, sym, ...)                                        \
+	finding_new((run)->r, KSC_VIEW_LOADER, sev, code, (L)->index, (L)->name, sym,      \
+		    &(struct finding){ __VA_ARGS__ })
+static inline int loader_fail(struct loading *L, int err)
+{
+	L->err = err;
+	return err;
+}
+
+static inline struct ksc_diag *taint_line(struct run *run, struct loading *L, const char *code,
+					  const char *summary, const char *line,
+					  const char *why)
+{
+	return loader_finding(run, L, KSC_SEV_INFO, code, NULL, .summary = summary, .lines = line,
+			      .explanation = why);
+}
+
+/* ksc-loader-sig.c: the signature steps of load_module() (R28, R37). */
+int module_sig_check(struct run *run, struct loading *L);
+void module_sig_taint(struct run *run, struct loading *L);
+void intree_signature(struct run *run, struct loading *L);
+void modns_signature(struct run *run, struct loading *L, const char *sym, const char *owner,
+		     const char *ns);
+
 /* MODULE_IMPORT_NS in the syntax of the target kernel (R2). */
 static inline const char *import_line(struct ksc_report *r, const char *ns)
 {

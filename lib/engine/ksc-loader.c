@@ -154,18 +154,6 @@ static bool version_of(const struct ksc_module *mod, const struct ksc_import *im
 	return false;
 }
 
-/* A loader finding of the module being loaded, in one call. */
-#define loader_finding(run, L, sev, code, sym, ...)                                        \
-	finding_new((run)->r, KSC_VIEW_LOADER, sev, code, (L)->index, (L)->name, sym,      \
-		    &(struct finding){ __VA_ARGS__ })
-
-/* The load fails with `err` (finit_module's return). */
-static int fail(struct loading *L, int err)
-{
-	L->err = err;
-	return err;
-}
-
 /*
  * A check of load_module() that the kernel lets try_to_force_load() override (the
  * vermagic, exports without CRCs): with CONFIG_MODULE_FORCE_LOAD the load goes on
@@ -178,7 +166,7 @@ static int force_or_fail(struct run *run, struct loading *L, const char *reason,
 		return 0;
 	if (d)
 		d->severity = KSC_SEV_ERROR, d->err = -ENOEXEC;
-	return fail(L, -ENOEXEC);
+	return loader_fail(L, -ENOEXEC);
 }
 
 /* The CRCs differ: module_layout (check_modstruct_version()) or an import. Returns 0. */
@@ -266,166 +254,6 @@ static int check_version(struct run *run, struct loading *L, const struct ksc_im
 	return 1;
 }
 
-/* ---- signatures: kernel/module/signing.c module_sig_check() (R28; ksc-sig.c decides) ---- */
-
-static struct ksc_diag *taint_line(struct run *run, struct loading *L, const char *code,
-				   const char *summary, const char *line, const char *why);
-
-/* Is the signature worth a provenance warning (unsigned, unknown key, invalid)? */
-static const char *provenance_problem(const struct run *run, const struct loading *L)
-{
-	bool keys = !ksc_keyring_is_empty(ksc_kernel_get_keyring(run->k));
-
-	switch (L->sig.err) {
-	case 0:
-		return NULL;
-	case -ENODATA:
-		/* without signing in the kernel and without keys, unsigned is the norm */
-		return run->module_sig || keys ? "unsigned" : NULL;
-	case -ENOKEY:
-		return "foreign-key";
-	default:
-		return "bad-signature";
-	}
-}
-
-static const char *provenance_words(const char *problem)
-{
-	if (strcmp(problem, "unsigned") == 0)
-		return "unsigned";
-	if (strcmp(problem, "foreign-key") == 0)
-		return "signed by a key that is not among the kernel's keys";
-	return "signed, but the signature is not valid";
-}
-
-/* The finding code of a provenance problem, of the three given. */
-static const char *provenance_code(const char *problem, const char *unsigned_code,
-				   const char *foreign_code, const char *bad_code)
-{
-	return strcmp(problem, "unsigned") == 0 ? unsigned_code
-	       : strcmp(problem, "foreign-key") == 0 ? foreign_code : bad_code;
-}
-
-/*
- * R37 (issue 5): an intree claim is only a .modinfo string; the signature by the kernel's
- * key is what proves a module was built with the kernel. Warn when an intree module is unsigned
- * or not signed by a known key.
- */
-static void intree_signature(struct run *run, struct loading *L)
-{
-	const char *p = ksc_module_is_intree(L->mod) ? provenance_problem(run, L) : NULL;
-	struct ksc_report *r = run->r;
-
-	if (!p)
-		return;
-	loader_finding(run, L, KSC_SEV_WARNING,
-		provenance_code(p, "intree-unsigned", "intree-foreign-key", "intree-bad-signature"),
-		NULL,
-		.summary = sfmt(r, "claims to be in-tree (intree in .modinfo) but is %s", provenance_words(p)),
-		.explanation = sfmt(r, "anyone can write intree=Y into .modinfo; a signature by the kernel's own key is the one proof that the module was built with the kernel (%s)",
-				    L->sig.why),
-		.fix = "check where this module comes from; an in-tree module of this kernel is signed with its key at build time");
-}
-
-/* The same for a module granted a module-restricted export by its name (once per module). */
-static void modns_signature(struct run *run, struct loading *L, const char *sym,
-			    const struct found *f, const char *ns)
-{
-	const char *p = provenance_problem(run, L);
-	struct ksc_report *r = run->r;
-
-	if (!p || L->modns_sig_warned)
-		return;
-	L->modns_sig_warned = true;
-	loader_finding(run, L, KSC_SEV_WARNING,
-		provenance_code(p, "modns-unsigned", "modns-foreign-key", "modns-bad-signature"),
-		sym,
-		.ns = ns, .owner = f->owner,
-		.summary = sfmt(r, "matches %s by name, but is %s", modns_list(ns), provenance_words(p)),
-		.explanation = sfmt(r, "%s is restricted to modules named %s and this module gets it by its name alone; its signature does not show that it is one of the kernel's own modules (%s)",
-				    sym, modns_list(ns), L->sig.why),
-		.fix = "check where this module comes from: the kernel's own modules are signed with its key");
-}
-
-/* A signature the kernel refuses even when it does not enforce signatures. */
-static int sig_refused(struct run *run, struct loading *L)
-{
-	const struct ksc_sig_eval *ev = &L->sig;
-	bool rejected = ev->err == -EKEYREJECTED;
-
-	loader_finding(run, L, KSC_SEV_ERROR, rejected ? "sig-rejected" : "sig-malformed", NULL,
-		.summary = rejected ? "the signature does not verify (refused even without enforcement)"
-				    : "malformed signature (refused even without enforcement)",
-		.lines = ev->kernel_line,
-		.explanation = sfmt(run->r, "%s; the kernel refuses a module whose signature fails for any reason other than a missing signature, an unknown key or unsupported crypto, even when signatures are not enforced",
-				    ev->why),
-		.fix = rejected ? "sign the module again after editing it (scripts/sign-file), or strip the signature to load it unsigned"
-				: "sign the module again with scripts/sign-file",
-		.err = ev->err);
-	return fail(L, ev->err);
-}
-
-/*
- * module_sig_check(): before anything else. -ENODATA (unsigned), -ENOPKG (unsupported
- * crypto) and -ENOKEY (unknown key) let the load go on, tainted E later, unless signatures
- * are enforced; every other error fails the load. Returns 0 or the load's -errno.
- */
-static int module_sig_check(struct run *run, struct loading *L)
-{
-	struct ksc_report *r = run->r;
-	struct ksc_sig_eval *ev = &L->sig;
-	const char *reason, *code;
-
-	if (run->o->as_rebuilt) {
-		L->sig_ok = true; /* signed (or not) as its builder signs it: not judged */
-		return 0;
-	}
-	ksc_sig_evaluate(L->mod, ksc_kernel_get_keyring(run->k), ev);
-	L->sig_ok = ev->err == 0;
-	if (!run->module_sig)
-		return 0; /* CONFIG_MODULE_SIG off: the loader never looks */
-	switch (ev->err) {
-	case 0:
-		if (!ev->verified)
-			loader_finding(run, L, KSC_SEV_INFO, "sig-unverified", NULL,
-				.summary = "signature not verified (no key known): assumed valid",
-				.explanation = sfmt(r, "%s; without the kernel's certificate a well-formed signature is taken as valid, as if the module were unchanged since signing",
-						    ev->why),
-				.fix = "give the kernel's signing certificate with --cert FILE, or --kernel ROOT with the kernel image that holds its built-in keys");
-		return 0;
-	case -ENODATA:
-		reason = "unsigned module";
-		code = "unsigned";
-		break;
-	case -ENOPKG:
-		reason = "module with unsupported crypto";
-		code = "sig-unsupported";
-		break;
-	case -ENOKEY:
-		reason = "module with unavailable key";
-		code = "sig-unknown-key";
-		break;
-	default:
-		return sig_refused(run, L);
-	}
-	if (run->sig_force) {
-		loader_finding(run, L, KSC_SEV_ERROR, code, NULL,
-			.summary = ev->err == -ENODATA ? "unsigned module on a kernel that enforces signatures"
-				   : sfmt(r, "%s on a kernel that enforces signatures", reason),
-			.lines = ev->kernel_line
-				 ? sfmt(r, "%s\nLoading of %s is rejected", ev->kernel_line, reason)
-				 : sfmt(r, "Loading of %s is rejected", reason),
-			.explanation = ev->err != -ENODATA ? ev->why : NULL,
-			.fix = "sign the module with the kernel's key (scripts/sign-file)",
-			.err = -EKEYREJECTED);
-		return fail(L, -EKEYREJECTED);
-	}
-	if (ev->kernel_line)
-		taint_line(run, L, code, sfmt(r, "%s: treated as unsigned", reason),
-			   ev->kernel_line, ev->why);
-	return 0;
-}
-
 /*
  * R25: a module-restricted export granted by name to a module without intree: every
  * released kernel lets it by, with a warning here.
@@ -485,7 +313,7 @@ static int verify_namespace_is_imported(struct run *run, struct loading *L, cons
 	if (restricted && ksc_namespace_matches_module(ns, L->name, KSC_MATCH_LOADER)) {
 		bool intree = ksc_module_is_intree(L->mod);
 		if (intree || !run->o->require_intree)
-			modns_signature(run, L, sym, f, ns);
+			modns_signature(run, L, sym, f->owner, ns);
 		if (intree)
 			return 0;
 		if (!run->o->require_intree) {
@@ -689,13 +517,6 @@ static int simplify_symbols(struct run *run, struct loading *L)
 	return L->err;
 }
 
-static struct ksc_diag *taint_line(struct run *run, struct loading *L, const char *code,
-				   const char *summary, const char *line, const char *why)
-{
-	return loader_finding(run, L, KSC_SEV_INFO, code, NULL, .summary = summary, .lines = line,
-			      .explanation = why);
-}
-
 /*
  * R29 add_unformed_module(): a module of the same name is already loaded (one given
  * earlier in this boot): -EEXIST, with no message.
@@ -709,7 +530,7 @@ static int already_loaded(struct run *run, struct loading *L)
 			.summary = "a module of this name is already loaded in this boot",
 			.explanation = "module names are unique in a running kernel; insmod fails with EEXIST and the kernel prints nothing",
 			.err = -EEXIST);
-		return fail(L, -EEXIST);
+		return loader_fail(L, -EEXIST);
 	}
 	return 0;
 }
@@ -739,7 +560,7 @@ static int check_modstruct_version(struct run *run, struct loading *L)
 		if (ksc_module_has_versions(L->mod))
 			d->summary = "built against another kernel (module_layout CRC differs)";
 	}
-	return fail(L, -ENOEXEC);
+	return loader_fail(L, -ENOEXEC);
 }
 
 /* check_modinfo()'s vermagic (R30): none (a forced load, if allowed) or another kernel's. */
@@ -762,7 +583,7 @@ static int check_vermagic(struct run *run, struct loading *L)
 		.summary = "built for another kernel (vermagic differs)",
 		.lines = sfmt(r, "%s: version magic '%s' should be '%s'", L->iname, vm, kvm),
 		.fix = "rebuild the module against this kernel", .err = -ENOEXEC);
-	return fail(L, -ENOEXEC);
+	return loader_fail(L, -ENOEXEC);
 }
 
 /*
@@ -828,29 +649,6 @@ static int check_modinfo(struct run *run, struct loading *L)
 	return 0;
 }
 
-/* The signature taint (E) of a module that does not verify on a kernel that allows it. */
-static void module_sig_taint(struct run *run, struct loading *L)
-{
-	struct ksc_report *r = run->r;
-	int err = L->sig.err;
-
-	if (!run->module_sig || L->sig_ok)
-		return;
-	const char *line = run->boot.once_sig ? NULL
-		: sfmt(r, "%s: module verification failed: signature and/or required key missing - tainting kernel",
-		       L->name);
-	run->boot.once_sig = true;
-	run->boot.taint_E = true;
-	taint_line(run, L, "taint-unsigned",
-		   err == -ENODATA ? "unsigned module (taint E)"
-		   : err == -ENOKEY ? "signed by a key the kernel does not have (taint E)"
-		   : "signature with unsupported crypto (taint E)", line,
-		   err == -ENODATA
-		   ? "the kernel verifies module signatures but does not enforce them"
-		   : sfmt(r, "%s; the kernel verifies module signatures but does not enforce them, so it loads the module as if unsigned",
-			  L->sig.why));
-}
-
 /*
  * The taints by name (R15), whatever the license, and from 6.4 the first proprietary
  * taint of a boot once more (module_augment_kernel_taints()). `prev_P`: the boot's P taint
@@ -894,7 +692,7 @@ static int find_module_sections(struct run *run, struct loading *L)
 			.summary = "exports without __kflagstab (7.1+)",
 			.lines = sfmt(r, "%s: no flags for exported symbols", L->name),
 			.fix = "rebuild the module with a 7.1+ kbuild", .err = -ENOEXEC);
-		return fail(L, -ENOEXEC);
+		return loader_fail(L, -ENOEXEC);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(obsolete); i++)
 		if (ksc_module_has_section(L->mod, obsolete[i]))
@@ -941,7 +739,7 @@ static int setup_modinfo(struct run *run, struct loading *L)
 			.lines = sfmt(r, "%s: module tries to import module namespace: %s", L->name, ns),
 			.explanation = "module: namespaces are granted by module name and can never be imported (make nsdeps adds such lines anyway)",
 			.fix = sfmt(r, "remove %s", import_line(r, ns)), .err = -EPERM);
-		return fail(L, -EPERM);
+		return loader_fail(L, -EPERM);
 	}
 	return 0;
 }
@@ -968,7 +766,7 @@ static int verify_exported_symbols(struct run *run, struct loading *L)
 			.lines = sfmt(r, "%s: exports duplicate symbol %s (owned by %s)", L->name,
 				      e->name, by),
 			.fix = "rename the symbol or stop exporting it", .err = -ENOEXEC);
-		return fail(L, -ENOEXEC);
+		return loader_fail(L, -ENOEXEC);
 	}
 	return 0;
 }
