@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The size and layering limits of the code (doc/architecture.md), over lib/, tools/, util/:
 
-- no file (.c, .h) over 1,500 lines, over 1,000 in tools/;
-- no function over 120 lines, over 100 in tools/ (the lines between its braces, kernel
-  style: a function's braces stand alone in column 0);
+- no file (.c, .h) over 1,000 lines;
+- no function over 100 lines (the lines between its braces, kernel style: a function's
+  braces stand alone in column 0);
 - one home for each of three jobs (HOMES below): getopt_long() (the CLI's option
   parser), realloc() (util/array.c: every growable array is an array.h one) and writing
   to stderr (the CLI's message.c; the library's default log function); comments and
@@ -31,10 +31,10 @@ import re
 import subprocess
 import sys
 
-MAX_FILE_LINES = 1500
-MAX_FUNCTION_LINES = 120
-# Stricter limits by top folder: (file lines, function lines).
-LIMITS = {"tools": (1000, 100)}
+MAX_FILE_LINES = 1000
+MAX_FUNCTION_LINES = 100
+# Other limits by top folder: (file lines, function lines); none today.
+LIMITS = {}
 
 # The wings, lowest first: util/ (project-independent), then lib/<wing>/. Wings of the same
 # rank are siblings and use neither each other. lib/ksymcheck.h (the public header, made of
@@ -44,6 +44,10 @@ WINGS = {"util": 0, "base": 1, "readers": 2, "modset": 3, "kernel": 4, "engine":
          "source": 5, "tree": 6, "report": 6, "tools": 7}
 
 KNOWN_FILES = {
+    "lib/report/ksc-compat.c": "compat grew with issue 25 in one round (1,234 lines); its "
+                               "split into cells, types and hints needs its run state "
+                               "(struct crun) in a private header first, so that the "
+                               "parts call one way",
 }
 
 KNOWN_FUNCTIONS = {
@@ -511,13 +515,14 @@ def main():
             else:
                 long_fns.append("%s:%d: %s() has %d lines (at most %d)"
                                 % (f, line, name, body, max_fn))
-    check("no file over %d lines (%s) but the %d known"
-          % (MAX_FILE_LINES, ", ".join("%s/ %d" % (d, l[0]) for d, l in sorted(LIMITS.items())),
-             len(KNOWN_FILES)), big)
-    check("no function over %d lines (%s) but the %d known"
-          % (MAX_FUNCTION_LINES,
-             ", ".join("%s/ %d" % (d, l[1]) for d, l in sorted(LIMITS.items())),
-             len(KNOWN_FUNCTIONS)), long_fns)
+    def others(i):
+        """The limits of LIMITS' folders, as " (tools/ 1000)", or ""."""
+        o = ", ".join("%s/ %d" % (d, l[i]) for d, l in sorted(LIMITS.items()))
+        return " (%s)" % o if o else ""
+    check("no file over %d lines%s but the %d known"
+          % (MAX_FILE_LINES, others(0), len(KNOWN_FILES)), big)
+    check("no function over %d lines%s but the %d known"
+          % (MAX_FUNCTION_LINES, others(1), len(KNOWN_FUNCTIONS)), long_fns)
 
     stray, seen_stray = [], set()
     for f, line, fn, job in outside_home(root, files):
