@@ -439,29 +439,10 @@ static int add_module_path(struct kmods *km, const char *path)
 	return 0;
 }
 
-/* The modules below a folder without modules.dep (an unpacked package). */
-static int walk_modules(struct kmods *km, const char *dir, int depth)
+/* ksc_walk_modules()'s fn: each module file of a folder without modules.dep. */
+static int walked_module(const char *path, void *data)
 {
-	DIR *d = depth < 16 ? opendir(dir) : NULL;
-	struct dirent *de;
-	int r = 0;
-
-	if (!d)
-		return 0;
-	while (r == 0 && (de = readdir(d))) {
-		char p[PATH_MAX];
-		struct stat st;
-		if (de->d_name[0] == '.' ||
-		    snprintf(p, sizeof(p), "%s/%s", dir, de->d_name) >= (int)sizeof(p) ||
-		    lstat(p, &st) < 0)
-			continue;
-		if (S_ISDIR(st.st_mode))
-			r = walk_modules(km, p, depth + 1);
-		else if (S_ISREG(st.st_mode))
-			r = add_module_path(km, p);
-	}
-	closedir(d);
-	return r;
+	return add_module_path(data, path);
 }
 
 /* Read kernel k's modules.dep (else its folder): where each module is. */
@@ -480,7 +461,9 @@ static void read_modules_dep(struct crun *cr, size_t k)
 	/* none (an unpacked package): the folder itself */
 	fd = ksc_open_read(AT_FDCWD, path, 0, &st);
 	if (fd < 0) {
-		walk_modules(km, dir, 0);
+		unsigned int errors = 0; /* logged; the modules found still serve */
+		(void)ksc_walk_modules(ksc_kernel_get_ctx(cr->kernels[k]), dir, NULL,
+				       walked_module, km, &errors);
 		return;
 	}
 	if (ksc_read_fd(fd, &st, 64u << 20, &data, &size) < 0) {
