@@ -468,7 +468,9 @@ const struct ksc_key *ksc_keyring_get_key(const struct ksc_keyring *kr, size_t i
  *   -EBADMSG       malformed: the trailer, or a PKCS#7 that does not parse
  *   -ENOPKG        not a PKCS#7 signature (id_type), or algorithms the kernel lacks
  *   -ESTALE        the file changed since it was read; other -errno reading it again
- * The module's file is read again and hashed on first use (the digest is kept).
+ * The signed bytes are hashed while the module is read, with the first SignerInfo's
+ * digest algorithm: the bytes read are judged and nothing is read again. Only a
+ * SignerInfo with another algorithm reads the file again (hence -ESTALE).
  */
 int ksc_module_verify_signature(const struct ksc_module *mod, const struct ksc_keyring *kr,
 				const struct ksc_key **key);

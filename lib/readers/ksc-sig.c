@@ -166,8 +166,12 @@ int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t siz
 	t->n_kept = keep;
 	memcpy(t->kept, img + before - INFO_LEN - keep, keep);
 	mod->sig = t;
-	/* Bytes in memory are gone after this: hash them now for the signer's algorithm. */
-	if (from_memory && ksc_crypto_load() == 0) {
+	/*
+	 * The bytes are in memory now (and gone after this): hash them for the first signer's
+	 * algorithm, so that verifying judges the bytes read and reads nothing again (a file's
+	 * other signers' algorithms, rare, read it again).
+	 */
+	if (ksc_crypto_load() == 0) {
 		int nid = first_digest_nid(t);
 		if (nid != NID_undef && compute_digest(t, nid, img, size) == -ENOMEM)
 			return -ENOMEM;

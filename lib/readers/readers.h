@@ -305,9 +305,10 @@ void ksc_kview_free(struct kview *kv);
 
 /*
  * Called by the module reader with the whole decompressed image: keep the appended
- * signature block (and, for an image read from memory, the digest of the signed bytes,
- * which cannot be read again), and for a kernel image the certificates in its data
- * sections. 0 or -ENOMEM.
+ * signature block and the digest of the signed bytes (its first signer's algorithm, when
+ * libcrypto loads: verifying reads nothing again; from_memory: the bytes cannot be read
+ * again for another), and for a kernel image the certificates in its data sections.
+ * 0 or -ENOMEM.
  */
 int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t size,
 		    bool from_memory) _must_check_;
