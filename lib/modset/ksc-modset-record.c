@@ -564,7 +564,7 @@ static int restore_signature(struct ksc_module *mod, const struct krec *r,
 	}
 	unsigned char *img = s->buf + s->size - size;
 	memcpy(img + size - r->sigtail.n, krec_arr(r, r->sigtail), r->sigtail.n);
-	int ret = ksc_sig_capture(mod, img, size, false);
+	int ret = ksc_sig_capture(mod, img, size, KSC_SIG_TAIL);
 	if (ret == 0 && r->sigdigest.n) { /* verifying it reads nothing again */
 		const struct krec_digest *k = krec_arr(r, r->sigdigest);
 		struct ksc_sig_digest d = { .nid = k->nid, .len = k->len };

@@ -126,7 +126,8 @@ static int module_new(struct ksc_ctx *ctx, const char *path, const void *data, s
 	mod->compression = blob.compression;
 	ret = ksc_elf_parse_module(mod, &blob);
 	if (ret == 0)
-		ret = ksc_sig_capture(mod, blob.data, blob.size, data != NULL);
+		ret = ksc_sig_capture(mod, blob.data, blob.size,
+				      data ? KSC_SIG_MEMORY : KSC_SIG_FILE);
 	ksc_blob_free(&blob);
 	if (ret < 0)
 		goto err;

@@ -136,8 +136,10 @@ static int compute_digest(struct ksc_sigtrail *t, int nid, const unsigned char *
 static int first_digest_nid(const struct ksc_sigtrail *t);
 
 int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t size,
-		    bool from_memory)
+		    enum ksc_sig_from how)
 {
+	bool from_memory = how == KSC_SIG_MEMORY;
+
 	mod->sig_read = true;
 	if (mod->kind == KSC_KIND_VMLINUX)
 		return ksc_sig_scan_image(mod, img, size);
@@ -171,7 +173,7 @@ int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t siz
 	 * algorithm, so that verifying judges the bytes read and reads nothing again (a file's
 	 * other signers' algorithms, rare, read it again).
 	 */
-	if (ksc_crypto_load() == 0) {
+	if (how != KSC_SIG_TAIL && ksc_crypto_load() == 0) {
 		int nid = first_digest_nid(t);
 		if (nid != NID_undef && compute_digest(t, nid, img, size) == -ENOMEM)
 			return -ENOMEM;
@@ -215,7 +217,7 @@ static struct ksc_sigtrail *trail_of(const struct ksc_module *cmod)
 	mod->sig_read = true;
 	if (reload(mod, &b) < 0)
 		return NULL;
-	if (ksc_sig_capture(mod, b.data, b.size, false) < 0)
+	if (ksc_sig_capture(mod, b.data, b.size, KSC_SIG_FILE) < 0)
 		ksc_err(mod->ctx, "%s: out of memory", mod->path);
 	ksc_blob_free(&b);
 	return mod->sig;
@@ -513,7 +515,7 @@ static int trail_digest(const struct ksc_module *mod, struct ksc_sigtrail *t, in
 int ksc_sig_digest_image(const unsigned char *img, size_t size, struct ksc_sig_digest *d)
 {
 	struct ksc_module tmp = { .kind = KSC_KIND_MODULE };
-	int r = ksc_sig_capture(&tmp, img, size, true); /* from memory: the digest made */
+	int r = ksc_sig_capture(&tmp, img, size, KSC_SIG_MEMORY); /* the digest made */
 
 	memset(d, 0, sizeof(*d));
 	if (r == 0 && tmp.sig && tmp.sig->digest_nid != NID_undef &&

@@ -305,13 +305,15 @@ void ksc_kview_free(struct kview *kv);
 
 /*
  * Called by the module reader with the whole decompressed image: keep the appended
- * signature block and the digest of the signed bytes (its first signer's algorithm, when
- * libcrypto loads: verifying reads nothing again; from_memory: the bytes cannot be read
- * again for another), and for a kernel image the certificates in its data sections.
- * 0 or -ENOMEM.
+ * signature block and, for a kernel image, the certificates in its data sections. `how`:
+ * KSC_SIG_FILE the whole image of a file (the first signer's digest made now, when
+ * libcrypto loads: verifying reads nothing again; another signer's reads the file),
+ * KSC_SIG_MEMORY the whole image, no file to read again, KSC_SIG_TAIL only the bytes
+ * ksc_sig_tail_len() names are the image's (a record's: no digest made). 0 or -ENOMEM.
  */
+enum ksc_sig_from { KSC_SIG_FILE, KSC_SIG_MEMORY, KSC_SIG_TAIL };
 int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t size,
-		    bool from_memory) _must_check_;
+		    enum ksc_sig_from how) _must_check_;
 /* Free what ksc_sig_capture() kept. */
 void ksc_sig_free(struct ksc_module *mod);
 /*
