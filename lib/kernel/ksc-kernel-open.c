@@ -80,13 +80,14 @@ int ksc_kernel_from_modset(struct ksc_ctx *ctx, const struct ksc_kernel_location
 
 /* The module set of the location's module folder, with the index unless told not to. */
 static int open_modset(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
-		       const char *index, struct ksc_modset **out)
+		       const char *index, bool few, struct ksc_modset **out)
 {
 	struct ksc_modset_where w = {
 		.root = ksc_kernel_location_get_root(loc),
 		.release = ksc_kernel_location_get_release(loc),
 		.moddir = ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR),
 		.index = index,
+		.few = few,
 	};
 
 	return ksc_modset_open(ctx, &w, out);
@@ -100,7 +101,7 @@ KSC_EXPORT int ksc_kernel_open_location(struct ksc_ctx *ctx,
 	int r;
 
 	*out = NULL;
-	r = open_modset(ctx, loc, NULL, &ms);
+	r = open_modset(ctx, loc, NULL, false, &ms);
 	if (r < 0)
 		return r;
 	r = ksc_kernel_from_modset(ctx, loc, ms, out);
@@ -184,9 +185,11 @@ KSC_EXPORT int ksc_kernel_open_opts(struct ksc_ctx *ctx, const char *root, const
 			r = -ENOMEM;
 		o.index = index;
 	}
+	/* for a few modules from depmod's files, the index's records found one by one */
+	bool few = o.n_modules && !(o.flags & KSC_KERNEL_OPEN_NO_DEPMOD);
 	if (r >= 0)
-		r = open_modset(ctx, loc, o.index, &ms);
-	if (r >= 0 && o.n_modules && !(o.flags & KSC_KERNEL_OPEN_NO_DEPMOD)) {
+		r = open_modset(ctx, loc, o.index, few, &ms);
+	if (r >= 0 && few) {
 		r = ksc_kernel_depmod_open(ctx, loc, ms, o.modules, o.n_modules, out);
 		if (r == 0 && ksc_modset_save_index(ms) < 0)
 			ksc_dbg(ctx, "%s: index not written", o.index);

@@ -32,6 +32,7 @@ struct mentry {
 	struct krec *rec_own;          /* read this run (for the next index) */
 	bool current;                  /* old is this file (checked once: checked) */
 	bool checked;
+	bool from_map;                 /* rec is the index's, found by its lookup table */
 };
 
 struct ksc_modset {
@@ -44,6 +45,8 @@ struct ksc_modset {
 	unsigned int walk_errors;
 	struct kidx idx;
 	bool have_idx, foreign_idx;
+	struct kidx_map *map;          /* few: the index's lookup table, records by path */
+	bool few, full_tried;          /* full_tried: the whole directory attached, or tried */
 	int64_t start_ns;
 	bool dirty;                    /* a record was read: the index is worth writing */
 	struct ksc_sigscratch sig;
@@ -120,6 +123,46 @@ static int attach_index(struct ksc_modset *ms)
 	return 0;
 }
 
+/*
+ * For a few modules: the index's lookup table only, each record found by path when it is
+ * asked for (ksc_modset_record()); the whole directory is read only if every record is
+ * wanted (attach_full()). Absent, corrupt or another tree's: as attach_index().
+ */
+static int attach_map(struct ksc_modset *ms)
+{
+	int r = ksc_kidx_map(ms->index_path, &ms->map);
+
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0) {
+		ms->map = NULL;
+		ms->full_tried = true; /* no index to read whole either */
+		return 0;
+	}
+	if (strcmp(ksc_kidx_map_moddir(ms->map), ms->moddir_abs) != 0 ||
+	    strcmp(ksc_kidx_map_release(ms->map), ms->release) != 0) {
+		ms->foreign_idx = true;
+		ms->full_tried = true;
+		ksc_kidx_unmap(ms->map);
+		ms->map = NULL;
+	}
+	return 0;
+}
+
+/* The index's whole directory, once, when only its lookup table was read. */
+static int attach_full(struct ksc_modset *ms)
+{
+	if (ms->full_tried)
+		return 0;
+	ms->full_tried = true;
+	int r = attach_index(ms);
+	/* what the lookups found stays (the map lives until the set is freed) */
+	for (size_t i = 0; i < ms->n; i++)
+		if (!ms->e[i].rec)
+			ms->e[i].checked = false;
+	return r;
+}
+
 int ksc_modset_open(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
 		    struct ksc_modset **out)
 {
@@ -146,8 +189,10 @@ int ksc_modset_open(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
 	if (r >= 0 && !w->no_walk)
 		r = ksc_depmod_modules_search_st(ctx, ms->cfg, ms->moddir, collect, ms,
 						 &ms->walk_errors);
+	ms->few = w->few;
+	ms->full_tried = !w->few;
 	if (r >= 0 && ms->index_path)
-		r = attach_index(ms);
+		r = w->few ? attach_map(ms) : attach_index(ms);
 	if (r < 0)
 		goto err;
 	*out = ms;
@@ -171,6 +216,7 @@ void ksc_modset_free(struct ksc_modset *ms)
 	hash_fini(&ms->by_name);
 	if (ms->have_idx)
 		ksc_kidx_free(&ms->idx);
+	ksc_kidx_unmap(ms->map);
 	ksc_sigscratch_fini(&ms->sig);
 	ksc_depmod_cfg_free(ms->cfg);
 	free(ms->moddir);
@@ -254,34 +300,60 @@ const char *ksc_modset_moddir(const struct ksc_modset *ms)
 /* ---- facts: the index's record or the file's ------------------------------------- */
 
 /* Are the file's bytes those the index's record was read from (a racy ctime)? */
-static bool same_content(const struct mentry *e)
+static bool same_content(const struct mentry *e, uint64_t content_hash)
 {
 	int fd = open(e->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	bool same;
 
 	if (fd < 0)
 		return false;
-	same = ksc_file_content_hash(fd, e->size) == e->old->sum.content_hash;
+	same = ksc_file_content_hash(fd, e->size) == content_hash;
 	close(fd);
 	return same;
 }
 
-/* Is the index's entry this very file: size, inode, modification and change times? */
+/* Was the record keyed `o` read from this very file: size, inode, modification and
+ * change times (and its bytes, for a racy ctime)? */
+static bool key_is_file(const struct mentry *e, const struct krec_sum *o)
+{
+	return o && o->mtime_ns != KREC_RACY && o->file_size == e->size && o->ino == e->ino &&
+	       o->mtime_ns == e->mtime_ns && o->ctime_ns == e->ctime_ns &&
+	       (!o->content_hash || same_content(e, o->content_hash));
+}
+
+/* Is the index's entry this very file? */
 static bool is_current(struct mentry *e)
 {
 	if (e->checked)
 		return e->current;
-	const struct krec_sum *o = e->old ? &e->old->sum : NULL;
 	e->checked = true;
-	e->current = o && o->mtime_ns != KREC_RACY && o->file_size == e->size &&
-		     o->ino == e->ino && o->mtime_ns == e->mtime_ns &&
-		     o->ctime_ns == e->ctime_ns && (!o->content_hash || same_content(e));
+	e->current = key_is_file(e, e->old ? &e->old->sum : NULL);
 	return e->current;
+}
+
+/*
+ * The record of e by the index's lookup table, when it is this very file: e->rec. 0 (found
+ * or not), -ENOMEM. A corrupt entry or record is not used: the file is read.
+ */
+static int find_in_map(struct ksc_modset *ms, struct mentry *e)
+{
+	struct kidx_hit hit;
+	int r = ksc_kidx_find_path(ms->map, e->path + ms->base, &hit);
+
+	if (r == -ENOMEM)
+		return r;
+	e->checked = true;
+	e->current = r == 0 && key_is_file(e, &hit.key);
+	if (e->current) {
+		e->rec = hit.rec;
+		e->from_map = true;
+	}
+	return 0;
 }
 
 bool ksc_modset_all_indexed(struct ksc_modset *ms)
 {
-	if (!ms->have_idx)
+	if (attach_full(ms) == -ENOMEM || !ms->have_idx)
 		return false;
 	for (size_t i = 0; i < ms->n; i++)
 		if (!is_current(&ms->e[i]))
@@ -311,7 +383,12 @@ int ksc_modset_record(struct ksc_modset *ms, size_t i, const struct krec **out)
 	char abs[PATH_MAX * 2];
 
 	*out = NULL;
-	if (!e->rec && is_current(e)) {
+	if (!e->rec && !ms->full_tried && ms->map && !e->checked) {
+		int r = find_in_map(ms, e);
+		if (r < 0)
+			return r;
+	}
+	if (!e->rec && ms->have_idx && is_current(e)) {
 		int r = ksc_kidx_fetch(&ms->idx, (size_t)(e->old - ms->idx.mods), &e->rec);
 		if (r == -ENOMEM)
 			return r;
@@ -411,6 +488,8 @@ int ksc_modset_read_all(struct ksc_modset *ms, unsigned int jobs,
 
 	if (jobs < 1)
 		jobs = 1;
+	if (attach_full(ms) == -ENOMEM)
+		return -ENOMEM;
 	/* one read of the records kept (a corrupt one is read again below) */
 	if (ms->have_idx && ksc_kidx_fetch_all(&ms->idx) == -ENOMEM)
 		return -ENOMEM;
@@ -459,6 +538,8 @@ int ksc_modset_save_index(struct ksc_modset *ms)
 	 * Another folder's index is left alone, and so is one `tree` wrote (its folders and
 	 * results, keyed by its own order of the modules, would be lost): tree renews it.
 	 */
+	if (ms->index_path && ms->dirty && attach_full(ms) == -ENOMEM)
+		return -ENOMEM;
 	if (!ms->index_path || !ms->dirty || ms->foreign_idx ||
 	    (ms->have_idx && (ms->idx.derived || ms->idx.n_dirs)))
 		return 0;
@@ -471,7 +552,9 @@ int ksc_modset_save_index(struct ksc_modset *ms)
 	for (size_t i = 0; i < ms->n; i++) {
 		struct mentry *e = &ms->e[i];
 		const struct krec *rec = e->rec_own;
-		if (!rec && is_current(e))
+		if (!rec && e->from_map)
+			rec = e->rec; /* the map's, alive until the set is freed */
+		else if (!rec && is_current(e))
 			rec = e->old->rec;
 		if (!rec)
 			continue;

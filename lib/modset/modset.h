@@ -539,6 +539,8 @@ struct ksc_modset_where {
 	const char *moddir;   /* the module folder, as messages name it */
 	const char *index;    /* the index file to use and keep, or NULL */
 	bool no_walk;         /* the caller adds the files (ksc_modset_add()) */
+	bool few;             /* few records wanted: found by the index's lookup table, its
+			       * whole directory read only when every record is wanted */
 };
 /*
  * depmod.d read and the folder walked (its problems logged into ctx and counted:

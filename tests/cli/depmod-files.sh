@@ -68,6 +68,21 @@ t_eq "... the records read are kept in an index" 1 \
 t_diff "depmod's files through the index's records: the same output" "$T_EXPECTED/current.out" \
 	"$T_TMP/out2"
 t_diff "... and the same messages" "$T_TMP/err" "$T_TMP/err2"
+# kvm.ko edited in place after the index kept its record (the same inode, its time put
+# back before modules.dep's): judged from its new bytes, as the tree's read judges it
+kvm=$k/kernel/arch/x86/kvm/kvm.ko
+cp "$kvm" "$T_TMP/kvm.ko.orig"
+cat "$M/kvm-dkms.ko" > "$kvm"
+touch -r "$T_TMP/kvm.ko.orig" "$kvm"
+"$KSC" check -v -k "$root" "$amd" > "$T_TMP/out" 2>&1
+echo "exit $?" >> "$T_TMP/out"
+KSYMCHECK_NO_DEPMOD=1 KSYMCHECK_NO_INDEX=1 "$KSC" check -v -k "$root" "$amd" > "$T_TMP/full.out" 2>&1
+echo "exit $?" >> "$T_TMP/full.out"
+t_diff "a provider edited in place after the index was kept: its new bytes judged" \
+	"$T_TMP/full.out" "$T_TMP/out"
+t_eq "... refused (the record's bytes loaded)" "exit 1" "$(tail -n 1 "$T_TMP/out")"
+cat "$T_TMP/kvm.ko.orig" > "$kvm"
+touch -r "$T_TMP/kvm.ko.orig" "$kvm"
 rm -rf "$XDG_CACHE_HOME"
 
 # kvm-amd's provider replaced by the impostor in updates/dkms after depmod ran
