@@ -168,10 +168,40 @@ int ksc_kernel_depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location
 /*
  * What ksc_kernel_open_location() reads after the tree's modules (ksc-kernel.c): the
  * kernel's own exports (with `symvers_modules`, a Module.symvers' module rows too), the
- * quirks and the configuration. 0 or -errno, logged.
+ * quirks and the configuration; `cache`: the file that keeps a Module.symvers' rows
+ * between runs (ksc_kernel_add_symvers_cached()), or NULL. 0 or -errno, logged.
  */
 int ksc_kernel_open_rest(struct ksc_kernel *k, const struct ksc_kernel_location *loc,
-			 bool symvers_modules) _must_check_;
+			 bool symvers_modules, const char *cache) _must_check_;
+/* One row of a Module.symvers as a provider (vmlinux_only: module rows skipped). */
+int ksc_kernel_add_symvers_row(struct ksc_kernel *k, const struct ksc_symvers_entry *e,
+			       bool vmlinux_only) _must_check_;
+/*
+ * The rows of the Module.symvers at `path`, from `cache` when it holds them for this very
+ * file (path, size, inode, mtime, ctime; checked whole), else read (what it logs said)
+ * and, when it read cleanly, kept there for the next run (the file: ksc-symvers-cache.c).
+ * 0; -errno when it cannot be read (logged); -ENOMEM.
+ */
+int ksc_kernel_add_symvers_cached(struct ksc_kernel *k, const char *path, const char *cache,
+				  bool vmlinux_only) _must_check_;
+/* ---- the rows kept (ksc-symvers-cache.c) ---- */
+struct ksc_svrows {
+	char *buf;                     /* the file read */
+	struct ksc_symvers_entry *v;   /* strings in buf */
+	size_t n;
+};
+/* The rows `cache` keeps for the file `path` whose stat is `st`: 0, 1 none, -ENOMEM. */
+int ksc_svcache_load(const char *cache, const char *path, const struct stat *st,
+		     struct ksc_svrows *out) _must_check_;
+void ksc_svrows_fini(struct ksc_svrows *rows);
+/* Keep sv's rows for the file `path` whose stat is `st` (not when it may still change). */
+void ksc_svcache_save(const char *cache, const char *path, const struct stat *st,
+		      const struct ksc_symvers *sv);
+/* ksc_symvers_new_from_path(), *clean when it logged nothing (at info or above). */
+int ksc_svcache_read_symvers(struct ksc_ctx *ctx, const char *path, struct ksc_symvers **sv,
+			     bool *clean) _must_check_;
+/* The file beside the index `index` (".idx") that keeps the exports: malloc'd, or NULL. */
+char *ksc_kernel_symvers_cache_of(const char *index);
 
 /* ---- the kernel as the wings above read it (ksc-kernel-view.c) ---- */
 /*

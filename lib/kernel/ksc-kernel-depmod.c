@@ -409,8 +409,10 @@ static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
 		r = add_needed(f);
 	/* no in-tree module (every file was read to find one): only the headers installed,
 	 * their Module.symvers rows as providers, as ksc_kernel_open_location() takes them */
+	char *cache = ksc_kernel_symvers_cache_of(ksc_modset_index_path(f->ms));
 	if (r >= 0)
-		r = ksc_kernel_open_rest(f->k, loc, !f->intree_seen);
+		r = ksc_kernel_open_rest(f->k, loc, !f->intree_seen, cache);
+	free(cache);
 	return r;
 }
 

@@ -68,8 +68,10 @@ int ksc_kernel_from_modset(struct ksc_ctx *ctx, const struct ksc_kernel_location
 	/* No in-tree module in the folder (a system with only the headers installed, and
 	 * perhaps DKMS modules): the in-tree modules' exports as the headers' Module.symvers
 	 * lists them. */
+	char *cache = ksc_kernel_symvers_cache_of(ksc_modset_index_path(ms));
 	if (r >= 0)
-		r = ksc_kernel_open_rest(k, loc, !ksc_kernel_has_intree_module(k));
+		r = ksc_kernel_open_rest(k, loc, !ksc_kernel_has_intree_module(k), cache);
+	free(cache);
 	if (r < 0) {
 		ksc_kernel_unref(k);
 		return r;

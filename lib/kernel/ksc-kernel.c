@@ -142,31 +142,79 @@ static const char *owner_modname(char *buf, size_t size, const char *path)
 	return buf;
 }
 
+int ksc_kernel_add_symvers_row(struct ksc_kernel *k, const struct ksc_symvers_entry *e,
+			       bool vmlinux_only)
+{
+	bool vml = strcmp(e->module, "vmlinux") == 0;
+	struct kowner *o = PROV_VMLINUX;
+
+	if (!vml && vmlinux_only)
+		return 0;
+	if (!vml) {
+		char buf[256];
+		o = new_owner(k, owner_modname(buf, sizeof(buf), e->module), NULL);
+		if (!o)
+			return -ENOMEM;
+	}
+	/* modpost writes 0x00000000 without MODVERSIONS: the kernel then has no CRCs. */
+	struct ksc_export x = { e->symbol, e->ns, e->gpl_only, true, e->crc };
+	int r = add_prov(k, &x, o);
+	if (r < 0)
+		return r;
+	if (vml)
+		k->has_vmlinux = true;
+	k->crcs_from_symvers = true;
+	return 0;
+}
+
 int ksc_kernel_add_symvers_rows(struct ksc_kernel *k, const struct ksc_symvers *sv,
 				bool vmlinux_only)
 {
 	for (size_t i = 0; i < ksc_symvers_get_count(sv); i++) {
-		const struct ksc_symvers_entry *e = ksc_symvers_get(sv, i);
-		bool vml = strcmp(e->module, "vmlinux") == 0;
-		struct kowner *o = PROV_VMLINUX;
-		if (!vml && vmlinux_only)
-			continue;
-		if (!vml) {
-			char buf[256];
-			o = new_owner(k, owner_modname(buf, sizeof(buf), e->module), NULL);
-			if (!o)
-				return -ENOMEM;
-		}
-		/* modpost writes 0x00000000 without MODVERSIONS: the kernel then has no CRCs. */
-		struct ksc_export x = { e->symbol, e->ns, e->gpl_only, true, e->crc };
-		int r = add_prov(k, &x, o);
+		int r = ksc_kernel_add_symvers_row(k, ksc_symvers_get(sv, i), vmlinux_only);
 		if (r < 0)
 			return r;
-		if (vml)
-			k->has_vmlinux = true;
 	}
 	k->crcs_from_symvers = true;
 	return 0;
+}
+
+/* The file as it is now, the same as `st` (not changed while it was read)? */
+static bool unchanged(const char *path, const struct stat *st)
+{
+	struct stat now;
+
+	return stat(path, &now) == 0 && now.st_size == st->st_size && now.st_ino == st->st_ino &&
+	       st_mtime_ns(&now) == st_mtime_ns(st) && st_ctime_ns(&now) == st_ctime_ns(st);
+}
+
+int ksc_kernel_add_symvers_cached(struct ksc_kernel *k, const char *path, const char *cache,
+				  bool vmlinux_only)
+{
+	struct ksc_symvers *sv;
+	struct ksc_svrows rows;
+	struct stat st;
+	bool keyed = cache && stat(path, &st) == 0 && S_ISREG(st.st_mode), clean = false;
+	int r = keyed ? ksc_svcache_load(cache, path, &st, &rows) : 1;
+
+	if (r == 0) {
+		for (size_t i = 0; r == 0 && i < rows.n; i++)
+			r = ksc_kernel_add_symvers_row(k, &rows.v[i], vmlinux_only);
+		k->crcs_from_symvers = true;
+		ksc_svrows_fini(&rows);
+		return r;
+	}
+	if (r < 0)
+		return r;
+	r = keyed ? ksc_svcache_read_symvers(k->ctx, path, &sv, &clean)
+		  : ksc_symvers_new_from_path(k->ctx, path, &sv);
+	if (r < 0)
+		return r;
+	r = ksc_kernel_add_symvers_rows(k, sv, vmlinux_only);
+	if (r >= 0 && clean && unchanged(path, &st))
+		ksc_svcache_save(cache, path, &st, sv);
+	ksc_symvers_unref(sv);
+	return r;
 }
 
 KSC_EXPORT int ksc_kernel_add_symvers(struct ksc_kernel *k, const struct ksc_symvers *sv)
@@ -427,7 +475,7 @@ bool ksc_kernel_has_intree_module(const struct ksc_kernel *k)
  * when one cannot be read, the next. 0, -ENOENT (none found, logged) or -ENOMEM.
  */
 static int add_located_exports(struct ksc_kernel *k, const struct ksc_kernel_location *loc,
-			       bool symvers_modules)
+			       bool symvers_modules, const char *cache)
 {
 	struct ksc_ctx *ctx = k->ctx;
 	int r = 0;
@@ -439,17 +487,15 @@ static int add_located_exports(struct ksc_kernel *k, const struct ksc_kernel_loc
 		if (!p || f == KSC_KFILE_SYSTEM_MAP)
 			continue;
 		if (f == KSC_KFILE_SYMVERS) {
-			struct ksc_symvers *sv;
-			if (ksc_symvers_new_from_path(ctx, p, &sv) < 0) {
+			r = ksc_kernel_add_symvers_cached(k, p, cache, !symvers_modules);
+			if (r < 0 && r != -ENOMEM) {
 				k->errors++;
 				continue;
 			}
-			r = ksc_kernel_add_symvers_rows(k, sv, !symvers_modules);
 			if (r >= 0 && symvers_modules && k->n_owners)
 				ksc_info(ctx, "%s: no in-tree module in %s: their exports as %s lists them (by name)",
 					 ksc_kernel_location_get_release(loc),
 					 ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR), p);
-			ksc_symvers_unref(sv);
 		} else {
 			struct ksc_module *vm;
 			if (ksc_module_new_from_path(ctx, p, &vm) < 0) {
@@ -498,9 +544,9 @@ static bool is_debian_kernel(const struct ksc_kernel_location *loc)
  * the distribution's quirks and the configuration. 0 or -errno (logged).
  */
 int ksc_kernel_open_rest(struct ksc_kernel *k, const struct ksc_kernel_location *loc,
-			 bool symvers_modules)
+			 bool symvers_modules, const char *cache)
 {
-	int r = add_located_exports(k, loc, symvers_modules);
+	int r = add_located_exports(k, loc, symvers_modules, cache);
 
 	if (r < 0)
 		return r;

@@ -297,6 +297,11 @@ const char *ksc_modset_moddir(const struct ksc_modset *ms)
 	return ms->moddir;
 }
 
+const char *ksc_modset_index_path(const struct ksc_modset *ms)
+{
+	return ms->index_path;
+}
+
 /* ---- facts: the index's record or the file's ------------------------------------- */
 
 /* Are the file's bytes those the index's record was read from (a racy ctime)? */

@@ -565,6 +565,8 @@ int64_t ksc_modset_mtime(const struct ksc_modset *ms, size_t i);
 bool ksc_modset_find(const struct ksc_modset *ms, const char *name, size_t *i);
 const struct ksc_depmod_cfg *ksc_modset_cfg(const struct ksc_modset *ms);
 const char *ksc_modset_moddir(const struct ksc_modset *ms);
+/* The index file it uses and keeps, or NULL. */
+const char *ksc_modset_index_path(const struct ksc_modset *ms);
 unsigned int ksc_modset_walk_errors(const struct ksc_modset *ms);
 /* Does the index hold every file, each one current? */
 bool ksc_modset_all_indexed(struct ksc_modset *ms);

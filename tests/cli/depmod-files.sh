@@ -173,3 +173,52 @@ KSYMCHECK_NO_INDEX=1 KSYMCHECK_DEBUG=1 "$KSC" check -k "$h" "$amd" 2>&1 > /dev/n
 t_eq "... depmod's files used" "" "$(cat "$T_TMP/why")"
 t_expect headers-dkms-depmod 0 env KSYMCHECK_NO_INDEX=1 "$KSC" check -v -k "$h" "$amd"
 t_diff "... the same output both ways" "$T_EXPECTED/headers-dkms.out" "$T_EXPECTED/headers-dkms-depmod.out"
+
+# The headers' Module.symvers, its rows kept beside the index (ksc-symvers-cache.c): the
+# run that finds the index's folder keeps them, the next takes them from there; the same
+# output as the tree's read. Module.symvers edited in place (its times put back) is read
+# again; a kept file that does not add up is not used.
+sv=$h/lib/modules/$REL/build/Module.symvers
+whole() { # FILE: the whole output without depmod's files, index or kept rows
+	KSYMCHECK_NO_INDEX=1 KSYMCHECK_NO_DEPMOD=1 "$KSC" check -v -k "$h" "$amd" > "$1" 2>&1
+	echo "exit $?" >> "$1"
+}
+kept() { # FILE: the whole output with them
+	"$KSC" check -v -k "$h" "$amd" > "$1" 2>&1
+	echo "exit $?" >> "$1"
+}
+rm -rf "$XDG_CACHE_HOME"
+kept "$T_TMP/k1"
+kept "$T_TMP/k2"
+kept "$T_TMP/k3"
+whole "$T_TMP/w"
+t_eq "Module.symvers' rows kept beside the index" 1 \
+	"$(find "$XDG_CACHE_HOME/ksymcheck/tree" -name "$REL-*.symvers" 2> /dev/null | wc -l)"
+t_diff "... taken from there: the same output" "$T_TMP/w" "$T_TMP/k3"
+cp -p "$sv" "$T_TMP/symvers.orig"
+sed 's/^0x[0-9a-f]*\t\([^\t]*\)\tvmlinux/0x12345678\t\1\tvmlinux/' "$T_TMP/symvers.orig" > "$sv"
+touch -r "$T_TMP/symvers.orig" "$sv"
+kept "$T_TMP/k4"
+whole "$T_TMP/w4"
+t_diff "Module.symvers edited in place: read again" "$T_TMP/w4" "$T_TMP/k4"
+t_eq "... its new CRCs judged" 1 "$(cmp -s "$T_TMP/k3" "$T_TMP/k4" || echo 1)"
+kept "$T_TMP/k5"
+t_diff "... and kept again" "$T_TMP/w4" "$T_TMP/k5"
+c=$(find "$XDG_CACHE_HOME/ksymcheck/tree" -name "$REL-*.symvers")
+for cut in 20 100 1000; do
+	head -c "$cut" "$c" > "$T_TMP/cut" && cat "$T_TMP/cut" > "$c"
+	kept "$T_TMP/k6"
+	t_diff "the kept rows cut to $cut bytes: not used" "$T_TMP/w4" "$T_TMP/k6"
+done
+kept "$T_TMP/k7"
+printf '\377' | dd of="$c" bs=1 seek=200 conv=notrunc 2> /dev/null
+kept "$T_TMP/k8"
+t_diff "a byte of the kept rows changed: not used" "$T_TMP/w4" "$T_TMP/k8"
+printf 'x\tbad line\n' >> "$sv"
+kept "$T_TMP/k9"
+whole "$T_TMP/w9"
+t_diff "a Module.symvers with a bad line: its message said" "$T_TMP/w9" "$T_TMP/k9"
+kept "$T_TMP/k10"
+t_diff "... on every run (not kept)" "$T_TMP/w9" "$T_TMP/k10"
+t_eq "... its message" 1 "$(grep -c 'Module.symvers:[0-9]*:' "$T_TMP/k10")"
+cp -p "$T_TMP/symvers.orig" "$sv"
