@@ -6,8 +6,9 @@
 # fetched and cached by the scripts real-env.sh names; KSC_REAL_KERNEL, default sid: 7.2):
 #   cold     check -k ROOT MODULE, no ksymcheck index (a new XDG_CACHE_HOME each run: the
 #            image's built-in keys not kept either)
-#   warm     the same, its cache folder kept (the keys kept, and the index of the records
-#            the cold run read: depmod's files again, no provider decompressed)
+#   warm     the same, its cache folder kept (the keys kept, the index of the records
+#            the cold run read, found by its table by name: depmod's files again, no
+#            provider decompressed; the headers' Module.symvers rows kept beside it)
 #   whole    KSYMCHECK_NO_DEPMOD=1 KSYMCHECK_NO_INDEX=1: every module of the tree read
 #   index    KSYMCHECK_NO_DEPMOD=1: every module, from the index's records, current
 #   kmod     modinfo MODULE, and modprobe -d ROOT --show-depends NAME
@@ -25,7 +26,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=${2:?--runs needs a number}; shift 2 ;;
 	--module) name=${2:?--module needs a name}; shift 2 ;;
-	-h|--help) sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "check-depmod.sh: unknown argument '$1' (try --help)" >&2; exit 2 ;;
 	esac
 done
