@@ -135,8 +135,10 @@ static int attach_map(struct ksc_modset *ms)
 	if (r == -ENOMEM)
 		return r;
 	if (r < 0) {
+		/* absent: none to read whole either; else its directory may still stand (the
+		 * records, or a tree's index, are not lost when it is written again) */
 		ms->map = NULL;
-		ms->full_tried = true; /* no index to read whole either */
+		ms->full_tried = r == -ENOENT;
 		return 0;
 	}
 	if (strcmp(ksc_kidx_map_moddir(ms->map), ms->moddir_abs) != 0 ||
