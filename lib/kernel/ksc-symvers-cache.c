@@ -173,14 +173,25 @@ void ksc_svcache_save(const char *cache, const char *path, const struct stat *ss
 	struct timespec now;
 	struct svstrings s = { 0 };
 	size_t n = ksc_symvers_get_count(sv);
-	struct svcache_row *rows = calloc(n ? n : 1, sizeof(*rows));
+	struct svcache_row *rows = NULL;
 	unsigned char *body = NULL;
 	char *tmp = NULL;
+	struct stat cst;
+	int fd = -1;
+	bool ok = false;
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	/* changed within its clock's tick, it could change again with the same key */
-	if (!rows || ksc_ctime_racy(sst, (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec) ||
-	    n > UINT32_MAX / sizeof(*rows))
+	/* changed within its clock's tick, it could change again with the same key; only a
+	 * regular file (or a symbolic link, itself replaced) is replaced; no folder (a first
+	 * run, before the index's), nothing to build */
+	if (ksc_ctime_racy(sst, (int64_t)now.tv_sec * 1000000000LL + now.tv_nsec) ||
+	    n > UINT32_MAX / sizeof(*rows) ||
+	    (lstat(cache, &cst) == 0 && !S_ISREG(cst.st_mode) && !S_ISLNK(cst.st_mode)) ||
+	    asprintf(&tmp, "%s.%ld.tmp", cache, (long)getpid()) < 0)
+		return;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	rows = fd < 0 ? NULL : calloc(n ? n : 1, sizeof(*rows));
+	if (!rows)
 		goto out;
 	for (size_t i = 0; i < n; i++) {
 		const struct ksc_symvers_entry *e = ksc_symvers_get(sv, i);
@@ -203,22 +214,14 @@ void ksc_svcache_save(const char *cache, const char *path, const struct stat *ss
 	if (s.n)
 		memcpy(body + h.path_len + n * sizeof(*rows), s.v, s.n);
 	h.checksum = checksum(&h, body, body_size);
-	/* only a regular file (or a symbolic link, itself replaced) is replaced */
-	struct stat cst;
-	if ((lstat(cache, &cst) == 0 && !S_ISREG(cst.st_mode) && !S_ISLNK(cst.st_mode)) ||
-	    asprintf(&tmp, "%s.%ld.tmp", cache, (long)getpid()) < 0) {
-		tmp = NULL;
-		goto out;
-	}
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
-		goto out;
-	bool ok = write(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
-		  write(fd, body, body_size) == (ssize_t)body_size;
-	ok = close(fd) == 0 && ok;
-	if (!ok || rename(tmp, cache) < 0)
-		unlink(tmp);
+	ok = write(fd, &h, sizeof(h)) == (ssize_t)sizeof(h) &&
+	     write(fd, body, body_size) == (ssize_t)body_size;
 out:
+	if (fd >= 0) {
+		ok = close(fd) == 0 && ok;
+		if (!ok || rename(tmp, cache) < 0)
+			unlink(tmp);
+	}
 	free(tmp);
 	free(body);
 	free(rows);
