@@ -107,3 +107,18 @@ python3 tests/structure.py --build "$BUILD" . > "$T_TMP/out" 2>&1
 rc=$?
 cat "$T_TMP/out"
 [ $rc -eq 0 ] || grep -q '^not ok' "$T_TMP/out" || t_fail "tests/structure.py ran" "exit status $rc"
+
+# The road of -k ROOT (tests/road.py): from the CLI's open_root() the calls go down the
+# wings and never up: the CLI enters the library once, at the kernel wing, and the tree
+# is not on the road.
+if [ "$(uname -m)" != x86_64 ] || ! command -v objdump > /dev/null; then
+	t_skip "the road of -k ROOT goes down the wings" "objdump's x86-64 relocations needed"
+elif [ ! -e "$BUILD/tools/util.o" ]; then
+	t_skip "the road of -k ROOT goes down the wings" "no objects in $BUILD/tools"
+else
+	python3 tests/road.py "$BUILD" > "$T_TMP/road.out" 2>&1
+	rc=$?
+	t_eq "the road of -k ROOT goes down the wings, into the library at the kernel wing only" \
+		"0 1 0 calls up a wing: 0" \
+		"$rc $(grep -c '^  tools .* -> ' "$T_TMP/road.out") $(grep -c '^wings reached: .*tree' "$T_TMP/road.out") $(grep '^calls up a wing' "$T_TMP/road.out")"
+fi
