@@ -36,12 +36,7 @@ KSC_EXPORT int ksc_kernel_new(struct ksc_ctx *ctx, struct ksc_kernel **out)
 	return 0;
 }
 
-KSC_EXPORT struct ksc_kernel *ksc_kernel_ref(struct ksc_kernel *k)
-{
-	if (k)
-		k->refcount++;
-	return k;
-}
+KSC_DEFINE_REF(ksc_kernel_ref, struct ksc_kernel)
 
 KSC_EXPORT struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k)
 {

@@ -187,12 +187,7 @@ KSC_EXPORT int ksc_module_new_from_memory(struct ksc_ctx *ctx, const char *name,
 	return module_new(ctx, name ? name : "<memory>", data, size, KSC_READ_IMAGE, out);
 }
 
-KSC_EXPORT struct ksc_module *ksc_module_ref(struct ksc_module *mod)
-{
-	if (mod)
-		mod->refcount++;
-	return mod;
-}
+KSC_DEFINE_REF(ksc_module_ref, struct ksc_module)
 
 KSC_EXPORT struct ksc_module *ksc_module_unref(struct ksc_module *mod)
 {
@@ -300,16 +295,8 @@ KSC_EXPORT int ksc_module_set_symvers_owner(struct ksc_module *mod, const char *
 	return 0;
 }
 
-KSC_EXPORT size_t ksc_module_get_modinfo_count(const struct ksc_module *mod)
-{
-	return mod->n_modinfo;
-}
-
-KSC_EXPORT const struct ksc_modinfo *ksc_module_get_modinfo(const struct ksc_module *mod,
-							   size_t i)
-{
-	return i < mod->n_modinfo ? &mod->modinfo[i] : NULL;
-}
+KSC_DEFINE_INDEXED_GETTERS(ksc_module_get_modinfo_count, ksc_module_get_modinfo, struct ksc_module, struct ksc_modinfo, modinfo,
+			   n_modinfo)
 
 KSC_EXPORT const char *ksc_module_next_modinfo_value(const struct ksc_module *mod,
 						     const char *key, size_t *iter)
@@ -378,16 +365,8 @@ bool ksc_module_imports_ns(const struct ksc_module *mod, const char *ns)
 	return false;
 }
 
-KSC_EXPORT size_t ksc_module_get_import_count(const struct ksc_module *mod)
-{
-	return mod->n_imports;
-}
-
-KSC_EXPORT const struct ksc_import *ksc_module_get_import(const struct ksc_module *mod,
-							 size_t i)
-{
-	return i < mod->n_imports ? &mod->imports[i] : NULL;
-}
+KSC_DEFINE_INDEXED_GETTERS(ksc_module_get_import_count, ksc_module_get_import, struct ksc_module, struct ksc_import, imports,
+			   n_imports)
 
 KSC_EXPORT const struct ksc_import *ksc_module_find_import(const struct ksc_module *cmod,
 							  const char *name)
@@ -423,43 +402,19 @@ KSC_EXPORT bool ksc_module_has_versions(const struct ksc_module *mod)
 	return mod->has_versions;
 }
 
-KSC_EXPORT size_t ksc_module_get_version_count(const struct ksc_module *mod)
-{
-	return mod->n_versions;
-}
-
-KSC_EXPORT const struct ksc_version *ksc_module_get_version(const struct ksc_module *mod,
-							   size_t i)
-{
-	return i < mod->n_versions ? &mod->versions[i] : NULL;
-}
+KSC_DEFINE_INDEXED_GETTERS(ksc_module_get_version_count, ksc_module_get_version, struct ksc_module, struct ksc_version, versions,
+			   n_versions)
 
 KSC_EXPORT bool ksc_module_has_ext_versions(const struct ksc_module *mod)
 {
 	return mod->has_ext_versions;
 }
 
-KSC_EXPORT size_t ksc_module_get_ext_version_count(const struct ksc_module *mod)
-{
-	return mod->n_ext_versions;
-}
+KSC_DEFINE_INDEXED_GETTERS(ksc_module_get_ext_version_count, ksc_module_get_ext_version, struct ksc_module, struct ksc_version, ext_versions,
+			   n_ext_versions)
 
-KSC_EXPORT const struct ksc_version *ksc_module_get_ext_version(const struct ksc_module *mod,
-							       size_t i)
-{
-	return i < mod->n_ext_versions ? &mod->ext_versions[i] : NULL;
-}
-
-KSC_EXPORT size_t ksc_module_get_export_count(const struct ksc_module *mod)
-{
-	return mod->n_exports;
-}
-
-KSC_EXPORT const struct ksc_export *ksc_module_get_export(const struct ksc_module *mod,
-							 size_t i)
-{
-	return i < mod->n_exports ? &mod->exports[i] : NULL;
-}
+KSC_DEFINE_INDEXED_GETTERS(ksc_module_get_export_count, ksc_module_get_export, struct ksc_module, struct ksc_export, exports,
+			   n_exports)
 
 KSC_EXPORT const struct ksc_export *ksc_module_find_export(const struct ksc_module *mod,
 							  const char *name)

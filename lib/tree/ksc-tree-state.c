@@ -15,12 +15,7 @@
 
 #include "tree/tree-private.h"
 
-KSC_EXPORT struct ksc_tree *ksc_tree_ref(struct ksc_tree *t)
-{
-	if (t)
-		t->refcount++;
-	return t;
-}
+KSC_DEFINE_REF(ksc_tree_ref, struct ksc_tree)
 
 KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 {
