@@ -21,7 +21,8 @@
  * Ties keep the file met first in the walk, except between two files below one search
  * folder, where depmod's comparison keeps the later one (see is_higher_priority()).
  * Walk order is readdir order, as depmod's: the tree walk (ksc-tree-walk.c) and
- * ksc_depmod_modules_search() both read folders that way.
+ * ksc_depmod_modules_search() (on util/walk.h) both read folders that way, with the same
+ * loop rules (see "the walk" below).
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -34,6 +35,7 @@
 #include "modset/modset.h"
 #include "util/array.h"
 #include "util/ere.h"
+#include "util/walk.h"
 
 enum search_type { SEARCH_PATH, SEARCH_BUILTIN, SEARCH_EXTERNAL };
 
@@ -552,6 +554,18 @@ int ksc_depmod_cfg_load(struct ksc_ctx *ctx, const char *root, const char *kvers
 
 /* ---- depmod_modules_search(): the walk -------------------------------------------- */
 
+/*
+ * The walk is util/walk.h's, in readdir() order (depmod's), symbolic links followed,
+ * depmod's excluded names left out at every depth, one folder open at a time, depth and
+ * entries bounded. The loop rules are those of every walk of a module folder
+ * (ksc-tree-walk.c too): a folder that is one of its own parents is a "symbolic link
+ * loop" (depmod has no such check: it recurses until it runs out of file descriptors),
+ * and a folder reached again by another path is walked once, the second path named in a
+ * warning. depmod walks such a folder at every path that leads to it (2^N paths for a
+ * DAG of N levels of links); its files then meet the ones found first with the same
+ * names, and the first ones stay unless the second path ranks higher by depmod.d
+ * (is_higher_priority()), which the warning makes visible.
+ */
 struct cand {
 	char *path;	/* absolute; rel points into it */
 	const char *rel;
@@ -567,12 +581,10 @@ struct search {
 	unsigned int *errors;
 	struct cand *c;
 	size_t n;
-	struct hash by_name; /* name -> index + 1 */
-	struct {
-		dev_t dev;
-		ino_t ino;
-	} stack[64];
-	size_t depth;
+	struct hash by_name;   /* name -> index + 1 */
+	struct ksc_dirset seen; /* every folder entered: its number in dirs */
+	char **dirs;            /* their paths, in walk order */
+	size_t n_dirs, cap_dirs;
 };
 
 static void cand_free(struct cand *c)
@@ -637,54 +649,55 @@ static void search_problem(struct search *s, const char *path, const char *why)
 	(*s->errors)++;
 }
 
-/* depmod_modules_search_dir(): readdir order, excluded names skipped at every level. */
-static int search_dir(struct search *s, const char *dir, const struct stat *dst)
+static bool search_exclude(const char *name, unsigned int depth, void *data)
 {
-	for (size_t i = 0; i < s->depth; i++)
-		if (s->stack[i].dev == dst->st_dev && s->stack[i].ino == dst->st_ino) {
-			search_problem(s, dir, "symbolic link loop");
-			return 0;
-		}
-	if (s->depth == ARRAY_SIZE(s->stack)) {
-		search_problem(s, dir, strerror(ELOOP));
+	const struct search *s = data;
+
+	(void)depth;
+	return ksc_depmod_should_exclude_dir(s->cfg, name);
+}
+
+/* A folder met: walked when new; met before by another path, skipped with a warning. */
+static int search_enter(const struct walk_entry *e, void *data)
+{
+	struct search *s = data;
+	size_t n = s->n_dirs;
+
+	if (array_reserve(s->dirs, s->cap_dirs, n + 1, 64) < 0)
+		return -ENOMEM;
+	int r = ksc_dirset_add(&s->seen, e->st->st_dev, e->st->st_ino, &n);
+	if (r <= 0) {
+		if (r == 0)
+			ksc_warn(s->ctx, "%s: already walked as %s: skipped", e->path,
+				 s->dirs[n][0] ? s->dirs[n] : ".");
+		return r;
+	}
+	/* relative to the module folder, as the tree's warning names it */
+	s->dirs[s->n_dirs] = strdup(e->depth ? e->path + s->base : "");
+	if (!s->dirs[s->n_dirs])
+		return -ENOMEM;
+	s->n_dirs++;
+	return 1;
+}
+
+static int search_found(const struct walk_entry *e, void *data)
+{
+	struct search *s = data;
+	struct stat st;
+
+	if (!ksc_path_is_module_name(e->name))
+		return 0;
+	/* the file's own stat (a link's target's), for the index's key */
+	if (fstatat(e->dfd, e->name, &st, 0) < 0) {
+		search_problem(s, e->path, strerror(errno));
 		return 0;
 	}
-	DIR *d = opendir(dir);
-	if (!d) {
-		search_problem(s, dir, strerror(errno));
-		return 0;
-	}
-	s->stack[s->depth].dev = dst->st_dev;
-	s->stack[s->depth++].ino = dst->st_ino;
-	struct dirent *de;
-	int r = 0;
-	while (r >= 0 && (de = readdir(d)) != NULL) {
-		if (ksc_depmod_should_exclude_dir(s->cfg, de->d_name))
-			continue;
-		char *p;
-		if (asprintf(&p, "%s/%s", dir, de->d_name) < 0) {
-			r = -ENOMEM;
-			break;
-		}
-		struct stat st;
-		/* as stat(p), without resolving the whole path again */
-		if (fstatat(dirfd(d), de->d_name, &st, 0) < 0) {
-			int e = errno;
-			struct stat lst;
-			bool dangling = e == ENOENT &&
-					fstatat(dirfd(d), de->d_name, &lst, AT_SYMLINK_NOFOLLOW) == 0 &&
-					S_ISLNK(lst.st_mode);
-			search_problem(s, p, dangling ? "dangling symbolic link" : strerror(e));
-		} else if (S_ISDIR(st.st_mode)) {
-			r = search_dir(s, p, &st);
-		} else if (S_ISREG(st.st_mode) && ksc_path_is_module_name(de->d_name)) {
-			r = search_file(s, p, &st);
-		}
-		free(p);
-	}
-	closedir(d);
-	s->depth--;
-	return r;
+	return S_ISREG(st.st_mode) ? search_file(s, e->path, &st) : 0;
+}
+
+static void search_walk_problem(const char *path, enum walk_problem what, int err, void *data)
+{
+	search_problem(data, path, what == WALK_ERRNO ? strerror(-err) : walk_problem_str(what));
 }
 
 static int cmp_cand(const void *a, const void *b)
@@ -718,8 +731,13 @@ int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cf
 				 const char *moddir, ksc_modset_st_fn fn, void *data,
 				 unsigned int *errors)
 {
-	struct search s = { .ctx = ctx, .cfg = cfg, .base = strlen(moddir) + 1,
+	size_t ml = strlen(moddir);
+	struct search s = { .ctx = ctx, .cfg = cfg,
+			    .base = ml + (ml && moddir[ml - 1] == '/' ? 0 : 1),
 			    .errors = errors };
+	struct walk_opts o = { .flags = WALK_FOLLOW, .kinds = WALK_KIND_REG,
+			       .exclude = search_exclude, .enter = search_enter,
+			       .file = search_found, .problem = search_walk_problem, .data = &s };
 	struct stat st;
 	int r;
 
@@ -729,7 +747,7 @@ int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cf
 		return r;
 	}
 	hash_init(&s.by_name);
-	r = search_dir(&s, moddir, &st);
+	r = walk_tree(moddir, &o);
 	if (s.n > 1)
 		qsort(s.c, s.n, sizeof(*s.c), cmp_cand);
 	for (size_t i = 0; r >= 0 && i < s.n; i++)
@@ -738,5 +756,9 @@ int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cf
 		cand_free(&s.c[i]);
 	free(s.c);
 	hash_fini(&s.by_name);
+	ksc_dirset_fini(&s.seen);
+	for (size_t i = 0; i < s.n_dirs; i++)
+		free(s.dirs[i]);
+	free(s.dirs);
 	return r;
 }

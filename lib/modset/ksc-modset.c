@@ -186,7 +186,9 @@ int ksc_modset_open(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
 		r = -ENOMEM;
 		goto err;
 	}
-	ms->base = strlen(ms->moddir) + 1;
+	ms->base = strlen(ms->moddir);
+	if (!ms->base || ms->moddir[ms->base - 1] != '/')
+		ms->base++; /* the walk's paths are moddir, '/' unless it ends in one, relpath */
 	r = ksc_depmod_cfg_load(ctx, w->root, w->release, &ms->cfg);
 	if (r >= 0 && !w->no_walk)
 		r = ksc_depmod_modules_search_st(ctx, ms->cfg, ms->moddir, collect, ms,
@@ -234,7 +236,7 @@ int ksc_modset_add(struct ksc_modset *ms, const char *relpath, const char *repla
 	char *path;
 	struct stat st = { 0 };
 
-	if (asprintf(&path, "%s/%s", ms->moddir, relpath) < 0)
+	if (asprintf(&path, "%.*s/%s", (int)(ms->base - 1), ms->moddir, relpath) < 0)
 		return -ENOMEM;
 	int r = collect(path, replaced, &st, ms);
 	free(path);

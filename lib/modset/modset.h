@@ -80,9 +80,11 @@ const char *ksc_depmod_module_rank_reason(const struct ksc_depmod_cfg *cfg, cons
 
 /*
  * depmod_modules_search(): walk `moddir` in readdir order as depmod does (excluded names
- * skipped at every level, symbolic links followed, loops and unreadable entries logged
- * as "<path>: <reason>" and counted in *errors), keep one file per kmod name by the rules
- * above, then call fn for every kept file, sorted by path. `replaced` is the path,
+ * skipped at every level, symbolic links followed; util/walk.h's walk), keep one file
+ * per kmod name by the rules above, then call fn for every kept file, sorted by path.
+ * A loop (a folder that is one of its own parents) and unreadable entries are logged as
+ * "<path>: <reason>" and counted in *errors; a folder reached again by another path is
+ * walked once, the second path named in a warning (as the tree's walk). `replaced` is the path,
  * relative to moddir, of a file of the same name that the kept one won over (NULL when
  * it had no rival). Stops when fn returns <0; 0 or that value, -ENOMEM.
  */

@@ -3,7 +3,8 @@
 # 2,000 folders (before: `tree` died of a stack overflow, ~13 KB of path buffers per
 # level), one deeper than PATH_MAX allows (reported, the rest read), and a DAG of
 # symbolic links, each of 22 levels linking twice to the next (before: 2^22 paths
-# walked; now each folder once, the second path skipped with a warning). Run with at
+# walked; now each folder once, the second path skipped with a warning; by tree and by
+# check -k, whose walks keep the same rules). Run with at
 # most 256 open files: the walk's open folders are bounded, not one per level.
 . tests/lib.sh
 . tests/hostile/lib.sh
@@ -84,4 +85,16 @@ timeout 20 "$KSC" modinfo -F filename "$m/kernel" > "$T_TMP/out" 2> "$T_TMP/err"
 t_eq "walk: modinfo on the DAG: exit status" 0 "$?"
 t_eq "walk: ... each module once, nothing said" "25 25 0" \
 	"$(sort -u "$T_TMP/out" | wc -l) $(wc -l < "$T_TMP/out") $(wc -c < "$T_TMP/err")"
+# check -k walks the module folder as depmod (the module set's search), with the same
+# loop rules as tree (before: every path of the DAG walked, killed at 20 s).
+start=$(date +%s%N)
+KSYMCHECK_DEBUG=1 KSYMCHECK_NO_INDEX=1 KSYMCHECK_NO_DEPMOD=1 timeout 20 "$KSC" check \
+	-k "$dag" --kver "$H_REL" "$H_DEMO/intree/kvm-amd.ko" > "$T_TMP/out" 2> "$T_TMP/err"
+rc=$?
+ms=$((($(date +%s%N) - start) / 1000000))
+t_eq "walk: check -k on the DAG: exit status" 0 "$rc"
+t_eq "walk: ... each folder walked once, the second path named" "${want%$'\n'}" \
+	"$(grep 'already walked' "$T_TMP/err" | sed 's,/[ab]\([/:]\),/X\1,g; s,/[ab]\([/:]\),/X\1,g')"
+if [ "$ms" -lt 3000 ]; then t_ok "walk: ... in $ms ms"; else
+	t_fail "walk: ... in $ms ms" "expected under 3 s"; fi
 exit 0

@@ -266,6 +266,29 @@ static void test_modules_search(void **state)
 				   "kernel/arch/x86/kvm/kvm.ko<-;"
 				   "kernel/drivers/net/veth.ko<-;");
 	ksc_depmod_cfg_free(cfg);
+
+	/*
+	 * The loop rules of every walk of a module folder: a folder that is one of its own
+	 * parents is a loop (an error), one reached again by another path is walked once
+	 * (a warning), a dangling link is an error; the rest is walked.
+	 */
+	char p[1024];
+	put(moddir, "kernel/x/l0/dag.ko", "x");
+	snprintf(p, sizeof(p), "%s/kernel/x/l0/up", moddir);
+	assert_int_equal(symlink("..", p), 0);
+	snprintf(p, sizeof(p), "%s/kernel/a", moddir);
+	assert_int_equal(symlink("x/l0", p), 0);
+	snprintf(p, sizeof(p), "%s/kernel/dangling.ko", moddir);
+	assert_int_equal(symlink("nowhere.ko", p), 0);
+	put(root, "etc/depmod.d/veth.conf", "exclude dkms\n");
+	assert_int_equal(ksc_depmod_cfg_load(env->ctx, root, "6.1.0", &cfg), 0);
+	s.got[0] = '\0';
+	errors = 0;
+	assert_int_equal(ksc_depmod_modules_search(env->ctx, cfg, moddir, note, &s, &errors), 0);
+	assert_int_equal(errors, 2); /* l0/up (a loop), dangling.ko */
+	assert_true(strstr(s.got, "dag.ko<-;") != NULL);
+	assert_null(strstr(s.got, "dag.ko<kernel"));
+	ksc_depmod_cfg_free(cfg);
 	unit_rm_rf(root);
 }
 
