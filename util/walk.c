@@ -8,12 +8,19 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/magic.h>
+#include <linux/openat2.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
 
 #include "util/array.h"
+#include "util/fileio.h"
 #include "util/walk.h"
 
 const char *walk_problem_str(enum walk_problem what)
@@ -24,6 +31,8 @@ const char *walk_problem_str(enum walk_problem what)
 	case WALK_LOOP: return "symbolic link loop";
 	case WALK_TOO_DEEP: return "too deep: not walked";
 	case WALK_TOO_MANY: return "too many entries: the rest not walked";
+	case WALK_INTO_PROC: return "symbolic link into /proc: not followed";
+	case WALK_INTO_SYS: return "symbolic link into /sys: not followed";
 	}
 	return "unknown problem";
 }
@@ -45,27 +54,126 @@ static bool kept(unsigned char type, unsigned int kinds)
 	}
 }
 
+/* The root the walk stays in, its length without trailing '/'; false: the host's. */
+static bool in_root(const struct walk_opts *o, size_t *len)
+{
+	size_t n = o->root ? strlen(o->root) : 0;
+
+	while (n && o->root[n - 1] == '/')
+		n--;
+	*len = n;
+	return n > 0;
+}
+
+int walk_open(const struct walk_opts *o, const char *path, int flags)
+{
+	size_t rl;
+	int fd;
+
+	if (!in_root(o, &rl)) {
+		fd = open(path, flags | O_CLOEXEC);
+		return fd < 0 ? -errno : fd;
+	}
+	if (strncmp(path, o->root, rl) != 0 || (path[rl] && path[rl] != '/'))
+		return -EXDEV; /* not below the root: not the walk's */
+	const char *rel = path + rl;
+	while (*rel == '/')
+		rel++;
+	if (!*rel)
+		rel = ".";
+	int rfd = open(o->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (rfd < 0)
+		return -errno;
+	struct open_how how = { .flags = (uint64_t)(flags | O_CLOEXEC),
+				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
+	fd = (int)syscall(SYS_openat2, rfd, rel, &how, sizeof(how));
+	int e = errno;
+	close(rfd);
+	if (fd >= 0)
+		return fd;
+	if (e != ENOSYS && e != EPERM)
+		return -e;
+	/* no openat2() (before 5.6, or a seccomp filter): resolved by hand */
+	char real[PATH_MAX];
+	int r = ksc_resolve_in_root(o->root, rel, real, sizeof(real));
+	if (r < 0)
+		return r;
+	fd = open(real, flags | O_CLOEXEC | O_NOFOLLOW);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * What the link name in dfd (the folder path) leads to, resolved inside o->root: its
+ * type, or DT_UNKNOWN with *err and *why (a dangling link, /proc or /sys, a failure).
+ */
+static unsigned char resolve_in_root(int dfd, const char *path, const char *name,
+				     const struct walk_opts *o, int *err, unsigned char *why)
+{
+	char full[PATH_MAX];
+	struct statfs sfs;
+	struct stat st;
+	int fd = -ENAMETOOLONG;
+
+	if ((size_t)snprintf(full, sizeof(full), "%s/%s", path, name) < sizeof(full))
+		fd = walk_open(o, full, O_PATH);
+	if (fd < 0 || fstat(fd, &st) < 0 || fstatfs(fd, &sfs) < 0) {
+		*err = fd < 0 ? fd : -errno;
+		if (fd >= 0)
+			close(fd);
+		*why = WALK_ERRNO;
+		if (*err == -ENOENT && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    S_ISLNK(st.st_mode))
+			*why = WALK_DANGLING;
+		return DT_UNKNOWN;
+	}
+	close(fd);
+	if (sfs.f_type == PROC_SUPER_MAGIC || sfs.f_type == SYSFS_MAGIC) {
+		*err = -EXDEV;
+		*why = sfs.f_type == PROC_SUPER_MAGIC ? WALK_INTO_PROC : WALK_INTO_SYS;
+		return DT_UNKNOWN;
+	}
+	return IFTODT(st.st_mode);
+}
+
 /*
  * The type of name in dfd when readdir() does not say (DT_UNKNOWN) or a link is
- * followed. On failure *err is set and the type is DT_LNK for a link that leads nowhere
- * (with WALK_FOLLOW), DT_UNKNOWN otherwise.
+ * followed. On failure *err and *why are set and the type is DT_UNKNOWN.
  */
-static unsigned char resolve(int dfd, const char *name, unsigned char type, bool follow,
-			     int *err)
+static unsigned char resolve(int dfd, const char *path, const char *name, unsigned char type,
+			     const struct walk_opts *o, int *err, unsigned char *why, bool *link)
 {
+	bool follow = o->flags & WALK_FOLLOW;
+	size_t rl;
 	struct stat st;
 
 	if (type != DT_UNKNOWN && !(type == DT_LNK && follow))
 		return type;
-	if (fstatat(dfd, name, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0)
+	if (follow && in_root(o, &rl)) {
+		if (type == DT_UNKNOWN) {
+			if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+				*err = -errno;
+				*why = WALK_ERRNO;
+				return DT_UNKNOWN;
+			}
+			if (!S_ISLNK(st.st_mode))
+				return IFTODT(st.st_mode);
+		}
+		*link = true;
+		return resolve_in_root(dfd, path, name, o, err, why);
+	}
+	if (fstatat(dfd, name, &st, follow ? 0 : AT_SYMLINK_NOFOLLOW) == 0) {
+		*link = type == DT_LNK;
 		return IFTODT(st.st_mode);
+	}
 	*err = -errno;
+	*why = WALK_ERRNO;
 	if (follow && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK(st.st_mode))
-		return DT_LNK;
+		*why = WALK_DANGLING;
 	return DT_UNKNOWN;
 }
 
-static int list_add(struct walk_list *l, const char *name, unsigned char type, int err)
+static int list_add(struct walk_list *l, const char *name, unsigned char type, int err,
+		    unsigned char why, bool link)
 {
 	size_t len = strlen(name) + 1;
 
@@ -74,7 +182,8 @@ static int list_add(struct walk_list *l, const char *name, unsigned char type, i
 		return -ENOMEM;
 	memcpy(l->names + l->len, name, len);
 	/* an offset until the names stop moving: walk_list_read() makes it a pointer */
-	l->v[l->n++] = (struct walk_list_entry){ (const char *)(uintptr_t)l->len, type, err };
+	l->v[l->n++] = (struct walk_list_entry){ (const char *)(uintptr_t)l->len, type, why, link,
+						 err };
 	l->len += len;
 	return 0;
 }
@@ -95,7 +204,6 @@ int walk_list_read(int dfd, const char *path, unsigned int depth, const struct w
 		   struct walk_list *l)
 {
 	size_t max = o->max_entries ? o->max_entries : WALK_MAX_ENTRIES;
-	bool follow = o->flags & WALK_FOLLOW;
 	int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
 	struct dirent *de;
 	DIR *d;
@@ -115,19 +223,21 @@ int walk_list_read(int dfd, const char *path, unsigned int depth, const struct w
 	while ((errno = 0, de = readdir(d))) {
 		const char *nm = de->d_name;
 		int err = 0;
+		unsigned char why = WALK_ERRNO;
+		bool link = false;
 
 		if (nm[0] == '.' && (!nm[1] || (nm[1] == '.' && !nm[2])))
 			continue;
 		if (o->exclude && o->exclude(nm, depth, o->data))
 			continue;
-		unsigned char type = resolve(dirfd(d), nm, de->d_type, follow, &err);
+		unsigned char type = resolve(dirfd(d), path, nm, de->d_type, o, &err, &why, &link);
 		if (!err && !kept(type, o->kinds))
 			continue;
 		if (l->n == max) {
 			report(o, path, WALK_TOO_MANY, 0);
 			break;
 		}
-		if (list_add(l, nm, type, err) < 0) {
+		if (list_add(l, nm, type, err, why, link) < 0) {
 			closedir(d);
 			walk_list_fini(l);
 			return -ENOMEM;
@@ -151,6 +261,7 @@ struct walker {
 	struct dev_ino {
 		dev_t dev;
 		ino_t ino;
+		bool link; /* it or a folder above it reached through a symbolic link */
 	} *stack; /* the folders on the current path */
 	size_t n_stack, cap_stack;
 	char *path; /* the current path; each level appends "/name" */
@@ -179,7 +290,8 @@ static bool on_path(const struct walker *w, const struct stat *st)
 	return false;
 }
 
-static int walk_folder(struct walker *w, size_t len, const char *name, unsigned int depth);
+static int walk_folder(struct walker *w, size_t len, const char *name, unsigned int depth,
+		       bool link);
 
 /*
  * The folder w->path[0..len) open again as fd, after the walk went below it: the same
@@ -191,9 +303,9 @@ static int reopen(struct walker *w, size_t len, int *fd)
 	struct stat st;
 
 	w->path[len] = '\0';
-	*fd = open(w->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	*fd = walk_open(w->o, w->path, O_RDONLY | O_DIRECTORY);
 	if (*fd < 0)
-		return -errno;
+		return *fd;
 	if (fstat(*fd, &st) < 0 || st.st_dev != self->dev || st.st_ino != self->ino) {
 		int r = errno && st.st_ino == self->ino ? -errno : -ESTALE;
 		close(*fd);
@@ -212,6 +324,7 @@ static int walk_entries(struct walker *w, size_t len, int fd, const struct walk_
 			unsigned int depth)
 {
 	const struct walk_opts *o = w->o;
+	bool below_link = w->stack[w->n_stack - 1].link;
 	int r = 0;
 
 	for (size_t i = 0; i < l->n && r >= 0; i++) {
@@ -229,10 +342,11 @@ static int walk_entries(struct walker *w, size_t len, int fd, const struct walk_
 			break;
 		}
 		if (x->err) {
-			report(o, w->path, x->type == DT_LNK ? WALK_DANGLING : WALK_ERRNO, x->err);
+			report(o, w->path, (enum walk_problem)x->why, x->err);
 		} else if (file) {
 			r = o->file ? o->file(&(struct walk_entry){ w->path, x->name, x->type,
-								    depth, NULL, fd },
+								    depth, NULL, fd,
+								    x->link || below_link },
 					      o->data)
 				    : 0;
 		} else if (depth > w->max_depth) {
@@ -241,7 +355,7 @@ static int walk_entries(struct walker *w, size_t len, int fd, const struct walk_
 			if (fd >= 0)
 				close(fd); /* no folder held open below this one */
 			fd = -1;
-			r = walk_folder(w, (size_t)cl, x->name, depth);
+			r = walk_folder(w, (size_t)cl, x->name, depth, x->link || below_link);
 		}
 	}
 	if (fd >= 0)
@@ -251,17 +365,18 @@ static int walk_entries(struct walker *w, size_t len, int fd, const struct walk_
 }
 
 /* The folder at w->path[0..len), named name: entered, listed, its entries walked. */
-static int walk_folder(struct walker *w, size_t len, const char *name, unsigned int depth)
+static int walk_folder(struct walker *w, size_t len, const char *name, unsigned int depth,
+		       bool link)
 {
 	const struct walk_opts *o = w->o;
 	int nofollow = depth && !(o->flags & WALK_FOLLOW) ? O_NOFOLLOW : 0;
-	int fd = open(w->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC | nofollow);
+	int fd = walk_open(o, w->path, O_RDONLY | O_DIRECTORY | nofollow);
 	struct walk_list l = { 0 };
 	struct stat st;
 	int r;
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
-		r = -errno;
+		r = fd < 0 ? fd : -errno;
 		if (fd >= 0)
 			close(fd);
 		if (r == -ENOMEM)
@@ -274,7 +389,8 @@ static int walk_folder(struct walker *w, size_t len, const char *name, unsigned 
 		report(o, w->path, WALK_LOOP, 0);
 		return 0;
 	}
-	r = o->enter ? o->enter(&(struct walk_entry){ w->path, name, DT_DIR, depth, &st, fd },
+	r = o->enter ? o->enter(&(struct walk_entry){ w->path, name, DT_DIR, depth, &st, fd,
+						      link },
 				o->data)
 		     : 1;
 	if (r <= 0) { /* skipped or stopped */
@@ -282,7 +398,7 @@ static int walk_folder(struct walker *w, size_t len, const char *name, unsigned 
 		return r;
 	}
 	if (array_push(w->stack, w->n_stack, w->cap_stack,
-		       (struct dev_ino){ st.st_dev, st.st_ino }) < 0) {
+		       (struct dev_ino){ st.st_dev, st.st_ino, link }) < 0) {
 		close(fd);
 		return -ENOMEM;
 	}
@@ -306,7 +422,7 @@ int walk_tree(const char *root, const struct walk_opts *o)
 		return -ENOMEM;
 	memcpy(w.path, root, len + 1);
 	const char *slash = strrchr(root, '/');
-	r = walk_folder(&w, len, slash && slash[1] ? slash + 1 : root, 0);
+	r = walk_folder(&w, len, slash && slash[1] ? slash + 1 : root, 0, false);
 	free(w.stack);
 	free(w.path);
 	return r;

@@ -43,6 +43,8 @@ enum walk_problem {
 	WALK_LOOP,     /* a folder that is also one of its own parents */
 	WALK_TOO_DEEP, /* below walk_opts.max_depth: not entered */
 	WALK_TOO_MANY, /* more than walk_opts.max_entries in a folder: the rest dropped */
+	WALK_INTO_PROC, /* a symbolic link into /proc (with walk_opts.root): not followed */
+	WALK_INTO_SYS,  /* a symbolic link into /sys (with walk_opts.root): not followed */
 };
 
 /* An entry as the walk hands it out. */
@@ -57,6 +59,11 @@ struct walk_entry {
 	 * for enter(), the folder itself. Valid during the call only; the walk's to close.
 	 */
 	int dfd;
+	/*
+	 * Reached through a symbolic link (its own, or a folder's above it): open it by its
+	 * path with walk_open(o, path, ...), which resolves the link as the walk did.
+	 */
+	bool link;
 };
 
 struct walk_opts {
@@ -73,6 +80,13 @@ struct walk_opts {
 	/* A problem at path; err is a -errno for WALK_ERRNO. The walk goes on. */
 	void (*problem)(const char *path, enum walk_problem what, int err, void *data);
 	void *data;
+	/*
+	 * The folder the walk stays in, or NULL (or "" or "/"): the host's. Symbolic links
+	 * are resolved inside it as if it were / (an absolute link names a path below it,
+	 * ".." stops at it), magic links (/proc/self/fd/N) are not followed, and neither is
+	 * a link that leads into /proc or /sys. The walk's root must be below it.
+	 */
+	const char *root;
 };
 
 /* A path of PATH_MAX holds at most this many levels of one-letter names. */
@@ -84,6 +98,8 @@ struct walk_list {
 	struct walk_list_entry {
 		const char *name;
 		unsigned char type; /* DT_*; DT_UNKNOWN with err set when it could not be told */
+		unsigned char why;  /* with err: the problem (enum walk_problem) */
+		bool link;          /* a symbolic link followed */
 		int err;            /* 0, or -errno of its stat (-ENOENT: dangling link) */
 	} *v;
 	size_t n, cap;
@@ -108,6 +124,14 @@ void walk_list_fini(struct walk_list *l);
  * first <0 a callback returned, or -ENOMEM. root that is not a folder is a problem.
  */
 int walk_tree(const char *root, const struct walk_opts *o);
+
+/*
+ * Open path (a folder the walk met, or an entry of one) as the walk resolves it: inside
+ * o->root when set (openat2() RESOLVE_IN_ROOT, no magic links; before Linux 5.6 the
+ * path resolved by util/fileio.h's ksc_resolve_in_root()), else open(2). O_CLOEXEC is
+ * added. A descriptor, or -errno.
+ */
+int walk_open(const struct walk_opts *o, const char *path, int flags);
 
 /* A short English reason for a problem other than WALK_ERRNO ("symbolic link loop"). */
 const char *walk_problem_str(enum walk_problem what);

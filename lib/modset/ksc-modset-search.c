@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "modset/modset.h"
 #include "util/array.h"
@@ -572,6 +573,7 @@ struct cand {
 	char *replaced; /* a rival this file won over, relative */
 	char *name;	/* kmod's name */
 	struct stat st; /* as the walk found it */
+	bool link;      /* reached through a symbolic link: open it with walk_open() */
 };
 
 struct search {
@@ -585,6 +587,7 @@ struct search {
 	struct ksc_dirset seen; /* every folder entered: its number in dirs */
 	char **dirs;            /* their paths, in walk order */
 	size_t n_dirs, cap_dirs;
+	const struct walk_opts *o;
 };
 
 static void cand_free(struct cand *c)
@@ -595,7 +598,7 @@ static void cand_free(struct cand *c)
 }
 
 /* depmod_modules_search_file(): keep one file per name. */
-static int search_file(struct search *s, const char *path, const struct stat *st)
+static int search_file(struct search *s, const char *path, const struct stat *st, bool link)
 {
 	char name[PATH_MAX];
 	size_t nl;
@@ -624,6 +627,7 @@ static int search_file(struct search *s, const char *path, const struct stat *st
 		free(old->path);
 		x.rel = x.path + s->base;
 		x.st = *st;
+		x.link = link;
 		x.name = old->name; /* the hash's key stays */
 		*old = x;
 		return 0;
@@ -639,6 +643,7 @@ static int search_file(struct search *s, const char *path, const struct stat *st
 	}
 	x.rel = x.path + s->base;
 	x.st = *st;
+	x.link = link;
 	s->c[s->n++] = x;
 	return 0;
 }
@@ -684,19 +689,28 @@ static int search_found(const struct walk_entry *e, void *data)
 {
 	struct search *s = data;
 	struct stat st;
+	int fd = 0;
 
 	if (!ksc_path_is_module_name(e->name))
 		return 0;
-	/* the file's own stat (a link's target's), for the index's key */
-	if (fstatat(e->dfd, e->name, &st, 0) < 0) {
-		search_problem(s, e->path, strerror(errno));
+	/* the file's own stat (a link's target's, inside the root), for the index's key */
+	if (e->link && (fd = walk_open(s->o, e->path, O_PATH)) >= 0) {
+		fd = fstat(fd, &st) < 0 ? -errno : (close(fd), 0);
+	} else if (!e->link && fstatat(e->dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		fd = -errno;
+	}
+	if (fd < 0) {
+		search_problem(s, e->path, strerror(-fd));
 		return 0;
 	}
-	return S_ISREG(st.st_mode) ? search_file(s, e->path, &st) : 0;
+	return S_ISREG(st.st_mode) ? search_file(s, e->path, &st, e->link) : 0;
 }
 
 static void search_walk_problem(const char *path, enum walk_problem what, int err, void *data)
 {
+	/* a chain of links that never ends is a loop too (as the tree says) */
+	if (what == WALK_ERRNO && err == -ELOOP)
+		what = WALK_LOOP;
 	search_problem(data, path, what == WALK_ERRNO ? strerror(-err) : walk_problem_str(what));
 }
 
@@ -710,11 +724,13 @@ struct plain_fn {
 	void *data;
 };
 
-static int plain(const char *path, const char *replaced, const struct stat *st, void *data)
+static int plain(const char *path, const char *replaced, const struct stat *st, bool link,
+		 void *data)
 {
 	struct plain_fn *p = data;
 
 	(void)st;
+	(void)link;
 	return p->fn(path, replaced, p->data);
 }
 
@@ -724,12 +740,12 @@ int ksc_depmod_modules_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *
 {
 	struct plain_fn p = { fn, data };
 
-	return ksc_depmod_modules_search_st(ctx, cfg, moddir, plain, &p, errors);
+	return ksc_depmod_modules_search_st(ctx, cfg, NULL, moddir, plain, &p, errors);
 }
 
 int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
-				 const char *moddir, ksc_modset_st_fn fn, void *data,
-				 unsigned int *errors)
+				 const char *root, const char *moddir, ksc_modset_st_fn fn,
+				 void *data, unsigned int *errors)
 {
 	size_t ml = strlen(moddir);
 	struct search s = { .ctx = ctx, .cfg = cfg,
@@ -737,10 +753,12 @@ int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cf
 			    .errors = errors };
 	struct walk_opts o = { .flags = WALK_FOLLOW, .kinds = WALK_KIND_REG,
 			       .exclude = search_exclude, .enter = search_enter,
-			       .file = search_found, .problem = search_walk_problem, .data = &s };
+			       .file = search_found, .problem = search_walk_problem, .data = &s,
+			       .root = root };
 	struct stat st;
 	int r;
 
+	s.o = &o;
 	if (stat(moddir, &st) < 0) {
 		r = -errno;
 		search_problem(&s, moddir, strerror(errno));
@@ -751,7 +769,7 @@ int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cf
 	if (s.n > 1)
 		qsort(s.c, s.n, sizeof(*s.c), cmp_cand);
 	for (size_t i = 0; r >= 0 && i < s.n; i++)
-		r = fn(s.c[i].path, s.c[i].replaced, &s.c[i].st, data);
+		r = fn(s.c[i].path, s.c[i].replaced, &s.c[i].st, s.c[i].link, data);
 	for (size_t i = 0; i < s.n; i++)
 		cand_free(&s.c[i]);
 	free(s.c);

@@ -19,6 +19,7 @@
 #include "modset/modset.h"
 #include "util/array.h"
 #include "util/hash.h"
+#include "util/walk.h"
 #include "util/workpool.h"
 
 struct mentry {
@@ -33,10 +34,12 @@ struct mentry {
 	bool current;                  /* old is this file (checked once: checked) */
 	bool checked;
 	bool from_map;                 /* rec is the index's, found by its lookup table */
+	bool link;                     /* reached through a symbolic link: opened in root */
 };
 
 struct ksc_modset {
 	char *moddir, *moddir_abs, *release, *index_path;
+	char *root;                    /* links are resolved inside it (NULL: the host's) */
 	size_t base;                   /* strlen(moddir) + 1 */
 	struct ksc_depmod_cfg *cfg;
 	struct mentry *e;
@@ -67,7 +70,8 @@ static char *absolute(const char *p)
 }
 
 /* One file depmod keeps, in path order. */
-static int collect(const char *path, const char *replaced, const struct stat *st, void *data)
+static int collect(const char *path, const char *replaced, const struct stat *st, bool link,
+		   void *data)
 {
 	struct ksc_modset *ms = data;
 	char name[PATH_MAX];
@@ -80,7 +84,8 @@ static int collect(const char *path, const char *replaced, const struct stat *st
 	*e = (struct mentry){ .path = strdup(path), .name = strdup(name),
 			      .replaced = replaced ? strdup(replaced) : NULL,
 			      .size = (uint64_t)st->st_size, .ino = (uint64_t)st->st_ino,
-			      .mtime_ns = st_mtime_ns(st), .ctime_ns = st_ctime_ns(st) };
+			      .mtime_ns = st_mtime_ns(st), .ctime_ns = st_ctime_ns(st),
+			      .link = link };
 	if (!e->path || !e->name || (replaced && !e->replaced)) {
 		free(e->path);
 		free(e->name);
@@ -182,7 +187,9 @@ int ksc_modset_open(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
 	ms->moddir_abs = absolute(w->moddir);
 	ms->release = strdup(w->release);
 	ms->index_path = w->index ? strdup(w->index) : NULL;
-	if (!ms->moddir || !ms->moddir_abs || !ms->release || (w->index && !ms->index_path)) {
+	ms->root = w->root ? strdup(w->root) : NULL;
+	if (!ms->moddir || !ms->moddir_abs || !ms->release || (w->index && !ms->index_path) ||
+	    (w->root && !ms->root)) {
 		r = -ENOMEM;
 		goto err;
 	}
@@ -191,7 +198,7 @@ int ksc_modset_open(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
 		ms->base++; /* the walk's paths are moddir, '/' unless it ends in one, relpath */
 	r = ksc_depmod_cfg_load(ctx, w->root, w->release, &ms->cfg);
 	if (r >= 0 && !w->no_walk)
-		r = ksc_depmod_modules_search_st(ctx, ms->cfg, ms->moddir, collect, ms,
+		r = ksc_depmod_modules_search_st(ctx, ms->cfg, ms->root, ms->moddir, collect, ms,
 						 &ms->walk_errors);
 	ms->few = w->few;
 	ms->full_tried = !w->few;
@@ -227,6 +234,7 @@ void ksc_modset_free(struct ksc_modset *ms)
 	free(ms->moddir_abs);
 	free(ms->release);
 	free(ms->index_path);
+	free(ms->root);
 	free(ms);
 }
 
@@ -238,7 +246,7 @@ int ksc_modset_add(struct ksc_modset *ms, const char *relpath, const char *repla
 
 	if (asprintf(&path, "%.*s/%s", (int)(ms->base - 1), ms->moddir, relpath) < 0)
 		return -ENOMEM;
-	int r = collect(path, replaced, &st, ms);
+	int r = collect(path, replaced, &st, false, ms);
 	free(path);
 	if (r < 0)
 		return r;
@@ -308,10 +316,25 @@ const char *ksc_modset_index_path(const struct ksc_modset *ms)
 
 /* ---- facts: the index's record or the file's ------------------------------------- */
 
-/* Are the file's bytes those the index's record was read from (a racy ctime)? */
-static bool same_content(const struct mentry *e, uint64_t content_hash)
+/* Open e's file: through a link, inside the root, as the walk found it. fd or -1. */
+static int open_entry(const struct ksc_modset *ms, const struct mentry *e)
 {
-	int fd = open(e->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+
+	if (e->link) {
+		struct walk_opts o = { .root = ms->root };
+		int fd = walk_open(&o, e->path, flags);
+		errno = fd < 0 ? -fd : 0;
+		return fd < 0 ? -1 : fd;
+	}
+	return open(e->path, flags);
+}
+
+/* Are the file's bytes those the index's record was read from (a racy ctime)? */
+static bool same_content(const struct ksc_modset *ms, const struct mentry *e,
+			 uint64_t content_hash)
+{
+	int fd = open_entry(ms, e);
 	bool same;
 
 	if (fd < 0)
@@ -323,20 +346,21 @@ static bool same_content(const struct mentry *e, uint64_t content_hash)
 
 /* Was the record keyed `o` read from this very file: size, inode, modification and
  * change times (and its bytes, for a racy ctime)? */
-static bool key_is_file(const struct mentry *e, const struct krec_sum *o)
+static bool key_is_file(const struct ksc_modset *ms, const struct mentry *e,
+			const struct krec_sum *o)
 {
 	return o && o->mtime_ns != KREC_RACY && o->file_size == e->size && o->ino == e->ino &&
 	       o->mtime_ns == e->mtime_ns && o->ctime_ns == e->ctime_ns &&
-	       (!o->content_hash || same_content(e, o->content_hash));
+	       (!o->content_hash || same_content(ms, e, o->content_hash));
 }
 
 /* Is the index's entry this very file? */
-static bool is_current(struct mentry *e)
+static bool is_current(const struct ksc_modset *ms, struct mentry *e)
 {
 	if (e->checked)
 		return e->current;
 	e->checked = true;
-	e->current = key_is_file(e, e->old ? &e->old->sum : NULL);
+	e->current = key_is_file(ms, e, e->old ? &e->old->sum : NULL);
 	return e->current;
 }
 
@@ -352,7 +376,7 @@ static int find_in_map(struct ksc_modset *ms, struct mentry *e)
 	if (r == -ENOMEM)
 		return r;
 	e->checked = true;
-	e->current = r == 0 && key_is_file(e, &hit.key);
+	e->current = r == 0 && key_is_file(ms, e, &hit.key);
 	if (e->current) {
 		e->rec = hit.rec;
 		e->from_map = true;
@@ -365,7 +389,7 @@ bool ksc_modset_all_indexed(struct ksc_modset *ms)
 	if (attach_full(ms) == -ENOMEM || !ms->have_idx)
 		return false;
 	for (size_t i = 0; i < ms->n; i++)
-		if (!is_current(&ms->e[i]))
+		if (!is_current(ms, &ms->e[i]))
 			return false;
 	return true;
 }
@@ -379,7 +403,7 @@ static bool read_entry(struct ksc_modset *ms, struct mentry *e, struct ksc_mread
 	/* the messages name it as the index's writer does: below the absolute folder */
 	snprintf(abs, size, "%s/%s", ms->moddir_abs, in.relpath);
 	in.path = abs;
-	in.fd = open(e->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	in.fd = open_entry(ms, e);
 	in.open_err = in.fd < 0 ? -errno : 0;
 	e->rec_own = ksc_mreader_read(w, &in);
 	e->rec = e->rec_own;
@@ -397,7 +421,7 @@ int ksc_modset_record(struct ksc_modset *ms, size_t i, const struct krec **out)
 		if (r < 0)
 			return r;
 	}
-	if (!e->rec && ms->have_idx && is_current(e)) {
+	if (!e->rec && ms->have_idx && is_current(ms, e)) {
 		int r = ksc_kidx_fetch(&ms->idx, (size_t)(e->old - ms->idx.mods), &e->rec);
 		if (r == -ENOMEM)
 			return r;
@@ -441,10 +465,12 @@ int ksc_modset_module(struct ksc_modset *ms, size_t i, struct ksc_ctx *ctx,
 		      struct ksc_module **out)
 {
 	const struct krec *rec = NULL;
-	int r = ms->index_path || ms->e[i].rec ? ksc_modset_record(ms, i, &rec) : 0;
+	/* a file through a link is opened inside the root: by its record, not its path */
+	bool by_rec = ms->index_path || ms->e[i].rec || ms->e[i].link;
+	int r = by_rec ? ksc_modset_record(ms, i, &rec) : 0;
 
 	*out = NULL;
-	if (!ms->index_path && !ms->e[i].rec) /* nothing to keep: read as the caller would */
+	if (!by_rec) /* nothing to keep: read as the caller would */
 		return ksc_module_new_from_module_path(ctx, ms->e[i].path, out);
 	if (r < 0)
 		return r;
@@ -508,7 +534,7 @@ int ksc_modset_read_all(struct ksc_modset *ms, unsigned int jobs,
 		r = -ENOMEM;
 	for (size_t i = 0; r == 0 && i < ms->n; i++) {
 		struct mentry *e = &ms->e[i];
-		if (!e->rec && is_current(e)) {
+		if (!e->rec && is_current(ms, e)) {
 			int f = ksc_kidx_fetch(&ms->idx, (size_t)(e->old - ms->idx.mods), &e->rec);
 			if (f == -ENOMEM)
 				r = f;
@@ -563,7 +589,7 @@ int ksc_modset_save_index(struct ksc_modset *ms)
 		const struct krec *rec = e->rec_own;
 		if (!rec && e->from_map)
 			rec = e->rec; /* the map's, alive until the set is freed */
-		else if (!rec && is_current(e))
+		else if (!rec && is_current(ms, e))
 			rec = e->old->rec;
 		if (!rec)
 			continue;

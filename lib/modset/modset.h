@@ -93,13 +93,17 @@ int ksc_depmod_modules_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *
 			      const char *moddir, ksc_modset_fn fn, void *data,
 			      unsigned int *errors) _must_check_;
 
-/* The same, fn also given the file's stat() as the walk made it. */
+/*
+ * The same below `root` (NULL, "" or "/": the host's): symbolic links resolved inside
+ * it, as util/walk.h's walk_opts.root says, and fn also given the file's stat() as the
+ * walk made it and whether it was reached through a link (then opened with walk_open()).
+ */
 struct stat;
 typedef int (*ksc_modset_st_fn)(const char *path, const char *replaced, const struct stat *st,
-				void *data);
+				bool link, void *data);
 int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
-				 const char *moddir, ksc_modset_st_fn fn, void *data,
-				 unsigned int *errors) _must_check_;
+				 const char *root, const char *moddir, ksc_modset_st_fn fn,
+				 void *data, unsigned int *errors) _must_check_;
 
 /*
  * The index file (ksc-modset-index.c; its records: ksc-modset-record.c; its layout:

@@ -65,6 +65,16 @@ h_case "tree: an absolute link followed inside ROOT, /proc not" 4 \
 t_eq "tree: ... the module below the link is in modules.dep" \
 	"kernel/weak/weak.ko: kernel/virt/kvm/fx-modns.ko" \
 	"$(grep '^kernel/weak' "$T_TMP/ln2-out/modules.dep" 2> /dev/null)"
+# check -k walks the module folder by the same rules (the module set's search, before:
+# the host's / and /proc walked through kernel/host, /opt/weak read from the host).
+h_case "check -k: a link to / is ROOT, not the host's /" 4 \
+	"$ln1/lib/modules/$H_REL/kernel/host/lib/modules/$H_REL: symbolic link loop" \
+	env KSYMCHECK_NO_INDEX=1 KSYMCHECK_NO_DEPMOD=1 \
+	"$KSC" check -q -k "$ln1" --kver "$H_REL" "$H_DEMO/intree/kvm-amd.ko"
+h_case "check -k: an absolute link followed inside ROOT, /proc not" 4 \
+	"$m/kernel/fd: dangling symbolic link" \
+	env KSYMCHECK_NO_INDEX=1 KSYMCHECK_NO_DEPMOD=1 \
+	"$KSC" check -q -k "$ln2" --kver "$H_REL" "$H_DEMO/intree/kvm-amd.ko"
 
 # ---- aliases that forge a modules.alias line -----------------------------------------
 al=$T_TMP/al

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The folder walk (util/walk.c): the order of the entries, links followed or not, loops,
- * dangling links, excluded names, the bounds on depth and entries, and the callbacks'
+ * dangling links, links inside a root, excluded names, the bounds on depth and entries, and the callbacks'
  * say over the walk. Each test builds its tree under a fresh temporary folder.
  */
 #include "unit.h"
@@ -192,6 +192,37 @@ static void test_links(void **state)
 				    "P e/up: symbolic link loop\n");
 }
 
+/*
+ * A root the walk stays in: absolute links name paths below it (a folder and a file),
+ * one to nothing there is dangling, and walk_open() opens an entry as the walk did.
+ */
+static void test_root(void **state)
+{
+	struct seen *s = *state;
+	char root[PATH_MAX], top[PATH_MAX], y[PATH_MAX + 8];
+
+	mk(s, "r", 'd', NULL);
+	mk(s, "r/m", 'd', NULL);
+	mk(s, "r/w", 'd', NULL);
+	mk(s, "r/w/x.ko", 'f', NULL);
+	mk(s, "r/m/abs", 'l', "/w");
+	mk(s, "r/m/y.ko", 'l', "/w/x.ko");
+	mk(s, "r/m/gone.ko", 'l', "/nothing-here/x.ko");
+	snprintf(root, sizeof(root), "%s/r", s->root);
+	snprintf(top, sizeof(top), "%s/r/m", s->root);
+	struct walk_opts o = opts(s, WALK_SORTED | WALK_FOLLOW);
+	o.root = root;
+	assert_int_equal(walk_tree(top, &o), 0);
+	assert_string_equal(s->out, "D r/m\nD r/m/abs\nF r/m/abs/x.ko\n"
+				    "P r/m/gone.ko: dangling symbolic link\nF r/m/y.ko\n");
+	snprintf(y, sizeof(y), "%s/y.ko", top);
+	int fd = walk_open(&o, y, O_PATH);
+	assert_true(fd >= 0);
+	close(fd);
+	/* a path not below the root is not the walk's */
+	assert_int_equal(walk_open(&o, "/etc", O_PATH), -EXDEV);
+}
+
 /* Names excluded by the callback, at the depth it chooses; a folder enter() skips. */
 static void test_exclude_and_skip(void **state)
 {
@@ -274,6 +305,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sorted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_readdir_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_links, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_root, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exclude_and_skip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_max_depth, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_max_entries, setup, teardown),
