@@ -65,7 +65,8 @@ static bool in_root(const struct walk_opts *o, size_t *len)
 	return n > 0;
 }
 
-int walk_open(const struct walk_opts *o, const char *path, int flags)
+/* walk_open() with the root open as rfd (-1: opened here). */
+static int open_in(const struct walk_opts *o, int rfd, const char *path, int flags)
 {
 	size_t rl;
 	int fd;
@@ -81,14 +82,15 @@ int walk_open(const struct walk_opts *o, const char *path, int flags)
 		rel++;
 	if (!*rel)
 		rel = ".";
-	int rfd = open(o->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (rfd < 0)
+	bool own = rfd < 0;
+	if (own && (rfd = open(o->root, O_PATH | O_DIRECTORY | O_CLOEXEC)) < 0)
 		return -errno;
 	struct open_how how = { .flags = (uint64_t)(flags | O_CLOEXEC),
 				.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS };
 	fd = (int)syscall(SYS_openat2, rfd, rel, &how, sizeof(how));
 	int e = errno;
-	close(rfd);
+	if (own)
+		close(rfd);
 	if (fd >= 0)
 		return fd;
 	if (e != ENOSYS && e != EPERM)
@@ -100,6 +102,11 @@ int walk_open(const struct walk_opts *o, const char *path, int flags)
 		return r;
 	fd = open(real, flags | O_CLOEXEC | O_NOFOLLOW);
 	return fd < 0 ? -errno : fd;
+}
+
+int walk_open(const struct walk_opts *o, const char *path, int flags)
+{
+	return open_in(o, -1, path, flags);
 }
 
 /*
@@ -264,6 +271,7 @@ struct walker {
 		bool link; /* it or a folder above it reached through a symbolic link */
 	} *stack; /* the folders on the current path */
 	size_t n_stack, cap_stack;
+	int root_fd; /* walk_opts.root open, or -1 */
 	char *path; /* the current path; each level appends "/name" */
 	size_t cap_path;
 };
@@ -303,7 +311,7 @@ static int reopen(struct walker *w, size_t len, int *fd)
 	struct stat st;
 
 	w->path[len] = '\0';
-	*fd = walk_open(w->o, w->path, O_RDONLY | O_DIRECTORY);
+	*fd = open_in(w->o, w->root_fd, w->path, O_RDONLY | O_DIRECTORY);
 	if (*fd < 0)
 		return *fd;
 	if (fstat(*fd, &st) < 0 || st.st_dev != self->dev || st.st_ino != self->ino) {
@@ -370,7 +378,7 @@ static int walk_folder(struct walker *w, size_t len, const char *name, unsigned 
 {
 	const struct walk_opts *o = w->o;
 	int nofollow = depth && !(o->flags & WALK_FOLLOW) ? O_NOFOLLOW : 0;
-	int fd = walk_open(o, w->path, O_RDONLY | O_DIRECTORY | nofollow);
+	int fd = open_in(o, w->root_fd, w->path, O_RDONLY | O_DIRECTORY | nofollow);
 	struct walk_list l = { 0 };
 	struct stat st;
 	int r;
@@ -414,15 +422,21 @@ static int walk_folder(struct walker *w, size_t len, const char *name, unsigned 
 
 int walk_tree(const char *root, const struct walk_opts *o)
 {
-	struct walker w = { .o = o, .max_depth = o->max_depth ? o->max_depth : WALK_MAX_DEPTH };
-	size_t len = strlen(root);
+	struct walker w = { .o = o, .max_depth = o->max_depth ? o->max_depth : WALK_MAX_DEPTH,
+			    .root_fd = -1 };
+	size_t len = strlen(root), rl;
 	int r;
 
 	if (array_reserve(w.path, w.cap_path, len + 1, 256) < 0)
 		return -ENOMEM;
+	/* the root opened once for every folder (a failure: opened at each, and said) */
+	if (in_root(o, &rl))
+		w.root_fd = open(o->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	memcpy(w.path, root, len + 1);
 	const char *slash = strrchr(root, '/');
 	r = walk_folder(&w, len, slash && slash[1] ? slash + 1 : root, 0, false);
+	if (w.root_fd >= 0)
+		close(w.root_fd);
 	free(w.stack);
 	free(w.path);
 	return r;
