@@ -12,7 +12,6 @@
 #include <json-c/json.h>
 
 #include "tools/ksc-tool.h"
-#include "tools/report.h"
 #include "tools/text.h"
 #include "util/fileio.h"
 
@@ -94,17 +93,6 @@ void json_doc_print(json_object *doc)
 {
 	json_write(stdout, json_string(doc), NULL, false);
 	putchar('\n');
-}
-
-int json_doc_html(const char *path, const char *title, json_object *doc, const char *kind)
-{
-	int r = report_write_html(path, title, doc, kind);
-
-	if (r < 0) {
-		print_error("%s: %s", path, ksc_write_strerror(-r));
-		return KSC_EXIT_UNREADABLE;
-	}
-	return KSC_EXIT_OK;
 }
 
 /* The document's opening: the frame and the key of the streamed array. */

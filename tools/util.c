@@ -11,8 +11,10 @@
 #include <json-c/json.h>
 
 #include "util/array.h"
+#include "util/fileio.h"
 #include "util/hash.h"
 #include "tools/ksc-tool.h"
+#include "tools/report.h"
 
 struct walk_tramp {
 	int (*fn)(const char *path, const char *root, void *data);
@@ -358,4 +360,16 @@ void module_list_free(struct module_list *l)
 	free(l->mods);
 	l->mods = NULL;
 	l->n = l->cap = 0;
+}
+
+/* Here, not in output.c, which fuzz/fuzz-output.c builds without the page or the printer. */
+int json_doc_html(const char *path, const char *title, json_object *doc, const char *kind)
+{
+	int r = report_write_html(path, title, doc, kind);
+
+	if (r < 0) {
+		print_error("%s: %s", path, ksc_write_strerror(-r));
+		return KSC_EXIT_UNREADABLE;
+	}
+	return KSC_EXIT_OK;
 }
