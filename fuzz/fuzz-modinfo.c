@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	memset(&mod, 0, sizeof(mod));
 	mod.ctx = ctx;
-	mod.path = "fuzz";
+	mod.f.path = "fuzz";
 	pool_init(&mod.strings);
 	/* An exact-size heap copy, so reading one byte past the section is caught. */
 	char *copy = malloc(size ? size : 1);

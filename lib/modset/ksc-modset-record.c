@@ -602,11 +602,13 @@ static void record_facts(const struct krec *r, const char *path, bool copy, bool
 		.sig_read = !provider_only,
 		.copy = copy,
 		.no_export_index = provider_only,
-		.n_modinfo = r->modinfo.n,
-		.n_exports = r->exports.n,
-		.n_versions = provider_only ? 0 : r->versions.n,
-		.n_ext_versions = provider_only ? 0 : r->ext_versions.n,
-		.n_imports = provider_only ? 0 : r->imports.n,
+		.cap = {
+			.modinfo = r->modinfo.n,
+			.exports = r->exports.n,
+			.versions = provider_only ? 0 : r->versions.n,
+			.ext_versions = provider_only ? 0 : r->ext_versions.n,
+			.imports = provider_only ? 0 : r->imports.n,
+		},
 	};
 }
 

@@ -297,7 +297,7 @@ int  ksc_elf_parse_exports(struct reader *r)
 	size_t cap = 0;
 	int ret = 0;
 
-	mod->has_kflagstab = flags != NULL;
+	mod->f.has_kflagstab = flags != NULL;
 	for (size_t t = 0; t < 2; t++) {
 		struct sec *s = tables[t].ksymtab;
 		if (s && s->sh.sh_type == SHT_NOBITS) {
@@ -368,7 +368,7 @@ int  ksc_elf_parse_exports(struct reader *r)
 				goto out;
 		}
 	}
-	mod->layout = layout;
+	mod->f.layout = layout;
 out:
 	free(ent);
 	return ret;

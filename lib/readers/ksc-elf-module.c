@@ -24,7 +24,7 @@ static int classify_file(struct reader *r)
 				r->path);
 			return -ENOEXEC;
 		}
-		r->mod->kind = KSC_KIND_MODULE;
+		r->mod->f.kind = KSC_KIND_MODULE;
 		return 0;
 	case ET_EXEC:
 	case ET_DYN:
@@ -33,7 +33,7 @@ static int classify_file(struct reader *r)
 				r->path);
 			return -ENOEXEC;
 		}
-		r->mod->kind = KSC_KIND_VMLINUX;
+		r->mod->f.kind = KSC_KIND_VMLINUX;
 		return 0;
 	}
 	ksc_err(r->ctx, "%s: not a kernel image or module (ELF type %u)", r->path, r->type);
@@ -52,6 +52,9 @@ static int record_sections(struct reader *r)
 		if (!n)
 			return -ENOMEM;
 		mod->sections[mod->n_sections++] = n;
+		int id = ksc_elf_section_id(n);
+		if (id >= 0)
+			mod->f.sections |= 1u << id;
 	}
 	return 0;
 }
@@ -61,23 +64,23 @@ int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b)
 	struct reader r = {
 		.ctx = mod->ctx,
 		.mod = mod,
-		.path = mod->path,
+		.path = mod->f.path,
 		.img = b->data,
 	};
 	size_t sig;
 	int ret;
 
 	r.size = ksc_signature_strip(b->data, b->size, &sig);
-	mod->sig_size = sig;
-	mod->size = b->size;
+	mod->f.sig_size = sig;
+	mod->f.size = b->size;
 	ret = ksc_elf_check_ident(&r);
 	if (ret < 0)
 		return ret;
 	r.machine = r.v.machine;
 	r.type = (unsigned int)elfview_ehdr(&r.v, e_type);
-	mod->elf_class = r.cls;
-	mod->big_endian = r.be;
-	mod->machine = r.machine;
+	mod->f.elf_class = r.cls;
+	mod->f.big_endian = r.be;
+	mod->f.machine = r.machine;
 	if (!ksc_elf_machine_is_linux(r.machine)) {
 		ksc_err(r.ctx, "%s: ELF machine %u is not a Linux architecture", r.path, r.machine);
 		ret = -EOPNOTSUPP;
@@ -95,7 +98,7 @@ int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b)
 	ret = ksc_elf_load_symbols(&r);
 	if (ret < 0)
 		goto out;
-	if (mod->kind == KSC_KIND_MODULE) {
+	if (mod->f.kind == KSC_KIND_MODULE) {
 		ret = ksc_elf_parse_modinfo(&r);
 		if (ret < 0)
 			goto out;
@@ -108,9 +111,9 @@ int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b)
 			goto out;
 	}
 	ret = ksc_elf_parse_exports(&r);
-	if (ret >= 0 && mod->kind == KSC_KIND_MODULE)
+	if (ret >= 0 && mod->f.kind == KSC_KIND_MODULE)
 		ret = ksc_elf_parse_params(&r);
-	if (ret >= 0 && mod->kind == KSC_KIND_VMLINUX)
+	if (ret >= 0 && mod->f.kind == KSC_KIND_VMLINUX)
 		ret = ksc_elf_parse_image_identity(&r);
 out:
 	ksc_elf_reader_fini(&r);

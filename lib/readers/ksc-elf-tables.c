@@ -28,7 +28,7 @@ int ksc_modinfo_parse(struct ksc_module *mod, const char *p, size_t size)
 		return 0;
 	if (end[-1] != '\0') {
 		ksc_err(mod->ctx, "%s: .modinfo is not NUL-terminated (its last string runs past the end of the section)",
-			mod->path);
+			mod->f.path);
 		return -EINVAL;
 	}
 	for (const char *q = p; q < end; q += strlen(q) + 1)
@@ -75,7 +75,7 @@ void  ksc_elf_parse_this_module(struct reader *r)
 		ksc_warn(r->ctx, "%s: struct module name is not NUL-terminated", r->path);
 		return;
 	}
-	r->mod->struct_name = pool_strndup(&r->mod->strings, name, n);
+	r->mod->f.struct_name = pool_strndup(&r->mod->strings, name, n);
 }
 
 int  ksc_elf_parse_versions(struct reader *r)
@@ -94,7 +94,7 @@ int  ksc_elf_parse_versions(struct reader *r)
 			return -EINVAL;
 		}
 		size_t n = s->sh.sh_size / MODVERSION_RECORD, psz = (size_t)r->cls / 8;
-		mod->has_versions = true;
+		mod->f.has_versions = true;
 		mod->versions = calloc(n ? n : 1, sizeof(*mod->versions));
 		if (!mod->versions)
 			return -ENOMEM;
@@ -142,7 +142,7 @@ int  ksc_elf_parse_versions(struct reader *r)
 			return -ENOMEM;
 		p = nul + 1;
 	}
-	mod->has_ext_versions = true;
+	mod->f.has_ext_versions = true;
 	return 0;
 }
 

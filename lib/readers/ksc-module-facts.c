@@ -17,44 +17,29 @@ static void *table(size_t n, size_t size)
 	return calloc(n ? n : 1, size);
 }
 
-/* A string for the module: the caller's, or copied into the module with f->copy. */
+/* A string for the module: the caller's, or copied into the module with f.copy. */
 static const char *keep(struct ksc_module *mod, const char *s)
 {
-	return mod->copy && s ? pool_strdup(&mod->strings, s) : s;
+	return mod->f.copy && s ? pool_strdup(&mod->strings, s) : s;
 }
 
+/* The facts, their strings kept, and the tables of their sizes. */
 static int set_facts(struct ksc_module *mod, const struct ksc_module_facts *f)
 {
-	mod->path = keep(mod, f->path);
-	mod->kind = f->kind;
-	mod->compression = f->compression;
-	mod->elf_class = f->elf_class;
-	mod->big_endian = f->big_endian;
-	mod->machine = f->machine;
-	mod->size = f->size;
-	mod->sig_size = f->sig_size;
-	mod->struct_name = keep(mod, f->struct_name);
-	mod->kmod_name = keep(mod, f->kmod_name);
-	mod->modpost_name = keep(mod, f->modpost_name);
-	mod->symvers_owner = keep(mod, f->symvers_owner);
-	if (!mod->path || !mod->kmod_name || !mod->modpost_name || !mod->symvers_owner ||
-	    (f->struct_name && !mod->struct_name))
+	mod->f = *f;
+	mod->f.path = keep(mod, f->path);
+	mod->f.struct_name = keep(mod, f->struct_name);
+	mod->f.kmod_name = keep(mod, f->kmod_name);
+	mod->f.modpost_name = keep(mod, f->modpost_name);
+	mod->f.symvers_owner = keep(mod, f->symvers_owner);
+	if (!mod->f.path || !mod->f.kmod_name || !mod->f.modpost_name ||
+	    !mod->f.symvers_owner || (f->struct_name && !mod->f.struct_name))
 		return -ENOMEM;
-	mod->layout = f->layout;
-	mod->has_kflagstab = f->has_kflagstab;
-	mod->has_versions = f->has_versions;
-	mod->has_ext_versions = f->has_ext_versions;
-	mod->sig_read = f->sig_read;
-	mod->cap.modinfo = f->n_modinfo;
-	mod->cap.exports = f->n_exports;
-	mod->cap.versions = f->n_versions;
-	mod->cap.ext_versions = f->n_ext_versions;
-	mod->cap.imports = f->n_imports;
-	mod->modinfo = table(f->n_modinfo, sizeof(*mod->modinfo));
-	mod->exports = table(f->n_exports, sizeof(*mod->exports));
-	mod->versions = table(f->n_versions, sizeof(*mod->versions));
-	mod->ext_versions = table(f->n_ext_versions, sizeof(*mod->ext_versions));
-	mod->imports = table(f->n_imports, sizeof(*mod->imports));
+	mod->modinfo = table(f->cap.modinfo, sizeof(*mod->modinfo));
+	mod->exports = table(f->cap.exports, sizeof(*mod->exports));
+	mod->versions = table(f->cap.versions, sizeof(*mod->versions));
+	mod->ext_versions = table(f->cap.ext_versions, sizeof(*mod->ext_versions));
+	mod->imports = table(f->cap.imports, sizeof(*mod->imports));
 	mod->sections = table(ksc_elf_section_count, sizeof(*mod->sections));
 	if (!mod->modinfo || !mod->exports || !mod->versions || !mod->ext_versions ||
 	    !mod->imports || !mod->sections)
@@ -74,8 +59,6 @@ int ksc_module_new_from_facts(struct ksc_ctx *ctx, const struct ksc_module_facts
 	*out = NULL;
 	if (!mod)
 		return -ENOMEM;
-	mod->copy = f->copy;
-	mod->no_export_index = f->no_export_index;
 	ret = set_facts(mod, f);
 	if (ret < 0) {
 		ksc_module_unref(mod);
@@ -87,7 +70,7 @@ int ksc_module_new_from_facts(struct ksc_ctx *ctx, const struct ksc_module_facts
 
 int ksc_module_add_modinfo(struct ksc_module *mod, const char *key, const char *value)
 {
-	if (mod->n_modinfo >= mod->cap.modinfo)
+	if (mod->n_modinfo >= mod->f.cap.modinfo)
 		return -ENOSPC;
 	struct ksc_modinfo *m = &mod->modinfo[mod->n_modinfo];
 	m->key = keep(mod, key);
@@ -100,7 +83,7 @@ int ksc_module_add_modinfo(struct ksc_module *mod, const char *key, const char *
 
 int ksc_module_add_export(struct ksc_module *mod, const struct ksc_export *e)
 {
-	if (mod->n_exports >= mod->cap.exports)
+	if (mod->n_exports >= mod->f.cap.exports)
 		return -ENOSPC;
 	struct ksc_export *x = &mod->exports[mod->n_exports];
 	*x = *e;
@@ -108,7 +91,7 @@ int ksc_module_add_export(struct ksc_module *mod, const struct ksc_export *e)
 	x->ns = keep(mod, e->ns);
 	if (!x->name || !x->ns)
 		return -ENOMEM;
-	if (!mod->no_export_index && hash_add(&mod->export_index, x->name, x, 1) < 0)
+	if (!mod->f.no_export_index && hash_add(&mod->export_index, x->name, x, 1) < 0)
 		return -ENOMEM;
 	mod->n_exports++;
 	return 0;
@@ -118,8 +101,8 @@ int ksc_module_add_version(struct ksc_module *mod, bool ext, const char *name, u
 {
 	struct ksc_version *v;
 
-	if (ext ? mod->n_ext_versions >= mod->cap.ext_versions
-		: mod->n_versions >= mod->cap.versions)
+	if (ext ? mod->n_ext_versions >= mod->f.cap.ext_versions
+		: mod->n_versions >= mod->f.cap.versions)
 		return -ENOSPC;
 	v = ext ? &mod->ext_versions[mod->n_ext_versions] : &mod->versions[mod->n_versions];
 	v->name = keep(mod, name);
@@ -135,7 +118,7 @@ int ksc_module_add_version(struct ksc_module *mod, bool ext, const char *name, u
 
 int ksc_module_add_import(struct ksc_module *mod, const struct ksc_import *im)
 {
-	if (mod->n_imports >= mod->cap.imports)
+	if (mod->n_imports >= mod->f.cap.imports)
 		return -ENOSPC;
 	struct ksc_import *x = &mod->imports[mod->n_imports];
 	*x = *im;

@@ -80,11 +80,14 @@ int ksc_module_set_names(struct ksc_module *mod, const char *path)
 {
 	const char *base = ksc_basename(path);
 
-	mod->kmod_name = kmod_name(&mod->strings, path);
-	mod->modpost_name = pool_strndup(&mod->strings, base, strip_module_suffix(base));
-	mod->symvers_owner = mod->kind == KSC_KIND_VMLINUX ? "vmlinux"
-							   : symvers_owner(&mod->strings, path);
-	return mod->kmod_name && mod->modpost_name && mod->symvers_owner ? 0 : -ENOMEM;
+	mod->f.kmod_name = kmod_name(&mod->strings, path);
+	mod->f.modpost_name = pool_strndup(&mod->strings, base, strip_module_suffix(base));
+	mod->f.symvers_owner = mod->f.kind == KSC_KIND_VMLINUX
+				       ? "vmlinux"
+				       : symvers_owner(&mod->strings, path);
+	if (!mod->f.kmod_name || !mod->f.modpost_name || !mod->f.symvers_owner)
+		return -ENOMEM;
+	return 0;
 }
 
 struct ksc_module *ksc_module_alloc(struct ksc_ctx *ctx)
@@ -114,8 +117,8 @@ static int module_new(struct ksc_ctx *ctx, const char *path, const void *data, s
 	mod = ksc_module_alloc(ctx);
 	if (!mod)
 		return -ENOMEM;
-	mod->path = pool_strdup(&mod->strings, path);
-	if (!mod->path) {
+	mod->f.path = pool_strdup(&mod->strings, path);
+	if (!mod->f.path) {
 		ret = -ENOMEM;
 		goto err;
 	}
@@ -123,7 +126,7 @@ static int module_new(struct ksc_ctx *ctx, const char *path, const void *data, s
 	ret = ksc_blob_load_as(ctx, path, data, size, as, &blob);
 	if (ret < 0)
 		goto err;
-	mod->compression = blob.compression;
+	mod->f.compression = blob.compression;
 	ret = ksc_elf_parse_module(mod, &blob);
 	if (ret == 0)
 		ret = ksc_sig_capture(mod, blob.data, blob.size,
@@ -151,9 +154,9 @@ int ksc_module_new_from_blob(struct ksc_ctx *ctx, const char *path, const struct
 	*out = NULL;
 	if (!mod)
 		return -ENOMEM;
-	mod->path = pool_strdup(&mod->strings, path);
-	mod->compression = b->compression;
-	if (mod->path)
+	mod->f.path = pool_strdup(&mod->strings, path);
+	mod->f.compression = b->compression;
+	if (mod->f.path)
 		ret = ksc_elf_parse_module(mod, b);
 	if (ret == 0)
 		ret = ksc_module_set_names(mod, path);
@@ -211,58 +214,58 @@ KSC_EXPORT struct ksc_module *ksc_module_unref(struct ksc_module *mod)
 
 KSC_EXPORT const char *ksc_module_get_path(const struct ksc_module *mod)
 {
-	return mod->path;
+	return mod->f.path;
 }
 
 KSC_EXPORT enum ksc_module_kind ksc_module_get_kind(const struct ksc_module *mod)
 {
-	return mod->kind;
+	return mod->f.kind;
 }
 
 KSC_EXPORT enum ksc_compression ksc_module_get_compression(const struct ksc_module *mod)
 {
-	return mod->compression;
+	return mod->f.compression;
 }
 
 KSC_EXPORT int ksc_module_get_elf_class(const struct ksc_module *mod)
 {
-	return mod->elf_class;
+	return mod->f.elf_class;
 }
 
 KSC_EXPORT bool ksc_module_is_big_endian(const struct ksc_module *mod)
 {
-	return mod->big_endian;
+	return mod->f.big_endian;
 }
 
 KSC_EXPORT unsigned int ksc_module_get_machine(const struct ksc_module *mod)
 {
-	return mod->machine;
+	return mod->f.machine;
 }
 
 KSC_EXPORT size_t ksc_module_get_size(const struct ksc_module *mod)
 {
-	return mod->size;
+	return mod->f.size;
 }
 
 KSC_EXPORT size_t ksc_module_get_signature_size(const struct ksc_module *mod)
 {
-	return mod->sig_size;
+	return mod->f.sig_size;
 }
 
 /* R4: struct module.name, falling back to modinfo name= and then to kmod's name. */
 KSC_EXPORT const char *ksc_module_get_name(const struct ksc_module *mod)
 {
-	if (mod->kind == KSC_KIND_VMLINUX)
+	if (mod->f.kind == KSC_KIND_VMLINUX)
 		return "vmlinux";
-	if (mod->struct_name && mod->struct_name[0])
-		return mod->struct_name;
+	if (mod->f.struct_name && mod->f.struct_name[0])
+		return mod->f.struct_name;
 	const char *n = ksc_module_get_modinfo_name(mod);
-	return n && n[0] ? n : mod->kmod_name;
+	return n && n[0] ? n : mod->f.kmod_name;
 }
 
 KSC_EXPORT const char *ksc_module_get_struct_name(const struct ksc_module *mod)
 {
-	return mod->struct_name;
+	return mod->f.struct_name;
 }
 
 KSC_EXPORT const char *ksc_module_get_modinfo_name(const struct ksc_module *mod)
@@ -272,17 +275,17 @@ KSC_EXPORT const char *ksc_module_get_modinfo_name(const struct ksc_module *mod)
 
 KSC_EXPORT const char *ksc_module_get_kmod_name(const struct ksc_module *mod)
 {
-	return mod->kmod_name;
+	return mod->f.kmod_name;
 }
 
 KSC_EXPORT const char *ksc_module_get_modpost_name(const struct ksc_module *mod)
 {
-	return mod->modpost_name;
+	return mod->f.modpost_name;
 }
 
 KSC_EXPORT const char *ksc_module_get_symvers_owner(const struct ksc_module *mod)
 {
-	return mod->symvers_owner;
+	return mod->f.symvers_owner;
 }
 
 KSC_EXPORT int ksc_module_set_symvers_owner(struct ksc_module *mod, const char *owner)
@@ -291,7 +294,7 @@ KSC_EXPORT int ksc_module_set_symvers_owner(struct ksc_module *mod, const char *
 
 	if (!s)
 		return -ENOMEM;
-	mod->symvers_owner = s;
+	mod->f.symvers_owner = s;
 	return 0;
 }
 
@@ -326,12 +329,12 @@ KSC_EXPORT bool ksc_module_is_intree(const struct ksc_module *mod)
 
 KSC_EXPORT const char *ksc_module_get_image_release(const struct ksc_module *mod)
 {
-	return mod->kind == KSC_KIND_VMLINUX ? mod->image_release : NULL;
+	return mod->f.kind == KSC_KIND_VMLINUX ? mod->image_release : NULL;
 }
 
 KSC_EXPORT const char *ksc_module_get_image_vermagic(const struct ksc_module *mod)
 {
-	return mod->kind == KSC_KIND_VMLINUX ? mod->image_vermagic : NULL;
+	return mod->f.kind == KSC_KIND_VMLINUX ? mod->image_vermagic : NULL;
 }
 
 KSC_EXPORT const char *ksc_module_get_vermagic(const struct ksc_module *mod)
@@ -399,7 +402,7 @@ linear: /* out of memory: still the right answer */
 
 KSC_EXPORT bool ksc_module_has_versions(const struct ksc_module *mod)
 {
-	return mod->has_versions;
+	return mod->f.has_versions;
 }
 
 KSC_DEFINE_INDEXED_GETTERS(ksc_module_get_version_count, ksc_module_get_version, struct ksc_module, struct ksc_version, versions,
@@ -407,7 +410,7 @@ KSC_DEFINE_INDEXED_GETTERS(ksc_module_get_version_count, ksc_module_get_version,
 
 KSC_EXPORT bool ksc_module_has_ext_versions(const struct ksc_module *mod)
 {
-	return mod->has_ext_versions;
+	return mod->f.has_ext_versions;
 }
 
 KSC_DEFINE_INDEXED_GETTERS(ksc_module_get_ext_version_count, ksc_module_get_ext_version, struct ksc_module, struct ksc_version, ext_versions,
@@ -424,12 +427,12 @@ KSC_EXPORT const struct ksc_export *ksc_module_find_export(const struct ksc_modu
 
 KSC_EXPORT enum ksc_export_layout ksc_module_get_export_layout(const struct ksc_module *mod)
 {
-	return mod->layout;
+	return mod->f.layout;
 }
 
 KSC_EXPORT bool ksc_module_has_kflagstab(const struct ksc_module *mod)
 {
-	return mod->has_kflagstab;
+	return mod->f.has_kflagstab;
 }
 
 KSC_EXPORT bool ksc_module_has_section(const struct ksc_module *mod, const char *name)
@@ -442,14 +445,7 @@ KSC_EXPORT bool ksc_module_has_section(const struct ksc_module *mod, const char 
 
 uint32_t ksc_module_section_bits(const struct ksc_module *mod)
 {
-	uint32_t bits = 0;
-
-	for (size_t i = 0; i < mod->n_sections; i++) {
-		int id = ksc_elf_section_id(mod->sections[i]);
-		if (id >= 0)
-			bits |= 1u << id;
-	}
-	return bits;
+	return mod->f.sections;
 }
 
 size_t ksc_module_get_param_count(const struct ksc_module *mod)

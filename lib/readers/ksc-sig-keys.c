@@ -462,7 +462,7 @@ static int add_bytes(struct ksc_keyring *kr, const char *name, const unsigned ch
 	}
 
 	if (looks_like_image(p, n)) {
-		struct ksc_module tmp = { .ctx = kr->ctx, .path = name };
+		struct ksc_module tmp = { .ctx = kr->ctx, .f.path = name };
 		struct ksc_blob b;
 		int r = ksc_blob_load(kr->ctx, name, p, n, &b);
 		if (r < 0)
@@ -598,9 +598,9 @@ KSC_EXPORT int ksc_keyring_new_from_path(struct ksc_ctx *ctx, const char *path,
 KSC_EXPORT int ksc_keyring_add_vmlinux(struct ksc_keyring *kr,
 				       const struct ksc_module *vmlinux)
 {
-	if (!kr || !vmlinux || vmlinux->kind != KSC_KIND_VMLINUX)
+	if (!kr || !vmlinux || vmlinux->f.kind != KSC_KIND_VMLINUX)
 		return -EINVAL;
-	image_keys_said(kr, vmlinux->path, vmlinux->certs ? vmlinux->certs->n : 0);
-	return add_certlist(kr, vmlinux->certs, vmlinux->path);
+	image_keys_said(kr, vmlinux->f.path, vmlinux->certs ? vmlinux->certs->n : 0);
+	return add_certlist(kr, vmlinux->certs, vmlinux->f.path);
 }
 

@@ -140,8 +140,8 @@ int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t siz
 {
 	bool from_memory = how == KSC_SIG_MEMORY;
 
-	mod->sig_read = true;
-	if (mod->kind == KSC_KIND_VMLINUX)
+	mod->f.sig_read = true;
+	if (mod->f.kind == KSC_KIND_VMLINUX)
 		return ksc_sig_scan_image(mod, img, size);
 	if (size < MARKER_LEN || memcmp(img + size - MARKER_LEN, SIG_MARKER, MARKER_LEN) != 0)
 		return 0;
@@ -198,9 +198,10 @@ void ksc_sig_free(struct ksc_module *mod)
  */
 static int reload(const struct ksc_module *mod, struct ksc_blob *b)
 {
-	enum ksc_read_as as = mod->kind == KSC_KIND_VMLINUX ? KSC_READ_IMAGE : KSC_READ_MODULE;
+	enum ksc_read_as as = mod->f.kind == KSC_KIND_VMLINUX ? KSC_READ_IMAGE
+							      : KSC_READ_MODULE;
 
-	return ksc_blob_load_as(mod->ctx, mod->path, NULL, 0, as, b);
+	return ksc_blob_load_as(mod->ctx, mod->f.path, NULL, 0, as, b);
 }
 
 /*
@@ -212,13 +213,13 @@ static struct ksc_sigtrail *trail_of(const struct ksc_module *cmod)
 	struct ksc_module *mod = (struct ksc_module *)cmod;
 	struct ksc_blob b;
 
-	if (mod->sig_read || mod->sig_size == 0 || !mod->path)
+	if (mod->f.sig_read || mod->f.sig_size == 0 || !mod->f.path)
 		return mod->sig;
-	mod->sig_read = true;
+	mod->f.sig_read = true;
 	if (reload(mod, &b) < 0)
 		return NULL;
 	if (ksc_sig_capture(mod, b.data, b.size, KSC_SIG_FILE) < 0)
-		ksc_err(mod->ctx, "%s: out of memory", mod->path);
+		ksc_err(mod->ctx, "%s: out of memory", mod->f.path);
 	ksc_blob_free(&b);
 	return mod->sig;
 }
@@ -504,7 +505,7 @@ static int trail_digest(const struct ksc_module *mod, struct ksc_sigtrail *t, in
 		return r;
 	if (!same_block(t, b.data, b.size)) {
 		ksc_blob_free(&b);
-		ksc_err(mod->ctx, "%s: changed since it was read", mod->path);
+		ksc_err(mod->ctx, "%s: changed since it was read", mod->f.path);
 		return -ESTALE;
 	}
 	r = compute_digest(t, nid, b.data, b.size);
@@ -514,7 +515,7 @@ static int trail_digest(const struct ksc_module *mod, struct ksc_sigtrail *t, in
 
 int ksc_sig_digest_image(const unsigned char *img, size_t size, struct ksc_sig_digest *d)
 {
-	struct ksc_module tmp = { .kind = KSC_KIND_MODULE };
+	struct ksc_module tmp = { .f.kind = KSC_KIND_MODULE };
 	int r = ksc_sig_capture(&tmp, img, size, KSC_SIG_MEMORY); /* the digest made */
 
 	memset(d, 0, sizeof(*d));
@@ -844,9 +845,9 @@ static void sig_eval(const struct ksc_module *mod, const struct ksc_keyring *kr,
 	 * A module rebuilt from an index kept no block: without keys, do not read every file
 	 * again just to look at it (the loader view of a whole tree would read it all).
 	 */
-	if (mod->sig_size > 0 || mod->sig)
+	if (mod->f.sig_size > 0 || mod->sig)
 		ksc_keyring_say_keyless(kr);
-	if (!mod->sig_read && ksc_keyring_is_empty(kr) && mod->sig_size > 0) {
+	if (!mod->f.sig_read && ksc_keyring_is_empty(kr) && mod->f.sig_size > 0) {
 		memset(ev, 0, sizeof(*ev));
 		eval_set(ev, 0, NULL, "signature not examined (the module was read from an index)");
 		return;

@@ -114,70 +114,15 @@ int ksc_read_text_file(struct ksc_ctx *ctx, const char *path, char **data,
 		       size_t *size) _must_check_;
 
 /* ---- module (ksc-module.c, ksc-elf.c) ---- */
-struct ksc_module {
-	int refcount;
-	struct ksc_ctx *ctx;
-	struct pool strings;
-	const char *path;
-	enum ksc_module_kind kind;
-	enum ksc_compression compression;
-	int elf_class;
-	bool big_endian;
-	unsigned int machine;
-	size_t size, sig_size;
-
-	const char *struct_name, *kmod_name, *modpost_name, *symvers_owner;
-	/* a kernel image's own: linux_banner's release, VERMAGIC_STRING (ksc-elf.c) */
-	const char *image_release, *image_vermagic;
-
-	struct ksc_modinfo *modinfo;
-	size_t n_modinfo;
-
-	struct ksc_import *imports;
-	size_t n_imports;
-	/* by name, first of a name wins; built by the first ksc_module_find_import() */
-	struct hash import_index;
-	bool import_index_built;
-
-	bool has_versions, has_ext_versions;
-	struct ksc_version *versions, *ext_versions;
-	size_t n_versions, n_ext_versions;
-
-	struct ksc_export *exports;
-	size_t n_exports;
-	struct hash export_index;
-	enum ksc_export_layout layout;
-	bool has_kflagstab;
-
-	const char **sections; /* names of the sections, for ksc_module_has_section */
-	size_t n_sections;
-
-	/* __param: struct kernel_param's name and perm, in section order (ksc-elf.c) */
-	struct ksc_param {
-		const char *name;
-		unsigned int perm;
-	} *params;
-	size_t n_params;
-
-	/* ksc-sig.c: the appended signature block and a vmlinux's built-in certificates */
-	bool sig_read;              /* the block was looked for when the file was read */
-	struct ksc_sigtrail *sig;   /* NULL: no "~Module signature appended~" marker */
-	struct ksc_certlist *certs; /* vmlinux: DER certificates found in the image */
-
-	/* a module rebuilt from facts (ksc-module-facts.c): the tables' sizes, and how */
-	struct {
-		size_t modinfo, exports, versions, ext_versions, imports;
-	} cap;
-	bool copy;            /* strings copied into the module, not borrowed */
-	bool no_export_index; /* exports not indexed by name (a provider only) */
-};
 
 /*
- * The facts of a module read before (ksc-module-facts.c): the module set rebuilds a
- * module from its record with ksc_module_new_from_facts(), then adds the tables' entries
- * (at most the n_* given here). Strings are the caller's and must outlive the module,
- * unless `copy`. sections: bit i for ksc_elf_section_names[i]. sig_read: the appended
- * signature was looked for already (a record keeps what there was to see).
+ * What a module is, apart from its tables: its file, its ELF header, its names, its
+ * flags, and the sections of ksc_elf_section_names it has (bit i for the i-th). A module
+ * holds its own (struct ksc_module's `f`); the module set rebuilds a module from its
+ * record with ksc_module_new_from_facts() (ksc-module-facts.c), then adds the tables'
+ * entries, at most cap's of each (a module read from its file has cap 0: it takes none).
+ * Strings are the caller's and must outlive the module, unless `copy`. sig_read: the
+ * appended signature was looked for already (a record keeps what there was to see).
  */
 struct ksc_module_facts {
 	const char *path;
@@ -192,10 +137,53 @@ struct ksc_module_facts {
 	bool has_kflagstab, has_versions, has_ext_versions;
 	uint32_t sections;
 	bool sig_read;
-	bool copy;
-	bool no_export_index;
-	size_t n_modinfo, n_exports, n_versions, n_ext_versions, n_imports;
+	bool copy;            /* strings copied into the module, not borrowed */
+	bool no_export_index; /* exports not indexed by name (a provider only) */
+	struct {
+		size_t modinfo, exports, versions, ext_versions, imports;
+	} cap; /* the tables' sizes of a module rebuilt from facts */
 };
+
+struct ksc_module {
+	int refcount;
+	struct ksc_ctx *ctx;
+	struct pool strings;
+	struct ksc_module_facts f;
+
+	/* a kernel image's own: linux_banner's release, VERMAGIC_STRING (ksc-elf.c) */
+	const char *image_release, *image_vermagic;
+
+	struct ksc_modinfo *modinfo;
+	size_t n_modinfo;
+
+	struct ksc_import *imports;
+	size_t n_imports;
+	/* by name, first of a name wins; built by the first ksc_module_find_import() */
+	struct hash import_index;
+	bool import_index_built;
+
+	struct ksc_version *versions, *ext_versions;
+	size_t n_versions, n_ext_versions;
+
+	struct ksc_export *exports;
+	size_t n_exports;
+	struct hash export_index;
+
+	const char **sections; /* names of the sections, for ksc_module_has_section */
+	size_t n_sections;
+
+	/* __param: struct kernel_param's name and perm, in section order (ksc-elf.c) */
+	struct ksc_param {
+		const char *name;
+		unsigned int perm;
+	} *params;
+	size_t n_params;
+
+	/* ksc-sig.c: the appended signature block and a vmlinux's built-in certificates */
+	struct ksc_sigtrail *sig;   /* NULL: no "~Module signature appended~" marker */
+	struct ksc_certlist *certs; /* vmlinux: DER certificates found in the image */
+};
+
 /* A module of these facts with empty tables (refcount 1). 0 or -ENOMEM. */
 int ksc_module_new_from_facts(struct ksc_ctx *ctx, const struct ksc_module_facts *f,
 			      struct ksc_module **out) _must_check_;

@@ -280,8 +280,8 @@ int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out
 			goto oom;
 		vm->refcount = 1;
 		vm->ctx = ksc_ref(ctx);
-		vm->kind = KSC_KIND_VMLINUX;
-		vm->path = t->ksrc_path;
+		vm->f.kind = KSC_KIND_VMLINUX;
+		vm->f.path = t->ksrc_path;
 		vm->exports = calloc(n ? n : 1, sizeof(*vm->exports));
 		if (!vm->exports) {
 			ksc_module_unref(vm);

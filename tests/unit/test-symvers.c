@@ -601,9 +601,9 @@ static void test_add_module(void **state)
 	struct ksc_module mod = {
 		.refcount = 1,
 		.ctx = env->ctx,
-		.path = "drivers/foo/foo.ko",
-		.kind = KSC_KIND_MODULE,
-		.symvers_owner = "drivers/foo/foo",
+		.f.path = "drivers/foo/foo.ko",
+		.f.kind = KSC_KIND_MODULE,
+		.f.symvers_owner = "drivers/foo/foo",
 		.exports = ex,
 		.n_exports = ARRAY_SIZE(ex),
 	};
@@ -628,9 +628,9 @@ static void test_add_module(void **state)
 	ex[1].name = "foo_b";
 
 	/* No owner, or no exports. */
-	mod.symvers_owner = "";
+	mod.f.symvers_owner = "";
 	assert_int_equal(ksc_symvers_add_module(sv, &mod), -EINVAL);
-	mod.symvers_owner = "vmlinux";
+	mod.f.symvers_owner = "vmlinux";
 	mod.n_exports = 0;
 	assert_int_equal(ksc_symvers_add_module(sv, &mod), 0);
 	assert_int_equal(ksc_symvers_get_count(sv), 3);
