@@ -30,6 +30,31 @@ struct entry {
 };
 
 /*
+ * The tail of both layout checks, for entry i: its name, not empty, at `off` of `names`
+ * and its namespace at `ns_off` of `nss` ("" without one: nss NULL), into out[i] when
+ * `out` is given. False when either is not a string there.
+ */
+static bool entry_strings(const struct sec *names, uint64_t off, const struct sec *nss,
+			  uint64_t ns_off, struct entry *out, size_t i)
+{
+	const char *name = ksc_elf_sec_string(names, off);
+	const char *ns = nss ? ksc_elf_sec_string(nss, ns_off) : "";
+
+	if (!name || !*name || !ns)
+		return false;
+	if (out)
+		out[i] = (struct entry){ name, ns };
+	return true;
+}
+
+/* Does `rel` point into the strings (section strndx; 0: any)? Its target in *si, *off. */
+static bool string_rel(struct reader *r, const struct rel *rel, size_t strndx, size_t *si,
+		       uint64_t *off)
+{
+	return ksc_elf_rel_target(r, rel, si, off) && (!strndx || *si == strndx);
+}
+
+/*
  * Modules: try a layout (field size fs, k fields) on every entry of the table. Each entry
  * needs a relocation on its value field that does not point into the string section, one on
  * its name field that does, and on the namespace field either none (5.4: no namespace) or
@@ -50,33 +75,20 @@ static bool rel_layout_ok(struct reader *r, struct table *t, size_t fs, size_t k
 	size_t n = s->sh.sh_size / esz;
 	for (size_t i = 0; i < n; i++) {
 		uint64_t base = i * esz;
-		size_t si;
-		uint64_t off;
+		size_t si, nsi = 0;
+		uint64_t off, ns_off = 0;
 		const struct rel *v = ksc_elf_find_rel(s, base), *nm = ksc_elf_find_rel(s, base + fs);
+		const struct rel *nsr = k == 3 ? ksc_elf_find_rel(s, base + 2 * fs) : NULL;
 		if (!v || !nm)
 			return false;
 		if (ksc_elf_rel_target(r, v, &si, &off) && si == strndx)
 			return false;
-		if (!ksc_elf_rel_target(r, nm, &si, &off) || (strndx && si != strndx))
+		if (!string_rel(r, nm, strndx, &si, &off) ||
+		    (nsr && !string_rel(r, nsr, strndx, &nsi, &ns_off)))
 			return false;
-		const char *name = ksc_elf_sec_string(&r->secs[si], off);
-		if (!name || !*name)
+		if (!entry_strings(&r->secs[si], off, nsr ? &r->secs[nsi] : NULL, ns_off,
+				   out, i))
 			return false;
-		const char *ns = "";
-		if (k == 3) {
-			const struct rel *nsr = ksc_elf_find_rel(s, base + 2 * fs);
-			if (nsr) {
-				if (!ksc_elf_rel_target(r, nsr, &si, &off) || (strndx && si != strndx))
-					return false;
-				ns = ksc_elf_sec_string(&r->secs[si], off);
-				if (!ns)
-					return false;
-			}
-		}
-		if (out) {
-			out[i].name = name;
-			out[i].ns = ns;
-		}
 	}
 	return true;
 }
@@ -106,25 +118,16 @@ static bool exec_layout_ok(struct reader *r, struct table *t, bool prel, size_t 
 				tgt[f] = raw[f];
 			}
 		}
+		bool has_ns = k == 3 && raw[2] != 0;
 		if (tgt[0] >= lo && tgt[0] < hi)
 			return false;
 		if (tgt[1] < lo || tgt[1] >= hi)
 			return false;
-		const char *name = ksc_elf_sec_string(strs, tgt[1] - lo);
-		if (!name || !*name)
+		if (has_ns && (tgt[2] < lo || tgt[2] >= hi))
 			return false;
-		const char *ns = "";
-		if (k == 3 && raw[2] != 0) {
-			if (tgt[2] < lo || tgt[2] >= hi)
-				return false;
-			ns = ksc_elf_sec_string(strs, tgt[2] - lo);
-			if (!ns)
-				return false;
-		}
-		if (out) {
-			out[i].name = name;
-			out[i].ns = ns;
-		}
+		if (!entry_strings(strs, tgt[1] - lo, has_ns ? strs : NULL,
+				   has_ns ? tgt[2] - lo : 0, out, i))
+			return false;
 	}
 	return true;
 }
