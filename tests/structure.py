@@ -282,9 +282,6 @@ KNOWN_REACHES = {
         "hands the context's log callback on: base has no getter yet (kernel opening)",
     ("lib/readers/ksc-sig.c", "ksc_ctx"):
         "the signature memo hangs on the context (issue 24: no back-pointers in base)",
-    ("lib/modset/ksc-modset-walk.c", "ksc_dirset"):
-        "the set of folders is declared in readers.h but implemented by the walk: its "
-        "declaration moves to modset.h with the walk (the modset engineer)",
     ("lib/tree/ksc-tree-walk.c", "kidx"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-walk.c", "kidx_module"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-index.c", "kder"): _MODSET_RECORDS,

@@ -106,6 +106,23 @@ int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cf
 				 void *data, unsigned int *errors) _must_check_;
 
 /*
+ * The folders a walk has entered (ksc-modset-walk.c), by (device, inode), each with a
+ * number of the walk's (where it was first met): a folder reached again through symbolic
+ * links is walked once, however many paths lead to it. Zero-initialised is empty.
+ */
+struct ksc_dirset {
+	struct ksc_dirset_slot {
+		dev_t dev;
+		ino_t ino;
+		size_t val; /* SIZE_MAX: a free slot */
+	} *slots;
+	size_t n, cap;
+};
+/* Add (dev, ino) with *val: 1; 0 when it was there (*val = its number); -ENOMEM. */
+int ksc_dirset_add(struct ksc_dirset *s, dev_t dev, ino_t ino, size_t *val) _must_check_;
+void ksc_dirset_fini(struct ksc_dirset *s);
+
+/*
  * The index file (ksc-modset-index.c; its records: ksc-modset-record.c; its layout:
  * modset-private.h). A header, a directory, then one facts record per module and
  * optionally one derived record per module, then a table of the modules by name and by

@@ -219,24 +219,6 @@ int ksc_module_new_from_blob(struct ksc_ctx *ctx, const char *path, const struct
 /* Parse the ELF image in `b` into `mod`. 0 or -errno (logged). */
 int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b) _must_check_;
 
-
-/*
- * The folders a walk has entered, by (device, inode), each with a number of the walk's
- * (where it was first met): a folder reached again through symbolic links is walked
- * once, however many paths lead to it. Zero-initialised is empty.
- */
-struct ksc_dirset {
-	struct ksc_dirset_slot {
-		dev_t dev;
-		ino_t ino;
-		size_t val; /* SIZE_MAX: a free slot */
-	} *slots;
-	size_t n, cap;
-};
-/* Add (dev, ino) with *val: 1; 0 when it was there (*val = its number); -ENOMEM. */
-int ksc_dirset_add(struct ksc_dirset *s, dev_t dev, ino_t ino, size_t *val) _must_check_;
-void ksc_dirset_fini(struct ksc_dirset *s);
-
 /* ---- kmod's view of a module (ksc-kview.c) ---- */
 
 /*
