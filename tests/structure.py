@@ -280,8 +280,6 @@ _TREE_KERNEL = ("the tree builds the kernel of its modules by hand (issue 24: th
 KNOWN_REACHES = {
     ("lib/kernel/ksc-kernel-depmod.c", "ksc_ctx"):
         "hands the context's log callback on: base has no getter yet (kernel opening)",
-    ("lib/readers/ksc-sig.c", "ksc_ctx"):
-        "the signature memo hangs on the context (issue 24: no back-pointers in base)",
     ("lib/tree/ksc-tree-walk.c", "kidx"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-walk.c", "kidx_module"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-index.c", "kder"): _MODSET_RECORDS,

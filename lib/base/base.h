@@ -53,12 +53,7 @@ struct ksc_ctx {
 	ksc_log_fn log_fn;
 	void *log_data;
 	int log_priority;
-	/* readers/ksc-sig.c: recent PKCS#7 verdicts, and how to free them (set with them:
-	 * the base never calls up into the readers) */
-	struct ksc_sigmemo *sigmemo;
-	void (*sigmemo_free)(struct ksc_sigmemo *m);
 };
-struct ksc_sigmemo;
 
 void ksc_log(struct ksc_ctx *ctx, int priority, const char *fmt, ...) _printf_format_(3, 4);
 #define ksc_err(ctx, ...) ksc_log((ctx), KSC_LOG_ERR, __VA_ARGS__)

@@ -30,8 +30,6 @@ KSC_EXPORT struct ksc_ctx *ksc_unref(struct ksc_ctx *ctx)
 {
 	if (!ctx || --ctx->refcount > 0)
 		return NULL;
-	if (ctx->sigmemo)
-		ctx->sigmemo_free(ctx->sigmemo);
 	free(ctx);
 	return NULL;
 }

@@ -581,44 +581,37 @@ static void eval_set(struct ksc_sig_eval *ev, int err, const char *line, const c
 }
 
 /*
- * Structural verdicts of recent PKCS#7 messages, kept per context (a context is used by one
- * thread at a time). The messages sign-file makes with one key differ only in the signature
- * value, which is the content of the message's last primitive OCTET STRING: a message of the
- * same length whose bytes before that content are the same as a remembered one's decodes to
- * the same structure (a DER decoder never looks inside an OCTET STRING), so it gets the same
- * verdict without being decoded again. Decoding costs about 10 us a module with OpenSSL's
- * template decoder, a sixth of what a whole tree's checks cost.
+ * Structural verdicts of recent PKCS#7 messages, kept per thread. The messages sign-file
+ * makes with one key differ only in the signature value, which is the content of the
+ * message's last primitive OCTET STRING: a message of the same length whose bytes before
+ * that content are the same as a remembered one's decodes to the same structure (a DER
+ * decoder never looks inside an OCTET STRING), so it gets the same verdict without being
+ * decoded again. Decoding costs about 10 us a module with OpenSSL's template decoder, a
+ * sixth of what a whole tree's checks cost. A verdict depends on the message's bytes
+ * alone, so the memo belongs to no context and needs no lock; it lives in the thread's
+ * own storage, not on the heap, so nothing is left to free when a thread ends. A message
+ * with more than SIGMEMO_PREFIX_MAX bytes before its signature value (those of Debian's
+ * kernels have 160) is decoded each time.
  */
 #define SIGMEMO_SLOTS 4
+#define SIGMEMO_PREFIX_MAX 512
 
 struct sigmemo_slot {
-	unsigned char *prefix; /* the message's bytes before the signature value */
-	size_t len, value_len; /* the whole message's length, the value's length */
+	size_t len, value_len; /* the whole message's length (0: free), the value's length */
 	struct ksc_sig_eval ev;
+	unsigned char prefix[SIGMEMO_PREFIX_MAX]; /* the message's bytes before the value */
 };
 
-struct ksc_sigmemo {
+static _Thread_local struct sigmemo {
 	struct sigmemo_slot slot[SIGMEMO_SLOTS];
 	unsigned int next;
-};
+} memo;
 
-static void sigmemo_free(struct ksc_sigmemo *m)
+static bool memo_find(const unsigned char *msg, size_t len, struct ksc_sig_eval *ev)
 {
-	if (!m)
-		return;
-	for (size_t i = 0; i < SIGMEMO_SLOTS; i++)
-		free(m->slot[i].prefix);
-	free(m);
-}
-
-static bool memo_find(struct ksc_ctx *ctx, const unsigned char *msg, size_t len,
-		      struct ksc_sig_eval *ev)
-{
-	struct ksc_sigmemo *m = ctx ? ctx->sigmemo : NULL;
-
-	for (size_t i = 0; m && i < SIGMEMO_SLOTS; i++) {
-		const struct sigmemo_slot *s = &m->slot[i];
-		if (s->prefix && s->len == len &&
+	for (size_t i = 0; i < SIGMEMO_SLOTS; i++) {
+		const struct sigmemo_slot *s = &memo.slot[i];
+		if (s->len && s->len == len &&
 		    memcmp(s->prefix, msg, len - s->value_len) == 0) {
 			*ev = s->ev;
 			return true;
@@ -628,18 +621,17 @@ static bool memo_find(struct ksc_ctx *ctx, const unsigned char *msg, size_t len,
 }
 
 /* Remember the verdict of `msg` when its last SignerInfo's signature ends it, encoded plainly. */
-static void memo_store(struct ksc_ctx *ctx, const unsigned char *msg, size_t len,
-		       CMS_ContentInfo *cms, const struct ksc_sig_eval *ev)
+static void memo_store(const unsigned char *msg, size_t len, CMS_ContentInfo *cms,
+		       const struct ksc_sig_eval *ev)
 {
-	if (!ctx)
-		return;
 	STACK_OF(CMS_SignerInfo) *sis = CMS_get0_SignerInfos(cms);
 	int n = sis ? sk_CMS_SignerInfo_num(sis) : 0;
 	if (n <= 0)
 		return;
 	ASN1_OCTET_STRING *sig = CMS_SignerInfo_get0_signature(sk_CMS_SignerInfo_value(sis, n - 1));
 	int vl = sig ? ASN1_STRING_length(sig) : -1;
-	if (vl <= 0 || vl > 0xffff || (size_t)vl + 4 > len)
+	if (vl <= 0 || vl > 0xffff || (size_t)vl + 4 > len ||
+	    len - (size_t)vl > SIGMEMO_PREFIX_MAX)
 		return;
 	size_t v = (size_t)vl;
 	/* the header right before it: 04, then the length in DER's shortest form */
@@ -661,24 +653,15 @@ static void memo_store(struct ksc_ctx *ctx, const unsigned char *msg, size_t len
 	if (memcmp(msg + len - v - hl, h, hl) != 0 ||
 	    memcmp(msg + len - v, ASN1_STRING_get0_data(sig), v) != 0)
 		return;
-	if (!ctx->sigmemo) {
-		if (!(ctx->sigmemo = calloc(1, sizeof(*ctx->sigmemo))))
-			return;
-		ctx->sigmemo_free = sigmemo_free;
-	}
-	struct ksc_sigmemo *m = ctx->sigmemo;
-	unsigned char *p = malloc(len - v);
-	if (!p)
-		return;
-	memcpy(p, msg, len - v);
-	struct sigmemo_slot *s = &m->slot[m->next++ % SIGMEMO_SLOTS];
-	free(s->prefix);
-	*s = (struct sigmemo_slot){ p, len, v, *ev };
+	struct sigmemo_slot *s = &memo.slot[memo.next++ % SIGMEMO_SLOTS];
+	s->len = len;
+	s->value_len = v;
+	s->ev = *ev;
+	memcpy(s->prefix, msg, len - v);
 }
 
 /* Steps 1-4: what needs no key. Fills ev; true when the keys are to be looked at. */
-static bool check_structure(struct ksc_ctx *ctx, struct ksc_sigtrail *t,
-			    struct ksc_sig_eval *ev)
+static bool check_structure(struct ksc_sigtrail *t, struct ksc_sig_eval *ev)
 {
 	memset(ev, 0, sizeof(*ev));
 	if (!t) {
@@ -715,7 +698,7 @@ static bool check_structure(struct ksc_ctx *ctx, struct ksc_sigtrail *t,
 		eval_set(ev, -EBADMSG, NULL, "the PKCS#7 message cannot be parsed");
 		return false;
 	}
-	if (memo_find(ctx, msg, msg_len, ev))
+	if (memo_find(msg, msg_len, ev))
 		return ev->err == 0;
 	CMS_ContentInfo *cms = parse_cms(t);
 	if (!cms) {
@@ -770,7 +753,7 @@ static bool check_structure(struct ksc_ctx *ctx, struct ksc_sigtrail *t,
 	eval_set(ev, 0, NULL, "well-formed PKCS#7 signature; not verified: no key known");
 	go_on = true;
 out:
-	memo_store(ctx, msg, msg_len, cms, ev);
+	memo_store(msg, msg_len, cms, ev);
 	CMS_ContentInfo_free(cms);
 	ksc_openssl_quiet();
 	return go_on;
@@ -855,7 +838,7 @@ static void sig_eval(const struct ksc_module *mod, const struct ksc_keyring *kr,
 	struct ksc_sigtrail *t = trail_of(mod);
 
 	if (!t) {
-		check_structure(NULL, NULL, ev);
+		check_structure(NULL, ev);
 		return;
 	}
 	if (ksc_crypto_load() < 0) {
@@ -864,7 +847,7 @@ static void sig_eval(const struct ksc_module *mod, const struct ksc_keyring *kr,
 		return;
 	}
 	if (!t->checked) {
-		check_structure(mod->ctx, t, &t->structural);
+		check_structure(t, &t->structural);
 		t->checked = true;
 	}
 	*ev = t->structural;
