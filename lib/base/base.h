@@ -60,6 +60,14 @@ void ksc_log(struct ksc_ctx *ctx, int priority, const char *fmt, ...) _printf_fo
 #define ksc_warn(ctx, ...) ksc_log((ctx), KSC_LOG_WARNING, __VA_ARGS__)
 #define ksc_info(ctx, ...) ksc_log((ctx), KSC_LOG_INFO, __VA_ARGS__)
 #define ksc_dbg(ctx, ...) ksc_log((ctx), KSC_LOG_DEBUG, __VA_ARGS__)
+/*
+ * A message another context's log function was given (escaped and cut already), said
+ * through ctx's log function as it is, when its priority passes: what was held back and
+ * stands after all.
+ */
+void ksc_log_again(struct ksc_ctx *ctx, int priority, const char *msg);
+/* `to` logs where `from` logs: the same log function, data and priority. */
+void ksc_log_like(struct ksc_ctx *to, const struct ksc_ctx *from);
 
 /*
  * s with every C0 control, DEL, C1 control and byte that is not valid UTF-8 as "\xHH"

@@ -110,6 +110,19 @@ void ksc_log(struct ksc_ctx *ctx, int priority, const char *fmt, ...)
 	ctx->log_fn(ctx->log_data, priority, buf);
 }
 
+void ksc_log_again(struct ksc_ctx *ctx, int priority, const char *msg)
+{
+	if (ctx && ctx->log_fn && priority <= ctx->log_priority)
+		ctx->log_fn(ctx->log_data, priority, msg);
+}
+
+void ksc_log_like(struct ksc_ctx *to, const struct ksc_ctx *from)
+{
+	to->log_fn = from->log_fn;
+	to->log_data = from->log_data;
+	to->log_priority = from->log_priority;
+}
+
 KSC_EXPORT const char *ksc_get_features(void)
 {
 	return "+XZ +ZSTD +ZLIB +LIBCRYPTO";
