@@ -278,8 +278,6 @@ _MODSET_RECORDS = ("the tree works on the module set's records and index while t
 _TREE_KERNEL = ("the tree builds the kernel of its modules by hand (issue 24: the kernel "
                 "is to be built in the kernel wing, the core engineer)")
 KNOWN_REACHES = {
-    ("lib/kernel/ksc-kernel-depmod.c", "ksc_ctx"):
-        "hands the context's log callback on: base has no getter yet (kernel opening)",
     ("lib/tree/ksc-tree-walk.c", "kidx"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-walk.c", "kidx_module"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-index.c", "kder"): _MODSET_RECORDS,

@@ -432,8 +432,7 @@ static void fast_fini(struct fast *f)
 static void replay_held(struct ksc_ctx *ctx, const struct held *h)
 {
 	for (size_t i = 0; h && i < h->n; i++)
-		if (ctx->log_fn && h->v[i].priority <= ctx->log_priority)
-			ctx->log_fn(ctx->log_data, h->v[i].priority, h->v[i].text);
+		ksc_log_again(ctx, h->v[i].priority, h->v[i].text);
 }
 
 /* ksc_kernel_depmod_open(), the messages of `prelude` said first when it stands. */
@@ -460,7 +459,7 @@ static int depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *lo
 		/* the answer stands: what was held back is said, later messages go through */
 		replay_held(ctx, prelude);
 		replay_held(ctx, &held);
-		ksc_set_log_fn(f.q, ctx->log_fn, ctx->log_data);
+		ksc_log_like(f.q, ctx);
 		ksc_unref(f.k->ctx);
 		f.k->ctx = ksc_ref(ctx);
 		*out = f.k;
