@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The folder walk (walk.h says what it promises). A listing reads a folder whole through
- * a duplicate of its descriptor, so the caller's stays usable (to openat() the files
+ * The folder walk (walk.h says what it promises). A listing reads a folder whole with
+ * getdents64() on the caller's descriptor, which stays the caller's (to openat() the files
  * listed); the tree walk keeps one growing path buffer and, per level, only the list of
- * names still to visit. A folder's descriptor is closed before the walk goes below it
- * and opened again (and checked to be the same folder) for the files after.
+ * names still to visit. The folders above the current one stay open down to WALK_HELD
+ * levels (a folder is opened from its parent); below that, a folder's descriptor is
+ * closed before the walk goes below it and opened again (and checked to be the same
+ * folder) for the files after.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -207,27 +209,47 @@ void walk_list_fini(struct walk_list *l)
 	array_free(l->names, l->len, l->names_cap);
 }
 
-int walk_list_read(int dfd, const char *path, unsigned int depth, const struct walk_opts *o,
-		   struct walk_list *l)
+/*
+ * The next entry of the folder dfd, read through getdents64() into the caller's buffer
+ * (*pos, *end: where the last read left off), or NULL at the end (errno 0) or on an
+ * error (errno set). getdents64() rather than fdopendir(): a DIR owns its descriptor,
+ * so every listing cost a dup(), an fstat() and two fcntl() — a third of the calls of a
+ * walk of a module folder.
+ */
+static struct dirent64 *next_entry(int dfd, char *buf, size_t cap, size_t *pos, size_t *end)
 {
-	size_t max = o->max_entries ? o->max_entries : WALK_MAX_ENTRIES;
-	int fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0);
-	struct dirent *de;
-	DIR *d;
+	if (*pos >= *end) {
+		ssize_t n = getdents64(dfd, buf, cap);
+		if (n <= 0) {
+			errno = n < 0 ? errno : 0;
+			return NULL;
+		}
+		*pos = 0;
+		*end = (size_t)n;
+	}
+	struct dirent64 *de = (struct dirent64 *)(void *)(buf + *pos);
+	if (de->d_reclen < offsetof(struct dirent64, d_name) + 1 || de->d_reclen > *end - *pos) {
+		errno = EIO; /* not a record getdents64() writes */
+		return NULL;
+	}
+	*pos += de->d_reclen;
+	return de;
+}
+
+/* walk_list_read(), dfd at its start when fresh (just opened: no lseek() needed). */
+static int list_read(int dfd, const char *path, unsigned int depth, const struct walk_opts *o,
+		     struct walk_list *l, bool fresh)
+{
+	size_t max = o->max_entries ? o->max_entries : WALK_MAX_ENTRIES, pos = 0, end = 0;
+	_Alignas(struct dirent64) char buf[32768];
+	struct dirent64 *de;
 
 	l->n = l->len = 0;
-	d = fd < 0 ? NULL : fdopendir(fd);
-	if (!d) {
-		int err = -errno;
-		if (fd >= 0)
-			close(fd);
-		if (err == -ENOMEM)
-			return err;
-		report(o, path, WALK_ERRNO, err);
+	if (!fresh && lseek(dfd, 0, SEEK_SET) < 0) { /* the caller's may have been read already */
+		report(o, path, WALK_ERRNO, -errno);
 		return 0;
 	}
-	rewinddir(d); /* the duplicate shares the caller's position */
-	while ((errno = 0, de = readdir(d))) {
+	while ((errno = 0, de = next_entry(dfd, buf, sizeof(buf), &pos, &end))) {
 		const char *nm = de->d_name;
 		int err = 0;
 		unsigned char why = WALK_ERRNO;
@@ -237,7 +259,7 @@ int walk_list_read(int dfd, const char *path, unsigned int depth, const struct w
 			continue;
 		if (o->exclude && o->exclude(nm, depth, o->data))
 			continue;
-		unsigned char type = resolve(dirfd(d), path, nm, de->d_type, o, &err, &why, &link);
+		unsigned char type = resolve(dfd, path, nm, de->d_type, o, &err, &why, &link);
 		if (!err && !kept(type, o->kinds))
 			continue;
 		if (l->n == max) {
@@ -245,14 +267,12 @@ int walk_list_read(int dfd, const char *path, unsigned int depth, const struct w
 			break;
 		}
 		if (list_add(l, nm, type, err, why, link) < 0) {
-			closedir(d);
 			walk_list_fini(l);
 			return -ENOMEM;
 		}
 	}
 	if (errno)
 		report(o, path, WALK_ERRNO, -errno);
-	closedir(d);
 	for (size_t i = 0; i < l->n; i++)
 		l->v[i].name = l->names + (uintptr_t)l->v[i].name;
 	if ((o->flags & WALK_SORTED) && l->n > 1)
@@ -260,7 +280,16 @@ int walk_list_read(int dfd, const char *path, unsigned int depth, const struct w
 	return 0;
 }
 
+int walk_list_read(int dfd, const char *path, unsigned int depth, const struct walk_opts *o,
+		   struct walk_list *l)
+{
+	return list_read(dfd, path, depth, o, l, false);
+}
+
 /* ---- the tree walk ---- */
+
+/* Folders held open above the one being walked (see walk_entries()). */
+#define WALK_HELD 32
 
 struct walker {
 	const struct walk_opts *o;
@@ -299,7 +328,7 @@ static bool on_path(const struct walker *w, const struct stat *st)
 }
 
 static int walk_folder(struct walker *w, size_t len, const char *name, unsigned int depth,
-		       bool link);
+		       bool link, int pfd);
 
 /*
  * The folder w->path[0..len) open again as fd, after the walk went below it: the same
@@ -325,8 +354,9 @@ static int reopen(struct walker *w, size_t len, int *fd)
 
 /*
  * The entries of a folder listed, in the list's order; fd is the folder, open (the
- * walk's to close). It is closed before the walk goes below it and opened again for the
- * files after, so that file() gets the folder's descriptor and the walk holds one open.
+ * walk's to close). Down to WALK_HELD levels it stays open while the walk goes below it,
+ * and its folders are opened from it; deeper, it is closed first and opened again for the
+ * files after, so that a walk never holds more than WALK_HELD + 1 folders open.
  */
 static int walk_entries(struct walker *w, size_t len, int fd, const struct walk_list *l,
 			unsigned int depth)
@@ -360,10 +390,12 @@ static int walk_entries(struct walker *w, size_t len, int fd, const struct walk_
 		} else if (depth > w->max_depth) {
 			report(o, w->path, WALK_TOO_DEEP, 0);
 		} else {
-			if (fd >= 0)
-				close(fd); /* no folder held open below this one */
-			fd = -1;
-			r = walk_folder(w, (size_t)cl, x->name, depth, x->link || below_link);
+			if (fd >= 0 && depth > WALK_HELD) {
+				close(fd); /* deep: no folder held open below this one */
+				fd = -1;
+			}
+			r = walk_folder(w, (size_t)cl, x->name, depth, x->link || below_link,
+					x->link ? -1 : fd);
 		}
 	}
 	if (fd >= 0)
@@ -372,17 +404,24 @@ static int walk_entries(struct walker *w, size_t len, int fd, const struct walk_
 	return r;
 }
 
-/* The folder at w->path[0..len), named name: entered, listed, its entries walked. */
+/*
+ * The folder at w->path[0..len), named name: entered, listed, its entries walked. pfd,
+ * when not -1, is its parent, open, and name not a link: one openat() from it finds the
+ * same folder as resolving the path again from the root would, for a fraction of the cost.
+ */
 static int walk_folder(struct walker *w, size_t len, const char *name, unsigned int depth,
-		       bool link)
+		       bool link, int pfd)
 {
 	const struct walk_opts *o = w->o;
 	int nofollow = depth && !(o->flags & WALK_FOLLOW) ? O_NOFOLLOW : 0;
-	int fd = open_in(o, w->root_fd, w->path, O_RDONLY | O_DIRECTORY | nofollow);
+	int fd = pfd >= 0 ? openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+			  : -1;
 	struct walk_list l = { 0 };
 	struct stat st;
 	int r;
 
+	if (fd < 0) /* no parent held, or a link after all: resolved as the walk resolves */
+		fd = open_in(o, w->root_fd, w->path, O_RDONLY | O_DIRECTORY | nofollow);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		r = fd < 0 ? fd : -errno;
 		if (fd >= 0)
@@ -410,7 +449,7 @@ static int walk_folder(struct walker *w, size_t len, const char *name, unsigned 
 		close(fd);
 		return -ENOMEM;
 	}
-	r = walk_list_read(fd, w->path, depth + 1, o, &l);
+	r = list_read(fd, w->path, depth + 1, o, &l, true);
 	if (r == 0)
 		r = walk_entries(w, len, fd, &l, depth + 1);
 	else
@@ -434,7 +473,7 @@ int walk_tree(const char *root, const struct walk_opts *o)
 		w.root_fd = open(o->root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	memcpy(w.path, root, len + 1);
 	const char *slash = strrchr(root, '/');
-	r = walk_folder(&w, len, slash && slash[1] ? slash + 1 : root, 0, false);
+	r = walk_folder(&w, len, slash && slash[1] ? slash + 1 : root, 0, false, -1);
 	if (w.root_fd >= 0)
 		close(w.root_fd);
 	free(w.stack);

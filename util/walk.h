@@ -14,10 +14,12 @@
  * the (device, inode) of the folders on the current path, bounds the depth and the
  * entries, and reports each problem through a callback and goes on.
  *
- * A walk holds one folder open at a time: a folder is read whole, and closed before the
- * walk goes down (opened again, and checked to be the same, for the files after), so a
- * tree thousands of levels deep needs neither thousands of open files nor a large stack
- * (each level keeps its sorted names on the heap).
+ * A walk holds the folders above the current one open down to 32 levels (a folder is
+ * opened from its parent: one lookup, not the whole path again); deeper, a folder is
+ * read whole and closed before the walk goes down (opened again, and checked to be the
+ * same, for the files after), so a tree thousands of levels deep needs neither
+ * thousands of open files nor a large stack (each level keeps its sorted names on the
+ * heap).
  *
  *	static int on_file(const struct walk_entry *e, void *data) { ... e->path ... }
  *	struct walk_opts o = { .flags = WALK_SORTED | WALK_FOLLOW, .kinds = WALK_KIND_REG,
@@ -112,7 +114,7 @@ struct walk_list {
  * rules: "." and ".." never, excluded names and kinds not kept left out, the types
  * resolved (fstatat() when readdir() does not say, or for a link followed). An entry
  * whose type cannot be told is kept with its err for the caller to report in its order.
- * dfd stays the caller's. 0, or -ENOMEM (the list is then empty again).
+ * dfd stays the caller's (read from its start with getdents64(): its offset moves). 0, or -ENOMEM (the list is then empty again).
  */
 int walk_list_read(int dfd, const char *path, unsigned int depth, const struct walk_opts *o,
 		   struct walk_list *l);
