@@ -158,11 +158,12 @@ int ksc_kernel_from_modset(struct ksc_ctx *ctx, const struct ksc_kernel_location
 			   struct ksc_modset *ms, struct ksc_kernel **out) _must_check_;
 /*
  * The kernel for `mods` from depmod's files (ksc-kernel-depmod.c), the modules read
- * through `ms`. -ESTALE when depmod's files cannot stand for the tree (why: logged at
- * debug level; what was read is not said), 0 and *out, -ENOMEM.
+ * through the set `job` walks (waited for once depmod's files are read). -ESTALE when
+ * depmod's files cannot stand for the tree (why: logged at debug level; what was read is
+ * not said) or the walk failed (the job says why), 0 and *out, -ENOMEM.
  */
 int ksc_kernel_depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
-			   struct ksc_modset *ms, struct ksc_module *const *mods, size_t n,
+			   struct ksc_modset_job *job, struct ksc_module *const *mods, size_t n,
 			   struct ksc_kernel **out) _must_check_;
 
 /*

@@ -77,6 +77,7 @@ struct osym {
 struct fast {
 	struct ksc_ctx *q;   /* holds the messages back */
 	struct ksc_kernel *k;
+	struct ksc_modset_job *job; /* the walk, in its thread until ms is wanted */
 	struct ksc_modset *ms; /* the files depmod keeps, and their facts */
 	bool *need;          /* per file of the set */
 	int64_t dep_mtime;   /* modules.dep's, in ns */
@@ -391,6 +392,8 @@ static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
 	if ((r = parse_dep(f)) < 0 || (r = parse_symbols(f)) < 0)
 		return r;
 	f->why = NULL;
+	if (!(f->ms = ksc_modset_job_wait(f->job, &r)))
+		return r; /* the walk's own failure: the caller says it */
 	if (!walk_agrees(f))
 		return -ESTALE;
 	f->need = calloc(ksc_modset_count(f->ms) + 1, sizeof(*f->need));
@@ -437,11 +440,11 @@ static void replay_held(struct ksc_ctx *ctx, const struct held *h)
 
 /* ksc_kernel_depmod_open(), the messages of `prelude` said first when it stands. */
 static int depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
-		       struct ksc_modset *ms, struct ksc_module *const *mods, size_t n,
+		       struct ksc_modset_job *job, struct ksc_module *const *mods, size_t n,
 		       const struct held *prelude, struct ksc_kernel **out)
 {
 	struct held held = { 0 };
-	struct fast f = { .ms = ms };
+	struct fast f = { .job = job };
 	int r;
 
 	*out = NULL;
@@ -476,10 +479,10 @@ static int depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *lo
 }
 
 int ksc_kernel_depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
-			   struct ksc_modset *ms, struct ksc_module *const *mods, size_t n,
+			   struct ksc_modset_job *job, struct ksc_module *const *mods, size_t n,
 			   struct ksc_kernel **out)
 {
-	return depmod_open(ctx, loc, ms, mods, n, NULL, out);
+	return depmod_open(ctx, loc, job, mods, n, NULL, out);
 }
 
 KSC_EXPORT int ksc_kernel_open_for_modules(struct ksc_ctx *ctx, const char *root,
@@ -488,7 +491,7 @@ KSC_EXPORT int ksc_kernel_open_for_modules(struct ksc_ctx *ctx, const char *root
 {
 	struct held held = { 0 };
 	struct ksc_kernel_location *loc = NULL;
-	struct ksc_modset *ms = NULL;
+	struct ksc_modset_job *job = NULL;
 	struct ksc_ctx *q;
 	int r;
 
@@ -507,15 +510,15 @@ KSC_EXPORT int ksc_kernel_open_for_modules(struct ksc_ctx *ctx, const char *root
 			.release = ksc_kernel_location_get_release(loc),
 			.moddir = ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR),
 		};
-		r = ksc_modset_open(q, &w, &ms);
+		r = ksc_modset_open_start(q, &w, &job);
 	}
-	if (r == 0 && held.oom)
-		r = -ENOMEM;
 	if (r == 0)
-		r = depmod_open(ctx, loc, ms, mods, n, &held, out);
+		r = depmod_open(ctx, loc, job, mods, n, &held, out);
 	else if (r != -ENOMEM)
 		r = -ESTALE;
-	ksc_modset_free(ms);
+	if (r == 0 && held.oom)
+		r = -ENOMEM;
+	ksc_modset_job_free(job);
 	ksc_kernel_location_unref(loc);
 	ksc_unref(q);
 	held_fini(&held);

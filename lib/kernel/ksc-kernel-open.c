@@ -81,18 +81,52 @@ int ksc_kernel_from_modset(struct ksc_ctx *ctx, const struct ksc_kernel_location
 }
 
 /* The module set of the location's module folder, with the index unless told not to. */
-static int open_modset(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
-		       const char *index, bool few, struct ksc_modset **out)
+static struct ksc_modset_where where_of(const struct ksc_kernel_location *loc,
+				       const char *index, bool few)
 {
-	struct ksc_modset_where w = {
+	return (struct ksc_modset_where){
 		.root = ksc_kernel_location_get_root(loc),
 		.release = ksc_kernel_location_get_release(loc),
 		.moddir = ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR),
 		.index = index,
 		.few = few,
 	};
+}
+
+static int open_modset(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
+		       const char *index, bool few, struct ksc_modset **out)
+{
+	struct ksc_modset_where w = where_of(loc, index, few);
 
 	return ksc_modset_open(ctx, &w, out);
+}
+
+/*
+ * The kernel for a few modules from depmod's files, the folder walked in a thread while
+ * they are read: 0 and *out, 1 (they cannot stand: *ms is the set for the whole read),
+ * or -errno.
+ */
+static int open_few(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
+		    const char *index, const struct ksc_kernel_open_opts *o,
+		    struct ksc_modset **ms, struct ksc_kernel **out)
+{
+	struct ksc_modset_where w = where_of(loc, index, true);
+	struct ksc_modset_job *job;
+	int r = ksc_modset_open_start(ctx, &w, &job), e;
+
+	if (r < 0)
+		return r;
+	r = ksc_kernel_depmod_open(ctx, loc, job, o->modules, o->n_modules, out);
+	*ms = ksc_modset_job_take(job, &e);
+	ksc_modset_job_free(job);
+	if (!*ms) { /* the walk failed: as ksc_modset_open() would have said */
+		ksc_kernel_unref(*out);
+		*out = NULL;
+		return e;
+	}
+	if (r == 0 && ksc_modset_save_index(*ms) < 0)
+		ksc_dbg(ctx, "%s: index not written", index);
+	return r == -ESTALE ? 1 : r;
 }
 
 KSC_EXPORT int ksc_kernel_open_location(struct ksc_ctx *ctx,
@@ -189,14 +223,10 @@ KSC_EXPORT int ksc_kernel_open_opts(struct ksc_ctx *ctx, const char *root, const
 	}
 	/* for a few modules from depmod's files, the index's records found one by one */
 	bool few = o.n_modules && !(o.flags & KSC_KERNEL_OPEN_NO_DEPMOD);
-	if (r >= 0)
-		r = open_modset(ctx, loc, o.index, few, &ms);
-	if (r >= 0 && few) {
-		r = ksc_kernel_depmod_open(ctx, loc, ms, o.modules, o.n_modules, out);
-		if (r == 0 && ksc_modset_save_index(ms) < 0)
-			ksc_dbg(ctx, "%s: index not written", o.index);
-		r = r == -ESTALE ? 1 : r;
-	}
+	if (r >= 0 && few)
+		r = open_few(ctx, loc, o.index, &o, &ms, out);
+	else if (r >= 0)
+		r = open_modset(ctx, loc, o.index, false, &ms);
 	if (r == 0 && !*out)
 		r = open_whole(ctx, loc, ms, &o, out);
 	if (r > 0)

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -211,6 +212,109 @@ int ksc_modset_open(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
 err:
 	ksc_modset_free(ms);
 	return r;
+}
+
+/* ---- the walk in a thread of its own ---------------------------------------------- */
+
+struct ksc_modset_job {
+	struct ksc_ctx *ctx;   /* the caller's: the held messages are said into it */
+	struct ksc_ctx *q;     /* the walk's: its messages held in msgs */
+	struct ksc_msgbuf msgs;
+	struct ksc_modset_where w;
+	char *root, *release, *moddir, *index;
+	struct ksc_modset *ms;
+	pthread_t thread;
+	bool running;          /* a thread to join */
+	bool waited;
+	int r;
+};
+
+static void *job_run(void *data)
+{
+	struct ksc_modset_job *j = data;
+
+	j->r = ksc_modset_open(j->q, &j->w, &j->ms);
+	return NULL;
+}
+
+/* A copy of s (NULL stays NULL); false when out of memory. */
+static bool dup_or_null(const char *s, char **out)
+{
+	*out = s ? strdup(s) : NULL;
+	return !s || *out;
+}
+
+int ksc_modset_open_start(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
+			  struct ksc_modset_job **out)
+{
+	struct ksc_modset_job *j = calloc(1, sizeof(*j));
+
+	*out = NULL;
+	if (!j)
+		return -ENOMEM;
+	j->ctx = ksc_ref(ctx);
+	j->w = *w;
+	if (!(j->q = ksc_new()) || !dup_or_null(w->root, &j->root) ||
+	    !dup_or_null(w->release, &j->release) || !dup_or_null(w->moddir, &j->moddir) ||
+	    !dup_or_null(w->index, &j->index)) {
+		ksc_modset_job_free(j);
+		return -ENOMEM;
+	}
+	j->w.root = j->root;
+	j->w.release = j->release;
+	j->w.moddir = j->moddir;
+	j->w.index = j->index;
+	ksc_set_log_priority(j->q, ksc_get_log_priority(ctx));
+	ksc_set_log_fn(j->q, ksc_msgbuf_log, &j->msgs);
+	j->running = pthread_create(&j->thread, NULL, job_run, j) == 0;
+	if (!j->running)
+		job_run(j);
+	*out = j;
+	return 0;
+}
+
+struct ksc_modset *ksc_modset_job_wait(struct ksc_modset_job *j, int *err)
+{
+	if (!j->waited) {
+		j->waited = true;
+		if (j->running)
+			pthread_join(j->thread, NULL);
+		j->running = false;
+		for (size_t i = 0; i < j->msgs.n; i++)
+			ksc_log(j->ctx, j->msgs.prio[i], "%s", j->msgs.text[i]);
+		if (j->msgs.oom && j->r >= 0)
+			j->r = -ENOMEM;
+		ksc_msgbuf_clear(&j->msgs);
+	}
+	*err = j->r < 0 ? j->r : (j->ms ? 0 : -EINVAL);
+	return *err < 0 ? NULL : j->ms;
+}
+
+struct ksc_modset *ksc_modset_job_take(struct ksc_modset_job *j, int *err)
+{
+	struct ksc_modset *ms = ksc_modset_job_wait(j, err);
+
+	j->ms = NULL;
+	if (ms)
+		j->r = -EINVAL; /* taken */
+	return ms;
+}
+
+void ksc_modset_job_free(struct ksc_modset_job *j)
+{
+	if (!j)
+		return;
+	if (j->running)
+		pthread_join(j->thread, NULL);
+	ksc_modset_free(j->ms);
+	ksc_msgbuf_fini(&j->msgs);
+	ksc_unref(j->q);
+	ksc_unref(j->ctx);
+	free(j->root);
+	free(j->release);
+	free(j->moddir);
+	free(j->index);
+	free(j);
 }
 
 void ksc_modset_free(struct ksc_modset *ms)

@@ -572,6 +572,21 @@ struct ksc_modset_where {
 int ksc_modset_open(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
 		    struct ksc_modset **out) _must_check_;
 void ksc_modset_free(struct ksc_modset *ms);
+/*
+ * ksc_modset_open() in a thread of its own, so that the caller reads what needs no walk
+ * (depmod's files, the modules it checks) while the folder is walked: on a warm check of
+ * one module the walk is most of the time. What the walk logs is held and said into ctx
+ * by ksc_modset_job_wait(), in its order, as ksc_modset_open() would have said it then.
+ * w's strings are copied. Without a thread (pthread_create() failing) it runs here.
+ */
+struct ksc_modset_job;
+int ksc_modset_open_start(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
+			  struct ksc_modset_job **out) _must_check_;
+/* The set, once walked (the job's: freed by ksc_modset_job_free()), or NULL with *err. */
+struct ksc_modset *ksc_modset_job_wait(struct ksc_modset_job *job, int *err);
+/* The set taken from the job: the caller's to free (NULL with *err). */
+struct ksc_modset *ksc_modset_job_take(struct ksc_modset_job *job, int *err);
+void ksc_modset_job_free(struct ksc_modset_job *job);
 /* A file the caller walked (no_walk), its record known: `rec` must outlive the set. */
 int ksc_modset_add(struct ksc_modset *ms, const char *relpath, const char *replaced,
 		   const struct krec *rec) _must_check_;
