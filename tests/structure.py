@@ -44,10 +44,6 @@ WINGS = {"util": 0, "base": 1, "readers": 2, "modset": 3, "kernel": 4, "engine":
          "source": 5, "tree": 6, "report": 6, "tools": 7}
 
 KNOWN_FILES = {
-    "lib/report/ksc-compat.c": "compat grew with issue 25 in one round (1,234 lines); its "
-                               "split into cells, types and hints needs its run state "
-                               "(struct crun) in a private header first, so that the "
-                               "parts call one way",
 }
 
 KNOWN_FUNCTIONS = {

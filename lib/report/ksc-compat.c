@@ -10,90 +10,18 @@
  * use for the target's version (lib/source/ksc-src-names.c) tell a symbol the module
  * calls from one only the old headers' inline code referenced: the first fails the build,
  * the second may not.
+ *
+ * This file runs the checks and fills the cells; the types (ksc-compat-types.c), the
+ * hints (ksc-compat-hint.c) and the scans (ksc-compat-scan.c) share its run state
+ * (compat-private.h), and add findings through ksc-compat-finding.c.
  */
-#include <dirent.h>
-#include <elf.h>
 #include <errno.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "kernel/kernel.h"
-#include "report/report.h"
-#include "source/source.h"
-#include "util/array.h"
-#include "util/fileio.h"
+#include "report/compat-private.h"
 #include "util/opts.h"
-
-struct ksc_compat {
-	size_t n_kernels, n_mods;
-	struct ksc_compat_cell *cells; /* module-major: cells[m * n_kernels + k] */
-	struct ksc_compat_finding *findings;
-	size_t n_findings, cap_findings;
-	struct ksc_report **built, **rebuilt; /* one per kernel */
-	struct ksc_compat_btf **btfs;         /* one per kernel, NULL: none (or not read yet) */
-	bool *btf_tried, *btf_known;          /* read once; known to read (cache) */
-	size_t *src_files, *hdr_files;
-	struct pool strings;
-};
-
-/* The state of one run: the inputs, and the target cell being filled. */
-struct crun {
-	struct ksc_compat *c;
-	struct ksc_kernel *const *kernels;
-	struct ksc_module *const *mods;
-	const struct ksc_compat_opts *o;
-	struct ksc_src_names *names; /* one per kernel, with a source */
-	struct ksc_src_names *hdefs; /* one per kernel: the missing imports its headers define */
-	struct kmods *kmods;         /* one per kernel: its modules' BTF, read when wanted */
-	struct ksc_compat_btf **mod_btf; /* one per module: its own split BTF, or NULL */
-	bool *mod_btf_tried;
-	size_t base_idx;
-	struct ksc_compat_memo memo; /* the cell's, replayed or recorded */
-	bool oom;
-	bool record;                 /* the BTF callbacks go into memo */
-	/* the cell */
-	const struct ksc_module *mod;
-	struct ksc_kernel *base, *target;
-	struct ksc_compat_btf *base_btf, *target_btf;
-	struct ksc_compat_cell *cell;
-	const char *sym;          /* the import being compared (BTF callbacks) */
-	const char *base_release;
-	struct ksc_features pol;     /* the target's */
-	bool proprietary;
-};
-
-/* Kernel k's BTF, read on first use: one that cannot be read is left out (logged). */
-static struct ksc_compat_btf *kbtf(struct crun *cr, size_t k)
-{
-	struct ksc_compat *c = cr->c;
-	const char *p = cr->o->btf ? cr->o->btf[k] : NULL;
-
-	if (!p || c->btf_tried[k])
-		return c->btfs[k];
-	c->btf_tried[k] = true;
-	int r = ksc_compat_btf_open(p, &c->btfs[k]);
-	if (r == -ENOMEM)
-		cr->oom = true;
-	else if (r < 0)
-		ksc_err(ksc_kernel_get_ctx(cr->kernels[k]), "%s: cannot read BTF: %s", p,
-			r == -ENOEXEC ? "not an ELF file with a valid .BTF section" : strerror(-r));
-	c->btf_known[k] = c->btfs[k] != NULL;
-	return c->btfs[k];
-}
-
-/* A kernel's modules by name (modules.dep) and the BTF of those read (name -> btf). */
-struct kmods {
-	bool read;
-	struct hash paths, btfs; /* module name ('_' for '-') -> path; -> btf or &none */
-	struct pool strings;
-};
-static char no_btf; /* a module whose BTF could not be had */
 
 static const char *const build_names[] = {
 	[KSC_COMPAT_BUILD_OK] = "ok",
@@ -106,23 +34,12 @@ KSC_EXPORT const char *ksc_compat_build_name(enum ksc_compat_build b)
 	return (unsigned)b < ARRAY_SIZE(build_names) ? build_names[b] : "unknown";
 }
 
-static const char *cfmt(struct crun *cr, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static const char *cfmt(struct crun *cr, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	return pool_strdup(&cr->c->strings, buf);
-}
-
 /* MODULE_IMPORT_NS() as the target kernel spells it (R2: a string from 6.13). */
 static const char *import_line(struct crun *cr, const char *ns)
 {
-	return cr->pol.has[KSC_FEAT_STRING_NS] ? cfmt(cr, "MODULE_IMPORT_NS(\"%s\");", ns)
-					       : cfmt(cr, "MODULE_IMPORT_NS(%s);", ns);
+	return cr->pol.has[KSC_FEAT_STRING_NS]
+		       ? compat_fmt(cr, "MODULE_IMPORT_NS(\"%s\");", ns)
+		       : compat_fmt(cr, "MODULE_IMPORT_NS(%s);", ns);
 }
 
 /* Another module given exports it: a sibling the package builds, not the kernel's. */
@@ -132,139 +49,6 @@ static bool sibling_export(const struct crun *cr, const char *sym)
 		if (cr->mods[i] != cr->mod && ksc_module_find_export(cr->mods[i], sym))
 			return true;
 	return false;
-}
-
-static int add_finding(struct crun *cr, struct ksc_compat_cell *cell, const char *code,
-		       enum ksc_severity sev, const char *sym, const struct ksc_export *from,
-		       const char *from_owner, const struct ksc_export *to, const char *to_owner,
-		       const char *summary, const char *fix)
-{
-	struct ksc_compat *c = cr->c;
-	struct ksc_compat_finding *f;
-
-	if (!summary || array_reserve(c->findings, c->cap_findings, c->n_findings + 1, 64) < 0)
-		return -ENOMEM;
-	f = &c->findings[c->n_findings++];
-	*f = (struct ksc_compat_finding){
-		.code = code, .severity = sev, .symbol = sym, .from_release = cr->base_release,
-		.from = from, .to = to, .from_owner = from ? from_owner : NULL,
-		.to_owner = to ? to_owner : NULL, .summary = summary, .fix = fix,
-	};
-	if (cr->names)
-		f->named_in_source = ksc_src_names_has(&cr->names[cell->kernel], sym);
-	cell->n_findings++;
-	return 0;
-}
-
-/* The words of a symbol's name ('_'-separated, empty ones dropped): their count. */
-static size_t name_words(const char *s, char w[][48], size_t max)
-{
-	size_t n = 0;
-
-	while (*s && n < max) {
-		size_t l = strcspn(s, "_");
-		if (l && l < 48) {
-			memcpy(w[n], s, l);
-			w[n++][l] = '\0';
-		}
-		s += l;
-		s += *s == '_';
-	}
-	return n;
-}
-
-static bool word_prefix(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-
-	return strncmp(a, b, la < lb ? la : lb) == 0 && (la < lb ? la : lb) >= 3;
-}
-
-/*
- * How alike two names read: 3 the same words in another order (init_timer_key,
- * timer_init_key), 2 one contains the other (kmalloc, kmalloc_noprof) or each word
- * begins the other's (del_timer, timer_delete), 0 otherwise.
- */
-static int name_likeness(const char *old, const char *new)
-{
-	char a[8][48], b[8][48];
-	size_t na = name_words(old, a, 8), nb = name_words(new, b, 8);
-	bool used[8] = { false }, same = na == nb && na > 1, prefix = na == nb && na > 1;
-
-	for (size_t i = 0; i < na && (same || prefix); i++) {
-		bool exact = false, pre = false;
-		for (size_t j = 0; j < nb && !exact; j++) {
-			if (used[j])
-				continue;
-			if (strcmp(a[i], b[j]) == 0) {
-				exact = used[j] = true;
-			} else if (!pre && word_prefix(a[i], b[j])) {
-				pre = true;
-			}
-		}
-		same &= exact;
-		prefix &= exact || pre;
-	}
-	if (same)
-		return 3;
-	if (prefix || (strlen(old) >= 4 && (strstr(new, old) || strstr(old, new))))
-		return 2;
-	return 0;
-}
-
-/*
- * A likely successor of `sym`, removed in the target: an export of the target the old
- * kernel did not have, of a name alike (name_likeness()), the same prototype adding 2;
- * the best of at least 3, or NULL.
- */
-static const char *successor(struct crun *cr, size_t k, const char *sym)
-{
-	struct ksc_kernel *t = cr->kernels[k];
-	const char *best = NULL;
-	bool best_proto = false;
-	int best_score = 2;
-
-	for (size_t i = 0; i < ksc_kernel_get_export_count(t); i++) {
-		const struct ksc_export *e = ksc_kernel_get_export(t, i, NULL);
-		int score = e ? name_likeness(sym, e->name) : 0;
-		bool proto = false;
-		/* Rust's helpers wrap C's inline functions for Rust code, not for C modules */
-		if (!score || strncmp(e->name, "rust_", 5) == 0 ||
-		    (cr->base && ksc_kernel_find_export(cr->base, e->name, NULL)))
-			continue;
-		if (cr->base_btf && cr->target_btf &&
-		    ksc_compat_btf_same_symbol_type(cr->base_btf, sym, cr->target_btf, e->name)) {
-			proto = true;
-			score += 2;
-		}
-		if (score > best_score) {
-			best = e->name;
-			best_score = score;
-			best_proto = proto;
-		}
-	}
-	if (!best)
-		return NULL;
-	return cfmt(cr, "%s (%s%s)", best, best_score - 2 * best_proto == 3 ? "the same words" : "a name alike",
-		    best_proto ? ", the same prototype" : "");
-}
-
-/* The last finding's hint: replayed from the cell's memo, or found (and recorded). */
-static int hint_of(struct crun *cr, size_t k, const char *sym)
-{
-	const char *v[3], *hint;
-
-	if (cr->memo.replay) {
-		hint = ksc_compat_memo_next(&cr->memo, "H", sym, v, 3) == 3 && v[2][0]
-		       ? pool_strdup(&cr->c->strings, v[2]) : NULL;
-	} else {
-		hint = successor(cr, k, sym);
-		if (cr->record &&
-		    ksc_compat_memo_add(&cr->memo, 'H', (const char *[]){ sym, hint }, 2) < 0)
-			return -ENOMEM;
-	}
-	cr->c->findings[cr->c->n_findings - 1].hint = hint;
-	return 0;
 }
 
 /* The namespace findings of one import found in the target (R7, R10, R12). */
@@ -282,21 +66,25 @@ static int ns_finding(struct crun *cr, struct ksc_compat_cell *cell, const char 
 						       KSC_MATCH_LOADER);
 		if (!old && matched)
 			return 0;
-		return add_finding(cr, cell, "became-module-restricted",
-				   matched ? KSC_SEV_INFO : KSC_SEV_ERROR, sym, old, oo, new, no,
-				   matched ? cfmt(cr, "restricted to %s, which this module's name matches", ns + 7)
-					   : cfmt(cr, "restricted to the modules %s", ns + 7),
-				   matched ? NULL : "stop using it: only the modules named may");
+		return compat_add_finding(
+			cr, cell, "became-module-restricted",
+			matched ? KSC_SEV_INFO : KSC_SEV_ERROR, sym, old, oo, new, no,
+			matched ? compat_fmt(cr,
+					     "restricted to %s, which this module's name matches",
+					     ns + 7)
+				: compat_fmt(cr, "restricted to the modules %s", ns + 7),
+			matched ? NULL : "stop using it: only the modules named may");
 	}
 	imported = ksc_module_imports_ns(cr->mod, ns);
 	if (!old && imported)
 		return 0;
-	return add_finding(cr, cell, "namespace-moved", imported ? KSC_SEV_INFO : KSC_SEV_ERROR,
-			   sym, old, oo, new, no,
-			   !old ? cfmt(cr, "in namespace %s, which the module does not import", ns)
-			   : old->ns[0] ? cfmt(cr, "moved from namespace %s to %s", old->ns, ns)
-					: cfmt(cr, "moved into namespace %s", ns),
-			   imported ? NULL : import_line(cr, ns));
+	return compat_add_finding(
+		cr, cell, "namespace-moved", imported ? KSC_SEV_INFO : KSC_SEV_ERROR, sym,
+		old, oo, new, no,
+		!old ? compat_fmt(cr, "in namespace %s, which the module does not import", ns)
+		: old->ns[0] ? compat_fmt(cr, "moved from namespace %s to %s", old->ns, ns)
+			     : compat_fmt(cr, "moved into namespace %s", ns),
+		imported ? NULL : import_line(cr, ns));
 }
 
 /* The findings of one import of the module against the target. */
@@ -314,314 +102,38 @@ static int import_findings(struct crun *cr, struct ksc_compat_cell *cell,
 			return 0;
 		int r;
 		if (cr->hdefs && ksc_src_names_has(&cr->hdefs[cell->kernel], sym))
-			r = add_finding(cr, cell, "export-removed", KSC_SEV_INFO, sym, old, oo,
-					NULL, NULL, cfmt(cr, "no longer exported, but the headers define it (a macro or an inline function): a rebuild calls what they call"),
-					NULL);
+			r = compat_add_finding(
+				cr, cell, "export-removed", KSC_SEV_INFO, sym, old, oo,
+				NULL, NULL,
+				compat_fmt(cr,
+					   "no longer exported, but the headers define it (a macro or an inline function): a rebuild calls what they call"),
+				NULL);
 		else
-			r = add_finding(cr, cell, "export-removed", KSC_SEV_ERROR, sym, old, oo, NULL,
-					NULL, old ? cfmt(cr, "no longer exported (by %s in %s)", oo,
-							 cr->base_release)
-						  : cfmt(cr, "not exported"),
-					NULL);
+			r = compat_add_finding(
+				cr, cell, "export-removed", KSC_SEV_ERROR, sym, old, oo,
+				NULL, NULL,
+				old ? compat_fmt(cr, "no longer exported (by %s in %s)",
+						 oo, cr->base_release)
+				    : compat_fmt(cr, "not exported"),
+				NULL);
 		if (r == 0)
-			r = hint_of(cr, cell->kernel, sym);
+			r = compat_hint(cr, cell->kernel, sym);
 		return r;
 	}
 	if (new->gpl_only && !(old && old->gpl_only) && (old || cr->proprietary)) {
-		int r = add_finding(cr, cell, "became-gpl-only",
-				    cr->proprietary ? KSC_SEV_ERROR : KSC_SEV_INFO, sym, old, oo, new,
-				    no, old ? cfmt(cr, "became GPL-only")
-					    : cfmt(cr, "GPL-only"),
-				    cr->proprietary ? "a GPL-compatible MODULE_LICENSE(), or stop using it"
-						    : NULL);
+		int r = compat_add_finding(
+			cr, cell, "became-gpl-only",
+			cr->proprietary ? KSC_SEV_ERROR : KSC_SEV_INFO, sym, old, oo, new,
+			no,
+			old ? compat_fmt(cr, "became GPL-only")
+			    : compat_fmt(cr, "GPL-only"),
+			cr->proprietary
+				? "a GPL-compatible MODULE_LICENSE(), or stop using it"
+				: NULL);
 		if (r < 0)
 			return r;
 	}
 	return ns_finding(cr, cell, sym, old, oo, new, no);
-}
-
-static int type_changed(void *data, bool func, const char *from, const char *to)
-{
-	struct crun *cr = data;
-	struct ksc_compat *c = cr->c;
-	if (cr->record && ksc_compat_memo_add(&cr->memo, 'T', (const char *[]){ cr->sym,
-					      func ? "1" : "0", from, to }, 4) < 0)
-		return -ENOMEM;
-	int r = add_finding(cr, cr->cell, "type-changed", KSC_SEV_ERROR, cr->sym, NULL, NULL,
-			    NULL, NULL, func ? cfmt(cr, "prototype changed")
-					     : cfmt(cr, "type changed"), NULL);
-
-	if (r < 0)
-		return r;
-	struct ksc_compat_finding *f = &c->findings[c->n_findings - 1];
-	f->from_type = pool_strdup(&c->strings, from);
-	f->to_type = pool_strdup(&c->strings, to);
-	return f->from_type && f->to_type ? 0 : -ENOMEM;
-}
-
-/* Does the source reach one of `members` (','-separated) of struct `tag`? */
-static bool accessed(const struct crun *cr, const char *tag, const char *members)
-{
-	char *list = strdup(members), *save = NULL;
-	bool any = false;
-
-	for (char *m = list ? strtok_r(list, ",", &save) : NULL; m && !any; m = strtok_r(NULL, ",", &save))
-		any = ksc_src_names_accesses(&cr->names[cr->cell->kernel], tag, m);
-	free(list);
-	return any;
-}
-
-/*
- * A struct's members: once per cell. With the source: an error when it reaches a removed
- * member through a variable of that struct, a warning for a member of another type.
- */
-static int member_changes(void *data, const char *name, const char *removed,
-			  const char *retyped, const char *from, const char *to)
-{
-	struct crun *cr = data;
-	struct ksc_compat *c = cr->c;
-	struct ksc_compat_cell *cell = cr->cell;
-	const char *type = cfmt(cr, "struct %s", name);
-	bool gone = false, changed = false;
-
-	if (cr->record && ksc_compat_memo_add(&cr->memo, 'M', (const char *[]){ cr->sym, name,
-					      removed, retyped, from, to }, 6) < 0)
-		return -ENOMEM;
-	enum ksc_severity sev = KSC_SEV_INFO;
-
-	if (!type)
-		return -ENOMEM;
-	for (size_t i = cell->first_finding; i < c->n_findings; i++)
-		if (c->findings[i].type_name && !c->findings[i].from &&
-		    strcmp(c->findings[i].type_name, type) == 0 &&
-		    strcmp(c->findings[i].code, "struct-changed") == 0)
-			return 0;
-	if (cr->names) {
-		gone = removed[0] && accessed(cr, name, removed);
-		changed = retyped[0] && accessed(cr, name, retyped);
-		sev = gone ? KSC_SEV_ERROR : changed ? KSC_SEV_WARNING : KSC_SEV_INFO;
-	}
-	const char *what = removed[0] && retyped[0] ? cfmt(cr, "members %s removed, %s changed", removed, retyped)
-			 : removed[0] ? cfmt(cr, "members %s removed", removed)
-				      : cfmt(cr, "members %s changed", retyped);
-	const char *via = cr->sym ? cfmt(cr, "through %s", cr->sym)
-				  : cfmt(cr, "as the module was built");
-	if (add_finding(cr, cell, "struct-changed", sev, cr->sym ? cr->sym : type, NULL, NULL,
-			NULL, NULL,
-			cfmt(cr, "%s (%s): %s%s", type, via, what,
-			     gone || changed ? ", reached in the source" : ""), NULL) < 0)
-		return -ENOMEM;
-	struct ksc_compat_finding *f = &c->findings[c->n_findings - 1];
-	f->named_in_source = gone || changed;
-	f->type_name = type;
-	f->from_type = pool_strdup(&c->strings, from);
-	f->to_type = pool_strdup(&c->strings, to);
-	return f->from_type && f->to_type ? 0 : -ENOMEM;
-}
-
-/* Module `path` (a .ko file, compressed or not) by its name, '-' as '_'. */
-static int add_module_path(struct kmods *km, const char *path)
-{
-	const char *base = strrchr(path, '/');
-	char name[256];
-	size_t n;
-
-	base = base ? base + 1 : path;
-	n = strcspn(base, ".");
-	if (n >= sizeof(name) || strncmp(base + n, ".ko", 3) != 0)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		name[i] = base[i] == '-' ? '_' : base[i];
-	name[n] = '\0';
-	const char *kname = pool_strdup(&km->strings, name), *kpath = pool_strdup(&km->strings, path);
-	if (!kname || !kpath || hash_add(&km->paths, kname, (void *)kpath, 1) < 0)
-		return -ENOMEM;
-	return 0;
-}
-
-/* ksc_walk_modules()'s fn: each module file of a folder without modules.dep. */
-static int walked_module(const char *path, void *data)
-{
-	return add_module_path(data, path);
-}
-
-/* Read kernel k's modules.dep (else its folder): where each module is. */
-static void read_modules_dep(struct crun *cr, size_t k)
-{
-	struct kmods *km = &cr->kmods[k];
-	const char *dir = cr->o->moddirs ? cr->o->moddirs[k] : NULL;
-	char path[PATH_MAX], *data = NULL, *save = NULL;
-	size_t size;
-	struct stat st;
-	int fd;
-
-	km->read = true;
-	if (!dir || snprintf(path, sizeof(path), "%s/modules.dep", dir) >= (int)sizeof(path))
-		return;
-	/* none (an unpacked package): the folder itself */
-	fd = ksc_open_read(AT_FDCWD, path, 0, &st);
-	if (fd < 0) {
-		unsigned int errors = 0; /* logged; the modules found still serve */
-		(void)ksc_walk_modules(ksc_kernel_get_ctx(cr->kernels[k]), dir, NULL,
-				       walked_module, km, &errors);
-		return;
-	}
-	if (ksc_read_fd(fd, &st, 64u << 20, &data, &size) < 0) {
-		close(fd);
-		return;
-	}
-	close(fd);
-	for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *colon = strchr(line, ':'), full[PATH_MAX];
-		if (!colon)
-			continue;
-		*colon = '\0';
-		if (snprintf(full, sizeof(full), "%s/%s", dir, line) < (int)sizeof(full) &&
-		    add_module_path(km, full) < 0)
-			break;
-	}
-	free(data);
-}
-
-/*
- * The BTF that describes what module `owner` of kernel k exports: its own split BTF on
- * the kernel's (read once), else the kernel's own; NULL when kernel k has none.
- */
-static struct ksc_compat_btf *owner_btf(struct crun *cr, size_t k, const char *owner)
-{
-	struct kmods *km = &cr->kmods[k];
-	struct ksc_compat_btf *vm = kbtf(cr, k), *b = NULL;
-	char name[256];
-	void *v;
-
-	if (!vm || !owner || strcmp(owner, "vmlinux") == 0 || strlen(owner) >= sizeof(name))
-		return vm;
-	for (size_t i = 0; i <= strlen(owner); i++)
-		name[i] = owner[i] == '-' ? '_' : owner[i];
-	if (!km->read)
-		read_modules_dep(cr, k);
-	if ((v = hash_find(&km->btfs, name)))
-		return v == &no_btf ? vm : v;
-	const char *path = hash_find(&km->paths, name), *key = pool_strdup(&km->strings, name);
-	if (path && ksc_compat_btf_open_split(ksc_kernel_get_ctx(cr->kernels[k]), path, vm, &b) < 0)
-		b = NULL;
-	if (!key || hash_add(&km->btfs, key, b ? (void *)b : &no_btf, 1) < 0) {
-		ksc_compat_btf_free(b);
-		return vm;
-	}
-	return b ? b : vm;
-}
-
-/* The BTF callbacks the memo has for import `sym` ("" the module's own structs), again. */
-static int replay_types(struct crun *cr, const char *sym)
-{
-	const char *v[8];
-	size_t n;
-	int r = 0;
-
-	while (r == 0 && (n = ksc_compat_memo_next(&cr->memo, "TM", sym ? sym : "", v, 8))) {
-		cr->sym = sym && sym[0] ? sym : NULL;
-		if (v[0][0] == 'T' && n == 5)
-			r = type_changed(cr, strcmp(v[2], "1") == 0, v[3], v[4]);
-		else if (v[0][0] == 'M' && n == 7)
-			r = member_changes(cr, v[2], v[3], v[4], v[5], v[6]);
-	}
-	return r;
-}
-
-/* The types of one import in both kernels' BTF (its owners' where they are modules). */
-static int type_findings(struct crun *cr, struct ksc_compat_cell *cell, const char *sym)
-{
-	static const struct ksc_compat_type_fn fn = { type_changed, member_changes };
-	const struct ksc_compat_finding *f = cr->c->findings;
-	const char *oo = NULL, *no = NULL;
-
-	if (!cr->memo.replay && (!cr->base_btf || !cr->target_btf))
-		return 0;
-	for (size_t i = cell->first_finding; i < cr->c->n_findings; i++)
-		if (strcmp(f[i].code, "export-removed") == 0 && strcmp(f[i].symbol, sym) == 0)
-			return 0;
-	cr->cell = cell;
-	cr->sym = sym;
-	if (cr->memo.replay)
-		return replay_types(cr, sym);
-	ksc_kernel_find_export(cr->base, sym, &oo);
-	ksc_kernel_find_export(cr->target, sym, &no);
-	return ksc_compat_btf_compare(owner_btf(cr, cr->base_idx, oo), owner_btf(cr, cell->kernel, no),
-				      sym, fn, cr);
-}
-
-/* The BTFs of kernel k a module's types may come from: the kernel's, the owners of its
- * imports there, and the kernel's own module of the same name. */
-static size_t kernel_btfs(struct crun *cr, size_t k, struct ksc_compat_btf **v, size_t max)
-{
-	size_t n = 0;
-
-	v[n++] = kbtf(cr, k);
-	v[n++] = owner_btf(cr, k, ksc_module_get_name(cr->mod));
-	for (size_t i = 0; i < ksc_module_get_import_count(cr->mod) && n < max; i++) {
-		const char *owner = NULL;
-		bool seen = false;
-		if (!ksc_kernel_find_export(cr->kernels[k], ksc_module_get_import(cr->mod, i)->name, &owner))
-			continue;
-		struct ksc_compat_btf *b = owner_btf(cr, k, owner);
-		for (size_t j = 0; j < n; j++)
-			seen |= v[j] == b;
-		if (!seen)
-			v[n++] = b;
-	}
-	return n;
-}
-
-struct own_structs {
-	struct crun *cr;
-	struct ksc_compat_btf *mod, *base[64], *target[64];
-	size_t n_base, n_target;
-};
-
-/* One struct of the module's own BTF: as its kernel had it, and changed in the target. */
-static int own_struct(void *data, const char *name)
-{
-	static const struct ksc_compat_type_fn fn = { type_changed, member_changes };
-	struct own_structs *os = data;
-	struct ksc_compat_btf *from = NULL, *to = NULL;
-
-	for (size_t i = 0; !from && i < os->n_base; i++)
-		if (os->base[i] && ksc_compat_btf_has_struct(os->base[i], name))
-			from = os->base[i];
-	/* the module's own definition, or one of other headers: not the kernel's */
-	if (!from || !ksc_compat_btf_same_struct(os->mod, from, name))
-		return 0;
-	for (size_t i = 0; !to && i < os->n_target; i++)
-		if (os->target[i] && ksc_compat_btf_has_struct(os->target[i], name))
-			to = os->target[i];
-	return to ? ksc_compat_btf_struct_changes(os->mod, to, name, fn, os->cr) : 0;
-}
-
-/* The structs the module was built with (its own split BTF) against the target's. */
-static int own_type_findings(struct crun *cr, struct ksc_compat_cell *cell, size_t m)
-{
-	struct own_structs os = { .cr = cr };
-
-	if (cr->memo.replay) {
-		cr->cell = cell;
-		return replay_types(cr, "");
-	}
-	if (!cr->base_btf || !cr->target_btf)
-		return 0;
-	if (!cr->mod_btf_tried[m]) {
-		cr->mod_btf_tried[m] = true;
-		if (ksc_compat_btf_open_split(ksc_kernel_get_ctx(cr->base), ksc_module_get_path(cr->mod),
-					      cr->base_btf, &cr->mod_btf[m]) < 0)
-			cr->mod_btf[m] = NULL; /* no .BTF, or built on another vmlinux */
-	}
-	if (!(os.mod = cr->mod_btf[m]))
-		return 0;
-	os.n_base = kernel_btfs(cr, cr->base_idx, os.base, 64);
-	os.n_target = kernel_btfs(cr, cell->kernel, os.target, 64);
-	cr->cell = cell;
-	cr->sym = NULL;
-	return ksc_compat_btf_own_structs(os.mod, own_struct, &os);
 }
 
 /*
@@ -643,30 +155,42 @@ static void weigh_by_source(struct crun *cr, struct ksc_compat_cell *cell)
 			continue;
 		if (!f[i].named_in_source) {
 			f[i].severity = KSC_SEV_INFO;
-			f[i].summary = cfmt(cr, "%s; the source does not name it for this kernel: the old headers' inline code or macros did, and a rebuild follows the new ones",
-					    f[i].summary);
+			f[i].summary = compat_fmt(
+				cr,
+				"%s; the source does not name it for this kernel: the old headers' inline code or macros did, and a rebuild follows the new ones",
+				f[i].summary);
 		} else if (removed &&
-			   !(ksc_src_names_flags(&cr->names[cell->kernel], f[i].symbol) & KSC_SRC_PLAIN)) {
+			   !(ksc_src_names_flags(&cr->names[cell->kernel], f[i].symbol) &
+			     KSC_SRC_PLAIN)) {
 			f[i].severity = KSC_SEV_WARNING;
-			f[i].summary = cfmt(cr, "%s; the source names it only under conditions not evaluated here (#ifdef): the configuration decides",
-					    f[i].summary);
+			f[i].summary = compat_fmt(
+				cr,
+				"%s; the source names it only under conditions not evaluated here (#ifdef): the configuration decides",
+				f[i].summary);
 		} else if (typed) {
 			const struct ksc_src_names *nk = &cr->names[cell->kernel];
 			unsigned int how = ksc_src_names_flags(nk, f[i].symbol);
 			bool func = strncmp(f[i].summary, "prototype", 9) == 0;
 			if (func && !(how & KSC_SRC_CALLED)) {
 				f[i].severity = KSC_SEV_INFO;
-				f[i].summary = cfmt(cr, "%s; the source only takes it as a value (a function pointer), never calls it: what it fills changed with it, as far as seen",
-						    f[i].summary);
-			} else if (cr->base && !ksc_src_names_same_places(&cr->names[cr->base_idx], nk,
-									  f[i].symbol)) {
+				f[i].summary = compat_fmt(
+					cr,
+					"%s; the source only takes it as a value (a function pointer), never calls it: what it fills changed with it, as far as seen",
+					f[i].summary);
+			} else if (cr->base &&
+				   !ksc_src_names_same_places(&cr->names[cr->base_idx],
+							      nk, f[i].symbol)) {
 				f[i].severity = KSC_SEV_INFO;
-				f[i].summary = cfmt(cr, "%s; the source names it in other places for this kernel (version conditionals): adapted to it, as far as seen",
-						    f[i].summary);
+				f[i].summary = compat_fmt(
+					cr,
+					"%s; the source names it in other places for this kernel (version conditionals): adapted to it, as far as seen",
+					f[i].summary);
 			} else if (how & KSC_SRC_CONDITIONAL) {
 				f[i].severity = KSC_SEV_WARNING;
-				f[i].summary = cfmt(cr, "%s; the source names it under conditions not evaluated here (#ifdef): it may adapt to it",
-						    f[i].summary);
+				f[i].summary = compat_fmt(
+					cr,
+					"%s; the source names it under conditions not evaluated here (#ifdef): it may adapt to it",
+					f[i].summary);
 			}
 		}
 		if (!f[i].summary)
@@ -749,10 +273,10 @@ static int fill_cell(struct crun *cr, size_t m, size_t k)
 			const struct ksc_import *im = ksc_module_get_import(cr->mod, i);
 			r = import_findings(cr, cell, im);
 			if (r == 0)
-				r = type_findings(cr, cell, im->name);
+				r = compat_type_findings(cr, cell, im->name);
 		}
 		if (r == 0)
-			r = own_type_findings(cr, cell, m);
+			r = compat_own_types(cr, cell, m);
 		if (r == 0)
 			r = memo_end(cr, k, key);
 		ksc_compat_memo_fini(&cr->memo);
@@ -789,8 +313,8 @@ static int memo_begin(struct crun *cr, size_t k, char key[33])
 		}
 		cr->record = true;
 	}
-	cr->base_btf = cr->base ? kbtf(cr, cr->base_idx) : NULL;
-	cr->target_btf = kbtf(cr, k);
+	cr->base_btf = cr->base ? compat_kbtf(cr, cr->base_idx) : NULL;
+	cr->target_btf = compat_kbtf(cr, k);
 	return cr->oom ? -ENOMEM : 0;
 }
 
@@ -843,210 +367,9 @@ static int run_checks(struct crun *cr)
 static int load_btf(struct crun *cr)
 {
 	for (size_t k = 0; cr->o->btf && k < cr->c->n_kernels; k++)
-		if (cr->o->btf[k] && !cr->c->btf_known[k] && !kbtf(cr, k) && cr->oom)
+		if (cr->o->btf[k] && !cr->c->btf_known[k] && !compat_kbtf(cr, k) && cr->oom)
 			return -ENOMEM;
 	return 0;
-}
-
-/* The arch folder of the modules' machine (e_machine), for arch/ARCH/include. */
-static const char *arch_of(const struct crun *cr)
-{
-	switch (cr->c->n_mods ? ksc_module_get_machine(cr->mods[0]) : EM_X86_64) {
-	case EM_386:
-	case EM_X86_64: return "x86";
-	case EM_AARCH64: return "arm64";
-	case EM_ARM: return "arm";
-	case EM_S390: return "s390";
-	case EM_PPC:
-	case EM_PPC64: return "powerpc";
-	case EM_RISCV: return "riscv";
-	default: return "x86";
-	}
-}
-
-/* The imports of the modules that kernel k does not export: the names to look for. */
-static int missing_imports(const struct crun *cr, size_t k, struct hash *h)
-{
-	for (size_t m = 0; m < cr->c->n_mods; m++) {
-		const struct ksc_module *mod = cr->mods[m];
-		for (size_t i = 0; i < ksc_module_get_import_count(mod); i++) {
-			const char *sym = ksc_module_get_import(mod, i)->name;
-			if (!ksc_kernel_find_export(cr->kernels[k], sym, NULL) &&
-			    hash_add(h, sym, (void *)sym, 1) < 0)
-				return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/*
- * ksc_src_defines_scan() of the two header folders for `wanted`, or what the cache kept
- * of the same scan (the folders' identity and the names wanted): thousands of header
- * files are not read again for the same module.
- */
-static int defines_memo(struct crun *cr, const char *const *dirs, const struct hash *wanted,
-			struct ksc_src_names *out)
-{
-	struct ksc_compat_memo m = { 0 };
-	struct { char *s; size_t n, cap; } all = { 0 };
-	const char **names = malloc((wanted->count ? wanted->count : 1) * sizeof(*names));
-	const char *v[3];
-	char key[33];
-	size_t n = 0;
-	int r;
-
-	if (!names)
-		return -ENOMEM;
-	for (size_t i = 0; i < wanted->n_buckets; i++) {
-		void *val;
-		const char *k = hash_slot_key(wanted, i, &val);
-		if (k)
-			names[n++] = k;
-	}
-	qsort(names, n, sizeof(*names), cmp_str);
-	for (size_t i = 0; i < n; i++) {
-		size_t l = strlen(names[i]) + 1;
-		if (array_reserve(all.s, all.cap, all.n + l + 1, 4096) < 0) {
-			free(all.s);
-			free(names);
-			return -ENOMEM;
-		}
-		memcpy(all.s + all.n, names[i], l);
-		all.n += l;
-		all.s[all.n - 1] = '\n';
-		all.s[all.n] = '\0';
-	}
-	free(names);
-	if (!cr->o->cache_dir) {
-		free(all.s);
-		return ksc_src_defines_scan(dirs, 2, wanted, out);
-	}
-	char t0[17], t1[17];
-	ksc_compat_tree_identity(dirs[0], t0);
-	ksc_compat_tree_identity(dirs[1], t1);
-	const char *ids[] = { dirs[0], dirs[1], t0, t1, all.s ? all.s : "" };
-	ksc_compat_memo_key(ids, ARRAY_SIZE(ids), key);
-	free(all.s);
-	if (ksc_compat_memo_load(cr->o->cache_dir, key, &m) == 0 &&
-	    ksc_compat_memo_next(&m, "F", "F", v, 3) == 3) {
-		ksc_src_names_init(out);
-		out->n_files = strtoul(v[2], NULL, 10);
-		r = 0;
-		/* identifiers: nothing in them is escaped */
-		while (r == 0 && m.pos < m.n_lines && m.lines[m.pos][0] == 'D' &&
-		       m.lines[m.pos][1] == '\t') {
-			const char *k = pool_strdup(&out->strings, m.lines[m.pos++] + 2);
-			r = k && hash_add(&out->names, k, (void *)k, 1) >= 0 ? 0 : -ENOMEM;
-		}
-		ksc_compat_memo_fini(&m);
-		return r;
-	}
-	ksc_compat_memo_fini(&m);
-	r = ksc_src_defines_scan(dirs, 2, wanted, out);
-	if (r < 0)
-		return r;
-	char files[32];
-	snprintf(files, sizeof(files), "%zu", out->n_files);
-	r = ksc_compat_memo_add(&m, 'F', (const char *[]){ "F", files }, 2);
-	for (size_t i = 0; r == 0 && i < out->names.n_buckets; i++) {
-		void *val;
-		const char *k = hash_slot_key(&out->names, i, &val);
-		if (k)
-			r = ksc_compat_memo_add(&m, 'D', (const char *[]){ k }, 1);
-	}
-	if (r == 0)
-		(void)ksc_compat_memo_save(cr->o->cache_dir, key, &m); /* best effort */
-	ksc_compat_memo_fini(&m);
-	return r == -ENOMEM ? r : 0;
-}
-
-/* What each kernel's headers define of the imports it does not export. */
-static int scan_headers(struct crun *cr)
-{
-	struct ksc_compat *c = cr->c;
-	char inc[PATH_MAX], arch[PATH_MAX];
-	const char *dirs[2] = { inc, arch };
-	int r = 0;
-
-	cr->hdefs = calloc(c->n_kernels, sizeof(*cr->hdefs));
-	if (!cr->hdefs)
-		return -ENOMEM;
-	for (size_t k = 0; r == 0 && k < c->n_kernels; k++) {
-		struct hash wanted;
-		hash_init(&wanted);
-		ksc_src_names_init(&cr->hdefs[k]);
-		r = missing_imports(cr, k, &wanted);
-		if (r == 0 && cr->o->headers[k] && wanted.count) {
-			snprintf(inc, sizeof(inc), "%s/include", cr->o->headers[k]);
-			snprintf(arch, sizeof(arch), "%s/arch/%s/include", cr->o->headers[k], arch_of(cr));
-			ksc_src_names_fini(&cr->hdefs[k]);
-			r = defines_memo(cr, dirs, &wanted, &cr->hdefs[k]);
-			c->hdr_files[k] = cr->hdefs[k].n_files;
-		}
-		hash_fini(&wanted);
-	}
-	return r;
-}
-
-/* The names the source uses for each kernel's version. */
-static int scan_sources(struct crun *cr, struct ksc_ctx *ctx)
-{
-	struct ksc_compat *c = cr->c;
-
-	cr->names = calloc(c->n_kernels, sizeof(*cr->names));
-	if (!cr->names)
-		return -ENOMEM;
-	for (size_t k = 0; k < c->n_kernels; k++) {
-		struct ksc_kver v;
-		int r;
-		ksc_kver_parse(ksc_kernel_get_release(cr->kernels[k]), &v);
-		r = ksc_src_names_scan(cr->o->src, &v, &cr->names[k]);
-		c->src_files[k] = cr->names[k].n_files;
-		if (r < 0) {
-			struct stat st;
-			if (r == -KSC_ENOTREG && stat(cr->o->src, &st) == 0)
-				ksc_err(ctx, "%s: not a regular file (%s)", cr->o->src,
-					ksc_file_kind(st.st_mode));
-			else if (r != -ENOMEM)
-				ksc_err(ctx, "%s: %s", cr->o->src, strerror(-r));
-			return r;
-		}
-	}
-	/* a folder without a C file (a DKMS tree of prebuilt modules) names nothing: as if
-	 * no source were given, not as a source that calls none of the imports */
-	if (c->n_kernels && c->src_files[0] == 0) {
-		for (size_t k = 0; k < c->n_kernels; k++)
-			ksc_src_names_fini(&cr->names[k]);
-		free(cr->names);
-		cr->names = NULL;
-	}
-	return 0;
-}
-
-/* The modules' BTF a run read (before the kernels' own, their bases). */
-static void free_run_btfs(struct crun *cr)
-{
-	for (size_t m = 0; cr->mod_btf && m < cr->c->n_mods; m++)
-		ksc_compat_btf_free(cr->mod_btf[m]);
-	for (size_t k = 0; cr->kmods && k < cr->c->n_kernels; k++) {
-		struct kmods *km = &cr->kmods[k];
-		for (size_t i = 0; i < km->btfs.n_buckets; i++) {
-			void *v;
-			if (hash_slot_key(&km->btfs, i, &v) && v != &no_btf)
-				ksc_compat_btf_free(v);
-		}
-		hash_fini(&km->paths);
-		hash_fini(&km->btfs);
-		pool_fini(&km->strings);
-	}
-	free(cr->kmods);
-	free(cr->mod_btf);
-	free(cr->mod_btf_tried);
 }
 
 static int check_kernels(struct ksc_kernel *const *kernels, size_t n)
@@ -1111,9 +434,9 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 	if (r == 0)
 		r = run_checks(&cr);
 	if (r == 0 && o.src)
-		r = scan_sources(&cr, ksc_kernel_get_ctx(kernels[0]));
+		r = compat_scan_sources(&cr, ksc_kernel_get_ctx(kernels[0]));
 	if (r == 0 && o.headers)
-		r = scan_headers(&cr);
+		r = compat_scan_headers(&cr);
 	for (size_t m = 0; r == 0 && m < n_mods; m++)
 		for (size_t k = 0; r == 0 && k < n_kernels; k++)
 			r = fill_cell(&cr, m, k);
@@ -1129,7 +452,7 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 			ksc_src_names_fini(&cr.hdefs[k]);
 		free(cr.hdefs);
 	}
-	free_run_btfs(&cr);
+	compat_free_btfs(&cr);
 	if (r < 0) {
 		ksc_compat_free(c);
 		return r;

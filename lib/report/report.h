@@ -2,8 +2,9 @@
 /*
  * The report wing (doc/architecture.md): the export surface of a kernel (ksc-audit.c),
  * the changes between two kernels (ksc-diff.c), and modules against several kernels
- * (ksc-compat.c, ksc-compat-btf.c). It reads kernels and modules through the kernel wing
- * and checks them through the engine; it uses no tree, so it ranks beside the tree wing.
+ * (ksc-compat*.c, their run state in compat-private.h). It reads kernels and modules
+ * through the kernel wing and checks them through the engine; it uses no tree, so it
+ * ranks beside the tree wing.
  * Each file includes the wings it uses; this header holds only what its files share.
  */
 #pragma once
