@@ -547,6 +547,23 @@ int ksc_modset_record(struct ksc_modset *ms, size_t i, const struct krec **out)
 	return 0;
 }
 
+int ksc_modset_each_import(struct ksc_modset *ms, size_t i,
+			   int (*fn)(void *data, const char *sym), void *data)
+{
+	const struct krec *rec;
+	int r = ksc_modset_record(ms, i, &rec);
+
+	if (r < 0)
+		return r;
+	const uint32_t *imp = krec_arr(rec, rec->imports);
+	for (uint32_t n = 0; r >= 0 && n < rec->imports.n; n++) {
+		const char *sym = krec_str(rec, imp[n] & ~KREC_IMP_WEAK);
+		if (sym)
+			r = fn(data, sym);
+	}
+	return r < 0 ? r : 0;
+}
+
 /* What reading it logged, said again, its path written as the caller named it. */
 static void replay_msgs(const struct ksc_modset *ms, struct ksc_ctx *ctx, const struct krec *r,
 			const char *path)

@@ -611,6 +611,12 @@ bool ksc_modset_all_indexed(struct ksc_modset *ms);
 /* File i's facts record (owned by the set): the index's, or read now. 0 or -ENOMEM. */
 int ksc_modset_record(struct ksc_modset *ms, size_t i, const struct krec **out) _must_check_;
 /*
+ * File i's imports, its record's (weak ones too), each name given to fn (valid as long as
+ * the set), in the record's order; stops at fn's <0. 0, that value, or -ENOMEM.
+ */
+int ksc_modset_each_import(struct ksc_modset *ms, size_t i,
+			   int (*fn)(void *data, const char *sym), void *data) _must_check_;
+/*
  * File i as the library's reader gives it (strings copied: it outlives the set), what
  * reading it logged said into ctx, its path as given. -errno of the reader when it
  * could not be read (said), -ENOMEM.
