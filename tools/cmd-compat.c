@@ -30,7 +30,9 @@ static const char *const help =
 	"its source for that kernel, does the binary load as built, and what changed for\n"
 	"each symbol it imports since the kernel it was built for (the kernel given whose\n"
 	"release is the module's vermagic's): export removed, became GPL-only, moved into a\n"
-	"namespace (with the import line that kernel wants), became module-restricted.\n\n"
+	"namespace (with the import line that kernel wants), became module-restricted.\n"
+	"A removed export gets hints: a successor of a name alike, and (-k ROOT) what the\n"
+	"in-tree modules that imported it import instead in that kernel.\n\n"
 	"Kernels (each repeatable, one kernel each, in the matrix's column order):\n"
 	"  -k, --kernel ROOT      a root holding lib/modules/KVER (installed or unpacked)\n"
 	"      --kver KVER        the release of the kernel named just before (ROOT with\n"
@@ -396,6 +398,8 @@ static void print_cell(const struct ksc_compat *cp, const struct ksc_compat_cell
 			printf("    fix: %s\n", text_esc(f->fix));
 		if (f->hint)
 			printf("    hint: maybe %s\n", text_esc(f->hint));
+		if (f->intree)
+			printf("    in-tree: %s\n", text_esc(f->intree));
 		if (f->from_type)
 			printf("    was: %s\n", text_esc(f->from_type));
 		if (f->to_type && f->to_type[0])
@@ -498,6 +502,7 @@ static json_object *finding_obj(const struct ksc_compat_finding *f, const char *
 	json_object_object_add(o, "from_type", json_text(f->from_type));
 	json_object_object_add(o, "to_type", json_text(f->to_type));
 	json_object_object_add(o, "hint", json_text(f->hint));
+	json_object_object_add(o, "intree", json_text(f->intree));
 	return o;
 }
 
@@ -648,24 +653,29 @@ static int run_compat(struct ksc_kernel *const *ks, const struct module_list *c,
 		.build = ko->build == KSC_BUILD_INTREE ? KSC_BUILD_INTREE : KSC_BUILD_EXTERNAL,
 	};
 	char **btf = calloc(a->n_kernels, sizeof(*btf)), **hdr = calloc(a->n_kernels, sizeof(*hdr)),
-	     **mdir = calloc(a->n_kernels, sizeof(*mdir));
+	     **mdir = calloc(a->n_kernels, sizeof(*mdir)), **idx = calloc(a->n_kernels, sizeof(*idx));
 	struct ksc_compat_opts o = { .sz = sizeof(o), .check = &co, .src = a->src,
 				     .btf = (const char *const *)btf,
 				     .headers = (const char *const *)hdr,
 				     .moddirs = (const char *const *)mdir,
+				     .indexes = (const char *const *)idx,
 				     .cache_dir = a->no_cache ? NULL : cache_dir() };
 	struct ksc_compat *cp;
 	int status = KSC_EXIT_OK, r = -ENOMEM;
 
-	for (size_t k = 0; btf && hdr && mdir && k < a->n_kernels; k++) {
+	for (size_t k = 0; btf && hdr && mdir && idx && k < a->n_kernels; k++) {
 		btf[k] = find_btf(&a->kernels[k], ksc_kernel_get_release(ks[k]));
 		hdr[k] = find_headers(&a->kernels[k], ksc_kernel_get_release(ks[k]));
 		mdir[k] = find_moddir(&a->kernels[k], ksc_kernel_get_release(ks[k]));
+		/* the index of a root's kernel, as -k ROOT's opening keeps it */
+		if (mdir[k] && a->kernels[k].root)
+			idx[k] = default_index(a->kernels[k].root, ksc_kernel_get_release(ks[k]));
 	}
-	if (btf && hdr && mdir)
+	if (btf && hdr && mdir && idx)
 		r = ksc_compat_run(ks, a->n_kernels, c->mods, c->n, &o, &cp);
 	free_btf(hdr, a->n_kernels);
 	free_btf(mdir, a->n_kernels);
+	free_btf(idx, a->n_kernels);
 	free((char *)o.cache_dir);
 	if (r < 0) {
 		free_btf(btf, a->n_kernels);

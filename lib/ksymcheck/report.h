@@ -250,6 +250,13 @@ struct ksc_compat_finding {
 	 * ("NAME (why)": a name of the same words, or containing the old one, and the same
 	 * BTF prototype where both are known), or NULL */
 	const char *hint;
+	/* export-removed: what the kernel's own modules that imported it in the old kernel
+	 * import in the target that they did not (the same module names): "NAME: N of the M
+	 * in-tree modules that imported it in OLD import it in NEW (modules)" when one name
+	 * stands out, "weak evidence, N candidates: ..." listing several, "no evidence: ..."
+	 * when they import nothing new or are gone; NULL when none imported it or the module
+	 * folders are not known (opts->moddirs). */
+	const char *intree;
 };
 
 /* One (module, kernel) cell. */
@@ -285,6 +292,11 @@ struct ksc_compat_opts {
 	 * identity of the files read (created when missing), or NULL: every run reads the
 	 * BTF again. */
 	const char *cache_dir;
+	/* Per kernel, or NULL: the index `ksymcheck tree` keeps of its module folder
+	 * (moddirs), read for the in-tree modules' imports (ksc_compat_finding.intree) where
+	 * current, and written again when a module had to be read. Without it every module
+	 * of the folder is read (in threads) when a cell has an export removed. */
+	const char *const *indexes;
 };
 
 struct ksc_compat;

@@ -4,7 +4,8 @@
  * (ksc-compat.c), the types from BTF (ksc-compat-types.c), the replacement hints
  * (ksc-compat-hint.c), the scans of the source and the headers (ksc-compat-scan.c) and
  * the findings (ksc-compat-finding.c). The calls go one way: the cells call the types,
- * the hints and the scans, and those three call only down to the findings.
+ * the hints and the scans, the hints the in-tree evidence (ksc-compat-intree.c), and
+ * those call only down to the findings.
  */
 #pragma once
 
@@ -46,6 +47,9 @@ struct crun {
 	struct kmods *kmods;         /* one per kernel: its modules' BTF, read when wanted */
 	struct ksc_compat_btf **mod_btf; /* one per module: its own split BTF, or NULL */
 	bool *mod_btf_tried;
+	struct ksc_modset **intree;  /* one per kernel: its module set, read when wanted */
+	bool *intree_tried;
+	struct ksc_ctx *quiet;       /* what reading them logs: said by the kernels' opening */
 	size_t base_idx;
 	struct ksc_compat_memo memo; /* the cell's, replayed or recorded */
 	bool oom;
@@ -72,6 +76,13 @@ int compat_add_finding(struct crun *cr, struct ksc_compat_cell *cell, const char
 /* ksc-compat-hint.c: the last finding's replacement hint (export `sym` removed in kernel
  * k): replayed from the cell's memo, or found (and recorded). 0 or -ENOMEM. */
 int compat_hint(struct crun *cr, size_t k, const char *sym);
+
+/* ksc-compat-intree.c: what the in-tree modules that imported `sym` in the cell's old
+ * kernel import instead in kernel k (a string of the run's pool), or NULL: none imported
+ * it, or the module folders are not known (cr->oom: out of memory). The kernels' module
+ * sets, freed. */
+const char *compat_intree_hint(struct crun *cr, size_t k, const char *sym);
+void compat_free_intree(struct crun *cr);
 
 /* ksc-compat-types.c: kernel k's BTF, read on first use (NULL: none); the type findings
  * of import `sym` and of the structs module m was built with (0 or -ENOMEM); the BTF of

@@ -10,7 +10,7 @@
  * by a package changes them; one edited in place does not). A record is the
  * sequence of the BTF comparison's callbacks and successor hints, replayed in order.
  *
- * The file: a first line "ksc-compat-memo 1", then one line per record, fields separated
+ * The file: a first line "ksc-compat-memo 2", then one line per record, fields separated
  * by tabs, with '\\', tab and newline escaped as \\, \t, \n.
  */
 #include <dirent.h>
@@ -27,7 +27,7 @@
 #include "util/fileio.h"
 #include "util/hash.h"
 
-#define MEMO_MAGIC "ksc-compat-memo 1\n"
+#define MEMO_MAGIC "ksc-compat-memo 2\n" /* 2: hints with the in-tree evidence */
 #define MEMO_MAX (16u << 20)
 #define MAX_FIELDS 8
 

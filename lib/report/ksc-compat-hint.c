@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * compat's replacement hints: for an export removed between the kernel a module was
- * built for and the target, a likely successor the target exports.
+ * built for and the target, a likely successor the target exports, by its name and
+ * prototype, and what the in-tree modules took up instead (ksc-compat-intree.c).
  */
 #include <stdbool.h>
 #include <string.h>
@@ -103,20 +104,28 @@ static const char *successor(struct crun *cr, size_t k, const char *sym)
 			  best_proto ? ", the same prototype" : "");
 }
 
-/* The last finding's hint: replayed from the cell's memo, or found (and recorded). */
+/*
+ * The last finding's hints, the successor by name and prototype and the in-tree modules'
+ * evidence: replayed from the cell's memo, or found (and recorded).
+ */
 int compat_hint(struct crun *cr, size_t k, const char *sym)
 {
-	const char *v[3], *hint;
+	struct ksc_compat_finding *f = &cr->c->findings[cr->c->n_findings - 1];
+	const char *v[4];
 
 	if (cr->memo.replay) {
-		hint = ksc_compat_memo_next(&cr->memo, "H", sym, v, 3) == 3 && v[2][0]
-		       ? pool_strdup(&cr->c->strings, v[2]) : NULL;
-	} else {
-		hint = successor(cr, k, sym);
-		if (cr->record &&
-		    ksc_compat_memo_add(&cr->memo, 'H', (const char *[]){ sym, hint }, 2) < 0)
-			return -ENOMEM;
+		if (ksc_compat_memo_next(&cr->memo, "H", sym, v, 4) == 4) {
+			f->hint = v[2][0] ? pool_strdup(&cr->c->strings, v[2]) : NULL;
+			f->intree = v[3][0] ? pool_strdup(&cr->c->strings, v[3]) : NULL;
+		}
+		return 0;
 	}
-	cr->c->findings[cr->c->n_findings - 1].hint = hint;
+	f->hint = successor(cr, k, sym);
+	f->intree = compat_intree_hint(cr, k, sym);
+	if (cr->oom)
+		return -ENOMEM;
+	if (cr->record && ksc_compat_memo_add(&cr->memo, 'H',
+					      (const char *[]){ sym, f->hint, f->intree }, 3) < 0)
+		return -ENOMEM;
 	return 0;
 }

@@ -424,7 +424,9 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 	cr.kmods = calloc(n_kernels, sizeof(*cr.kmods));
 	cr.mod_btf = calloc(n_mods ? n_mods : 1, sizeof(*cr.mod_btf));
 	cr.mod_btf_tried = calloc(n_mods ? n_mods : 1, sizeof(*cr.mod_btf_tried));
-	if (!cr.kmods || !cr.mod_btf || !cr.mod_btf_tried)
+	cr.intree = calloc(n_kernels, sizeof(*cr.intree));
+	cr.intree_tried = calloc(n_kernels, sizeof(*cr.intree_tried));
+	if (!cr.kmods || !cr.mod_btf || !cr.mod_btf_tried || !cr.intree || !cr.intree_tried)
 		r = -ENOMEM;
 	for (size_t k = 0; cr.kmods && k < n_kernels; k++) {
 		hash_init(&cr.kmods[k].paths);
@@ -453,6 +455,7 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 		free(cr.hdefs);
 	}
 	compat_free_btfs(&cr);
+	compat_free_intree(&cr);
 	if (r < 0) {
 		ksc_compat_free(c);
 		return r;

@@ -278,6 +278,71 @@ t_expect root 0 "$KSC" compat -k "$T_TMP/root" -s "$T_TMP/7.2.symvers" --kver 7.
 	"$D/oot/fxdma.ko" "$D/extra/fx-grabber.ko"
 t_grep "... the root's release is a column" "6.16.0-demo" "$T_TMP/out"
 
+# ---- in-tree evidence: what the kernel's own modules took up instead ----
+# Three roots, each with a Module.symvers and in-tree modules (fx-user's copies, an
+# import renamed): in 6.1 fxa and fxb import kfree as fx-user does, fxc..fxf kfrex. In
+# 6.12 fxa and fxb import vfree instead: one name stands out, though fxc, a bystander,
+# took it up too (a share of the others weighs it down). In 7.2 fxa imports vfree, fxb
+# kfrei: two candidates, weak evidence, said so.
+mkroot() { # ROOT REL SYMVERS
+	mkdir -p "$1/lib/modules/$2/kernel/fx" "$1/lib/modules/$2/build"
+	cp "$3" "$1/lib/modules/$2/build/Module.symvers"
+}
+sv 0 vfree vmlinux EXPORT_SYMBOL "" >> "$T_TMP/6.12.symvers"
+{
+	cat "$T_TMP/7.2.symvers"
+	sv 0 vfree vmlinux EXPORT_SYMBOL ""
+	sv 0 kfrei vmlinux EXPORT_SYMBOL ""
+} > "$T_TMP/7.2v.symvers"
+mkroot "$T_TMP/r61" 6.1.0-57-amd64 "$T_TMP/6.1.symvers"
+mkroot "$T_TMP/r612" 6.12.0 "$T_TMP/6.12.symvers"
+mkroot "$T_TMP/r72" 7.2.0 "$T_TMP/7.2v.symvers"
+for to in vfree kfrei kfrex; do
+	python3 tests/helpers/kpatch.py "$X/fx-user.ko" "$T_TMP/$to.ko" "strtab|kfree|$to"
+done
+M=lib/modules
+for m in fxa fxb; do cp "$X/fx-user.ko" "$T_TMP/r61/$M/6.1.0-57-amd64/kernel/fx/$m.ko"; done
+for m in fxc fxd fxe fxf; do cp "$T_TMP/kfrex.ko" "$T_TMP/r61/$M/6.1.0-57-amd64/kernel/fx/$m.ko"; done
+for m in fxa fxb fxc; do cp "$T_TMP/vfree.ko" "$T_TMP/r612/$M/6.12.0/kernel/fx/$m.ko"; done
+for m in fxa fxc; do cp "$T_TMP/vfree.ko" "$T_TMP/r72/$M/7.2.0/kernel/fx/$m.ko"; done
+cp "$T_TMP/kfrei.ko" "$T_TMP/r72/$M/7.2.0/kernel/fx/fxb.ko"
+for m in fxd fxe fxf; do
+	cp "$T_TMP/kfrex.ko" "$T_TMP/r612/$M/6.12.0/kernel/fx/$m.ko"
+	cp "$T_TMP/kfrex.ko" "$T_TMP/r72/$M/7.2.0/kernel/fx/$m.ko"
+done
+R=(-k "$T_TMP/r61" --kver 6.1.0-57-amd64 -k "$T_TMP/r612" --kver 6.12.0 -k "$T_TMP/r72" --kver 7.2.0)
+t_expect intree 0 "$KSC" compat "${R[@]}" "$X/fx-user.ko"
+t_grep "... one name stands out" \
+	"in-tree: vfree: imported in 6.12.0 by 2 of the 2 in-tree modules that imported kfree in 6.1.0-57-amd64 (fxa, fxb)" "$T_TMP/out"
+t_grep "... two candidates: weak evidence, said so" \
+	"in-tree: weak evidence, 2 candidates imported in 7.2.0 by the 2 in-tree modules that imported kfree in 6.1.0-57-amd64 (fxa, fxb): kfrei (1), vfree (1)" "$T_TMP/out"
+t_expect intree-json 0 "$KSC" compat --json "${R[@]}" "$X/fx-user.ko"
+cp "$T_TMP/out" "$T_TMP/intree.json"
+t_run "the in-tree evidence again, from the cache" 0 "$KSC" compat --json "${R[@]}" "$X/fx-user.ko"
+t_diff "... the same JSON" "$T_TMP/intree.json" "$T_TMP/out"
+t_run "... and read anew" 0 "$KSC" compat --json --no-cache "${R[@]}" "$X/fx-user.ko"
+t_diff "... the same JSON" "$T_TMP/intree.json" "$T_TMP/out"
+
+# Untrusted names in the evidence: a module file named with markup and a terminal escape.
+cp -r "$T_TMP/r61" "$T_TMP/r61e" && cp -r "$T_TMP/r612" "$T_TMP/r612e"
+mv "$T_TMP/r61e/$M/6.1.0-57-amd64/kernel/fx/fxa.ko" "$T_TMP/r61e/$M/6.1.0-57-amd64/kernel/fx/<b>"$'\e'"[31m.ko"
+mv "$T_TMP/r612e/$M/6.12.0/kernel/fx/fxa.ko" "$T_TMP/r612e/$M/6.12.0/kernel/fx/<b>"$'\e'"[31m.ko"
+RE=(-k "$T_TMP/r61e" --kver 6.1.0-57-amd64 -k "$T_TMP/r612e" --kver 6.12.0)
+t_run "a module name with markup and an escape" 0 "$KSC" compat --html "$T_TMP/intree.html" \
+	"${RE[@]}" "$X/fx-user.ko"
+t_grep "... escaped in the text" "modules that imported kfree in 6.1.0-57-amd64 (<b>\\x1b[31m, fxb)" "$T_TMP/out"
+if grep -q $'\e' "$T_TMP/out" || grep -qF '<b>' "$T_TMP/intree.html"; then
+	t_fail "... no raw escape in the text, no markup in the page"
+else
+	t_ok "... no raw escape in the text, no markup in the page"
+fi
+"$KSC" compat --json "${RE[@]}" "$X/fx-user.ko" > "$T_TMP/intree-e.json"
+t_eq "... the JSON holds the name as it is" "ok" "$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+h = [f["intree"] for m in d["modules"] for c in m["cells"] for f in c["findings"] if f["intree"]]
+print("ok" if len(h) == 1 and "(<b>\x1b[31m, fxb)" in h[0] else h)' "$T_TMP/intree-e.json")"
+
 # ---- SARIF and HTML ----
 t_expect sarif 1 "$KSC" compat --format sarif --src "$T_TMP/src/fxuser.c" "${K[@]}" "$X/fx-user.ko"
 cp "$T_TMP/out" "$T_TMP/compat.sarif"

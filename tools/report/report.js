@@ -726,7 +726,7 @@ function compatView() {
 			if (c.failed) failing++;
 			objs(c.findings).forEach(function (f) {
 				rows.push({ module: md.module, path: md.path, release: c.release, symbol: f.symbol, code: f.code,
-					verdict: f.verdict, summary: f.summary, fix: f.fix, hint: f.hint,
+					verdict: f.verdict, summary: f.summary, fix: f.fix, hint: f.hint, intree: f.intree,
 					from_type: f.from_type, to_type: f.to_type, named: f.named_in_source });
 			});
 		});
@@ -775,8 +775,9 @@ function compatDetail(r) {
 		r.from_type ? h('div', { cls: 'mono note', text: 'was: ' + r.from_type }) : null,
 		r.to_type ? h('div', { cls: 'mono note', text: 'now: ' + r.to_type }) : null,
 		r.fix ? h('div', { text: 'fix: ' + r.fix }) : null,
-		r.hint ? h('div', { text: 'hint: maybe ' + r.hint }) : null]);
-	[r.from_type, r.to_type, r.fix, r.hint].forEach(function (x) { if (x) parts.push(str(x)); });
+		r.hint ? h('div', { text: 'hint: maybe ' + r.hint }) : null,
+		r.intree ? h('div', { text: 'in-tree: ' + r.intree }) : null]);
+	[r.from_type, r.to_type, r.fix, r.hint, r.intree].forEach(function (x) { if (x) parts.push(str(x)); });
 	return { node: node, sort: str(r.summary), text: parts.join(' ') };
 }
 
