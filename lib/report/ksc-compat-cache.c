@@ -6,9 +6,9 @@
  * BTF of the modules that export the imports) is most of a compat run. The key is a hash
  * of the identity (path, size, modification time, inode) of every file the cell's
  * findings came from: the module, both kernels' BTF and module folders (for the headers'
- * scan: every folder of the headers, by its times: a header added, removed or replaced
- * by a package changes them; one edited in place does not). A record is the
- * sequence of the BTF comparison's callbacks and successor hints, replayed in order.
+ * scan: every folder of the headers and every header file in them, by their times and
+ * inodes: a header added, removed, replaced or edited in place changes them). A record
+ * is the sequence of the BTF comparison's callbacks and hints, replayed in order.
  *
  * The file: a first line "ksc-compat-memo 2", then one line per record, fields separated
  * by tabs, with '\\', tab and newline escaped as \\, \t, \n.
@@ -47,29 +47,57 @@ static void add_identity(uint64_t *h, const char *path)
 	*h = ksc_hash64(buf, (size_t)n, *h);
 }
 
-/* Every folder below dir (d_type, no stat of the files), its path and times, hashed. */
+static bool is_c_file(const char *name)
+{
+	size_t l = strlen(name);
+
+	return l > 2 && name[l - 2] == '.' && (name[l - 1] == 'c' || name[l - 1] == 'h');
+}
+
+/*
+ * Every folder below dir and every .c and .h file in them, what ksc_src_defines_scan()
+ * reads (hidden names, uapi/ and dt-bindings/ skipped as it skips them), each one's path
+ * and identity hashed: a header edited in place changes its own times, not its folder's.
+ */
 static void walk_dirs(int dfd, const char *rel, uint64_t *h, int depth)
 {
 	DIR *d;
 	struct dirent *de;
 	struct stat st;
 
-	if (depth > 32 || fstat(dfd, &st) < 0) {
+	char buf[160];
+	int n;
+
+	/* a folder's own times add nothing: its files, added, removed or renamed, are said */
+	if (depth > 32) {
 		close(dfd);
 		return;
 	}
-	char buf[96];
-	int n = snprintf(buf, sizeof(buf), "%lld.%09ld %llu", (long long)st.st_mtim.tv_sec,
-			 st.st_mtim.tv_nsec, (unsigned long long)st.st_ino);
 	*h = ksc_hash64(rel, strlen(rel) + 1, *h);
-	*h = ksc_hash64(buf, (size_t)n, *h);
 	d = fdopendir(dfd);
 	if (!d) {
 		close(dfd);
 		return;
 	}
 	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.' || de->d_type != DT_DIR)
+		if (de->d_name[0] == '.')
+			continue;
+		if (de->d_type != DT_DIR) {
+			/* a file (or a type d_type does not say): the scan reads it as it stats it */
+			if (!is_c_file(de->d_name) ||
+			    fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+				continue;
+			if (!S_ISDIR(st.st_mode)) {
+				n = snprintf(buf, sizeof(buf), "%s %lld %lld.%09ld %lld.%09ld %llu",
+					     de->d_name, (long long)st.st_size,
+					     (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+					     (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec,
+					     (unsigned long long)st.st_ino);
+				*h = ksc_hash64(buf, (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1, *h);
+				continue;
+			}
+		}
+		if (strcmp(de->d_name, "uapi") == 0 || strcmp(de->d_name, "dt-bindings") == 0)
 			continue;
 		int sub = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		if (sub >= 0) {

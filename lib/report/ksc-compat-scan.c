@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "report/compat-private.h"
+#include "util/workpool.h"
 
 /* The arch folder of the modules' machine (e_machine), for arch/ARCH/include. */
 static const char *arch_of(const struct crun *cr)
@@ -60,10 +62,10 @@ static int cmp_str(const void *a, const void *b)
 
 /*
  * ksc_src_defines_scan() of the two header folders for `wanted`, or what the cache kept
- * of the same scan (the folders' identity and the names wanted): thousands of header
- * files are not read again for the same module.
+ * of the same scan (the identity of the folders and their files, `idents`, and the names
+ * wanted): thousands of header files are not read again for the same module.
  */
-static int defines_memo(struct crun *cr, const char *const *dirs,
+static int defines_memo(struct crun *cr, const char *const *dirs, const char *const *idents,
 			const struct hash *wanted, struct ksc_src_names *out)
 {
 	struct ksc_compat_memo m = { 0 };
@@ -103,10 +105,7 @@ static int defines_memo(struct crun *cr, const char *const *dirs,
 		free(all.s);
 		return ksc_src_defines_scan(dirs, 2, wanted, out);
 	}
-	char t0[17], t1[17];
-	ksc_compat_tree_identity(dirs[0], t0);
-	ksc_compat_tree_identity(dirs[1], t1);
-	const char *ids[] = { dirs[0], dirs[1], t0, t1, all.s ? all.s : "" };
+	const char *ids[] = { dirs[0], dirs[1], idents[0], idents[1], all.s ? all.s : "" };
 	ksc_compat_memo_key(ids, ARRAY_SIZE(ids), key);
 	free(all.s);
 	if (ksc_compat_memo_load(cr->o->cache_dir, key, &m) == 0 &&
@@ -142,32 +141,84 @@ static int defines_memo(struct crun *cr, const char *const *dirs,
 	return r == -ENOMEM ? r : 0;
 }
 
+/* One kernel's header scan: the names looked for, its two folders and their identity. */
+struct hscan {
+	struct hash wanted;
+	char dirs[2][PATH_MAX];
+	char ident[2][17];
+};
+
+/* workpool_fn: the identity of folder `item` % 2 of kernel `item` / 2 (those wanted). */
+static int ident_one(struct workpool *wp, unsigned int worker, void *item)
+{
+	struct hscan *h = (struct hscan *)wp->data + *(size_t *)item / 2;
+	size_t d = *(size_t *)item % 2;
+
+	(void)worker;
+	if (h->wanted.count && h->dirs[d][0])
+		ksc_compat_tree_identity(h->dirs[d], h->ident[d]);
+	return 0;
+}
+
+/* The identities of every header folder to scan, a thread per folder (as many as CPUs):
+ * stat()ing each header of four kernels costs more than the rest of a warm run's scan. */
+static int identities(struct hscan *hs, size_t n)
+{
+	struct workpool wp;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t want = 0;
+
+	for (size_t k = 0; k < n; k++)
+		want += hs[k].wanted.count ? 2 : 0;
+	workpool_init_range(&wp, 2 * n, ident_one, hs);
+	unsigned int started = want > 1 && cpus > 1
+			       ? workpool_start(&wp, (unsigned int)(want - 1 < (size_t)cpus - 1
+								    ? want - 1 : (size_t)cpus - 1))
+			       : 0;
+	workpool_work(&wp, started);
+	int r = workpool_join(&wp);
+	workpool_fini(&wp);
+	return r;
+}
+
 /* What each kernel's headers define of the imports it does not export. */
 int compat_scan_headers(struct crun *cr)
 {
 	struct ksc_compat *c = cr->c;
-	char inc[PATH_MAX], arch[PATH_MAX];
-	const char *dirs[2] = { inc, arch };
+	struct hscan *hs = calloc(c->n_kernels, sizeof(*hs));
 	int r = 0;
 
 	cr->hdefs = calloc(c->n_kernels, sizeof(*cr->hdefs));
-	if (!cr->hdefs)
+	if (!cr->hdefs || !hs) {
+		free(hs);
 		return -ENOMEM;
-	for (size_t k = 0; r == 0 && k < c->n_kernels; k++) {
-		struct hash wanted;
-		hash_init(&wanted);
-		ksc_src_names_init(&cr->hdefs[k]);
-		r = missing_imports(cr, k, &wanted);
-		if (r == 0 && cr->o->headers[k] && wanted.count) {
-			snprintf(inc, sizeof(inc), "%s/include", cr->o->headers[k]);
-			snprintf(arch, sizeof(arch), "%s/arch/%s/include",
-				 cr->o->headers[k], arch_of(cr));
-			ksc_src_names_fini(&cr->hdefs[k]);
-			r = defines_memo(cr, dirs, &wanted, &cr->hdefs[k]);
-			c->hdr_files[k] = cr->hdefs[k].n_files;
-		}
-		hash_fini(&wanted);
 	}
+	for (size_t k = 0; r == 0 && k < c->n_kernels; k++) {
+		struct hscan *h = &hs[k];
+		hash_init(&h->wanted);
+		ksc_src_names_init(&cr->hdefs[k]);
+		r = missing_imports(cr, k, &h->wanted);
+		if (r == 0 && cr->o->headers[k] && h->wanted.count) {
+			snprintf(h->dirs[0], sizeof(h->dirs[0]), "%s/include", cr->o->headers[k]);
+			snprintf(h->dirs[1], sizeof(h->dirs[1]), "%s/arch/%s/include",
+				 cr->o->headers[k], arch_of(cr));
+		}
+	}
+	if (r == 0 && cr->o->cache_dir)
+		r = identities(hs, c->n_kernels);
+	for (size_t k = 0; r == 0 && k < c->n_kernels; k++) {
+		struct hscan *h = &hs[k];
+		if (!h->dirs[0][0])
+			continue;
+		ksc_src_names_fini(&cr->hdefs[k]);
+		r = defines_memo(cr, (const char *const[]){ h->dirs[0], h->dirs[1] },
+				 (const char *const[]){ h->ident[0], h->ident[1] }, &h->wanted,
+				 &cr->hdefs[k]);
+		c->hdr_files[k] = cr->hdefs[k].n_files;
+	}
+	for (size_t k = 0; k < c->n_kernels; k++)
+		hash_fini(&hs[k].wanted);
+	free(hs);
 	return r;
 }
 

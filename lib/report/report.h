@@ -68,7 +68,8 @@ struct ksc_compat_memo {
 	bool replay;
 };
 void ksc_compat_memo_key(const char *const *paths, size_t n, char out[33]);
-/* A hash of every folder below dir: its relative path, modification time and inode. */
+/* A hash of every folder below dir and of every .c and .h file in them: their relative
+ * paths, times (a file's change time too) and inodes. */
 void ksc_compat_tree_identity(const char *dir, char out[17]);
 int ksc_compat_memo_add(struct ksc_compat_memo *m, char kind, const char *const *fields, size_t n);
 int ksc_compat_memo_load(const char *dir, const char *key, struct ksc_compat_memo *m);

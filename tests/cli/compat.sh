@@ -260,6 +260,18 @@ t_run "a header folder changed: scanned anew" 0 "$KSC" compat -v -s "$T_TMP/6.1.
 	--kver 6.1.0-57-amd64 -s "$T_TMP/6.12.symvers" --kver 6.12.0 --headers "$T_TMP/hdr" "$X/fx-user.ko"
 t_grep "... three files read" "headers read: 6.12.0 (3 files)" "$T_TMP/out"
 rm "$T_TMP/hdr/include/linux/slab2.h"
+# A header edited in place: the same inode, its folder's times unchanged (no file added,
+# removed or renamed), yet what it defines is gone.
+t_run "the headers again, cached" 0 "$KSC" compat -v -s "$T_TMP/6.1.symvers" \
+	--kver 6.1.0-57-amd64 -s "$T_TMP/6.12.symvers" --kver 6.12.0 --headers "$T_TMP/hdr" "$X/fx-user.ko"
+before=$(stat -c '%i' "$T_TMP/hdr/include/linux/slab.h")/$(stat -c '%y' "$T_TMP/hdr/include/linux")
+printf '/* kfree: a function again */\n' > "$T_TMP/hdr/include/linux/slab.h"
+after=$(stat -c '%i' "$T_TMP/hdr/include/linux/slab.h")/$(stat -c '%y' "$T_TMP/hdr/include/linux")
+t_eq "... edited in place (inode and folder time kept)" "$before" "$after"
+t_run "a header edited in place: scanned anew" 0 "$KSC" compat -v -s "$T_TMP/6.1.symvers" \
+	--kver 6.1.0-57-amd64 -s "$T_TMP/6.12.symvers" --kver 6.12.0 --headers "$T_TMP/hdr" "$X/fx-user.ko"
+t_grep "... its macro gone: an error again" \
+	"kfree: error: no longer exported (by vmlinux in 6.1.0-57-amd64) [export-removed]" "$T_TMP/out"
 
 # ---- a proprietary module: became GPL-only is an error ----
 t_expect proprietary 0 "$KSC" compat -s "$T_TMP/6.16.symvers" --kver 6.16.0 \
