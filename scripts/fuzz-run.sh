@@ -33,6 +33,19 @@ for f in build-fuzz/fuzz-*; do
 				seeds+=("$sd")
 			fi
 		fi ;;
+	fuzz-svcache)
+		# the first byte is the target's mode (fuzz/fuzz-svcache.c): 1, Module.symvers
+		# text kept and loaded back; 14, a cache file whose key, string size and
+		# checksum the target fixes (two rows, then their strings)
+		sd=build-fuzz/seeds-fuzz-svcache
+		mkdir -p "$sd"
+		printf '\001\060x1ea9b2c1\t_printk\tvmlinux\tEXPORT_SYMBOL\t\n0x0\tdma_buf_get\tdma-buf\tEXPORT_SYMBOL_GPL\tDMA_BUF\n' > "$sd/seed-text"
+		printf '\001' > "$sd/seed-empty"
+		python3 -c 'import struct, sys
+rows = struct.pack("<5I", 0, 4, 12, 0x1ea9b2c1, 0) + struct.pack("<5I", 13, 4, 17, 0, 1)
+strs = b"abc\0vmlinux\0\0xyz\0DMA_BUF\0"
+sys.stdout.buffer.write(b"\x0e" + struct.pack("<8sII", b"KSCSYMV\n", 1, 2) + bytes(48) + rows + strs)' > "$sd/seed-rows"
+		seeds+=("$sd") ;;
 	fuzz-reloc)
 		# the module with no relocation section added, with one, and with two that
 		# share one blob of its six relocations (fuzz/fuzz-reloc.c)
