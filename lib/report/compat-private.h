@@ -49,6 +49,7 @@ struct crun {
 	bool *mod_btf_tried;
 	struct ksc_modset **intree;  /* one per kernel: its module set, read when wanted */
 	bool *intree_tried;
+	struct hash intree_memo;     /* "BASE K SYMBOL" -> the in-tree hint, for the run */
 	struct ksc_ctx *quiet;       /* what reading them logs: said by the kernels' opening */
 	size_t base_idx;
 	struct ksc_compat_memo memo; /* the cell's, replayed or recorded */

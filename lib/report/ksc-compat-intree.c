@@ -277,17 +277,14 @@ static int rank(const struct evidence *ev, struct ranked **out)
 	return (int)n;
 }
 
-const char *compat_intree_hint(struct crun *cr, size_t k, const char *sym)
+static const char *gather(struct crun *cr, struct ksc_modset *o, struct ksc_modset *n,
+			  size_t k, const char *sym)
 {
-	struct ksc_modset *o = cr->base ? kset(cr, cr->base_idx) : NULL;
-	struct ksc_modset *n = o ? kset(cr, k) : NULL;
 	struct evidence ev = { 0 };
 	struct ranked *rk = NULL;
 	const char *hint = NULL;
 	int r = 0;
 
-	if (!n)
-		return NULL;
 	hash_init(&ev.cands);
 	/* the users of sym first: their candidates are what the others are counted for */
 	for (int pass = 0; r == 0 && pass < 2; pass++)
@@ -304,11 +301,40 @@ const char *compat_intree_hint(struct crun *cr, size_t k, const char *sym)
 	return hint;
 }
 
+static char none; /* a symbol without evidence, in the run's memo */
+
+const char *compat_intree_hint(struct crun *cr, size_t k, const char *sym)
+{
+	struct ksc_modset *o = cr->base ? kset(cr, cr->base_idx) : NULL;
+	struct ksc_modset *n = o ? kset(cr, k) : NULL;
+	char key[1024];
+	bool added;
+
+	if (!n)
+		return NULL;
+	/* the same symbol of other modules (a package's) between the same kernels: once */
+	if (snprintf(key, sizeof(key), "%zu %zu %s", cr->base_idx, k, sym) >= (int)sizeof(key))
+		return gather(cr, o, n, k, sym);
+	const char *pkey = pool_strdup(&cr->c->strings, key);
+	void **slot = pkey ? hash_slot(&cr->intree_memo, pkey, &added) : NULL;
+	if (!slot) {
+		cr->oom = true;
+		return NULL;
+	}
+	if (!added)
+		return *slot == &none ? NULL : *slot;
+	const char *hint = gather(cr, o, n, k, sym);
+	/* gather() adds no slot: this one has not moved */
+	*slot = hint ? (void *)hint : &none;
+	return hint;
+}
+
 void compat_free_intree(struct crun *cr)
 {
 	for (size_t k = 0; cr->intree && k < cr->c->n_kernels; k++)
 		ksc_modset_free(cr->intree[k]);
 	free(cr->intree);
 	free(cr->intree_tried);
+	hash_fini(&cr->intree_memo);
 	ksc_unref(cr->quiet);
 }

@@ -424,6 +424,7 @@ KSC_EXPORT int ksc_compat_run(struct ksc_kernel *const *kernels, size_t n_kernel
 	cr.kmods = calloc(n_kernels, sizeof(*cr.kmods));
 	cr.mod_btf = calloc(n_mods ? n_mods : 1, sizeof(*cr.mod_btf));
 	cr.mod_btf_tried = calloc(n_mods ? n_mods : 1, sizeof(*cr.mod_btf_tried));
+	hash_init(&cr.intree_memo);
 	cr.intree = calloc(n_kernels, sizeof(*cr.intree));
 	cr.intree_tried = calloc(n_kernels, sizeof(*cr.intree_tried));
 	if (!cr.kmods || !cr.mod_btf || !cr.mod_btf_tried || !cr.intree || !cr.intree_tried)
