@@ -375,3 +375,49 @@ size_t ksc_sig_tail_len(const unsigned char *img, size_t size);
 
 /* Does `mod` import namespace `ns` with MODULE_IMPORT_NS() (an import_ns= entry, R12)? */
 bool ksc_module_imports_ns(const struct ksc_module *mod, const char *ns);
+
+/* ---- depmod's .bin indexes (ksc-depmod-bin.c) ---- */
+
+/*
+ * modules.dep.bin or modules.symbols.bin (kmod's index format) in memory: `data` and
+ * `size` the whole file, `root` the root node's offset word; `owned` what
+ * ksc_depbin_fini() frees. Zero-initialised is empty.
+ */
+struct ksc_depbin {
+	const unsigned char *data;
+	size_t size;
+	uint32_t root;
+	void *owned;
+};
+/* How deep ksc_depbin_count() goes: a key of more bytes is refused (-ELOOP). */
+#define KSC_DEPBIN_DEPTH 4096
+/* A key's first value (its lowest priority), a string in the file, and how many it has. */
+struct ksc_depbin_value {
+	const char *value;
+	size_t len;
+	uint32_t count;
+};
+/*
+ * The index in `data` (borrowed, it must outlive *out): its header checked (magic, major
+ * version 2, at most 256 MiB). 0 or -EINVAL (-EFBIG).
+ */
+int ksc_depbin_parse(const void *data, size_t size, struct ksc_depbin *out) _must_check_;
+/*
+ * Read `path` whole (a regular file, at most KSC_TEXT_MAX bytes; *st its fstat) and
+ * ksc_depbin_parse() it. Nothing is logged. 0 or -errno.
+ */
+int ksc_depbin_open(const char *path, struct stat *st, struct ksc_depbin *out) _must_check_;
+void ksc_depbin_fini(struct ksc_depbin *db);
+/*
+ * The values of `key` (exact, as kmod's index_mm_search()): 1 and *v, 0 when the index
+ * holds no such key, -EILSEQ for a key byte past 7-bit ASCII (depmod writes none), or
+ * -EINVAL when a node on the way lies outside the file. At most strlen(key) + 1 nodes.
+ */
+int ksc_depbin_lookup(const struct ksc_depbin *db, const char *key,
+		      struct ksc_depbin_value *v) _must_check_;
+/*
+ * Visit every node once: the number of keys and of values. 0, -EINVAL (a node or value
+ * outside the file), -ELOOP (a node reached twice, a child not after its parent, deeper
+ * than KSC_DEPBIN_DEPTH) or -ENOMEM.
+ */
+int ksc_depbin_count(const struct ksc_depbin *db, size_t *keys, size_t *values) _must_check_;
