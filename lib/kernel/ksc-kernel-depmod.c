@@ -15,11 +15,22 @@
  *   an in-tree module exports too, and the loader takes the first by path;
  * - the files before the first in-tree module, for the kernel's vermagic.
  *
- * "Current": modules.dep and modules.symbols are regular files, the walk met no problem,
- * it kept exactly the files modules.dep lists, none of them is newer than modules.dep,
- * every import's owner in modules.symbols is one of them, and each file read exports what
- * modules.symbols says it does and nothing that it gives to another. Anything else is
- * -ESTALE and nothing is logged: the caller reads the whole tree (ksc_kernel_open()).
+ * depmod's files are its binary indexes, modules.dep.bin and modules.symbols.bin, when
+ * both are there and hold what is asked of them: modprobe answers from them, and a check
+ * then looks up only its modules' imports, providers and files (a few hundred keys, in
+ * tries read whole, ksc-depmod-bin.c) instead of making a table of every line of the
+ * text files (4,216 modules and 19,000 symbols on Debian's 7.2). When a .bin file is
+ * missing, not as depmod writes it, or not current, the text files modules.dep and
+ * modules.symbols are read instead, as before, and each is proven current the same way.
+ *
+ * "Current": the files are regular files, the walk met no problem, it kept exactly the
+ * files modules.dep lists (each file's line found by its path, or in modules.dep.bin by
+ * its name with that path, and as many lines or keys' values as files), none of them is
+ * newer than modules.dep (than either .bin file on their road), every import's owner in
+ * modules.symbols is one of them, and each file read exports what modules.symbols says
+ * it does, and every symbol whose owner a verdict takes from modules.symbols (an import
+ * of a module checked or read) is exported by that owner. Anything else is -ESTALE and
+ * nothing is logged: the caller reads the whole tree (ksc_kernel_open()).
  * What the walk and the reads log is held back until the answer is known, then passed
  * on in the order ksc_kernel_open() would say it.
  */
@@ -70,8 +81,17 @@ static void held_fini(struct held *h)
 
 /* ---- depmod's files --------------------------------------------------------------- */
 
-struct osym {
-	const char *owner, *sym;
+/* A symbol whose owner a verdict takes from modules.symbols: `owner` must export it. */
+struct relied {
+	const char *sym;
+	size_t owner;
+};
+
+/* What is known of each file of the set (struct fast's `need`). */
+enum {
+	NEED = 1,     /* read: its verdict or a verdict that depends on it needs it */
+	EXPANDED = 2, /* its line of modules.dep followed */
+	PASSED = 4,   /* add_needed() went past it (read or not) */
 };
 
 struct fast {
@@ -79,16 +99,22 @@ struct fast {
 	struct ksc_kernel *k;
 	struct ksc_modset_job *job; /* the walk, in its thread until ms is wanted */
 	struct ksc_modset *ms; /* the files depmod keeps, and their facts */
-	bool *need;          /* per file of the set */
-	int64_t dep_mtime;   /* modules.dep's, in ns */
-	bool stale;
+	unsigned char *need; /* per file of the set: NEED, EXPANDED, PASSED */
+	struct ksc_module **got; /* the needed files read, by position */
+	int64_t dep_mtime;   /* modules.dep's (the older .bin file's), in ns */
 	bool intree_seen;    /* an in-tree module read (add_needed()) */
 	const char *why;     /* why depmod's files cannot stand for the tree */
-	char *dep, *syms;    /* the files' text */
+	/* the .bin road: the tries, and a lookup that found one malformed or wanting */
+	bool bin, bin_bad, oom;
+	struct ksc_depbin depbin, symbin;
+	char *key;           /* "symbol:NAME" */
+	size_t key_cap;
+	/* the text road: the files' text, and tables of their lines */
+	char *dep, *syms;
 	struct hash listed;  /* modules.dep's paths */
 	struct hash owner;   /* modules.symbols: symbol -> kmod name */
-	struct osym *by_owner; /* the same pairs, sorted by owner (agrees()) */
-	size_t n_by_owner;
+	struct relied *relied; /* not yet checked: their owner not read yet */
+	size_t n_relied, cap_relied;
 };
 
 /* The text of DIR/NAME, a regular file; false when it cannot stand for the tree. */
@@ -104,6 +130,28 @@ static bool read_depmod_file(struct fast *f, const char *dir, const char *name, 
 		return false;
 	*mtime = st_mtime_ns(&st);
 	return ksc_read_text_file(f->q, p, text, &size) == 0;
+}
+
+/* DIR/NAME, kmod's index; false (f->why said) when it cannot answer. */
+static bool open_bin(struct fast *f, const char *dir, const char *name, struct ksc_depbin *db,
+		     int64_t *mtime)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	int r;
+
+	if ((size_t)snprintf(p, sizeof(p), "%s/%s", dir, name) >= sizeof(p))
+		return false;
+	r = ksc_depbin_open(p, &st, db);
+	if (r == -ENOMEM)
+		f->oom = true;
+	if (r < 0) {
+		f->why = r == -ENOENT ? "no modules.dep.bin and modules.symbols.bin"
+				      : "a .bin file not as depmod writes it";
+		return false;
+	}
+	*mtime = st_mtime_ns(&st);
+	return true;
 }
 
 /* modules.dep: "kernel/x/y.ko.xz: deps...", one line per module depmod kept. */
@@ -146,32 +194,106 @@ static int parse_symbols(struct fast *f)
 	return 0;
 }
 
+/* A lookup in a .bin file: its value, NULL when none (f->bin_bad when it cannot say). */
+static const char *bin_lookup(struct fast *f, const struct ksc_depbin *db, const char *key)
+{
+	struct ksc_depbin_value v;
+	int r = ksc_depbin_lookup(db, key, &v);
+
+	if (r < 0 || (r > 0 && v.count != 1)) {
+		f->bin_bad = true; /* a malformed node, a key depmod cannot write, two values */
+		return NULL;
+	}
+	return r ? v.value : NULL;
+}
+
+/* File i's dependencies as modules.dep lists them (after "PATH:"), or NULL. */
+static const char *deps_of(struct fast *f, size_t i)
+{
+	const char *rel = ksc_modset_relpath(f->ms, i), *line;
+	size_t len;
+
+	if (!f->bin)
+		return hash_find(&f->listed, rel);
+	/* modules.dep.bin: the kmod name -> the line, "PATH: deps..." */
+	line = bin_lookup(f, &f->depbin, ksc_modset_name(f->ms, i));
+	len = strlen(rel);
+	if (!line || strncmp(line, rel, len) != 0 || line[len] != ':')
+		return NULL;
+	return line + len + 1;
+}
+
+/* The kmod name of the module that exports `sym` as modules.symbols says, or NULL. */
+static const char *owner_of(struct fast *f, const char *sym)
+{
+	size_t len;
+
+	if (!f->bin)
+		return hash_find(&f->owner, sym);
+	len = strlen(sym);
+	if (array_reserve(f->key, f->key_cap, len + sizeof("symbol:"), 64) < 0) {
+		f->oom = f->bin_bad = true;
+		return NULL;
+	}
+	memcpy(f->key, "symbol:", 7);
+	memcpy(f->key + 7, sym, len + 1);
+	return bin_lookup(f, &f->symbin, f->key);
+}
+
 /* Does every file of the set stand in modules.dep, none newer than it? */
 static bool walk_agrees(struct fast *f)
 {
-	size_t n = ksc_modset_count(f->ms);
+	size_t n = ksc_modset_count(f->ms), keys, lines;
 
 	for (size_t i = 0; i < n && !f->why; i++) {
-		if (!hash_find(&f->listed, ksc_modset_relpath(f->ms, i)))
+		if (!deps_of(f, i))
 			f->why = "a module modules.dep does not list";
 		else if (ksc_modset_mtime(f->ms, i) > f->dep_mtime)
-			f->why = "a module newer than modules.dep";
+			f->why = f->bin ? "a module newer than the .bin files"
+				       : "a module newer than modules.dep";
 	}
 	if (!f->why && ksc_modset_walk_errors(f->ms))
 		f->why = "the walk met a problem";
-	if (!f->why && n != f->listed.count)
+	lines = f->listed.count;
+	if (!f->why && f->bin) {
+		int r = ksc_depbin_count(&f->depbin, &keys, &lines);
+		f->oom |= r == -ENOMEM;
+		f->bin_bad |= r < 0;
+	}
+	if (!f->why && n != lines)
 		f->why = "modules.dep lists a module depmod would not keep";
-	return !f->why;
+	return !f->why && !f->bin_bad;
 }
 
-/* Mark the file of kmod name `name`; false when the set holds none. */
-static bool need_named(struct fast *f, const char *name)
+/* Mark the file of kmod name `name` (*e); false when the set holds none. */
+static bool need_named(struct fast *f, const char *name, size_t *e)
 {
-	size_t i;
-
-	if (!ksc_modset_find(f->ms, name, &i))
+	if (!ksc_modset_find(f->ms, name, e))
 		return false;
-	f->need[i] = true;
+	f->need[*e] |= NEED;
+	return true;
+}
+
+/* Does `mod` export `sym`, or have it as a namespace (see is_namespace_of())? */
+static bool exports_or_ns(const struct ksc_module *mod, const char *sym);
+
+/*
+ * A verdict takes file e for the exporter of `sym`: checked now when e was read, else
+ * kept until it is (agrees()). False when e was read and lacks it.
+ */
+static bool rely(struct fast *f, const char *sym, size_t e)
+{
+	if (f->need[e] & PASSED) {
+		if (f->got[e] && !exports_or_ns(f->got[e], sym)) {
+			f->why = "modules.symbols names an export a module lacks";
+			return false;
+		}
+		return true;
+	}
+	if (array_push(f->relied, f->n_relied, f->cap_relied, (struct relied){ sym, e }) < 0) {
+		f->oom = true;
+		return false;
+	}
 	return true;
 }
 
@@ -179,9 +301,33 @@ static bool need_named(struct fast *f, const char *name)
  * walk did not keep. */
 static bool need_owner(struct fast *f, const char *sym)
 {
-	const char *owner = hash_find(&f->owner, sym);
+	const char *owner = owner_of(f, sym);
+	size_t e;
 
-	return !owner || need_named(f, owner);
+	if (!owner)
+		return true;
+	return need_named(f, owner, &e) && rely(f, sym, e);
+}
+
+/* Mark the files of a line of modules.dep; false when it names one the walk did not keep. */
+static bool need_deps(struct fast *f, const char *deps)
+{
+	for (const char *d = deps; d && *d;) {
+		d += strspn(d, " ");
+		size_t len = strcspn(d, " "), nl, e;
+		char path[PATH_MAX], name[PATH_MAX];
+		if (!len)
+			break;
+		if (len >= sizeof(path))
+			return false;
+		memcpy(path, d, len);
+		path[len] = '\0';
+		d += len;
+		ksc_kmod_modname(path, name, sizeof(name), &nl);
+		if (!need_named(f, name, &e))
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -194,27 +340,12 @@ static bool mark_dependencies(struct fast *f)
 	for (bool changed = true; changed;) {
 		changed = false;
 		for (size_t i = 0; i < ksc_modset_count(f->ms); i++) {
-			const char *deps = f->need[i] ? hash_find(&f->listed,
-								 ksc_modset_relpath(f->ms, i))
-						      : NULL;
-			for (const char *d = deps; d && *d;) {
-				d += strspn(d, " ");
-				size_t len = strcspn(d, " "), nl;
-				char path[PATH_MAX], name[PATH_MAX];
-				if (!len)
-					break;
-				if (len >= sizeof(path))
-					return false;
-				memcpy(path, d, len);
-				path[len] = '\0';
-				d += len;
-				ksc_kmod_modname(path, name, sizeof(name), &nl);
-				size_t e;
-				if (!ksc_modset_find(f->ms, name, &e))
-					return false;
-				changed |= !f->need[e];
-				f->need[e] = true;
-			}
+			if ((f->need[i] & (NEED | EXPANDED)) != NEED)
+				continue;
+			f->need[i] |= EXPANDED;
+			changed = true;
+			if (!need_deps(f, deps_of(f, i)))
+				return false;
 		}
 	}
 	return true;
@@ -226,16 +357,16 @@ static bool mark_needed(struct fast *f, struct ksc_module *const *mods, size_t n
 		return false;
 	for (size_t m = 0; m < n; m++) {
 		char name[256];
-		size_t nl;
+		size_t nl, e;
 		ksc_kmod_modname(ksc_module_get_name(mods[m]), name, sizeof(name), &nl);
-		(void)need_named(f, name); /* the loader skips it as a provider */
+		(void)need_named(f, name, &e); /* the loader skips it as a provider */
 		for (size_t i = 0; i < ksc_module_get_import_count(mods[m]); i++)
 			if (!need_owner(f, ksc_module_get_import(mods[m], i)->name))
 				return false;
 	}
 	for (size_t i = 0; i < ksc_modset_count(f->ms); i++)
 		if (strncmp(ksc_modset_relpath(f->ms, i), "kernel/", 7) != 0)
-			f->need[i] = true;
+			f->need[i] |= NEED;
 	return mark_dependencies(f);
 }
 
@@ -243,12 +374,20 @@ static bool mark_needed(struct fast *f, struct ksc_module *const *mods, size_t n
 static bool providers_needed(struct fast *f, const struct ksc_module *mod)
 {
 	for (size_t i = 0; i < ksc_module_get_import_count(mod); i++) {
-		const char *owner = hash_find(&f->owner, ksc_module_get_import(mod, i)->name);
+		const char *sym = ksc_module_get_import(mod, i)->name, *owner = owner_of(f, sym);
 		size_t e;
-		if (owner && ksc_modset_find(f->ms, owner, &e) && !f->need[e]) {
+		if (!owner)
+			continue;
+		if (!ksc_modset_find(f->ms, owner, &e)) {
+			f->why = "modules.symbols or modules.dep names a module depmod would not keep";
+			return false;
+		}
+		if (!(f->need[e] & NEED)) {
 			f->why = "a module needs one that its line of modules.dep does not name";
 			return false;
 		}
+		if (!rely(f, sym, e))
+			return false;
 	}
 	return true;
 }
@@ -266,56 +405,30 @@ static bool is_namespace_of(const struct ksc_module *mod, const char *name)
 	return false;
 }
 
-static int cmp_osym(const void *a, const void *b)
+static bool exports_or_ns(const struct ksc_module *mod, const char *sym)
 {
-	const struct osym *x = a, *y = b;
-	int c = strcmp(x->owner, y->owner);
-
-	return c ? c : strcmp(x->sym, y->sym);
+	return ksc_module_find_export(mod, sym) || is_namespace_of(mod, sym);
 }
 
-/* modules.symbols' pairs of the needed files, sorted by owner, once. 0 or -ENOMEM. */
-static int sort_by_owner(struct fast *f)
-{
-	void *val;
-
-	f->by_owner = malloc((f->owner.count ? f->owner.count : 1) * sizeof(*f->by_owner));
-	if (!f->by_owner)
-		return -ENOMEM;
-	for (size_t i = 0; i < f->owner.n_buckets; i++) {
-		const char *sym = hash_slot_key(&f->owner, i, &val);
-		size_t e;
-		if (sym && ksc_modset_find(f->ms, val, &e) && f->need[e])
-			f->by_owner[f->n_by_owner++] = (struct osym){ val, sym };
-	}
-	qsort(f->by_owner, f->n_by_owner, sizeof(*f->by_owner), cmp_osym);
-	return 0;
-}
-
-/* Does `mod` (the file e) export what modules.symbols gives it, and only that? */
+/*
+ * Does `mod` (the file e) export what modules.symbols gives it, and what a verdict takes
+ * it to export? modules.symbols' other symbols of e are not looked at: no verdict rests
+ * on them (listing them would take every line of modules.symbols, or every key of its
+ * trie).
+ */
 static bool agrees(struct fast *f, size_t e, const struct ksc_module *mod)
 {
 	const char *name = ksc_modset_name(f->ms, e);
 
 	for (size_t i = 0; i < ksc_module_get_export_count(mod); i++) {
-		const char *owner = hash_find(&f->owner, ksc_module_get_export(mod, i)->name);
+		const char *owner = owner_of(f, ksc_module_get_export(mod, i)->name);
 		if (!owner || strcmp(owner, name) != 0) {
 			f->why = "a module's exports not as in modules.symbols";
 			return false;
 		}
 	}
-	/* the first pair of this owner, then each of its pairs */
-	size_t lo = 0, hi = f->n_by_owner;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (strcmp(f->by_owner[mid].owner, name) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (size_t i = lo; i < f->n_by_owner && strcmp(f->by_owner[i].owner, name) == 0; i++) {
-		const char *sym = f->by_owner[i].sym;
-		if (!ksc_module_find_export(mod, sym) && !is_namespace_of(mod, sym)) {
+	for (size_t i = 0; i < f->n_relied; i++) {
+		if (f->relied[i].owner == e && !exports_or_ns(mod, f->relied[i].sym)) {
 			f->why = "modules.symbols names an export a module lacks";
 			return false;
 		}
@@ -338,7 +451,7 @@ static int add_needed(struct fast *f)
 		const char *path = ksc_modset_path(f->ms, i), *rel = ksc_modset_relpath(f->ms, i);
 		const char *replaced = ksc_modset_replaced(f->ms, i);
 		struct ksc_module *mod = NULL;
-		bool tried = f->need[i] || !vermagic_known;
+		bool needed = f->need[i] & NEED, tried = needed || !vermagic_known;
 		if (tried) {
 			int r = ksc_modset_module(f->ms, i, f->q, &mod);
 			if (r == -ENOMEM)
@@ -348,22 +461,25 @@ static int add_needed(struct fast *f)
 		}
 		bool is_mod = mod && ksc_module_get_kind(mod) == KSC_KIND_MODULE;
 		int r = 0;
+		f->need[i] |= PASSED;
+		if (is_mod && needed)
+			f->got[i] = ksc_module_ref(mod);
 		if (is_mod && ksc_module_is_intree(mod))
 			f->intree_seen = true; /* until then every file is read */
 		if (is_mod && ksc_module_is_intree(mod) && ksc_module_get_vermagic(mod)) {
-			if (!k->vermagic && !f->need[i] &&
+			if (!k->vermagic && !needed &&
 			    !(k->vermagic = pool_strdup(&k->strings, ksc_module_get_vermagic(mod))))
 				r = -ENOMEM;
 			vermagic_known = true;
 		}
-		if (r >= 0 && is_mod && f->need[i]) {
+		if (r >= 0 && is_mod && needed) {
 			if (!agrees(f, i, mod) || !providers_needed(f, mod))
-				r = -ESTALE;
+				r = f->oom ? -ENOMEM : -ESTALE;
 			else
 				r = ksc_kernel_add_module(k, mod);
 		}
 		if (r >= 0 && replaced && (is_mod || !tried)) {
-			if (is_mod && f->need[i])
+			if (is_mod && needed)
 				r = ksc_kernel_note_replaced(k, cfg, mod, rel, replaced);
 			else
 				ksc_info(f->q, "%s: replaces %s for the loader (%s)", path, replaced,
@@ -377,10 +493,23 @@ static int add_needed(struct fast *f)
 	return 0;
 }
 
-static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
-		     struct ksc_module *const *mods, size_t n)
+/* The .bin road: both tries read; false (f->why) when they cannot stand. */
+static bool open_bins(struct fast *f, const char *moddir)
 {
-	const char *moddir = ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR);
+	int64_t sym_mtime;
+
+	if (!open_bin(f, moddir, "modules.dep.bin", &f->depbin, &f->dep_mtime) ||
+	    !open_bin(f, moddir, "modules.symbols.bin", &f->symbin, &sym_mtime))
+		return false;
+	if (sym_mtime < f->dep_mtime)
+		f->dep_mtime = sym_mtime;
+	f->bin = true;
+	return true;
+}
+
+/* The text road: both files read and their lines in tables. 0, -ESTALE or -ENOMEM. */
+static int open_texts(struct fast *f, const char *moddir)
+{
 	int64_t sym_mtime;
 	int r;
 
@@ -392,43 +521,70 @@ static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
 	if ((r = parse_dep(f)) < 0 || (r = parse_symbols(f)) < 0)
 		return r;
 	f->why = NULL;
+	return 0;
+}
+
+/* The kernel from depmod's files: its .bin files (with `bin`) or its text files. */
+static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
+		     struct ksc_module *const *mods, size_t n, bool bin)
+{
+	const char *moddir = ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR);
+	size_t count;
+	int r;
+
+	if (bin && !open_bins(f, moddir))
+		return f->oom ? -ENOMEM : -ESTALE;
+	if (!bin && (r = open_texts(f, moddir)) < 0)
+		return r;
 	if (!(f->ms = ksc_modset_job_wait(f->job, &r)))
 		return r; /* the walk's own failure: the caller says it */
+	count = ksc_modset_count(f->ms);
 	if (!walk_agrees(f))
-		return -ESTALE;
-	f->need = calloc(ksc_modset_count(f->ms) + 1, sizeof(*f->need));
-	if (!f->need)
+		return f->oom ? -ENOMEM : -ESTALE;
+	f->need = calloc(count + 1, sizeof(*f->need));
+	f->got = calloc(count + 1, sizeof(*f->got));
+	if (!f->need || !f->got)
 		return -ENOMEM;
 	if (!mark_needed(f, mods, n)) {
-		f->why = "modules.symbols or modules.dep names a module depmod would not keep";
-		return -ESTALE;
+		if (!f->why)
+			f->why = "modules.symbols or modules.dep names a module depmod would not keep";
+		return f->oom ? -ENOMEM : -ESTALE;
 	}
-	if ((r = sort_by_owner(f)) < 0)
-		return r;
 	r = ksc_kernel_new(f->q, &f->k);
 	if (r >= 0)
 		r = ksc_kernel_set_release(f->k, ksc_kernel_location_get_release(loc));
 	if (r >= 0)
 		r = add_needed(f);
+	if (r >= 0 && f->bin_bad)
+		r = -ESTALE; /* a lookup on the way could not say: the text files are asked */
 	/* no in-tree module (every file was read to find one): only the headers installed,
 	 * their Module.symvers rows as providers, as ksc_kernel_open_location() takes them */
-	char *cache = ksc_kernel_symvers_cache_of(ksc_modset_index_path(f->ms));
+	char *cache = r >= 0 ? ksc_kernel_symvers_cache_of(ksc_modset_index_path(f->ms)) : NULL;
 	if (r >= 0)
 		r = ksc_kernel_open_rest(f->k, loc, !f->intree_seen, cache);
 	free(cache);
 	return r;
 }
 
+/* Everything but the set and the held context, as before open_fast(). */
 static void fast_fini(struct fast *f)
 {
+	for (size_t i = 0; f->got && i < ksc_modset_count(f->ms); i++)
+		ksc_module_unref(f->got[i]);
+	free(f->got);
 	free(f->need);
-	free(f->by_owner);
+	free(f->relied);
+	free(f->key);
+	ksc_depbin_fini(&f->depbin);
+	ksc_depbin_fini(&f->symbin);
 	hash_fini(&f->listed);
 	hash_fini(&f->owner);
 	free(f->dep);
 	free(f->syms);
 	ksc_kernel_unref(f->k);
-	ksc_unref(f->q);
+	*f = (struct fast){ .q = f->q, .job = f->job, .ms = f->ms };
+	hash_init(&f->listed);
+	hash_init(&f->owner);
 }
 
 /* Said into ctx, as they were logged. */
@@ -443,6 +599,7 @@ static int depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *lo
 		       struct ksc_modset_job *job, struct ksc_module *const *mods, size_t n,
 		       const struct held *prelude, struct ksc_kernel **out)
 {
+	const char *moddir = ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR);
 	struct held held = { 0 };
 	struct fast f = { .job = job };
 	int r;
@@ -455,7 +612,18 @@ static int depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *lo
 		return -ENOMEM;
 	ksc_set_log_priority(f.q, ksc_get_log_priority(ctx));
 	ksc_set_log_fn(f.q, hold_msg, &held);
-	r = open_fast(&f, loc, mods, n);
+	r = open_fast(&f, loc, mods, n, true);
+	if (r < 0) /* the walk's messages before any of this answer's own */
+		(void)ksc_modset_job_wait(job, &(int){ 0 });
+	if (r == -ESTALE) {
+		/* the .bin files cannot stand: the text files, what they read said anew */
+		ksc_dbg(ctx, "%s: depmod's .bin files not used: %s", moddir,
+			f.bin_bad || !f.why ? "a .bin file not as depmod writes it" : f.why);
+		fast_fini(&f);
+		held_fini(&held);
+		held = (struct held){ 0 };
+		r = open_fast(&f, loc, mods, n, false);
+	}
 	if (r == 0 && held.oom)
 		r = -ENOMEM;
 	if (r == 0) {
@@ -468,12 +636,12 @@ static int depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *lo
 		*out = f.k;
 		f.k = NULL;
 	} else if (r != -ENOMEM) {
-		ksc_dbg(ctx, "%s: depmod's files not used: %s",
-			ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR),
+		ksc_dbg(ctx, "%s: depmod's files not used: %s", moddir,
 			f.why ? f.why : strerror(-r));
 		r = -ESTALE;
 	}
 	fast_fini(&f);
+	ksc_unref(f.q);
 	held_fini(&held);
 	return r;
 }

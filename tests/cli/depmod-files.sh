@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # `check -k ROOT` from depmod's files (lib/kernel/ksc-kernel-depmod.c): with modules.dep
-# and modules.symbols current (kmod's depmod run on the root), only the module's providers
+# and modules.symbols current (kmod's depmod run on the root; their .bin tries when those
+# are there and current, else the text files), only the module's providers
 # are read, and every output is the whole tree's read byte for byte (KSYMCHECK_NO_DEPMOD=1
 # KSYMCHECK_NO_INDEX=1: ksc_kernel_open()); with an index, the files read are taken from
 # its records when current (and the records read are kept in it), so the runs that compare
@@ -36,10 +37,22 @@ both() {
 	cat "$T_TMP/full.err" >> "$T_TMP/full.out"
 	t_diff "$name: the same output as the tree's read" "$T_TMP/full.out" "$T_TMP/fast.out"
 	KSYMCHECK_NO_INDEX=1 KSYMCHECK_DEBUG=1 "$KSC" check "$@" -k "$root" "${CHECKED:-$amd}" 2>&1 >/dev/null |
-		sed -n "s|^ksymcheck: debug: $k: depmod's files not used: ||p" > "$T_TMP/why"
+		grep "^ksymcheck: debug: $k: depmod's" > "$T_TMP/debug"
+	sed -n "s|^ksymcheck: debug: $k: depmod's files not used: ||p" "$T_TMP/debug" > "$T_TMP/why"
+	sed -n "s|^ksymcheck: debug: $k: depmod's .bin files not used: ||p" "$T_TMP/debug" \
+		> "$T_TMP/binwhy"
+	printf '%s: .bin files: %s; files: %s\n' "$name" "$(cat "$T_TMP/binwhy")" \
+		"$(cat "$T_TMP/why")" >> "$T_TMP/roads"
 }
 # uses NAME: depmod's files were used
 uses() { t_eq "$1" "" "$(cat "$T_TMP/why")"; }
+# uses_bin NAME: their .bin files were used
+uses_bin() { t_eq "$1" ":" "$(cat "$T_TMP/binwhy"):$(cat "$T_TMP/why")"; }
+# text_road NAME WHY: the .bin files not used for WHY, the text files used
+text_road() { t_eq "$1" "$2:" "$(cat "$T_TMP/binwhy"):$(cat "$T_TMP/why")"; }
+# hide_bins, show_bins: the .bin files moved away and back (the text files' own cases)
+hide_bins() { mv "$k/modules.dep.bin" "$k/modules.symbols.bin" "$T_TMP/"; }
+show_bins() { mv "$T_TMP/modules.dep.bin" "$T_TMP/modules.symbols.bin" "$k/"; }
 # falls_back NAME WHY
 falls_back() { t_eq "$1" "$2" "$(cat "$T_TMP/why")"; }
 
@@ -50,7 +63,7 @@ fi
 "$DEPMOD" -b "$root" -C "$T_TMP/no-such-folder" "$REL" 2> /dev/null
 
 both "depmod run"
-uses "... depmod's files used"
+uses_bin "... depmod's .bin files used"
 both "depmod run, -v --format json" -v --format json
 t_expect current 0 env KSYMCHECK_NO_INDEX=1 "$KSC" check -v -k "$root" "$amd"
 # with an index (made by the tree's read), check goes through it: the same output
@@ -113,6 +126,10 @@ falls_back "... the tree is read" "a module newer than modules.dep"
 "$DEPMOD" -b "$root" -C "$T_TMP/no-such-folder" "$REL" 2> /dev/null
 touch -d '-1 hour' "$k/kernel/arch/x86/kvm/kvm-amd.ko"
 
+# The text files' own cases: without the .bin files (modprobe's), the text files are read
+hide_bins
+both "no .bin files"
+text_road "... the text files used" "no modules.dep.bin and modules.symbols.bin"
 cp "$k/modules.symbols" "$T_TMP/symbols"
 grep -v ' kvm$' "$T_TMP/symbols" > "$k/modules.symbols"
 touch -r "$T_TMP/symbols" "$k/modules.symbols"
@@ -136,6 +153,47 @@ falls_back "... the tree is read" "a line not as depmod writes it"
 cp "$T_TMP/dep" "$k/modules.dep"
 both "depmod's files restored"
 uses "... depmod's files used again"
+show_bins
+
+# The .bin files: missing, not as depmod writes them, older than a module, of another
+# tree; each time the text files answer instead, with the same output
+both "the .bin files back"
+uses_bin "... used"
+mv "$k/modules.symbols.bin" "$T_TMP/"
+both "no modules.symbols.bin"
+text_road "... the text files used" "no modules.dep.bin and modules.symbols.bin"
+cp "$T_TMP/modules.symbols.bin" "$k/"
+cp "$k/modules.dep.bin" "$T_TMP/dep.bin"
+printf 'XXXX' | dd of="$k/modules.dep.bin" conv=notrunc 2> /dev/null
+both "modules.dep.bin's magic changed"
+text_road "... the text files used" "a .bin file not as depmod writes it"
+cp "$T_TMP/dep.bin" "$k/modules.dep.bin"
+head -c $(($(stat -c %s "$T_TMP/modules.symbols.bin") / 2)) "$T_TMP/modules.symbols.bin" \
+	> "$k/modules.symbols.bin"
+both "modules.symbols.bin cut in half"
+text_road "... the text files used" "a .bin file not as depmod writes it"
+cp "$T_TMP/modules.symbols.bin" "$k/"
+head -c $(($(stat -c %s "$T_TMP/dep.bin") - 3)) "$T_TMP/dep.bin" > "$k/modules.dep.bin"
+both "modules.dep.bin three bytes short"
+text_road "... the text files used" "a .bin file not as depmod writes it"
+cp "$T_TMP/dep.bin" "$k/modules.dep.bin"
+touch -d '-2 hours' "$k/modules.dep.bin"
+both "modules.dep.bin older than the modules"
+text_road "... the text files used" "a module newer than the .bin files"
+# the .bin files of the tree without kvm-amd.ko, made current again by their times
+mv "$k/kernel/arch/x86/kvm/kvm-amd.ko" "$T_TMP/kvm-amd.ko.away"
+"$DEPMOD" -b "$root" -C "$T_TMP/no-such-folder" "$REL" 2> /dev/null
+cp "$k/modules.dep.bin" "$k/modules.symbols.bin" "$T_TMP/"
+mv "$T_TMP/kvm-amd.ko.away" "$k/kernel/arch/x86/kvm/kvm-amd.ko"
+"$DEPMOD" -b "$root" -C "$T_TMP/no-such-folder" "$REL" 2> /dev/null
+cp "$T_TMP/modules.dep.bin" "$T_TMP/modules.symbols.bin" "$k/"
+touch "$k/modules.dep.bin" "$k/modules.symbols.bin"
+both "the .bin files of the tree without kvm-amd.ko"
+text_road "... the text files used" "a module modules.dep does not list"
+"$DEPMOD" -b "$root" -C "$T_TMP/no-such-folder" "$REL" 2> /dev/null
+both "depmod run again"
+uses_bin "... the .bin files used"
+t_expect roads 0 cat "$T_TMP/roads"
 
 # A dependency cycle made after depmod (which writes no files for a tree with one), the
 # times put back: cyc's provider cya is read with what cya needs in turn (its line of
@@ -155,12 +213,14 @@ if [ -n "$CLANG" ]; then
 	CHECKED=$T_TMP/cyc.ko both "a cycle made after depmod, its time put back"
 	uses "... depmod's files used"
 	t_grep "... the cycle seen" "dependency cycle cya -> cyb -> cya" "$T_TMP/fast.out"
+	hide_bins
 	sed -i 's|^kernel/cy/cya.ko:.*|kernel/cy/cya.ko:|; s|^\(kernel/cy/cyc.ko:.*\) kernel/cy/cyb.ko|\1|' \
 		"$k/modules.dep"
 	CHECKED=$T_TMP/cyc.ko both "cya's and cyc's lines of modules.dep without cyb"
 	falls_back "... the tree is read" "a module needs one that its line of modules.dep does not name"
 	rm -r "$k/kernel/cy"
 	cp "$T_TMP/dep" "$k/modules.dep"
+	show_bins
 else
 	t_skip "a cycle made after depmod" "no clang"
 fi
