@@ -263,6 +263,7 @@ PLAIN_STRUCTS = {
     "ksc_mread": "the file a module-set reader is handed (descriptor, open error)",
     "ksc_mread_stats": "a module-set reader's time and byte counts, for --timing",
     "ksc_msgbuf": "a worker's messages, handed to the main thread to replay in order",
+    "ksc_depbin_value": "a key's value in depmod's .bin trie: a string of the file, a count",
 }
 
 # Today's reaches of a file into another wing's private struct, by (file, struct), with
