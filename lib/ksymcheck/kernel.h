@@ -148,7 +148,8 @@ int ksc_kernel_open_location(struct ksc_ctx *ctx, const struct ksc_kernel_locati
  * `n` modules `mods` (ksc_check_modules()) depends on it, from the files depmod wrote:
  * when modules.dep and modules.symbols of the module folder are current (every module
  * depmod would keep listed, none newer than modules.dep, what is read agreeing with
- * them), only the providers of the modules' imports, the files of their names and the
+ * them; asked in modules.dep.bin and modules.symbols.bin first, as modprobe asks them),
+ * only the providers of the modules' imports, the files of their names and the
  * files outside kernel/ are read; their verdicts are those of ksc_kernel_open()'s kernel.
  * Its other getters answer for those modules only. 0 and *out, -ESTALE (nothing logged)
  * when depmod's files cannot stand for the tree (then use ksc_kernel_open()), -ENOMEM,
