@@ -46,6 +46,22 @@ rows = struct.pack("<5I", 0, 4, 12, 0x1ea9b2c1, 0) + struct.pack("<5I", 13, 4, 1
 strs = b"abc\0vmlinux\0\0xyz\0DMA_BUF\0"
 sys.stdout.buffer.write(b"\x0e" + struct.pack("<8sII", b"KSCSYMV\n", 1, 2) + bytes(48) + rows + strs)' > "$sd/seed-rows"
 		seeds+=("$sd") ;;
+	fuzz-depbin)
+		# kmod's depmod's modules.dep.bin and modules.symbols.bin of the demo's
+		# in-tree modules, each after a key (its length, then the key)
+		sd=build-fuzz/seeds-fuzz-depbin
+		dm=$(PATH=$PATH:/usr/sbin:/sbin command -v depmod || true)
+		if [ -n "$dm" ] && [ -d build/fixtures/demo/intree ]; then
+			rm -rf "$sd" && mkdir -p "$sd/root/lib/modules/6.16.0-fx/kernel"
+			cp build/fixtures/demo/intree/*.ko "$sd/root/lib/modules/6.16.0-fx/kernel/"
+			if "$dm" -b "$sd/root" -C "$sd/none" 6.16.0-fx 2> /dev/null; then
+				m=$sd/root/lib/modules/6.16.0-fx
+				{ printf '\007kvm_amd'; cat "$m/modules.dep.bin"; } > "$sd/seed-dep"
+				{ printf '\017symbol:kvm_init'; cat "$m/modules.symbols.bin"; } > "$sd/seed-sym"
+				seeds+=("$sd")
+			fi
+			rm -rf "$sd/root"
+		fi ;;
 	fuzz-reloc)
 		# the module with no relocation section added, with one, and with two that
 		# share one blob of its six relocations (fuzz/fuzz-reloc.c)
