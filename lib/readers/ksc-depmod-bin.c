@@ -21,10 +21,12 @@
  * kmod 30 (Debian 12) a symbol lookup is a wildcard search (index_searchwild()) that
  * follows every child of a node whose prefix holds a '*', '?' or '[' without bounding
  * the depth or the nodes visited, so a trie of a tree we are asked to judge could recurse
- * without end; with its indexes loaded it maps the files (a file cut while mapped raises
- * SIGBUS) and reads prefixes with strlen() past the mapping's end. It has no way to count
- * the keys of modules.dep.bin either (only kmod_dump_index() to a file descriptor), which
- * proving modules.dep current needs. Here the file is read whole into memory once (at
+ * without end (a 20-byte modules.symbols.bin whose root, of prefix "*", is its own child
+ * makes kmod 30's `modprobe -d ROOT --show-depends symbol:X` die of SIGSEGV); with its
+ * indexes loaded it maps the files (a file cut while mapped raises SIGBUS) and reads
+ * prefixes with strlen() past the mapping's end. It has no way to count the keys of
+ * modules.dep.bin either (only kmod_dump_index() to a file descriptor), which proving
+ * modules.dep current needs. Here the file is read whole into memory once (at
  * most KSC_TEXT_MAX bytes), every offset is checked against its size, a lookup takes one
  * node per byte of its key (it cannot loop), and a count of every key visits each node
  * at most once: a node reached twice (a trie is a tree) or past KSC_DEPBIN_DEPTH levels
