@@ -2,7 +2,7 @@
 /*
  * libFuzzer target: depmod's .bin tries (lib/readers/ksc-depmod-bin.c). The first byte is
  * the length of a key, then the key, then the file: parsed from an exact-size copy (so
- * that any read past it is caught), every node counted, the key and a few fixed ones
+ * that any read past it is caught), every node visited and counted, the key and a few fixed ones
  * looked up. Nothing may crash, hang or return a value outside the file.
  */
 #include <stdint.h>
@@ -31,6 +31,17 @@ static void look(const struct ksc_depbin *db, const char *key)
 	}
 }
 
+/* Each value handed over lies in the file, its NUL after it. */
+static int in_file(void *data, const char *value, size_t len)
+{
+	const struct ksc_depbin *db = data;
+	const char *lo = (const char *)db->data, *hi = lo + db->size;
+
+	if (value < lo || value + len >= hi || value[len] != '\0')
+		abort();
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ksc_depbin db;
@@ -48,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		key[klen] = '\0';
 		memcpy(file, data + 1 + klen, size - 1 - klen);
 		if (ksc_depbin_parse(file, size - 1 - klen, &db) == 0) {
-			int r = ksc_depbin_count(&db, &keys_n, &values_n);
+			int r = ksc_depbin_each(&db, in_file, &db, &keys_n, &values_n);
 			if (r != 0 && r != -EINVAL && r != -ELOOP && r != -ENOMEM)
 				abort();
 			if (r == 0 && keys_n > values_n)

@@ -209,77 +209,91 @@ int ksc_depbin_lookup(const struct ksc_depbin *db, const char *key, struct ksc_d
 	return 1;
 }
 
-/* Every value of node n in range; their number added to *values. */
-static int count_values(const struct ksc_depbin *db, const struct node *n, size_t *values)
+/* A visit of every node: the path from the root, the nodes met, the counts. */
+struct walker {
+	const struct ksc_depbin *db;
+	unsigned char *seen; /* a bit per byte of the file: a node starts there */
+	struct frame {
+		struct node n;
+		unsigned int next; /* the next of its children to visit */
+	} *path;
+	size_t depth, cap, keys, values;
+	ksc_depbin_value_fn fn;
+	void *data;
+};
+
+/* Every value of node n in range, each handed to w->fn; their number counted. */
+static int each_value(struct walker *w, const struct node *n)
 {
 	const unsigned char *p = n->values;
 	const char *value;
 	size_t len;
 
 	for (uint32_t i = 0; i < n->n_values; i++) {
-		int r = next_value(db, &p, &value, &len);
+		int r = next_value(w->db, &p, &value, &len);
+		if (r >= 0 && w->fn)
+			r = w->fn(w->data, value, len);
 		if (r < 0)
 			return r;
 	}
-	*values += n->n_values;
+	w->values += n->n_values;
 	return 0;
 }
 
-/* A node of the count's path from the root, and the next of its children to visit. */
-struct frame {
-	struct node n;
-	unsigned int next;
-};
-
 /* Push the node of `word` onto the path, once: a node reached twice is a loop. */
-static int visit(const struct ksc_depbin *db, uint32_t word, unsigned char *seen,
-		 struct frame **path, size_t *depth, size_t *cap, size_t *keys, size_t *values)
+static int visit(struct walker *w, uint32_t word)
 {
 	struct node n;
-	int r = read_node(db, word, &n);
+	int r = read_node(w->db, word, &n);
 
 	if (r < 0)
 		return r;
-	if (seen[n.off / 8] & (1u << (n.off % 8)))
+	if (w->seen[n.off / 8] & (1u << (n.off % 8)))
 		return -ELOOP; /* reached twice: a trie is a tree */
-	seen[n.off / 8] |= (unsigned char)(1u << (n.off % 8));
-	if (*depth >= KSC_DEPBIN_DEPTH)
+	w->seen[n.off / 8] |= (unsigned char)(1u << (n.off % 8));
+	if (w->depth >= KSC_DEPBIN_DEPTH)
 		return -ELOOP;
 	if (n.n_values) {
-		(*keys)++;
-		if ((r = count_values(db, &n, values)) < 0)
+		w->keys++;
+		if ((r = each_value(w, &n)) < 0)
 			return r;
 	}
-	if (array_reserve(*path, *cap, *depth + 1, 64) < 0)
+	if (array_reserve(w->path, w->cap, w->depth + 1, 64) < 0)
 		return -ENOMEM;
-	(*path)[(*depth)++] = (struct frame){ .n = n, .next = n.first };
+	w->path[w->depth++] = (struct frame){ .n = n, .next = n.first };
 	return 0;
 }
 
-int ksc_depbin_count(const struct ksc_depbin *db, size_t *keys, size_t *values)
+int ksc_depbin_each(const struct ksc_depbin *db, ksc_depbin_value_fn fn, void *data,
+		    size_t *keys, size_t *values)
 {
-	struct frame *path = NULL;
-	size_t depth = 0, cap = 0;
-	unsigned char *seen;
+	struct walker w = { .db = db, .fn = fn, .data = data };
 	int r;
 
 	*keys = *values = 0;
 	if (!db->data)
 		return -EINVAL;
-	if (!(seen = calloc(db->size / 8 + 1, 1)))
+	if (!(w.seen = calloc(db->size / 8 + 1, 1)))
 		return -ENOMEM;
-	r = visit(db, db->root, seen, &path, &depth, &cap, keys, values);
-	while (r >= 0 && depth) {
-		struct frame *f = &path[depth - 1];
+	r = visit(&w, db->root);
+	while (r >= 0 && w.depth) {
+		struct frame *f = &w.path[w.depth - 1];
 		if (!f->n.children || f->next > f->n.last) {
-			depth--;
+			w.depth--;
 			continue;
 		}
 		uint32_t word = child_word(&f->n, f->next++);
 		if (word & NODE_MASK)
-			r = visit(db, word, seen, &path, &depth, &cap, keys, values);
+			r = visit(&w, word);
 	}
-	free(path);
-	free(seen);
+	free(w.path);
+	free(w.seen);
+	*keys = w.keys;
+	*values = w.values;
 	return r < 0 ? r : 0;
+}
+
+int ksc_depbin_count(const struct ksc_depbin *db, size_t *keys, size_t *values)
+{
+	return ksc_depbin_each(db, NULL, NULL, keys, values);
 }

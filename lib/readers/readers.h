@@ -421,3 +421,11 @@ int ksc_depbin_lookup(const struct ksc_depbin *db, const char *key,
  * than KSC_DEPBIN_DEPTH) or -ENOMEM.
  */
 int ksc_depbin_count(const struct ksc_depbin *db, size_t *keys, size_t *values) _must_check_;
+/*
+ * The same, each value handed to fn (a string in the file, NUL after its len bytes) as
+ * it is met, in no order the caller may rely on; fn's negative return stops the visit
+ * and is returned. Keys are not rebuilt.
+ */
+typedef int (*ksc_depbin_value_fn)(void *data, const char *value, size_t len);
+int ksc_depbin_each(const struct ksc_depbin *db, ksc_depbin_value_fn fn, void *data,
+		    size_t *keys, size_t *values) _must_check_;

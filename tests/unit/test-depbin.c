@@ -50,6 +50,32 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* ksc_depbin_each()'s callback: each value must be a line of modules.dep, met once */
+struct seen_lines {
+	char *lines[512];
+	bool met[512];
+	size_t n_lines;
+	size_t n;    /* values met */
+	size_t stop_at;
+};
+
+static int line_of(void *data, const char *value, size_t len)
+{
+	struct seen_lines *s = data;
+
+	assert_int_equal(strlen(value), len);
+	if (++s->n == s->stop_at)
+		return -ECANCELED;
+	for (size_t i = 0; i < s->n_lines; i++) {
+		if (!s->met[i] && strcmp(s->lines[i], value) == 0) {
+			s->met[i] = true;
+			return 0;
+		}
+	}
+	fail_msg("a value that is no line of modules.dep, or met twice: %s", value);
+	return -EINVAL;
+}
+
 static void open_in(const struct fx *f, const char *name, struct ksc_depbin *db)
 {
 	char p[1200];
@@ -96,6 +122,18 @@ static void test_dep_as_text(void **state)
 	assert_int_equal(ksc_depbin_count(&db, &keys, &values), 0);
 	assert_int_equal(keys, lines);
 	assert_int_equal(values, lines);
+	/* every value handed over once, each a line */
+	static struct seen_lines sl;
+	sl = (struct seen_lines){ .n_lines = 0 };
+	for (line = text; sl.n_lines < lines; line += strlen(line) + 1)
+		sl.lines[sl.n_lines++] = line;
+	assert_int_equal(ksc_depbin_each(&db, line_of, &sl, &keys, &values), 0);
+	assert_int_equal(sl.n, lines);
+	memset(sl.met, 0, sizeof(sl.met));
+	sl.n = 0;
+	sl.stop_at = 3;
+	assert_int_equal(ksc_depbin_each(&db, line_of, &sl, &keys, &values), -ECANCELED);
+	assert_int_equal(sl.n, 3);
 	/* not keys: a prefix of one, one longer, none, one past 7-bit ASCII */
 	assert_int_equal(ksc_depbin_lookup(&db, "kv", &v), 0);
 	assert_int_equal(ksc_depbin_lookup(&db, "kvm_amdx", &v), 0);
