@@ -74,7 +74,7 @@ static size_t count_strings(const struct krec_src *src)
 			ksc_module_get_import_count(mod) +
 			ksc_module_get_version_count(mod) +
 			ksc_module_get_ext_version_count(mod) +
-			2 * ksc_module_get_export_count(mod);
+			2 * ksc_module_get_export_count(mod) + ksc_module_get_param_count(mod);
 	return nstr;
 }
 
@@ -177,6 +177,20 @@ static void put_versions_exports(struct rbuf *b, struct krec *h, const struct ks
 					 (e->gpl_only ? KREC_EXP_GPL : 0) |
 						 (e->has_crc ? KREC_EXP_HAS_CRC : 0) };
 		memcpy(b->p + h->exports.off + i * sizeof(x), &x, sizeof(x));
+	}
+}
+
+/* __param: each parameter's name and mode (R42). */
+static void put_params(struct rbuf *b, struct krec *h, const struct ksc_module *mod)
+{
+	size_t n = ksc_module_get_param_count(mod);
+
+	PUT_ARRAY(b, h->params, n, struct krec_param);
+	for (size_t i = 0; i < n && !b->oom; i++) {
+		unsigned int perm;
+		const char *name = ksc_module_get_param(mod, i, &perm);
+		struct krec_param x = { rbuf_cstr(b, name), perm };
+		memcpy(b->p + h->params.off + i * sizeof(x), &x, sizeof(x));
 	}
 }
 
@@ -345,6 +359,7 @@ int ksc_krec_build(const struct krec_src *src, struct krec **out)
 		put_module_facts(&b, &h, mod);
 		put_modinfo_imports(&b, &h, mod);
 		put_versions_exports(&b, &h, mod);
+		put_params(&b, &h, mod);
 	}
 	if (mod && src->sigtail_len) {
 		h.sigtail.n = (uint32_t)src->sigtail_len;
@@ -726,6 +741,22 @@ out:
 	return ret;
 }
 
+/* __param's names and modes. 0 or -ENOMEM. */
+static int restore_params(struct ksc_module *mod, const struct krec *r)
+{
+	const struct krec_param *x = krec_arr(r, r->params);
+	struct ksc_param *p = calloc(r->params.n, sizeof(*p));
+	int ret;
+
+	if (!p)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->params.n; i++)
+		p[i] = (struct ksc_param){ krec_str(r, x[i].name), x[i].perm };
+	ret = ksc_module_add_params(mod, p, r->params.n);
+	free(p);
+	return ret;
+}
+
 int ksc_krec_to_module(struct ksc_ctx *ctx, const struct krec *r, const char *path,
 		       bool copy, bool provider_only, struct ksc_sigscratch *scratch,
 		       struct ksc_module **out)
@@ -748,6 +779,8 @@ int ksc_krec_to_module(struct ksc_ctx *ctx, const struct krec *r, const char *pa
 			ret = restore_versions(mod, r);
 		if (ret == 0)
 			ret = restore_imports(mod, r);
+		if (ret == 0 && r->params.n)
+			ret = restore_params(mod, r);
 	}
 	if (ret < 0) {
 		ksc_module_unref(mod);

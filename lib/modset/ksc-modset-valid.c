@@ -54,7 +54,8 @@ int ksc_krec_validate(const struct krec *r, size_t size)
 	    !range_ok(r->kinfo, sizeof(struct krec_pair), 4, H, size) ||
 	    !range_ok(r->sigtail, 1, 1, H, size) || r->sigtail.n > r->usize ||
 	    !range_ok(r->sigdigest, sizeof(struct krec_digest), 4, H, size) ||
-	    r->sigdigest.n > 1 || (r->sigdigest.n && !r->sigtail.n))
+	    r->sigdigest.n > 1 || (r->sigdigest.n && !r->sigtail.n) ||
+	    !range_ok(r->params, sizeof(struct krec_param), 4, H, size))
 		return -EINVAL;
 	const struct krec_digest *dg = krec_arr(r, r->sigdigest);
 	if (r->sigdigest.n && (dg->nid <= 0 || dg->len == 0 || dg->len > sizeof(dg->md)))
@@ -68,7 +69,7 @@ int ksc_krec_validate(const struct krec *r, size_t size)
 		       r->symvers_owner == KREC_NONE || r->kind == 0 || r->err != 0))
 		return -EINVAL;
 	if (!engine && (r->err >= 0 || r->modinfo.n || r->imports.n || r->versions.n ||
-			r->ext_versions.n || r->exports.n || r->sigtail.n))
+			r->ext_versions.n || r->exports.n || r->sigtail.n || r->params.n))
 		return -EINVAL;
 	if ((r->flags & KREC_F_KDEPS_DERIVED) &&
 	    (!engine || !(r->flags & KREC_F_KDEPS) || r->kdeps.n))
@@ -116,6 +117,10 @@ int ksc_krec_validate(const struct krec *r, size_t size)
 	const struct krec_kdep *d = krec_arr(r, r->kdeps);
 	for (size_t i = 0; i < r->kdeps.n; i++)
 		if (!str_ok(d[i].name & ~KREC_IMP_WEAK, sn, false))
+			return -EINVAL;
+	const struct krec_param *pm = krec_arr(r, r->params);
+	for (size_t i = 0; i < r->params.n; i++)
+		if (!str_ok(pm[i].name, sn, false) || pm[i].perm > 0xffffu)
 			return -EINVAL;
 	return 0;
 }

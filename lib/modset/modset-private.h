@@ -22,7 +22,7 @@
 #include "modset/modset.h"
 
 #define KIDX_MAGIC "KSCTREE\n"
-#define KIDX_VERSION 9u
+#define KIDX_VERSION 10u
 #define KIDX_BYTE_ORDER 0x01020304u
 #define KIDX_F_DERIVED 1u
 #define KIDX_CHECKED_FROM 32 /* the hot checksum covers the file from here to cold_off */

@@ -195,6 +195,7 @@ struct krec {
 	struct krange kinfo;    /* struct krec_pair: kmod's .modinfo when KREC_F_KINFO */
 	struct krange sigtail;  /* bytes: the image's signature block and marker, for ksc-sig.c */
 	struct krange sigdigest; /* 0 or 1 struct krec_digest: the signed bytes' digest */
+	struct krange params;   /* struct krec_param: __param's names and modes (R42) */
 	struct krange strtab;   /* bytes */
 };
 #define KREC_RACY INT64_MIN
@@ -211,6 +212,9 @@ struct krec_crc {
 };
 struct krec_export {
 	uint32_t name, ns, crc, flags;
+};
+struct krec_param {
+	uint32_t name, perm;
 };
 /* The digest verifying the signature needs (struct ksc_sig_digest), made when read. */
 struct krec_digest {

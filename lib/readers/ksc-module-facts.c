@@ -128,3 +128,20 @@ int ksc_module_add_import(struct ksc_module *mod, const struct ksc_import *im)
 	mod->n_imports++;
 	return 0;
 }
+
+int ksc_module_add_params(struct ksc_module *mod, const struct ksc_param *p, size_t n)
+{
+	if (mod->params)
+		return -EEXIST;
+	mod->params = table(n, sizeof(*mod->params));
+	if (!mod->params)
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		mod->params[i].name = keep(mod, p[i].name);
+		mod->params[i].perm = p[i].perm;
+		if (!mod->params[i].name)
+			return -ENOMEM;
+		mod->n_params++;
+	}
+	return 0;
+}

@@ -199,6 +199,13 @@ int ksc_module_add_version(struct ksc_module *mod, bool ext, const char *name,
 int ksc_module_add_import(struct ksc_module *mod, const struct ksc_import *im) _must_check_;
 /* The sections of a module as bits of ksc_elf_section_names (ksc_module_has_section()). */
 uint32_t ksc_module_section_bits(const struct ksc_module *mod);
+/*
+ * __param of a module rebuilt from facts: the n entries of p (names kept as the facts'
+ * strings are), once, after ksc_module_new_from_facts(). 0, -ENOMEM, -EEXIST when it has
+ * parameters already.
+ */
+int ksc_module_add_params(struct ksc_module *mod, const struct ksc_param *p,
+			  size_t n) _must_check_;
 /* __param (R42): the number of struct kernel_param, the name and perm of the i-th. */
 size_t ksc_module_get_param_count(const struct ksc_module *mod);
 const char *ksc_module_get_param(const struct ksc_module *mod, size_t i, unsigned int *perm);
