@@ -28,6 +28,7 @@ struct mentry {
 	char *name;            /* kmod's name (a key of by_name) */
 	char *replaced;        /* the file of its name it won over, relative, or NULL */
 	uint64_t size, ino;    /* the file as the walk met it */
+	uint64_t dev;
 	int64_t mtime_ns, ctime_ns;
 	const struct kidx_module *old; /* the index's entry for this path, or NULL */
 	const struct krec *rec;        /* its facts, once known */
@@ -85,6 +86,7 @@ static int collect(const char *path, const char *replaced, const struct stat *st
 	*e = (struct mentry){ .path = strdup(path), .name = strdup(name),
 			      .replaced = replaced ? strdup(replaced) : NULL,
 			      .size = (uint64_t)st->st_size, .ino = (uint64_t)st->st_ino,
+			      .dev = (uint64_t)st->st_dev,
 			      .mtime_ns = st_mtime_ns(st), .ctime_ns = st_ctime_ns(st),
 			      .link = link };
 	if (!e->path || !e->name || (replaced && !e->replaced)) {
@@ -514,12 +516,9 @@ static bool read_entry(struct ksc_modset *ms, struct mentry *e, struct ksc_mread
 	return e->rec != NULL;
 }
 
-int ksc_modset_record(struct ksc_modset *ms, size_t i, const struct krec **out)
+/* e's record from the index when it is this very file (e->rec), the file not read. */
+static int indexed_record(struct ksc_modset *ms, struct mentry *e)
 {
-	struct mentry *e = &ms->e[i];
-	char abs[PATH_MAX * 2];
-
-	*out = NULL;
 	if (!e->rec && !ms->full_tried && ms->map && !e->checked) {
 		int r = find_in_map(ms, e);
 		if (r < 0)
@@ -532,9 +531,21 @@ int ksc_modset_record(struct ksc_modset *ms, size_t i, const struct krec **out)
 		if (r < 0)
 			e->current = false; /* corrupt: the file is read */
 	}
+	return 0;
+}
+
+int ksc_modset_record(struct ksc_modset *ms, size_t i, const struct krec **out)
+{
+	struct mentry *e = &ms->e[i];
+	char abs[PATH_MAX * 2];
+	int r = indexed_record(ms, e);
+
+	*out = NULL;
+	if (r < 0)
+		return r;
 	if (!e->rec) {
 		struct ksc_mreader *w;
-		int r = ksc_mreader_new(&w);
+		r = ksc_mreader_new(&w);
 		if (r < 0)
 			return r;
 		bool ok = read_entry(ms, e, w, abs, sizeof(abs));
@@ -564,12 +575,11 @@ int ksc_modset_each_import(struct ksc_modset *ms, size_t i,
 	return r < 0 ? r : 0;
 }
 
-/* What reading it logged, said again, its path written as the caller named it. */
+/* What reading file `rel` logged, said again, its path written as the caller names it. */
 static void replay_msgs(const struct ksc_modset *ms, struct ksc_ctx *ctx, const struct krec *r,
-			const char *path)
+			const char *rel, const char *path)
 {
 	const struct krec_msg *msg = krec_arr(r, r->msgs);
-	const char *rel = path + ms->base;
 	char abs[PATH_MAX * 2];
 	size_t al = (size_t)snprintf(abs, sizeof(abs), "%s/%s", ms->moddir_abs, rel);
 
@@ -598,8 +608,43 @@ int ksc_modset_module(struct ksc_modset *ms, size_t i, struct ksc_ctx *ctx,
 	/* a file the reader refused: read again, to say why as the caller's reader says it */
 	if (!(rec->flags & KREC_F_ENGINE))
 		return ksc_module_new_from_module_path(ctx, ms->e[i].path, out);
-	replay_msgs(ms, ctx, rec, ms->e[i].path);
+	replay_msgs(ms, ctx, rec, ms->e[i].path + ms->base, ms->e[i].path);
 	return ksc_krec_to_module(ctx, rec, ms->e[i].path, true, false, &ms->sig, out);
+}
+
+bool ksc_modset_find_file(const struct ksc_modset *ms, const struct stat *st, size_t *i)
+{
+	for (size_t j = 0; j < ms->n; j++) {
+		const struct mentry *e = &ms->e[j];
+		if (e->ino == (uint64_t)st->st_ino && e->dev == (uint64_t)st->st_dev &&
+		    e->size == (uint64_t)st->st_size && e->mtime_ns == st_mtime_ns(st) &&
+		    e->ctime_ns == st_ctime_ns(st) && (e->ino || e->dev)) {
+			*i = j;
+			return true;
+		}
+	}
+	return false;
+}
+
+int ksc_modset_module_indexed(struct ksc_modset *ms, size_t i, const char *path,
+			      struct ksc_ctx *ctx, struct ksc_module **out)
+{
+	struct mentry *e = &ms->e[i];
+	int r = indexed_record(ms, e);
+
+	*out = NULL;
+	if (r < 0)
+		return r;
+	/* not in the index, or read this run (the reader's own messages, as the caller's
+	 * reader says them, are not kept), or refused by the reader: the file is read */
+	if (!e->rec || e->rec_own || !(e->rec->flags & KREC_F_ENGINE))
+		return 1;
+	replay_msgs(ms, ctx, e->rec, e->path + ms->base, path);
+	r = ksc_krec_to_module(ctx, e->rec, path, true, false, &ms->sig, out);
+	/* the names a module gets from its path (R4-R6), from the path given */
+	if (r >= 0 && (r = ksc_module_set_names(*out, path)) < 0)
+		*out = ksc_module_unref(*out);
+	return r < 0 ? r : 0;
 }
 
 /* ---- every record, in threads ------------------------------------------------------ */

@@ -627,6 +627,21 @@ int ksc_modset_each_import(struct ksc_modset *ms, size_t i,
  */
 int ksc_modset_module(struct ksc_modset *ms, size_t i, struct ksc_ctx *ctx,
 		      struct ksc_module **out) _must_check_;
+/*
+ * The file whose stat() (as the caller's path reaches it: any link, a hard link) is `st`,
+ * when it is one the set keeps: the same device and inode, and the size and times the
+ * walk met. true and *i.
+ */
+bool ksc_modset_find_file(const struct ksc_modset *ms, const struct stat *st, size_t *i);
+/*
+ * File i as ksc_modset_module() gives it, from the index's record only, named `path`
+ * (the module's path, the names it gets from it, and the messages of the reader, said
+ * again into ctx): 0
+ * and *out; 1 when the index holds no current record of it that the reader accepted
+ * (the caller reads the file); -ENOMEM.
+ */
+int ksc_modset_module_indexed(struct ksc_modset *ms, size_t i, const char *path,
+			      struct ksc_ctx *ctx, struct ksc_module **out) _must_check_;
 /* Every record known: the files the index does not hold read in `jobs` threads. */
 int ksc_modset_read_all(struct ksc_modset *ms, unsigned int jobs,
 			void (*progress)(void *, const char *, size_t, size_t),
