@@ -101,34 +101,6 @@ static int open_modset(struct ksc_ctx *ctx, const struct ksc_kernel_location *lo
 	return ksc_modset_open(ctx, &w, out);
 }
 
-/*
- * The kernel for a few modules from depmod's files, the folder walked in a thread while
- * they are read: 0 and *out, 1 (they cannot stand: *ms is the set for the whole read),
- * or -errno.
- */
-static int open_few(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
-		    const char *index, const struct ksc_kernel_open_opts *o,
-		    struct ksc_modset **ms, struct ksc_kernel **out)
-{
-	struct ksc_modset_where w = where_of(loc, index, true);
-	struct ksc_modset_job *job;
-	int r = ksc_modset_open_start(ctx, &w, &job), e;
-
-	if (r < 0)
-		return r;
-	r = ksc_kernel_depmod_open(ctx, loc, job, o->modules, o->n_modules, out);
-	*ms = ksc_modset_job_take(job, &e);
-	ksc_modset_job_free(job);
-	if (!*ms) { /* the walk failed: as ksc_modset_open() would have said */
-		ksc_kernel_unref(*out);
-		*out = NULL;
-		return e;
-	}
-	if (r == 0 && ksc_modset_save_index(*ms) < 0)
-		ksc_dbg(ctx, "%s: index not written", index);
-	return r == -ESTALE ? 1 : r;
-}
-
 KSC_EXPORT int ksc_kernel_open_location(struct ksc_ctx *ctx,
 					const struct ksc_kernel_location *loc,
 					struct ksc_kernel **out)
@@ -197,46 +169,215 @@ static char *index_in(const char *dir, const char *root, const char *release)
 	return out;
 }
 
+/*
+ * A root opened for some modules and their kernel (ksc_kernel_root_*): one location, one
+ * walk of its module folder and one index for both. What locating and walking logged is
+ * held until the kernel is asked for, so that the modules' messages come first, as when
+ * they were read before the kernel was opened.
+ */
+struct ksc_kernel_root {
+	struct ksc_ctx *ctx;
+	struct ksc_ctx *q;              /* the locator's and the walk's messages, held */
+	struct ksc_msgbuf held;
+	struct ksc_kernel_open_opts o;  /* index: `index` below; keyring: a reference */
+	char *index;
+	struct ksc_kernel_location *loc;
+	struct ksc_modset *ms;          /* the whole tree's set, walked here */
+	struct ksc_modset_job *job;     /* a few modules': walked in a thread (root_set()) */
+	int err;                        /* locating or walking failed: said with the kernel */
+	bool few;                       /* for a few modules: depmod's files, the lookup table */
+	bool opened;                    /* the kernel was asked for (once) */
+};
+
+/* After the held messages are said, later ones go straight through. */
+static void pass_on(void *data, int priority, const char *msg)
+{
+	ksc_log(data, priority, "%s", msg);
+}
+
+KSC_EXPORT struct ksc_kernel_root *ksc_kernel_root_free(struct ksc_kernel_root *kr)
+{
+	if (!kr)
+		return NULL;
+	ksc_modset_free(kr->ms);
+	ksc_modset_job_free(kr->job);
+	ksc_kernel_location_unref(kr->loc);
+	ksc_keyring_unref(kr->o.keyring);
+	ksc_unref(kr->q);
+	ksc_msgbuf_fini(&kr->held);
+	ksc_unref(kr->ctx);
+	free(kr->index);
+	free(kr);
+	return NULL;
+}
+
+/* Locate, walk and attach the index, logging into kr->q; the failure kept in kr->err. */
+static int root_open(struct ksc_kernel_root *kr, const char *root, const char *release)
+{
+	struct ksc_kernel_open_opts *o = &kr->o;
+	int r = ksc_kernel_locate(kr->q, root, release, &kr->loc);
+
+	if (r < 0)
+		return r;
+	if (o->index && !(kr->index = strdup(o->index)))
+		return -ENOMEM;
+	if (!kr->index && o->index_dir) {
+		kr->index = index_in(o->index_dir, root, ksc_kernel_location_get_release(kr->loc));
+		if (!kr->index)
+			return -ENOMEM;
+	}
+	o->index = kr->index;
+	o->index_dir = NULL;
+	if (kr->few) { /* walked while the modules and depmod's files are read */
+		struct ksc_modset_where w = where_of(kr->loc, kr->index, true);
+		return ksc_modset_open_start(kr->q, &w, &kr->job);
+	}
+	return open_modset(kr->q, kr->loc, kr->index, false, &kr->ms);
+}
+
+/* The root's module set, its walk waited for; NULL when it failed (kr->err). */
+static struct ksc_modset *root_set(struct ksc_kernel_root *kr)
+{
+	int r;
+
+	if (!kr->job)
+		return kr->ms;
+	struct ksc_modset *ms = ksc_modset_job_wait(kr->job, &r);
+	if (!ms && kr->err >= 0)
+		kr->err = r;
+	return ms;
+}
+
+/* ksc_kernel_root_new(), for a few modules (`few`) or for the whole tree. */
+static int root_new(struct ksc_ctx *ctx, const char *root, const char *release,
+		    const struct ksc_kernel_open_opts *opts, bool few,
+		    struct ksc_kernel_root **out)
+{
+	struct ksc_kernel_root *kr;
+
+	*out = NULL;
+	if (!ctx || (opts && !opts_valid(opts)))
+		return -EINVAL;
+	kr = calloc(1, sizeof(*kr));
+	if (!kr)
+		return -ENOMEM;
+	kr->ctx = ksc_ref(ctx);
+	kr->o.sz = sizeof(kr->o);
+	(void)opts_copy(&kr->o, opts);
+	kr->o.modules = NULL;
+	kr->o.n_modules = 0;
+	ksc_keyring_ref(kr->o.keyring);
+	if (kr->o.flags & KSC_KERNEL_OPEN_NO_INDEX)
+		kr->o.index = kr->o.index_dir = NULL;
+	kr->few = few && !(kr->o.flags & KSC_KERNEL_OPEN_NO_DEPMOD);
+	kr->q = ksc_new();
+	if (!kr->q) {
+		ksc_kernel_root_free(kr);
+		return -ENOMEM;
+	}
+	ksc_set_log_priority(kr->q, ksc_get_log_priority(ctx));
+	ksc_set_log_fn(kr->q, ksc_msgbuf_log, &kr->held);
+	kr->err = root_open(kr, root, release);
+	if (kr->err == -ENOMEM || kr->held.oom) {
+		ksc_kernel_root_free(kr);
+		return -ENOMEM;
+	}
+	*out = kr;
+	return 0;
+}
+
+KSC_EXPORT int ksc_kernel_root_new(struct ksc_ctx *ctx, const char *root, const char *release,
+				   const struct ksc_kernel_open_opts *opts,
+				   struct ksc_kernel_root **out)
+{
+	return root_new(ctx, root, release, opts, true, out);
+}
+
+KSC_EXPORT int ksc_kernel_root_read_module(struct ksc_kernel_root *kr, const char *path,
+					   struct ksc_module **out)
+{
+	struct stat st;
+	size_t i;
+
+	*out = NULL;
+	if (!kr || !path)
+		return -EINVAL;
+	/* the very file the walk met in the module folder, by whatever path: its record */
+	struct ksc_modset *ms = kr->err < 0 ? NULL : root_set(kr);
+	if (ms && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	    ksc_modset_find_file(ms, &st, &i)) {
+		int r = ksc_modset_module_indexed(ms, i, path, kr->ctx, out);
+		if (r == 0)
+			ksc_dbg(kr->ctx, "%s: from the index's record of %s", path,
+				ksc_modset_path(ms, i));
+		if (r <= 0)
+			return r;
+	}
+	return ksc_module_new_from_module_path(kr->ctx, path, out);
+}
+
+/* Say what was held, in order; later messages of the location go straight through. */
+static void say_held(struct ksc_kernel_root *kr)
+{
+	for (size_t i = 0; i < kr->held.n; i++)
+		ksc_log(kr->ctx, kr->held.prio[i], "%s", kr->held.text[i]);
+	ksc_msgbuf_clear(&kr->held);
+	ksc_set_log_fn(kr->q, pass_on, kr->ctx);
+}
+
+KSC_EXPORT int ksc_kernel_root_open_kernel(struct ksc_kernel_root *kr,
+					   struct ksc_module *const *mods, size_t n,
+					   struct ksc_kernel **out)
+{
+	struct ksc_ctx *ctx;
+	int r;
+
+	*out = NULL;
+	if (!kr || (n && !mods) || kr->opened)
+		return -EINVAL;
+	kr->opened = true;
+	ctx = kr->ctx;
+	say_held(kr);
+	if (kr->err < 0)
+		return kr->err;
+	r = 1;
+	if (kr->few && n) {
+		r = ksc_kernel_depmod_open(ctx, kr->loc, kr->job, mods, n, out);
+		if (r == 0 && ksc_modset_save_index(root_set(kr)) < 0)
+			ksc_dbg(ctx, "%s: index not written", kr->index);
+		r = r == -ESTALE ? 1 : r;
+	}
+	struct ksc_modset *ms = r > 0 ? root_set(kr) : NULL;
+	if (r > 0 && !ms) { /* the walk failed: as ksc_modset_open() would have said */
+		ksc_kernel_unref(*out);
+		*out = NULL;
+		return kr->err;
+	}
+	if (r > 0)
+		r = open_whole(ctx, kr->loc, ms, &kr->o, out);
+	if (r >= 0 && kr->o.keyring)
+		ksc_kernel_set_keyring(*out, kr->o.keyring);
+	return r < 0 ? r : 0;
+}
+
 KSC_EXPORT int ksc_kernel_open_opts(struct ksc_ctx *ctx, const char *root, const char *release,
 				    const struct ksc_kernel_open_opts *opts,
 				    struct ksc_kernel **out)
 {
-	struct ksc_kernel_open_opts o = { .sz = sizeof(o) };
-	struct ksc_kernel_location *loc;
-	struct ksc_modset *ms = NULL;
+	struct ksc_kernel_root *kr;
+	size_t n = opts_get(opts, n_modules, 0);
+	struct ksc_module *const *mods = opts_get(opts, modules, NULL);
 	int r;
 
 	*out = NULL;
-	if (!ctx || opts_copy(&o, opts) < 0 || (o.n_modules && !o.modules))
+	if (n && !mods)
 		return -EINVAL;
-	if (o.flags & KSC_KERNEL_OPEN_NO_INDEX)
-		o.index = NULL;
-	r = ksc_kernel_locate(ctx, root, release, &loc);
+	r = root_new(ctx, root, release, opts, n > 0, &kr);
 	if (r < 0)
 		return r;
-	char *index = NULL;
-	if (!o.index && o.index_dir && !(o.flags & KSC_KERNEL_OPEN_NO_INDEX)) {
-		index = index_in(o.index_dir, root, ksc_kernel_location_get_release(loc));
-		if (!index)
-			r = -ENOMEM;
-		o.index = index;
-	}
-	/* for a few modules from depmod's files, the index's records found one by one */
-	bool few = o.n_modules && !(o.flags & KSC_KERNEL_OPEN_NO_DEPMOD);
-	if (r >= 0 && few)
-		r = open_few(ctx, loc, o.index, &o, &ms, out);
-	else if (r >= 0)
-		r = open_modset(ctx, loc, o.index, false, &ms);
-	if (r == 0 && !*out)
-		r = open_whole(ctx, loc, ms, &o, out);
-	if (r > 0)
-		r = open_whole(ctx, loc, ms, &o, out);
-	if (r >= 0 && o.keyring)
-		ksc_kernel_set_keyring(*out, o.keyring);
-	ksc_modset_free(ms);
-	ksc_kernel_location_unref(loc);
-	free(index);
-	return r < 0 ? r : 0;
+	r = ksc_kernel_root_open_kernel(kr, mods, n, out);
+	ksc_kernel_root_free(kr);
+	return r;
 }
 /* ---- ksc_kernel_open_path: one path that names a kernel, whatever its form ---- */
 

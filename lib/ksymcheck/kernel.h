@@ -189,6 +189,42 @@ struct ksc_kernel_open_opts {
  */
 int ksc_kernel_open_opts(struct ksc_ctx *ctx, const char *root, const char *release,
 			 const struct ksc_kernel_open_opts *opts, struct ksc_kernel **out);
+/*
+ * The same in two steps, so that the modules to check come from the same place as their
+ * kernel: a root opened once (the kernel located once, its module folder walked once,
+ * the index's table by name read once) gives both the modules and the kernel. kmod's
+ * model: the library, not the caller, decides whether a module comes from the index or
+ * from its file.
+ *
+ * ksc_kernel_root_new() locates the kernel, walks its module folder (depmod's search) and
+ * opens the index as ksc_kernel_open_opts() does (opts as there, copied; `modules` is not
+ * used; progress_data must live until ksc_kernel_root_free(); the keyring is referenced).
+ * A root that cannot be located is no error here: what locating and walking logs is held
+ * and said by ksc_kernel_root_open_kernel(), which returns the error, so that the messages
+ * of the modules read in between come first. 0 and *out (the caller's:
+ * ksc_kernel_root_free()), -EINVAL, -ENOMEM.
+ *
+ * ksc_kernel_root_read_module() gives the module at `path` as
+ * ksc_module_new_from_module_path() reads it, messages included, its path `path`: when
+ * `path` reaches (through any link) a file the walk kept in the module folder (the same
+ * device and inode, size and times) and the index holds its record read from that very
+ * file (size, inode, modification and change times, its bytes when the change time was
+ * too recent), from the record, the file not read; else from the file. 0 and *out, or
+ * ksc_module_new_from_module_path()'s errors.
+ *
+ * ksc_kernel_root_open_kernel() gives ksc_kernel_open_opts()'s kernel for the `n`
+ * modules `mods` (n 0: the whole tree), once per root. 0 and *out, or
+ * ksc_kernel_open_opts()'s errors (-EINVAL when called again). (KSYMCHECK_0.6)
+ */
+struct ksc_kernel_root;
+int ksc_kernel_root_new(struct ksc_ctx *ctx, const char *root, const char *release,
+			const struct ksc_kernel_open_opts *opts, struct ksc_kernel_root **out);
+int ksc_kernel_root_read_module(struct ksc_kernel_root *kr, const char *path,
+				struct ksc_module **out);
+int ksc_kernel_root_open_kernel(struct ksc_kernel_root *kr, struct ksc_module *const *mods,
+				size_t n, struct ksc_kernel **out);
+/* Frees kr (NULL accepted); the modules and the kernel it gave live on. Returns NULL. */
+struct ksc_kernel_root *ksc_kernel_root_free(struct ksc_kernel_root *kr);
 /* _ref: one more reference, returns k. _unref: drops one, returns NULL. */
 struct ksc_kernel *ksc_kernel_ref(struct ksc_kernel *k);
 struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k);

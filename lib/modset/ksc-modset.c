@@ -292,16 +292,6 @@ struct ksc_modset *ksc_modset_job_wait(struct ksc_modset_job *j, int *err)
 	return *err < 0 ? NULL : j->ms;
 }
 
-struct ksc_modset *ksc_modset_job_take(struct ksc_modset_job *j, int *err)
-{
-	struct ksc_modset *ms = ksc_modset_job_wait(j, err);
-
-	j->ms = NULL;
-	if (ms)
-		j->r = -EINVAL; /* taken */
-	return ms;
-}
-
 void ksc_modset_job_free(struct ksc_modset_job *j)
 {
 	if (!j)

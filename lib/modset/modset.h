@@ -588,8 +588,6 @@ int ksc_modset_open_start(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
 			  struct ksc_modset_job **out) _must_check_;
 /* The set, once walked (the job's: freed by ksc_modset_job_free()), or NULL with *err. */
 struct ksc_modset *ksc_modset_job_wait(struct ksc_modset_job *job, int *err);
-/* The set taken from the job: the caller's to free (NULL with *err). */
-struct ksc_modset *ksc_modset_job_take(struct ksc_modset_job *job, int *err);
 void ksc_modset_job_free(struct ksc_modset_job *job);
 /* A file the caller walked (no_walk), its record known: `rec` must outlive the set. */
 int ksc_modset_add(struct ksc_modset *ms, const char *relpath, const char *replaced,
