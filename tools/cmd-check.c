@@ -62,7 +62,8 @@ static const char *const help =
 	"are current, a kernel root gives only what the verdicts need: their providers, the files\n"
 	"of their names, the files outside kernel/ (KSYMCHECK_NO_DEPMOD=1: not so); else it\n"
 	"is read whole. Each file comes from the index 'tree' keeps when it read that very\n"
-	"file, and what is read is kept in it (KSYMCHECK_NO_INDEX=1: none). The output is the\n"
+	"file, and what is read is kept in it (KSYMCHECK_NO_INDEX=1: none); so does a MODULE\n"
+	"that is one of ROOT's installed modules, by any path. The output is the\n"
 	"same every way; a progress bar\n"
 	"on standard error while a tree is read whole, when it is a terminal (text format,\n"
 	"not --quiet). With no in-tree module in it (only the headers installed, perhaps\n"
@@ -600,12 +601,18 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 
 	if (status != KSC_EXIT_OK)
 		goto out;
+	a.kern.progress = !a.quiet && a.format == FMT_TEXT;
+	/* -k ROOT: its installed modules and its kernel from one opening of the root */
+	if (a.kern.root && open_kernel_root(ctx, &a.kern) < 0) {
+		status = KSC_EXIT_UNREADABLE;
+		goto out;
+	}
+	c.root = a.kern.kroot;
 	r = walk_paths(ctx, argv + optind, argc - optind, collect_module, &c, &c.errors);
 	for (size_t i = 0; i < c.n; i++)
 		any_signed |= ksc_module_get_signature_size(c.mods[i]) > 0;
 	if (r >= 0)
 		r = open_keys(ctx, &a.kern, any_signed, &kr);
-	a.kern.progress = !a.quiet && a.format == FMT_TEXT;
 	a.kern.for_mods = c.mods;
 	a.kern.n_for_mods = c.n;
 	if (r >= 0)
@@ -629,6 +636,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 out:
 	release_kernel(k);
 	ksc_keyring_unref(kr);
+	ksc_kernel_root_free(a.kern.kroot);
 	module_list_free(&c);
 	kernel_opts_free(&a.kern);
 	return status < 0 ? KSC_EXIT_OK : status;

@@ -129,6 +129,10 @@ struct kernel_opts {
 	/* the modules to check, when known: -k ROOT reads only what their verdicts need */
 	struct ksc_module *const *for_mods;
 	size_t n_for_mods;
+	/* -k ROOT opened before the modules are read (open_kernel_root()): open_kernel()
+	 * takes the kernel from it; the caller frees it (ksc_kernel_root_free()) */
+	struct ksc_kernel_root *kroot;
+	struct progress_bar bar;
 };
 /* --format's values: text, json, symvers, kernel (check), sarif, dot (diff). */
 enum out_format { FMT_TEXT, FMT_JSON, FMT_SYMVERS, FMT_KERNEL, FMT_SARIF, FMT_DOT };
@@ -192,6 +196,13 @@ int add_certs(struct ksc_keyring *kr, const struct kernel_opts *k);
 struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *o, unsigned *errors,
 			       struct ksc_keyring *kr);
 
+/*
+ * -k ROOT opened before the modules to check are read (o->kroot, the cache policy as
+ * open_kernel()'s): collect_module() takes an installed module of ROOT from the index
+ * when current, open_kernel() the kernel. 0, or -ENOMEM (reported).
+ */
+int open_kernel_root(struct ksc_ctx *ctx, struct kernel_opts *o);
+
 /* The index `tree` keeps by default: $XDG_CACHE_HOME/ksymcheck/tree/KVER-HASH.idx. */
 char *default_index(const char *root, const char *kver);
 /*
@@ -231,6 +242,7 @@ int open_kernel_path(struct ksc_ctx *ctx, const char *path, bool progress,
  */
 struct module_list {
 	struct ksc_ctx *ctx;
+	struct ksc_kernel_root *root; /* or NULL: every module read from its file */
 	struct ksc_module **mods;
 	size_t n, cap;
 	unsigned errors;

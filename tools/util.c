@@ -218,22 +218,45 @@ static char *index_dir(void)
 	return NULL;
 }
 
-/* A root's kernel through ksc_kernel_open_opts(): the cache policy is the only input. */
+/* The cache policy, the only input of the library's road: the folder of the indexes. */
+static struct ksc_kernel_open_opts root_opts(const char *dir, struct progress_bar *bar)
+{
+	return (struct ksc_kernel_open_opts){
+		.sz = sizeof(struct ksc_kernel_open_opts), .index_dir = dir,
+		.progress = draw_bar, .progress_data = bar,
+		.flags = (dir ? 0 : KSC_KERNEL_OPEN_NO_INDEX) |
+			 (env_set("KSYMCHECK_NO_DEPMOD") ? KSC_KERNEL_OPEN_NO_DEPMOD : 0),
+	};
+}
+
+/* A root's kernel through ksc_kernel_open_opts(). */
 static int open_root(struct ksc_ctx *ctx, const char *root, const char *kver, bool progress,
 		     struct ksc_module *const *mods, size_t n, struct ksc_kernel **out)
 {
 	struct progress_bar bar = { .on = progress && isatty(STDERR_FILENO) };
 	char *dir = index_dir();
-	struct ksc_kernel_open_opts o = {
-		.sz = sizeof(o), .index_dir = dir, .modules = mods, .n_modules = n,
-		.progress = draw_bar, .progress_data = &bar,
-		.flags = (dir ? 0 : KSC_KERNEL_OPEN_NO_INDEX) |
-			 (env_set("KSYMCHECK_NO_DEPMOD") ? KSC_KERNEL_OPEN_NO_DEPMOD : 0),
-	};
+	struct ksc_kernel_open_opts o = root_opts(dir, &bar);
+
+	o.modules = mods;
+	o.n_modules = n;
 	int r = ksc_kernel_open_opts(ctx, root, kver, &o, out);
 
 	clear_bar(&bar);
 	free(dir);
+	return r;
+}
+
+int open_kernel_root(struct ksc_ctx *ctx, struct kernel_opts *a)
+{
+	char *dir = index_dir();
+	struct ksc_kernel_open_opts o = root_opts(dir, &a->bar);
+
+	a->bar = (struct progress_bar){ .on = a->progress && isatty(STDERR_FILENO) };
+	int r = ksc_kernel_root_new(ctx, a->root, a->kver, &o, &a->kroot);
+
+	free(dir);
+	if (r < 0)
+		print_error("%s: %s", a->root, strerror(-r));
 	return r;
 }
 
@@ -266,7 +289,14 @@ struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *a,
 	struct ksc_kernel *k = NULL;
 	int r;
 
-	if (a->root) {
+	if (a->kroot) {
+		/* the root the modules were read from gives their kernel */
+		r = ksc_kernel_root_open_kernel(a->kroot, a->for_mods, a->n_for_mods, &k);
+		clear_bar((struct progress_bar *)&a->bar);
+		if (r < 0)
+			return NULL;
+		*errors += ksc_kernel_get_error_count(k);
+	} else if (a->root) {
 		/* the library decides: depmod's files, the index, or the whole tree */
 		r = open_root(ctx, a->root, a->kver, a->progress, a->for_mods, a->n_for_mods, &k);
 		if (r < 0)
@@ -331,7 +361,9 @@ int collect_module(const char *path, const char *root, void *data)
 {
 	struct module_list *l = data;
 	struct ksc_module *mod;
-	int r = ksc_module_new_from_module_path(l->ctx, path, &mod);
+	/* with -k ROOT, the library takes an installed module from the index when current */
+	int r = l->root ? ksc_kernel_root_read_module(l->root, path, &mod)
+			: ksc_module_new_from_module_path(l->ctx, path, &mod);
 
 	if (r < 0) {
 		l->errors++;
