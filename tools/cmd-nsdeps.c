@@ -63,9 +63,11 @@ static const char *const help =
 	"                         imported' or 'added' lines); the exit status says whether\n"
 	"                         imports are missing\n"
 	"  -h, --help             show this help and exit\n\n"
-	"A kernel root is read through the index 'tree' keeps (KSYMCHECK_NO_INDEX=1: read\n"
-	"whole; the same output), with a progress bar on standard error when it is a\n"
-	"terminal (not --quiet).\n\n"
+	"A kernel root is read as check reads it: only what the modules need when depmod's\n"
+	"files are current (KSYMCHECK_NO_DEPMOD=1: not so), through the index 'tree' keeps,\n"
+	"a MODULE that is one of ROOT's installed modules too (KSYMCHECK_NO_INDEX=1: none;\n"
+	"the same output), with a progress bar on standard error while a tree is read\n"
+	"whole, when it is a terminal (not --quiet).\n\n"
 	"Exit status: 0 nothing missing (or all of it written); 1 imports missing (dry run) or a\n"
 	"namespace that must not be imported; 2 usage error; 4 some inputs unreadable or files\n"
 	"not written (each left as it was); 1 and 4 add up.\n";
@@ -744,8 +746,16 @@ int cmd_nsdeps(struct ksc_ctx *ctx, int argc, char *argv[])
 
 	if (status != KSC_EXIT_OK)
 		goto out;
-	r = walk_paths(ctx, argv + optind, argc - optind, collect_module, &c, &c.errors);
 	a.kern.progress = !a.quiet && !a.json;
+	/* -k ROOT: as check, its installed modules and the kernel their verdicts need */
+	if (a.kern.root && open_kernel_root(ctx, &a.kern) < 0) {
+		status = KSC_EXIT_UNREADABLE;
+		goto out;
+	}
+	c.root = a.kern.kroot;
+	r = walk_paths(ctx, argv + optind, argc - optind, collect_module, &c, &c.errors);
+	a.kern.for_mods = c.mods;
+	a.kern.n_for_mods = c.n;
 	if (r < 0 || !c.n || !(k = open_kernel(ctx, &a.kern, &c.errors, NULL))) {
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
@@ -793,6 +803,7 @@ out:
 	plan_free(&run.plan);
 	ksc_report_unref(rep);
 	ksc_kernel_unref(k);
+	ksc_kernel_root_free(a.kern.kroot);
 	module_list_free(&c);
 	kernel_opts_free(&a.kern);
 	return status < 0 ? KSC_EXIT_OK : status;

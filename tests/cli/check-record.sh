@@ -97,6 +97,32 @@ for fmt in "-v" "--json" "--format sarif" "--format kernel" "-q"; do
 	t_diff "from the records, $fmt: the file's output byte for byte" "$T_TMP/ref" "$T_TMP/warm"
 done
 
+# nsdeps takes the same road: depmod's files, the modules from their records (the
+# readable ones), the output of their files; and (at the end) the tree's whole read's
+good=("${mods[@]/*versions-size.ko}")
+good=(${good[@]})
+nsdeps_same() { # NAME ENV...: nsdeps of "${good[@]}" with ENV, then as is: the same
+	local name=$1 fmt; shift
+	for fmt in "" "--json"; do
+		# shellcheck disable=SC2086
+		env "$@" "$KSC" nsdeps -k "$root" $fmt "${good[@]}" > "$T_TMP/ref" 2>&1
+		echo "exit $?" >> "$T_TMP/ref"
+		# shellcheck disable=SC2086
+		"$KSC" nsdeps -k "$root" $fmt "${good[@]}" > "$T_TMP/warm" 2>&1
+		echo "exit $?" >> "$T_TMP/warm"
+		t_diff "nsdeps ${fmt:-text}: $name" "$T_TMP/ref" "$T_TMP/warm"
+	done
+}
+nsdeps_same "from the records, the files' output" KSYMCHECK_NO_INDEX=1
+t_eq "... the modules from the index" ${#good[@]} \
+	"$(KSYMCHECK_DEBUG=1 "$KSC" nsdeps -k "$root" "${good[@]}" 2>&1 >/dev/null |
+		grep -c ": from the index's record of ")"
+if [ -n "$DEPMOD" ]; then
+	t_eq "... and the kernel from depmod's files" 0 \
+		"$(KSYMCHECK_DEBUG=1 "$KSC" nsdeps -k "$root" "${good[@]}" 2>&1 >/dev/null |
+			grep -c "depmod's files not used")"
+fi
+
 # The path given is the path printed: relative, through a link or a hard link outside the
 # tree (the same file: its record), a copy (another file: read)
 ln -s "$k/kernel/arch/x86/kvm/kvm-amd.ko.xz" "$T_TMP/link-amd.ko.xz"
@@ -136,3 +162,11 @@ cp "$T_TMP/modns.orig" "$T_TMP/fx-modns.ko"
 (cd "$T_TMP" && run warm "$T_TMP/warm" -v)
 t_diff "a module outside the tree: the same output" "$T_TMP/ref" "$T_TMP/warm"
 t_eq "... read from its file" 0 "$(cd "$T_TMP" && from_index)"
+
+# A tree whose modules all read (depmod run again): nsdeps from depmod's files and the
+# index's records says what the whole tree's read says
+rm "$k/kernel/fx/versions-size.ko"
+[ -n "$DEPMOD" ] && "$DEPMOD" -b "$root" -C "$T_TMP/no-such-folder" "$REL" 2> /dev/null
+cat "$T_TMP/modns.orig" > "$f"
+touch -r "$T_TMP/modns.orig" "$f"
+nsdeps_same "the whole tree's output" KSYMCHECK_NO_DEPMOD=1 KSYMCHECK_NO_INDEX=1
