@@ -81,6 +81,12 @@ t_grep "... the edited signed module: its signature does not verify" "intree-bad
 t_grep "... the unreadable module is said" "versions-size.ko: __versions size" "$T_TMP/err"
 [ ${#mods[@]} -eq 5 ] && t_grep "... the parameter's mode (R42)" "param-perm" "$T_TMP/out"
 t_eq "... no index: nothing from one" 0 "$(KSYMCHECK_NO_INDEX=1 from_index)"
+# tree checks every module from its record: the parameter's mode is in the record
+if [ ${#mods[@]} -eq 5 ]; then
+	"$KSC" tree -b "$root" "$REL" --no-index > "$T_TMP/tree.out" 2>&1
+	t_grep "tree: the parameter's mode from the record (R42)" \
+		"kernel/fx/fx-param.ko: loader: warning: parameter debug has mode 0111" "$T_TMP/tree.out"
+fi
 
 # The first run with an index keeps the records it reads; then the modules come from them
 run cold "$T_TMP/cold" -v
