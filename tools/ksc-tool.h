@@ -193,7 +193,7 @@ struct ksc_keyring;
 int add_certs(struct ksc_keyring *kr, const struct kernel_opts *k);
 /* Open it: reported as "path: reason"; unreadable parts counted in *errors; NULL on failure.
  * With `kr`, the keys built into a --vmlinux image are added to it. */
-struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *o, unsigned *errors,
+struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, struct kernel_opts *o, unsigned *errors,
 			       struct ksc_keyring *kr);
 
 /*

@@ -283,7 +283,7 @@ int open_kernel_path(struct ksc_ctx *ctx, const char *path, bool progress,
 	return ksc_kernel_open_path(ctx, path, out);
 }
 
-struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *a, unsigned *errors,
+struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, struct kernel_opts *a, unsigned *errors,
 			       struct ksc_keyring *kr)
 {
 	struct ksc_kernel *k = NULL;
@@ -292,7 +292,7 @@ struct ksc_kernel *open_kernel(struct ksc_ctx *ctx, const struct kernel_opts *a,
 	if (a->kroot) {
 		/* the root the modules were read from gives their kernel */
 		r = ksc_kernel_root_open_kernel(a->kroot, a->for_mods, a->n_for_mods, &k);
-		clear_bar((struct progress_bar *)&a->bar);
+		clear_bar(&a->bar);
 		if (r < 0)
 			return NULL;
 		*errors += ksc_kernel_get_error_count(k);
