@@ -7,7 +7,8 @@
  * its quirk between two files below one search folder included. The comparison with
  * kmod's real depmod on whole trees is in tests/cli/modset.sh. The module set object
  * (lib/modset/ksc-modset.c): each file's facts from the index when it read that very
- * file, else read and kept for the next index; and ksc_kernel_open_opts()'s options.
+ * file, else read and kept for the next index; ksc_kernel_open_opts()'s options, and
+ * ksc_kernel_root_*(): a module of the folder from its record by any path.
  */
 #include <sys/time.h>
 
@@ -414,6 +415,71 @@ static void test_open_opts(void **state)
 			 -ENOENT);
 }
 
+/*
+ * ksc_kernel_root_*(): a module of the root's folder from its record, by any path, named
+ * as given; the root's own messages held until the kernel is asked for.
+ */
+static void test_kernel_root(void **state)
+{
+	struct test_env *env = *state;
+	struct mkmod core = { .this_module = "core",
+			      .modinfo = { "license=GPL", "intree=Y" },
+			      .exports = { { "core_fn", "", false, 0x33 } } };
+	char root[512], moddir[700], index[700], p[800], link[800];
+	struct ksc_kernel_open_opts o = { .sz = sizeof(o), .index = index };
+	struct ksc_kernel_root *kr;
+	struct ksc_module *mod;
+	struct ksc_kernel *k, *again;
+
+	unit_mkdtemp(root, sizeof(root));
+	snprintf(moddir, sizeof(moddir), "%s/lib/modules/6.1.0", root);
+	snprintf(index, sizeof(index), "%s/cache/t.idx", root);
+	put_module(moddir, "kernel/core.ko", &core);
+	snprintf(p, sizeof(p), "%s/build", moddir);
+	assert_int_equal(mkdir(p, 0755), 0);
+	snprintf(p, sizeof(p), "%s/build/Module.symvers", moddir);
+	unit_write_file(p, "0x00000001\tprintk\tvmlinux\tEXPORT_SYMBOL\t\n");
+	snprintf(p, sizeof(p), "%s/kernel/core.ko", moddir);
+	snprintf(link, sizeof(link), "%s/link.ko", root);
+	assert_int_equal(symlink(p, link), 0);
+	ksc_set_log_priority(env->ctx, KSC_LOG_DEBUG);
+
+	/* no index yet: the file read; the kernel's whole read keeps its record */
+	assert_int_equal(ksc_kernel_root_new(env->ctx, root, "6.1.0", &o, &kr), 0);
+	assert_int_equal(ksc_kernel_root_read_module(kr, p, &mod), 0);
+	assert_null(strstr(env->log, "from the index's record"));
+	assert_int_equal(ksc_kernel_root_open_kernel(kr, NULL, 0, &k), 0);
+	assert_int_equal(ksc_kernel_root_open_kernel(kr, NULL, 0, &again), -EINVAL);
+	assert_null(again);
+	ksc_kernel_unref(k);
+	ksc_module_unref(mod);
+	ksc_kernel_root_free(kr);
+
+	/* through a link from outside the folder: the record, named as given */
+	test_log_clear(env);
+	assert_int_equal(ksc_kernel_root_new(env->ctx, root, "6.1.0", &o, &kr), 0);
+	assert_int_equal(ksc_kernel_root_read_module(kr, link, &mod), 0);
+	assert_log_contains(env, "link.ko: from the index's record of ");
+	assert_string_equal(ksc_module_get_path(mod), link);
+	assert_string_equal(ksc_module_get_modpost_name(mod), "link");
+	assert_string_equal(ksc_module_get_name(mod), "core");
+	assert_int_equal(ksc_module_get_export_count(mod), 1);
+	ksc_module_unref(mod);
+	ksc_kernel_root_free(kr);
+
+	/* a root that is not there: said when the kernel is asked for, after the modules */
+	test_log_clear(env);
+	ksc_set_log_priority(env->ctx, KSC_LOG_ERR);
+	assert_int_equal(ksc_kernel_root_new(env->ctx, "/nonexistent", "6.1.0", &o, &kr), 0);
+	assert_int_equal(ksc_kernel_root_read_module(kr, p, &mod), 0);
+	assert_log_empty(env);
+	assert_int_equal(ksc_kernel_root_open_kernel(kr, &mod, 1, &k), -ENOENT);
+	assert_log_contains(env, "/nonexistent: No such file or directory");
+	ksc_module_unref(mod);
+	ksc_kernel_root_free(kr);
+	unit_rm_rf(root);
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, test_env_setup, test_env_teardown)
@@ -421,6 +487,7 @@ int main(void)
 		T(test_default_updates_first), T(test_search_order), T(test_override),
 		T(test_exclude_and_syntax),    T(test_fingerprint),  T(test_load_order),
 		T(test_modules_search),        T(test_modset_index), T(test_open_opts),
+		T(test_kernel_root),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);
