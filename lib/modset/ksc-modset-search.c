@@ -20,9 +20,8 @@
  *
  * Ties keep the file met first in the walk, except between two files below one search
  * folder, where depmod's comparison keeps the later one (see is_higher_priority()).
- * Walk order is readdir order, as depmod's: the tree walk (ksc-tree-walk.c) and
- * ksc_depmod_modules_search() (on util/walk.h) both read folders that way, with the same
- * loop rules (see "the walk" below).
+ * Walk order is readdir order, as depmod's (util/walk.h's walk; see "the walk" below): the
+ * tree, `check -k` and the depmod-files road all take their modules from this one search.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -558,14 +557,16 @@ int ksc_depmod_cfg_load(struct ksc_ctx *ctx, const char *root, const char *kvers
 /*
  * The walk is util/walk.h's, in readdir() order (depmod's), symbolic links followed,
  * depmod's excluded names left out at every depth, one folder open at a time, depth and
- * entries bounded. The loop rules are those of every walk of a module folder
- * (ksc-tree-walk.c too): a folder that is one of its own parents is a "symbolic link
- * loop" (depmod has no such check: it recurses until it runs out of file descriptors),
- * and a folder reached again by another path is walked once, the second path named in a
- * warning. depmod walks such a folder at every path that leads to it (2^N paths for a
- * DAG of N levels of links); its files then meet the ones found first with the same
- * names, and the first ones stay unless the second path ranks higher by depmod.d
- * (is_higher_priority()), which the warning makes visible.
+ * entries bounded. The loop rules are those of every walk of a module folder: a folder
+ * that is one of its own parents is a "symbolic link loop" (depmod has no such check: it
+ * recurses until it runs out of file descriptors), and a folder reached again by another
+ * path is walked once, the second path named in a warning. depmod walks such a folder at
+ * every path that leads to it (2^N paths for a DAG of N levels of links); its files then
+ * meet the ones found first with the same names, and the first ones stay unless the
+ * second path ranks higher by depmod.d (is_higher_priority()), which the warning makes
+ * visible. An entry that is neither a folder nor a regular file (a FIFO, a socket, a
+ * device, or a link to one) is a problem, whatever its name, and so is a path below the
+ * module folder too long to open (PATH_MAX).
  */
 struct cand {
 	char *path;	/* absolute; rel points into it */
@@ -573,7 +574,29 @@ struct cand {
 	char *replaced; /* a rival this file won over, relative */
 	char *name;	/* kmod's name */
 	struct stat st; /* as the walk found it */
+	uint32_t dir;   /* the folder (walk order) it was found in */
 	bool link;      /* reached through a symbolic link: open it with walk_open() */
+};
+
+/* What the walk met besides the files (ksc_depmod_search()). */
+struct ksc_walkres {
+	struct wdir {
+		char *relpath; /* "" for the module folder */
+		uint64_t ino;
+		int64_t mtime_ns;
+	} *dirs;               /* every folder walked, in walk order */
+	size_t n_dirs, cap_dirs;
+	struct wproblem {
+		char *path, *reason;
+		int err;
+	} *problems;           /* in the order met */
+	size_t n_problems, cap_problems;
+	struct wfile {
+		uint32_t dir;
+		bool link;
+	} *files;              /* each kept file, in the order handed out */
+	size_t n_files;
+	bool clean;
 };
 
 struct search {
@@ -584,9 +607,11 @@ struct search {
 	struct cand *c;
 	size_t n;
 	struct hash by_name;   /* name -> index + 1 */
-	struct ksc_dirset seen; /* every folder entered: its number in dirs */
-	char **dirs;            /* their paths, in walk order */
-	size_t n_dirs, cap_dirs;
+	struct ksc_dirset seen; /* every folder entered: its number in res->dirs */
+	struct ksc_walkres *res;
+	bool keep;              /* problems kept in res (else logged and counted) */
+	uint32_t *at_depth;     /* the folder being walked at each depth */
+	size_t cap_depth;
 	const struct walk_opts *o;
 };
 
@@ -598,7 +623,8 @@ static void cand_free(struct cand *c)
 }
 
 /* depmod_modules_search_file(): keep one file per name. */
-static int search_file(struct search *s, const char *path, const struct stat *st, bool link)
+static int search_file(struct search *s, const char *path, const struct stat *st, bool link,
+		       uint32_t dir)
 {
 	char name[PATH_MAX];
 	size_t nl;
@@ -628,6 +654,7 @@ static int search_file(struct search *s, const char *path, const struct stat *st
 		x.rel = x.path + s->base;
 		x.st = *st;
 		x.link = link;
+		x.dir = dir;
 		x.name = old->name; /* the hash's key stays */
 		*old = x;
 		return 0;
@@ -644,14 +671,41 @@ static int search_file(struct search *s, const char *path, const struct stat *st
 	x.rel = x.path + s->base;
 	x.st = *st;
 	x.link = link;
+	x.dir = dir;
 	s->c[s->n++] = x;
 	return 0;
 }
 
-static void search_problem(struct search *s, const char *path, const char *why)
+/* A problem at path: kept (res) or logged, and counted. 0 or -ENOMEM. */
+static int search_problem(struct search *s, const char *path, int err, const char *why)
 {
-	ksc_err(s->ctx, "%s: %s", path, why);
+	struct ksc_walkres *res = s->res;
+
+	res->clean = false;
 	(*s->errors)++;
+	if (!s->keep) {
+		ksc_err(s->ctx, "%s: %s", path, why);
+		return 0;
+	}
+	if (array_reserve(res->problems, res->cap_problems, res->n_problems + 1, 16) < 0)
+		return -ENOMEM;
+	struct wproblem p = { strdup(path), strdup(why), err };
+	if (!p.path || !p.reason) {
+		free(p.path);
+		free(p.reason);
+		return -ENOMEM;
+	}
+	res->problems[res->n_problems++] = p;
+	return 0;
+}
+
+/* A path below the module folder too long to open (PATH_MAX): a problem. */
+static int too_long(struct search *s, const char *path, bool *is)
+{
+	size_t len = strlen(path);
+
+	*is = len >= s->base && len - s->base + 2 >= PATH_MAX;
+	return *is ? search_problem(s, path, -ENAMETOOLONG, strerror(ENAMETOOLONG)) : 0;
 }
 
 static bool search_exclude(const char *name, unsigned int depth, void *data)
@@ -666,22 +720,31 @@ static bool search_exclude(const char *name, unsigned int depth, void *data)
 static int search_enter(const struct walk_entry *e, void *data)
 {
 	struct search *s = data;
-	size_t n = s->n_dirs;
+	struct ksc_walkres *res = s->res;
+	size_t n = res->n_dirs;
+	bool is;
 
-	if (array_reserve(s->dirs, s->cap_dirs, n + 1, 64) < 0)
+	if (e->depth && (too_long(s, e->path, &is) < 0 || is))
+		return is ? 0 : -ENOMEM;
+	if (array_reserve(res->dirs, res->cap_dirs, n + 1, 64) < 0 ||
+	    array_reserve(s->at_depth, s->cap_depth, e->depth + 1, 64) < 0)
 		return -ENOMEM;
+	if (e->link)
+		res->clean = false; /* a link's target can change without its folder */
 	int r = ksc_dirset_add(&s->seen, e->st->st_dev, e->st->st_ino, &n);
 	if (r <= 0) {
 		if (r == 0)
 			ksc_warn(s->ctx, "%s: already walked as %s: skipped", e->path,
-				 s->dirs[n][0] ? s->dirs[n] : ".");
+				 res->dirs[n].relpath[0] ? res->dirs[n].relpath : ".");
 		return r;
 	}
-	/* relative to the module folder, as the tree's warning names it */
-	s->dirs[s->n_dirs] = strdup(e->depth ? e->path + s->base : "");
-	if (!s->dirs[s->n_dirs])
+	/* relative to the module folder, as the warning names it */
+	struct wdir d = { strdup(e->depth ? e->path + s->base : ""), (uint64_t)e->st->st_ino,
+			  st_mtime_ns(e->st) };
+	if (!d.relpath)
 		return -ENOMEM;
-	s->n_dirs++;
+	s->at_depth[e->depth] = (uint32_t)res->n_dirs;
+	res->dirs[res->n_dirs++] = d;
 	return 1;
 }
 
@@ -690,7 +753,18 @@ static int search_found(const struct walk_entry *e, void *data)
 	struct search *s = data;
 	struct stat st;
 	int fd = 0;
+	bool is;
 
+	if (too_long(s, e->path, &is) < 0 || is)
+		return is ? 0 : -ENOMEM;
+	if (e->link)
+		s->res->clean = false;
+	if (e->type != DT_REG) {
+		char why[80];
+		snprintf(why, sizeof(why), "unsupported file type (%s)",
+			 ksc_file_kind(DTTOIF(e->type)));
+		return search_problem(s, e->path, -EINVAL, why);
+	}
 	if (!ksc_path_is_module_name(e->name))
 		return 0;
 	/* the file's own stat (a link's target's, inside the root), for the index's key */
@@ -699,19 +773,27 @@ static int search_found(const struct walk_entry *e, void *data)
 	} else if (!e->link && fstatat(e->dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
 		fd = -errno;
 	}
-	if (fd < 0) {
-		search_problem(s, e->path, strerror(-fd));
-		return 0;
-	}
-	return S_ISREG(st.st_mode) ? search_file(s, e->path, &st, e->link) : 0;
+	if (fd < 0)
+		return search_problem(s, e->path, fd, strerror(-fd));
+	return S_ISREG(st.st_mode)
+		       ? search_file(s, e->path, &st, e->link, s->at_depth[e->depth - 1])
+		       : 0;
 }
 
 static void search_walk_problem(const char *path, enum walk_problem what, int err, void *data)
 {
-	/* a chain of links that never ends is a loop too (as the tree says) */
+	static const int errs[] = { [WALK_DANGLING] = -ENOENT, [WALK_LOOP] = -ELOOP,
+				    [WALK_TOO_DEEP] = -ENAMETOOLONG, [WALK_TOO_MANY] = -E2BIG,
+				    [WALK_INTO_PROC] = -EXDEV, [WALK_INTO_SYS] = -EXDEV };
+
+	/* a chain of links that never ends is a loop too */
 	if (what == WALK_ERRNO && err == -ELOOP)
 		what = WALK_LOOP;
-	search_problem(data, path, what == WALK_ERRNO ? strerror(-err) : walk_problem_str(what));
+	if (what != WALK_ERRNO)
+		err = (size_t)what < ARRAY_SIZE(errs) ? errs[what] : -EINVAL;
+	/* out of memory here is met again by the walk's next allocation */
+	(void)search_problem(data, path, err,
+			     what == WALK_ERRNO ? strerror(-err) : walk_problem_str(what));
 }
 
 static int cmp_cand(const void *a, const void *b)
@@ -743,15 +825,32 @@ int ksc_depmod_modules_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *
 	return ksc_depmod_modules_search_st(ctx, cfg, NULL, moddir, plain, &p, errors);
 }
 
-int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
-				 const char *root, const char *moddir, ksc_modset_st_fn fn,
-				 void *data, unsigned int *errors)
+void ksc_walkres_free(struct ksc_walkres *res)
+{
+	if (!res)
+		return;
+	for (size_t i = 0; i < res->n_dirs; i++)
+		free(res->dirs[i].relpath);
+	for (size_t i = 0; i < res->n_problems; i++) {
+		free(res->problems[i].path);
+		free(res->problems[i].reason);
+	}
+	free(res->dirs);
+	free(res->problems);
+	free(res->files);
+	free(res);
+}
+
+/* The search; problems kept in res or logged (keep). */
+static int search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg, const char *root,
+		  const char *moddir, ksc_modset_st_fn fn, void *data, unsigned int *errors,
+		  struct ksc_walkres *res, bool keep)
 {
 	size_t ml = strlen(moddir);
 	struct search s = { .ctx = ctx, .cfg = cfg,
 			    .base = ml + (ml && moddir[ml - 1] == '/' ? 0 : 1),
-			    .errors = errors };
-	struct walk_opts o = { .flags = WALK_FOLLOW, .kinds = WALK_KIND_REG,
+			    .errors = errors, .res = res, .keep = keep };
+	struct walk_opts o = { .flags = WALK_FOLLOW, .kinds = WALK_KIND_REG | WALK_KIND_OTHER,
 			       .exclude = search_exclude, .enter = search_enter,
 			       .file = search_found, .problem = search_walk_problem, .data = &s,
 			       .root = root };
@@ -759,24 +858,87 @@ int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cf
 	int r;
 
 	s.o = &o;
+	res->clean = true;
 	if (stat(moddir, &st) < 0) {
 		r = -errno;
-		search_problem(&s, moddir, strerror(errno));
-		return r;
+		return search_problem(&s, moddir, r, strerror(-r)) ?: r;
 	}
 	hash_init(&s.by_name);
 	r = walk_tree(moddir, &o);
+	if (r >= 0 && !(res->files = malloc((s.n ? s.n : 1) * sizeof(*res->files))))
+		r = -ENOMEM;
 	if (s.n > 1)
 		qsort(s.c, s.n, sizeof(*s.c), cmp_cand);
-	for (size_t i = 0; r >= 0 && i < s.n; i++)
+	for (size_t i = 0; r >= 0 && i < s.n; i++) {
+		res->files[res->n_files++] = (struct wfile){ s.c[i].dir, s.c[i].link };
 		r = fn(s.c[i].path, s.c[i].replaced, &s.c[i].st, s.c[i].link, data);
+	}
 	for (size_t i = 0; i < s.n; i++)
 		cand_free(&s.c[i]);
 	free(s.c);
+	free(s.at_depth);
 	hash_fini(&s.by_name);
 	ksc_dirset_fini(&s.seen);
-	for (size_t i = 0; i < s.n_dirs; i++)
-		free(s.dirs[i]);
-	free(s.dirs);
 	return r;
+}
+
+int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
+				 const char *root, const char *moddir, ksc_modset_st_fn fn,
+				 void *data, unsigned int *errors)
+{
+	struct ksc_walkres *res = calloc(1, sizeof(*res));
+
+	if (!res)
+		return -ENOMEM;
+	int r = search(ctx, cfg, root, moddir, fn, data, errors, res, false);
+	ksc_walkres_free(res);
+	return r;
+}
+
+int ksc_depmod_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg, const char *root,
+		      const char *moddir, ksc_modset_st_fn fn, void *data,
+		      struct ksc_walkres **out)
+{
+	struct ksc_walkres *res = calloc(1, sizeof(*res));
+	unsigned int errors = 0;
+
+	*out = res;
+	return res ? search(ctx, cfg, root, moddir, fn, data, &errors, res, true) : -ENOMEM;
+}
+
+bool ksc_walkres_clean(const struct ksc_walkres *res)
+{
+	return res->clean;
+}
+
+size_t ksc_walkres_dir_count(const struct ksc_walkres *res)
+{
+	return res->n_dirs;
+}
+
+const char *ksc_walkres_dir(const struct ksc_walkres *res, size_t i, uint64_t *ino,
+			    int64_t *mtime_ns)
+{
+	*ino = res->dirs[i].ino;
+	*mtime_ns = res->dirs[i].mtime_ns;
+	return res->dirs[i].relpath;
+}
+
+size_t ksc_walkres_problem_count(const struct ksc_walkres *res)
+{
+	return res->n_problems;
+}
+
+const char *ksc_walkres_problem(const struct ksc_walkres *res, size_t i, int *err,
+				const char **reason)
+{
+	*err = res->problems[i].err;
+	*reason = res->problems[i].reason;
+	return res->problems[i].path;
+}
+
+uint32_t ksc_walkres_file_dir(const struct ksc_walkres *res, size_t i, bool *link)
+{
+	*link = res->files[i].link;
+	return res->files[i].dir;
 }

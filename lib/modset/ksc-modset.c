@@ -48,6 +48,7 @@ struct ksc_modset {
 	size_t n, cap;
 	struct hash by_name;
 	unsigned int walk_errors;
+	struct ksc_walkres *walk;      /* ksc_modset_walk()'s, or NULL */
 	struct kidx idx;
 	bool have_idx, foreign_idx;
 	struct kidx_map *map;          /* few: the index's lookup table, records by path */
@@ -326,6 +327,7 @@ void ksc_modset_free(struct ksc_modset *ms)
 	ksc_kidx_unmap(ms->map);
 	ksc_sigscratch_fini(&ms->sig);
 	ksc_depmod_cfg_free(ms->cfg);
+	ksc_walkres_free(ms->walk);
 	free(ms->moddir);
 	free(ms->moddir_abs);
 	free(ms->release);
@@ -398,6 +400,20 @@ const struct ksc_depmod_cfg *ksc_modset_cfg(const struct ksc_modset *ms)
 unsigned int ksc_modset_walk_errors(const struct ksc_modset *ms)
 {
 	return ms->walk_errors;
+}
+
+int ksc_modset_walk(struct ksc_ctx *ctx, struct ksc_modset *ms)
+{
+	if (ms->walk)
+		return -EALREADY;
+	int r = ksc_depmod_search(ctx, ms->cfg, ms->root, ms->moddir, collect, ms, &ms->walk);
+	ms->walk_errors = ms->walk ? (unsigned int)ksc_walkres_problem_count(ms->walk) : 0;
+	return r;
+}
+
+const struct ksc_walkres *ksc_modset_walk_result(const struct ksc_modset *ms)
+{
+	return ms->walk;
 }
 
 const char *ksc_modset_moddir(const struct ksc_modset *ms)

@@ -82,9 +82,11 @@ const char *ksc_depmod_module_rank_reason(const struct ksc_depmod_cfg *cfg, cons
  * depmod_modules_search(): walk `moddir` in readdir order as depmod does (excluded names
  * skipped at every level, symbolic links followed; util/walk.h's walk), keep one file
  * per kmod name by the rules above, then call fn for every kept file, sorted by path.
- * A loop (a folder that is one of its own parents) and unreadable entries are logged as
- * "<path>: <reason>" and counted in *errors; a folder reached again by another path is
- * walked once, the second path named in a warning (as the tree's walk). `replaced` is the path,
+ * A loop (a folder that is one of its own parents), unreadable entries, an entry that
+ * is neither a folder nor a regular file (a FIFO, a device, a link to one) and a path
+ * too long to open are logged as "<path>: <reason>" and counted in *errors; a folder
+ * reached again by another path is walked once, the second path named in a warning.
+ * `replaced` is the path,
  * relative to moddir, of a file of the same name that the kept one won over (NULL when
  * it had no rival). Stops when fn returns <0; 0 or that value, -ENOMEM.
  */
@@ -121,6 +123,35 @@ struct ksc_dirset {
 /* Add (dev, ino) with *val: 1; 0 when it was there (*val = its number); -ENOMEM. */
 int ksc_dirset_add(struct ksc_dirset *s, dev_t dev, ino_t ino, size_t *val) _must_check_;
 void ksc_dirset_fini(struct ksc_dirset *s);
+
+/*
+ * What the search met besides the files it keeps, as data (ksc_depmod_search()): every
+ * folder walked, in walk order, with its inode and modification time (the index's proof
+ * that a folder is unchanged); its problems ("<path>: <reason>", -errno), in the order
+ * met; the folder each kept file was found in; and whether the walk was clean: no
+ * symbolic link, no special file, no problem, so that its folders alone say its files
+ * are the same. Opaque.
+ */
+struct ksc_walkres;
+void ksc_walkres_free(struct ksc_walkres *res);
+/*
+ * ksc_depmod_modules_search_st() with the problems kept in *out (NULL only when out of
+ * memory), not logged; *out is the caller's to free, even on error.
+ */
+int ksc_depmod_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg, const char *root,
+		      const char *moddir, ksc_modset_st_fn fn, void *data,
+		      struct ksc_walkres **out) _must_check_;
+bool ksc_walkres_clean(const struct ksc_walkres *res);
+size_t ksc_walkres_dir_count(const struct ksc_walkres *res);
+/* Folder i: its path below the module folder ("" for the folder itself), inode, mtime. */
+const char *ksc_walkres_dir(const struct ksc_walkres *res, size_t i, uint64_t *ino,
+			    int64_t *mtime_ns);
+size_t ksc_walkres_problem_count(const struct ksc_walkres *res);
+/* Problem i: its path (returned), -errno and reason. */
+const char *ksc_walkres_problem(const struct ksc_walkres *res, size_t i, int *err,
+				const char **reason);
+/* Kept file i (in the order fn was called): its folder, and whether reached by a link. */
+uint32_t ksc_walkres_file_dir(const struct ksc_walkres *res, size_t i, bool *link);
 
 /*
  * The index file (ksc-modset-index.c; its records: ksc-modset-record.c; its layout:
@@ -608,6 +639,13 @@ const char *ksc_modset_moddir(const struct ksc_modset *ms);
 /* The index file it uses and keeps, or NULL. */
 const char *ksc_modset_index_path(const struct ksc_modset *ms);
 unsigned int ksc_modset_walk_errors(const struct ksc_modset *ms);
+/*
+ * The walk of a set opened with no_walk, its problems kept as data: its files added (in
+ * path order), what else it met in ksc_modset_walk_result(). Once per set. 0 or -errno.
+ */
+int ksc_modset_walk(struct ksc_ctx *ctx, struct ksc_modset *ms) _must_check_;
+/* What that walk met (owned by the set), or NULL before it. */
+const struct ksc_walkres *ksc_modset_walk_result(const struct ksc_modset *ms);
 /* Does the index hold every file, each one current? */
 bool ksc_modset_all_indexed(struct ksc_modset *ms);
 /* File i's facts record (owned by the set): the index's, or read now. 0 or -ENOMEM. */

@@ -46,7 +46,7 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	hash_fini(&t->ksyms);
 	free(t->ksyms_at);
 	ksc_kidx_free(&t->idx);
-	ksc_depmod_cfg_free(t->dmcfg);
+	ksc_modset_free(t->ms);
 	ksc_symvers_unref(t->ksv);
 	ksc_module_unref(t->kvm);
 	ksc_sysmap_unref(t->ksm);

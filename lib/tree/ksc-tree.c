@@ -6,11 +6,12 @@
  * redoes only what changed.
  *
  * ksc_tree_open() runs these steps:
- *  1. walk the folder as depmod_modules_search() does (readdir order, "build",
- *     "source" and depmod.d's exclude names skipped at every level, symbolic links
- *     followed, loops and dangling links reported), keep one module per kmod name by
- *     depmod's rules (ksc-modset-search.c: search order, override), and order them: kmod's hash
- *     order of the names, then stably by their line in modules.order;
+ *  1. take the module set's walk of the folder, as depmod_modules_search() does it
+ *     (ksc-modset-search.c: readdir order, "build", "source" and depmod.d's exclude
+ *     names skipped at every level, symbolic links followed, loops and dangling links
+ *     reported, one module per kmod name by depmod's search order and overrides), and
+ *     order the modules: kmod's hash order of the names, then stably by their line in
+ *     modules.order;
  *  2. read every module whose (size, mtime, inode) the index does not know, in
  *     `jobs` threads: the file (only the sections the readers need, for large
  *     uncompressed files), the library's reader (ksc_elf_parse_module) and kmod's view
@@ -277,10 +278,14 @@ KSC_EXPORT int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *
 	t->moddir = strdup(ksc_kernel_location_get_path(t->loc, KSC_KFILE_MODULE_DIR));
 	if (!t->release || !t->moddir)
 		goto oom;
-	r = ksc_depmod_cfg_load(ctx, t->root, kver, &t->dmcfg);
+	/* depmod.d read now; the folder walked in step 1 unless the index's walk holds */
+	r = ksc_modset_open(ctx, &(struct ksc_modset_where){ .root = t->root, .release = kver,
+							     .moddir = t->moddir,
+							     .no_walk = true },
+			    &t->ms);
 	if (r < 0)
 		goto err;
-	t->modset_fp = ksc_depmod_cfg_fingerprint(t->dmcfg);
+	t->modset_fp = ksc_depmod_cfg_fingerprint(ksc_modset_cfg(t->ms));
 	if (t->opts.index && !(t->index_path = strdup(t->opts.index)))
 		goto oom;
 	if (t->has_check && t->check.policy &&

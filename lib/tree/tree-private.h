@@ -4,7 +4,8 @@
  * Nothing here is seen outside lib/tree/.
  *
  *   ksc-tree.c          ksc_tree_open(): the steps in order, the public getters
- *   ksc-tree-walk.c     step 1: the walk, depmod's order; the index's walk replayed
+ *   ksc-tree-walk.c     step 1: the module set's walk taken, depmod's order; the
+ *                       index's walk replayed
  *   ksc-tree-resolve.c  step 3: depmod's resolution, sort and cycles
  *   ksc-tree-check.c    step 4: the verdicts, and each module's derived record
  *   ksc-tree-results.c  fingerprints, problems and messages, the public arrays
@@ -106,7 +107,7 @@ struct ksc_tree {
 	char *root, *release, *moddir, *index_path;
 	char *root_arg; /* root as the caller gave it (ksc_tree_get_kernel()'s paths) */
 	struct ksc_kernel_location *loc; /* the kernel locator's answer for root and release */
-	struct ksc_depmod_cfg *dmcfg;    /* depmod.d: which file of a name wins (ksc-modset-search.c) */
+	struct ksc_modset *ms;           /* the module set: depmod.d, the walk and its files */
 	uint64_t modset_fp;              /* its fingerprint */
 	int dfd;                         /* the module folder, open */
 	int64_t start_ns;                /* when the run started (files newer are racy) */
