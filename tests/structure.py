@@ -303,9 +303,6 @@ KNOWN_REACHES = {
     ("lib/tree/ksc-tree.c", "krec_sum"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-kernel.c", "krec"): _TREE_KERNEL,
     ("lib/tree/ksc-tree-kernel.c", "krec_pair"): _TREE_KERNEL,
-    ("lib/tree/ksc-tree-kernel.c", "ksc_module"):
-        "builds System.map's vmlinux module by hand (readers has ksc_module_new_from_facts() "
-        "and ksc_module_add_export() for it; the core engineer's file)",
 }
 # -- KNOWN_REACHES end --
 

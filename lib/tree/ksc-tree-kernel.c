@@ -274,24 +274,24 @@ int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out
 		r = ksc_kernel_add_vmlinux(k, t->kvm);
 	} else if (t->ksm) {
 		/* System.map: names only, no CRCs, no GPL flags. */
-		struct ksc_module *vm = calloc(1, sizeof(*vm));
 		size_t n = ksc_sysmap_get_export_count(t->ksm);
-		if (!vm)
-			goto oom;
-		vm->refcount = 1;
-		vm->ctx = ksc_ref(ctx);
-		vm->f.kind = KSC_KIND_VMLINUX;
-		vm->f.path = t->ksrc_path;
-		vm->exports = calloc(n ? n : 1, sizeof(*vm->exports));
-		if (!vm->exports) {
-			ksc_module_unref(vm);
-			goto oom;
-		}
-		for (size_t i = 0; i < n; i++)
-			vm->exports[vm->n_exports++] =
-				(struct ksc_export){ ksc_sysmap_get_export(t->ksm, i), "",
-						     false, false, 0 };
-		r = ksc_kernel_add_vmlinux(k, vm);
+		struct ksc_module *vm = NULL;
+		r = ksc_module_new_from_facts(ctx,
+					      &(struct ksc_module_facts){
+						      .path = t->ksrc_path,
+						      .kind = KSC_KIND_VMLINUX,
+						      .kmod_name = "vmlinux",
+						      .modpost_name = "vmlinux",
+						      .symvers_owner = "vmlinux",
+						      .no_export_index = true,
+						      .cap.exports = n },
+					      &vm);
+		for (size_t i = 0; r >= 0 && i < n; i++)
+			r = ksc_module_add_export(
+				vm, &(struct ksc_export){ ksc_sysmap_get_export(t->ksm, i), "",
+							  false, false, 0 });
+		if (r >= 0)
+			r = ksc_kernel_add_vmlinux(k, vm);
 		ksc_module_unref(vm);
 	}
 	/*
@@ -339,8 +339,6 @@ int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out
 		goto err;
 	*out = k;
 	return 0;
-oom:
-	r = -ENOMEM;
 err:
 	ksc_kernel_unref(k);
 	return r;
