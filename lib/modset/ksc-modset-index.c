@@ -239,6 +239,17 @@ static int parse_rest(struct kidx *idx)
 	return 0;
 }
 
+bool ksc_kidx_same_dirs(const struct kidx_dir *a, size_t na, const struct kidx_dir *b,
+			size_t nb)
+{
+	bool same = na == nb;
+
+	for (size_t i = 0; same && i < na; i++)
+		same = a[i].ino == b[i].ino && a[i].mtime_ns == b[i].mtime_ns &&
+		       strcmp(a[i].relpath, b[i].relpath) == 0;
+	return same;
+}
+
 const char *ksc_kidx_raw_dir(const struct kidx *idx, size_t i, uint64_t *ino,
 			     int64_t *mtime_ns)
 {

@@ -580,11 +580,7 @@ struct cand {
 
 /* What the walk met besides the files (ksc_depmod_search()). */
 struct ksc_walkres {
-	struct wdir {
-		char *relpath; /* "" for the module folder */
-		uint64_t ino;
-		int64_t mtime_ns;
-	} *dirs;               /* every folder walked, in walk order */
+	struct kidx_dir *dirs; /* every folder walked, in walk order ("" the module folder) */
 	size_t n_dirs, cap_dirs;
 	struct wproblem {
 		char *path, *reason;
@@ -610,6 +606,7 @@ struct search {
 	struct ksc_dirset seen; /* every folder entered: its number in res->dirs */
 	struct ksc_walkres *res;
 	bool keep;              /* problems kept in res (else logged and counted) */
+	int64_t start_ns;       /* folders modified since start_ns - KSC_RACY_NS are racy */
 	uint32_t *at_depth;     /* the folder being walked at each depth */
 	size_t cap_depth;
 	const struct walk_opts *o;
@@ -739,10 +736,12 @@ static int search_enter(const struct walk_entry *e, void *data)
 		return r;
 	}
 	/* relative to the module folder, as the warning names it */
-	struct wdir d = { strdup(e->depth ? e->path + s->base : ""), (uint64_t)e->st->st_ino,
-			  st_mtime_ns(e->st) };
-	if (!d.relpath)
+	char *rel = strdup(e->depth ? e->path + s->base : "");
+	int64_t mt = st_mtime_ns(e->st);
+	if (!rel)
 		return -ENOMEM;
+	struct kidx_dir d = { rel, (uint64_t)e->st->st_ino,
+			      mt > s->start_ns - KSC_RACY_NS ? KREC_RACY : mt };
 	s->at_depth[e->depth] = (uint32_t)res->n_dirs;
 	res->dirs[res->n_dirs++] = d;
 	return 1;
@@ -830,7 +829,7 @@ void ksc_walkres_free(struct ksc_walkres *res)
 	if (!res)
 		return;
 	for (size_t i = 0; i < res->n_dirs; i++)
-		free(res->dirs[i].relpath);
+		free((char *)res->dirs[i].relpath);
 	for (size_t i = 0; i < res->n_problems; i++) {
 		free(res->problems[i].path);
 		free(res->problems[i].reason);
@@ -844,12 +843,12 @@ void ksc_walkres_free(struct ksc_walkres *res)
 /* The search; problems kept in res or logged (keep). */
 static int search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg, const char *root,
 		  const char *moddir, ksc_modset_st_fn fn, void *data, unsigned int *errors,
-		  struct ksc_walkres *res, bool keep)
+		  struct ksc_walkres *res, bool keep, int64_t start_ns)
 {
 	size_t ml = strlen(moddir);
 	struct search s = { .ctx = ctx, .cfg = cfg,
 			    .base = ml + (ml && moddir[ml - 1] == '/' ? 0 : 1),
-			    .errors = errors, .res = res, .keep = keep };
+			    .errors = errors, .res = res, .keep = keep, .start_ns = start_ns };
 	struct walk_opts o = { .flags = WALK_FOLLOW, .kinds = WALK_KIND_REG | WALK_KIND_OTHER,
 			       .exclude = search_exclude, .enter = search_enter,
 			       .file = search_found, .problem = search_walk_problem, .data = &s,
@@ -890,20 +889,21 @@ int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cf
 
 	if (!res)
 		return -ENOMEM;
-	int r = search(ctx, cfg, root, moddir, fn, data, errors, res, false);
+	int r = search(ctx, cfg, root, moddir, fn, data, errors, res, false, INT64_MAX);
 	ksc_walkres_free(res);
 	return r;
 }
 
 int ksc_depmod_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg, const char *root,
-		      const char *moddir, ksc_modset_st_fn fn, void *data,
+		      const char *moddir, int64_t start_ns, ksc_modset_st_fn fn, void *data,
 		      struct ksc_walkres **out)
 {
 	struct ksc_walkres *res = calloc(1, sizeof(*res));
 	unsigned int errors = 0;
 
 	*out = res;
-	return res ? search(ctx, cfg, root, moddir, fn, data, &errors, res, true) : -ENOMEM;
+	return res ? search(ctx, cfg, root, moddir, fn, data, &errors, res, true, start_ns)
+		   : -ENOMEM;
 }
 
 bool ksc_walkres_clean(const struct ksc_walkres *res)
@@ -911,17 +911,10 @@ bool ksc_walkres_clean(const struct ksc_walkres *res)
 	return res->clean;
 }
 
-size_t ksc_walkres_dir_count(const struct ksc_walkres *res)
+const struct kidx_dir *ksc_walkres_dirs(const struct ksc_walkres *res, size_t *n)
 {
-	return res->n_dirs;
-}
-
-const char *ksc_walkres_dir(const struct ksc_walkres *res, size_t i, uint64_t *ino,
-			    int64_t *mtime_ns)
-{
-	*ino = res->dirs[i].ino;
-	*mtime_ns = res->dirs[i].mtime_ns;
-	return res->dirs[i].relpath;
+	*n = res->n_dirs;
+	return res->dirs;
 }
 
 size_t ksc_walkres_problem_count(const struct ksc_walkres *res)

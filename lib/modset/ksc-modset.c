@@ -406,7 +406,8 @@ int ksc_modset_walk(struct ksc_ctx *ctx, struct ksc_modset *ms)
 {
 	if (ms->walk)
 		return -EALREADY;
-	int r = ksc_depmod_search(ctx, ms->cfg, ms->root, ms->moddir, collect, ms, &ms->walk);
+	int r = ksc_depmod_search(ctx, ms->cfg, ms->root, ms->moddir, ms->start_ns, collect, ms,
+				  &ms->walk);
 	ms->walk_errors = ms->walk ? (unsigned int)ksc_walkres_problem_count(ms->walk) : 0;
 	return r;
 }

@@ -139,13 +139,15 @@ void ksc_walkres_free(struct ksc_walkres *res);
  * memory), not logged; *out is the caller's to free, even on error.
  */
 int ksc_depmod_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg, const char *root,
-		      const char *moddir, ksc_modset_st_fn fn, void *data,
+		      const char *moddir, int64_t start_ns, ksc_modset_st_fn fn, void *data,
 		      struct ksc_walkres **out) _must_check_;
 bool ksc_walkres_clean(const struct ksc_walkres *res);
-size_t ksc_walkres_dir_count(const struct ksc_walkres *res);
-/* Folder i: its path below the module folder ("" for the folder itself), inode, mtime. */
-const char *ksc_walkres_dir(const struct ksc_walkres *res, size_t i, uint64_t *ino,
-			    int64_t *mtime_ns);
+/*
+ * The folders walked, in walk order, as the index keeps them: the path below the module
+ * folder ("" for the folder itself), inode and modification time, KREC_RACY when it is
+ * later than start_ns - KSC_RACY_NS (it could still change unseen). *n of them.
+ */
+const struct kidx_dir *ksc_walkres_dirs(const struct ksc_walkres *res, size_t *n);
 size_t ksc_walkres_problem_count(const struct ksc_walkres *res);
 /* Problem i: its path (returned), -errno and reason. */
 const char *ksc_walkres_problem(const struct ksc_walkres *res, size_t i, int *err,
@@ -492,6 +494,9 @@ const char *ksc_kidx_raw_dir(const struct kidx *idx, size_t i, uint64_t *ino,
 const char *ksc_kidx_raw_module(const struct kidx *idx, size_t i, struct krec_sum *sum,
 				uint32_t *dir);
 void ksc_kidx_free(struct kidx *idx);
+/* Are the two lists of folders the same (paths, inodes, modification times, in order)? */
+bool ksc_kidx_same_dirs(const struct kidx_dir *a, size_t na, const struct kidx_dir *b,
+			size_t nb);
 struct kidx_wmod {
 	const struct krec *rec; /* in memory */
 	const struct kder *der; /* or NULL */

@@ -190,12 +190,11 @@ bool index_is_stale(const struct ksc_tree *t)
 	if (stale > STALE_MAX)
 		return true;
 	if (!t->walk_cached) {
-		bool same = t->walk_clean && t->n_dirs == t->idx.n_dirs;
-		for (size_t i = 0; same && i < t->n_dirs; i++)
-			same = t->dirs[i].ino == t->idx.dirs[i].ino &&
-			       t->dirs[i].mtime_ns == t->idx.dirs[i].mtime_ns &&
-			       strcmp(t->dirs[i].relpath, t->idx.dirs[i].relpath) == 0;
-		if (!same && (t->walk_clean || t->idx.n_dirs))
+		size_t nd;
+		const struct kidx_dir *d = walk_dirs(t, &nd);
+		bool clean = walk_clean(t);
+		if (!(clean && ksc_kidx_same_dirs(d, nd, t->idx.dirs, t->idx.n_dirs)) &&
+		    (clean || t->idx.n_dirs))
 			return true;
 	}
 	return false;
@@ -228,6 +227,9 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 	if (r < 0)
 		return r;
 	struct kidx_wmod *mods = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*mods));
+	bool clean = walk_clean(t);
+	size_t n_dirs;
+	const struct kidx_dir *dirs = walk_dirs(t, &n_dirs);
 	if (!mods)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n_mods; i++) {
@@ -236,7 +238,7 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 		mods[i] = (struct kidx_wmod){
 			m->rec, m->der,
 			same ? m->old->rec_hash : m->rec == m->rec_own ? m->rec_hash : 0,
-			m->modname, t->walk_clean ? m->dir : KREC_NONE, m->replaced
+			m->modname, clean ? m->dir : KREC_NONE, m->replaced
 		};
 	}
 	struct kidx_write w = {
@@ -254,8 +256,8 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 		.out_dir = out_dir,
 		.outs = outs,
 		.n_outs = n_outs,
-		.dirs = t->walk_clean ? t->dirs : NULL,
-		.n_dirs = t->walk_clean ? t->n_dirs : 0,
+		.dirs = clean ? dirs : NULL,
+		.n_dirs = clean ? n_dirs : 0,
 		.parallel = t->st.jobs > 1,
 	};
 	r = ksc_kidx_write(t->index_path, &w);

@@ -383,7 +383,7 @@ static bool stands_for_open(const struct ksc_tree *t)
 
 	return !o->symvers && !o->vmlinux && !o->system_map && !o->config &&
 	       !o->no_kernel_search && !o->set_quirks && t->n_problems == 0 &&
-	       t->walk_clean && t->kernel_ok &&
+	       walk_clean(t) && t->kernel_ok &&
 	       (t->ksrc == KSRC_SYMVERS || t->ksrc == KSRC_VMLINUX);
 }
 

@@ -34,15 +34,11 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	free(t->walk_arena);
 	free(t->mods);
 	free(t->root_arg);
-	for (size_t i = 0; i < t->n_dirs; i++)
-		free((char *)t->dirs[i].relpath);
-	free(t->dirs);
 	problems_free(t->problems, t->n_problems);
 	free(t->problems);
 	problems_free(t->kproblems, t->n_kproblems);
 	free(t->kproblems);
 	free(t->pub_problems);
-	hash_fini(&t->by_name);
 	hash_fini(&t->ksyms);
 	free(t->ksyms_at);
 	ksc_kidx_free(&t->idx);
@@ -194,4 +190,23 @@ int tree_openat(const struct ksc_tree *t, const char *rel, int flags)
 		return -1;
 	}
 	return open(real, flags | O_NOFOLLOW);
+}
+
+bool walk_clean(const struct ksc_tree *t)
+{
+	const struct ksc_walkres *wr = ksc_modset_walk_result(t->ms);
+
+	return t->walk_cached || (wr && ksc_walkres_clean(wr));
+}
+
+const struct kidx_dir *walk_dirs(const struct ksc_tree *t, size_t *n)
+{
+	const struct ksc_walkres *wr = ksc_modset_walk_result(t->ms);
+
+	*n = 0;
+	if (t->walk_cached) {
+		*n = t->idx.n_dirs;
+		return t->idx.dirs;
+	}
+	return wr ? ksc_walkres_dirs(wr, n) : NULL;
 }

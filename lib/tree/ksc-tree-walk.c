@@ -16,20 +16,6 @@
 
 #include "tree/tree-private.h"
 #include "util/array.h"
-/* Remember a folder the walk read, for the next run's check that nothing changed. */
-static int note_dir(struct ksc_tree *t, const char *rel, uint64_t ino, int64_t mtime_ns)
-{
-	if (array_reserve(t->dirs, t->cap_dirs, t->n_dirs + 1, 256) < 0)
-		return -ENOMEM;
-	char *r = strdup(rel);
-	if (!r)
-		return -ENOMEM;
-	t->dirs[t->n_dirs++] = (struct kidx_dir){
-		r, ino, mtime_ns > t->start_ns - KSC_RACY_NS ? KREC_RACY : mtime_ns
-	};
-	return 0;
-}
-
 /*
  * The module set's walk (depmod's search, ksc-modset-search.c): its files are the
  * tree's modules (their strings the set's), its problems the tree's first ones, its
@@ -48,15 +34,8 @@ int do_walk(struct ksc_tree *t)
 		const char *path = ksc_walkres_problem(wr, i, &err, &reason);
 		r = add_problem(t, path, err, "%s", reason);
 	}
-	for (size_t i = 0; r >= 0 && i < ksc_walkres_dir_count(wr); i++) {
-		uint64_t ino;
-		int64_t mtime_ns;
-		const char *rel = ksc_walkres_dir(wr, i, &ino, &mtime_ns);
-		r = note_dir(t, rel, ino, mtime_ns);
-	}
 	size_t n = ksc_modset_count(t->ms);
-	if (r >= 0 && (array_reserve(t->mods, t->cap_mods, n, 16) < 0 ||
-		       hash_reserve(&t->by_name, n) < 0))
+	if (r >= 0 && array_reserve(t->mods, t->cap_mods, n, 16) < 0)
 		r = -ENOMEM;
 	for (size_t i = 0; r >= 0 && i < n; i++) {
 		struct tmod *m = &t->mods[i];
@@ -70,10 +49,7 @@ int do_walk(struct ksc_tree *t)
 		m->rank = 1;
 		m->dir = ksc_walkres_file_dir(wr, i, &m->in_root);
 		t->n_mods = i + 1;
-		if (hash_add(&t->by_name, m->modname, (void *)(uintptr_t)(i + 1), 0) < 0)
-			r = -ENOMEM;
 	}
-	t->walk_clean = ksc_walkres_clean(wr);
 	return r;
 }
 
@@ -89,9 +65,9 @@ static int cached_walk(struct ksc_tree *t)
 {
 	const struct kidx *idx = &t->idx;
 	size_t n = idx->n_mods;
+	struct hash names;
+	int r = 1;
 
-	if (hash_reserve(&t->by_name, n) < 0)
-		return -ENOMEM;
 	if (array_reserve(t->mods, t->cap_mods, n, 16) < 0)
 		return -ENOMEM;
 	/*
@@ -107,10 +83,13 @@ static int cached_walk(struct ksc_tree *t)
 	}
 	free(t->walk_arena);
 	t->walk_arena = malloc(need ? need : 1);
-	if (!t->walk_arena)
+	hash_init(&names);
+	if (!t->walk_arena || hash_reserve(&names, n) < 0) {
+		hash_fini(&names);
 		return -ENOMEM;
+	}
 	char *p = t->walk_arena;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; r == 1 && i < n; i++) {
 		const struct kidx_module *km = &idx->mods[i];
 		struct tmod *m = &t->mods[i];
 		size_t rl = strlen(km->relpath);
@@ -129,15 +108,14 @@ static int cached_walk(struct ksc_tree *t)
 		m->dir = km->dir;
 		t->n_mods = i + 1;
 		/* a name twice is not the list of one walk: walk */
-		int r = hash_add(&t->by_name, m->modname, (void *)(uintptr_t)(i + 1), 1);
-		if (r != 0)
-			return r < 0 ? r : 0;
+		int h = hash_add(&names, m->modname, NULL, 1);
+		if (h != 0)
+			r = h < 0 ? h : 0;
 	}
-	for (size_t i = 0; i < idx->n_dirs; i++)
-		if (note_dir(t, idx->dirs[i].relpath, idx->dirs[i].ino, idx->dirs[i].mtime_ns) < 0)
-			return -ENOMEM;
-	t->walk_clean = t->walk_cached = true; /* its folders: checked by pre_stat() */
-	return 1;
+	hash_fini(&names);
+	/* clean: its folders (the index's) are checked by pre_stat() */
+	t->walk_cached = r == 1;
+	return r;
 }
 
 void drop_walk(struct ksc_tree *t)
@@ -150,12 +128,7 @@ void drop_walk(struct ksc_tree *t)
 	t->walk_arena = NULL;
 	atomic_store(&t->run->walk_stale, false);
 	t->n_mods = 0;
-	hash_fini(&t->by_name);
-	hash_init(&t->by_name);
-	for (size_t i = 0; i < t->n_dirs; i++)
-		free((char *)t->dirs[i].relpath);
-	t->n_dirs = 0;
-	t->walk_clean = t->walk_cached = false;
+	t->walk_cached = false;
 }
 
 /*

@@ -245,7 +245,6 @@ KSC_EXPORT int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *
 	t->refcount = 1;
 	t->ctx = ksc_ref(ctx);
 	t->dfd = -1;
-	hash_init(&t->by_name);
 	hash_init(&t->ksyms);
 	r = opts_copy(&t->opts, opts);
 	if (r < 0)

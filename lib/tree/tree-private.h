@@ -112,13 +112,12 @@ struct ksc_tree {
 	int dfd;                         /* the module folder, open */
 	int64_t start_ns;                /* when the run started (files newer are racy) */
 
-	/* the modules (ksc-tree-walk.c, ksc-tree-read.c) */
+	/*
+	 * the modules (ksc-tree-walk.c, ksc-tree-read.c): the module set's files (its walk:
+	 * ksc_modset_walk_result()), or the index's list when its walk was replayed
+	 */
 	struct tmod *mods;
 	size_t n_mods, cap_mods;
-	struct hash by_name;   /* modname -> index + 1 (walk) */
-	struct kidx_dir *dirs; /* the folders the walk read (for the index) */
-	size_t n_dirs, cap_dirs;
-	bool walk_clean;  /* no symbolic link, special file or problem met */
 	bool walk_cached; /* the folders were unchanged: the index's module list used */
 	char *walk_arena; /* cached_walk()'s strings */
 	uint64_t order_fp; /* modules.order */
@@ -314,6 +313,10 @@ bool same_file(const struct krec_sum *o, int dfd, const char *name);
  * resolved inside the root, no /proc magic links): a descriptor, or -1 and errno.
  */
 int tree_openat(const struct ksc_tree *t, const char *rel, int flags);
+/* The walk met no symbolic link, special file or problem (or the index's was replayed). */
+bool walk_clean(const struct ksc_tree *t);
+/* The folders the walk read (the module set's), or the index's when it was replayed. */
+const struct kidx_dir *walk_dirs(const struct ksc_tree *t, size_t *n);
 
 /* ---- the steps of do_open() in their files ---- */
 
