@@ -84,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint32_t dir;
 		sink += touch(ksc_kidx_raw_module(&idx, i, &sum, &dir));
 	}
-	if (ksc_kidx_finish(&idx) < 0) {
+	if (ksc_kidx_finish(&idx) < 0 || ksc_kder_validate_index(&idx) < 0) {
 		ksc_kidx_free(&idx);
 		return 0;
 	}

@@ -229,14 +229,23 @@ static int parse_rest(struct kidx *idx)
 		if (de.der_off % 8 || de.der_off < meta_end || de.der_off > hot ||
 		    de.der_size > hot - de.der_off)
 			return -EINVAL;
-		/* its bytes are covered by the hot part's checksum, checked above */
-		const struct kder *d = (const void *)(p + de.der_off);
-		if (ksc_kder_validate(d, de.der_size, idx->n_mods) < 0)
+		/* its bytes are covered by the hot part's checksum, checked above; what they
+		 * say is the tree's to check (ksc_kder_validate()) */
+		if (de.der_size % 8)
 			return -EINVAL;
-		m->der = d;
+		m->der = (const void *)(p + de.der_off);
+		m->der_size = de.der_size;
 	}
 	idx->finished = true;
 	return 0;
+}
+
+const struct kder *ksc_kidx_der(const struct kidx *idx, size_t i, size_t *size)
+{
+	if (i >= idx->n_mods || !idx->mods[i].der)
+		return NULL;
+	*size = idx->mods[i].der_size;
+	return idx->mods[i].der;
 }
 
 bool ksc_kidx_same_dirs(const struct kidx_dir *a, size_t na, const struct kidx_dir *b,
@@ -578,11 +587,10 @@ static size_t lay_out(struct kidx_hdr *h, struct kidx_tables *t, const struct ki
 	size_t meta = (size_t)(h->dirs_off + w->n_dirs * sizeof(*t->fdirs));
 	uint64_t at = (meta + 7) & ~(uint64_t)7;
 	for (size_t i = 0; i < w->n_mods; i++) {
-		const struct kder *d = w->mods[i].der;
-		if (d) {
+		if (w->mods[i].der) {
 			t->dir[i].der_off = at;
-			t->dir[i].der_size = d->size;
-			at += d->size;
+			t->dir[i].der_size = w->mods[i].der_size;
+			at += w->mods[i].der_size;
 		}
 	}
 	h->cold_off = at;
@@ -619,10 +627,9 @@ static unsigned char *hot_part(struct kidx_hdr *h, unsigned char *m, size_t meta
 	memset(hot + pos, 0, pad_meta);
 	pos += pad_meta;
 	for (size_t i = 0; i < w->n_mods; i++) {
-		const struct kder *d = w->mods[i].der;
-		if (d) {
-			memcpy(hot + pos, d, d->size);
-			pos += d->size;
+		if (w->mods[i].der) {
+			memcpy(hot + pos, w->mods[i].der, w->mods[i].der_size);
+			pos += w->mods[i].der_size;
 		}
 	}
 	h->checksum = ksc_hash64(hot, hot_len, KIDX_VERSION);

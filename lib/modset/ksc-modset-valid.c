@@ -126,53 +126,14 @@ int ksc_krec_validate(const struct krec *r, size_t size)
 }
 
 /* ---------------------------------------------------------------------------------- */
-/* Derived records                                                                    */
+/* For the tree's derived records (tree/ksc-tree-derived.c)                          */
 
-int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules)
+bool ksc_krange_ok(struct krange g, size_t elem, size_t align, size_t hdr, size_t size)
 {
-	const size_t H = sizeof(struct kder);
+	return range_ok(g, elem, align, hdr, size);
+}
 
-	if (size < H || size % 8 || d->magic != KDER_MAGIC || d->size != size ||
-	    (d->flags & ~KDER_F_ALL))
-		return -EINVAL;
-	if (!range_ok(d->strtab, 1, 1, H, size) || d->strtab.n == 0 ||
-	    !range_ok(d->deps, 4, 4, H, size) ||
-	    !range_ok(d->unres, sizeof(struct kder_unres), 4, H, size) ||
-	    !range_ok(d->diags, sizeof(struct kder_diag), 4, H, size))
-		return -EINVAL;
-	const char *st = (const char *)d + d->strtab.off;
-	uint32_t sn = d->strtab.n;
-	if (st[0] != '\0' || st[sn - 1] != '\0')
-		return -EINVAL;
-	if (!(d->flags & KDER_F_CHECKED) &&
-	    (d->diags.n || d->loader_err || (d->flags & KDER_F_MODPOST_OK)))
-		return -EINVAL;
-	if (!str_ok(d->loader_name, sn, true) || !str_ok(d->modpost_name, sn, true) ||
-	    ((d->flags & KDER_F_CHECKED) &&
-	     (d->loader_name == KREC_NONE || d->modpost_name == KREC_NONE)))
-		return -EINVAL;
-	if (d->loader_err > 0 || d->loader_err < -4095)
-		return -EINVAL;
-	const uint32_t *dp = kder_arr(d, d->deps);
-	for (size_t i = 0; i < d->deps.n; i++)
-		if (dp[i] >= n_modules)
-			return -EINVAL;
-	const struct kder_unres *u = kder_arr(d, d->unres);
-	for (size_t i = 0; i < d->unres.n; i++)
-		if (!str_ok(u[i].name, sn, false) ||
-		    (u[i].kind != KDER_UNKNOWN_SYMBOL && u[i].kind != KDER_CRC_DIFFERS))
-			return -EINVAL;
-	const struct kder_diag *g = kder_arr(d, d->diags);
-	for (size_t i = 0; i < d->diags.n; i++) {
-		if ((g[i].view != KSC_VIEW_LOADER && g[i].view != KSC_VIEW_MODPOST) ||
-		    g[i].severity > KSC_SEV_ERROR || g[i].err > 0 || g[i].err < -4095 ||
-		    !str_ok(g[i].code, sn, false) || !str_ok(g[i].rule, sn, true) ||
-		    !str_ok(g[i].module, sn, false) || !str_ok(g[i].symbol, sn, true) ||
-		    !str_ok(g[i].ns, sn, true) || !str_ok(g[i].owner, sn, true) ||
-		    !str_ok(g[i].summary, sn, true) ||
-		    !str_ok(g[i].kernel_lines, sn, true) ||
-		    !str_ok(g[i].explanation, sn, true) || !str_ok(g[i].fix, sn, true))
-			return -EINVAL;
-	}
-	return 0;
+bool ksc_kstr_ok(uint32_t off, uint32_t strsize, bool null_ok)
+{
+	return str_ok(off, strsize, null_ok);
 }

@@ -167,7 +167,6 @@ uint32_t ksc_walkres_file_dir(const struct ksc_walkres *res, size_t i, bool *lin
  * is used.
  */
 #define KREC_MAGIC 0x3143524bu /* "KRC1" */
-#define KDER_MAGIC 0x3144524bu /* "KRD1" */
 #define KREC_NONE 0xffffffffu  /* no string */
 
 struct krange {
@@ -260,33 +259,11 @@ struct krec_kdep {
 	uint32_t crc_lo, crc_hi;
 };
 
-enum {
-	KDER_F_CHECKED = 1u << 0,    /* the verdict below exists */
-	KDER_F_MODPOST_OK = 1u << 1,
-};
-#define KDER_F_ALL 3u
-enum { KDER_UNKNOWN_SYMBOL = 1, KDER_CRC_DIFFERS = 2 };
-
-/* Results that depend on the other modules and the kernel (valid while fingerprints hold). */
-struct kder {
-	uint32_t magic;
-	uint32_t size;
-	uint32_t flags;
-	int32_t loader_err;
-	uint32_t loader_name, modpost_name; /* the verdict's names (strings), when checked */
-	struct krange deps;     /* uint32_t module indices, in the order depmod adds them */
-	struct krange unres;    /* struct kder_unres */
-	struct krange diags;    /* struct kder_diag */
-	struct krange strtab;
-};
-struct kder_unres {
-	uint32_t name, kind;
-};
-struct kder_diag {
-	uint32_t view, severity;
-	int32_t err;
-	uint32_t code, rule, module, symbol, ns, owner, summary, kernel_lines, explanation, fix;
-};
+/*
+ * A derived record (the tree's results for one module: tree/tree.h). The index keeps it
+ * as bytes, 8-aligned, at most its size (kidx_module.der_size), and never reads it.
+ */
+struct kder;
 
 static inline const char *krec_str(const struct krec *r, uint32_t off)
 {
@@ -296,16 +273,6 @@ static inline const void *krec_arr(const struct krec *r, struct krange g)
 {
 	return (const char *)r + g.off;
 }
-static inline const char *kder_str(const struct kder *d, uint32_t off)
-{
-	return off == KREC_NONE ? NULL : (const char *)d + d->strtab.off + off;
-}
-static inline const void *kder_arr(const struct kder *d, struct krange g)
-{
-	return (const char *)d + g.off;
-}
-
-
 /* A growing byte buffer with a string table, used to build records. */
 struct rbuf_slot {
 	uint32_t off1; /* string-table offset + 1; 0 = empty */
@@ -361,7 +328,13 @@ struct krec_src {
 int ksc_krec_build(const struct krec_src *src, struct krec **out) _must_check_;
 /* Validate a record of `size` bytes at `r` (8-aligned). 0 or -EINVAL. */
 int ksc_krec_validate(const struct krec *r, size_t size);
-int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules);
+/*
+ * The checks both kinds of record are made of: off + n * elem inside [hdr, size) and
+ * aligned (an empty range anywhere up to size); a string offset inside a table of
+ * strsize bytes, or KREC_NONE when null_ok.
+ */
+bool ksc_krange_ok(struct krange g, size_t elem, size_t align, size_t hdr, size_t size);
+bool ksc_kstr_ok(uint32_t off, uint32_t strsize, bool null_ok);
 /*
  * A ksc_module rebuilt from a record (library view, KREC_F_ENGINE only). With `copy`,
  * strings are copied into the module; otherwise they point into `r`, which must outlive
@@ -410,9 +383,10 @@ struct kidx_module {
 	uint32_t dir;           /* its folder in kidx.dirs, KREC_NONE when not listed */
 	struct krec_sum sum;
 	const struct krec *rec; /* NULL until fetched (ksc_kidx_fetch) */
-	const struct kder *der; /* NULL when none */
+	const struct kder *der; /* NULL when none (the tree checks it before use) */
 	uint64_t rec_off, rec_hash;
 	uint32_t rec_size;
+	uint32_t der_size;
 };
 struct kidx_output {
 	const char *name;       /* "modules.dep", ... */
@@ -494,12 +468,15 @@ const char *ksc_kidx_raw_dir(const struct kidx *idx, size_t i, uint64_t *ino,
 const char *ksc_kidx_raw_module(const struct kidx *idx, size_t i, struct krec_sum *sum,
 				uint32_t *dir);
 void ksc_kidx_free(struct kidx *idx);
+/* Module i's derived record (bytes, unread) and its size, or NULL: none, or i too large. */
+const struct kder *ksc_kidx_der(const struct kidx *idx, size_t i, size_t *size);
 /* Are the two lists of folders the same (paths, inodes, modification times, in order)? */
 bool ksc_kidx_same_dirs(const struct kidx_dir *a, size_t na, const struct kidx_dir *b,
 			size_t nb);
 struct kidx_wmod {
 	const struct krec *rec; /* in memory */
 	const struct kder *der; /* or NULL */
+	uint32_t der_size;      /* its size in bytes, a multiple of 8 */
 	uint64_t rec_hash;      /* ksc_hash64(rec, size, 7) when known, else 0 */
 	const char *modname;    /* kmod's name */
 	uint32_t dir;           /* its folder in kidx_write.dirs, or KREC_NONE */

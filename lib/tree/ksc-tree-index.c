@@ -236,9 +236,14 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 		const struct tmod *m = &t->mods[i];
 		bool same = m->old && m->rec == m->old->rec;
 		mods[i] = (struct kidx_wmod){
-			m->rec, m->der,
-			same ? m->old->rec_hash : m->rec == m->rec_own ? m->rec_hash : 0,
-			m->modname, clean ? m->dir : KREC_NONE, m->replaced
+			.rec = m->rec,
+			.der = m->der,
+			.der_size = m->der ? m->der->size : 0,
+			.rec_hash = same ? m->old->rec_hash
+					 : m->rec == m->rec_own ? m->rec_hash : 0,
+			.modname = m->modname,
+			.dir = clean ? m->dir : KREC_NONE,
+			.replaced = m->replaced,
 		};
 	}
 	struct kidx_write w = {

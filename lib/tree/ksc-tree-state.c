@@ -192,6 +192,13 @@ int tree_openat(const struct ksc_tree *t, const char *rel, int flags)
 	return open(real, flags | O_NOFOLLOW);
 }
 
+int finish_index(struct ksc_tree *t)
+{
+	int r = ksc_kidx_finish(&t->idx);
+
+	return r < 0 ? r : ksc_kder_validate_index(&t->idx);
+}
+
 bool walk_clean(const struct ksc_tree *t)
 {
 	const struct ksc_walkres *wr = ksc_modset_walk_result(t->ms);

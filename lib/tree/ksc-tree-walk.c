@@ -348,7 +348,7 @@ static int make_groups(struct ksc_tree *t, size_t nm, size_t nd, struct rgroup *
 /*
  * The usual re-check, with the index's walk: the workers check its folders and stat its
  * modules (pre[k]: index module k's file is unchanged) while the calling thread checks
- * the rest of the index (ksc_kidx_finish(): the workers read only what ksc_kidx_open()
+ * the rest of the index (finish_index(): the workers read only what ksc_kidx_open()
  * bounded, and their findings are dropped if the index turns out corrupt) and replays
  * the walk (cached_walk(), order_modules()). The index is attached afterwards.
  */
@@ -382,7 +382,7 @@ static void replay_walk(struct ksc_tree *t)
 {
 	struct pre_job *j = t->run->pre_job;
 
-	j->index_err = ksc_kidx_finish(&t->idx);
+	j->index_err = finish_index(t);
 	if (j->index_err < 0) {
 		j->replay = j->index_err == -ENOMEM ? -ENOMEM : 0;
 		return;

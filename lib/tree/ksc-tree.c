@@ -69,7 +69,7 @@ static int check_index_walk(struct ksc_tree *t, unsigned int jobs, struct pre_jo
 		return 0;
 	r = pre_stat(t, jobs, pj);
 	if (r == 0 && !pj->index_err && !t->idx.finished)
-		pj->index_err = ksc_kidx_finish(&t->idx); /* pre_stat() did not start */
+		pj->index_err = finish_index(t); /* pre_stat() did not start */
 	if (r == 0 && pj->index_err == -ENOMEM)
 		r = -ENOMEM;
 	if (r < 0)

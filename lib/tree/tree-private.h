@@ -17,6 +17,7 @@
  *                       records fetched when needed
  *   ksc-tree-pool.c     the worker threads, the messages they keep for the main thread
  *   ksc-tree-state.c    the tree object's life (ref, unref) and small shared helpers
+ *   ksc-tree-derived.c  the derived record checked (tree.h)
  *   ksc-tree-problems.c the problems met, in order
  *
  * Calls go down this list, never up: ksc-tree.c runs the steps, a step calls no other
@@ -251,7 +252,7 @@ struct pre_job {
 	size_t n_groups;
 	uint32_t *gmods;
 	int replay;    /* 1: the index's walk replayed, 0: not usable, <0: -errno */
-	int index_err; /* ksc_kidx_finish()'s error: the index is not to be used */
+	int index_err; /* finish_index()'s error: the index is not to be used */
 };
 /* pj->replay 1: the walk is replayed and pj->pre says which files are unchanged. */
 int pre_stat(struct ksc_tree *t, unsigned int jobs, struct pre_job *pj);
@@ -313,6 +314,11 @@ bool same_file(const struct krec_sum *o, int dfd, const char *name);
  * resolved inside the root, no /proc magic links): a descriptor, or -1 and errno.
  */
 int tree_openat(const struct ksc_tree *t, const char *rel, int flags);
+/*
+ * The rest of the index checked (ksc_kidx_finish()), and its derived records: 0, or
+ * -EINVAL (corrupt: not to be used), -ENOMEM, -errno.
+ */
+int finish_index(struct ksc_tree *t);
 /* The walk met no symbolic link, special file or problem (or the index's was replayed). */
 bool walk_clean(const struct ksc_tree *t);
 /* The folders the walk read (the module set's), or the index's when it was replayed. */

@@ -1,14 +1,70 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The tree wing (doc/architecture.md): a whole /lib/modules/KVER as depmod and the loader
- * see it. This header holds what the tree shares with the fuzzers: depmod's formats
- * (ksc-tree-format.c). The tree's own internals are in tree-private.h; the index and its
- * records are the module set's (modset/modset.h).
+ * see it. This header holds what the tree shares with the fuzzers and tests: depmod's
+ * formats (ksc-tree-format.c) and the derived record, the tree's results for a module
+ * kept in the index (ksc-tree-derived.c). The tree's own internals are in
+ * tree-private.h; the index and its facts records are the module set's
+ * (modset/modset.h), which keeps a derived record as bytes.
  */
 #pragma once
 
 #include "kernel/kernel.h"
 #include "modset/modset.h"
+
+/* ---- the derived record (ksc-tree-derived.c) ---- */
+
+#define KDER_MAGIC 0x3144524bu /* "KRD1" */
+enum {
+	KDER_F_CHECKED = 1u << 0,    /* the verdict below exists */
+	KDER_F_MODPOST_OK = 1u << 1,
+};
+#define KDER_F_ALL 3u
+enum { KDER_UNKNOWN_SYMBOL = 1, KDER_CRC_DIFFERS = 2 };
+
+/* n elements at offset off from the record's start (the layout of modset.h's krange). */
+struct kder_range {
+	uint32_t off, n;
+};
+/*
+ * Results that depend on the other modules and the kernel (valid while fingerprints
+ * hold), position independent as a facts record (modset.h): offsets from its start,
+ * strings in its own table.
+ */
+struct kder {
+	uint32_t magic;
+	uint32_t size;
+	uint32_t flags;
+	int32_t loader_err;
+	uint32_t loader_name, modpost_name; /* the verdict's names (strings), when checked */
+	struct kder_range deps;   /* uint32_t module indices, in the order depmod adds them */
+	struct kder_range unres;  /* struct kder_unres */
+	struct kder_range diags;  /* struct kder_diag */
+	struct kder_range strtab; /* written by rbuf_finish() */
+};
+struct kder_unres {
+	uint32_t name, kind;
+};
+struct kder_diag {
+	uint32_t view, severity;
+	int32_t err;
+	uint32_t code, rule, module, symbol, ns, owner, summary, kernel_lines, explanation, fix;
+};
+static inline const char *kder_str(const struct kder *d, uint32_t off)
+{
+	return off == KREC_NONE ? NULL : (const char *)d + d->strtab.off + off;
+}
+static inline const void *kder_arr(const struct kder *d, struct kder_range g)
+{
+	return (const char *)d + g.off;
+}
+/*
+ * Check a derived record of `size` bytes (8-aligned) of an index of n_modules: every
+ * range, string, enum and module index. 0 or -EINVAL.
+ */
+int ksc_kder_validate(const struct kder *d, size_t size, size_t n_modules);
+/* Every derived record of a finished index checked: 0 or -EINVAL (the index is corrupt). */
+int ksc_kder_validate_index(const struct kidx *idx);
 
 /* depmod's orders and dependency sort (ksc-tree-format.c). */
 /* kmod's shared/hash.c bucket hash (Paul Hsieh's SuperFastHash, x86 byte semantics). */
