@@ -564,6 +564,13 @@ struct ksc_mread {
  * NULL only when out of memory.
  */
 struct krec *ksc_mreader_read(struct ksc_mreader *w, const struct ksc_mread *in);
+/*
+ * Is dfd/name the file a record was read from (o: its key, or NULL): a regular file of
+ * the same size, inode, modification time and change time (an edit in place with the
+ * modification time put back still changes the last), and, for a key made while the
+ * file could still change, the same bytes? A racy key never matches.
+ */
+bool ksc_krec_sum_same_file(const struct krec_sum *o, int dfd, const char *name);
 
 /* ---- the module set (ksc-modset.c) ---- */
 

@@ -34,7 +34,8 @@ static bool still_indexed(struct tmod *m, int dfd, const char *name)
 {
 	const struct krec_sum *o = m->old ? &m->old->sum : NULL;
 
-	if (m->in_root || !same_file(o, dfd, name)) /* below a link: read again */
+	/* below a link: read again */
+	if (m->in_root || !ksc_krec_sum_same_file(o, dfd, name))
 		return false;
 	m->sum = *o;
 	m->rec = m->old->rec; /* NULL until fetched */

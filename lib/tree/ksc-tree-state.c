@@ -112,35 +112,6 @@ int make_absolute(const char *p, char **out)
 	return 0;
 }
 
-/* Are dfd/name's bytes those the record was read from? */
-static bool same_content(const struct krec_sum *o, int dfd, const char *name)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	struct stat st;
-	bool same = false;
-
-	if (fd < 0)
-		return false;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-		same = ksc_file_content_hash(fd, (uint64_t)st.st_size) == o->content_hash;
-	close(fd);
-	return same;
-}
-
-/*
- * Is dfd/name the file the index read: size, inode, modification time and change time
- * (an edit in place with the modification time put back still changes the last)?
- */
-bool same_file(const struct krec_sum *o, int dfd, const char *name)
-{
-	struct stat st;
-
-	return o && o->mtime_ns != KREC_RACY && fstatat(dfd, name, &st, 0) == 0 &&
-	       S_ISREG(st.st_mode) && (uint64_t)st.st_size == o->file_size &&
-	       (uint64_t)st.st_ino == o->ino && st_mtime_ns(&st) == o->mtime_ns &&
-	       st_ctime_ns(&st) == o->ctime_ns && (!o->content_hash || same_content(o, dfd, name));
-}
-
 /*
  * `rel` (below the module folder) opened as the tree's root sees it: RESOLVE_IN_ROOT
  * from the root, so that an absolute symbolic link, or ".." above the root, stays inside

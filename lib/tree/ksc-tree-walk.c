@@ -372,7 +372,7 @@ static void prestat_item(struct tpool *p, size_t i, unsigned int worker)
 			const char *slash = strrchr(name, '/');
 			name = slash ? slash + 1 : name;
 		}
-		j->pre[x] = same_file(&sum, dfd, name);
+		j->pre[x] = ksc_krec_sum_same_file(&sum, dfd, name);
 	}
 	if (by_fd)
 		close(dfd);

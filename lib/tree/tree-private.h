@@ -50,7 +50,8 @@ struct tmod {
 	size_t base_off;   /* offset of the basename in relpath */
 	int rank;	   /* modules.order: line - total, else 1 */
 	uint32_t hash_pos; /* position in kmod's name hash order */
-	bool path_arena, name_arena; /* not freed one by one: walk_arena's, the index's */
+	/* not freed one by one: the module set's, walk_arena's, the index's */
+	bool path_arena, name_arena;
 	/* a file of its name it won over (the first rival met, as ksc-modset-search.c), or NULL */
 	char *replaced;
 	bool replaced_own;
@@ -307,8 +308,6 @@ int attach_index(struct ksc_tree *t);
 
 void free_paths(struct tmod *m);
 int make_absolute(const char *p, char **out);
-/* Is dfd/name the file the index read (size, inode, modification time)? */
-bool same_file(const struct krec_sum *o, int dfd, const char *name);
 /*
  * `rel` below the module folder opened as the tree's root sees it (symbolic links
  * resolved inside the root, no /proc magic links): a descriptor, or -1 and errno.
