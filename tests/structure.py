@@ -290,7 +290,6 @@ KNOWN_REACHES = {
     ("lib/tree/ksc-tree-resolve.c", "krec_crc"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-results.c", "krec"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-results.c", "krec_msg"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree.c", "krec_sum"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-kernel.c", "krec"): _TREE_KERNEL,
     ("lib/tree/ksc-tree-kernel.c", "krec_pair"): _TREE_KERNEL,
 }

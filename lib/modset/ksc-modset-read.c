@@ -620,6 +620,18 @@ static bool same_content(const struct krec_sum *o, int dfd, const char *name)
 	return same;
 }
 
+int ksc_krec_sum_read_error(const struct krec_sum *s)
+{
+	if (s->flags & KREC_F_ENGINE)
+		return 0;
+	return s->err ? s->err : -EINVAL;
+}
+
+enum ksc_module_kind ksc_krec_sum_kind(const struct krec_sum *s)
+{
+	return (enum ksc_module_kind)s->kind;
+}
+
 bool ksc_krec_sum_same_file(const struct krec_sum *o, int dfd, const char *name)
 {
 	struct stat st;

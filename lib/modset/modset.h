@@ -571,6 +571,10 @@ struct krec *ksc_mreader_read(struct ksc_mreader *w, const struct ksc_mread *in)
  * file could still change, the same bytes? A racy key never matches.
  */
 bool ksc_krec_sum_same_file(const struct krec_sum *o, int dfd, const char *name);
+/* What reading the record's file gave: 0 when the library's reader read it, else its -errno. */
+int ksc_krec_sum_read_error(const struct krec_sum *s);
+/* What the file is (a module, a kernel image ...), when read. */
+enum ksc_module_kind ksc_krec_sum_kind(const struct krec_sum *s);
 
 /* ---- the module set (ksc-modset.c) ---- */
 

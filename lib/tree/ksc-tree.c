@@ -178,7 +178,7 @@ static int run_steps(struct ksc_tree *t)
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < t->n_mods; i++)
-		if (!(t->mods[i].sum.flags & KREC_F_ENGINE))
+		if (ksc_krec_sum_read_error(&t->mods[i].sum) < 0)
 			t->st.unreadable++;
 	/* What can be reused: fingerprints of everything the derived results depend on. */
 	fingerprints(t);
@@ -367,10 +367,10 @@ KSC_EXPORT int ksc_tree_get_module_error(const struct ksc_tree *t, size_t i)
 {
 	if (i >= t->n_mods)
 		return -ERANGE;
-	const struct krec_sum *r = &t->mods[i].sum;
-	if (!(r->flags & KREC_F_ENGINE))
-		return r->err ? r->err : -EINVAL;
-	return r->kind == KSC_KIND_VMLINUX ? -ENOEXEC : 0;
+	int r = ksc_krec_sum_read_error(&t->mods[i].sum);
+	if (r < 0)
+		return r;
+	return ksc_krec_sum_kind(&t->mods[i].sum) == KSC_KIND_VMLINUX ? -ENOEXEC : 0;
 }
 
 KSC_EXPORT bool ksc_tree_module_is_cached(const struct ksc_tree *t, size_t i)
