@@ -272,8 +272,6 @@ PLAIN_STRUCTS = {
 # -- KNOWN_REACHES begin --
 _MODSET_RECORDS = ("the tree works on the module set's records and index while the module "
                    "set is carved out of it (issue 24, the modset engineer)")
-_TREE_KERNEL = ("the tree builds the kernel of its modules by hand (issue 24: the kernel "
-                "is to be built in the kernel wing, the core engineer)")
 KNOWN_REACHES = {
     ("lib/tree/ksc-tree-walk.c", "kidx"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-walk.c", "kidx_module"): _MODSET_RECORDS,
@@ -290,8 +288,6 @@ KNOWN_REACHES = {
     ("lib/tree/ksc-tree-resolve.c", "krec_crc"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-results.c", "krec"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-results.c", "krec_msg"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-kernel.c", "krec"): _TREE_KERNEL,
-    ("lib/tree/ksc-tree-kernel.c", "krec_pair"): _TREE_KERNEL,
 }
 # -- KNOWN_REACHES end --
 

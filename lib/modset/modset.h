@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -272,6 +273,25 @@ static inline const char *krec_str(const struct krec *r, uint32_t off)
 static inline const void *krec_arr(const struct krec *r, struct krange g)
 {
 	return (const char *)r + g.off;
+}
+/* A module (not a kernel image) the library's reader read, and so a provider. */
+static inline bool krec_is_module(const struct krec *r)
+{
+	return (r->flags & KREC_F_ENGINE) && r->kind == KSC_KIND_MODULE;
+}
+static inline size_t krec_export_count(const struct krec *r)
+{
+	return r->exports.n;
+}
+/* The first value of `key` in the library's .modinfo, or NULL. */
+static inline const char *krec_modinfo(const struct krec *r, const char *key)
+{
+	const struct krec_pair *mi = krec_arr(r, r->modinfo);
+
+	for (size_t j = 0; j < r->modinfo.n; j++)
+		if (strcmp(krec_str(r, mi[j].key), key) == 0)
+			return krec_str(r, mi[j].value);
+	return NULL;
 }
 /* A growing byte buffer with a string table, used to build records. */
 struct rbuf_slot {

@@ -301,18 +301,10 @@ int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out
 	 */
 	for (size_t i = 0; r >= 0 && i < t->n_mods; i++) {
 		const struct krec *rec = t->mods[i].rec;
-		if (!rec || !(rec->flags & KREC_F_ENGINE) || rec->kind != KSC_KIND_MODULE)
+		if (!rec || !krec_is_module(rec))
 			continue;
-		const struct krec_pair *mi = krec_arr(rec, rec->modinfo);
-		const char *intree = NULL, *vermagic = NULL;
-		for (size_t j = 0; j < rec->modinfo.n; j++) {
-			const char *key = krec_str(rec, mi[j].key);
-			if (!intree && strcmp(key, "intree") == 0)
-				intree = key;
-			if (!vermagic && strcmp(key, "vermagic") == 0)
-				vermagic = krec_str(rec, mi[j].value);
-		}
-		if (intree && vermagic) {
+		const char *vermagic = krec_modinfo(rec, "vermagic");
+		if (krec_modinfo(rec, "intree") && vermagic) {
 			/* a kernel image's own vermagic wins (ksc_kernel_add_vmlinux()) */
 			if (!ksc_kernel_get_vermagic(k))
 				r = ksc_kernel_set_vermagic(k, vermagic);
@@ -321,8 +313,7 @@ int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out
 	}
 	for (size_t i = 0; r >= 0 && i < t->n_mods; i++) {
 		const struct krec *rec = t->mods[i].rec;
-		if (!rec || !(rec->flags & KREC_F_ENGINE) ||
-		    rec->kind != KSC_KIND_MODULE || rec->exports.n == 0)
+		if (!rec || !krec_is_module(rec) || krec_export_count(rec) == 0)
 			continue;
 		struct ksc_module *stub;
 		r = ksc_krec_to_module(ctx, rec, t->mods[i].path, false, true, NULL,
