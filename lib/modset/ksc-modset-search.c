@@ -30,7 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <unistd.h>
+#include <linux/magic.h>
 
 #include "modset/modset.h"
 #include "util/array.h"
@@ -605,7 +607,8 @@ struct search {
 	struct hash by_name;   /* name -> index + 1 */
 	struct ksc_dirset seen; /* every folder entered: its number in res->dirs */
 	struct ksc_walkres *res;
-	bool keep;              /* problems kept in res (else logged and counted) */
+	bool keep;              /* problems kept in res (else logged and counted), and the
+				 * files not stat'ed (the caller stats what it reads) */
 	int64_t start_ns;       /* folders modified since start_ns - KSC_RACY_NS are racy */
 	uint32_t *at_depth;     /* the folder being walked at each depth */
 	size_t cap_depth;
@@ -713,6 +716,24 @@ static bool search_exclude(const char *name, unsigned int depth, void *data)
 	return ksc_depmod_should_exclude_dir(s->cfg, name);
 }
 
+/*
+ * e, reached through a symbolic link, is in /proc or /sys (fd: it, open): a problem, not
+ * followed. With walk_opts.root the walk refuses such links itself; on the host's root it
+ * follows them, and this says it. 1 when it is, 0 when not, -ENOMEM.
+ */
+static int into_proc(struct search *s, const struct walk_entry *e, int fd)
+{
+	struct statfs sfs;
+
+	if (!e->link || fstatfs(fd, &sfs) < 0 ||
+	    (sfs.f_type != PROC_SUPER_MAGIC && sfs.f_type != SYSFS_MAGIC))
+		return 0;
+	int r = search_problem(s, e->path, -EXDEV,
+			       walk_problem_str(sfs.f_type == PROC_SUPER_MAGIC ? WALK_INTO_PROC
+									: WALK_INTO_SYS));
+	return r < 0 ? r : 1;
+}
+
 /* A folder met: walked when new; met before by another path, skipped with a warning. */
 static int search_enter(const struct walk_entry *e, void *data)
 {
@@ -720,15 +741,19 @@ static int search_enter(const struct walk_entry *e, void *data)
 	struct ksc_walkres *res = s->res;
 	size_t n = res->n_dirs;
 	bool is;
+	int r;
 
 	if (e->depth && (too_long(s, e->path, &is) < 0 || is))
 		return is ? 0 : -ENOMEM;
 	if (array_reserve(res->dirs, res->cap_dirs, n + 1, 64) < 0 ||
 	    array_reserve(s->at_depth, s->cap_depth, e->depth + 1, 64) < 0)
 		return -ENOMEM;
-	if (e->link)
+	if (e->link) {
 		res->clean = false; /* a link's target can change without its folder */
-	int r = ksc_dirset_add(&s->seen, e->st->st_dev, e->st->st_ino, &n);
+		if (e->depth && (r = into_proc(s, e, e->dfd)) != 0)
+			return r < 0 ? r : 0;
+	}
+	r = ksc_dirset_add(&s->seen, e->st->st_dev, e->st->st_ino, &n);
 	if (r <= 0) {
 		if (r == 0)
 			ksc_warn(s->ctx, "%s: already walked as %s: skipped", e->path,
@@ -751,29 +776,41 @@ static int search_found(const struct walk_entry *e, void *data)
 {
 	struct search *s = data;
 	struct stat st;
-	int fd = 0;
+	int fd = -1, r = 0;
 	bool is;
 
 	if (too_long(s, e->path, &is) < 0 || is)
 		return is ? 0 : -ENOMEM;
-	if (e->link)
+	if (e->link) {
 		s->res->clean = false;
-	if (e->type != DT_REG) {
+		/* the link's target, resolved inside the root as the walk did */
+		fd = walk_open(s->o, e->path, O_PATH);
+		if (fd >= 0 && (r = into_proc(s, e, fd)) != 0) {
+			close(fd);
+			return r < 0 ? r : 0;
+		}
+	}
+	if (e->type != DT_REG || !ksc_path_is_module_name(e->name)) {
 		char why[80];
+		if (fd >= 0)
+			close(fd);
+		if (e->type == DT_REG)
+			return 0;
 		snprintf(why, sizeof(why), "unsupported file type (%s)",
 			 ksc_file_kind(DTTOIF(e->type)));
 		return search_problem(s, e->path, -EINVAL, why);
 	}
-	if (!ksc_path_is_module_name(e->name))
-		return 0;
-	/* the file's own stat (a link's target's, inside the root), for the index's key */
-	if (e->link && (fd = walk_open(s->o, e->path, O_PATH)) >= 0) {
-		fd = fstat(fd, &st) < 0 ? -errno : (close(fd), 0);
-	} else if (!e->link && fstatat(e->dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-		fd = -errno;
-	}
-	if (fd < 0)
-		return search_problem(s, e->path, fd, strerror(-fd));
+	/* the file's own stat (a link's target's), for the index's key */
+	if (s->keep)
+		st = (struct stat){ .st_mode = S_IFREG };
+	else if (e->link)
+		r = fd < 0 ? fd : fstat(fd, &st) < 0 ? -errno : 0;
+	else if (fstatat(e->dfd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		r = -errno;
+	if (fd >= 0)
+		close(fd);
+	if (r < 0)
+		return search_problem(s, e->path, r, strerror(-r));
 	return S_ISREG(st.st_mode)
 		       ? search_file(s, e->path, &st, e->link, s->at_depth[e->depth - 1])
 		       : 0;
@@ -866,7 +903,7 @@ static int search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg, const c
 	r = walk_tree(moddir, &o);
 	if (r >= 0 && !(res->files = malloc((s.n ? s.n : 1) * sizeof(*res->files))))
 		r = -ENOMEM;
-	if (s.n > 1)
+	if (s.n > 1 && !keep)
 		qsort(s.c, s.n, sizeof(*s.c), cmp_cand);
 	for (size_t i = 0; r >= 0 && i < s.n; i++) {
 		res->files[res->n_files++] = (struct wfile){ s.c[i].dir, s.c[i].link };

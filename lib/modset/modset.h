@@ -137,7 +137,9 @@ struct ksc_walkres;
 void ksc_walkres_free(struct ksc_walkres *res);
 /*
  * ksc_depmod_modules_search_st() with the problems kept in *out (NULL only when out of
- * memory), not logged; *out is the caller's to free, even on error.
+ * memory), not logged, and the files not stat'ed (fn's st is zero but for S_IFREG: the
+ * caller stats what it reads) nor sorted (walk order: the caller orders them); *out is
+ * the caller's to free, even on error.
  */
 int ksc_depmod_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg, const char *root,
 		      const char *moddir, int64_t start_ns, ksc_modset_st_fn fn, void *data,
@@ -599,7 +601,8 @@ enum ksc_module_kind ksc_krec_sum_kind(const struct krec_sum *s);
 /* ---- the module set (ksc-modset.c) ---- */
 
 /*
- * The files depmod keeps in one release's module folder, one per name, in path order,
+ * The files depmod keeps in one release's module folder, one per name, in path order
+ * (walk order after ksc_modset_walk()),
  * and each one's facts: the index's record when the index read that very file, else the
  * file read now. Opaque.
  */
@@ -654,7 +657,8 @@ const char *ksc_modset_index_path(const struct ksc_modset *ms);
 unsigned int ksc_modset_walk_errors(const struct ksc_modset *ms);
 /*
  * The walk of a set opened with no_walk, its problems kept as data: its files added (in
- * path order), what else it met in ksc_modset_walk_result(). Once per set. 0 or -errno.
+ * walk order, without their keys: a record is never taken from the index for them), what
+ * else it met in ksc_modset_walk_result(). Once per set. 0 or -errno.
  */
 int ksc_modset_walk(struct ksc_ctx *ctx, struct ksc_modset *ms) _must_check_;
 /* What that walk met (owned by the set), or NULL before it. */
