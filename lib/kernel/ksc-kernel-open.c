@@ -82,7 +82,7 @@ int ksc_kernel_from_modset(struct ksc_ctx *ctx, const struct ksc_kernel_location
 
 /* The module set of the location's module folder, with the index unless told not to. */
 static struct ksc_modset_where where_of(const struct ksc_kernel_location *loc,
-				       const char *index, bool few)
+				       const char *index, bool few, bool defer_map)
 {
 	return (struct ksc_modset_where){
 		.root = ksc_kernel_location_get_root(loc),
@@ -90,13 +90,14 @@ static struct ksc_modset_where where_of(const struct ksc_kernel_location *loc,
 		.moddir = ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR),
 		.index = index,
 		.few = few,
+		.defer_map = defer_map,
 	};
 }
 
 static int open_modset(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
 		       const char *index, bool few, struct ksc_modset **out)
 {
-	struct ksc_modset_where w = where_of(loc, index, few);
+	struct ksc_modset_where w = where_of(loc, index, few, false);
 
 	return ksc_modset_open(ctx, &w, out);
 }
@@ -184,6 +185,13 @@ struct ksc_kernel_root {
 	struct ksc_kernel_location *loc;
 	struct ksc_modset *ms;          /* the whole tree's set, walked here */
 	struct ksc_modset_job *job;     /* a few modules': walked in a thread (root_set()) */
+	/* the index's lookup table, read while the walk runs, for the modules read before
+	 * it ends (ksc_kidx_map_module()); then given to the job for the set */
+	struct kidx_map *map;
+	int map_err;
+	bool map_held;
+	char *moddir_real;              /* the module folder's realpath(), once */
+	struct ksc_sigscratch sig;
 	int err;                        /* locating or walking failed: said with the kernel */
 	bool few;                       /* for a few modules: depmod's files, the lookup table */
 	bool opened;                    /* the kernel was asked for (once) */
@@ -201,6 +209,9 @@ KSC_EXPORT struct ksc_kernel_root *ksc_kernel_root_free(struct ksc_kernel_root *
 		return NULL;
 	ksc_modset_free(kr->ms);
 	ksc_modset_job_free(kr->job);
+	ksc_kidx_unmap(kr->map);
+	ksc_sigscratch_fini(&kr->sig);
+	free(kr->moddir_real);
 	ksc_kernel_location_unref(kr->loc);
 	ksc_keyring_unref(kr->o.keyring);
 	ksc_unref(kr->q);
@@ -229,10 +240,27 @@ static int root_open(struct ksc_kernel_root *kr, const char *root, const char *r
 	o->index = kr->index;
 	o->index_dir = NULL;
 	if (kr->few) { /* walked while the modules and depmod's files are read */
-		struct ksc_modset_where w = where_of(kr->loc, kr->index, true);
-		return ksc_modset_open_start(kr->q, &w, &kr->job);
+		struct ksc_modset_where w = where_of(kr->loc, kr->index, true, kr->index != NULL);
+		r = ksc_modset_open_start(kr->q, &w, &kr->job);
+		if (r >= 0 && kr->index) { /* its table read meanwhile, here */
+			kr->map_err = ksc_kidx_map(kr->index, &kr->map);
+			if (kr->map_err < 0)
+				kr->map = NULL;
+			kr->map_held = true;
+		}
+		return r;
 	}
 	return open_modset(kr->q, kr->loc, kr->index, false, &kr->ms);
+}
+
+/* The lookup table, no longer the root's: the job's, for the set. */
+static void give_map(struct ksc_kernel_root *kr)
+{
+	if (!kr->map_held)
+		return;
+	ksc_modset_job_give_map(kr->job, kr->map, kr->map_err);
+	kr->map = NULL;
+	kr->map_held = false;
 }
 
 /* The root's module set, its walk waited for; NULL when it failed (kr->err). */
@@ -242,6 +270,7 @@ static struct ksc_modset *root_set(struct ksc_kernel_root *kr)
 
 	if (!kr->job)
 		return kr->ms;
+	give_map(kr);
 	struct ksc_modset *ms = ksc_modset_job_wait(kr->job, &r);
 	if (!ms && kr->err >= 0)
 		kr->err = r;
@@ -293,6 +322,40 @@ KSC_EXPORT int ksc_kernel_root_new(struct ksc_ctx *ctx, const char *root, const 
 	return root_new(ctx, root, release, opts, true, out);
 }
 
+/*
+ * `path` below the module folder: its path there (in buf), or NULL. Both resolved by
+ * realpath(), so a path through a link (ROOT/lib -> usr/lib) is found too; what it
+ * names is then proven by the record's key, not by the path.
+ */
+static const char *rel_in_moddir(struct ksc_kernel_root *kr, const char *path, char *buf)
+{
+	const char *moddir = ksc_kernel_location_get_path(kr->loc, KSC_KFILE_MODULE_DIR);
+
+	if (!kr->moddir_real && !(kr->moddir_real = realpath(moddir, NULL)))
+		return NULL;
+	size_t ml = strlen(kr->moddir_real);
+	if (!realpath(path, buf) || strncmp(buf, kr->moddir_real, ml) != 0 || buf[ml] != '/')
+		return NULL;
+	return buf + ml + 1;
+}
+
+/* The module at `path` from the table read while the walk runs: 0, 1 (not there), -errno. */
+static int read_from_map(struct ksc_kernel_root *kr, const char *path, const struct stat *st,
+			 struct ksc_module **out)
+{
+	const char *moddir = ksc_kernel_location_get_path(kr->loc, KSC_KFILE_MODULE_DIR);
+	char buf[PATH_MAX];
+	const char *rel = kr->map ? rel_in_moddir(kr, path, buf) : NULL;
+
+	if (!rel)
+		return 1;
+	int r = ksc_kidx_map_module(kr->map, moddir, ksc_kernel_location_get_release(kr->loc),
+				    rel, path, st, kr->ctx, &kr->sig, out);
+	if (r == 0)
+		ksc_dbg(kr->ctx, "%s: from the index's record of %s/%s", path, moddir, rel);
+	return r;
+}
+
 KSC_EXPORT int ksc_kernel_root_read_module(struct ksc_kernel_root *kr, const char *path,
 					   struct ksc_module **out)
 {
@@ -302,6 +365,11 @@ KSC_EXPORT int ksc_kernel_root_read_module(struct ksc_kernel_root *kr, const cha
 	*out = NULL;
 	if (!kr || !path)
 		return -EINVAL;
+	if (kr->map && kr->err >= 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+		int r = read_from_map(kr, path, &st, out);
+		if (r <= 0)
+			return r;
+	}
 	/* the very file the walk met in the module folder, by whatever path: its record */
 	struct ksc_modset *ms = kr->err < 0 ? NULL : root_set(kr);
 	if (ms && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
@@ -342,6 +410,7 @@ KSC_EXPORT int ksc_kernel_root_open_kernel(struct ksc_kernel_root *kr,
 		return kr->err;
 	r = 1;
 	if (kr->few && n) {
+		give_map(kr);
 		r = ksc_kernel_depmod_open(ctx, kr->loc, kr->job, mods, n, out);
 		if (r == 0 && ksc_modset_save_index(root_set(kr)) < 0)
 			ksc_dbg(ctx, "%s: index not written", kr->index);

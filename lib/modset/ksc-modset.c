@@ -137,19 +137,19 @@ static int attach_index(struct ksc_modset *ms)
  * asked for (ksc_modset_record()); the whole directory is read only if every record is
  * wanted (attach_full()). Absent, corrupt or another tree's: as attach_index().
  */
-static int attach_map(struct ksc_modset *ms)
+/* The lookup table `map` (or NULL and the error `r` of reading it) for the set. */
+static int adopt_map(struct ksc_modset *ms, struct kidx_map *map, int r)
 {
-	int r = ksc_kidx_map(ms->index_path, &ms->map);
-
 	if (r == -ENOMEM)
 		return r;
-	if (r < 0) {
+	if (r < 0 || !map) {
 		/* absent: none to read whole either; else its directory may still stand (the
 		 * records, or a tree's index, are not lost when it is written again) */
 		ms->map = NULL;
 		ms->full_tried = r == -ENOENT;
 		return 0;
 	}
+	ms->map = map;
 	if (strcmp(ksc_kidx_map_moddir(ms->map), ms->moddir_abs) != 0 ||
 	    strcmp(ksc_kidx_map_release(ms->map), ms->release) != 0) {
 		ms->foreign_idx = true;
@@ -158,6 +158,14 @@ static int attach_map(struct ksc_modset *ms)
 		ms->map = NULL;
 	}
 	return 0;
+}
+
+static int attach_map(struct ksc_modset *ms)
+{
+	struct kidx_map *map = NULL;
+	int r = ksc_kidx_map(ms->index_path, &map);
+
+	return adopt_map(ms, r < 0 ? NULL : map, r);
 }
 
 /* The index's whole directory, once, when only its lookup table was read. */
@@ -207,7 +215,7 @@ int ksc_modset_open(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
 	ms->few = w->few;
 	ms->full_tried = !w->few;
 	if (r >= 0 && ms->index_path)
-		r = w->few ? attach_map(ms) : attach_index(ms);
+		r = w->few ? (w->defer_map ? 0 : attach_map(ms)) : attach_index(ms);
 	if (r < 0)
 		goto err;
 	*out = ms;
@@ -230,6 +238,9 @@ struct ksc_modset_job {
 	bool running;          /* a thread to join */
 	bool waited;
 	int r;
+	struct kidx_map *map;  /* given (ksc_modset_job_give_map()), for the set */
+	int map_err;
+	bool map_given;
 };
 
 static void *job_run(void *data)
@@ -276,6 +287,14 @@ int ksc_modset_open_start(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
 	return 0;
 }
 
+void ksc_modset_job_give_map(struct ksc_modset_job *j, struct kidx_map *map, int err)
+{
+	ksc_kidx_unmap(j->map);
+	j->map = map;
+	j->map_err = err;
+	j->map_given = true;
+}
+
 struct ksc_modset *ksc_modset_job_wait(struct ksc_modset_job *j, int *err)
 {
 	if (!j->waited) {
@@ -288,6 +307,11 @@ struct ksc_modset *ksc_modset_job_wait(struct ksc_modset_job *j, int *err)
 		if (j->msgs.oom && j->r >= 0)
 			j->r = -ENOMEM;
 		ksc_msgbuf_clear(&j->msgs);
+		if (j->r >= 0 && j->ms && j->ms->index_path && j->w.defer_map) {
+			j->r = adopt_map(j->ms, j->map_given ? j->map : NULL,
+					 j->map_given ? j->map_err : -ENOENT);
+			j->map = NULL; /* the set's, or unmapped by it */
+		}
 	}
 	*err = j->r < 0 ? j->r : (j->ms ? 0 : -EINVAL);
 	return *err < 0 ? NULL : j->ms;
@@ -300,6 +324,7 @@ void ksc_modset_job_free(struct ksc_modset_job *j)
 	if (j->running)
 		pthread_join(j->thread, NULL);
 	ksc_modset_free(j->ms);
+	ksc_kidx_unmap(j->map);
 	ksc_msgbuf_fini(&j->msgs);
 	ksc_unref(j->q);
 	ksc_unref(j->ctx);
@@ -583,12 +608,14 @@ int ksc_modset_each_import(struct ksc_modset *ms, size_t i,
 }
 
 /* What reading file `rel` logged, said again, its path written as the caller names it. */
-static void replay_msgs(const struct ksc_modset *ms, struct ksc_ctx *ctx, const struct krec *r,
-			const char *rel, const char *path)
+/* What reading file `rel` of the folder `moddir_abs` logged, said again, its path
+ * written as the caller names it. */
+static void replay_rec_msgs(const char *moddir_abs, struct ksc_ctx *ctx, const struct krec *r,
+			    const char *rel, const char *path)
 {
 	const struct krec_msg *msg = krec_arr(r, r->msgs);
 	char abs[PATH_MAX * 2];
-	size_t al = (size_t)snprintf(abs, sizeof(abs), "%s/%s", ms->moddir_abs, rel);
+	size_t al = (size_t)snprintf(abs, sizeof(abs), "%s/%s", moddir_abs, rel);
 
 	for (size_t j = 0; j < r->msgs.n; j++) {
 		const char *text = krec_str(r, msg[j].text);
@@ -597,6 +624,51 @@ static void replay_msgs(const struct ksc_modset *ms, struct ksc_ctx *ctx, const 
 		else
 			ksc_log(ctx, (int)msg[j].priority, "%s", text);
 	}
+}
+
+static void replay_msgs(const struct ksc_modset *ms, struct ksc_ctx *ctx, const struct krec *r,
+			const char *rel, const char *path)
+{
+	replay_rec_msgs(ms->moddir_abs, ctx, r, rel, path);
+}
+
+/* The record's module, named by the path given (ksc_modset_module_indexed()). */
+static int rec_module(const char *moddir_abs, struct ksc_ctx *ctx, const struct krec *rec,
+		      const char *rel, const char *path, struct ksc_sigscratch *sig,
+		      struct ksc_module **out)
+{
+	replay_rec_msgs(moddir_abs, ctx, rec, rel, path);
+	int r = ksc_krec_to_module(ctx, rec, path, true, false, sig, out);
+	/* the names a module gets from its path (R4-R6), from the path given */
+	if (r >= 0 && (r = ksc_module_set_names(*out, path)) < 0)
+		*out = ksc_module_unref(*out);
+	return r < 0 ? r : 0;
+}
+
+int ksc_kidx_map_module(struct kidx_map *map, const char *moddir, const char *release,
+			const char *rel, const char *path, const struct stat *st,
+			struct ksc_ctx *ctx, struct ksc_sigscratch *sig,
+			struct ksc_module **out)
+{
+	char *abs = absolute(moddir);
+	struct kidx_hit hit;
+	int r;
+
+	*out = NULL;
+	if (!abs)
+		return -ENOMEM;
+	/* another folder's index (as adopt_map() says): not this folder's records */
+	bool foreign = strcmp(ksc_kidx_map_moddir(map), abs) != 0 ||
+		       strcmp(ksc_kidx_map_release(map), release) != 0;
+	free(abs);
+	if (foreign)
+		return 1;
+	r = ksc_kidx_find_path(map, rel, &hit);
+	if (r == -ENOMEM)
+		return r;
+	if (r < 0 || !ksc_kidx_key_matches(&hit.key, st) || !(hit.rec->flags & KREC_F_ENGINE))
+		return 1;
+	return rec_module(ksc_kidx_map_moddir(map), ctx, hit.rec, rel, path, sig, out);
 }
 
 int ksc_modset_module(struct ksc_modset *ms, size_t i, struct ksc_ctx *ctx,
@@ -646,12 +718,7 @@ int ksc_modset_module_indexed(struct ksc_modset *ms, size_t i, const char *path,
 	 * reader says them, are not kept), or refused by the reader: the file is read */
 	if (!e->rec || e->rec_own || !(e->rec->flags & KREC_F_ENGINE))
 		return 1;
-	replay_msgs(ms, ctx, e->rec, e->path + ms->base, path);
-	r = ksc_krec_to_module(ctx, e->rec, path, true, false, &ms->sig, out);
-	/* the names a module gets from its path (R4-R6), from the path given */
-	if (r >= 0 && (r = ksc_module_set_names(*out, path)) < 0)
-		*out = ksc_module_unref(*out);
-	return r < 0 ? r : 0;
+	return rec_module(ms->moddir_abs, ctx, e->rec, e->path + ms->base, path, &ms->sig, out);
 }
 
 /* ---- every record, in threads ------------------------------------------------------ */

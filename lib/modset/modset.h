@@ -615,6 +615,8 @@ struct ksc_modset_where {
 	bool no_walk;         /* the caller adds the files (ksc_modset_add()) */
 	bool few;             /* few records wanted: found by the index's lookup table, its
 			       * whole directory read only when every record is wanted */
+	bool defer_map;       /* with few: the table read by the caller, given to the job
+			       * (ksc_modset_job_give_map()) instead of read here */
 };
 /*
  * depmod.d read and the folder walked (its problems logged into ctx and counted:
@@ -631,8 +633,15 @@ void ksc_modset_free(struct ksc_modset *ms);
  * w's strings are copied. Without a thread (pthread_create() failing) it runs here.
  */
 struct ksc_modset_job;
+struct kidx_map;
 int ksc_modset_open_start(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
 			  struct ksc_modset_job **out) _must_check_;
+/*
+ * The index's lookup table the caller read while the walk ran (ksc_kidx_map(): the map,
+ * or NULL and its error), for a job started with defer_map: the set takes it once walked,
+ * as ksc_modset_open() would have read it. The caller uses it no more.
+ */
+void ksc_modset_job_give_map(struct ksc_modset_job *job, struct kidx_map *map, int err);
 /* The set, once walked (the job's: freed by ksc_modset_job_free()), or NULL with *err. */
 struct ksc_modset *ksc_modset_job_wait(struct ksc_modset_job *job, int *err);
 void ksc_modset_job_free(struct ksc_modset_job *job);
@@ -755,3 +764,14 @@ int ksc_kidx_find_path(struct kidx_map *m, const char *relpath,
  * caller reads the module.
  */
 bool ksc_kidx_key_matches(const struct krec_sum *key, const struct stat *st);
+/*
+ * Before any walk: the module at `path` (its stat() `st`) from the record of `rel` (its
+ * path below the module folder `moddir` of `release`) in the table, when the index is
+ * that folder's and `path` the file that record was read from (ksc_kidx_key_matches()),
+ * named and its reading's messages said as ksc_modset_module_indexed() does. 0 and *out;
+ * 1 no current record (the caller asks the set, or reads the file); -errno.
+ */
+int ksc_kidx_map_module(struct kidx_map *map, const char *moddir, const char *release,
+			const char *rel, const char *path, const struct stat *st,
+			struct ksc_ctx *ctx, struct ksc_sigscratch *sig,
+			struct ksc_module **out) _must_check_;
