@@ -288,6 +288,8 @@ static bool walk_agrees(struct fast *f)
 	}
 	if (!f->why && ksc_modset_walk_errors(f->ms))
 		f->why = "the walk met a problem";
+	if (!f->why && ksc_modset_unreadable(f->ms))
+		f->why = "a module this process may not read";
 	if (!f->why && n != lines)
 		f->why = "modules.dep lists a module depmod would not keep";
 	return !f->why && !f->bin_bad;

@@ -48,6 +48,7 @@ struct ksc_modset {
 	size_t n, cap;
 	struct hash by_name;
 	unsigned int walk_errors;
+	unsigned int unreadable; /* files this process may not read (may_read()) */
 	struct ksc_walkres *walk;      /* ksc_modset_walk()'s, or NULL */
 	struct kidx idx;
 	bool have_idx, foreign_idx;
@@ -73,12 +74,31 @@ static char *absolute(const char *p)
 }
 
 /* One file depmod keeps, in path order. */
+/*
+ * May this process read the file the walk stat'ed as `st`? Read bits for owner, group
+ * and others (Debian's 0644) answer without a call whoever runs; anything else is asked
+ * of the kernel (faccessat() AT_EACCESS: ACLs, capabilities). A file reached through a
+ * link is not asked by its path on the host: it counts as unreadable unless its bits say.
+ * A walk that stat'ed nothing (the tree's: st_ino 0) is not asked.
+ */
+static bool may_read(const char *path, const struct stat *st, bool link)
+{
+	const mode_t all = S_IRUSR | S_IRGRP | S_IROTH;
+
+	if (!st->st_ino || (st->st_mode & all) == all)
+		return true;
+	return !link && faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) == 0;
+}
+
 static int collect(const char *path, const char *replaced, const struct stat *st, bool link,
 		   void *data)
 {
 	struct ksc_modset *ms = data;
 	char name[PATH_MAX];
 	size_t nl;
+
+	if (!may_read(path, st, link))
+		ms->unreadable++;
 
 	if (array_reserve(ms->e, ms->cap, ms->n + 1, 256) < 0)
 		return -ENOMEM;
@@ -425,6 +445,11 @@ const struct ksc_depmod_cfg *ksc_modset_cfg(const struct ksc_modset *ms)
 unsigned int ksc_modset_walk_errors(const struct ksc_modset *ms)
 {
 	return ms->walk_errors;
+}
+
+unsigned int ksc_modset_unreadable(const struct ksc_modset *ms)
+{
+	return ms->unreadable;
 }
 
 int ksc_modset_walk(struct ksc_ctx *ctx, struct ksc_modset *ms)

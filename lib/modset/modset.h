@@ -665,6 +665,12 @@ const char *ksc_modset_moddir(const struct ksc_modset *ms);
 const char *ksc_modset_index_path(const struct ksc_modset *ms);
 unsigned int ksc_modset_walk_errors(const struct ksc_modset *ms);
 /*
+ * The files of the set this process may not read (their mode, then faccessat()): no walk
+ * problem, but what the whole read reports of them (PATH: Permission denied) a road that
+ * reads only some files would not say, so it does not stand in for the whole read.
+ */
+unsigned int ksc_modset_unreadable(const struct ksc_modset *ms);
+/*
  * The walk of a set opened with no_walk, its problems kept as data: its files added (in
  * walk order, without their keys: a record is never taken from the index for them), what
  * else it met in ksc_modset_walk_result(). Once per set. 0 or -errno.

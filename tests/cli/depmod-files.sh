@@ -28,15 +28,17 @@ cp "$M/kvm-amd.ko" "$amd"
 # that says why depmod's files were not used (empty when they were).
 both() {
 	local name=$1; shift
-	KSYMCHECK_NO_INDEX=1 "$KSC" check "$@" -k "$root" "${CHECKED:-$amd}" > "$T_TMP/fast.out" 2> "$T_TMP/fast.err"
+	${AS_USER[@]+"${AS_USER[@]}"} env KSYMCHECK_NO_INDEX=1 "$KSC" check "$@" -k "$root" \
+		"${CHECKED:-$amd}" > "$T_TMP/fast.out" 2> "$T_TMP/fast.err"
 	echo "exit $?" >> "$T_TMP/fast.out"
-	KSYMCHECK_NO_DEPMOD=1 KSYMCHECK_NO_INDEX=1 "$KSC" check "$@" -k "$root" "${CHECKED:-$amd}" \
-		> "$T_TMP/full.out" 2> "$T_TMP/full.err"
+	${AS_USER[@]+"${AS_USER[@]}"} env KSYMCHECK_NO_DEPMOD=1 KSYMCHECK_NO_INDEX=1 "$KSC" check \
+		"$@" -k "$root" "${CHECKED:-$amd}" > "$T_TMP/full.out" 2> "$T_TMP/full.err"
 	echo "exit $?" >> "$T_TMP/full.out"
 	cat "$T_TMP/fast.err" >> "$T_TMP/fast.out"
 	cat "$T_TMP/full.err" >> "$T_TMP/full.out"
 	t_diff "$name: the same output as the tree's read" "$T_TMP/full.out" "$T_TMP/fast.out"
-	KSYMCHECK_NO_INDEX=1 KSYMCHECK_DEBUG=1 "$KSC" check "$@" -k "$root" "${CHECKED:-$amd}" 2>&1 >/dev/null |
+	${AS_USER[@]+"${AS_USER[@]}"} env KSYMCHECK_NO_INDEX=1 KSYMCHECK_DEBUG=1 "$KSC" check "$@" \
+		-k "$root" "${CHECKED:-$amd}" 2>&1 >/dev/null |
 		grep "^ksymcheck: debug: $k: depmod's" > "$T_TMP/debug"
 	sed -n "s|^ksymcheck: debug: $k: depmod's files not used: ||p" "$T_TMP/debug" > "$T_TMP/why"
 	sed -n "s|^ksymcheck: debug: $k: depmod's .bin files not used: ||p" "$T_TMP/debug" \
@@ -194,6 +196,36 @@ text_road "... the text files used" "a module modules.dep does not list"
 both "depmod run again"
 uses_bin "... the .bin files used"
 t_expect roads 0 cat "$T_TMP/roads"
+
+# A module this user may not read, that the check does not need: the tree's read says
+# "Permission denied" of it (exit 4), so depmod's files, which would not read it, are not
+# used. Root reads any file: as root, run as nobody (setpriv, util-linux).
+AS_USER=()
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	AS_USER=(setpriv --reuid=65534 --regid=65534 --clear-groups env XDG_CACHE_HOME=$T_TMP/xdg-nobody)
+fi
+if [ "$(id -u)" != 0 ] || [ ${#AS_USER[@]} -gt 0 ]; then
+	mkdir -p "$k/kernel/misc" "$T_TMP/xdg-nobody"
+	chmod 777 "$T_TMP/xdg-nobody"
+	chmod 755 "$T_TMP"
+	chmod -R a+rX "$root" "$amd"
+	cp "$M/kvm-amd.ko" "$k/kernel/misc/fx_unread.ko"
+	"$DEPMOD" -b "$root" -C "$T_TMP/no-such-folder" "$REL" 2> /dev/null
+	chmod 000 "$k/kernel/misc/fx_unread.ko"
+	both "a module this user may not read"
+	falls_back "... the tree is read" "a module this process may not read"
+	st=$(sed -n 's/^exit \([0-9]*\)$/\1/p' "$T_TMP/full.out")
+	t_eq "... which says why, its exit status with 4 (unreadable)" "4 Permission denied" \
+		"$((st & 4)) $(grep -o 'Permission denied' "$T_TMP/full.out")"
+	chmod 644 "$k/kernel/misc/fx_unread.ko"
+	both "the module readable again"
+	uses "... depmod's files used"
+	rm "$k/kernel/misc/fx_unread.ko"
+	"$DEPMOD" -b "$root" -C "$T_TMP/no-such-folder" "$REL" 2> /dev/null
+	AS_USER=()
+else
+	t_skip "a module this user may not read" "needs a non-root user: root reads any file, and setpriv is missing"
+fi
 
 # A dependency cycle made after depmod (which writes no files for a tree with one), the
 # times put back: cyc's provider cya is read with what cya needs in turn (its line of
