@@ -47,39 +47,6 @@
 #include "util/array.h"
 #include "util/hash.h"
 
-/* ---- messages held back ---------------------------------------------------------- */
-
-struct held_msg {
-	int priority;
-	char *text;
-};
-
-struct held {
-	struct held_msg *v;
-	size_t n, cap;
-	bool oom;
-};
-
-static void hold_msg(void *data, int priority, const char *msg)
-{
-	struct held *h = data;
-	char *t = strdup(msg);
-
-	if (!t || array_reserve(h->v, h->cap, h->n + 1, 16) < 0) {
-		free(t);
-		h->oom = true;
-		return;
-	}
-	h->v[h->n++] = (struct held_msg){ priority, t };
-}
-
-static void held_fini(struct held *h)
-{
-	for (size_t i = 0; i < h->n; i++)
-		free(h->v[i].text);
-	free(h->v);
-}
-
 /* ---- depmod's files --------------------------------------------------------------- */
 
 /* A symbol whose owner a verdict takes from modules.symbols: `owner` must export it. */
@@ -618,20 +585,13 @@ static void fast_fini(struct fast *f)
 	hash_init(&f->owner);
 }
 
-/* Said into ctx, as they were logged. */
-static void replay_held(struct ksc_ctx *ctx, const struct held *h)
-{
-	for (size_t i = 0; h && i < h->n; i++)
-		ksc_log_again(ctx, h->v[i].priority, h->v[i].text);
-}
-
 /* ksc_kernel_depmod_open(), the messages of `prelude` said first when it stands. */
 static int depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *loc,
 		       struct ksc_modset_job *job, struct ksc_module *const *mods, size_t n,
-		       const struct held *prelude, struct ksc_kernel **out)
+		       const struct ksc_msgbuf *prelude, struct ksc_kernel **out)
 {
 	const char *moddir = ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR);
-	struct held held = { 0 };
+	struct ksc_msgbuf held = { 0 };
 	struct fast f = { .job = job };
 	int r;
 
@@ -642,7 +602,7 @@ static int depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *lo
 	if (!f.q)
 		return -ENOMEM;
 	ksc_set_log_priority(f.q, ksc_get_log_priority(ctx));
-	ksc_set_log_fn(f.q, hold_msg, &held);
+	ksc_set_log_fn(f.q, ksc_msgbuf_log, &held);
 	r = open_fast(&f, loc, mods, n, true);
 	if (r < 0) /* the walk's messages before any of this answer's own */
 		(void)ksc_modset_job_wait(job, &(int){ 0 });
@@ -651,16 +611,15 @@ static int depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *lo
 		ksc_dbg(ctx, "%s: depmod's .bin files not used: %s", moddir,
 			f.bin_bad || !f.why ? "a .bin file not as depmod writes it" : f.why);
 		fast_fini(&f);
-		held_fini(&held);
-		held = (struct held){ 0 };
+		ksc_msgbuf_fini(&held);
 		r = open_fast(&f, loc, mods, n, false);
 	}
 	if (r == 0 && held.oom)
 		r = -ENOMEM;
 	if (r == 0) {
 		/* the answer stands: what was held back is said, later messages go through */
-		replay_held(ctx, prelude);
-		replay_held(ctx, &held);
+		ksc_msgbuf_replay(prelude, ctx);
+		ksc_msgbuf_replay(&held, ctx);
 		ksc_log_like(f.q, ctx);
 		ksc_unref(f.k->ctx);
 		f.k->ctx = ksc_ref(ctx);
@@ -673,7 +632,7 @@ static int depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *lo
 	}
 	fast_fini(&f);
 	ksc_unref(f.q);
-	held_fini(&held);
+	ksc_msgbuf_fini(&held);
 	return r;
 }
 
@@ -688,7 +647,7 @@ KSC_EXPORT int ksc_kernel_open_for_modules(struct ksc_ctx *ctx, const char *root
 					   const char *release, struct ksc_module *const *mods,
 					   size_t n, struct ksc_kernel **out)
 {
-	struct held held = { 0 };
+	struct ksc_msgbuf held = { 0 };
 	struct ksc_kernel_location *loc = NULL;
 	struct ksc_modset_job *job = NULL;
 	struct ksc_ctx *q;
@@ -701,7 +660,7 @@ KSC_EXPORT int ksc_kernel_open_for_modules(struct ksc_ctx *ctx, const char *root
 	if (!(q = ksc_new()))
 		return -ENOMEM;
 	ksc_set_log_priority(q, ksc_get_log_priority(ctx));
-	ksc_set_log_fn(q, hold_msg, &held);
+	ksc_set_log_fn(q, ksc_msgbuf_log, &held);
 	r = ksc_kernel_locate(q, root, release, &loc);
 	if (r == 0) {
 		struct ksc_modset_where w = {
@@ -720,6 +679,6 @@ KSC_EXPORT int ksc_kernel_open_for_modules(struct ksc_ctx *ctx, const char *root
 	ksc_modset_job_free(job);
 	ksc_kernel_location_unref(loc);
 	ksc_unref(q);
-	held_fini(&held);
+	ksc_msgbuf_fini(&held);
 	return r;
 }

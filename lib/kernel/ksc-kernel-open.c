@@ -387,8 +387,7 @@ KSC_EXPORT int ksc_kernel_root_read_module(struct ksc_kernel_root *kr, const cha
 /* Say what was held, in order; later messages of the location go straight through. */
 static void say_held(struct ksc_kernel_root *kr)
 {
-	for (size_t i = 0; i < kr->held.n; i++)
-		ksc_log(kr->ctx, kr->held.prio[i], "%s", kr->held.text[i]);
+	ksc_msgbuf_replay(&kr->held, kr->ctx);
 	ksc_msgbuf_clear(&kr->held);
 	ksc_set_log_fn(kr->q, pass_on, kr->ctx);
 }

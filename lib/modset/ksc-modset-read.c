@@ -97,6 +97,12 @@ void ksc_msgbuf_clear(struct ksc_msgbuf *b)
 	b->n = 0;
 }
 
+void ksc_msgbuf_replay(const struct ksc_msgbuf *b, struct ksc_ctx *ctx)
+{
+	for (size_t i = 0; b && i < b->n; i++)
+		ksc_log_again(ctx, b->prio[i], b->text[i]);
+}
+
 void ksc_msgbuf_fini(struct ksc_msgbuf *b)
 {
 	ksc_msgbuf_clear(b);

@@ -322,8 +322,7 @@ struct ksc_modset *ksc_modset_job_wait(struct ksc_modset_job *j, int *err)
 		if (j->running)
 			pthread_join(j->thread, NULL);
 		j->running = false;
-		for (size_t i = 0; i < j->msgs.n; i++)
-			ksc_log(j->ctx, j->msgs.prio[i], "%s", j->msgs.text[i]);
+		ksc_msgbuf_replay(&j->msgs, j->ctx);
 		if (j->msgs.oom && j->r >= 0)
 			j->r = -ENOMEM;
 		ksc_msgbuf_clear(&j->msgs);

@@ -559,6 +559,8 @@ struct ksc_msgbuf {
 /* A log function (data: its struct ksc_msgbuf). */
 void ksc_msgbuf_log(void *data, int priority, const char *msg);
 void ksc_msgbuf_clear(struct ksc_msgbuf *b);
+/* Say its messages into ctx, in order, as they were logged (already escaped and cut). */
+void ksc_msgbuf_replay(const struct ksc_msgbuf *b, struct ksc_ctx *ctx);
 void ksc_msgbuf_fini(struct ksc_msgbuf *b);
 
 /* One thread's reader: its buffers reused from file to file. Opaque. */

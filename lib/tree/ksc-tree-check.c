@@ -205,8 +205,7 @@ static int check_kernel_ready(struct ksc_tree *t)
 	int oom = 0;
 
 	build_check_kernel(t);
-	for (size_t i = 0; i < t->run->ck_msgs.n; i++)
-		ksc_log(t->ctx, t->run->ck_msgs.prio[i], "%s", t->run->ck_msgs.text[i]);
+	ksc_msgbuf_replay(&t->run->ck_msgs, t->ctx);
 	ksc_msgbuf_clear(&t->run->ck_msgs);
 	oom |= t->run->ck_msgs.oom;
 	if (t->run->ck_err == -ENOMEM)
@@ -225,8 +224,7 @@ static int checkers_fini(struct ksc_tree *t, struct cstate *cs, unsigned int job
 	int oom = 0;
 
 	for (unsigned int i = 0; i < jobs; i++) {
-		for (size_t j = 0; j < cs[i].msgs.n; j++)
-			ksc_log(t->ctx, cs[i].msgs.prio[j], "%s", cs[i].msgs.text[j]);
+		ksc_msgbuf_replay(&cs[i].msgs, t->ctx);
 		t->st.cpu_check += (double)cs[i].ns / 1e9;
 		oom |= cs[i].msgs.oom;
 		ksc_msgbuf_fini(&cs[i].msgs);
