@@ -2,8 +2,9 @@
 /*
  * The module-set wing (doc/architecture.md): the modules of one release's folder as
  * depmod finds them, below the kernel and the tree, which both take their modules from
- * here. depmod.d and depmod's search (ksc-modset-search.c: which file depmod, and so
- * modprobe, takes for each module name when the folder holds several), the walk of a
+ * here. depmod.d (ksc-modset-depmodcfg.c) and depmod's search (ksc-modset-search.c:
+ * which file depmod, and so modprobe, takes for each module name when the folder holds
+ * several), the walk of a
  * folder for module files (ksc-modset-walk.c), a module's facts as a record
  * (ksc-modset-record.c; the buffer it is built in: ksc-modset-rbuf.c; its checks:
  * ksc-modset-valid.c) and the index file that keeps them between runs

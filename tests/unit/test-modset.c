@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The module set (lib/modset/ksc-modset-search.c): depmod.d parsing (search, override, exclude,
+ * depmod.d (lib/modset/ksc-modset-depmodcfg.c): parsing (search, override, exclude,
  * external, bad lines, continuation lines, kernel patterns), the files' order and
  * precedence across ROOT/{etc,run,usr/local/lib,usr/lib,lib}/depmod.d, and the decision
  * between two files of one name as kmod's depmod_module_is_higher_priority() makes it,
