@@ -11,31 +11,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct ksc_ctx *ctx;
-	struct ksc_module mod;
+	struct ksc_module *mod;
 
 	if (!ctx) {
 		ctx = ksc_new();
 		ksc_set_log_fn(ctx, NULL, NULL);
 	}
-	memset(&mod, 0, sizeof(mod));
-	mod.ctx = ctx;
-	mod.f.path = "fuzz";
-	pool_init(&mod.strings);
+	mod = ksc_module_alloc(ctx);
+	if (!mod)
+		return 0;
+	struct ksc_module_facts f = { .path = "fuzz" };
+	ksc_module_set_facts(mod, &f);
 	/* An exact-size heap copy, so reading one byte past the section is caught. */
 	char *copy = malloc(size ? size : 1);
-	if (!copy)
+	if (!copy) {
+		ksc_module_unref(mod);
 		return 0;
+	}
 	memcpy(copy, data, size);
-	if (ksc_modinfo_parse(&mod, copy, size) == 0) {
+	if (ksc_modinfo_parse(mod, copy, size) == 0) {
 		size_t it = 0, total = 0;
-		for (size_t i = 0; i < mod.n_modinfo; i++)
-			total += strlen(mod.modinfo[i].key) + strlen(mod.modinfo[i].value);
-		while (ksc_module_next_modinfo_value(&mod, "import_ns", &it))
+		for (size_t i = 0; i < ksc_module_get_modinfo_count(mod); i++) {
+			const struct ksc_modinfo *mi = ksc_module_get_modinfo(mod, i);
+			total += strlen(mi->key) + strlen(mi->value);
+		}
+		while (ksc_module_next_modinfo_value(mod, "import_ns", &it))
 			total++;
 		(void)total;
 	}
 	free(copy);
-	free(mod.modinfo);
-	pool_fini(&mod.strings);
+	ksc_module_unref(mod);
 	return 0;
 }

@@ -260,10 +260,8 @@ static int parse_export_symbols(struct reader *r)
 			cap++;
 	if (!cap)
 		return 0;
-	mod->exports = calloc(cap, sizeof(*mod->exports));
-	if (!mod->exports)
-		return -ENOMEM;
-	for (size_t i = 0; i < r->n_syms; i++) {
+	int ret = ksc_module_reserve(mod, KSC_MODULE_EXPORTS, cap);
+	for (size_t i = 0; ret >= 0 && i < r->n_syms; i++) {
 		const Elf64_Sym *sym = &r->syms[i];
 		if (sym->st_shndx != shndx || strncmp(r->sym_names[i], prefix, sizeof(prefix) - 1))
 			continue;
@@ -274,17 +272,14 @@ static int parse_export_symbols(struct reader *r)
 				r->path, r->sym_names[i]);
 			return -EINVAL;
 		}
-		struct ksc_export *e = &mod->exports[mod->n_exports++];
-		e->name = pool_strdup(&mod->strings, r->sym_names[i] + sizeof(prefix) - 1);
-		e->ns = pool_strdup(&mod->strings, ns);
-		if (!e->name || !e->ns)
-			return -ENOMEM;
-		e->gpl_only = !strcmp(lic, "GPL");
-		int ret = hash_add(&mod->export_index, e->name, e, 1);
-		if (ret < 0)
-			return ret;
+		struct ksc_export e = {
+			.name = ksc_module_strdup(mod, r->sym_names[i] + sizeof(prefix) - 1),
+			.ns = ksc_module_strdup(mod, ns),
+			.gpl_only = !strcmp(lic, "GPL"),
+		};
+		ret = e.name && e.ns ? ksc_module_add_export(mod, &e) : -ENOMEM;
 	}
-	return 0;
+	return ret < 0 ? ret : 0;
 }
 
 int  ksc_elf_parse_exports(struct reader *r)
@@ -300,7 +295,7 @@ int  ksc_elf_parse_exports(struct reader *r)
 	size_t cap = 0;
 	int ret = 0;
 
-	mod->f.has_kflagstab = flags != NULL;
+	r->f.has_kflagstab = flags != NULL;
 	for (size_t t = 0; t < 2; t++) {
 		struct sec *s = tables[t].ksymtab;
 		if (s && s->sh.sh_type == SHT_NOBITS) {
@@ -313,8 +308,7 @@ int  ksc_elf_parse_exports(struct reader *r)
 	if (!cap)
 		return r->type == ET_REL ? parse_export_symbols(r) : 0;
 	struct entry *ent = calloc(cap, sizeof(*ent));
-	mod->exports = calloc(cap, sizeof(*mod->exports));
-	if (!ent || !mod->exports) {
+	if (!ent || ksc_module_reserve(mod, KSC_MODULE_EXPORTS, cap) < 0) {
 		free(ent);
 		return -ENOMEM;
 	}
@@ -342,9 +336,8 @@ int  ksc_elf_parse_exports(struct reader *r)
 			ksc_warn(r->ctx, "%s: %s has %llu bytes for %d exports", r->path,
 				 tb->kcrctab->name, (unsigned long long)tb->kcrctab->sh.sh_size, n);
 		for (int i = 0; i < n; i++) {
-			struct ksc_export *e = &mod->exports[mod->n_exports++];
-			e->name = pool_strdup(&mod->strings, ent[i].name);
-			e->ns = pool_strdup(&mod->strings, ent[i].ns);
+			struct ksc_export x = { .name = ksc_module_strdup(mod, ent[i].name),
+						.ns = ksc_module_strdup(mod, ent[i].ns) }, *e = &x;
 			if (!e->name || !e->ns) {
 				ret = -ENOMEM;
 				goto out;
@@ -366,12 +359,12 @@ int  ksc_elf_parse_exports(struct reader *r)
 				ret = -EINVAL;
 				goto out;
 			}
-			ret = hash_add(&mod->export_index, e->name, e, 1);
+			ret = ksc_module_add_export(mod, e);
 			if (ret < 0)
 				goto out;
 		}
 	}
-	mod->f.layout = layout;
+	r->f.layout = layout;
 out:
 	free(ent);
 	return ret;

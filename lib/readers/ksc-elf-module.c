@@ -3,7 +3,10 @@
  * Reading a module or a kernel image into struct ksc_module: the ELF layer (ksc-elf.c)
  * opens the image, then what kind of file it is, and its tables (ksc-elf-tables.c,
  * ksc-elf-exports.c). The files of the reader call one way: this one calls the tables
- * and the layer, the tables call the layer.
+ * and the layer, the tables call the layer. The module is ksc-module.c's: the reader
+ * keeps the facts it reads in its own copy (struct reader's f), set back once at the
+ * end, and fills each table through ksc_module_reserve() and the adders, its strings
+ * copied into the module first (the image is freed once the read returns).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,7 +27,7 @@ static int classify_file(struct reader *r)
 				r->path);
 			return -ENOEXEC;
 		}
-		r->mod->f.kind = KSC_KIND_MODULE;
+		r->f.kind = KSC_KIND_MODULE;
 		return 0;
 	case ET_EXEC:
 	case ET_DYN:
@@ -33,7 +36,7 @@ static int classify_file(struct reader *r)
 				r->path);
 			return -ENOEXEC;
 		}
-		r->mod->f.kind = KSC_KIND_VMLINUX;
+		r->f.kind = KSC_KIND_VMLINUX;
 		return 0;
 	}
 	ksc_err(r->ctx, "%s: not a kernel image or module (ELF type %u)", r->path, r->type);
@@ -42,45 +45,43 @@ static int classify_file(struct reader *r)
 
 static int record_sections(struct reader *r)
 {
-	struct ksc_module *mod = r->mod;
+	int ret = ksc_module_reserve(r->mod, KSC_MODULE_SECTIONS, r->n_secs);
 
-	mod->sections = calloc(r->n_secs, sizeof(*mod->sections));
-	if (!mod->sections)
-		return -ENOMEM;
-	for (size_t i = 1; i < r->n_secs; i++) {
-		const char *n = pool_strdup(&mod->strings, r->secs[i].name);
+	for (size_t i = 1; ret >= 0 && i < r->n_secs; i++) {
+		const char *n = ksc_module_strdup(r->mod, r->secs[i].name);
 		if (!n)
 			return -ENOMEM;
-		mod->sections[mod->n_sections++] = n;
+		ret = ksc_module_add_section(r->mod, n);
 		int id = ksc_elf_section_id(n);
 		if (id >= 0)
-			mod->f.sections |= 1u << id;
+			r->f.sections |= 1u << id;
 	}
-	return 0;
+	return ret;
 }
 
 int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b)
 {
 	struct reader r = {
-		.ctx = mod->ctx,
+		.ctx = ksc_module_get_ctx(mod),
 		.mod = mod,
-		.path = mod->f.path,
+		.f = *ksc_module_get_facts(mod),
 		.img = b->data,
 	};
 	size_t sig;
 	int ret;
 
+	r.path = r.f.path;
 	r.size = ksc_signature_strip(b->data, b->size, &sig);
-	mod->f.sig_size = sig;
-	mod->f.size = b->size;
+	r.f.sig_size = sig;
+	r.f.size = b->size;
 	ret = ksc_elf_check_ident(&r);
 	if (ret < 0)
-		return ret;
+		goto out;
 	r.machine = r.v.machine;
 	r.type = (unsigned int)elfview_ehdr(&r.v, e_type);
-	mod->f.elf_class = r.cls;
-	mod->f.big_endian = r.be;
-	mod->f.machine = r.machine;
+	r.f.elf_class = r.cls;
+	r.f.big_endian = r.be;
+	r.f.machine = r.machine;
 	if (!ksc_elf_machine_is_linux(r.machine)) {
 		ksc_err(r.ctx, "%s: ELF machine %u is not a Linux architecture", r.path, r.machine);
 		ret = -EOPNOTSUPP;
@@ -98,7 +99,7 @@ int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b)
 	ret = ksc_elf_load_symbols(&r);
 	if (ret < 0)
 		goto out;
-	if (mod->f.kind == KSC_KIND_MODULE) {
+	if (r.f.kind == KSC_KIND_MODULE) {
 		ret = ksc_elf_parse_modinfo(&r);
 		if (ret < 0)
 			goto out;
@@ -111,11 +112,12 @@ int ksc_elf_parse_module(struct ksc_module *mod, const struct ksc_blob *b)
 			goto out;
 	}
 	ret = ksc_elf_parse_exports(&r);
-	if (ret >= 0 && mod->f.kind == KSC_KIND_MODULE)
+	if (ret >= 0 && r.f.kind == KSC_KIND_MODULE)
 		ret = ksc_elf_parse_params(&r);
-	if (ret >= 0 && mod->f.kind == KSC_KIND_VMLINUX)
+	if (ret >= 0 && r.f.kind == KSC_KIND_VMLINUX)
 		ret = ksc_elf_parse_image_identity(&r);
 out:
+	ksc_module_set_facts(mod, &r.f);
 	ksc_elf_reader_fini(&r);
 	if (ret == -ENOMEM)
 		ksc_err(r.ctx, "%s: out of memory", r.path);

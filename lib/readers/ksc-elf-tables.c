@@ -14,44 +14,6 @@
 /* ---------------------------------------------------------------------------------- */
 /* .modinfo, struct module, __versions                                                */
 
-/*
- * .modinfo (as the loader's get_next_modinfo() reads it): NUL-terminated "key=value"
- * strings, possibly separated by runs of NULs. A section whose last byte is not NUL is malformed: the loader's
- * get_next_modinfo() would run off its end.
- */
-int ksc_modinfo_parse(struct ksc_module *mod, const char *p, size_t size)
-{
-	const char *end = p + size;
-	size_t n = 0;
-
-	if (size == 0)
-		return 0;
-	if (end[-1] != '\0') {
-		ksc_err(mod->ctx, "%s: .modinfo is not NUL-terminated (its last string runs past the end of the section)",
-			mod->f.path);
-		return -EINVAL;
-	}
-	for (const char *q = p; q < end; q += strlen(q) + 1)
-		if (*q)
-			n++;
-	free(mod->modinfo);
-	mod->n_modinfo = 0;
-	mod->modinfo = calloc(n ? n : 1, sizeof(*mod->modinfo));
-	if (!mod->modinfo)
-		return -ENOMEM;
-	for (const char *q = p; q < end; q += strlen(q) + 1) {
-		if (!*q)
-			continue; /* alignment padding between entries */
-		const char *eq = strchr(q, '=');
-		struct ksc_modinfo *mi = &mod->modinfo[mod->n_modinfo++];
-		mi->key = pool_strndup(&mod->strings, q, eq ? (size_t)(eq - q) : strlen(q));
-		mi->value = pool_strdup(&mod->strings, eq ? eq + 1 : "");
-		if (!mi->key || !mi->value)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
 int  ksc_elf_parse_modinfo(struct reader *r)
 {
 	struct sec *s = ksc_elf_find_sec(r, ".modinfo");
@@ -75,13 +37,14 @@ void  ksc_elf_parse_this_module(struct reader *r)
 		ksc_warn(r->ctx, "%s: struct module name is not NUL-terminated", r->path);
 		return;
 	}
-	r->mod->f.struct_name = pool_strndup(&r->mod->strings, name, n);
+	r->f.struct_name = ksc_module_strndup(r->mod, name, n);
 }
 
 int  ksc_elf_parse_versions(struct reader *r)
 {
 	struct ksc_module *mod = r->mod;
 	struct sec *s = ksc_elf_find_sec(r, "__versions");
+	int ret;
 
 	if (s) {
 		if (!s->bytes) {
@@ -94,20 +57,17 @@ int  ksc_elf_parse_versions(struct reader *r)
 			return -EINVAL;
 		}
 		size_t n = s->sh.sh_size / MODVERSION_RECORD, psz = (size_t)r->cls / 8;
-		mod->f.has_versions = true;
-		mod->versions = calloc(n ? n : 1, sizeof(*mod->versions));
-		if (!mod->versions)
-			return -ENOMEM;
-		for (size_t i = 0; i < n; i++) {
+		r->f.has_versions = true;
+		ret = ksc_module_reserve(mod, KSC_MODULE_VERSIONS, n);
+		for (size_t i = 0; ret >= 0 && i < n; i++) {
 			const unsigned char *e = s->bytes + i * MODVERSION_RECORD;
 			const char *name = (const char *)e + psz;
 			size_t len = strnlen(name, MODVERSION_RECORD - psz);
-			struct ksc_version *v = &mod->versions[mod->n_versions++];
-			v->crc = rdptr(r, e);
-			v->name = pool_strndup(&mod->strings, name, len);
-			if (!v->name)
-				return -ENOMEM;
+			const char *kept = ksc_module_strndup(mod, name, len);
+			ret = kept ? ksc_module_add_version(mod, false, kept, rdptr(r, e)) : -ENOMEM;
 		}
+		if (ret < 0)
+			return ret;
 	}
 
 	/* 6.14+ extended tables (kernel/module/version.c); both or neither. */
@@ -126,23 +86,23 @@ int  ksc_elf_parse_versions(struct reader *r)
 	}
 	size_t n = crcs->sh.sh_size / 4;
 	const char *p = (const char *)names->bytes, *end = p + names->sh.sh_size;
-	mod->ext_versions = calloc(n ? n : 1, sizeof(*mod->ext_versions));
-	if (!mod->ext_versions)
-		return -ENOMEM;
+	ret = ksc_module_reserve(mod, KSC_MODULE_EXT_VERSIONS, n);
+	if (ret < 0)
+		return ret;
 	for (size_t i = 0; i < n; i++) {
 		const char *nul = p < end ? memchr(p, '\0', (size_t)(end - p)) : NULL;
 		if (!nul) {
 			ksc_err(r->ctx, "%s: more extended version crcs than names", r->path);
 			return -EINVAL;
 		}
-		struct ksc_version *v = &mod->ext_versions[mod->n_ext_versions++];
-		v->crc = rd32(r, crcs->bytes + 4 * i);
-		v->name = pool_strndup(&mod->strings, p, (size_t)(nul - p));
-		if (!v->name)
-			return -ENOMEM;
+		const char *kept = ksc_module_strndup(mod, p, (size_t)(nul - p));
+		ret = kept ? ksc_module_add_version(mod, true, kept, rd32(r, crcs->bytes + 4 * i))
+			   : -ENOMEM;
+		if (ret < 0)
+			return ret;
 		p = nul + 1;
 	}
-	mod->f.has_ext_versions = true;
+	r->f.has_ext_versions = true;
 	return 0;
 }
 
@@ -152,6 +112,8 @@ int  ksc_elf_parse_versions(struct reader *r)
 int  ksc_elf_parse_imports(struct reader *r)
 {
 	struct ksc_module *mod = r->mod;
+	size_t n_versions = ksc_module_get_version_count(mod);
+	size_t n_ext = ksc_module_get_ext_version_count(mod);
 	struct hash vers, ext;
 	int ret = 0;
 
@@ -159,12 +121,15 @@ int  ksc_elf_parse_imports(struct reader *r)
 	hash_init(&ext);
 	/* First entry of a name wins, as the loader's linear search finds it first. */
 	bool vers_dup = false;
-	for (size_t i = 0; i < mod->n_versions && ret >= 0; i++) {
-		ret = hash_add(&vers, mod->versions[i].name, &mod->versions[i], 1);
+	for (size_t i = 0; i < n_versions && ret >= 0; i++) {
+		const struct ksc_version *v = ksc_module_get_version(mod, i);
+		ret = hash_add(&vers, v->name, (void *)v, 1);
 		vers_dup |= ret == 1;
 	}
-	for (size_t i = 0; i < mod->n_ext_versions && ret >= 0; i++)
-		ret = hash_add(&ext, mod->ext_versions[i].name, &mod->ext_versions[i], 1);
+	for (size_t i = 0; i < n_ext && ret >= 0; i++) {
+		const struct ksc_version *v = ksc_module_get_ext_version(mod, i);
+		ret = hash_add(&ext, v->name, (void *)v, 1);
+	}
 	if (ret < 0)
 		goto out;
 
@@ -172,46 +137,40 @@ int  ksc_elf_parse_imports(struct reader *r)
 	for (size_t i = 1; i < r->n_syms; i++)
 		if (r->syms[i].st_shndx == SHN_UNDEF && r->sym_names[i][0])
 			n++;
-	mod->imports = calloc(n ? n : 1, sizeof(*mod->imports));
-	if (!mod->imports) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 1; i < r->n_syms; i++) {
+	ret = ksc_module_reserve(mod, KSC_MODULE_IMPORTS, n);
+	for (size_t i = 1, k = 0; ret >= 0 && i < r->n_syms; i++) {
 		const Elf64_Sym *sym = &r->syms[i];
 		if (sym->st_shndx != SHN_UNDEF || !r->sym_names[i][0])
 			continue;
-		struct ksc_import *imp = &mod->imports[mod->n_imports++];
-		imp->name = pool_strdup(&mod->strings, r->sym_names[i]);
-		if (!imp->name) {
+		struct ksc_import imp = { .name = ksc_module_strdup(mod, r->sym_names[i]) };
+		if (!imp.name) {
 			ret = -ENOMEM;
-			goto out;
+			break;
 		}
-		imp->bind = ELF64_ST_BIND(sym->st_info) == STB_WEAK ? KSC_BIND_WEAK : KSC_BIND_GLOBAL;
+		imp.bind = ELF64_ST_BIND(sym->st_info) == STB_WEAK ? KSC_BIND_WEAK : KSC_BIND_GLOBAL;
 		/*
 		 * modpost writes __versions in the order of the undefined symbols of the .o;
 		 * linking the .ko reorders .symtab, so entry k names import k for about one
 		 * import in six (Debian 6.1). When it does, and no name is twice in
 		 * __versions, it is the one entry of that name: no lookup.
 		 */
-		size_t k = mod->n_imports - 1;
-		const struct ksc_version *v =
-			!vers_dup && k < mod->n_versions &&
-					strcmp(mod->versions[k].name, imp->name) == 0
-				? &mod->versions[k]
-				: hash_find(&vers, imp->name);
+		const struct ksc_version *v = !vers_dup && k < n_versions ? ksc_module_get_version(mod, k) : NULL;
+		if (!v || strcmp(v->name, imp.name) != 0)
+			v = hash_find(&vers, imp.name);
 		if (v) {
-			imp->has_crc = true;
-			imp->crc = (uint32_t)v->crc;
-			imp->crc_truncated = v->crc > UINT32_MAX;
+			imp.has_crc = true;
+			imp.crc = (uint32_t)v->crc;
+			imp.crc_truncated = v->crc > UINT32_MAX;
 		}
-		v = hash_find(&ext, imp->name);
+		v = hash_find(&ext, imp.name);
 		if (v) {
-			imp->has_ext_crc = true;
-			imp->ext_crc = (uint32_t)v->crc;
+			imp.has_ext_crc = true;
+			imp.ext_crc = (uint32_t)v->crc;
 		}
+		ret = ksc_module_add_import(mod, &imp);
+		k++;
 	}
-	ret = 0;
+	ret = ret < 0 ? ret : 0;
 out:
 	hash_fini(&vers);
 	hash_fini(&ext);
@@ -268,9 +227,10 @@ int  ksc_elf_parse_image_identity(struct reader *r)
 		rl++;
 	if (rl == 0 || rl >= 65 || rel + rl >= end || rel[rl] != ' ')
 		return 0;
-	r->mod->image_release = pool_strndup(&r->mod->strings, (const char *)rel, rl);
-	if (!r->mod->image_release)
+	const char *release = ksc_module_strndup(r->mod, (const char *)rel, rl);
+	if (!release)
 		return -ENOMEM;
+	ksc_module_set_image_strings(r->mod, release, NULL);
 	for (const unsigned char *q = p; q < end;) {
 		const unsigned char *m = memmem(q, (size_t)(end - q), rel, rl);
 		if (!m)
@@ -281,8 +241,11 @@ int  ksc_elf_parse_image_identity(struct reader *r)
 		size_t n = str_in(m, end);
 		if (n == (size_t)-1 || !looks_like_vermagic(m, n, rl))
 			continue;
-		r->mod->image_vermagic = pool_strndup(&r->mod->strings, (const char *)m, n);
-		return r->mod->image_vermagic ? 0 : -ENOMEM;
+		const char *vermagic = ksc_module_strndup(r->mod, (const char *)m, n);
+		if (!vermagic)
+			return -ENOMEM;
+		ksc_module_set_image_strings(r->mod, release, vermagic);
+		return 0;
 	}
 	return 0;
 }
@@ -316,23 +279,19 @@ int  ksc_elf_parse_params(struct reader *r)
 	if (s->sh.sh_size % entsize)
 		return 0;
 	n = s->sh.sh_size / entsize;
-	r->mod->params = calloc(n, sizeof(*r->mod->params));
-	if (!r->mod->params)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++) {
+	ret = ksc_module_reserve(r->mod, KSC_MODULE_PARAMS, n);
+	for (size_t i = 0; ret >= 0 && i < n; i++) {
 		uint64_t base = i * entsize;
 		const struct rel *nrel = ksc_elf_find_rel(s, base);
 		const char *name = nrel && ksc_elf_rel_target(r, nrel, &si, &off)
 					   ? ksc_elf_sec_string(&r->secs[si], off) : NULL;
-		struct ksc_param *p = &r->mod->params[r->mod->n_params];
 		if (!name)
 			continue;
-		p->name = pool_strdup(&r->mod->strings, name);
-		if (!p->name)
-			return -ENOMEM;
-		p->perm = rd16(r, s->bytes + base + (with_mod ? 3 : 2) * ps);
-		r->mod->n_params++;
+		const char *kept = ksc_module_strdup(r->mod, name);
+		ret = kept ? ksc_module_add_param(r->mod, kept,
+						  rd16(r, s->bytes + base + (with_mod ? 3 : 2) * ps))
+			   : -ENOMEM;
 	}
-	return 0;
+	return ret < 0 ? ret : 0;
 }
 

@@ -46,7 +46,8 @@ struct relspan {
 
 struct reader {
 	struct ksc_ctx *ctx;
-	struct ksc_module *mod;
+	struct ksc_module *mod; /* filled through readers.h: its tables by the adders */
+	struct ksc_module_facts f; /* the module's facts as read, set back at the end */
 	const char *path;
 	struct elfview v;
 	unsigned char *img;

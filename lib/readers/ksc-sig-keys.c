@@ -41,15 +41,15 @@ void ksc_certlist_free(struct ksc_certlist *c)
 	}
 }
 
-static int certlist_add(struct ksc_module *mod, const unsigned char *der, size_t len)
+static int certlist_add(struct ksc_certlist **list, const unsigned char *der, size_t len)
 {
-	struct ksc_certlist *c = mod->certs;
+	struct ksc_certlist *c = *list;
 
 	if (!c) {
 		c = calloc(1, sizeof(*c));
 		if (!c)
 			return -ENOMEM;
-		mod->certs = c;
+		*list = c;
 	}
 	if (len > SIZE_MAX - c->size ||
 	    array_reserve(c->der, c->cap, c->size + len, 4096) < 0)
@@ -120,7 +120,7 @@ static bool cert_outline(const unsigned char *p, size_t len)
  * DER certificates in p[0..n): a SEQUENCE with a two-byte length holding a SEQUENCE
  * (tbsCertificate) with a one- or two-byte length, that d2i_X509() reads whole.
  */
-static int scan_certs(struct ksc_module *mod, const unsigned char *p, size_t n,
+static int scan_certs(struct ksc_certlist **list, const unsigned char *p, size_t n,
 		      unsigned int *misses)
 {
 	size_t i = 0;
@@ -142,7 +142,7 @@ static int scan_certs(struct ksc_module *mod, const unsigned char *p, size_t n,
 				X509_free(x);
 				ksc_openssl_quiet();
 				if (whole) {
-					int r = certlist_add(mod, q, len);
+					int r = certlist_add(list, q, len);
 					if (r < 0)
 						return r;
 					i += len;
@@ -185,13 +185,13 @@ static bool read_shdr(const struct elfview *v, uint64_t i, struct shdr *s)
  * data sections, and only when they hold none every other allocated data section (a
  * kernel image that cannot be walked is scanned whole).
  */
-int ksc_sig_scan_image(struct ksc_module *mod, const unsigned char *img, size_t size)
+int ksc_sig_scan_image(struct ksc_certlist **list, const unsigned char *img, size_t size)
 {
 	unsigned int misses = 0;
 
 	if (size < 64 || memcmp(img, ELFMAG, SELFMAG) != 0 ||
 	    (img[EI_CLASS] != ELFCLASS32 && img[EI_CLASS] != ELFCLASS64))
-		return scan_certs(mod, img, size, &misses);
+		return scan_certs(list, img, size, &misses);
 	/* any EI_DATA but ELFDATA2MSB reads as little-endian */
 	struct elfview v = { .m = img, .size = size, .c64 = img[EI_CLASS] == ELFCLASS64,
 			     .msb = img[EI_DATA] == ELFDATA2MSB };
@@ -200,7 +200,7 @@ int ksc_sig_scan_image(struct ksc_module *mod, const unsigned char *img, size_t 
 	struct shdr s0, strs;
 
 	if (v.shoff == 0 || !read_shdr(&v, 0, &s0))
-		return scan_certs(mod, img, size, &misses);
+		return scan_certs(list, img, size, &misses);
 	if (shnum == 0)
 		shnum = s0.size; /* extended numbering */
 	if (shstrndx == SHN_XINDEX)
@@ -225,11 +225,11 @@ int ksc_sig_scan_image(struct ksc_module *mod, const unsigned char *img, size_t 
 			}
 			if (init != (pass == 0))
 				continue;
-			int r = scan_certs(mod, img + s.offset, s.size, &misses);
+			int r = scan_certs(list, img + s.offset, s.size, &misses);
 			if (r < 0)
 				return r;
 		}
-		if (mod->certs && mod->certs->n)
+		if (*list && (*list)->n)
 			break;
 	}
 	return 0;
@@ -237,7 +237,9 @@ int ksc_sig_scan_image(struct ksc_module *mod, const unsigned char *img, size_t 
 
 KSC_EXPORT size_t ksc_module_get_certificate_count(const struct ksc_module *mod)
 {
-	return mod->certs ? mod->certs->n : 0;
+	const struct ksc_certlist *c = ksc_module_get_certlist(mod);
+
+	return c ? c->n : 0;
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -462,26 +464,26 @@ static int add_bytes(struct ksc_keyring *kr, const char *name, const unsigned ch
 	}
 
 	if (looks_like_image(p, n)) {
-		struct ksc_module tmp = { .ctx = kr->ctx, .f.path = name };
+		struct ksc_certlist *certs = NULL;
 		struct ksc_blob b;
 		int r = ksc_blob_load(kr->ctx, name, p, n, &b);
 		if (r < 0)
 			return r;
-		r = ksc_sig_scan_image(&tmp, b.data, b.size);
+		r = ksc_sig_scan_image(&certs, b.data, b.size);
 		ksc_blob_free(&b);
 		if (r >= 0)
-			r = add_certlist(kr, tmp.certs, name);
-		image_keys_said(kr, name, tmp.certs ? tmp.certs->n : 0);
+			r = add_certlist(kr, certs, name);
+		image_keys_said(kr, name, certs ? certs->n : 0);
 		if (r >= 0 && image_der) {
 			/* the caller keeps them (ksc-keycache.c) */
-			image_der->n = tmp.certs ? tmp.certs->n : 0;
-			image_der->size = tmp.certs ? tmp.certs->size : 0;
-			image_der->der = tmp.certs ? tmp.certs->der : NULL;
+			image_der->n = certs ? certs->n : 0;
+			image_der->size = certs ? certs->size : 0;
+			image_der->der = certs ? certs->der : NULL;
 			image_der->is_image = true;
-			if (tmp.certs)
-				tmp.certs->der = NULL;
+			if (certs)
+				certs->der = NULL;
 		}
-		ksc_certlist_free(tmp.certs);
+		ksc_certlist_free(certs);
 		return r;
 	}
 	if (n <= INT_MAX && memmem(p, n, "-----BEGIN", 10)) {
@@ -598,9 +600,11 @@ KSC_EXPORT int ksc_keyring_new_from_path(struct ksc_ctx *ctx, const char *path,
 KSC_EXPORT int ksc_keyring_add_vmlinux(struct ksc_keyring *kr,
 				       const struct ksc_module *vmlinux)
 {
-	if (!kr || !vmlinux || vmlinux->f.kind != KSC_KIND_VMLINUX)
+	if (!kr || !vmlinux || ksc_module_get_kind(vmlinux) != KSC_KIND_VMLINUX)
 		return -EINVAL;
-	image_keys_said(kr, vmlinux->f.path, vmlinux->certs ? vmlinux->certs->n : 0);
-	return add_certlist(kr, vmlinux->certs, vmlinux->f.path);
+	const struct ksc_certlist *c = ksc_module_get_certlist(vmlinux);
+	const char *path = ksc_module_get_path(vmlinux);
+	image_keys_said(kr, path, c ? c->n : 0);
+	return add_certlist(kr, c, path);
 }
 

@@ -135,14 +135,11 @@ static int compute_digest(struct ksc_sigtrail *t, int nid, const unsigned char *
 			  size_t size);
 static int first_digest_nid(const struct ksc_sigtrail *t);
 
-int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t size,
-		    enum ksc_sig_from how)
+/* The signature block at the end of img, kept in *out (NULL: no marker). 0 or -ENOMEM. */
+static int capture_trail(const unsigned char *img, size_t size, enum ksc_sig_from how,
+			 struct ksc_sigtrail **out)
 {
-	bool from_memory = how == KSC_SIG_MEMORY;
-
-	mod->f.sig_read = true;
-	if (mod->f.kind == KSC_KIND_VMLINUX)
-		return ksc_sig_scan_image(mod, img, size);
+	*out = NULL;
 	if (size < MARKER_LEN || memcmp(img + size - MARKER_LEN, SIG_MARKER, MARKER_LEN) != 0)
 		return 0;
 
@@ -162,12 +159,12 @@ int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t siz
 		return -ENOMEM;
 	t->file_size = size;
 	t->has_info = has_info;
-	t->from_memory = from_memory;
+	t->from_memory = how == KSC_SIG_MEMORY;
 	if (has_info)
 		memcpy(t->info, img + before - INFO_LEN, INFO_LEN);
 	t->n_kept = keep;
 	memcpy(t->kept, img + before - INFO_LEN - keep, keep);
-	mod->sig = t;
+	*out = t;
 	/*
 	 * The bytes are in memory now (and gone after this): hash them for the first signer's
 	 * algorithm, so that verifying judges the bytes read and reads nothing again (a file's
@@ -181,15 +178,41 @@ int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t siz
 	return 0;
 }
 
+static void trail_free(struct ksc_sigtrail *t)
+{
+	if (t) {
+		free(t->display_buf);
+		free(t);
+	}
+}
+
+int ksc_sig_capture(struct ksc_module *mod, const unsigned char *img, size_t size,
+		    enum ksc_sig_from how)
+{
+	struct ksc_module_facts f = *ksc_module_get_facts(mod);
+	int r;
+
+	f.sig_read = true;
+	ksc_module_set_facts(mod, &f);
+	if (f.kind == KSC_KIND_VMLINUX) {
+		struct ksc_certlist *c = ksc_module_get_certlist(mod);
+		r = ksc_sig_scan_image(&c, img, size);
+		ksc_module_set_certlist(mod, c);
+		return r;
+	}
+	struct ksc_sigtrail *t;
+	r = capture_trail(img, size, how, &t);
+	if (t)
+		ksc_module_set_sigtrail(mod, t);
+	return r;
+}
+
 void ksc_sig_free(struct ksc_module *mod)
 {
-	if (mod->sig) {
-		free(mod->sig->display_buf);
-		free(mod->sig);
-		mod->sig = NULL;
-	}
-	ksc_certlist_free(mod->certs);
-	mod->certs = NULL;
+	trail_free(ksc_module_get_sigtrail(mod));
+	ksc_module_set_sigtrail(mod, NULL);
+	ksc_certlist_free(ksc_module_get_certlist(mod));
+	ksc_module_set_certlist(mod, NULL);
 }
 
 /*
@@ -198,10 +221,10 @@ void ksc_sig_free(struct ksc_module *mod)
  */
 static int reload(const struct ksc_module *mod, struct ksc_blob *b)
 {
-	enum ksc_read_as as = mod->f.kind == KSC_KIND_VMLINUX ? KSC_READ_IMAGE
-							      : KSC_READ_MODULE;
+	const struct ksc_module_facts *f = ksc_module_get_facts(mod);
+	enum ksc_read_as as = f->kind == KSC_KIND_VMLINUX ? KSC_READ_IMAGE : KSC_READ_MODULE;
 
-	return ksc_blob_load_as(mod->ctx, mod->f.path, NULL, 0, as, b);
+	return ksc_blob_load_as(ksc_module_get_ctx(mod), f->path, NULL, 0, as, b);
 }
 
 /*
@@ -211,17 +234,19 @@ static int reload(const struct ksc_module *mod, struct ksc_blob *b)
 static struct ksc_sigtrail *trail_of(const struct ksc_module *cmod)
 {
 	struct ksc_module *mod = (struct ksc_module *)cmod;
+	struct ksc_module_facts f = *ksc_module_get_facts(mod);
 	struct ksc_blob b;
 
-	if (mod->f.sig_read || mod->f.sig_size == 0 || !mod->f.path)
-		return mod->sig;
-	mod->f.sig_read = true;
+	if (f.sig_read || f.sig_size == 0 || !f.path)
+		return ksc_module_get_sigtrail(mod);
+	f.sig_read = true;
+	ksc_module_set_facts(mod, &f);
 	if (reload(mod, &b) < 0)
 		return NULL;
 	if (ksc_sig_capture(mod, b.data, b.size, KSC_SIG_FILE) < 0)
-		ksc_err(mod->ctx, "%s: out of memory", mod->f.path);
+		ksc_err(ksc_module_get_ctx(mod), "%s: out of memory", f.path);
 	ksc_blob_free(&b);
-	return mod->sig;
+	return ksc_module_get_sigtrail(mod);
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -505,7 +530,8 @@ static int trail_digest(const struct ksc_module *mod, struct ksc_sigtrail *t, in
 		return r;
 	if (!same_block(t, b.data, b.size)) {
 		ksc_blob_free(&b);
-		ksc_err(mod->ctx, "%s: changed since it was read", mod->f.path);
+		ksc_err(ksc_module_get_ctx(mod), "%s: changed since it was read",
+			ksc_module_get_path(mod));
 		return -ESTALE;
 	}
 	r = compute_digest(t, nid, b.data, b.size);
@@ -515,23 +541,22 @@ static int trail_digest(const struct ksc_module *mod, struct ksc_sigtrail *t, in
 
 int ksc_sig_digest_image(const unsigned char *img, size_t size, struct ksc_sig_digest *d)
 {
-	struct ksc_module tmp = { .f.kind = KSC_KIND_MODULE };
-	int r = ksc_sig_capture(&tmp, img, size, KSC_SIG_MEMORY); /* the digest made */
+	struct ksc_sigtrail *t;
+	int r = capture_trail(img, size, KSC_SIG_MEMORY, &t); /* the digest made */
 
 	memset(d, 0, sizeof(*d));
-	if (r == 0 && tmp.sig && tmp.sig->digest_nid != NID_undef &&
-	    tmp.sig->digest_len <= sizeof(d->md)) {
-		d->nid = tmp.sig->digest_nid;
-		d->len = tmp.sig->digest_len;
-		memcpy(d->md, tmp.sig->digest, d->len);
+	if (r == 0 && t && t->digest_nid != NID_undef && t->digest_len <= sizeof(d->md)) {
+		d->nid = t->digest_nid;
+		d->len = t->digest_len;
+		memcpy(d->md, t->digest, d->len);
 	}
-	ksc_sig_free(&tmp);
+	trail_free(t);
 	return r;
 }
 
 void ksc_sig_set_digest(struct ksc_module *mod, const struct ksc_sig_digest *d)
 {
-	struct ksc_sigtrail *t = mod->sig;
+	struct ksc_sigtrail *t = ksc_module_get_sigtrail(mod);
 
 	if (t && d->nid != NID_undef && d->len <= sizeof(t->digest)) {
 		t->digest_nid = d->nid;
@@ -828,9 +853,10 @@ static void sig_eval(const struct ksc_module *mod, const struct ksc_keyring *kr,
 	 * A module rebuilt from an index kept no block: without keys, do not read every file
 	 * again just to look at it (the loader view of a whole tree would read it all).
 	 */
-	if (mod->f.sig_size > 0 || mod->sig)
+	const struct ksc_module_facts *f = ksc_module_get_facts(mod);
+	if (f->sig_size > 0 || ksc_module_get_sigtrail(mod))
 		ksc_keyring_say_keyless(kr);
-	if (!mod->f.sig_read && ksc_keyring_is_empty(kr) && mod->f.sig_size > 0) {
+	if (!f->sig_read && ksc_keyring_is_empty(kr) && f->sig_size > 0) {
 		memset(ev, 0, sizeof(*ev));
 		eval_set(ev, 0, NULL, "signature not examined (the module was read from an index)");
 		return;

@@ -36,10 +36,10 @@ struct ksc_keyring {
 };
 
 /*
- * The certificates built into a kernel image `img` into mod->certs (a file that is not
- * ELF, or cannot be walked, is scanned whole). 0 or -ENOMEM.
+ * The certificates built into a kernel image `img` added to *list (made when NULL; a
+ * file that is not ELF, or cannot be walked, is scanned whole). 0 or -ENOMEM.
  */
-int ksc_sig_scan_image(struct ksc_module *mod, const unsigned char *img, size_t size);
+int ksc_sig_scan_image(struct ksc_certlist **list, const unsigned char *img, size_t size);
 /* Free a list of certificates (NULL: nothing). */
 void ksc_certlist_free(struct ksc_certlist *c);
 /* Say, once, the kernel images a keyring got no key from (logged as errors). */

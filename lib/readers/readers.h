@@ -4,8 +4,9 @@
  * and trusted in nothing. Decompression (ksc-file.c), the ELF reader and its section
  * table (ksc-elf.c), struct ksc_module and its names (ksc-module.c), kmod's own view of
  * a module (ksc-kview.c), Module.symvers (ksc-symvers.c), System.map (ksc-sysmap.c),
- * appended signatures and keyrings (ksc-sig.c, libcrypto through ksc-crypto.h). A reader
- * knows no kernel as a whole: that is the kernel wing above.
+ * appended signatures and keyrings (ksc-sig.c, libcrypto through ksc-crypto.h); a module
+ * read from a file or from memory (ksc-module-file.c). A reader knows no kernel as a
+ * whole: that is the kernel wing above.
  */
 #pragma once
 
@@ -113,14 +114,18 @@ int ksc_keyring_add_image_der(struct ksc_keyring *kr, const char *name,
 int ksc_read_text_file(struct ksc_ctx *ctx, const char *path, char **data,
 		       size_t *size) _must_check_;
 
-/* ---- module (ksc-module.c, ksc-elf.c) ---- */
+/*
+ * ---- module (ksc-module.c: struct ksc_module is that file's alone; the ELF reader,
+ * ksc-elf-*.c, the signatures, ksc-sig*.c, and the module set fill and read a module
+ * through the functions below; ksc-module-file.c reads one from a file) ----
+ */
 
 /*
  * What a module is, apart from its tables: its file, its ELF header, its names, its
  * flags, and the sections of ksc_elf_section_names it has (bit i for the i-th). A module
- * holds its own (struct ksc_module's `f`); the module set rebuilds a module from its
- * record with ksc_module_new_from_facts() (ksc-module-facts.c), then adds the tables'
- * entries, at most cap's of each (a module read from its file has cap 0: it takes none).
+ * holds its own (ksc_module_get_facts()); the module set rebuilds a module from its
+ * record with ksc_module_new_from_facts(), then adds the tables' entries, at most cap's
+ * of each.
  * Strings are the caller's and must outlive the module, unless `copy`. sig_read: the
  * appended signature was looked for already (a record keeps what there was to see).
  */
@@ -144,52 +149,20 @@ struct ksc_module_facts {
 	} cap; /* the tables' sizes of a module rebuilt from facts */
 };
 
-struct ksc_module {
-	int refcount;
-	struct ksc_ctx *ctx;
-	struct pool strings;
-	struct ksc_module_facts f;
-
-	/* a kernel image's own: linux_banner's release, VERMAGIC_STRING (ksc-elf.c) */
-	const char *image_release, *image_vermagic;
-
-	struct ksc_modinfo *modinfo;
-	size_t n_modinfo;
-
-	struct ksc_import *imports;
-	size_t n_imports;
-	/* by name, first of a name wins; built by the first ksc_module_find_import() */
-	struct hash import_index;
-	bool import_index_built;
-
-	struct ksc_version *versions, *ext_versions;
-	size_t n_versions, n_ext_versions;
-
-	struct ksc_export *exports;
-	size_t n_exports;
-	struct hash export_index;
-
-	const char **sections; /* names of the sections, for ksc_module_has_section */
-	size_t n_sections;
-
-	/* __param: struct kernel_param's name and perm, in section order (ksc-elf.c) */
-	struct ksc_param {
-		const char *name;
-		unsigned int perm;
-	} *params;
-	size_t n_params;
-
-	/* ksc-sig.c: the appended signature block and a vmlinux's built-in certificates */
-	struct ksc_sigtrail *sig;   /* NULL: no "~Module signature appended~" marker */
-	struct ksc_certlist *certs; /* vmlinux: DER certificates found in the image */
+/* One entry of __param: struct kernel_param's name and perm (R42). */
+struct ksc_param {
+	const char *name;
+	unsigned int perm;
 };
 
 /* A module of these facts with empty tables (refcount 1). 0 or -ENOMEM. */
 int ksc_module_new_from_facts(struct ksc_ctx *ctx, const struct ksc_module_facts *f,
 			      struct ksc_module **out) _must_check_;
 /*
- * Add one entry (in file order) to a module of ksc_module_new_from_facts(): 0, -ENOMEM,
- * or -ENOSPC past the facts' count. An export is indexed by name unless no_export_index.
+ * Add one entry (in file order) to a module of ksc_module_new_from_facts(), or to a table
+ * made room for with ksc_module_reserve(): 0, -ENOMEM, or -ENOSPC past its room (the
+ * facts' count). Strings are kept as the facts say (f.copy: copied, else borrowed). An
+ * export is indexed by name unless no_export_index.
  */
 int ksc_module_add_modinfo(struct ksc_module *mod, const char *key,
 			   const char *value) _must_check_;
@@ -206,11 +179,64 @@ uint32_t ksc_module_section_bits(const struct ksc_module *mod);
  */
 int ksc_module_add_params(struct ksc_module *mod, const struct ksc_param *p,
 			  size_t n) _must_check_;
+int ksc_module_add_section(struct ksc_module *mod, const char *name) _must_check_;
+int ksc_module_add_param(struct ksc_module *mod, const char *name,
+			 unsigned int perm) _must_check_;
+
+/* The tables of a module, for ksc_module_reserve(). */
+enum ksc_module_table {
+	KSC_MODULE_MODINFO,
+	KSC_MODULE_EXPORTS,
+	KSC_MODULE_VERSIONS,
+	KSC_MODULE_EXT_VERSIONS,
+	KSC_MODULE_IMPORTS,
+	KSC_MODULE_SECTIONS,
+	KSC_MODULE_PARAMS,
+	KSC_MODULE_TABLES
+};
+/*
+ * Empty table t and make room for n entries of it (one allocation; the adders fill it).
+ * The ELF reader counts a table's entries first, then reserves it once. 0 or -ENOMEM.
+ */
+int ksc_module_reserve(struct ksc_module *mod, enum ksc_module_table t,
+		       size_t n) _must_check_;
+struct ksc_ctx *ksc_module_get_ctx(const struct ksc_module *mod);
+const struct ksc_module_facts *ksc_module_get_facts(const struct ksc_module *mod);
+/*
+ * Replace the facts whole (the tables stay): its strings are not copied and must live as
+ * long as the module (its own, from ksc_module_strndup(), or the caller's). A reader
+ * takes the facts, changes what it read and sets them back.
+ */
+void ksc_module_set_facts(struct ksc_module *mod, const struct ksc_module_facts *f);
+/* A copy of s (its first n bytes, NUL-terminated) kept by the module; NULL: no memory. */
+const char *ksc_module_strndup(struct ksc_module *mod, const char *s, size_t n);
+const char *ksc_module_strdup(struct ksc_module *mod, const char *s);
+/* A kernel image's release and VERMAGIC_STRING (strings as ksc_module_set_facts()). */
+void ksc_module_set_image_strings(struct ksc_module *mod, const char *release,
+				  const char *vermagic);
+/*
+ * What the signatures' files keep of a module (theirs to make and free, ksc_sig_free()):
+ * the appended signature block (ksc-sig.c) and a kernel image's certificates
+ * (ksc-sig-keys.c). The module only holds them.
+ */
+struct ksc_sigtrail;
+struct ksc_certlist;
+struct ksc_sigtrail *ksc_module_get_sigtrail(const struct ksc_module *mod);
+void ksc_module_set_sigtrail(struct ksc_module *mod, struct ksc_sigtrail *t);
+struct ksc_certlist *ksc_module_get_certlist(const struct ksc_module *mod);
+void ksc_module_set_certlist(struct ksc_module *mod, struct ksc_certlist *c);
+/*
+ * The two halves of ksc_module_unref() (ksc-module-file.c): one reference less (the
+ * count left), and a module of no reference freed, what ksc_sig_free() keeps freed
+ * before.
+ */
+int ksc_module_drop_ref(struct ksc_module *mod);
+void ksc_module_free(struct ksc_module *mod);
 /* __param (R42): the number of struct kernel_param, the name and perm of the i-th. */
 size_t ksc_module_get_param_count(const struct ksc_module *mod);
 const char *ksc_module_get_param(const struct ksc_module *mod, size_t i, unsigned int *perm);
 
-/* Parse .modinfo bytes into mod->modinfo (replacing it). 0 or -errno (logged). */
+/* Parse .modinfo bytes into the module's modinfo table (replacing it). 0 or -errno (logged). */
 int ksc_modinfo_parse(struct ksc_module *mod, const char *p, size_t size) _must_check_;
 /* An empty module object (refcount 1, a reference on ctx); NULL when out of memory. */
 struct ksc_module *ksc_module_alloc(struct ksc_ctx *ctx);

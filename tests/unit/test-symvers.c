@@ -574,10 +574,26 @@ static void test_add(void **state)
 	assert_log_empty(env);
 }
 
-/*
- * A module built by hand through the internal layout: the getters of ksc-module.c read
- * these fields.
- */
+/* A module of these exports, rebuilt from facts as the module set rebuilds one. */
+static struct ksc_module *hand_module(struct test_env *env, const char *owner,
+				      const struct ksc_export *ex, size_t n)
+{
+	struct ksc_module_facts f = {
+		.path = "drivers/foo/foo.ko",
+		.kind = KSC_KIND_MODULE,
+		.kmod_name = "foo",
+		.modpost_name = "foo",
+		.symvers_owner = owner,
+		.cap.exports = n,
+	};
+	struct ksc_module *mod;
+
+	assert_int_equal(ksc_module_new_from_facts(env->ctx, &f, &mod), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(ksc_module_add_export(mod, &ex[i]), 0);
+	return mod;
+}
+
 static void test_add_module(void **state)
 {
 	struct test_env *env = *state;
@@ -598,20 +614,12 @@ static void test_add_module(void **state)
 		  .has_crc = true,
 		  .crc = 0xfffffffe },
 	};
-	struct ksc_module mod = {
-		.refcount = 1,
-		.ctx = env->ctx,
-		.f.path = "drivers/foo/foo.ko",
-		.f.kind = KSC_KIND_MODULE,
-		.f.symvers_owner = "drivers/foo/foo",
-		.exports = ex,
-		.n_exports = ARRAY_SIZE(ex),
-	};
+	struct ksc_module *mod = hand_module(env, "drivers/foo/foo", ex, ARRAY_SIZE(ex));
 	struct ksc_symvers *sv;
 	char *out;
 
 	assert_int_equal(ksc_symvers_new(env->ctx, &sv), 0);
-	assert_int_equal(ksc_symvers_add_module(sv, &mod), 0);
+	assert_int_equal(ksc_symvers_add_module(sv, mod), 0);
 	assert_int_equal(ksc_symvers_get_count(sv), 3);
 	out = write_to_memory(sv, KSC_SYMVERS_5, NULL);
 	assert_string_equal(
@@ -620,20 +628,24 @@ static void test_add_module(void **state)
 		"0x00000000\tfoo_b\tdrivers/foo/foo\tEXPORT_SYMBOL_GPL\tFOO\n"
 		"0xfffffffe\tfoo_c\tdrivers/foo/foo\tEXPORT_SYMBOL_GPL\tmodule:kvm\n");
 	free(out);
+	ksc_module_unref(mod);
 
 	/* One unwritable name: nothing of the module is added. */
 	ex[1].name = "foo\tb";
-	assert_int_equal(ksc_symvers_add_module(sv, &mod), -EINVAL);
+	mod = hand_module(env, "drivers/foo/foo", ex, ARRAY_SIZE(ex));
+	assert_int_equal(ksc_symvers_add_module(sv, mod), -EINVAL);
 	assert_int_equal(ksc_symvers_get_count(sv), 3);
+	ksc_module_unref(mod);
 	ex[1].name = "foo_b";
 
 	/* No owner, or no exports. */
-	mod.f.symvers_owner = "";
-	assert_int_equal(ksc_symvers_add_module(sv, &mod), -EINVAL);
-	mod.f.symvers_owner = "vmlinux";
-	mod.n_exports = 0;
-	assert_int_equal(ksc_symvers_add_module(sv, &mod), 0);
+	mod = hand_module(env, "", ex, ARRAY_SIZE(ex));
+	assert_int_equal(ksc_symvers_add_module(sv, mod), -EINVAL);
+	ksc_module_unref(mod);
+	mod = hand_module(env, "vmlinux", ex, 0);
+	assert_int_equal(ksc_symvers_add_module(sv, mod), 0);
 	assert_int_equal(ksc_symvers_get_count(sv), 3);
+	ksc_module_unref(mod);
 	assert_int_equal(ksc_symvers_add_module(sv, NULL), -EINVAL);
 	ksc_symvers_unref(sv);
 }
