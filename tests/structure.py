@@ -18,6 +18,8 @@
   inside a wing, no circle of calls between its files (each wing's files have an order);
 - no file reads the fields of a struct defined in another wing's private header
   (lib/WING/*.h) but the plain data of PLAIN_STRUCTS: it calls that wing's functions.
+- a struct of OWNED_STRUCTS is defined in its owning file only, and no other file reads
+  its fields, not even one of its wing: they call the owner's functions.
 
 Today's exceptions are listed below, each with its reason; a new one fails the test. An
 exception that no longer applies is printed as a note: remove it.
@@ -320,6 +322,20 @@ def struct_members(body):
     return out
 
 
+def struct_bodies(text):
+    """{name: members} of the structs a text (comments stripped) defines."""
+    out = {}
+    for m in re.finditer(r"\bstruct\s+(\w+)\s*\{", text):
+        depth, i = 0, m.end() - 1
+        while i < len(text):
+            depth += {"{": 1, "}": -1}.get(text[i], 0)
+            if depth == 0:
+                break
+            i += 1
+        out[m.group(1)] = struct_members(text[m.end():i])
+    return out
+
+
 def struct_defs(root, files):
     """{wing: {name: members}} of the structs defined in the headers of each wing."""
     out = collections.defaultdict(dict)
@@ -328,15 +344,7 @@ def struct_defs(root, files):
         if not f.endswith(".h") or w is None:
             continue
         with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
-            text = strip_comments(fh.read())
-        for m in re.finditer(r"\bstruct\s+(\w+)\s*\{", text):
-            depth, i = 0, m.end() - 1
-            while i < len(text):
-                depth += {"{": 1, "}": -1}.get(text[i], 0)
-                if depth == 0:
-                    break
-                i += 1
-            out[w][m.group(1)] = struct_members(text[m.end():i])
+            out[w].update(struct_bodies(strip_comments(fh.read())))
     return out
 
 
@@ -416,14 +424,22 @@ def reaches(root, files):
                 continue
             if fns is None:
                 fns, outside = scopes(text)
-            glob_vars = declared(outside, name)
-            for first, body in fns:
-                for v in sorted(glob_vars | declared(body, name)):
-                    for m in re.finditer(r"\b%s\s*(?:\[[^\]\n]*\]\s*)?(?:->|\.)\s*(\w+)"
-                                         % re.escape(v), body):
-                        if m.group(1) in members:
-                            line = first + body.count("\n", 0, m.start())
-                            found.append((f, name, sw, line, m.group(0)))
+            found += [(f, name, sw, line, t)
+                      for line, t in field_reads(fns, outside, name, members)]
+    return found
+
+
+def field_reads(fns, outside, name, members):
+    """(line, text) of each read of a field of struct NAME in a file's functions (fns and
+    outside: scopes() of its text)."""
+    found = []
+    glob_vars = declared(outside, name)
+    for first, body in fns:
+        for v in sorted(glob_vars | declared(body, name)):
+            for m in re.finditer(r"\b%s\s*(?:\[[^\]\n]*\]\s*)?(?:->|\.)\s*(\w+)"
+                                 % re.escape(v), body):
+                if m.group(1) in members:
+                    found.append((first + body.count("\n", 0, m.start()), m.group(0)))
     return found
 
 
@@ -439,6 +455,52 @@ def check_reaches(root, files, check, notes):
     notes += ["%s no longer reads struct %s: remove it from KNOWN_REACHES" % k
               for k in sorted(set(KNOWN_REACHES) - seen)
               if os.path.exists(os.path.join(root, k[0]))]
+
+# ---- structs private to their file: the narrowest home, as kmod keeps struct kmod_module
+# inside libkmod-module.c. Each struct here, with its owning file(s) and the reason, is
+# defined there and nowhere else (no header: a header opens it to every file that
+# includes it), and no other file reads its fields, of its own wing or another (the
+# reading of C of the private-struct check above): they call the owner's functions.
+OWNED_STRUCTS = {
+    "ksc_module": (["lib/readers/ksc-module.c"],
+                   "a module: the readers fill it and everyone reads it through "
+                   "readers.h (issue 24)"),
+}
+
+
+def owned_problems(root, files):
+    """What breaks OWNED_STRUCTS: a definition outside the owner, an owner without it,
+    a read of its fields outside the owner."""
+    texts = {}
+    for f in files:
+        with open(os.path.join(root, f), encoding="utf-8", errors="replace") as fh:
+            texts[f] = strip_comments(fh.read())
+    problems = []
+    for name, (owners, _) in sorted(OWNED_STRUCTS.items()):
+        members = set()
+        for f in owners:
+            if f not in texts:
+                continue  # a tree without the owner (the made-up ones of tests/cli)
+            body = struct_bodies(texts[f]).get(name)
+            if body is None:
+                problems.append("%s no longer defines struct %s (OWNED_STRUCTS)" % (f, name))
+            else:
+                members |= body
+        users = [f for f in sorted(texts)
+                 if f not in owners and re.search(r"\bstruct\s+%s\b" % name, texts[f])]
+        for f in users:
+            body = struct_bodies(texts[f]).get(name)
+            if body is not None:
+                problems.append("%s defines struct %s: its home is %s"
+                                % (f, name, ", ".join(owners)))
+                members |= body
+        for f in users:
+            fns, outside = scopes(texts[f])
+            problems += ["%s:%d: %s reads struct %s (call the functions of %s)"
+                         % (f, line, t, name, ", ".join(owners))
+                         for line, t in field_reads(fns, outside, name, members)]
+    return problems
+
 
 def limits(path):
     """(file lines, function lines) at most for a path."""
@@ -524,6 +586,8 @@ def main():
            for a in sorted(incs) for b in sorted(incs[a]) if crosses(a, b)])
 
     check_reaches(root, files, check, notes)
+    check("no file but its owner defines or reads a struct of OWNED_STRUCTS (%s)"
+          % ", ".join(sorted(OWNED_STRUCTS)), owned_problems(root, files))
 
     if build:
         graph = call_edges(build, root)

@@ -3,7 +3,8 @@
 # today's exceptions with their reasons): no file over 1,000 lines, no function over 100,
 # one home for getopt_long(), realloc() and stderr, no #include circle, no include or call
 # (nm on the objects in $BUILD) from a lower wing to a higher one, no circle of calls
-# between the files of one wing, no read of another wing's private struct. First on a
+# between the files of one wing, no read of another wing's private struct, nor of a
+# struct private to its file outside that file. First on a
 # made-up tree that breaks each limit once, so that a checker that passes everything
 # fails here.
 . tests/lib.sh
@@ -102,6 +103,21 @@ rc=$?
 t_eq "getopt_long, realloc and stderr outside their homes fail, and tools/ has its own limits" \
 	"1 3 3 tools/t.c: 1001 tools/t.c:1: g() has 101 lib/readers/r.c:3: realloc in r() tools/t.c:5: getopt in g() tools/t.c:6: stderr in g()" \
 	"$rc $(grep -c '^not ok' "$T_TMP/homes.out") $(grep -c '^#   .* outside its home' "$T_TMP/homes.out") $(echo $(grep -o -e 'tools/t.c:[0-9]*: [a-z]* in g()' -e 'lib/readers/r.c:[0-9]*: [a-z]* in r()' -e 'tools/t.c: [0-9]*' -e 'tools/t.c:1: g() has [0-9]*' "$T_TMP/homes.out"))"
+
+# struct ksc_module is ksc-module.c's alone (OWNED_STRUCTS): a reader of its own wing
+# that reads a field fails, and so does a header that defines it again; a file that
+# only passes it on to the owner's functions does not.
+put "$T_TMP/own/lib/readers/ksc-module.c" 'struct ksc_module {' '	int refcount;' \
+	'	const char *path;' '};' 'const char *ksc_module_get_path(const struct ksc_module *mod)' '{' \
+	'	return mod->path;' '}'
+put "$T_TMP/own/lib/readers/ksc-x.c" 'int x(struct ksc_module *m, const struct ksc_module *n)' '{' \
+	'	/* m->path */' '	return m->refcount + !ksc_module_get_path(n);' '}'
+put "$T_TMP/own/lib/readers/r.h" 'struct ksc_module {' '	int refcount;' '};'
+python3 tests/structure.py "$T_TMP/own" > "$T_TMP/own.out" 2>&1
+rc=$?
+t_eq "a reader that reads struct ksc_module's fields, or a header that defines it, fails" \
+	"1 1 lib/readers/r.h defines struct ksc_module lib/readers/ksc-x.c:4: m->refcount" \
+	"$rc $(grep -c '^not ok' "$T_TMP/own.out") $(echo $(grep -o -e 'lib/readers/ksc-x.c:[0-9]*: [^ ]*' -e 'lib/readers/r.h defines struct [a-z_]*' "$T_TMP/own.out"))"
 
 python3 tests/structure.py --build "$BUILD" . > "$T_TMP/out" 2>&1
 rc=$?
