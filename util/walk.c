@@ -352,6 +352,13 @@ static int reopen(struct walker *w, size_t len, int *fd)
 	return 0;
 }
 
+/* The walk is done with the folder fd whose files it handed out: closed, or kept. */
+static void release(const struct walk_opts *o, int fd)
+{
+	if (!o->keep_fd || !o->keep_fd(fd, o->data))
+		close(fd);
+}
+
 /*
  * The entries of a folder listed, in the list's order; fd is the folder, open (the
  * walk's to close). Down to WALK_HELD levels it stays open while the walk goes below it,
@@ -391,7 +398,7 @@ static int walk_entries(struct walker *w, size_t len, int fd, const struct walk_
 			report(o, w->path, WALK_TOO_DEEP, 0);
 		} else {
 			if (fd >= 0 && depth > WALK_HELD) {
-				close(fd); /* deep: no folder held open below this one */
+				release(o, fd); /* deep: no folder held open below this one */
 				fd = -1;
 			}
 			r = walk_folder(w, (size_t)cl, x->name, depth, x->link || below_link,
@@ -399,7 +406,7 @@ static int walk_entries(struct walker *w, size_t len, int fd, const struct walk_
 		}
 	}
 	if (fd >= 0)
-		close(fd);
+		release(o, fd);
 	w->path[len] = '\0';
 	return r;
 }

@@ -79,6 +79,12 @@ struct walk_opts {
 	int (*enter)(const struct walk_entry *e, void *data);
 	/* An entry that is not a folder, of the kinds kept: 0 go on, <0 stop. */
 	int (*file)(const struct walk_entry *e, void *data);
+	/*
+	 * The walk is done with fd, the open folder its files were handed out with (at the
+	 * folder's end, or before it goes deep below it): true when the callback keeps fd
+	 * (then the callback's to close), false or NULL and the walk closes it.
+	 */
+	bool (*keep_fd)(int fd, void *data);
 	/* A problem at path; err is a -errno for WALK_ERRNO. The walk goes on. */
 	void (*problem)(const char *path, enum walk_problem what, int err, void *data);
 	void *data;

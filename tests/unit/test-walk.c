@@ -24,6 +24,7 @@ struct seen {
 	int stop_at_file; /* the file() call that returns -EINTR (1-based), or 0 */
 	int files;
 	const char *skip_dir; /* a folder name enter() skips */
+	struct kept *kept;    /* test_keep_fd()'s */
 };
 
 static const char *rel(const struct seen *s, const char *path)
@@ -299,6 +300,58 @@ static void test_stop_and_errors(void **state)
 	assert_string_equal(s->out, "P a.ko: Not a directory\n");
 }
 
+/* A folder's descriptor the walk is done with, kept: open until the caller closes it. */
+struct kept {
+	struct seen *s;
+	int fds[8];
+	int n;
+};
+
+static bool keep_it(int fd, void *data)
+{
+	struct kept *k = ((struct seen *)data)->kept;
+	char link[64], target[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = readlink(link, target, sizeof(target) - 1);
+	assert_true(n > 0);
+	target[n] = '\0';
+	add(k->s, "K", target, "");
+	if (k->n == (int)ARRAY_SIZE(k->fds))
+		return false;
+	k->fds[k->n++] = fd;
+	return true;
+}
+
+/* keep_fd: each folder's descriptor offered once its files are out, innermost first. */
+static void test_keep_fd(void **state)
+{
+	struct seen *s = *state;
+	struct kept k = { .s = s };
+	char real[PATH_MAX];
+
+	mk(s, "a", 'd', NULL);
+	mk(s, "a/x.ko", 'f', NULL);
+	mk(s, "a/b", 'd', NULL);
+	mk(s, "a/b/y.ko", 'f', NULL);
+	mk(s, "z.ko", 'f', NULL);
+	/* /proc names the folders by their real path */
+	assert_non_null(realpath(s->root, real));
+	assert_true(strlen(real) < sizeof(s->root));
+	memcpy(s->root, real, strlen(real) + 1);
+	s->kept = &k;
+	struct walk_opts o = opts(s, WALK_SORTED);
+	o.keep_fd = keep_it;
+	assert_int_equal(walk_tree(s->root, &o), 0);
+	assert_string_equal(s->out, "D .\nD a\nD a/b\nF a/b/y.ko\nK a/b\nF a/x.ko\nK a\n"
+				    "F z.ko\nK .\n");
+	/* kept: still open, the walk closed none of them */
+	for (int i = 0; i < k.n; i++)
+		assert_int_equal(close(k.fds[i]), 0);
+	assert_int_equal(k.n, 3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -310,6 +363,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_max_depth, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_max_entries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_and_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_keep_fd, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
