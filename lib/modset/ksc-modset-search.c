@@ -24,6 +24,7 @@
 #include <linux/magic.h>
 
 #include "modset/modset.h"
+#include "modset/modset-statq.h"
 #include "util/array.h"
 #include "util/walk.h"
 
@@ -86,6 +87,13 @@ struct search {
 	uint32_t *at_depth;     /* the folder being walked at each depth */
 	size_t cap_depth;
 	const struct walk_opts *o;
+	/*
+	 * The files' stats taken by a second thread (a search that stats them): only while
+	 * the tree is clean. A problem, a link or a folder met twice sets bail and stops
+	 * the walk, which is then done again without it, saying everything in its order.
+	 */
+	struct ksc_statq *q;
+	bool bail;
 };
 
 static void cand_free(struct cand *c)
@@ -154,6 +162,10 @@ static int search_problem(struct search *s, const char *path, int err, const cha
 {
 	struct ksc_walkres *res = s->res;
 
+	if (s->q) {
+		s->bail = true;
+		return 0;
+	}
 	res->clean = false;
 	(*s->errors)++;
 	if (!s->keep) {
@@ -216,6 +228,8 @@ static int search_enter(const struct walk_entry *e, void *data)
 	bool is;
 	int r;
 
+	if (s->q && (s->bail || e->link))
+		return s->bail = true, -ECANCELED;
 	if (e->depth && (too_long(s, e->path, &is) < 0 || is))
 		return is ? 0 : -ENOMEM;
 	if (array_reserve(res->dirs, res->cap_dirs, n + 1, 64) < 0 ||
@@ -227,6 +241,8 @@ static int search_enter(const struct walk_entry *e, void *data)
 			return r < 0 ? r : 0;
 	}
 	r = ksc_dirset_add(&s->seen, e->st->st_dev, e->st->st_ino, &n);
+	if (r == 0 && s->q)
+		return s->bail = true, -ECANCELED;
 	if (r <= 0) {
 		if (r == 0)
 			ksc_warn(s->ctx, "%s: already walked as %s: skipped", e->path,
@@ -252,8 +268,13 @@ static int search_found(const struct walk_entry *e, void *data)
 	int fd = -1, r = 0;
 	bool is;
 
+	if (s->q && (s->bail || e->link))
+		return s->bail = true, -ECANCELED;
 	if (too_long(s, e->path, &is) < 0 || is)
 		return is ? 0 : -ENOMEM;
+	if (s->q && e->type == DT_REG && ksc_path_is_module_name(e->name)) {
+		return ksc_statq_add(s->q, e->dfd, s->at_depth[e->depth - 1], e->path);
+	}
 	if (e->link) {
 		s->res->clean = false;
 		/* the link's target, resolved inside the root as the walk did */
@@ -287,6 +308,13 @@ static int search_found(const struct walk_entry *e, void *data)
 	return S_ISREG(st.st_mode)
 		       ? search_file(s, e->path, &st, e->link, s->at_depth[e->depth - 1])
 		       : 0;
+}
+
+static bool search_keep_fd(int fd, void *data)
+{
+	struct search *s = data;
+
+	return s->q && ksc_statq_keep_fd(s->q, fd);
 }
 
 static void search_walk_problem(const char *path, enum walk_problem what, int err, void *data)
@@ -350,6 +378,53 @@ void ksc_walkres_free(struct ksc_walkres *res)
 	free(res);
 }
 
+/* The files the second thread stat'ed, kept in walk order; false when one failed. */
+static int search_stated(struct search *s)
+{
+	ksc_statq_finish(s->q);
+	for (size_t i = 0; !s->bail && i < ksc_statq_count(s->q); i++) {
+		struct ksc_statq_file *f = ksc_statq_file(s->q, i);
+		if (f->err)
+			s->bail = true;
+		else if (S_ISREG(f->st.st_mode) &&
+			 search_file(s, f->path, &f->st, false, f->dir) < 0)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The search's files handed to fn in path order (by walk order with keep), then freed. */
+static int search_end(struct search *s, int r, ksc_modset_st_fn fn, void *data)
+{
+	struct ksc_walkres *res = s->res;
+
+	if (r >= 0 && !(res->files = malloc((s->n ? s->n : 1) * sizeof(*res->files))))
+		r = -ENOMEM;
+	if (s->n > 1 && !s->keep)
+		qsort(s->c, s->n, sizeof(*s->c), cmp_cand);
+	for (size_t i = 0; r >= 0 && i < s->n; i++) {
+		res->files[res->n_files++] = (struct wfile){ s->c[i].dir, s->c[i].link };
+		r = fn(s->c[i].path, s->c[i].replaced, &s->c[i].st, s->c[i].link, data);
+	}
+	return r;
+}
+
+/* What one pass of the walk kept, freed (res's folders too, before a pass again). */
+static void search_fini(struct search *s)
+{
+	for (size_t i = 0; i < s->n; i++)
+		cand_free(&s->c[i]);
+	free(s->c);
+	free(s->at_depth);
+	hash_fini(&s->by_name);
+	ksc_dirset_fini(&s->seen);
+	ksc_statq_free(s->q);
+	s->c = NULL;
+	s->n = s->cap_depth = 0;
+	s->at_depth = NULL;
+	s->q = NULL;
+}
+
 /* The search; problems kept in res or logged (keep). */
 static int search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg, const char *root,
 		  const char *moddir, ksc_modset_st_fn fn, void *data, unsigned int *errors,
@@ -361,7 +436,8 @@ static int search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg, const c
 			    .errors = errors, .res = res, .keep = keep, .start_ns = start_ns };
 	struct walk_opts o = { .flags = WALK_FOLLOW, .kinds = WALK_KIND_REG | WALK_KIND_OTHER,
 			       .exclude = search_exclude, .enter = search_enter,
-			       .file = search_found, .problem = search_walk_problem, .data = &s,
+			       .file = search_found, .keep_fd = search_keep_fd,
+			       .problem = search_walk_problem, .data = &s,
 			       .root = root };
 	struct stat st;
 	int r;
@@ -373,21 +449,25 @@ static int search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg, const c
 		return search_problem(&s, moddir, r, strerror(-r)) ?: r;
 	}
 	hash_init(&s.by_name);
-	r = walk_tree(moddir, &o);
-	if (r >= 0 && !(res->files = malloc((s.n ? s.n : 1) * sizeof(*res->files))))
-		r = -ENOMEM;
-	if (s.n > 1 && !keep)
-		qsort(s.c, s.n, sizeof(*s.c), cmp_cand);
-	for (size_t i = 0; r >= 0 && i < s.n; i++) {
-		res->files[res->n_files++] = (struct wfile){ s.c[i].dir, s.c[i].link };
-		r = fn(s.c[i].path, s.c[i].replaced, &s.c[i].st, s.c[i].link, data);
+	/* the files stat'ed beside the walk; a tree that is not clean is walked again */
+	if (!keep && (s.q = ksc_statq_start())) {
+		r = walk_tree(moddir, &o);
+		if (r >= 0 || (r == -ECANCELED && s.bail))
+			r = search_stated(&s);
+		if (r >= 0 && s.bail) {
+			search_fini(&s);
+			for (size_t i = 0; i < res->n_dirs; i++)
+				free((char *)res->dirs[i].relpath);
+			res->n_dirs = 0;
+			s.bail = false;
+			hash_init(&s.by_name);
+			r = walk_tree(moddir, &o);
+		}
+	} else {
+		r = walk_tree(moddir, &o);
 	}
-	for (size_t i = 0; i < s.n; i++)
-		cand_free(&s.c[i]);
-	free(s.c);
-	free(s.at_depth);
-	hash_fini(&s.by_name);
-	ksc_dirset_fini(&s.seen);
+	r = search_end(&s, r, fn, data);
+	search_fini(&s);
 	return r;
 }
 
