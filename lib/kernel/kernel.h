@@ -82,6 +82,8 @@ struct kprov {
 	size_t next;               /* next provider of the same name + 1, 0 = none */
 };
 
+struct ksc_svahead; /* ksc-symvers-cache.c */
+
 struct ksc_kernel {
 	int refcount;
 	struct ksc_ctx *ctx;
@@ -98,6 +100,7 @@ struct ksc_kernel {
 	unsigned int quirks;
 	unsigned int errors;
 	struct ksc_keyring *keyring; /* trusted keys (ksc-sig.c), or NULL */
+	struct ksc_svahead *ahead;   /* Module.symvers rows read ahead, or NULL */
 };
 
 int ksc_kernel_add_symvers_rows(struct ksc_kernel *k, const struct ksc_symvers *sv,
@@ -195,6 +198,18 @@ struct ksc_svrows {
 int ksc_svcache_load(const char *cache, const char *path, const struct stat *st,
 		     struct ksc_svrows *out) _must_check_;
 void ksc_svrows_fini(struct ksc_svrows *rows);
+/*
+ * The kept rows of the location's Module.symvers read now, while something else (the
+ * module folder's walk) runs: ksc_kernel_add_symvers_cached() takes them instead of
+ * reading them then, when the file is still the one they were kept for. 0 (read, or
+ * nothing to read) or -ENOMEM.
+ */
+int ksc_kernel_read_symvers_ahead(struct ksc_kernel *k, const struct ksc_kernel_location *loc,
+				  const char *cache) _must_check_;
+void ksc_svahead_free(struct ksc_svahead *a);
+/* The rows read ahead (*a freed) when they are cache's for path as `st` says: 0, else 1. */
+int ksc_svahead_take(struct ksc_svahead **a, const char *cache, const char *path,
+		     const struct stat *st, struct ksc_svrows *rows);
 /* Keep sv's rows for the file `path` whose stat is `st` (not when it may still change). */
 void ksc_svcache_save(const char *cache, const char *path, const struct stat *st,
 		      const struct ksc_symvers *sv);

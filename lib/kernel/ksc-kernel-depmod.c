@@ -77,6 +77,7 @@ struct fast {
 	bool bin, bin_bad, oom;
 	struct ksc_depbin depbin, symbin;
 	char *key;           /* "symbol:NAME" */
+	char *cache;         /* the Module.symvers rows kept beside the index, or NULL */
 	size_t key_cap;
 	/* the text road: the files' text, and tables of their lines */
 	char *dep, *syms;
@@ -534,6 +535,15 @@ static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
 		return f->oom ? -ENOMEM : -ESTALE;
 	if (!bin && (r = open_texts(f, moddir)) < 0)
 		return r;
+	/* the kernel begun, its Module.symvers rows read, while the walk runs */
+	f->cache = ksc_kernel_symvers_cache_of(ksc_modset_job_index_path(f->job));
+	r = ksc_kernel_new(f->q, &f->k);
+	if (r >= 0)
+		r = ksc_kernel_set_release(f->k, ksc_kernel_location_get_release(loc));
+	if (r >= 0)
+		r = ksc_kernel_read_symvers_ahead(f->k, loc, f->cache);
+	if (r < 0)
+		return r;
 	if (!(f->ms = ksc_modset_job_wait(f->job, &r)))
 		return r; /* the walk's own failure: the caller says it */
 	count = ksc_modset_count(f->ms);
@@ -548,19 +558,13 @@ static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
 			f->why = "modules.symbols or modules.dep names a module depmod would not keep";
 		return f->oom ? -ENOMEM : -ESTALE;
 	}
-	r = ksc_kernel_new(f->q, &f->k);
-	if (r >= 0)
-		r = ksc_kernel_set_release(f->k, ksc_kernel_location_get_release(loc));
-	if (r >= 0)
-		r = add_needed(f);
+	r = add_needed(f);
 	if (r >= 0 && f->bin_bad)
 		r = -ESTALE; /* a lookup on the way could not say: the text files are asked */
 	/* no in-tree module (every file was read to find one): only the headers installed,
 	 * their Module.symvers rows as providers, as ksc_kernel_open_location() takes them */
-	char *cache = r >= 0 ? ksc_kernel_symvers_cache_of(ksc_modset_index_path(f->ms)) : NULL;
 	if (r >= 0)
-		r = ksc_kernel_open_rest(f->k, loc, !f->intree_seen, cache);
-	free(cache);
+		r = ksc_kernel_open_rest(f->k, loc, !f->intree_seen, f->cache);
 	return r;
 }
 
@@ -573,6 +577,7 @@ static void fast_fini(struct fast *f)
 	free(f->need);
 	free(f->relied);
 	free(f->key);
+	free(f->cache);
 	ksc_depbin_fini(&f->depbin);
 	ksc_depbin_fini(&f->symbin);
 	hash_fini(&f->listed);

@@ -53,6 +53,7 @@ KSC_EXPORT struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k)
 	hash_fini(&k->owner_index);
 	pool_fini(&k->strings);
 	ksc_keyring_unref(k->keyring);
+	ksc_svahead_free(k->ahead);
 	ksc_unref(k->ctx);
 	free(k);
 	return NULL;
@@ -190,7 +191,10 @@ int ksc_kernel_add_symvers_cached(struct ksc_kernel *k, const char *path, const 
 	struct ksc_svrows rows;
 	struct stat st;
 	bool keyed = cache && stat(path, &st) == 0 && S_ISREG(st.st_mode), clean = false;
-	int r = keyed ? ksc_svcache_load(cache, path, &st, &rows) : 1;
+	int r = keyed ? ksc_svahead_take(&k->ahead, cache, path, &st, &rows) : 1;
+
+	if (r > 0 && keyed)
+		r = ksc_svcache_load(cache, path, &st, &rows);
 
 	if (r == 0) {
 		for (size_t i = 0; r == 0 && i < rows.n; i++)

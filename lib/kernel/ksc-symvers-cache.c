@@ -260,3 +260,67 @@ int ksc_svcache_read_symvers(struct ksc_ctx *ctx, const char *path, struct ksc_s
 	ksc_unref(q);
 	return r;
 }
+
+/* ---- rows read ahead ---------------------------------------------------------------- */
+
+struct ksc_svahead {
+	char *cache, *path;
+	struct stat st;       /* the file's when its rows were read */
+	struct ksc_svrows rows;
+};
+
+void ksc_svahead_free(struct ksc_svahead *a)
+{
+	if (!a)
+		return;
+	ksc_svrows_fini(&a->rows);
+	free(a->cache);
+	free(a->path);
+	free(a);
+}
+
+int ksc_kernel_read_symvers_ahead(struct ksc_kernel *k, const struct ksc_kernel_location *loc,
+				  const char *cache)
+{
+	const char *path = ksc_kernel_location_get_path(loc, KSC_KFILE_SYMVERS);
+	struct ksc_svahead *a;
+
+	ksc_svahead_free(k->ahead);
+	k->ahead = NULL;
+	if (!path || !cache || !(a = calloc(1, sizeof(*a))))
+		return path && cache ? -ENOMEM : 0;
+	int r = stat(path, &a->st) == 0 && S_ISREG(a->st.st_mode)
+			? ksc_svcache_load(cache, path, &a->st, &a->rows)
+			: 1;
+	if (r == 0 && (!(a->cache = strdup(cache)) || !(a->path = strdup(path))))
+		r = -ENOMEM;
+	if (r != 0) {
+		ksc_svahead_free(a);
+		return r < 0 ? r : 0;
+	}
+	k->ahead = a;
+	return 0;
+}
+
+/* The same file: its size, inode, modification and change times. */
+static bool same_stat(const struct stat *a, const struct stat *b)
+{
+	return a->st_size == b->st_size && a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
+	       st_mtime_ns(a) == st_mtime_ns(b) && st_ctime_ns(a) == st_ctime_ns(b);
+}
+
+int ksc_svahead_take(struct ksc_svahead **ap, const char *cache, const char *path,
+		     const struct stat *st, struct ksc_svrows *rows)
+{
+	struct ksc_svahead *a = *ap;
+	bool same = a && strcmp(a->cache, cache) == 0 && strcmp(a->path, path) == 0 &&
+		    same_stat(&a->st, st);
+
+	*ap = NULL;
+	if (same) {
+		*rows = a->rows;
+		a->rows = (struct ksc_svrows){ 0 };
+	}
+	ksc_svahead_free(a);
+	return same ? 0 : 1;
+}

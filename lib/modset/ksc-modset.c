@@ -307,6 +307,11 @@ int ksc_modset_open_start(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
 	return 0;
 }
 
+const char *ksc_modset_job_index_path(const struct ksc_modset_job *j)
+{
+	return j->index;
+}
+
 void ksc_modset_job_give_map(struct ksc_modset_job *j, struct kidx_map *map, int err)
 {
 	ksc_kidx_unmap(j->map);

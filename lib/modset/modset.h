@@ -648,6 +648,8 @@ void ksc_modset_job_give_map(struct ksc_modset_job *job, struct kidx_map *map, i
 /* The set, once walked (the job's: freed by ksc_modset_job_free()), or NULL with *err. */
 struct ksc_modset *ksc_modset_job_wait(struct ksc_modset_job *job, int *err);
 void ksc_modset_job_free(struct ksc_modset_job *job);
+/* The index the job's set takes its records from (where.index), or NULL. */
+const char *ksc_modset_job_index_path(const struct ksc_modset_job *job);
 /* A file the caller walked (no_walk), its record known: `rec` must outlive the set. */
 int ksc_modset_add(struct ksc_modset *ms, const char *relpath, const char *replaced,
 		   const struct krec *rec) _must_check_;
