@@ -370,15 +370,16 @@ KSC_EXPORT int ksc_kernel_root_read_module(struct ksc_kernel_root *kr, const cha
 	*out = NULL;
 	if (!kr || !path)
 		return -EINVAL;
-	if (kr->map && kr->err >= 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+	/* a regular file's stat, once: its record is looked for by it */
+	bool reg = kr->err >= 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	if (reg && kr->map) {
 		int r = read_from_map(kr, path, &st, out);
 		if (r <= 0)
 			return r;
 	}
 	/* the very file the walk met in the module folder, by whatever path: its record */
-	struct ksc_modset *ms = kr->err < 0 ? NULL : root_set(kr);
-	if (ms && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-	    ksc_modset_find_file(ms, &st, &i)) {
+	struct ksc_modset *ms = reg ? root_set(kr) : NULL;
+	if (ms && ksc_modset_find_file(ms, &st, &i)) {
 		int r = ksc_modset_module_indexed(ms, i, path, kr->ctx, out);
 		if (r == 0)
 			ksc_dbg(kr->ctx, "%s: from the index's record of %s", path,

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * The module set of one release's folder (struct ksc_modset): the files depmod keeps,
- * one per name (depmod.d and depmod's search, ksc-modset-search.c), and each one's facts
- * by name: the index's record when the index read that very file (its stat key), else
- * the file read now (ksc-modset-read.c), the records read kept for the next index.
+ * one per name (depmod.d: ksc-modset-depmodcfg.c; depmod's search: ksc-modset-search.c),
+ * and each one's facts by name: the index's record when the index read that very file
+ * (its stat key), else the file read now (ksc-modset-read.c), the records read kept for
+ * the next index.
  *
  * kmod's libkmod decides the same way between its .bin indexes and the files: the caller
  * asks for a module, the set answers from wherever it is cheapest and still true.
@@ -157,6 +158,14 @@ static int attach_index(struct ksc_modset *ms)
  * asked for (ksc_modset_record()); the whole directory is read only if every record is
  * wanted (attach_full()). Absent, corrupt or another tree's: as attach_index().
  */
+/* Is the index of `map` another folder's (its moddir or release not these)? */
+static bool foreign_map(const struct kidx_map *map, const char *moddir_abs,
+			const char *release)
+{
+	return strcmp(ksc_kidx_map_moddir(map), moddir_abs) != 0 ||
+	       strcmp(ksc_kidx_map_release(map), release) != 0;
+}
+
 /* The lookup table `map` (or NULL and the error `r` of reading it) for the set. */
 static int adopt_map(struct ksc_modset *ms, struct kidx_map *map, int r)
 {
@@ -170,8 +179,7 @@ static int adopt_map(struct ksc_modset *ms, struct kidx_map *map, int r)
 		return 0;
 	}
 	ms->map = map;
-	if (strcmp(ksc_kidx_map_moddir(ms->map), ms->moddir_abs) != 0 ||
-	    strcmp(ksc_kidx_map_release(ms->map), ms->release) != 0) {
+	if (foreign_map(map, ms->moddir_abs, ms->release)) {
 		ms->foreign_idx = true;
 		ms->full_tried = true;
 		ksc_kidx_unmap(ms->map);
@@ -686,9 +694,9 @@ int ksc_kidx_map_module(struct kidx_map *map, const char *moddir, const char *re
 	*out = NULL;
 	if (!abs)
 		return -ENOMEM;
-	/* another folder's index (as adopt_map() says): not this folder's records */
-	bool foreign = strcmp(ksc_kidx_map_moddir(map), abs) != 0 ||
-		       strcmp(ksc_kidx_map_release(map), release) != 0;
+	/* another folder's index: not this folder's records */
+	bool foreign = foreign_map(map, abs, release);
+
 	free(abs);
 	if (foreign)
 		return 1;
