@@ -103,9 +103,22 @@ static void cand_free(struct cand *c)
 	free(c->name);
 }
 
-/* depmod_modules_search_file(): keep one file per name. */
-static int search_file(struct search *s, const char *path, const struct stat *st, bool link,
-		       uint32_t dir)
+/* *own (path, malloc'd) taken when there is one (*own NULL then), else path copied. */
+static char *take_path(const char *path, char **own)
+{
+	char *p = own && *own ? *own : strdup(path);
+
+	if (own)
+		*own = NULL;
+	return p;
+}
+
+/*
+ * depmod_modules_search_file(): keep one file per name. own, when not NULL, holds path
+ * as a copy the search may keep instead of making its own.
+ */
+static int search_file(struct search *s, const char *path, char **own, const struct stat *st,
+		       bool link, uint32_t dir)
 {
 	char name[PATH_MAX];
 	size_t nl;
@@ -125,7 +138,7 @@ static int search_file(struct search *s, const char *path, const struct stat *st
 		ksc_dbg(s->ctx, "%s: replaces %s", path, old->path);
 		x.replaced = old->replaced ? old->replaced : strdup(old->rel);
 		old->replaced = NULL;
-		x.path = strdup(path);
+		x.path = take_path(path, own);
 		if (!x.path || !x.replaced) {
 			free(x.path);
 			free(x.replaced);
@@ -142,7 +155,7 @@ static int search_file(struct search *s, const char *path, const struct stat *st
 	}
 	if (array_reserve(s->c, s->cap, s->n + 1, 64) < 0)
 		return -ENOMEM;
-	x.path = strdup(path);
+	x.path = take_path(path, own);
 	x.name = strdup(name);
 	if (!x.path || !x.name ||
 	    hash_add(&s->by_name, x.name, (void *)(uintptr_t)(s->n + 1), 0) < 0) {
@@ -306,7 +319,7 @@ static int search_found(const struct walk_entry *e, void *data)
 	if (r < 0)
 		return search_problem(s, e->path, r, strerror(-r));
 	return S_ISREG(st.st_mode)
-		       ? search_file(s, e->path, &st, e->link, s->at_depth[e->depth - 1])
+		       ? search_file(s, e->path, NULL, &st, e->link, s->at_depth[e->depth - 1])
 		       : 0;
 }
 
@@ -387,7 +400,7 @@ static int search_stated(struct search *s)
 		if (f->err)
 			s->bail = true;
 		else if (S_ISREG(f->st.st_mode) &&
-			 search_file(s, f->path, &f->st, false, f->dir) < 0)
+			 search_file(s, f->path, &f->path, &f->st, false, f->dir) < 0)
 			return -ENOMEM;
 	}
 	return 0;
