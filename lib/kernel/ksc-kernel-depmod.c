@@ -79,6 +79,13 @@ struct fast {
 	char *key;           /* "symbol:NAME" */
 	char *cache;         /* the Module.symvers rows kept beside the index, or NULL */
 	size_t key_cap;
+	/* modules.dep.bin's values, visited while the walk runs (dep_values()) */
+	struct dep_value {
+		const char *v;
+		size_t len;
+	} *vals;
+	size_t n_vals, cap_vals, keys;
+	int visit_r;         /* what the visit ended with */
 	/* the text road: the files' text, and tables of their lines */
 	char *dep, *syms;
 	struct hash listed;  /* modules.dep's paths */
@@ -231,17 +238,45 @@ static int listed_once(void *data, const char *value, size_t len)
 	return 0;
 }
 
+static int keep_value(void *data, const char *value, size_t len)
+{
+	struct fast *f = data;
+
+	return array_push(f->vals, f->n_vals, f->cap_vals, ((struct dep_value){ value, len }));
+}
+
+/*
+ * modules.dep.bin's values visited once (a lookup of every name would walk the trie from
+ * its root 4,216 times on Debian's 7.2), kept in the order met, while the walk runs.
+ */
+static void dep_values(struct fast *f)
+{
+	size_t lines;
+
+	f->visit_r = ksc_depbin_each(&f->depbin, keep_value, f, &f->keys, &lines);
+}
+
+/* Each value kept marks the file it names, as if met in the visit; then its end. */
+static int mark_listed(struct fast *f)
+{
+	for (size_t i = 0; i < f->n_vals; i++) {
+		int r = listed_once(f, f->vals[i].v, f->vals[i].len);
+		if (r < 0)
+			return r;
+	}
+	return f->visit_r;
+}
+
 /*
  * Does every file of the set stand in modules.dep, none newer than it? The .bin road
- * visits modules.dep.bin's values once (a lookup of every name would walk the trie from
- * its root 4,216 times on Debian's 7.2) and marks the file each names.
+ * marks the file each value of modules.dep.bin names (dep_values(), mark_listed()).
  */
 static bool walk_agrees(struct fast *f)
 {
-	size_t n = ksc_modset_count(f->ms), keys, lines = f->listed.count;
+	size_t n = ksc_modset_count(f->ms), lines = f->bin ? f->n_vals : f->listed.count;
 
 	if (f->bin) {
-		int r = ksc_depbin_each(&f->depbin, listed_once, f, &keys, &lines);
+		int r = mark_listed(f);
 		f->oom |= r == -ENOMEM;
 		f->bin_bad |= r < 0 && r != -ESTALE;
 		if (r < 0)
@@ -533,6 +568,8 @@ static int open_fast(struct fast *f, const struct ksc_kernel_location *loc,
 
 	if (bin && !open_bins(f, moddir))
 		return f->oom ? -ENOMEM : -ESTALE;
+	if (bin)
+		dep_values(f);
 	if (!bin && (r = open_texts(f, moddir)) < 0)
 		return r;
 	/* the kernel begun, its Module.symvers rows read, while the walk runs */
@@ -578,6 +615,7 @@ static void fast_fini(struct fast *f)
 	free(f->relied);
 	free(f->key);
 	free(f->cache);
+	free(f->vals);
 	ksc_depbin_fini(&f->depbin);
 	ksc_depbin_fini(&f->symbin);
 	hash_fini(&f->listed);
