@@ -278,18 +278,7 @@ KNOWN_REACHES = {
     ("lib/tree/ksc-tree-walk.c", "kidx"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-walk.c", "kidx_module"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-index.c", "kidx_module"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-check.c", "krec"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-check.c", "rbuf"): _MODSET_RECORDS,
     ("lib/tree/ksc-tree-depmod.c", "kidx_output"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-depmod.c", "krec"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-depmod.c", "krec_crc"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-depmod.c", "krec_pair"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-format.c", "krec_pair"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-resolve.c", "kdep_item"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-resolve.c", "krec"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-resolve.c", "krec_crc"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-results.c", "krec"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-results.c", "krec_msg"): _MODSET_RECORDS,
 }
 # -- KNOWN_REACHES end --
 

@@ -244,7 +244,8 @@ const struct kder *ksc_kidx_der(const struct kidx *idx, size_t i, size_t *size)
 {
 	if (i >= idx->n_mods || !idx->mods[i].der)
 		return NULL;
-	*size = idx->mods[i].der_size;
+	if (size)
+		*size = idx->mods[i].der_size;
 	return idx->mods[i].der;
 }
 

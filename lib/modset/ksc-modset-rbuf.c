@@ -138,6 +138,17 @@ uint32_t rbuf_str(struct rbuf *b, const char *s, size_t len)
 	return off;
 }
 
+void rbuf_write(struct rbuf *b, size_t off, const void *src, size_t n)
+{
+	if (!b->oom && n)
+		memcpy(b->p + off, src, n);
+}
+
+bool rbuf_failed(const struct rbuf *b)
+{
+	return b->oom != 0;
+}
+
 uint32_t rbuf_cstr(struct rbuf *b, const char *s)
 {
 	return s ? rbuf_str(b, s, strlen(s)) : KREC_NONE;

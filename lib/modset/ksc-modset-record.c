@@ -22,7 +22,7 @@
 /* ---------------------------------------------------------------------------------- */
 /* Facts records                                                                      */
 
-static int kdeps_stored(const struct krec *r, struct kdep_item **out, size_t *n);
+static struct krange krec_kinfo_range(const struct krec *r);
 static int derive_kdeps(const uint32_t *im, size_t ni, const struct krec_crc *v,
 			size_t nv, struct krec_kdep *out, size_t *n);
 
@@ -267,7 +267,7 @@ static uint64_t kmod_fingerprint(const struct krec *r, uint64_t kx)
 				(size_t)r->versions.n * sizeof(struct krec_crc), km);
 	}
 	km = ksc_hash64(krec_arr(r, r->strtab), r->strtab.n, km);
-	struct krange ki = ksc_krec_kinfo(r);
+	struct krange ki = krec_kinfo_range(r);
 	return ksc_hash64(krec_arr(r, ki), (size_t)ki.n * sizeof(struct krec_pair), km);
 }
 
@@ -413,7 +413,7 @@ void ksc_krec_sum(const struct krec *r, struct krec_sum *s)
 	s->err = r->err;
 }
 
-struct krange ksc_krec_kinfo(const struct krec *r)
+static struct krange krec_kinfo_range(const struct krec *r)
 {
 	if (r->flags & KREC_F_KINFO)
 		return r->kinfo;
@@ -472,52 +472,58 @@ static int derive_kdeps(const uint32_t *im, size_t ni, const struct krec_crc *v,
 	return 0;
 }
 
-int ksc_krec_kdeps(const struct krec *r, struct kdep_item **out, size_t *n)
+size_t ksc_krec_kinfo_count(const struct krec *r)
 {
-	if ((r->flags & KREC_F_KDEPS) && (r->flags & KREC_F_KDEPS_DERIVED)) {
-		size_t ni = r->imports.n, nv = r->versions.n, k;
-		struct krec_kdep *d = malloc((ni + nv ? ni + nv : 1) * sizeof(*d));
-		struct kdep_item *a = malloc((ni + nv ? ni + nv : 1) * sizeof(*a));
-		if (!d || !a ||
-		    derive_kdeps(krec_arr(r, r->imports), ni, krec_arr(r, r->versions),
-				 nv, d, &k) < 0) {
-			free(d);
-			free(a);
-			return -ENOMEM;
-		}
-		for (size_t i = 0; i < k; i++)
-			a[i] = (struct kdep_item){
-				krec_str(r, d[i].name & ~KREC_IMP_WEAK),
-				(uint64_t)d[i].crc_hi << 32 | d[i].crc_lo,
-				(d[i].name & KREC_IMP_WEAK) != 0
-			};
-		free(d);
-		*out = a;
-		*n = k;
-		return 0;
-	}
-	return kdeps_stored(r, out, n);
+	return krec_kinfo_range(r).n;
 }
 
-static int kdeps_stored(const struct krec *r, struct kdep_item **out, size_t *n)
+const char *ksc_krec_kinfo(const struct krec *r, size_t i, const char **value)
 {
-	const struct krec_kdep *d = krec_arr(r, r->kdeps);
-	struct kdep_item *a;
+	const struct krec_pair *p = krec_arr(r, krec_kinfo_range(r));
 
-	*out = NULL;
-	*n = 0;
-	if (!(r->flags & KREC_F_KDEPS))
-		return 0;
-	a = malloc((r->kdeps.n ? r->kdeps.n : 1) * sizeof(*a));
-	if (!a)
+	*value = krec_str(r, p[i].value);
+	return krec_str(r, p[i].key);
+}
+
+static bool kdeps_derived(const struct krec *r)
+{
+	return (r->flags & KREC_F_KDEPS) && (r->flags & KREC_F_KDEPS_DERIVED);
+}
+
+size_t ksc_krec_kdep_max(const struct krec *r)
+{
+	if (kdeps_derived(r))
+		return (size_t)r->imports.n + r->versions.n;
+	return r->flags & KREC_F_KDEPS ? r->kdeps.n : 0;
+}
+
+/* fn over n entries of d, names and CRCs resolved. */
+static int each_kdep(const struct krec *r, const struct krec_kdep *d, size_t n,
+		     ksc_kdep_fn fn, void *data)
+{
+	int e = 0;
+
+	for (size_t i = 0; i < n && e >= 0; i++)
+		e = fn(data, krec_str(r, d[i].name & ~KREC_IMP_WEAK),
+		       (uint64_t)d[i].crc_hi << 32 | d[i].crc_lo,
+		       (d[i].name & KREC_IMP_WEAK) != 0);
+	return e;
+}
+
+int ksc_krec_each_kdep(const struct krec *r, ksc_kdep_fn fn, void *data)
+{
+	if (!kdeps_derived(r))
+		return each_kdep(r, krec_arr(r, r->kdeps), ksc_krec_kdep_max(r), fn, data);
+	size_t ni = r->imports.n, nv = r->versions.n, k;
+	struct krec_kdep *d = malloc((ni + nv ? ni + nv : 1) * sizeof(*d));
+	if (!d || derive_kdeps(krec_arr(r, r->imports), ni, krec_arr(r, r->versions), nv,
+			       d, &k) < 0) {
+		free(d);
 		return -ENOMEM;
-	for (size_t i = 0; i < r->kdeps.n; i++)
-		a[i] = (struct kdep_item){ krec_str(r, d[i].name & ~KREC_IMP_WEAK),
-					   (uint64_t)d[i].crc_hi << 32 | d[i].crc_lo,
-					   (d[i].name & KREC_IMP_WEAK) != 0 };
-	*out = a;
-	*n = r->kdeps.n;
-	return 0;
+	}
+	int e = each_kdep(r, d, k, fn, data);
+	free(d);
+	return e;
 }
 
 /* ---------------------------------------------------------------------------------- */

@@ -322,6 +322,10 @@ void rbuf_reserve_strings(struct rbuf *b, size_t n);
 uint32_t rbuf_str(struct rbuf *b, const char *s, size_t len);
 /* The same for a C string; KREC_NONE for NULL. */
 uint32_t rbuf_cstr(struct rbuf *b, const char *s);
+/* Copy n bytes to offset off (reserved by rbuf_put()); nothing once out of memory. */
+void rbuf_write(struct rbuf *b, size_t off, const void *src, size_t n);
+/* Did it run out of memory (everything since then is lost)? */
+bool rbuf_failed(const struct rbuf *b);
 /* Append the string table, fix up `strtab`, pad to 8; returns the finished bytes (caller frees). */
 void *rbuf_finish(struct rbuf *b, size_t strtab_field_off, size_t *size);
 /* The same, into a new block of the record's exact size; b keeps its buffer. */
@@ -372,15 +376,39 @@ int ksc_krec_to_module(struct ksc_ctx *ctx, const struct krec *r, const char *pa
 		       bool provider_only, struct ksc_sigscratch *scratch,
 		       struct ksc_module **out) _must_check_;
 void ksc_sigscratch_fini(struct ksc_sigscratch *s);
-/* The kmod view's dependency symbols of a record, as a malloc'd array. */
-struct kdep_item {
-	const char *name;
-	uint64_t crc;
-	bool weak;
-};
-int ksc_krec_kdeps(const struct krec *r, struct kdep_item **out, size_t *n) _must_check_;
-/* kmod's .modinfo of a record (what depmod's aliases and softdeps come from). */
-struct krange ksc_krec_kinfo(const struct krec *r);
+
+/*
+ * ---- a record's facts handed out as values (ksc-modset-facts.c) ----
+ * The wings above read a record through these, never its fields. Strings point into the
+ * record: valid as long as it is.
+ */
+enum ksc_module_kind ksc_krec_kind(const struct krec *r);
+/* Its checksum as the index keeps it: ksc_hash64(r, its size, KREC_HASH_SEED). */
+uint64_t ksc_krec_checksum(const struct krec *r);
+/*
+ * What the record says is wrong with its file, as the tree lists it: 0 for a module the
+ * library's reader read; else its -errno (-ENOEXEC for a kernel image) and *why: "not a
+ * module (a kernel image)", or the first error reading it logged without the leading
+ * "`path`: ", or NULL (none logged: say strerror()).
+ */
+int ksc_krec_problem(const struct krec *r, const char *path, const char **why);
+/* What reading it logged (at KSC_LOG_WARNING and above): message i's text, *priority. */
+size_t ksc_krec_msg_count(const struct krec *r);
+const char *ksc_krec_msg(const struct krec *r, size_t i, int *priority);
+/* The kmod view's exports (what depmod's symbol table gets): name i, *crc (crc may be NULL). */
+size_t ksc_krec_kexport_count(const struct krec *r);
+const char *ksc_krec_kexport(const struct krec *r, size_t i, uint64_t *crc);
+/* kmod's .modinfo (what depmod's aliases and softdeps come from): key i, *value. */
+size_t ksc_krec_kinfo_count(const struct krec *r);
+const char *ksc_krec_kinfo(const struct krec *r, size_t i, const char **value);
+/*
+ * The kmod view's dependency symbols, as kmod_elf_get_dependency_symbols() lists them,
+ * each given to fn in order (weak: a weak import); stops at fn's <0. At most
+ * ksc_krec_kdep_max() of them. 0, fn's value, or -ENOMEM.
+ */
+size_t ksc_krec_kdep_max(const struct krec *r);
+typedef int (*ksc_kdep_fn)(void *data, const char *name, uint64_t crc, bool weak);
+int ksc_krec_each_kdep(const struct krec *r, ksc_kdep_fn fn, void *data) _must_check_;
 
 /* What the index's directory keeps of a facts record, so that it need not be read. */
 struct krec_sum {

@@ -43,16 +43,15 @@ int build_kder(const struct tmod *m, const struct ksc_report *rep,
 	h.loader_name = h.modpost_name = KREC_NONE;
 	h.deps.n = m->n_deps;
 	h.deps.off = (uint32_t)rbuf_put(&b, (size_t)m->n_deps * 4, 4);
-	if (!b.oom)
-		memcpy(b.p + h.deps.off, m->deps, (size_t)m->n_deps * 4);
+	rbuf_write(&b, h.deps.off, m->deps, (size_t)m->n_deps * 4);
 	h.unres.n = m->n_unres;
 	h.unres.off =
 		(uint32_t)rbuf_put(&b, (size_t)m->n_unres * sizeof(struct kder_unres), 4);
-	for (size_t i = 0; i < m->n_unres && !b.oom; i++) {
+	for (size_t i = 0; i < m->n_unres && !rbuf_failed(&b); i++) {
 		struct kder_unres u = { rbuf_str(&b, m->unres[i].name,
 						 strlen(m->unres[i].name)),
 					m->unres[i].kind };
-		memcpy(b.p + h.unres.off + i * sizeof(u), &u, sizeof(u));
+		rbuf_write(&b, h.unres.off + i * sizeof(u), &u, sizeof(u));
 	}
 #define DS(s) ((s) ? rbuf_str(&b, (s), strlen(s)) : KREC_NONE)
 	if (rep && ksc_report_get_module_count(rep) == 1) {
@@ -64,7 +63,7 @@ int build_kder(const struct tmod *m, const struct ksc_report *rep,
 		size_t n = ksc_report_get_diag_count(rep);
 		h.diags.n = (uint32_t)n;
 		h.diags.off = (uint32_t)rbuf_put(&b, n * sizeof(struct kder_diag), 4);
-		for (size_t i = 0; i < n && !b.oom; i++) {
+		for (size_t i = 0; i < n && !rbuf_failed(&b); i++) {
 			const struct ksc_diag *d = ksc_report_get_diag(rep, i);
 			struct kder_diag x = { d->view,
 					       d->severity,
@@ -81,7 +80,7 @@ int build_kder(const struct tmod *m, const struct ksc_report *rep,
 					       DS(d->fix) };
 			if (x.code == KREC_NONE)
 				x.code = 0;
-			memcpy(b.p + h.diags.off + i * sizeof(x), &x, sizeof(x));
+			rbuf_write(&b, h.diags.off + i * sizeof(x), &x, sizeof(x));
 		}
 	} else if (old && (old->flags & KDER_F_CHECKED)) {
 		h.flags = old->flags;
@@ -92,7 +91,7 @@ int build_kder(const struct tmod *m, const struct ksc_report *rep,
 		h.diags.n = old->diags.n;
 		h.diags.off = (uint32_t)rbuf_put(
 			&b, old->diags.n * sizeof(struct kder_diag), 4);
-		for (size_t i = 0; i < old->diags.n && !b.oom; i++) {
+		for (size_t i = 0; i < old->diags.n && !rbuf_failed(&b); i++) {
 			const struct kder_diag *d = &od[i];
 			struct kder_diag x = { d->view,
 					       d->severity,
@@ -107,15 +106,15 @@ int build_kder(const struct tmod *m, const struct ksc_report *rep,
 					       DS(kder_str(old, d->kernel_lines)),
 					       DS(kder_str(old, d->explanation)),
 					       DS(kder_str(old, d->fix)) };
-			memcpy(b.p + h.diags.off + i * sizeof(x), &x, sizeof(x));
+			rbuf_write(&b, h.diags.off + i * sizeof(x), &x, sizeof(x));
 		}
 	}
 #undef DS
-	if (b.oom) {
+	if (rbuf_failed(&b)) {
 		rbuf_fini(&b);
 		return -ENOMEM;
 	}
-	memcpy(b.p, &h, sizeof(h));
+	rbuf_write(&b, 0, &h, sizeof(h));
 	size_t size;
 	struct kder *d = rbuf_finish(&b, offsetof(struct kder, strtab), &size);
 	rbuf_fini(&b);
@@ -169,9 +168,9 @@ static int give_deps(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel 
 	for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
 		const struct krec *rec = t->mods[i].rec;
 		struct ksc_module *stub;
-		if (!rec || !(rec->flags & KREC_F_ENGINE) || rec->kind != KSC_KIND_MODULE ||
-		    rec->exports.n == 0 ||
-		    ksc_krec_to_module(ctx, rec, t->mods[i].path, false, true, NULL, &stub) < 0)
+		if (!rec || !krec_is_module(rec) || krec_export_count(rec) == 0 ||
+		    ksc_krec_to_module(ctx, rec, t->mods[i].path, false, true, NULL,
+				       &stub) < 0)
 			continue; /* not an owner of the kernel */
 		names[i] = strdup(ksc_module_get_name(stub));
 		ksc_module_unref(stub);

@@ -56,17 +56,16 @@ static int render(const struct ksc_tree *t, unsigned int file, char **data, size
 		/* The owner of each name: the last module in order that exports it. */
 		size_t total = 0;
 		for (size_t i = 0; i < t->n_mods; i++)
-			total += t->mods[i].rec->kexports.n;
+			total += ksc_krec_kexport_count(t->mods[i].rec);
 		syms = malloc((total ? total : 1) * sizeof(*syms));
 		if (!syms || hash_reserve(&h, total) < 0)
 			goto out;
 		for (size_t i = 0; i < t->n_mods; i++) {
 			const struct krec *rec = t->mods[i].rec;
-			const struct krec_crc *c = krec_arr(rec, rec->kexports);
 			if (mods[i].left_out)
 				continue;
-			for (size_t j = 0; j < rec->kexports.n; j++) {
-				const char *name = krec_str(rec, c[j].name);
+			for (size_t j = 0; j < ksc_krec_kexport_count(rec); j++) {
+				const char *name = ksc_krec_kexport(rec, j, NULL);
 				uintptr_t have = (uintptr_t)hash_find(&h, name);
 				if (have) {
 					syms[have - 1].owner = (uint32_t)i;
@@ -107,11 +106,10 @@ static int depmod_faults(const struct ksc_tree *t, unsigned int what)
 			continue;
 		}
 		const struct krec *r = m->rec;
-		const struct krec_pair *p = krec_arr(r, ksc_krec_kinfo(r));
 		for (size_t j = 0; what & (KSC_DEPMOD_ALIAS | KSC_DEPMOD_SOFTDEP) &&
-				   j < ksc_krec_kinfo(r).n;
+				   j < ksc_krec_kinfo_count(r);
 		     j++) {
-			const char *k = krec_str(r, p[j].key), *v = krec_str(r, p[j].value);
+			const char *v, *k = ksc_krec_kinfo(r, j, &v);
 			bool alias = strcmp(k, "alias") == 0;
 			const char *vwhy = alias || strcmp(k, "softdep") == 0
 						  ? ksc_depmod_value_fault(k, v)
@@ -122,9 +120,9 @@ static int depmod_faults(const struct ksc_tree *t, unsigned int what)
 				v, vwhy, alias ? "alias" : "softdep");
 			n++;
 		}
-		const struct krec_crc *c = krec_arr(r, r->kexports);
-		for (size_t j = 0; what & KSC_DEPMOD_SYMBOLS && j < r->kexports.n; j++) {
-			const char *name = krec_str(r, c[j].name);
+		for (size_t j = 0;
+		     what & KSC_DEPMOD_SYMBOLS && j < ksc_krec_kexport_count(r); j++) {
+			const char *name = ksc_krec_kexport(r, j, NULL);
 			if (ksc_depmod_symbol_ok(name))
 				continue;
 			ksc_err(t->ctx, "%s: exported symbol \"%s\": a %s: left out of "

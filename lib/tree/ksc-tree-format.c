@@ -471,14 +471,6 @@ static void sb_chr(struct sbuf *b, char c)
 	sb_put(b, &c, 1);
 }
 
-static const char *rec_info(const struct krec *r, size_t i, const char **value)
-{
-	const struct krec_pair *p = krec_arr(r, ksc_krec_kinfo(r));
-
-	*value = krec_str(r, p[i].value);
-	return krec_str(r, p[i].key);
-}
-
 static int cmp_sym(const void *a, const void *b)
 {
 	const struct ksc_depmod_sym *x = a, *y = b;
@@ -601,8 +593,9 @@ static void output_modinfo(struct sbuf *b, bool alias, const struct ksc_depmod_m
 			: "# Soft dependencies extracted from modules themselves.\n");
 	for (size_t i = 0; i < n; i++) {
 		const struct krec *r = mods[i].rec;
-		for (size_t j = 0; r && !mods[i].left_out && j < ksc_krec_kinfo(r).n; j++) {
-			const char *v, *k = rec_info(r, j, &v);
+		for (size_t j = 0; r && !mods[i].left_out && j < ksc_krec_kinfo_count(r);
+		     j++) {
+			const char *v, *k = ksc_krec_kinfo(r, j, &v);
 			if (strcmp(k, alias ? "alias" : "softdep") != 0 ||
 			    ksc_depmod_value_fault(k, v))
 				continue;
@@ -628,8 +621,8 @@ static bool module_devname(const struct krec *r, const char **devname, char *typ
 {
 	*devname = NULL;
 	*type = '\0';
-	for (size_t j = 0; j < ksc_krec_kinfo(r).n; j++) {
-		const char *v, *k = rec_info(r, j, &v);
+	for (size_t j = 0; j < ksc_krec_kinfo_count(r); j++) {
+		const char *v, *k = ksc_krec_kinfo(r, j, &v);
 		unsigned int maj, min;
 		if (strcmp(k, "alias") != 0 || ksc_depmod_value_fault(k, v))
 			continue;

@@ -24,53 +24,79 @@ static const struct msym *find_sym(struct resolve_job *j, const char *name)
 	return v ? &j->msyms[v - 1] : NULL;
 }
 
+/* One module's resolution under way: its dependencies and unresolved symbols so far. */
+struct resolving {
+	const struct ksc_tree *t;
+	struct resolve_job *j;
+	uint32_t *deps;
+	struct tunres *un;
+	uint32_t nd, nu;
+};
+
+/* A dependency symbol of the module: who provides it, or why it is unresolved. */
+static int resolve_sym(void *data, const char *name, uint64_t crc, bool weak)
+{
+	struct resolving *rs = data;
+	const struct ksc_tree *t = rs->t;
+	const struct msym *s = find_sym(rs->j, name);
+
+	if (!s) {
+		if (t->kernel_ok && !weak)
+			rs->un[rs->nu++] = (struct tunres){ name, KDER_UNKNOWN_SYMBOL };
+		return 0;
+	}
+	if (t->kernel_ok && t->ksrc == KSRC_SYMVERS && s->crc != crc && !weak)
+		rs->un[rs->nu++] = (struct tunres){ name, KDER_CRC_DIFFERS };
+	if (s->owner < 0)
+		return 0;
+	bool have = false;
+	for (uint32_t x = 0; x < rs->nd && !have; x++)
+		have = rs->deps[x] == (uint32_t)s->owner;
+	if (!have)
+		rs->deps[rs->nd++] = (uint32_t)s->owner;
+	return 0;
+}
+
+/* A copy of n elements of `size` bytes (at least one element's room), or NULL. */
+static void *copy_exact(const void *a, size_t n, size_t size)
+{
+	void *c = malloc((n ? n : 1) * size);
+
+	if (c && n)
+		memcpy(c, a, n * size);
+	return c;
+}
+
 static void resolve_item(struct tpool *p, size_t i, unsigned int worker)
 {
 	struct ksc_tree *t = p->t;
 	struct resolve_job *j = p->data;
 	struct tmod *m = &t->mods[i];
-	struct kdep_item *d;
-	size_t n;
+	size_t n = ksc_krec_kdep_max(m->rec);
+	struct resolving rs = { .t = t, .j = j };
+	rs.deps = malloc((n ? n : 1) * sizeof(*rs.deps));
+	rs.un = malloc((n ? n : 1) * sizeof(*rs.un));
+	uint32_t *deps = NULL;
+	struct tunres *un = NULL;
 
-	if (ksc_krec_kdeps(m->rec, &d, &n) < 0) {
-		j->oom = 1;
-		return;
+	/* resolved into room for every symbol, then kept in arrays of the exact size */
+	if (rs.deps && rs.un && ksc_krec_each_kdep(m->rec, resolve_sym, &rs) == 0) {
+		deps = copy_exact(rs.deps, rs.nd, sizeof(*deps));
+		un = copy_exact(rs.un, rs.nu, sizeof(*un));
 	}
-	uint32_t *deps = malloc((n ? n : 1) * sizeof(*deps));
-	struct tunres *un = malloc((n ? n : 1) * sizeof(*un));
+	free(rs.deps);
+	free(rs.un);
 	if (!deps || !un) {
 		free(deps);
 		free(un);
-		free(d);
 		j->oom = 1;
 		return;
 	}
-	uint32_t nd = 0, nu = 0;
-	for (size_t k = 0; k < n; k++) {
-		const struct msym *s = find_sym(j, d[k].name);
-		if (!s) {
-			if (t->kernel_ok && !d[k].weak)
-				un[nu++] =
-					(struct tunres){ d[k].name, KDER_UNKNOWN_SYMBOL };
-			continue;
-		}
-		if (t->kernel_ok && t->ksrc == KSRC_SYMVERS && s->crc != d[k].crc &&
-		    !d[k].weak)
-			un[nu++] = (struct tunres){ d[k].name, KDER_CRC_DIFFERS };
-		if (s->owner < 0)
-			continue;
-		bool have = false;
-		for (uint32_t x = 0; x < nd && !have; x++)
-			have = deps[x] == (uint32_t)s->owner;
-		if (!have)
-			deps[nd++] = (uint32_t)s->owner;
-	}
-	free(d);
 	m->deps = deps;
-	m->n_deps = nd;
+	m->n_deps = rs.nd;
 	m->deps_own = true;
 	m->unres = un;
-	m->n_unres = nu;
+	m->n_unres = rs.nu;
 	m->unres_own = true;
 }
 
@@ -85,14 +111,15 @@ static int add_module_symbols(struct ksc_tree *t)
 	int r;
 
 	for (size_t i = 0; i < t->n_mods; i++)
-		total += t->mods[i].rec->kexports.n;
+		total += ksc_krec_kexport_count(t->mods[i].rec);
 	r = hash_reserve(&t->ksyms, total);
 	for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
 		const struct krec *rec = t->mods[i].rec;
-		const struct krec_crc *c = krec_arr(rec, rec->kexports);
-		for (size_t j = 0; j < rec->kexports.n && r >= 0; j++)
-			r = ksym_add(t, krec_str(rec, c[j].name), (int32_t)i,
-				     (uint64_t)c[j].crc_hi << 32 | c[j].crc_lo);
+		for (size_t j = 0; j < ksc_krec_kexport_count(rec) && r >= 0; j++) {
+			uint64_t crc;
+			const char *name = ksc_krec_kexport(rec, j, &crc);
+			r = ksym_add(t, name, (int32_t)i, crc);
+		}
 	}
 	return r;
 }

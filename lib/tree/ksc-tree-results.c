@@ -119,30 +119,14 @@ int report_problems(struct ksc_tree *t)
 		const struct krec *r = need_rec(t, m);
 		if (!r)
 			return -ENOMEM;
-		const struct krec_msg *msg = krec_arr(r, r->msgs);
-		n += r->msgs.n;
-		if ((r->flags & KREC_F_ENGINE) && r->kind != KSC_KIND_VMLINUX)
+		n += ksc_krec_msg_count(r);
+		const char *why;
+		int err = ksc_krec_problem(r, m->path, &why);
+		if (!err)
 			continue;
-		const char *why = NULL;
-		for (size_t j = 0; j < r->msgs.n && !why; j++)
-			if (msg[j].priority <= KSC_LOG_ERR)
-				why = krec_str(r, msg[j].text);
-		size_t pl = strlen(m->path);
-		if (why && strncmp(why, m->path, pl) == 0 &&
-		    strncmp(why + pl, ": ", 2) == 0)
-			why += pl + 2;
-		if (r->kind == KSC_KIND_VMLINUX)
-			why = NULL;
-		int err = r->err			? r->err
-			  : r->kind == KSC_KIND_VMLINUX ? -ENOEXEC
-							: -EINVAL;
-		if (add_problem(t, m->path, err, "%s",
-				why ? why
-				: r->kind == KSC_KIND_VMLINUX
-					? "not a module (a kernel image)"
-					: strerror(-err)) < 0)
+		if (add_problem(t, m->path, err, "%s", why ? why : strerror(-err)) < 0)
 			return -ENOMEM;
-		if (r->kind == KSC_KIND_VMLINUX)
+		if (ksc_krec_kind(r) == KSC_KIND_VMLINUX)
 			n++; /* logged from the problem list */
 	}
 	n += walk_n;
@@ -169,10 +153,10 @@ int report_problems(struct ksc_tree *t)
 		const struct krec *r = m->rec;
 		if (!m->sum.n_msgs || !r)
 			continue;
-		const struct krec_msg *msg = krec_arr(r, r->msgs);
-		for (size_t j = 0; j < r->msgs.n && k < n; j++)
-			l[k++] = (struct logline){ m->path, (int)msg[j].priority,
-						   krec_str(r, msg[j].text), NULL, 0 };
+		for (size_t j = 0; j < ksc_krec_msg_count(r) && k < n; j++, k++) {
+			l[k] = (struct logline){ m->path, 0, NULL, NULL, 0 };
+			l[k].text = ksc_krec_msg(r, j, &l[k].prio);
+		}
 	}
 	for (size_t i = 0; i < k; i++)
 		l[i].seq = i;
