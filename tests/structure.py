@@ -272,14 +272,7 @@ PLAIN_STRUCTS = {
 # the reason. The lead trims this table; a new reach fails the test, a listed one that
 # is gone is printed as a note.
 # -- KNOWN_REACHES begin --
-_MODSET_RECORDS = ("the tree works on the module set's records and index while the module "
-                   "set is carved out of it (issue 24, the modset engineer)")
-KNOWN_REACHES = {
-    ("lib/tree/ksc-tree-walk.c", "kidx"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-walk.c", "kidx_module"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-index.c", "kidx_module"): _MODSET_RECORDS,
-    ("lib/tree/ksc-tree-depmod.c", "kidx_output"): _MODSET_RECORDS,
-}
+KNOWN_REACHES = {}
 # -- KNOWN_REACHES end --
 
 COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*|\"(?:\\.|[^\"\\\n])*\"|'(?:\\.|[^'\\\n])*'", re.S)

@@ -2,8 +2,8 @@
 /*
  * A facts record's contents handed out as values (modset.h): what the tree reads of a
  * module's record (its kind, its problem, the messages reading it logged, kmod's view of
- * its exports), without knowing its layout. kmod's .modinfo and dependency symbols are
- * in ksc-modset-record.c, where they are derived.
+ * its exports) and of its summary (struct krec_sum), without knowing their layout. kmod's
+ * .modinfo and dependency symbols are in ksc-modset-record.c, where they are derived.
  */
 #include <errno.h>
 #include <string.h>
@@ -66,4 +66,34 @@ const char *ksc_krec_kexport(const struct krec *r, size_t i, uint64_t *crc)
 	if (crc)
 		*crc = (uint64_t)c[i].crc_hi << 32 | c[i].crc_lo;
 	return krec_str(r, c[i].name);
+}
+
+bool ksc_krec_sum_is_module(const struct krec_sum *s)
+{
+	return (s->flags & KREC_F_ENGINE) && s->kind == KSC_KIND_MODULE;
+}
+
+size_t ksc_krec_sum_msg_count(const struct krec_sum *s)
+{
+	return s->n_msgs;
+}
+
+bool ksc_krec_sum_racy(const struct krec_sum *s)
+{
+	return s->mtime_ns == KREC_RACY;
+}
+
+uint64_t ksc_krec_sum_hash(const struct krec_sum *s, enum krec_hash h)
+{
+	switch (h) {
+	case KREC_H_FACTS:
+		return s->facts_hash;
+	case KREC_H_KEXP:
+		return s->kexp_hash;
+	case KREC_H_KMOD:
+		return s->kmod_hash;
+	case KREC_H_PROV:
+		return s->prov_hash;
+	}
+	return 0;
 }

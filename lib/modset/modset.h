@@ -519,11 +519,64 @@ const char *ksc_kidx_raw_dir(const struct kidx *idx, size_t i, uint64_t *ino,
 const char *ksc_kidx_raw_module(const struct kidx *idx, size_t i, struct krec_sum *sum,
 				uint32_t *dir);
 void ksc_kidx_free(struct kidx *idx);
-/* Module i's derived record (bytes, unread) and its size, or NULL: none, or i too large. */
+/*
+ * Module i's derived record (bytes, unread) and its size (size may be NULL), or NULL:
+ * none, or i too large.
+ */
 const struct kder *ksc_kidx_der(const struct kidx *idx, size_t i, size_t *size);
 /* Are the two lists of folders the same (paths, inodes, modification times, in order)? */
 bool ksc_kidx_same_dirs(const struct kidx_dir *a, size_t na, const struct kidx_dir *b,
 			size_t nb);
+/*
+ * ---- the index's contents handed out as values (ksc-modset-index-view.c) ----
+ * What the tree reads of the index of its last run, without its fields. Strings and
+ * records are the index's: valid until ksc_kidx_free(). Module i is entry i of the
+ * index's directory, 0 <= i < ksc_kidx_count(); all but the first three once
+ * ksc_kidx_finish() returned 0.
+ */
+const char *ksc_kidx_moddir(const struct kidx *idx);
+const char *ksc_kidx_release(const struct kidx *idx);
+bool ksc_kidx_finished(const struct kidx *idx);
+size_t ksc_kidx_count(const struct kidx *idx);
+/* The fingerprints it was written with (struct kidx_write's); written with derived records? */
+enum kidx_fp {
+	KIDX_FP_CTX,
+	KIDX_FP_DM_WORLD,
+	KIDX_FP_ENG_WORLD,
+	KIDX_FP_OUT,
+	KIDX_FP_ORDER,
+	KIDX_FP_MODSET
+};
+uint64_t ksc_kidx_fp(const struct kidx *idx, enum kidx_fp fp);
+bool ksc_kidx_derived(const struct kidx *idx);
+/*
+ * Module i's relpath; its kmod name, the file it won over (or NULL) and its folder
+ * (modname, replaced, dir may be NULL).
+ */
+const char *ksc_kidx_module(const struct kidx *idx, size_t i, const char **modname,
+			    const char **replaced, uint32_t *dir);
+/* Module i's summary (the directory's). */
+const struct krec_sum *ksc_kidx_module_sum(const struct kidx *idx, size_t i);
+/* Module i's facts record once fetched (ksc_kidx_fetch()), else NULL; *rec_hash: its checksum. */
+const struct krec *ksc_kidx_module_rec(const struct kidx *idx, size_t i,
+				       uint64_t *rec_hash);
+/* The folders of the walk that wrote it (struct kidx_write's dirs). */
+const struct kidx_dir *ksc_kidx_dirs(const struct kidx *idx, size_t *n);
+/* Where depmod's files were last written (or NULL), and what they were: *outs, *n. */
+const char *ksc_kidx_outputs(const struct kidx *idx, const struct kidx_output **outs,
+			     size_t *n);
+/*
+ * The index's entry of depmod's file `name` when the file at `path` is still the one
+ * written (size, inode, modification time): true and *out (its name the index's).
+ */
+bool ksc_kidx_output_current(const struct kidx *idx, const char *name, const char *path,
+			     struct kidx_output *out);
+/* The entry of a file just written, `st` its stat(), `content_hash` its bytes' hash. */
+void ksc_kidx_output_set(struct kidx_output *o, const char *name, const struct stat *st,
+			 uint64_t content_hash);
+/* The same entry named by another copy of its name (one the caller keeps). */
+void ksc_kidx_output_rename(struct kidx_output *o, const char *name);
+
 struct kidx_wmod {
 	const struct krec *rec; /* in memory */
 	const struct kder *der; /* or NULL */
@@ -628,6 +681,16 @@ bool ksc_krec_sum_same_file(const struct krec_sum *o, int dfd, const char *name)
 int ksc_krec_sum_read_error(const struct krec_sum *s);
 /* What the file is (a module, a kernel image ...), when read. */
 enum ksc_module_kind ksc_krec_sum_kind(const struct krec_sum *s);
+/*
+ * The rest of a summary handed out (ksc-modset-facts.c): a module the library's reader
+ * read (a provider, and checkable), how many messages reading it logged, whether its key
+ * was racy (KREC_RACY: never matches), and its fingerprints (struct krec's *_hash).
+ */
+bool ksc_krec_sum_is_module(const struct krec_sum *s);
+size_t ksc_krec_sum_msg_count(const struct krec_sum *s);
+bool ksc_krec_sum_racy(const struct krec_sum *s);
+enum krec_hash { KREC_H_FACTS, KREC_H_KEXP, KREC_H_KMOD, KREC_H_PROV };
+uint64_t ksc_krec_sum_hash(const struct krec_sum *s, enum krec_hash h);
 
 /* ---- the module set (ksc-modset.c) ---- */
 

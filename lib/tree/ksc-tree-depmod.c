@@ -197,10 +197,8 @@ static int write_new(struct ksc_tree *t, const char *adir, const struct render_j
 		snprintf(path, sizeof(path), "%s/%s", adir, wnames[i]);
 		if (stat(path, &st) < 0)
 			return -errno;
-		outs[*n_outs] = (struct kidx_output){
-			wnames[i], (uint64_t)st.st_size, (uint64_t)st.st_ino,
-			ksc_hash64(rj->data[i], rj->size[i], 5), st_mtime_ns(&st)
-		};
+		ksc_kidx_output_set(&outs[*n_outs], wnames[i], &st,
+				    ksc_hash64(rj->data[i], rj->size[i], 5));
 		names[(*n_outs)++] = wnames[i];
 	}
 	return r;
@@ -224,8 +222,12 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 	/*
 	 * What the index says was written last time, into this folder, for these modules.
 	 */
-	bool same = t->have_idx && t->idx.out_dir && strcmp(t->idx.out_dir, adir) == 0 &&
-		    t->idx.out_fp == t->out_fp;
+	const struct kidx_output *idx_outs = NULL;
+	size_t n_idx_outs = 0;
+	const char *idx_dir =
+		t->have_idx ? ksc_kidx_outputs(&t->idx, &idx_outs, &n_idx_outs) : NULL;
+	bool same = idx_dir && strcmp(idx_dir, adir) == 0 &&
+		    ksc_kidx_fp(&t->idx, KIDX_FP_OUT) == t->out_fp;
 	struct kidx_output outs[ARRAY_SIZE(depmod_files)];
 	const char *names[ARRAY_SIZE(depmod_files)];
 	struct render_job rj;
@@ -236,17 +238,9 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 			continue;
 		const char *name = depmod_files[i].name;
 		char path[PATH_MAX];
-		struct stat st;
 		snprintf(path, sizeof(path), "%s/%s", adir, name);
-		const struct kidx_output *prev = NULL;
-		for (size_t k = 0; same && k < t->idx.n_outs; k++)
-			if (strcmp(t->idx.outs[k].name, name) == 0)
-				prev = &t->idx.outs[k];
-		if (prev && stat(path, &st) == 0 && (uint64_t)st.st_size == prev->size &&
-		    (uint64_t)st.st_ino == prev->ino &&
-		    st_mtime_ns(&st) == prev->mtime_ns) {
-			outs[n_outs] = *prev; /* unchanged, and so is the file */
-			names[n_outs++] = name;
+		if (same && ksc_kidx_output_current(&t->idx, name, path, &outs[n_outs])) {
+			names[n_outs++] = name; /* unchanged, and so is the file */
 			continue;
 		}
 		rj.files[n_new++] = depmod_files[i].flag;
@@ -284,10 +278,10 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 		if (!t->out_names[i])
 			return -ENOMEM;
 		t->outs[i] = outs[i];
-		t->outs[i].name = t->out_names[i];
+		ksc_kidx_output_rename(&t->outs[i], t->out_names[i]);
 		t->n_outs++;
 	}
-	if (n_new || !same || n_outs != t->idx.n_outs)
+	if (n_new || !same || n_outs != n_idx_outs)
 		t->dirty = true;
 	t->st.wall_write_depmod += now_s() - t0;
 	return faults;

@@ -35,12 +35,12 @@ void load_index(struct ksc_tree *t)
 		t->index_state = KSC_TREE_INDEX_ABSENT;
 		return;
 	}
-	if (r == 0 && (strcmp(t->idx.moddir, t->moddir) != 0 ||
-		       strcmp(t->idx.release, t->release) != 0)) {
+	if (r == 0 && (strcmp(ksc_kidx_moddir(&t->idx), t->moddir) != 0 ||
+		       strcmp(ksc_kidx_release(&t->idx), t->release) != 0)) {
 		r = ksc_kidx_finish(&t->idx); /* corrupt, or really another tree's */
 		if (r == 0) {
 			ksc_warn(t->ctx, "%s: index of another tree (%s), rebuilt",
-				 t->index_path, t->idx.moddir);
+				 t->index_path, ksc_kidx_moddir(&t->idx));
 			ksc_kidx_free(&t->idx);
 			t->index_state = KSC_TREE_INDEX_REBUILT;
 			return;
@@ -58,22 +58,25 @@ void load_index(struct ksc_tree *t)
 int attach_index(struct ksc_tree *t)
 {
 	struct hash h;
+	size_t n = ksc_kidx_count(&t->idx);
+	bool derived = ksc_kidx_derived(&t->idx);
 
 	/*
 	 * The walk of the last run, in its order (the usual re-check): entry i is module
 	 * i, by construction (cached_walk() takes no list with a name twice).
 	 */
-	if (t->walk_cached && t->n_mods == t->idx.n_mods) {
+	if (t->walk_cached && t->n_mods == n) {
 		for (size_t i = 0; i < t->n_mods; i++) {
-			t->mods[i].old = &t->idx.mods[i];
-			t->mods[i].old_der = t->idx.derived ? t->idx.mods[i].der : NULL;
+			t->mods[i].old = i + 1;
+			t->mods[i].old_der = derived ? ksc_kidx_der(&t->idx, i, NULL)
+						     : NULL;
 		}
 		return 0;
 	}
 	hash_init(&h);
-	for (size_t i = 0; i < t->idx.n_mods; i++) {
-		const char *rel = t->idx.mods[i].relpath;
-		int r = hash_add(&h, rel, &t->idx.mods[i], 1);
+	for (size_t i = 0; i < n; i++) {
+		const char *rel = ksc_kidx_module(&t->idx, i, NULL, NULL, NULL);
+		int r = hash_add(&h, rel, (void *)(uintptr_t)(i + 1), 1);
 		if (r == 1) {
 			ksc_warn(t->ctx, "%s: index lists %s twice, rebuilt",
 				 t->index_path, rel);
@@ -89,11 +92,11 @@ int attach_index(struct ksc_tree *t)
 		}
 	}
 	for (size_t i = 0; i < t->n_mods; i++) {
-		const struct kidx_module *km = hash_find(&h, t->mods[i].relpath);
-		if (!km)
+		uintptr_t old = (uintptr_t)hash_find(&h, t->mods[i].relpath);
+		if (!old)
 			continue;
-		t->mods[i].old = km;
-		t->mods[i].old_der = t->idx.derived ? km->der : NULL;
+		t->mods[i].old = old;
+		t->mods[i].old_der = derived ? ksc_kidx_der(&t->idx, old - 1, NULL) : NULL;
 	}
 	hash_fini(&h);
 	return 0;
@@ -133,10 +136,11 @@ static int reuse_derived(struct tmod *m, bool checkable)
 int plan_work(struct ksc_tree *t, struct tree_work *w)
 {
 	t->verdicts_on = !t->opts.no_check && t->ksrc != KSRC_NONE;
-	bool dm_world = t->have_idx && t->idx.derived && t->idx.ctx_fp == t->ctx_fp &&
-			t->idx.dm_world_fp == t->dm_fp;
-	bool eng_world = t->have_idx && t->idx.derived && t->idx.ctx_fp == t->ctx_fp &&
-			 t->idx.eng_world_fp == t->eng_fp;
+	const struct kidx *idx = &t->idx;
+	bool same_ctx = t->have_idx && ksc_kidx_derived(idx) &&
+			ksc_kidx_fp(idx, KIDX_FP_CTX) == t->ctx_fp;
+	bool dm_world = same_ctx && ksc_kidx_fp(idx, KIDX_FP_DM_WORLD) == t->dm_fp;
+	bool eng_world = same_ctx && ksc_kidx_fp(idx, KIDX_FP_ENG_WORLD) == t->eng_fp;
 
 	w->resolve = malloc((t->n_mods ? t->n_mods : 1) * sizeof(size_t));
 	w->check = malloc((t->n_mods ? t->n_mods : 1) * sizeof(size_t));
@@ -145,10 +149,15 @@ int plan_work(struct ksc_tree *t, struct tree_work *w)
 	for (size_t i = 0; i < t->n_mods; i++) {
 		struct tmod *m = &t->mods[i];
 		const struct kder *od = m->old_der;
-		bool checkable = t->verdicts_on && (m->sum.flags & KREC_F_ENGINE) &&
-				 m->sum.kind == KSC_KIND_MODULE;
-		m->dm_ok = dm_world && od && m->old->sum.kmod_hash == m->sum.kmod_hash;
-		m->eng_ok = eng_world && od && m->old->sum.facts_hash == m->sum.facts_hash;
+		bool checkable = t->verdicts_on && ksc_krec_sum_is_module(&m->sum);
+		const struct krec_sum *os = od ? ksc_kidx_module_sum(idx, m->old - 1)
+					       : NULL;
+		m->dm_ok = dm_world && od &&
+			   ksc_krec_sum_hash(os, KREC_H_KMOD) ==
+				   ksc_krec_sum_hash(&m->sum, KREC_H_KMOD);
+		m->eng_ok = eng_world && od &&
+			    ksc_krec_sum_hash(os, KREC_H_FACTS) ==
+				    ksc_krec_sum_hash(&m->sum, KREC_H_FACTS);
 		m->need_resolve = !m->dm_ok;
 		m->need_check = !m->eng_ok && checkable;
 		if (m->need_resolve)
@@ -169,22 +178,26 @@ int plan_work(struct ksc_tree *t, struct tree_work *w)
  */
 bool index_is_stale(const struct ksc_tree *t)
 {
-	if (!t->have_idx || t->idx.n_mods != t->n_mods || t->idx.ctx_fp != t->ctx_fp ||
-	    t->idx.dm_world_fp != t->dm_fp || t->idx.eng_world_fp != t->eng_fp ||
-	    !t->idx.derived || t->idx.modset_fp != t->modset_fp)
+	const struct kidx *idx = &t->idx;
+	if (!t->have_idx || ksc_kidx_count(idx) != t->n_mods ||
+	    ksc_kidx_fp(idx, KIDX_FP_CTX) != t->ctx_fp ||
+	    ksc_kidx_fp(idx, KIDX_FP_DM_WORLD) != t->dm_fp ||
+	    ksc_kidx_fp(idx, KIDX_FP_ENG_WORLD) != t->eng_fp || !ksc_kidx_derived(idx) ||
+	    ksc_kidx_fp(idx, KIDX_FP_MODSET) != t->modset_fp)
 		return true;
 	size_t stale = 0;
 	for (size_t i = 0; i < t->n_mods; i++) {
 		const struct tmod *m = &t->mods[i];
-		const struct kidx_module *km = &t->idx.mods[i];
-		if (m->old != km || m->der != km->der)
+		const struct krec_sum *os = ksc_kidx_module_sum(idx, i);
+		if (m->old != i + 1 || m->der != ksc_kidx_der(idx, i, NULL))
 			return true; /* another order, or new results */
-		if (!m->cached && m->sum.facts_hash != km->sum.facts_hash)
+		if (!m->cached && ksc_krec_sum_hash(&m->sum, KREC_H_FACTS) !=
+					  ksc_krec_sum_hash(os, KREC_H_FACTS))
 			return true;
 		/* a record kept as racy (its file had just changed) has settled: keep it */
-		if (!m->cached && km->sum.mtime_ns == KREC_RACY && m->sum.mtime_ns != KREC_RACY)
+		if (!m->cached && ksc_krec_sum_racy(os) && !ksc_krec_sum_racy(&m->sum))
 			return true;
-		if (!m->cached && m->sum.mtime_ns != KREC_RACY)
+		if (!m->cached && !ksc_krec_sum_racy(&m->sum))
 			stale++;
 	}
 	if (stale > STALE_MAX)
@@ -193,8 +206,9 @@ bool index_is_stale(const struct ksc_tree *t)
 		size_t nd;
 		const struct kidx_dir *d = walk_dirs(t, &nd);
 		bool clean = walk_clean(t);
-		if (!(clean && ksc_kidx_same_dirs(d, nd, t->idx.dirs, t->idx.n_dirs)) &&
-		    (clean || t->idx.n_dirs))
+		size_t n_idx;
+		const struct kidx_dir *id = ksc_kidx_dirs(idx, &n_idx);
+		if (!(clean && ksc_kidx_same_dirs(d, nd, id, n_idx)) && (clean || n_idx))
 			return true;
 	}
 	return false;
@@ -214,10 +228,14 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 	const char *out_dir = t->out_dir;
 	const struct kidx_output *outs = t->outs;
 	size_t n_outs = t->n_outs;
-	if (!out_dir && t->have_idx && t->idx.out_dir && t->idx.out_fp == t->out_fp) {
-		out_dir = t->idx.out_dir;
-		outs = t->idx.outs;
-		n_outs = t->idx.n_outs;
+	const struct kidx_output *idx_outs = NULL;
+	size_t n_idx_outs = 0;
+	const char *idx_dir =
+		t->have_idx ? ksc_kidx_outputs(&t->idx, &idx_outs, &n_idx_outs) : NULL;
+	if (!out_dir && idx_dir && ksc_kidx_fp(&t->idx, KIDX_FP_OUT) == t->out_fp) {
+		out_dir = idx_dir;
+		outs = idx_outs;
+		n_outs = n_idx_outs;
 	} else if (!out_dir) {
 		n_outs = 0;
 	}
@@ -234,13 +252,14 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n_mods; i++) {
 		const struct tmod *m = &t->mods[i];
-		bool same = m->old && m->rec == m->old->rec;
+		uint64_t old_hash, rec_hash = m->rec == m->rec_own ? m->rec_hash : 0;
+		if (m->old && m->rec == ksc_kidx_module_rec(&t->idx, m->old - 1, &old_hash))
+			rec_hash = old_hash; /* the index's record, written back as it was */
 		mods[i] = (struct kidx_wmod){
 			.rec = m->rec,
 			.der = m->der,
 			.der_size = m->der ? m->der->size : 0,
-			.rec_hash = same ? m->old->rec_hash
-					 : m->rec == m->rec_own ? m->rec_hash : 0,
+			.rec_hash = rec_hash,
 			.modname = m->modname,
 			.dir = clean ? m->dir : KREC_NONE,
 			.replaced = m->replaced,

@@ -30,15 +30,15 @@ struct read_job {
 };
 
 /* Module m's file is the one the index read: take the index's record. */
-static bool still_indexed(struct tmod *m, int dfd, const char *name)
+static bool still_indexed(const struct kidx *idx, struct tmod *m, int dfd, const char *name)
 {
-	const struct krec_sum *o = m->old ? &m->old->sum : NULL;
+	const struct krec_sum *o = m->old ? ksc_kidx_module_sum(idx, m->old - 1) : NULL;
 
 	/* below a link: read again */
 	if (m->in_root || !ksc_krec_sum_same_file(o, dfd, name))
 		return false;
 	m->sum = *o;
-	m->rec = m->old->rec; /* NULL until fetched */
+	m->rec = ksc_kidx_module_rec(idx, m->old - 1, NULL); /* NULL until fetched */
 	m->cached = true;
 	return true;
 }
@@ -46,13 +46,13 @@ static bool still_indexed(struct tmod *m, int dfd, const char *name)
 static void read_one(struct ksc_tree *t, struct read_job *j, struct tmod *m,
 		     struct ksc_mreader *w, int dfd, const char *name)
 {
-	if (j->use_index && still_indexed(m, dfd, name))
+	if (j->use_index && still_indexed(&t->idx, m, dfd, name))
 		return;
 	read_module(t, m, w);
 	if (m->rec)
 		ksc_krec_sum(m->rec, &m->sum);
 	if (m->rec_own && t->index_path) /* here, in parallel, not when the index is saved */
-		m->rec_hash = ksc_hash64(m->rec_own, m->rec_own->size, KREC_HASH_SEED);
+		m->rec_hash = ksc_krec_checksum(m->rec_own);
 }
 
 static void read_item(struct tpool *p, size_t i, unsigned int worker)
@@ -148,8 +148,7 @@ const struct krec *need_rec(struct ksc_tree *t, struct tmod *m)
 
 	if (m->rec)
 		return m->rec;
-	size_t pos = (size_t)(m->old - t->idx.mods);
-	int e = ksc_kidx_fetch(&t->idx, pos, &r);
+	int e = ksc_kidx_fetch(&t->idx, m->old - 1, &r);
 	if (e == 0) {
 		m->rec = r;
 		return r;
@@ -175,7 +174,8 @@ int ensure_records(struct ksc_tree *t)
 	if (t->have_idx && ksc_kidx_fetch_all(&t->idx) == 0) {
 		for (size_t i = 0; i < t->n_mods; i++)
 			if (!t->mods[i].rec && t->mods[i].cached)
-				t->mods[i].rec = t->mods[i].old->rec;
+				t->mods[i].rec = ksc_kidx_module_rec(
+					&t->idx, t->mods[i].old - 1, NULL);
 	}
 	for (size_t i = 0; i < t->n_mods; i++)
 		if (!t->mods[i].rec && !need_rec(t, &t->mods[i]))

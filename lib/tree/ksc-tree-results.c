@@ -70,9 +70,9 @@ void fingerprints(struct ksc_tree *t)
 	for (size_t i = 0; i < t->n_mods; i++) {
 		const struct tmod *m = &t->mods[i];
 		uint64_t rp = hs(0, m->relpath);
-		dm = hn(hn(dm, rp), m->sum.kexp_hash);
-		eng = hn(hn(eng, rp), m->sum.prov_hash);
-		out = hn(hn(out, rp), m->sum.kmod_hash);
+		dm = hn(hn(dm, rp), ksc_krec_sum_hash(&m->sum, KREC_H_KEXP));
+		eng = hn(hn(eng, rp), ksc_krec_sum_hash(&m->sum, KREC_H_PROV));
+		out = hn(hn(out, rp), ksc_krec_sum_hash(&m->sum, KREC_H_KMOD));
 	}
 	t->dm_fp = dm;
 	t->eng_fp = eng;
@@ -112,9 +112,9 @@ int report_problems(struct ksc_tree *t)
 	/* Problems of modules: those the reader failed on, kernel images in the tree. */
 	for (size_t i = 0; i < t->n_mods; i++) {
 		struct tmod *m = &t->mods[i];
-		bool problem = !(m->sum.flags & KREC_F_ENGINE) ||
-			       m->sum.kind == KSC_KIND_VMLINUX;
-		if (!m->sum.n_msgs && !problem)
+		bool problem = ksc_krec_sum_read_error(&m->sum) != 0 ||
+			       ksc_krec_sum_kind(&m->sum) == KSC_KIND_VMLINUX;
+		if (!ksc_krec_sum_msg_count(&m->sum) && !problem)
 			continue;
 		const struct krec *r = need_rec(t, m);
 		if (!r)
@@ -151,7 +151,7 @@ int report_problems(struct ksc_tree *t)
 	for (size_t i = 0; i < t->n_mods; i++) {
 		const struct tmod *m = &t->mods[i];
 		const struct krec *r = m->rec;
-		if (!m->sum.n_msgs || !r)
+		if (!ksc_krec_sum_msg_count(&m->sum) || !r)
 			continue;
 		for (size_t j = 0; j < ksc_krec_msg_count(r) && k < n; j++, k++) {
 			l[k] = (struct logline){ m->path, 0, NULL, NULL, 0 };

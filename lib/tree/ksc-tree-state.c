@@ -183,8 +183,7 @@ const struct kidx_dir *walk_dirs(const struct ksc_tree *t, size_t *n)
 
 	*n = 0;
 	if (t->walk_cached) {
-		*n = t->idx.n_dirs;
-		return t->idx.dirs;
+		return ksc_kidx_dirs(&t->idx, n);
 	}
 	return wr ? ksc_walkres_dirs(wr, n) : NULL;
 }

@@ -64,7 +64,7 @@ int do_walk(struct ksc_tree *t)
 static int cached_walk(struct ksc_tree *t)
 {
 	const struct kidx *idx = &t->idx;
-	size_t n = idx->n_mods;
+	size_t n = ksc_kidx_count(idx);
 	struct hash names;
 	int r = 1;
 
@@ -76,7 +76,7 @@ static int cached_walk(struct ksc_tree *t)
 	 */
 	size_t need = 0, dl = strlen(t->moddir);
 	for (size_t i = 0; i < n; i++) {
-		size_t rl = strlen(idx->mods[i].relpath);
+		size_t rl = strlen(ksc_kidx_module(idx, i, NULL, NULL, NULL));
 		if (rl >= PATH_MAX)
 			return 0;
 		need += dl + 1 + rl + 1;
@@ -90,22 +90,24 @@ static int cached_walk(struct ksc_tree *t)
 	}
 	char *p = t->walk_arena;
 	for (size_t i = 0; r == 1 && i < n; i++) {
-		const struct kidx_module *km = &idx->mods[i];
+		const char *modname, *replaced;
+		uint32_t dir;
+		const char *rel = ksc_kidx_module(idx, i, &modname, &replaced, &dir);
 		struct tmod *m = &t->mods[i];
-		size_t rl = strlen(km->relpath);
+		size_t rl = strlen(rel);
 		memset(m, 0, sizeof(*m));
 		memcpy(p, t->moddir, dl);
 		p[dl] = '/';
-		memcpy(p + dl + 1, km->relpath, rl + 1);
+		memcpy(p + dl + 1, rel, rl + 1);
 		m->path = p;
 		m->relpath = p + dl + 1;
 		p += dl + 1 + rl + 1;
-		m->modname = (char *)km->modname; /* the index outlives the walk */
-		m->replaced = (char *)km->replaced;
+		m->modname = (char *)modname; /* the index outlives the walk */
+		m->replaced = (char *)replaced;
 		m->path_arena = m->name_arena = true;
 		m->base_off = (size_t)(ksc_basename(m->relpath) - m->relpath);
 		m->rank = 1;
-		m->dir = km->dir;
+		m->dir = dir;
 		t->n_mods = i + 1;
 		/* a name twice is not the list of one walk: walk */
 		int h = hash_add(&names, m->modname, NULL, 1);
@@ -193,7 +195,8 @@ int order_modules(struct ksc_tree *t)
 	 * The walk of the last run (same files, listed in the order that run sorted them)
 	 * and the same modules.order, read without a problem: the same order.
 	 */
-	if (t->walk_cached && (data || oerr == ENOENT) && t->idx.order_fp == t->order_fp) {
+	if (t->walk_cached && (data || oerr == ENOENT) &&
+	    ksc_kidx_fp(&t->idx, KIDX_FP_ORDER) == t->order_fp) {
 		ret = 0;
 		free(data);
 		goto out;
@@ -399,7 +402,7 @@ int pre_stat(struct ksc_tree *t, unsigned int jobs, struct pre_job *pj)
 	size_t nd, nm = ksc_kidx_raw_count(&t->idx, &nd);
 
 	memset(pj, 0, sizeof(*pj));
-	if (!nd || t->idx.modset_fp != t->modset_fp)
+	if (!nd || ksc_kidx_fp(&t->idx, KIDX_FP_MODSET) != t->modset_fp)
 		return 0; /* no walk to replay, or other depmod.d rules: walk */
 	for (size_t i = 0; i < nd; i++) {
 		uint64_t ino;

@@ -68,7 +68,7 @@ static int check_index_walk(struct ksc_tree *t, unsigned int jobs, struct pre_jo
 	if (!t->have_idx)
 		return 0;
 	r = pre_stat(t, jobs, pj);
-	if (r == 0 && !pj->index_err && !t->idx.finished)
+	if (r == 0 && !pj->index_err && !ksc_kidx_finished(&t->idx))
 		pj->index_err = finish_index(t); /* pre_stat() did not start */
 	if (r == 0 && pj->index_err == -ENOMEM)
 		r = -ENOMEM;
@@ -115,9 +115,10 @@ static int take_unchanged(struct ksc_tree *t, const struct pre_job *pj, size_t *
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n_mods; i++) {
 		struct tmod *m = &t->mods[i];
-		if (m->old && pj->pre[m->old - t->idx.mods]) {
-			m->sum = m->old->sum;
-			m->rec = m->old->rec; /* NULL until fetched */
+		if (m->old && pj->pre[m->old - 1]) {
+			m->sum = *ksc_kidx_module_sum(&t->idx, m->old - 1);
+			/* NULL until fetched */
+			m->rec = ksc_kidx_module_rec(&t->idx, m->old - 1, NULL);
 			m->cached = true;
 		} else {
 			(*items)[(*n_items)++] = i;

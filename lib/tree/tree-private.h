@@ -63,7 +63,7 @@ struct tmod {
 	struct krec *rec_own;
 	uint64_t rec_hash; /* of rec_own, for the index (0: not computed) */
 	bool cached;
-	const struct kidx_module *old; /* the index's entry for this path, if any */
+	size_t old;                    /* the index's entry for this path + 1; 0: none */
 	const struct kder *old_der;    /* ... and its derived record */
 
 	/* depmod */
