@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
  * The kernel wing (doc/architecture.md): one kernel as the rules see it. Where its files
- * are (ksc-locate.c), its exports and config (ksc-kernel.c), its built-in keys
+ * are (ksc-locate.c), its exports, owners and config (ksc-kernel.c, the owner of struct
+ * ksc_kernel), what it reads besides its modules (ksc-kernel-own.c), its built-in keys
  * (ksc-keycache.c), the features of each version (ksc-features.c), names, patterns and
- * licenses (ksc-rules.c), the dependency cycles among owners (ksc-cycles.c), the kernel of
+ * licenses (ksc-rules.c), the rule of dependency cycles (ksc-cycles.c), the kernel of
  * depmod's files (ksc-kernel-depmod.c) and the catalogue of rules and finding codes
  * (ksc-catalogue.c). Depmod's choice of one file per name is the modset wing's.
  */
@@ -59,49 +60,14 @@ struct ksc_features {
 int ksc_features_init(struct ksc_features *f, const char *kver);
 
 /* ---- kernel (ksc-kernel.c) ---- */
-struct kowner {
-	const char *name;          /* the loader's name: struct module name, or from the owner path */
-	struct ksc_module *module; /* when read from a .ko; NULL for Module.symvers owners */
-	const char *replaced;      /* a file of the same name this one won over (depmod's
-				    * search order), relative to the module folder, or NULL */
-	const char *won_by;        /* with replaced: the rule that ranks this file first */
-	const char *relpath;       /* with replaced: this file, relative to the module folder */
-	bool proprietary;          /* license not GPL-compatible (R15): TAINT_PROPRIETARY_MODULE */
-	uint32_t id;               /* its place in ksc_kernel.owners */
-	/* R43 (ksc-cycles.c): the owners it depends on, and the dependency cycle it is in or
-	 * behind ("a -> b -> a"), which keeps modprobe from loading it, or NULL */
-	uint32_t *deps, n_deps;
-	size_t cap_deps;
-	bool deps_given;           /* by ksc_kernel_set_owner_deps(), not from its imports */
-	const char *cycle;
-};
-
-struct kprov {
-	struct ksc_export exp;
-	struct kowner *owner;      /* NULL: vmlinux */
-	size_t next;               /* next provider of the same name + 1, 0 = none */
-};
-
+/*
+ * struct ksc_kernel, its providers (struct kprov: one export, vmlinux's or a module's)
+ * and owners (struct kowner: a module) are defined in ksc-kernel.c only; everyone else,
+ * of this wing or above, calls the functions below (tests/structure.py, OWNED_STRUCTS).
+ */
+struct kowner;
+struct kprov;
 struct ksc_svahead; /* ksc-symvers-cache.c */
-
-struct ksc_kernel {
-	int refcount;
-	struct ksc_ctx *ctx;
-	struct pool strings;
-	struct kprov *provs;
-	size_t n_provs, cap_provs;
-	struct kowner **owners;
-	size_t n_owners, cap_owners;
-	struct hash index, owner_index;
-	bool index_dirty, cycles_dirty, has_vmlinux, crcs_from_symvers;
-	const char *release, *vermagic, *exports_from;
-	bool vermagic_from_image; /* a kernel image's vermagic wins over its modules' */
-	int config[KSC_CONFIG_COUNT];
-	unsigned int quirks;
-	unsigned int errors;
-	struct ksc_keyring *keyring; /* trusted keys (ksc-sig.c), or NULL */
-	struct ksc_svahead *ahead;   /* Module.symvers rows read ahead, or NULL */
-};
 
 int ksc_kernel_add_symvers_rows(struct ksc_kernel *k, const struct ksc_symvers *sv,
 				bool vmlinux_only) _must_check_;
@@ -113,11 +79,6 @@ int ksc_kernel_add_symvers_rows(struct ksc_kernel *k, const struct ksc_symvers *
 bool ksc_kernel_has_intree_module(const struct ksc_kernel *k);
 /* The symbol index, and the owners' dependency cycles (R43) when anything changed. */
 int ksc_kernel_build_index(struct ksc_kernel *k) _must_check_;
-/*
- * R43 (ksc-cycles.c): which owners modprobe cannot load, being in or behind a dependency
- * cycle (kowner.cycle). 0 or -ENOMEM; ksc_kernel_build_index() calls it.
- */
-int ksc_kernel_find_cycles(struct ksc_kernel *k) _must_check_;
 /*
  * R43's rule on any dependency graph (module i needs deps[i][0..n_deps[i]-1]): ok[i] when
  * module i can be loaded, i.e. is neither in a cycle nor needs a module that is. The
@@ -170,16 +131,26 @@ int ksc_kernel_depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location
 			   struct ksc_kernel **out) _must_check_;
 
 /*
- * What ksc_kernel_open_location() reads after the tree's modules (ksc-kernel.c): the
+ * What ksc_kernel_open_location() reads after the tree's modules (ksc-kernel-own.c): the
  * kernel's own exports (with `symvers_modules`, a Module.symvers' module rows too), the
  * quirks and the configuration; `cache`: the file that keeps a Module.symvers' rows
  * between runs (ksc_kernel_add_symvers_cached()), or NULL. 0 or -errno, logged.
  */
 int ksc_kernel_open_rest(struct ksc_kernel *k, const struct ksc_kernel_location *loc,
 			 bool symvers_modules, const char *cache) _must_check_;
-/* One row of a Module.symvers as a provider (vmlinux_only: module rows skipped). */
-int ksc_kernel_add_symvers_row(struct ksc_kernel *k, const struct ksc_symvers_entry *e,
-			       bool vmlinux_only) _must_check_;
+/* Rows of a Module.symvers as providers (vmlinux_only: module rows skipped); its CRCs are
+ * the kernel's. 0 or -ENOMEM. */
+int ksc_kernel_add_symvers_entries(struct ksc_kernel *k, const struct ksc_symvers_entry *v,
+				   size_t n, bool vmlinux_only) _must_check_;
+/* Count n more errors (ksc_kernel_get_error_count()): files that could not be read. */
+void ksc_kernel_add_errors(struct ksc_kernel *k, unsigned int n);
+/* Does it have its own exports yet (vmlinux's, from an image or Module.symvers)? */
+bool ksc_kernel_has_own_exports(const struct ksc_kernel *k);
+/* The context it logs to from now on (a reference taken, the old one's dropped). */
+void ksc_kernel_set_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx);
+/* The Module.symvers rows read ahead: keep `a` (the rows kept before freed), take them. */
+void ksc_kernel_keep_symvers_ahead(struct ksc_kernel *k, struct ksc_svahead *a);
+struct ksc_svahead *ksc_kernel_take_symvers_ahead(struct ksc_kernel *k);
 /*
  * The rows of the Module.symvers at `path`, from `cache` when it holds them for this very
  * file (path, size, inode, mtime, ctime; checked whole), else read (what it logs said)
@@ -199,13 +170,15 @@ int ksc_svcache_load(const char *cache, const char *path, const struct stat *st,
 		     struct ksc_svrows *out) _must_check_;
 void ksc_svrows_fini(struct ksc_svrows *rows);
 /*
- * The kept rows of the location's Module.symvers read now, while something else (the
- * module folder's walk) runs: ksc_kernel_add_symvers_cached() takes them instead of
+ * The kept rows of the location's Module.symvers read now (ksc-kernel-own.c), while
+ * something else (the module folder's walk) runs: ksc_kernel_add_symvers_cached() takes them instead of
  * reading them then, when the file is still the one they were kept for. 0 (read, or
  * nothing to read) or -ENOMEM.
  */
 int ksc_kernel_read_symvers_ahead(struct ksc_kernel *k, const struct ksc_kernel_location *loc,
 				  const char *cache) _must_check_;
+/* The rows `cache` keeps for `path`, read now: 0 and *out (NULL: none kept), -ENOMEM. */
+int ksc_svahead_read(const char *cache, const char *path, struct ksc_svahead **out);
 void ksc_svahead_free(struct ksc_svahead *a);
 /* The rows read ahead (*a freed) when they are cache's for path as `st` says: 0, else 1. */
 int ksc_svahead_take(struct ksc_svahead **a, const char *cache, const char *path,
@@ -219,7 +192,7 @@ int ksc_svcache_read_symvers(struct ksc_ctx *ctx, const char *path, struct ksc_s
 /* The file beside the index `index` (".idx") that keeps the exports: malloc'd, or NULL. */
 char *ksc_kernel_symvers_cache_of(const char *index);
 
-/* ---- the kernel as the wings above read it (ksc-kernel-view.c) ---- */
+/* ---- the kernel as the wings above read it (ksc-kernel.c) ---- */
 /*
  * Engine, source and report read a kernel's providers and owners through these, never
  * through the fields of struct ksc_kernel, struct kprov or struct kowner

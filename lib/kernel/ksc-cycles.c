@@ -9,14 +9,15 @@
  * dependency cycles!", depmod_calculate_dependencies() in tools/depmod.c) and writes no
  * modules.dep.
  *
- * The graph: each module owner depends on the owner of each symbol it imports, as the
- * loader's find_symbol() takes it (vmlinux first, else the first module providing it),
- * or on the owners the caller gave (ksc_kernel_set_owner_deps(): the tree's depmod
- * resolution). The modules that can be loaded are found from the leaves up (Kahn's
- * algorithm on the reversed graph); every other one is in a cycle or depends on one, and
- * is given the text of the cycle it reaches ("a -> b -> a"). Time and memory are linear
- * in the modules and their imports. ksc_loadable() and ksc_cycle_texts() take any graph:
- * the engine runs them on the modules given together to check (ksc-order.c).
+ * The graph (ksc-kernel.c builds it from a kernel's owners): each module owner depends on
+ * the owner of each symbol it imports, as the loader's find_symbol() takes it (vmlinux
+ * first, else the first module providing it), or on the owners the caller gave
+ * (ksc_kernel_set_owner_deps(): the tree's depmod resolution). The modules that can be
+ * loaded are found from the leaves up (Kahn's algorithm on the reversed graph); every
+ * other one is in a cycle or depends on one, and is given the text of the cycle it
+ * reaches ("a -> b -> a"). Time and memory are linear in the modules and their imports.
+ * ksc_loadable() and ksc_cycle_texts() take any graph: the engine runs them on the
+ * modules given together to check (ksc-order.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -24,48 +25,6 @@
 
 #include "kernel/kernel.h"
 #include "util/array.h"
-
-/* The owner a module's import resolves to, as find_symbol() picks it; NULL: vmlinux. */
-static struct kowner *import_owner(const struct ksc_kernel *k, const struct kowner *self,
-				   const char *name)
-{
-	/* the index as ksc_kernel_first_prov() reads it (ksc-kernel.c calls this file) */
-	const struct kprov *p = hash_find(&k->index, name);
-
-	for (; p; p = p->next ? &k->provs[p->next - 1] : NULL) {
-		if (!p->owner)
-			return NULL;
-		if (p->owner != self && strcmp(p->owner->name, self->name) != 0)
-			return p->owner;
-	}
-	return NULL;
-}
-
-/*
- * Each owner's dependencies, from its module's imports unless given; mark: scratch of one
- * entry per owner, all UINT32_MAX. 0 or -ENOMEM.
- */
-static int owner_deps(struct ksc_kernel *k, uint32_t *mark)
-{
-	for (size_t i = 0; i < k->n_owners; i++) {
-		struct kowner *o = k->owners[i];
-		if (o->deps_given)
-			continue;
-		o->n_deps = 0;
-		size_t cap = o->cap_deps;
-		for (size_t j = 0; o->module && j < ksc_module_get_import_count(o->module); j++) {
-			struct kowner *d =
-				import_owner(k, o, ksc_module_get_import(o->module, j)->name);
-			if (!d || mark[d->id] == i)
-				continue;
-			mark[d->id] = (uint32_t)i;
-			if (array_push(o->deps, o->n_deps, cap, d->id) < 0)
-				return -ENOMEM;
-		}
-		o->cap_deps = cap;
-	}
-	return 0;
-}
 
 /* The graph the rule runs on, and the scratch of cycle_text(). */
 struct cycle_walk {
@@ -197,63 +156,4 @@ out:
 	free(ustart);
 	free(users);
 	return r;
-}
-
-int ksc_kernel_find_cycles(struct ksc_kernel *k)
-{
-	size_t n = k->n_owners, m = n ? n : 1;
-	uint32_t **dp = calloc(m, sizeof(*dp)), *nd = calloc(m, sizeof(*nd));
-	uint32_t *mark = malloc(m * sizeof(*mark));
-	const char **names = calloc(m, sizeof(*names)), **text = calloc(m, sizeof(*text));
-	bool *ok = calloc(m, sizeof(*ok));
-	int r = -ENOMEM;
-
-	if (!dp || !nd || !mark || !names || !text || !ok)
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		mark[i] = UINT32_MAX;
-	if (owner_deps(k, mark) < 0)
-		goto out;
-	for (size_t i = 0; i < n; i++) {
-		dp[i] = k->owners[i]->deps;
-		nd[i] = k->owners[i]->n_deps;
-		names[i] = k->owners[i]->name;
-	}
-	r = ksc_loadable(n, dp, nd, ok);
-	if (r >= 0)
-		r = ksc_cycle_texts(n, dp, nd, ok, names, &k->strings, text);
-	for (size_t i = 0; i < n; i++)
-		k->owners[i]->cycle = r >= 0 ? text[i] : NULL;
-	if (r >= 0)
-		k->cycles_dirty = false;
-out:
-	free(dp);
-	free(nd);
-	free(mark);
-	free(names);
-	free(text);
-	free(ok);
-	return r < 0 ? r : 0;
-}
-
-int ksc_kernel_set_owner_deps(struct ksc_kernel *k, const char *owner,
-			      const char *const *deps, size_t n)
-{
-	struct kowner *o = hash_find(&k->owner_index, owner);
-	size_t cap = o ? o->cap_deps : 0;
-
-	if (!o)
-		return 0; /* exports nothing: no module depends on it */
-	o->n_deps = 0;
-	o->deps_given = true;
-	k->cycles_dirty = true;
-	for (size_t i = 0; i < n; i++) {
-		const struct kowner *d = hash_find(&k->owner_index, deps[i]);
-		if (!d || d == o)
-			continue;
-		if (array_push(o->deps, o->n_deps, cap, d->id) < 0)
-			return -ENOMEM;
-	}
-	o->cap_deps = cap;
-	return 0;
 }

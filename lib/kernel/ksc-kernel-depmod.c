@@ -491,7 +491,7 @@ static int add_needed(struct fast *f)
 			if (r == -ENOMEM)
 				return r;
 			if (r < 0)
-				k->errors++;
+				ksc_kernel_add_errors(k, 1);
 		}
 		bool is_mod = mod && ksc_module_get_kind(mod) == KSC_KIND_MODULE;
 		int r = 0;
@@ -501,9 +501,8 @@ static int add_needed(struct fast *f)
 		if (is_mod && ksc_module_is_intree(mod))
 			f->intree_seen = true; /* until then every file is read */
 		if (is_mod && ksc_module_is_intree(mod) && ksc_module_get_vermagic(mod)) {
-			if (!k->vermagic && !needed &&
-			    !(k->vermagic = pool_strdup(&k->strings, ksc_module_get_vermagic(mod))))
-				r = -ENOMEM;
+			if (!ksc_kernel_get_vermagic(k) && !needed)
+				r = ksc_kernel_set_vermagic(k, ksc_module_get_vermagic(mod));
 			vermagic_known = true;
 		}
 		if (r >= 0 && is_mod && needed) {
@@ -664,8 +663,7 @@ static int depmod_open(struct ksc_ctx *ctx, const struct ksc_kernel_location *lo
 		ksc_msgbuf_replay(prelude, ctx);
 		ksc_msgbuf_replay(&held, ctx);
 		ksc_log_like(f.q, ctx);
-		ksc_unref(f.k->ctx);
-		f.k->ctx = ksc_ref(ctx);
+		ksc_kernel_set_ctx(f.k, ctx);
 		*out = f.k;
 		f.k = NULL;
 	} else if (r != -ENOMEM) {

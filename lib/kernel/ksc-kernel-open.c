@@ -31,11 +31,11 @@ int ksc_kernel_add_modset(struct ksc_kernel *k, struct ksc_modset *ms)
 
 	for (size_t i = 0; i < ksc_modset_count(ms); i++) {
 		struct ksc_module *mod;
-		int r = ksc_modset_module(ms, i, k->ctx, &mod);
+		int r = ksc_modset_module(ms, i, ksc_kernel_get_ctx(k), &mod);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0) {
-			k->errors++;
+			ksc_kernel_add_errors(k, 1);
 			continue;
 		}
 		if (ksc_module_get_kind(mod) == KSC_KIND_MODULE) {
@@ -61,7 +61,7 @@ int ksc_kernel_from_modset(struct ksc_ctx *ctx, const struct ksc_kernel_location
 	r = ksc_kernel_new(ctx, &k);
 	if (r < 0)
 		return r;
-	k->errors += ksc_modset_walk_errors(ms);
+	ksc_kernel_add_errors(k, ksc_modset_walk_errors(ms));
 	r = ksc_kernel_set_release(k, ksc_kernel_location_get_release(loc));
 	if (r >= 0)
 		r = ksc_kernel_add_modset(k, ms);
@@ -531,7 +531,7 @@ KSC_EXPORT int ksc_kernel_open_path(struct ksc_ctx *ctx, const char *path,
 		r = ksc_symvers_new_from_path(ctx, path, &sv);
 		if (r >= 0) {
 			if (ksc_symvers_get_error_count(sv))
-				k->errors++;
+				ksc_kernel_add_errors(k, 1);
 			r = ksc_kernel_add_symvers(k, sv);
 			ksc_symvers_unref(sv);
 		}

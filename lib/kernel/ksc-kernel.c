@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * struct ksc_kernel: the kernel a module is checked against. Its exports (vmlinux, and the
- * modules of its tree as providers), its release and vermagic, and the configuration
- * options that change verdicts.
+ * modules of its tree as providers), its owners (the modules) and the graph of their
+ * dependencies, its release and vermagic, and the configuration options that change
+ * verdicts. The struct, its providers (struct kprov) and owners (struct kowner) are
+ * defined here only: every other file, of this wing or above, calls the functions of
+ * kernel.h (tests/structure.py, OWNED_STRUCTS), as kmod keeps kmod_ctx in libkmod.c.
+ * This file calls down only (ksc-cycles.c's graph rule, ksc-symvers-cache.c's rows read
+ * ahead), never a file of this wing that calls it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +20,50 @@
 #include "kernel/kernel.h"
 #include "modset/modset.h"
 #include "util/array.h"
+
+/* A module of the kernel (a .ko read, or a Module.symvers owner known by name). */
+struct kowner {
+	const char *name;          /* the loader's name: struct module name, or from the owner path */
+	struct ksc_module *module; /* when read from a .ko; NULL for Module.symvers owners */
+	const char *replaced;      /* a file of the same name this one won over (depmod's
+				    * search order), relative to the module folder, or NULL */
+	const char *won_by;        /* with replaced: the rule that ranks this file first */
+	const char *relpath;       /* with replaced: this file, relative to the module folder */
+	bool proprietary;          /* license not GPL-compatible (R15): TAINT_PROPRIETARY_MODULE */
+	uint32_t id;               /* its place in ksc_kernel.owners */
+	/* R43: the owners it depends on, and the dependency cycle it is in or behind
+	 * ("a -> b -> a"), which keeps modprobe from loading it, or NULL */
+	uint32_t *deps, n_deps;
+	size_t cap_deps;
+	bool deps_given;           /* by ksc_kernel_set_owner_deps(), not from its imports */
+	const char *cycle;
+};
+
+/* One export of the kernel: vmlinux's or a module's. */
+struct kprov {
+	struct ksc_export exp;
+	struct kowner *owner;      /* NULL: vmlinux */
+	size_t next;               /* next provider of the same name + 1, 0 = none */
+};
+
+struct ksc_kernel {
+	int refcount;
+	struct ksc_ctx *ctx;
+	struct pool strings;
+	struct kprov *provs;
+	size_t n_provs, cap_provs;
+	struct kowner **owners;
+	size_t n_owners, cap_owners;
+	struct hash index, owner_index;
+	bool index_dirty, cycles_dirty, has_vmlinux, crcs_from_symvers;
+	const char *release, *vermagic;
+	bool vermagic_from_image; /* a kernel image's vermagic wins over its modules' */
+	int config[KSC_CONFIG_COUNT];
+	unsigned int quirks;
+	unsigned int errors;
+	struct ksc_keyring *keyring; /* trusted keys (ksc-sig.c), or NULL */
+	struct ksc_svahead *ahead;   /* Module.symvers rows read ahead, or NULL */
+};
 
 #define PROV_VMLINUX ((struct kowner *)0)
 
@@ -138,8 +187,8 @@ static const char *owner_modname(char *buf, size_t size, const char *path)
 	return buf;
 }
 
-int ksc_kernel_add_symvers_row(struct ksc_kernel *k, const struct ksc_symvers_entry *e,
-			       bool vmlinux_only)
+static int add_symvers_row(struct ksc_kernel *k, const struct ksc_symvers_entry *e,
+			   bool vmlinux_only)
 {
 	bool vml = strcmp(e->module, "vmlinux") == 0;
 	struct kowner *o = PROV_VMLINUX;
@@ -167,7 +216,7 @@ int ksc_kernel_add_symvers_rows(struct ksc_kernel *k, const struct ksc_symvers *
 				bool vmlinux_only)
 {
 	for (size_t i = 0; i < ksc_symvers_get_count(sv); i++) {
-		int r = ksc_kernel_add_symvers_row(k, ksc_symvers_get(sv, i), vmlinux_only);
+		int r = add_symvers_row(k, ksc_symvers_get(sv, i), vmlinux_only);
 		if (r < 0)
 			return r;
 	}
@@ -175,44 +224,14 @@ int ksc_kernel_add_symvers_rows(struct ksc_kernel *k, const struct ksc_symvers *
 	return 0;
 }
 
-/* The file as it is now, the same as `st` (not changed while it was read)? */
-static bool unchanged(const char *path, const struct stat *st)
+int ksc_kernel_add_symvers_entries(struct ksc_kernel *k, const struct ksc_symvers_entry *v,
+				   size_t n, bool vmlinux_only)
 {
-	struct stat now;
+	int r = 0;
 
-	return stat(path, &now) == 0 && now.st_size == st->st_size && now.st_ino == st->st_ino &&
-	       st_mtime_ns(&now) == st_mtime_ns(st) && st_ctime_ns(&now) == st_ctime_ns(st);
-}
-
-int ksc_kernel_add_symvers_cached(struct ksc_kernel *k, const char *path, const char *cache,
-				  bool vmlinux_only)
-{
-	struct ksc_symvers *sv;
-	struct ksc_svrows rows;
-	struct stat st;
-	bool keyed = cache && stat(path, &st) == 0 && S_ISREG(st.st_mode), clean = false;
-	int r = keyed ? ksc_svahead_take(&k->ahead, cache, path, &st, &rows) : 1;
-
-	if (r > 0 && keyed)
-		r = ksc_svcache_load(cache, path, &st, &rows);
-
-	if (r == 0) {
-		for (size_t i = 0; r == 0 && i < rows.n; i++)
-			r = ksc_kernel_add_symvers_row(k, &rows.v[i], vmlinux_only);
-		k->crcs_from_symvers = true;
-		ksc_svrows_fini(&rows);
-		return r;
-	}
-	if (r < 0)
-		return r;
-	r = keyed ? ksc_svcache_read_symvers(k->ctx, path, &sv, &clean)
-		  : ksc_symvers_new_from_path(k->ctx, path, &sv);
-	if (r < 0)
-		return r;
-	r = ksc_kernel_add_symvers_rows(k, sv, vmlinux_only);
-	if (r >= 0 && clean && unchanged(path, &st))
-		ksc_svcache_save(cache, path, &st, sv);
-	ksc_symvers_unref(sv);
+	for (size_t i = 0; r == 0 && i < n; i++)
+		r = add_symvers_row(k, &v[i], vmlinux_only);
+	k->crcs_from_symvers = true;
 	return r;
 }
 
@@ -369,6 +388,112 @@ KSC_EXPORT unsigned int ksc_kernel_get_error_count(const struct ksc_kernel *k)
 	return k->errors;
 }
 
+/* ---- the owners' dependency graph (R43; the rule itself: ksc-cycles.c) ---- */
+
+/* The owner a module's import resolves to, as find_symbol() picks it; NULL: vmlinux. */
+static struct kowner *import_owner(const struct ksc_kernel *k, const struct kowner *self,
+				   const char *name)
+{
+	const struct kprov *p = hash_find(&k->index, name);
+
+	for (; p; p = p->next ? &k->provs[p->next - 1] : NULL) {
+		if (!p->owner)
+			return NULL;
+		if (p->owner != self && strcmp(p->owner->name, self->name) != 0)
+			return p->owner;
+	}
+	return NULL;
+}
+
+/*
+ * Each owner's dependencies, from its module's imports unless given; mark: scratch of one
+ * entry per owner, all UINT32_MAX. 0 or -ENOMEM.
+ */
+static int owner_deps(struct ksc_kernel *k, uint32_t *mark)
+{
+	for (size_t i = 0; i < k->n_owners; i++) {
+		struct kowner *o = k->owners[i];
+		if (o->deps_given)
+			continue;
+		o->n_deps = 0;
+		size_t cap = o->cap_deps;
+		for (size_t j = 0; o->module && j < ksc_module_get_import_count(o->module); j++) {
+			struct kowner *d =
+				import_owner(k, o, ksc_module_get_import(o->module, j)->name);
+			if (!d || mark[d->id] == i)
+				continue;
+			mark[d->id] = (uint32_t)i;
+			if (array_push(o->deps, o->n_deps, cap, d->id) < 0)
+				return -ENOMEM;
+		}
+		o->cap_deps = cap;
+	}
+	return 0;
+}
+
+/*
+ * R43: which owners modprobe cannot load, being in or behind a dependency cycle
+ * (kowner.cycle), by ksc-cycles.c's rule on the owners' graph. 0 or -ENOMEM.
+ */
+static int find_cycles(struct ksc_kernel *k)
+{
+	size_t n = k->n_owners, m = n ? n : 1;
+	uint32_t **dp = calloc(m, sizeof(*dp)), *nd = calloc(m, sizeof(*nd));
+	uint32_t *mark = malloc(m * sizeof(*mark));
+	const char **names = calloc(m, sizeof(*names)), **text = calloc(m, sizeof(*text));
+	bool *ok = calloc(m, sizeof(*ok));
+	int r = -ENOMEM;
+
+	if (!dp || !nd || !mark || !names || !text || !ok)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		mark[i] = UINT32_MAX;
+	if (owner_deps(k, mark) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		dp[i] = k->owners[i]->deps;
+		nd[i] = k->owners[i]->n_deps;
+		names[i] = k->owners[i]->name;
+	}
+	r = ksc_loadable(n, dp, nd, ok);
+	if (r >= 0)
+		r = ksc_cycle_texts(n, dp, nd, ok, names, &k->strings, text);
+	for (size_t i = 0; i < n; i++)
+		k->owners[i]->cycle = r >= 0 ? text[i] : NULL;
+	if (r >= 0)
+		k->cycles_dirty = false;
+out:
+	free(dp);
+	free(nd);
+	free(mark);
+	free(names);
+	free(text);
+	free(ok);
+	return r < 0 ? r : 0;
+}
+
+int ksc_kernel_set_owner_deps(struct ksc_kernel *k, const char *owner,
+			      const char *const *deps, size_t n)
+{
+	struct kowner *o = hash_find(&k->owner_index, owner);
+	size_t cap = o ? o->cap_deps : 0;
+
+	if (!o)
+		return 0; /* exports nothing: no module depends on it */
+	o->n_deps = 0;
+	o->deps_given = true;
+	k->cycles_dirty = true;
+	for (size_t i = 0; i < n; i++) {
+		const struct kowner *d = hash_find(&k->owner_index, deps[i]);
+		if (!d || d == o)
+			continue;
+		if (array_push(o->deps, o->n_deps, cap, d->id) < 0)
+			return -ENOMEM;
+	}
+	o->cap_deps = cap;
+	return 0;
+}
+
 /*
  * The symbol index: name -> first provider, providers of one name chained in the loader's
  * search order: vmlinux first (find_symbol() looks there first), then modules in the
@@ -377,7 +502,7 @@ KSC_EXPORT unsigned int ksc_kernel_get_error_count(const struct ksc_kernel *k)
 int ksc_kernel_build_index(struct ksc_kernel *k)
 {
 	if (!k->index_dirty)
-		return k->cycles_dirty ? ksc_kernel_find_cycles(k) : 0;
+		return k->cycles_dirty ? find_cycles(k) : 0;
 	hash_fini(&k->index);
 	hash_init(&k->index);
 	int r = hash_reserve(&k->index, k->n_provs);
@@ -412,7 +537,7 @@ int ksc_kernel_build_index(struct ksc_kernel *k)
 	}
 	free(tail);
 	k->index_dirty = false;
-	return ksc_kernel_find_cycles(k);
+	return find_cycles(k);
 }
 
 const struct kprov *ksc_kernel_first_prov(const struct ksc_kernel *k, const char *symbol)
@@ -438,8 +563,6 @@ KSC_EXPORT const struct ksc_export *ksc_kernel_find_export(const struct ksc_kern
 		*owner = p->owner ? p->owner->name : "vmlinux";
 	return &p->exp;
 }
-
-/* ---- what ksc_kernel_open() reads besides the modules (ksc-kernel-open.c) ---- */
 
 int ksc_kernel_note_replaced(struct ksc_kernel *k, const struct ksc_depmod_cfg *cfg,
 			     const struct ksc_module *mod, const char *relpath,
@@ -469,99 +592,6 @@ bool ksc_kernel_has_intree_module(const struct ksc_kernel *k)
 	return false;
 }
 
-/*
- * The kernel's own exports from the locator's source (Module.symvers, vmlinux, vmlinuz);
- * when one cannot be read, the next. 0, -ENOENT (none found, logged) or -ENOMEM.
- */
-static int add_located_exports(struct ksc_kernel *k, const struct ksc_kernel_location *loc,
-			       bool symvers_modules, const char *cache)
-{
-	struct ksc_ctx *ctx = k->ctx;
-	int r = 0;
-
-	for (size_t i = 0; i < ARRAY_SIZE(ksc_exports_order) && !k->has_vmlinux; i++) {
-		enum ksc_kernel_file f = ksc_exports_order[i];
-		const char *p = ksc_kernel_location_get_path(loc, f);
-		/* System.map has names only: the loader view needs CRCs and GPL marks */
-		if (!p || f == KSC_KFILE_SYSTEM_MAP)
-			continue;
-		if (f == KSC_KFILE_SYMVERS) {
-			r = ksc_kernel_add_symvers_cached(k, p, cache, !symvers_modules);
-			if (r < 0 && r != -ENOMEM) {
-				k->errors++;
-				continue;
-			}
-			if (r >= 0 && symvers_modules && k->n_owners)
-				ksc_info(ctx, "%s: no in-tree module in %s: their exports as %s lists them (by name)",
-					 ksc_kernel_location_get_release(loc),
-					 ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR), p);
-		} else {
-			struct ksc_module *vm;
-			if (ksc_module_new_from_path(ctx, p, &vm) < 0) {
-				k->errors++;
-				continue;
-			}
-			r = ksc_module_get_kind(vm) == KSC_KIND_VMLINUX ? ksc_kernel_add_vmlinux(k, vm)
-									 : 0;
-			ksc_module_unref(vm);
-		}
-		if (r < 0)
-			return r;
-		if (k->has_vmlinux) {
-			k->exports_from = pool_strdup(&k->strings, p);
-			ksc_info(ctx, "%s: kernel exports read", p);
-		}
-	}
-	if (!k->has_vmlinux) {
-		ksc_err(ctx, "%s: no Module.symvers, vmlinux or vmlinuz found for the kernel's own exports",
-			ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR));
-		return -ENOENT;
-	}
-	return 0;
-}
-
-/* A Debian kernel package documents itself under usr/share/doc. */
-static bool is_debian_kernel(const struct ksc_kernel_location *loc)
-{
-	const char *root = ksc_kernel_location_get_root(loc);
-	const char *rel = ksc_kernel_location_get_release(loc);
-	char p[4096];
-	struct stat st;
-
-	if (strcmp(root, "/") == 0)
-		root = "";
-	snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s", root, rel);
-	if (stat(p, &st) == 0)
-		return true;
-	snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s-unsigned", root, rel);
-	return stat(p, &st) == 0;
-}
-
-/*
- * What ksc_kernel_open_location() reads after the modules: the kernel's own exports (with
- * `symvers_modules`, a Module.symvers' module rows too: providers known by name only),
- * the distribution's quirks and the configuration. 0 or -errno (logged).
- */
-int ksc_kernel_open_rest(struct ksc_kernel *k, const struct ksc_kernel_location *loc,
-			 bool symvers_modules, const char *cache)
-{
-	int r = add_located_exports(k, loc, symvers_modules, cache);
-
-	if (r < 0)
-		return r;
-	if (is_debian_kernel(loc))
-		k->quirks |= KSC_QUIRK_DEBIAN_MISSING_CRC;
-	const char *config = ksc_kernel_location_get_path(loc, KSC_KFILE_CONFIG);
-	if (config) {
-		r = ksc_kernel_read_config(k, config);
-		if (r == -ENOMEM)
-			return r;
-		if (r < 0)
-			k->errors++;
-	}
-	return 0;
-}
-
 KSC_EXPORT const struct ksc_export *ksc_kernel_get_export(const struct ksc_kernel *k, size_t i,
 							  const char **owner)
 {
@@ -586,4 +616,111 @@ KSC_EXPORT void ksc_kernel_set_keyring(struct ksc_kernel *k, struct ksc_keyring 
 KSC_EXPORT struct ksc_keyring *ksc_kernel_get_keyring(const struct ksc_kernel *k)
 {
 	return k->keyring;
+}
+
+/* ---- what the other files of this wing set: errors, context, rows read ahead ---- */
+
+void ksc_kernel_add_errors(struct ksc_kernel *k, unsigned int n)
+{
+	k->errors += n;
+}
+
+bool ksc_kernel_has_own_exports(const struct ksc_kernel *k)
+{
+	return k->has_vmlinux;
+}
+
+void ksc_kernel_set_ctx(struct ksc_kernel *k, struct ksc_ctx *ctx)
+{
+	struct ksc_ctx *old = k->ctx;
+
+	k->ctx = ksc_ref(ctx);
+	ksc_unref(old);
+}
+
+void ksc_kernel_keep_symvers_ahead(struct ksc_kernel *k, struct ksc_svahead *a)
+{
+	ksc_svahead_free(k->ahead);
+	k->ahead = a;
+}
+
+struct ksc_svahead *ksc_kernel_take_symvers_ahead(struct ksc_kernel *k)
+{
+	struct ksc_svahead *a = k->ahead;
+
+	k->ahead = NULL;
+	return a;
+}
+
+/* ---- the kernel as the wings above read it: each function is one read, the loader asks
+ * them per import ---- */
+
+size_t ksc_kernel_prov_count(const struct ksc_kernel *k)
+{
+	return k->n_provs;
+}
+
+const struct kprov *ksc_kernel_prov(const struct ksc_kernel *k, size_t i)
+{
+	return &k->provs[i];
+}
+
+const struct ksc_export *ksc_kprov_export(const struct kprov *p)
+{
+	return &p->exp;
+}
+
+const struct kowner *ksc_kprov_owner(const struct kprov *p)
+{
+	return p->owner;
+}
+
+const char *ksc_kprov_owner_name(const struct kprov *p)
+{
+	return p->owner ? p->owner->name : "vmlinux";
+}
+
+size_t ksc_kernel_owner_count(const struct ksc_kernel *k)
+{
+	return k->n_owners;
+}
+
+const struct kowner *ksc_kernel_owner(const struct ksc_kernel *k, size_t i)
+{
+	return k->owners[i];
+}
+
+const struct kowner *ksc_kernel_find_owner(const struct ksc_kernel *k, const char *name)
+{
+	return hash_find(&k->owner_index, name);
+}
+
+const char *ksc_kowner_name(const struct kowner *o)
+{
+	return o->name;
+}
+
+struct ksc_module *ksc_kowner_module(const struct kowner *o)
+{
+	return o->module;
+}
+
+bool ksc_kowner_is_proprietary(const struct kowner *o)
+{
+	return o->proprietary;
+}
+
+const char *ksc_kowner_cycle(const struct kowner *o)
+{
+	return o->cycle;
+}
+
+const char *ksc_kowner_replaced(const struct kowner *o, const char **relpath,
+				const char **won_by)
+{
+	if (relpath)
+		*relpath = o->relpath;
+	if (won_by)
+		*won_by = o->won_by;
+	return o->replaced;
 }

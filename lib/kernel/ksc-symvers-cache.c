@@ -279,16 +279,13 @@ void ksc_svahead_free(struct ksc_svahead *a)
 	free(a);
 }
 
-int ksc_kernel_read_symvers_ahead(struct ksc_kernel *k, const struct ksc_kernel_location *loc,
-				  const char *cache)
+int ksc_svahead_read(const char *cache, const char *path, struct ksc_svahead **out)
 {
-	const char *path = ksc_kernel_location_get_path(loc, KSC_KFILE_SYMVERS);
-	struct ksc_svahead *a;
+	struct ksc_svahead *a = calloc(1, sizeof(*a));
 
-	ksc_svahead_free(k->ahead);
-	k->ahead = NULL;
-	if (!path || !cache || !(a = calloc(1, sizeof(*a))))
-		return path && cache ? -ENOMEM : 0;
+	*out = NULL;
+	if (!a)
+		return -ENOMEM;
 	int r = stat(path, &a->st) == 0 && S_ISREG(a->st.st_mode)
 			? ksc_svcache_load(cache, path, &a->st, &a->rows)
 			: 1;
@@ -298,7 +295,7 @@ int ksc_kernel_read_symvers_ahead(struct ksc_kernel *k, const struct ksc_kernel_
 		ksc_svahead_free(a);
 		return r < 0 ? r : 0;
 	}
-	k->ahead = a;
+	*out = a;
 	return 0;
 }
 
