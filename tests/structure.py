@@ -447,6 +447,10 @@ OWNED_STRUCTS = {
     "ksc_module": (["lib/readers/ksc-module.c"],
                    "a module: the readers fill it and everyone reads it through "
                    "readers.h (issue 24)"),
+    "ksc_kernel": (["lib/kernel/ksc-kernel.c"],
+                   "a kernel: its exports (struct kprov), owners (struct kowner), index and "
+                   "config, all three defined there only; the kernel wing's other files and "
+                   "the wings above call kernel.h's functions (issue 24)"),
 }
 
 
