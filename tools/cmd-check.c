@@ -504,59 +504,14 @@ static int open_keys(struct ksc_ctx *ctx, const struct kernel_opts *k, bool any_
 	return r < 0 ? r : add_certs(*kr, k);
 }
 
-/* Messages held back: the root's keys are read before its kernel is opened. */
-struct held {
-	struct held_msg {
-		int priority;
-		char *msg;
-	} *v;
-	size_t n, cap;
-	bool oom;
-};
-
-static void hold_msg(void *data, int priority, const char *msg)
+/* A signed module and a kernel root without --vmlinux: the image's keys, as cached. */
+static int add_root_keys(struct ksc_keyring *kr, const struct kernel_opts *o,
+			 const struct ksc_kernel *k)
 {
-	struct held *h = data;
-	char *copy = strdup(msg);
-
-	if (!copy || array_push(h->v, h->n, h->cap, ((struct held_msg){ priority, copy })) < 0) {
-		free(copy);
-		h->oom = true;
-	}
-}
-
-/* Say what was held (say: else only freed). -ENOMEM when some of it was lost. */
-static int held_said(struct held *h, bool say)
-{
-	for (size_t i = 0; i < h->n; i++) {
-		if (say)
-			print_log(NULL, h->v[i].priority, h->v[i].msg);
-		free(h->v[i].msg);
-	}
-	free(h->v);
-	int r = h->oom ? -ENOMEM : 0;
-	*h = (struct held){ 0 };
-	return r;
-}
-
-/*
- * A signed module and a kernel root without --vmlinux: the image's keys, as cached,
- * read while the root's module folder is walked (before its kernel is opened). What it
- * logs is held, to be said after the kernel's messages, where it was said when the keys
- * were read after the kernel.
- */
-static int add_root_keys(struct ksc_ctx *ctx, struct ksc_keyring *kr,
-			 const struct kernel_opts *o, struct held *h)
-{
-	const char *kver = o->kver ? o->kver : ksc_kernel_root_get_release(o->kroot);
-	if (!kver)
-		return 0; /* not located: the kernel is not opened either */
+	const char *kver = o->kver ? o->kver : ksc_kernel_get_release(k);
 	_cleanup_free_ char *keys = keys_cache_path(o->root, kver);
 
-	ksc_set_log_fn(ctx, hold_msg, h);
-	int r = ksc_keyring_add_kernel_cached(kr, o->root, kver, keys);
-	ksc_set_log_fn(ctx, print_log, NULL);
-	return r;
+	return ksc_keyring_add_kernel_cached(kr, o->root, kver, keys);
 }
 
 /*
@@ -641,8 +596,7 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 	struct module_list c = { .ctx = ctx };
 	struct ksc_kernel *k = NULL;
 	struct ksc_keyring *kr = NULL;
-	struct held keys_said = { 0 };
-	bool any_signed = false, root_keys;
+	bool any_signed = false;
 	int r, status = parse_args(&a, argc, argv);
 
 	if (status != KSC_EXIT_OK)
@@ -659,9 +613,6 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 		any_signed |= ksc_module_get_signature_size(c.mods[i]) > 0;
 	if (r >= 0)
 		r = open_keys(ctx, &a.kern, any_signed, &kr);
-	root_keys = any_signed && a.kern.root && !a.kern.vmlinux;
-	if (r >= 0 && root_keys && add_root_keys(ctx, kr, &a.kern, &keys_said) == -ENOMEM)
-		r = -ENOMEM;
 	a.kern.for_mods = c.mods;
 	a.kern.n_for_mods = c.n;
 	if (r >= 0)
@@ -672,7 +623,8 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 	}
 	if (a.kern.distro)
 		ksc_kernel_set_quirks(k, distro_quirks(a.kern.distro));
-	if (held_said(&keys_said, true) < 0) {
+	if (any_signed && a.kern.root && !a.kern.vmlinux &&
+	    add_root_keys(kr, &a.kern, k) == -ENOMEM) {
 		status = KSC_EXIT_UNREADABLE;
 		goto out;
 	}
@@ -682,7 +634,6 @@ int cmd_check(struct ksc_ctx *ctx, int argc, char *argv[])
 	if (c.errors && status != KSC_EXIT_USAGE)
 		status |= KSC_EXIT_UNREADABLE;
 out:
-	held_said(&keys_said, false);
 	release_kernel(k);
 	ksc_keyring_unref(kr);
 	ksc_kernel_root_free(a.kern.kroot);

@@ -222,11 +222,6 @@ KSC_EXPORT struct ksc_kernel_root *ksc_kernel_root_free(struct ksc_kernel_root *
 	return NULL;
 }
 
-KSC_EXPORT const char *ksc_kernel_root_get_release(const struct ksc_kernel_root *kr)
-{
-	return kr && kr->loc ? ksc_kernel_location_get_release(kr->loc) : NULL;
-}
-
 /* Locate, walk and attach the index, logging into kr->q; the failure kept in kr->err. */
 static int root_open(struct ksc_kernel_root *kr, const char *root, const char *release)
 {

@@ -225,13 +225,6 @@ int ksc_kernel_root_open_kernel(struct ksc_kernel_root *kr, struct ksc_module *c
 				size_t n, struct ksc_kernel **out);
 /* Frees kr (NULL accepted); the modules and the kernel it gave live on. Returns NULL. */
 struct ksc_kernel_root *ksc_kernel_root_free(struct ksc_kernel_root *kr);
-/*
- * The release the root's kernel was located as (its kernel's, once opened), before the
- * kernel is opened: so that what depends only on it (the image's built-in keys) can be
- * read while the module folder is walked. NULL when the kernel could not be located.
- * Valid until ksc_kernel_root_free(). (KSYMCHECK_0.7)
- */
-const char *ksc_kernel_root_get_release(const struct ksc_kernel_root *kr);
 /* _ref: one more reference, returns k. _unref: drops one, returns NULL. */
 struct ksc_kernel *ksc_kernel_ref(struct ksc_kernel *k);
 struct ksc_kernel *ksc_kernel_unref(struct ksc_kernel *k);
