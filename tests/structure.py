@@ -451,6 +451,8 @@ OWNED_STRUCTS = {
                    "a kernel: its exports (struct kprov), owners (struct kowner), index and "
                    "config, all three defined there only; the kernel wing's other files and "
                    "the wings above call kernel.h's functions (issue 24)"),
+    "kprov": (["lib/kernel/ksc-kernel.c"], "a kernel's export: struct ksc_kernel's own"),
+    "kowner": (["lib/kernel/ksc-kernel.c"], "a kernel's module or vmlinux: struct ksc_kernel's own"),
 }
 
 

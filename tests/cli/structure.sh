@@ -66,15 +66,15 @@ else
 	t_fail "a circle of calls inside a wing fails" "cc failed"
 fi
 
-# A report that reads a field of the kernel wing's struct kprov, one through a variable
+# A report that reads a field of the kernel wing's struct kexp, one through a variable
 # of the same name in a comment and a string (not code), and one that calls a function.
 mkdir -p "$T_TMP/reach/lib/kernel" "$T_TMP/reach/lib/report"
-printf '%s\n' 'struct kprov {' '	const char *name;' '	struct kowner *owner, *prev;' '};' \
-	'const char *ksc_kprov_name(const struct kprov *p);' > "$T_TMP/reach/lib/kernel/kernel.h"
-printf '%s\n' '#include "kernel/kernel.h"' 'const char *r1(const struct kprov *a, int n)' '{' \
-	'	return n ? a[n].name : ksc_kprov_name(a);' '}' '' 'void *r2(struct kprov *q, struct kprov *p)' '{' \
+printf '%s\n' 'struct kexp {' '	const char *name;' '	struct kown *owner, *prev;' '};' \
+	'const char *ksc_kexp_name(const struct kexp *p);' > "$T_TMP/reach/lib/kernel/kernel.h"
+printf '%s\n' '#include "kernel/kernel.h"' 'const char *r1(const struct kexp *a, int n)' '{' \
+	'	return n ? a[n].name : ksc_kexp_name(a);' '}' '' 'void *r2(struct kexp *q, struct kexp *p)' '{' \
 	'	/* p->name */' '	return "p->owner" ? p->prev : q;' '}' \
-	'const char *r3(const struct kprov *p)' '{' '	return ksc_kprov_name(p);' '}' \
+	'const char *r3(const struct kexp *p)' '{' '	return ksc_kexp_name(p);' '}' \
 	> "$T_TMP/reach/lib/report/r.c"
 python3 tests/structure.py "$T_TMP/reach" > "$T_TMP/reach.out" 2>&1
 rc=$?
