@@ -330,8 +330,12 @@ KSC_EXPORT int ksc_kernel_read_config(struct ksc_kernel *k, const char *path)
 	if (r < 0)
 		return r;
 	/* Everything this kernel could have set is now known: unset unless a line says y. */
-	for (size_t i = 0; i < KSC_CONFIG_COUNT; i++)
+	size_t name_len[KSC_CONFIG_COUNT];
+	for (size_t i = 0; i < KSC_CONFIG_COUNT; i++) {
 		k->config[i] = 0;
+		name_len[i] = strlen(config_names[i]);
+	}
+	/* 7.2's config has 12,000 lines: a name is compared only with those of its length */
 	for (char *line = data, *next; line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
@@ -339,13 +343,13 @@ KSC_EXPORT int ksc_kernel_read_config(struct ksc_kernel *k, const char *path)
 		char *eq = strchr(line, '=');
 		if (!eq || strncmp(line, "CONFIG_", 7) != 0)
 			continue;
-		*eq = '\0';
+		size_t len = (size_t)(eq - line);
 		bool on = eq[1] == 'y' || eq[1] == 'm';
 		for (size_t i = 0; i < KSC_CONFIG_COUNT; i++)
-			if (strcmp(line, config_names[i]) == 0)
+			if (len == name_len[i] && memcmp(line, config_names[i], len) == 0)
 				k->config[i] = on;
 		/* 6.9+ renamed CONFIG_RETPOLINE */
-		if (strcmp(line, "CONFIG_MITIGATION_RETPOLINE") == 0)
+		if (len == 27 && memcmp(line, "CONFIG_MITIGATION_RETPOLINE", 27) == 0)
 			k->config[KSC_CONFIG_RETPOLINE] = on;
 	}
 	free(data);
