@@ -71,10 +71,14 @@ static uint64_t checksum(const struct svcache_hdr *h, const unsigned char *body,
 	return ksc_hash64(body, n, ksc_hash64(&c, sizeof(c), 0x73796d76));
 }
 
-/* The string at `off`: NUL-terminated inside the strings, else NULL. */
+/*
+ * The string at `off`, or NULL outside the strings. The strings end in a NUL (checked
+ * once, see ksc_svcache_load()), so every one that starts inside them ends inside them:
+ * no search for its end, 30,000 rows of three strings each on 7.2.
+ */
 static const char *str_at(const char *strs, uint32_t size, uint32_t off)
 {
-	return off < size && memchr(strs + off, '\0', size - off) ? strs + off : NULL;
+	return off < size ? strs + off : NULL;
 }
 
 int ksc_svcache_load(const char *cache, const char *path, const struct stat *sst,
@@ -110,6 +114,8 @@ int ksc_svcache_load(const char *cache, const char *path, const struct stat *sst
 		goto stale;
 	const unsigned char *rows = body + h.path_len;
 	const char *strs = (const char *)rows + rows_size;
+	if (h.str_size && strs[h.str_size - 1] != '\0')
+		goto stale; /* the last string unended: str_at() relies on it */
 	out->v = calloc(h.n_rows ? h.n_rows : 1, sizeof(*out->v));
 	if (!out->v) {
 		free(buf);
