@@ -356,14 +356,11 @@ struct plain_fn {
 	void *data;
 };
 
-static int plain(const char *path, const char *replaced, const struct stat *st, bool link,
-		 void *data)
+static int plain(struct ksc_found *f, void *data)
 {
 	struct plain_fn *p = data;
 
-	(void)st;
-	(void)link;
-	return p->fn(path, replaced, p->data);
+	return p->fn(f->path, f->replaced, p->data);
 }
 
 int ksc_depmod_modules_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
@@ -416,8 +413,15 @@ static int search_end(struct search *s, int r, ksc_modset_st_fn fn, void *data)
 	if (s->n > 1 && !s->keep)
 		qsort(s->c, s->n, sizeof(*s->c), cmp_cand);
 	for (size_t i = 0; r >= 0 && i < s->n; i++) {
-		res->files[res->n_files++] = (struct wfile){ s->c[i].dir, s->c[i].link };
-		r = fn(s->c[i].path, s->c[i].replaced, &s->c[i].st, s->c[i].link, data);
+		struct cand *c = &s->c[i];
+		struct ksc_found f = { c->path, c->name, c->replaced, &c->st, c->link };
+		res->files[res->n_files++] = (struct wfile){ c->dir, c->link };
+		r = fn(&f, data);
+		/* what fn took is fn's; the rest is freed with the search */
+		c->path = f.path;
+		c->name = f.name;
+		c->replaced = f.replaced;
+		c->rel = NULL;
 	}
 	return r;
 }

@@ -91,32 +91,23 @@ static bool may_read(const char *path, const struct stat *st, bool link)
 	return !link && faccessat(AT_FDCWD, path, R_OK, AT_EACCESS) == 0;
 }
 
-static int collect(const char *path, const char *replaced, const struct stat *st, bool link,
-		   void *data)
+/* A file the search keeps: its strings taken, not copied. */
+static int collect(struct ksc_found *f, void *data)
 {
 	struct ksc_modset *ms = data;
-	char name[PATH_MAX];
-	size_t nl;
+	const struct stat *st = f->st;
 
-	if (!may_read(path, st, link))
+	if (!may_read(f->path, st, f->link))
 		ms->unreadable++;
-
 	if (array_reserve(ms->e, ms->cap, ms->n + 1, 256) < 0)
 		return -ENOMEM;
-	ksc_kmod_modname(path, name, sizeof(name), &nl);
 	struct mentry *e = &ms->e[ms->n];
-	*e = (struct mentry){ .path = strdup(path), .name = strdup(name),
-			      .replaced = replaced ? strdup(replaced) : NULL,
+	*e = (struct mentry){ .path = f->path, .name = f->name, .replaced = f->replaced,
 			      .size = (uint64_t)st->st_size, .ino = (uint64_t)st->st_ino,
 			      .dev = (uint64_t)st->st_dev,
 			      .mtime_ns = st_mtime_ns(st), .ctime_ns = st_ctime_ns(st),
-			      .link = link };
-	if (!e->path || !e->name || (replaced && !e->replaced)) {
-		free(e->path);
-		free(e->name);
-		free(e->replaced);
-		return -ENOMEM;
-	}
+			      .link = f->link };
+	f->path = f->name = f->replaced = NULL;
 	ms->n++;
 	return hash_add(&ms->by_name, e->name, (void *)(uintptr_t)ms->n, 1) < 0 ? -ENOMEM : 0;
 }
@@ -396,13 +387,20 @@ void ksc_modset_free(struct ksc_modset *ms)
 int ksc_modset_add(struct ksc_modset *ms, const char *relpath, const char *replaced,
 		   const struct krec *rec)
 {
-	char *path;
+	char name[PATH_MAX];
+	size_t nl;
 	struct stat st = { 0 };
+	struct ksc_found f = { .st = &st };
 
-	if (asprintf(&path, "%.*s/%s", (int)(ms->base - 1), ms->moddir, relpath) < 0)
+	if (asprintf(&f.path, "%.*s/%s", (int)(ms->base - 1), ms->moddir, relpath) < 0)
 		return -ENOMEM;
-	int r = collect(path, replaced, &st, false, ms);
-	free(path);
+	ksc_kmod_modname(f.path, name, sizeof(name), &nl);
+	f.name = strdup(name);
+	f.replaced = replaced ? strdup(replaced) : NULL;
+	int r = f.name && (!replaced || f.replaced) ? collect(&f, ms) : -ENOMEM;
+	free(f.path);
+	free(f.name);
+	free(f.replaced);
 	if (r < 0)
 		return r;
 	ms->e[ms->n - 1].rec = rec;

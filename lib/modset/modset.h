@@ -99,12 +99,20 @@ int ksc_depmod_modules_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *
 
 /*
  * The same below `root` (NULL, "" or "/": the host's): symbolic links resolved inside
- * it, as util/walk.h's walk_opts.root says, and fn also given the file's stat() as the
- * walk made it and whether it was reached through a link (then opened with walk_open()).
+ * it, as util/walk.h's walk_opts.root says, and fn given each kept file whole: also its
+ * kmod name, its stat() as the walk made it and whether it was reached through a link
+ * (then opened with walk_open()). fn may take its malloc'd strings, leaving NULL where
+ * it took one; the search frees what is left.
  */
 struct stat;
-typedef int (*ksc_modset_st_fn)(const char *path, const char *replaced, const struct stat *st,
-				bool link, void *data);
+struct ksc_found {
+	char *path;            /* moddir, '/', its path below moddir */
+	char *name;            /* kmod's name of it */
+	char *replaced;        /* as above, or NULL */
+	const struct stat *st;
+	bool link;
+};
+typedef int (*ksc_modset_st_fn)(struct ksc_found *f, void *data);
 int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
 				 const char *root, const char *moddir, ksc_modset_st_fn fn,
 				 void *data, unsigned int *errors) _must_check_;
