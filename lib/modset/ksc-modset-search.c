@@ -346,9 +346,10 @@ static void search_walk_problem(const char *path, enum walk_problem what, int er
 			     what == WALK_ERRNO ? strerror(-err) : walk_problem_str(what));
 }
 
+/* Path order: every path starts with the module folder, so their rests say it. */
 static int cmp_cand(const void *a, const void *b)
 {
-	return strcmp(((const struct cand *)a)->path, ((const struct cand *)b)->path);
+	return strcmp(((const struct cand *)a)->rel, ((const struct cand *)b)->rel);
 }
 
 struct plain_fn {
