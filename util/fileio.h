@@ -93,3 +93,13 @@ static inline int64_t st_ctime_ns(const struct stat *st)
 {
 	return (int64_t)st->st_ctim.tv_sec * 1000000000LL + st->st_ctim.tv_nsec;
 }
+
+/*
+ * The same file, unchanged: device, inode, size, modification and change times all equal.
+ * What a cache keyed by a file's stat checks before it trusts what it kept.
+ */
+static inline bool st_same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       st_mtime_ns(a) == st_mtime_ns(b) && st_ctime_ns(a) == st_ctime_ns(b);
+}

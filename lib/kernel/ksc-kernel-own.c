@@ -20,8 +20,7 @@ static bool unchanged(const char *path, const struct stat *st)
 {
 	struct stat now;
 
-	return stat(path, &now) == 0 && now.st_size == st->st_size && now.st_ino == st->st_ino &&
-	       st_mtime_ns(&now) == st_mtime_ns(st) && st_ctime_ns(&now) == st_ctime_ns(st);
+	return stat(path, &now) == 0 && st_same_file(&now, st);
 }
 
 int ksc_kernel_add_symvers_cached(struct ksc_kernel *k, const char *path, const char *cache,

@@ -305,19 +305,12 @@ int ksc_svahead_read(const char *cache, const char *path, struct ksc_svahead **o
 	return 0;
 }
 
-/* The same file: its size, inode, modification and change times. */
-static bool same_stat(const struct stat *a, const struct stat *b)
-{
-	return a->st_size == b->st_size && a->st_ino == b->st_ino && a->st_dev == b->st_dev &&
-	       st_mtime_ns(a) == st_mtime_ns(b) && st_ctime_ns(a) == st_ctime_ns(b);
-}
-
 int ksc_svahead_take(struct ksc_svahead **ap, const char *cache, const char *path,
 		     const struct stat *st, struct ksc_svrows *rows)
 {
 	struct ksc_svahead *a = *ap;
 	bool same = a && strcmp(a->cache, cache) == 0 && strcmp(a->path, path) == 0 &&
-		    same_stat(&a->st, st);
+		    st_same_file(&a->st, st);
 
 	*ap = NULL;
 	if (same) {
