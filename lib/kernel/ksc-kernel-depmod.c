@@ -84,7 +84,7 @@ struct fast {
 		const char *v;
 		size_t len;
 	} *vals;
-	size_t n_vals, cap_vals, keys;
+	size_t n_vals, cap_vals;
 	int visit_r;         /* what the visit ended with */
 	/* the text road: the files' text, and tables of their lines */
 	char *dep, *syms;
@@ -251,9 +251,9 @@ static int keep_value(void *data, const char *value, size_t len)
  */
 static void dep_values(struct fast *f)
 {
-	size_t lines;
+	size_t keys, lines; /* counts the visit gives; only its end matters here */
 
-	f->visit_r = ksc_depbin_each(&f->depbin, keep_value, f, &f->keys, &lines);
+	f->visit_r = ksc_depbin_each(&f->depbin, keep_value, f, &keys, &lines);
 }
 
 /* Each value kept marks the file it names, as if met in the visit; then its end. */
