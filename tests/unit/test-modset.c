@@ -4,7 +4,8 @@
  * external, bad lines, continuation lines, kernel patterns), the files' order and
  * precedence across ROOT/{etc,run,usr/local/lib,usr/lib,lib}/depmod.d, and the decision
  * between two files of one name as kmod's depmod_module_is_higher_priority() makes it,
- * its quirk between two files below one search folder included. The comparison with
+ * its quirk between two files below one search folder included, with the files stat'ed
+ * on the walk's thread and on a second one. The comparison with
  * kmod's real depmod on whole trees is in tests/cli/modset.sh. The module set object
  * (lib/modset/ksc-modset.c): each file's facts from the index when it read that very
  * file, else read and kept for the next index; ksc_kernel_open_opts()'s options, and
@@ -230,14 +231,19 @@ static int note(const char *path, const char *replaced, void *data)
 	return 0;
 }
 
-static void test_modules_search(void **state)
+/*
+ * depmod's search over one tree, on the walk's own thread (stat_thread "0") or with a
+ * second thread stat'ing beside it ("1": the road taken with more than two CPUs, left
+ * for a walk again when a link or problem is met). Both must answer alike.
+ */
+static void modules_search(struct test_env *env, const char *stat_thread)
 {
-	struct test_env *env = *state;
 	char root[512], moddir[700];
 	struct ksc_depmod_cfg *cfg;
 	struct seen s = { "", 0 };
 	unsigned int errors = 0;
 
+	assert_int_equal(setenv("KSYMCHECK_TEST_STAT_THREAD", stat_thread, 1), 0);
 	unit_mkdtemp(root, sizeof(root));
 	snprintf(moddir, sizeof(moddir), "%s/lib/modules/6.1.0", root);
 	put(moddir, "kernel/arch/x86/kvm/kvm.ko", "x");
@@ -291,6 +297,17 @@ static void test_modules_search(void **state)
 	assert_null(strstr(s.got, "dag.ko<kernel"));
 	ksc_depmod_cfg_free(cfg);
 	unit_rm_rf(root);
+	assert_int_equal(unsetenv("KSYMCHECK_TEST_STAT_THREAD"), 0);
+}
+
+static void test_modules_search(void **state)
+{
+	modules_search(*state, "0");
+}
+
+static void test_modules_search_stat_thread(void **state)
+{
+	modules_search(*state, "1");
 }
 
 
@@ -486,8 +503,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_default_updates_first), T(test_search_order), T(test_override),
 		T(test_exclude_and_syntax),    T(test_fingerprint),  T(test_load_order),
-		T(test_modules_search),        T(test_modset_index), T(test_open_opts),
-		T(test_kernel_root),
+		T(test_modules_search),        T(test_modules_search_stat_thread),
+		T(test_modset_index),          T(test_open_opts),    T(test_kernel_root),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);
