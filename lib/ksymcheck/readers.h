@@ -426,7 +426,9 @@ int ksc_keyring_add_memory(struct ksc_keyring *kr, const char *name, const void 
  * X.509 certificates found in the image when it was read. A stripped image has no
  * symbols, so the data sections are scanned for certificates, the init data first (only
  * when none are there, every other allocated data section). Returns the number added;
- * -EINVAL when `vmlinux` is not a kernel image.
+ * -EINVAL when `vmlinux` is not a kernel image. A kernel image's certificates (here and
+ * through ksc_keyring_add_path(), ksc_keyring_add_kernel*()) are kept as DER and parsed
+ * when first needed: by ksc_keyring_get_count(), ksc_keyring_get_key() or a verification.
  */
 int ksc_keyring_add_vmlinux(struct ksc_keyring *kr, const struct ksc_module *vmlinux);
 /* How many certificates were found in a kernel image (0 for a module). */

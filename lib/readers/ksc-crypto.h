@@ -67,7 +67,8 @@
 	X(X509_get_subject_name) \
 	X(d2i_CMS_ContentInfo) \
 	X(d2i_PKCS7_bio) \
-	X(d2i_X509)
+	X(d2i_X509) \
+	X(i2d_X509)
 
 struct ksc_crypto {
 #define KSC_CRYPTO_MEMBER(f) __typeof__(f) *f;
@@ -140,6 +141,7 @@ const struct ksc_crypto *ksc_crypto(void);
 #define d2i_CMS_ContentInfo KSC_CRYPTO_FN(d2i_CMS_ContentInfo)
 #define d2i_PKCS7_bio KSC_CRYPTO_FN(d2i_PKCS7_bio)
 #define d2i_X509 KSC_CRYPTO_FN(d2i_X509)
+#define i2d_X509 KSC_CRYPTO_FN(i2d_X509)
 #endif
 
 #endif

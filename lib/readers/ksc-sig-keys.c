@@ -258,6 +258,8 @@ KSC_EXPORT int ksc_keyring_new(struct ksc_ctx *ctx, struct ksc_keyring **out)
 	kr->refcount = 1;
 	kr->ctx = ksc_ref(ctx);
 	pool_init(&kr->strings);
+	pthread_mutex_init(&kr->lock, NULL);
+	atomic_init(&kr->parsed, true);
 	*out = kr;
 	return 0;
 }
@@ -268,9 +270,13 @@ KSC_EXPORT struct ksc_keyring *ksc_keyring_unref(struct ksc_keyring *kr)
 {
 	if (!kr || --kr->refcount > 0)
 		return NULL;
-	for (size_t i = 0; i < kr->n; i++)
-		X509_free(kr->keys[i].x509);
+	for (size_t i = 0; i < kr->n; i++) {
+		if (kr->keys[i].x509)
+			X509_free(kr->keys[i].x509);
+		free(kr->keys[i].der);
+	}
 	free(kr->keys);
+	pthread_mutex_destroy(&kr->lock);
 	free(kr->keyless);
 	pool_fini(&kr->strings);
 	ksc_unref(kr->ctx);
@@ -278,11 +284,15 @@ KSC_EXPORT struct ksc_keyring *ksc_keyring_unref(struct ksc_keyring *kr)
 	return NULL;
 }
 
+/* The getters that list keys parse them first (the count leaves out DER that does not parse). */
 KSC_EXPORT size_t ksc_keyring_get_count(const struct ksc_keyring *kr)
 {
-	return kr ? kr->n : 0;
+	if (!kr || ksc_keyring_parse(kr) < 0)
+		return 0;
+	return kr->n;
 }
 
+/* Without parsing: a kept DER counts (a kernel image's, checked when it was found). */
 bool ksc_keyring_is_empty(const struct ksc_keyring *kr)
 {
 	return !kr || kr->n == 0;
@@ -291,7 +301,9 @@ bool ksc_keyring_is_empty(const struct ksc_keyring *kr)
 KSC_EXPORT const struct ksc_key *ksc_keyring_get_key(const struct ksc_keyring *kr,
 						    size_t i)
 {
-	return kr && i < kr->n ? &kr->keys[i].info : NULL;
+	if (!kr || ksc_keyring_parse(kr) < 0)
+		return NULL;
+	return i < kr->n ? &kr->keys[i].info : NULL;
 }
 
 /* "5E:E1:..." as kmod prints sig_key (no line breaks). */
@@ -332,23 +344,13 @@ static const char *name_text(struct pool *pool, const X509_NAME *name)
 	return out;
 }
 
-/* Take ownership of `x` (freed on failure or when already there). 1 added, 0 duplicate. */
-static int keyring_take(struct ksc_keyring *kr, X509 *x, const char *source)
+/* What the library says of the certificate `x` (strings in the keyring's pool). */
+static int key_info(struct ksc_keyring *kr, X509 *x, const char *source, struct ksc_key *out)
 {
-	for (size_t i = 0; i < kr->n; i++) {
-		if (X509_cmp(kr->keys[i].x509, x) == 0) {
-			X509_free(x);
-			return 0;
-		}
-	}
-	if (array_reserve(kr->keys, kr->cap, kr->n + 1, 8) < 0) {
-		X509_free(x);
-		return -ENOMEM;
-	}
 	struct ksc_key info = { 0 };
 	info.subject = name_text(&kr->strings, X509_get_subject_name(x));
 	info.issuer = name_text(&kr->strings, X509_get_issuer_name(x));
-	info.source = pool_strdup(&kr->strings, source);
+	info.source = source;
 	BIGNUM *bn = ASN1_INTEGER_to_BN(X509_get0_serialNumber(x), NULL);
 	if (bn) {
 		int n = BN_num_bytes(bn);
@@ -378,12 +380,101 @@ static int keyring_take(struct ksc_keyring *kr, X509 *x, const char *source)
 		info.bits = bits > 0 ? (unsigned int)bits : 0;
 	}
 	ksc_openssl_quiet();
-	if (!info.subject || !info.issuer || !info.source || !info.serial || !info.key_algo) {
+	if (!info.subject || !info.issuer || !info.serial || !info.key_algo)
+		return -ENOMEM;
+	*out = info;
+	return 0;
+}
+
+/*
+ * Add the certificate der[0..len) (copied), parsed as `x` (taken: freed on failure or
+ * when already there) or, x NULL, kept to be parsed on first use. A certificate is there
+ * already when its DER is. 1 added, 0 duplicate, -ENOMEM.
+ */
+static int keyring_put(struct ksc_keyring *kr, const unsigned char *der, size_t len, X509 *x,
+		       const char *source)
+{
+	for (size_t i = 0; i < kr->n; i++) {
+		if (kr->keys[i].der_len == len && memcmp(kr->keys[i].der, der, len) == 0) {
+			if (x)
+				X509_free(x);
+			return 0;
+		}
+	}
+	struct kkey k = { .x509 = x, .der = malloc(len ? len : 1), .der_len = len,
+			  .src = pool_strdup(&kr->strings, source) };
+	int r = k.der && k.src ? 0 : -ENOMEM;
+	if (r == 0 && array_reserve(kr->keys, kr->cap, kr->n + 1, 8) < 0)
+		r = -ENOMEM;
+	if (r == 0 && x)
+		r = key_info(kr, x, k.src, &k.info);
+	if (r < 0) {
+		free(k.der);
+		if (x)
+			X509_free(x);
+		return r;
+	}
+	memcpy(k.der, der, len);
+	if (!x)
+		atomic_store(&kr->parsed, false);
+	kr->keys[kr->n++] = k;
+	return 1;
+}
+
+/* A certificate read from a file: its DER as OpenSSL encodes it, the parsed `x` taken. */
+static int keyring_take(struct ksc_keyring *kr, X509 *x, const char *source)
+{
+	unsigned char *der = NULL;
+	int len = i2d_X509(x, &der);
+
+	if (len <= 0) {
 		X509_free(x);
+		ksc_openssl_quiet();
 		return -ENOMEM;
 	}
-	kr->keys[kr->n++] = (struct kkey){ x, info };
-	return 1;
+	int r = keyring_put(kr, der, (size_t)len, x, source);
+	OPENSSL_free(der);
+	return r;
+}
+
+int ksc_keyring_parse(const struct ksc_keyring *ckr)
+{
+	struct ksc_keyring *kr = (struct ksc_keyring *)ckr;
+	int r = 0;
+
+	if (!kr || atomic_load(&kr->parsed))
+		return 0;
+	if (ksc_crypto_load() < 0)
+		return -ENOPKG;
+	pthread_mutex_lock(&kr->lock);
+	size_t out = 0;
+	for (size_t i = 0; i < kr->n; i++) {
+		struct kkey k = kr->keys[i];
+		if (!k.x509 && r == 0) {
+			const unsigned char *p = k.der;
+			X509 *x = d2i_X509(NULL, &p, (long)k.der_len);
+			if (x && p == k.der + k.der_len)
+				r = key_info(kr, x, k.src, &k.info);
+			if (!x || p != k.der + k.der_len || r < 0) {
+				if (x)
+					X509_free(x);
+				x = NULL;
+			}
+			k.x509 = x;
+			ksc_openssl_quiet();
+		}
+		if (!k.x509 && r == 0) {
+			kr->n_dropped++; /* kept and later corrupted: left out */
+			free(k.der);
+			continue;
+		}
+		kr->keys[out++] = k;
+	}
+	kr->n = out;
+	if (r == 0)
+		atomic_store(&kr->parsed, true);
+	pthread_mutex_unlock(&kr->lock);
+	return r;
 }
 
 static bool looks_like_image(const unsigned char *p, size_t n)
@@ -395,26 +486,27 @@ static bool looks_like_image(const unsigned char *p, size_t n)
 	return ksc_detect_compression(p, n) != KSC_COMPRESSION_NONE;
 }
 
+/*
+ * A kernel image's certificates, kept as DER to be parsed on first use: each found by
+ * its outline (as the image's scan found it, which d2i_X509() read whole), the list
+ * ending at the first that has none.
+ */
 static int add_certlist(struct ksc_keyring *kr, const struct ksc_certlist *c,
 			const char *src)
 {
 	int added = 0;
 
-	if (c && c->size && ksc_crypto_load() < 0)
-		return -ENOPKG;
-
 	for (size_t off = 0; c && off < c->size;) {
 		const unsigned char *p = c->der + off;
-		X509 *x = d2i_X509(NULL, &p, (long)(c->size - off));
-		if (!x)
+		size_t n = c->size - off, hdr, end;
+		if (!der_element(p, n, 0x30, &hdr, &end) || !cert_outline(p, end))
 			break;
-		off = (size_t)(p - c->der);
-		int r = keyring_take(kr, x, src);
+		int r = keyring_put(kr, p, end, NULL, src);
 		if (r < 0)
 			return r;
 		added += r;
+		off += end;
 	}
-	ksc_openssl_quiet();
 	return added;
 }
 

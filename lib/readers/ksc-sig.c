@@ -788,6 +788,14 @@ out:
 static void check_keys(const struct ksc_module *mod, struct ksc_sigtrail *t,
 		       const struct ksc_keyring *kr, struct ksc_sig_eval *ev)
 {
+	int pr = ksc_keyring_parse(kr);
+	if (pr < 0) {
+		ev->io_err = pr;
+		eval_set(ev, 0, NULL, "well-formed PKCS#7 signature; not verified: the keys could not be read");
+		return;
+	}
+	if (ksc_keyring_is_empty(kr))
+		return; /* every key's DER was bad: as without keys */
 	CMS_ContentInfo *cms = parse_cms(t);
 	bool valid = false;
 

@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <openssl/err.h>
 #include <openssl/x509.h>
@@ -17,10 +18,17 @@ struct ksc_certlist {
 	unsigned char *der;
 };
 
-/* A keyring: its certificates, each with what the library says of it. */
+/*
+ * A keyring: its certificates, each with what the library says of it. A kernel image's
+ * certificates are kept as DER and parsed on first use (ksc_keyring_parse()): a check
+ * whose signatures are all answered by kept verdicts (ksc-sig-memo.c) parses none.
+ */
 struct kkey {
-	X509 *x509;
-	struct ksc_key info;
+	X509 *x509;              /* NULL: not parsed yet */
+	struct ksc_key info;     /* filled when parsed */
+	unsigned char *der;      /* the certificate (owned) */
+	size_t der_len;
+	const char *src;         /* where it came from (the keyring's pool) */
 };
 
 struct ksc_keyring {
@@ -33,7 +41,17 @@ struct ksc_keyring {
 	const char **keyless;
 	size_t n_keyless, cap_keyless;
 	atomic_bool keyless_said;
+	/* every key parsed (ksc_keyring_parse()); the lock guards the parse */
+	atomic_bool parsed;
+	pthread_mutex_t lock;
+	size_t n_dropped;        /* DER that did not parse, left out */
 };
+
+/*
+ * Parse the keys kept as DER (once; thread-safe). A DER that does not parse is left out
+ * (kr->n_dropped counts them). 0, -ENOPKG (no libcrypto) or -ENOMEM.
+ */
+int ksc_keyring_parse(const struct ksc_keyring *kr);
 
 /*
  * The certificates built into a kernel image `img` added to *list (made when NULL; a
