@@ -122,7 +122,7 @@ int module_sig_check(struct run *run, struct loading *L)
 		L->sig_ok = true; /* signed (or not) as its builder signs it: not judged */
 		return 0;
 	}
-	ksc_sig_evaluate(L->mod, ksc_kernel_get_keyring(run->k), ev);
+	ksc_sig_judge(L->mod, ksc_kernel_get_keyring(run->k), ev); /* ev->key unused */
 	L->sig_ok = ev->err == 0;
 	if (!run->module_sig)
 		return 0; /* CONFIG_MODULE_SIG off: the loader never looks */

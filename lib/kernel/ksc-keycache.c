@@ -5,7 +5,8 @@
  * module against an indexed tree would otherwise spend on every run. The file holds
  * the image's DER certificates, keyed by the image's path, size, mtime and inode; any
  * difference, or a file that does not add up, and the image is read again and the
- * file rewritten.
+ * file rewritten. The keyring also keeps its signature verdicts beside it, in the
+ * folder CACHE.sigs (lib/readers/ksc-sig-memo.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -170,6 +171,18 @@ KSC_EXPORT int ksc_keyring_add_kernel_cached(struct ksc_keyring *kr, const char 
 	}
 	struct ksc_image_der der;
 	unsigned char *buf;
+	/* beside the keys, the verdicts judged with them (ksc-sig-memo.c): CACHE.sigs/ */
+	char *memo;
+	if (asprintf(&memo, "%s.sigs", cache) < 0) {
+		r = -ENOMEM;
+	} else {
+		r = ksc_keyring_set_memo(kr, memo);
+		free(memo);
+	}
+	if (r < 0) {
+		ksc_kernel_location_unref(loc);
+		return r;
+	}
 	if (cache_read(cache, p, &st, &der, &buf)) {
 		r = ksc_keyring_add_image_der(kr, p, &der);
 	} else {

@@ -276,6 +276,7 @@ KSC_EXPORT struct ksc_keyring *ksc_keyring_unref(struct ksc_keyring *kr)
 		free(kr->keys[i].der);
 	}
 	free(kr->keys);
+	free(kr->memo_dir);
 	pthread_mutex_destroy(&kr->lock);
 	free(kr->keyless);
 	pool_fini(&kr->strings);
@@ -636,6 +637,17 @@ KSC_EXPORT int ksc_keyring_add_path(struct ksc_keyring *kr, const char *path)
 	r = add_bytes(kr, path, (const unsigned char *)data, size, NULL);
 	free(data);
 	return r;
+}
+
+int ksc_keyring_set_memo(struct ksc_keyring *kr, const char *dir)
+{
+	char *d = dir ? strdup(dir) : NULL;
+
+	if (dir && !d)
+		return -ENOMEM;
+	free(kr->memo_dir);
+	kr->memo_dir = d;
+	return 0;
 }
 
 struct ksc_ctx *ksc_keyring_ctx(const struct ksc_keyring *kr)

@@ -76,38 +76,13 @@
 
 #define SIG_MARKER "~Module signature appended~\n"
 #define MARKER_LEN (sizeof(SIG_MARKER) - 1)
-#define INFO_LEN 12            /* struct module_signature */
+#define INFO_LEN SIG_INFO_LEN  /* struct module_signature */
 #define PKEY_ID_PKCS7 2
 #define KERNEL_ASN1_MAX 65535  /* lib/asn1_decoder.c refuses longer input: -EMSGSIZE */
 #define KEEP_MAX ((size_t)1 << 20) /* signature bytes kept per module, at most */
 
 /* ---------------------------------------------------------------------------------- */
 /* The block as kept by a module                                                      */
-
-struct ksc_sigtrail {
-	uint64_t file_size;           /* the decompressed image, block included */
-	bool has_info;                /* long enough for struct module_signature */
-	bool from_memory;             /* no file to read again: digest computed at capture */
-	unsigned char info[INFO_LEN];
-	size_t n_kept;                /* bytes kept from right before info */
-
-	/* the digest of the signed bytes, for digest_nid (NID_undef: none yet) */
-	int digest_nid;
-	unsigned int digest_len;
-	unsigned char digest[EVP_MAX_MD_SIZE];
-
-	/* what needs no key, decided once */
-	bool checked;
-	struct ksc_sig_eval structural;
-
-	/* kmod's view, decoded once */
-	int display_state;            /* 0 not yet, 1 done, <0 -errno */
-	struct ksc_signature_info display;
-	unsigned char *display_buf;
-
-	unsigned char kept[];
-};
-
 
 static uint32_t be32(const unsigned char *p)
 {
@@ -500,6 +475,7 @@ static int compute_digest(struct ksc_sigtrail *t, int nid, const unsigned char *
 		return -ENOPKG; /* e.g. md4 without OpenSSL's legacy provider */
 	}
 	t->digest_nid = nid;
+	t->digest_made++;
 	return 0;
 }
 
@@ -854,8 +830,39 @@ out:
 	ksc_openssl_quiet();
 }
 
+/* The index of ev->key in kr (UINT32_MAX: none). */
+static uint32_t key_index(const struct ksc_keyring *kr, const struct ksc_sig_eval *ev)
+{
+	for (size_t i = 0; ev->key && i < kr->n && i < UINT32_MAX; i++)
+		if (&kr->keys[i].info == ev->key)
+			return (uint32_t)i;
+	return UINT32_MAX;
+}
+
+/*
+ * The verdict kept for t against kr (ksc-sig-memo.c), when there is one: true, *ev as
+ * computed then. want_key: ev->key set, the keys parsed if need be (else NULL unless
+ * they were parsed already).
+ */
+static bool kept_verdict(const struct ksc_keyring *kr, const struct sigmemo_key *k,
+			 bool want_key, struct ksc_sig_eval *ev)
+{
+	uint32_t ki;
+
+	if (!ksc_sigmemo_get(kr, k, ev, &ki))
+		return false;
+	if (ki == UINT32_MAX)
+		return true;
+	if (!want_key && !atomic_load(&kr->parsed))
+		return true;
+	if (ksc_keyring_parse(kr) < 0 || kr->n_dropped || ki >= kr->n)
+		return false; /* computed again: the keys are not those it was kept with */
+	ev->key = &kr->keys[ki].info;
+	return true;
+}
+
 static void sig_eval(const struct ksc_module *mod, const struct ksc_keyring *kr,
-		     struct ksc_sig_eval *ev)
+		     struct ksc_sig_eval *ev, bool want_key)
 {
 	/*
 	 * A module rebuilt from an index kept no block: without keys, do not read every file
@@ -875,9 +882,18 @@ static void sig_eval(const struct ksc_module *mod, const struct ksc_keyring *kr,
 		check_structure(NULL, ev);
 		return;
 	}
+	/* a verdict kept for these bytes and these keys: libcrypto not even loaded */
+	struct sigmemo_key k = { 0 };
+	bool keep = ksc_sigmemo_key(t, kr, &k) == 0;
+	if (keep && kept_verdict(kr, &k, want_key, ev)) {
+		ksc_sigmemo_key_free(&k);
+		return;
+	}
+	unsigned int made = t->digest_made;
 	if (ksc_crypto_load() < 0) {
 		memset(ev, 0, sizeof(*ev));
 		eval_set(ev, 0, NULL, "signature not examined (libcrypto could not be loaded)");
+		ksc_sigmemo_key_free(&k);
 		return;
 	}
 	if (!t->checked) {
@@ -885,15 +901,24 @@ static void sig_eval(const struct ksc_module *mod, const struct ksc_keyring *kr,
 		t->checked = true;
 	}
 	*ev = t->structural;
-	if (ev->err || ksc_keyring_is_empty(kr))
-		return;
-	check_keys(mod, t, kr, ev);
+	if (!ev->err && !ksc_keyring_is_empty(kr))
+		check_keys(mod, t, kr, ev);
+	/* kept only when it depends on the key's inputs alone: no file read, no other digest */
+	if (keep && !ev->io_err && t->digest_made == made && !kr->n_dropped)
+		ksc_sigmemo_put(kr, &k, ev, key_index(kr, ev));
+	ksc_sigmemo_key_free(&k);
 }
 
 void ksc_sig_evaluate(const struct ksc_module *mod, const struct ksc_keyring *kr,
 		      struct ksc_sig_eval *ev)
 {
-	sig_eval(mod, kr, ev);
+	sig_eval(mod, kr, ev, true);
+}
+
+void ksc_sig_judge(const struct ksc_module *mod, const struct ksc_keyring *kr,
+		   struct ksc_sig_eval *ev)
+{
+	sig_eval(mod, kr, ev, false);
 }
 
 KSC_EXPORT int ksc_module_verify_signature(const struct ksc_module *mod,
@@ -906,7 +931,7 @@ KSC_EXPORT int ksc_module_verify_signature(const struct ksc_module *mod,
 		*key = NULL;
 	if (!mod)
 		return -EINVAL;
-	sig_eval(mod, kr, &ev);
+	sig_eval(mod, kr, &ev, true);
 	if (ev.io_err)
 		return ev.io_err;
 	if (ev.err == 0 && !ev.verified)

@@ -363,6 +363,20 @@ struct ksc_sig_eval {
  */
 void ksc_sig_evaluate(const struct ksc_module *mod, const struct ksc_keyring *kr,
 		      struct ksc_sig_eval *ev);
+/*
+ * ksc_sig_evaluate() for a caller that does not read ev->key (the loader): a verdict kept
+ * from an earlier run (ksc_keyring_set_memo()) is then given without parsing the keys,
+ * ev->key NULL.
+ */
+void ksc_sig_judge(const struct ksc_module *mod, const struct ksc_keyring *kr,
+		   struct ksc_sig_eval *ev);
+/*
+ * Keep the signature verdicts judged against kr in the folder `dir` (made when first
+ * written; its parent must exist) and take them from it: the module's signed bytes (their
+ * digest), its signature block and every key of kr the same, byte for byte (see
+ * ksc-sig-memo.c). NULL: none kept. 0 or -ENOMEM.
+ */
+int ksc_keyring_set_memo(struct ksc_keyring *kr, const char *dir) _must_check_;
 /* Does the keyring hold any key? (NULL: no) */
 bool ksc_keyring_is_empty(const struct ksc_keyring *kr);
 
