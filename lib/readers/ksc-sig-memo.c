@@ -150,6 +150,11 @@ int ksc_sigmemo_key(const struct ksc_sigtrail *t, const struct ksc_keyring *kr,
 	put64(&b, t->n_kept);
 	put(&b, t->kept, t->n_kept);
 	size_t module_end = b.len;
+	/* the keys do not change once parsed; until then a parse may drop one: wait for it */
+	struct ksc_keyring *mkr = (struct ksc_keyring *)kr;
+	bool locked = !atomic_load(&mkr->parsed);
+	if (locked)
+		pthread_mutex_lock(&mkr->lock);
 	put64(&b, kr->n);
 	for (size_t i = 0; i < kr->n; i++) {
 		const struct kkey *key = &kr->keys[i];
@@ -158,6 +163,8 @@ int ksc_sigmemo_key(const struct ksc_sigtrail *t, const struct ksc_keyring *kr,
 		put64(&b, strlen(key->src));
 		put(&b, key->src, strlen(key->src));
 	}
+	if (locked)
+		pthread_mutex_unlock(&mkr->lock);
 	if (b.over || b.len + sizeof(struct memo_hdr) + sizeof(struct memo_verdict) +
 			      2 * 256 > MEMO_MAX) {
 		free(b.p);
