@@ -46,6 +46,7 @@ struct ksc_keyring {
 	pthread_mutex_t lock;
 	size_t n_dropped;        /* DER that did not parse, left out */
 	char *memo_dir;          /* kept signature verdicts (ksc-sig-memo.c), or NULL */
+	atomic_uint memo_writes; /* verdicts written (at most MEMO_WRITES_MAX a keyring) */
 };
 
 /* The block scripts/sign-file appends, as a module keeps it (ksc-sig.c). */
