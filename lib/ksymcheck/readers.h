@@ -446,7 +446,10 @@ int ksc_keyring_add_kernel(struct ksc_keyring *kr, const char *root, const char 
  * atomically; its folder must exist) and taken from it while the image has the same
  * path, size, mtime and inode: a compressed image is not decompressed on every run. A
  * cache that cannot be read, is another image's or does not add up is rewritten; one
- * that cannot be written is no error. cache NULL: ksc_keyring_add_kernel().
+ * that cannot be written is no error. cache NULL: ksc_keyring_add_kernel(). The keyring
+ * then also keeps the verdicts on the module signatures judged with it in the folder
+ * CACHE.sigs, and takes them back for the same signed bytes, signature block and keys,
+ * byte for byte (no signature verified again, no key parsed); at most 64 new ones a run.
  */
 int ksc_keyring_add_kernel_cached(struct ksc_keyring *kr, const char *root,
 				  const char *release, const char *cache);
