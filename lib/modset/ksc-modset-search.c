@@ -452,29 +452,40 @@ static void search_fini(struct search *s)
 	s->q = NULL;
 }
 
+/* Who stats the files the search keeps. */
+enum stat_road {
+	STAT_WALK,   /* the walk, as it finds them */
+	STAT_QUEUE,  /* the thread that waits for the walk, while it waits; the walk at the end */
+	STAT_THREAD, /* a thread of the queue's own, beside the walk */
+};
+
 /*
- * Whether the files are stat'ed by a second thread: only with more than two CPUs. A
- * warm `check -k` reads depmod's files and the kept rows on its main thread while the
- * walk runs, so on two CPUs a third thread has no core of its own: there, against
- * Debian's 7.2 tree, the walk with it was faster at best (19-21 ms against 22-25) but
- * slower in the median (30-33 ms against 26-28, 3 x 60 pairs on a quiet machine).
- * For tests, KSYMCHECK_TEST_STAT_THREAD=1 or =0 (not honoured in a setuid or setgid
- * process) takes one road or the other on any machine: the suite's SANITIZE=1 lane runs
- * on the second thread's.
+ * A thread of its own only with more than two CPUs. A warm `check -k` reads depmod's
+ * files and the kept rows on its main thread while the walk runs, so on two CPUs a third
+ * thread has no core of its own: there, against Debian's 7.2 tree, the walk with it was
+ * faster at best (19-21 ms against 22-25) but slower in the median (30-33 ms against
+ * 26-28, 3 x 60 pairs on a quiet machine). Once that thread is done and waits for the
+ * walk, it has a core to stat on: the queue, when a door lets it in (a modset job's).
+ * For tests, KSYMCHECK_TEST_STAT_THREAD=1 (a thread of its own) or =0 (the walk) takes
+ * that road on any machine (not honoured in a setuid or setgid process): the suite's
+ * SANITIZE=1 lane runs on the thread's.
  */
-static bool stat_beside(void)
+static enum stat_road stat_road(const struct ksc_statq_door *door)
 {
 	const char *t = secure_getenv("KSYMCHECK_TEST_STAT_THREAD");
 
 	if (t && (t[0] == '0' || t[0] == '1') && t[1] == '\0')
-		return t[0] == '1';
-	return sysconf(_SC_NPROCESSORS_ONLN) > 2;
+		return t[0] == '1' ? STAT_THREAD : STAT_WALK;
+	if (sysconf(_SC_NPROCESSORS_ONLN) > 2)
+		return STAT_THREAD;
+	return door ? STAT_QUEUE : STAT_WALK;
 }
 
 /* The search; problems kept in res or logged (keep). */
 static int search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg, const char *root,
 		  const char *moddir, ksc_modset_st_fn fn, void *data, unsigned int *errors,
-		  struct ksc_walkres *res, bool keep, int64_t start_ns)
+		  struct ksc_walkres *res, bool keep, int64_t start_ns,
+		  struct ksc_statq_door *door)
 {
 	size_t ml = strlen(moddir);
 	struct search s = { .ctx = ctx, .cfg = cfg,
@@ -496,10 +507,16 @@ static int search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg, const c
 	}
 	hash_init(&s.by_name);
 	/* the files stat'ed beside the walk; a tree that is not clean is walked again */
-	if (!keep && stat_beside() && (s.q = ksc_statq_start())) {
+	enum stat_road road = keep ? STAT_WALK : stat_road(door);
+	if (road != STAT_WALK && (s.q = ksc_statq_start(road == STAT_THREAD))) {
+		if (door)
+			ksc_statq_door_open(door, s.q);
 		r = walk_tree(moddir, &o);
 		if (r >= 0 || (r == -ECANCELED && s.bail))
 			r = search_stated(&s);
+		ksc_statq_finish(s.q); /* (done already, unless the walk failed) */
+		if (door)
+			ksc_statq_door_close(door);
 		if (r >= 0 && s.bail) {
 			search_fini(&s);
 			walkres_reset(res);
@@ -519,11 +536,19 @@ int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cf
 				 const char *root, const char *moddir, ksc_modset_st_fn fn,
 				 void *data, unsigned int *errors)
 {
+	return ksc_depmod_modules_search_helped(ctx, cfg, root, moddir, fn, data, errors, NULL);
+}
+
+int ksc_depmod_modules_search_helped(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
+				     const char *root, const char *moddir, ksc_modset_st_fn fn,
+				     void *data, unsigned int *errors,
+				     struct ksc_statq_door *door)
+{
 	struct ksc_walkres *res = calloc(1, sizeof(*res));
 
 	if (!res)
 		return -ENOMEM;
-	int r = search(ctx, cfg, root, moddir, fn, data, errors, res, false, INT64_MAX);
+	int r = search(ctx, cfg, root, moddir, fn, data, errors, res, false, INT64_MAX, door);
 	ksc_walkres_free(res);
 	return r;
 }
@@ -536,7 +561,7 @@ int ksc_depmod_search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg, con
 	unsigned int errors = 0;
 
 	*out = res;
-	return res ? search(ctx, cfg, root, moddir, fn, data, &errors, res, true, start_ns)
+	return res ? search(ctx, cfg, root, moddir, fn, data, &errors, res, true, start_ns, NULL)
 		   : -ENOMEM;
 }
 

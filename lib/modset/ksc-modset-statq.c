@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The files a search finds, stat'ed by a second thread (modset-statq.h).
+ * The files a search finds, stat'ed beside the walk (modset-statq.h).
  *
  * The walk fills one batch per open folder: the folder's files, in the order met. When
- * the walk is done with a folder, its batch goes on a queue the thread empties, with the
- * folder's descriptor: the walk hands it over (util/walk.h's keep_fd) instead of closing
- * it, and the thread closes it after the stats (a dup() per folder cost as much again).
- * Files are kept in chunks that never move, so the thread writes through pointers that
- * stay put while the walk adds chunks; the walk does not read a file's stat before
- * ksc_statq_finish() has joined the thread, so the two never touch one file at once.
+ * the walk is done with a folder, its batch goes on a queue with the folder's descriptor:
+ * the walk hands it over (util/walk.h's keep_fd) instead of closing it, and whoever stats
+ * the batch closes it after the stats (a dup() per folder cost as much again). Batches
+ * are taken by a thread of the queue's own (with more than two CPUs), by a thread that
+ * waits for the walk and helps meanwhile (ksc_statq_door_help()), and by the walk itself:
+ * when too many folders are held open, and at the end. Files are kept in chunks that
+ * never move, so a stat writes through pointers that stay put while the walk adds chunks;
+ * the walk does not read a file's stat before ksc_statq_finish() has seen every batch
+ * done, so no two threads touch one file at once.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +30,12 @@
  * each folder (4.5 files on average on Debian's 7.2) cost more than the stats saved.
  */
 #define WAKE_AT 128u
+/*
+ * At most this many folders held open on the queue: past it the walk stats the oldest
+ * batch itself, so that a walk no one helps keeps no more descriptors open than this
+ * (Debian's 7.2 tree has 945 folders; RLIMIT_NOFILE is often 1,024).
+ */
+#define HELD_MAX 64u
 
 struct batch {
 	struct batch *next;
@@ -39,11 +48,13 @@ struct ksc_statq {
 	pthread_mutex_t lock;
 	pthread_cond_t more;
 	struct batch *head, *tail;    /* batches of folders left, for the thread */
-	struct batch *spare;          /* batches the thread is done with */
-	bool done, waiting;
-	size_t queued;                /* files in the queued batches */
+	struct batch *spare;          /* batches done with */
+	pthread_cond_t idle;          /* busy went to 0 */
+	bool done;
+	unsigned int waiting, busy;   /* helpers asleep, batches being stat'ed */
+	size_t queued, held;          /* files and folders in the queued batches */
 	pthread_t thread;
-	bool joined;
+	bool joined;                  /* no thread of its own, or joined */
 	struct batch **open;          /* the walk's: a batch per folder it is in */
 	size_t n_open, cap_open;
 	struct ksc_statq_file **chunks;
@@ -63,34 +74,53 @@ static void stat_batch(struct batch *b)
 	close(b->fd);
 }
 
+/* The oldest queued batch stat'ed (q->lock held, dropped meanwhile); false: none. */
+static bool take_one(struct ksc_statq *q)
+{
+	struct batch *b = q->head;
+
+	if (!b)
+		return false;
+	if (!(q->head = b->next))
+		q->tail = NULL;
+	q->queued -= b->n;
+	q->held--;
+	q->busy++;
+	pthread_mutex_unlock(&q->lock);
+	stat_batch(b);
+	pthread_mutex_lock(&q->lock);
+	b->next = q->spare;
+	q->spare = b;
+	if (--q->busy == 0)
+		pthread_cond_broadcast(&q->idle);
+	return true;
+}
+
+/* Batches taken as they come until the walk is done and none is left (q->lock held). */
+static void help_locked(struct ksc_statq *q)
+{
+	for (;;) {
+		while (!q->head && !q->done) {
+			q->waiting++;
+			pthread_cond_wait(&q->more, &q->lock);
+			q->waiting--;
+		}
+		if (!take_one(q))
+			return;
+	}
+}
+
 static void *statq_run(void *data)
 {
 	struct ksc_statq *q = data;
 
 	pthread_mutex_lock(&q->lock);
-	for (;;) {
-		while (!q->head && !q->done) {
-			q->waiting = true;
-			pthread_cond_wait(&q->more, &q->lock);
-			q->waiting = false;
-		}
-		struct batch *b = q->head;
-		if (!b)
-			break;
-		if (!(q->head = b->next))
-			q->tail = NULL;
-		q->queued -= b->n;
-		pthread_mutex_unlock(&q->lock);
-		stat_batch(b);
-		pthread_mutex_lock(&q->lock);
-		b->next = q->spare;
-		q->spare = b;
-	}
+	help_locked(q);
 	pthread_mutex_unlock(&q->lock);
 	return NULL;
 }
 
-struct ksc_statq *ksc_statq_start(void)
+struct ksc_statq *ksc_statq_start(bool thread)
 {
 	struct ksc_statq *q = calloc(1, sizeof(*q));
 
@@ -98,15 +128,19 @@ struct ksc_statq *ksc_statq_start(void)
 		return NULL;
 	pthread_mutex_init(&q->lock, NULL);
 	pthread_cond_init(&q->more, NULL);
-	if (pthread_create(&q->thread, NULL, statq_run, q) != 0) {
-		q->joined = true;
+	pthread_cond_init(&q->idle, NULL);
+	q->joined = !thread || pthread_create(&q->thread, NULL, statq_run, q) != 0;
+	if (thread && q->joined) {
 		ksc_statq_free(q);
 		return NULL;
 	}
 	return q;
 }
 
-/* Batch b handed to the thread (woken if it sleeps and enough waits). */
+/*
+ * Batch b queued (a sleeping helper woken when enough waits); past HELD_MAX folders held,
+ * the oldest stat'ed here.
+ */
 static void push(struct ksc_statq *q, struct batch *b)
 {
 	b->next = NULL;
@@ -117,8 +151,11 @@ static void push(struct ksc_statq *q, struct batch *b)
 		q->head = b;
 	q->tail = b;
 	q->queued += b->n;
+	q->held++;
 	if (q->waiting && q->queued >= WAKE_AT)
-		pthread_cond_signal(&q->more);
+		pthread_cond_broadcast(&q->more);
+	while (q->held > HELD_MAX && take_one(q))
+		;
 	pthread_mutex_unlock(&q->lock);
 }
 
@@ -199,7 +236,7 @@ bool ksc_statq_keep_fd(struct ksc_statq *q, int fd)
 
 void ksc_statq_finish(struct ksc_statq *q)
 {
-	if (q->joined)
+	if (q->done)
 		return;
 	/* a folder the walk never handed over: its descriptor is not ours to use */
 	pthread_mutex_lock(&q->lock);
@@ -212,9 +249,13 @@ void ksc_statq_finish(struct ksc_statq *q)
 	}
 	q->n_open = 0;
 	q->done = true;
-	pthread_cond_signal(&q->more);
+	pthread_cond_broadcast(&q->more);
+	help_locked(q); /* what is left, beside the helpers */
+	while (q->busy)
+		pthread_cond_wait(&q->idle, &q->lock);
 	pthread_mutex_unlock(&q->lock);
-	pthread_join(q->thread, NULL);
+	if (!q->joined)
+		pthread_join(q->thread, NULL);
 	q->joined = true;
 }
 
@@ -246,5 +287,53 @@ void ksc_statq_free(struct ksc_statq *q)
 	free(q->chunks);
 	pthread_mutex_destroy(&q->lock);
 	pthread_cond_destroy(&q->more);
+	pthread_cond_destroy(&q->idle);
 	free(q);
+}
+
+void ksc_statq_door_init(struct ksc_statq_door *d)
+{
+	pthread_mutex_init(&d->lock, NULL);
+	pthread_cond_init(&d->changed, NULL);
+	d->q = NULL;
+	d->closed = false;
+}
+
+void ksc_statq_door_fini(struct ksc_statq_door *d)
+{
+	pthread_mutex_destroy(&d->lock);
+	pthread_cond_destroy(&d->changed);
+}
+
+void ksc_statq_door_open(struct ksc_statq_door *d, struct ksc_statq *q)
+{
+	pthread_mutex_lock(&d->lock);
+	if (!d->closed)
+		d->q = q;
+	pthread_cond_broadcast(&d->changed);
+	pthread_mutex_unlock(&d->lock);
+}
+
+void ksc_statq_door_close(struct ksc_statq_door *d)
+{
+	/* waits for a helper inside: it leaves once the queue is finished */
+	pthread_mutex_lock(&d->lock);
+	d->q = NULL;
+	d->closed = true;
+	pthread_cond_broadcast(&d->changed);
+	pthread_mutex_unlock(&d->lock);
+}
+
+void ksc_statq_door_help(struct ksc_statq_door *d)
+{
+	pthread_mutex_lock(&d->lock);
+	while (!d->q && !d->closed)
+		pthread_cond_wait(&d->changed, &d->lock);
+	if (d->q) {
+		struct ksc_statq *q = d->q;
+		pthread_mutex_lock(&q->lock);
+		help_locked(q);
+		pthread_mutex_unlock(&q->lock);
+	}
+	pthread_mutex_unlock(&d->lock);
 }

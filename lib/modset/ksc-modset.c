@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "modset/modset.h"
+#include "modset/modset-statq.h"
 #include "util/array.h"
 #include "util/hash.h"
 #include "util/walk.h"
@@ -229,8 +230,8 @@ int ksc_modset_open(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
 		ms->base++; /* the walk's paths are moddir, '/' unless it ends in one, relpath */
 	r = ksc_depmod_cfg_load(ctx, w->root, w->release, &ms->cfg);
 	if (r >= 0 && !w->no_walk)
-		r = ksc_depmod_modules_search_st(ctx, ms->cfg, ms->root, ms->moddir, collect, ms,
-						 &ms->walk_errors);
+		r = ksc_depmod_modules_search_helped(ctx, ms->cfg, ms->root, ms->moddir, collect,
+						     ms, &ms->walk_errors, w->door);
 	ms->few = w->few;
 	ms->full_tried = !w->few;
 	if (r >= 0 && ms->index_path)
@@ -260,6 +261,7 @@ struct ksc_modset_job {
 	struct kidx_map *map;  /* given (ksc_modset_job_give_map()), for the set */
 	int map_err;
 	bool map_given;
+	struct ksc_statq_door door; /* ksc_modset_job_wait() helps the walk through it */
 };
 
 static void *job_run(void *data)
@@ -267,6 +269,7 @@ static void *job_run(void *data)
 	struct ksc_modset_job *j = data;
 
 	j->r = ksc_modset_open(j->q, &j->w, &j->ms);
+	ksc_statq_door_close(&j->door); /* (if the search did not) */
 	return NULL;
 }
 
@@ -287,6 +290,8 @@ int ksc_modset_open_start(struct ksc_ctx *ctx, const struct ksc_modset_where *w,
 		return -ENOMEM;
 	j->ctx = ksc_ref(ctx);
 	j->w = *w;
+	ksc_statq_door_init(&j->door);
+	j->w.door = &j->door;
 	if (!(j->q = ksc_new()) || !dup_or_null(w->root, &j->root) ||
 	    !dup_or_null(w->release, &j->release) || !dup_or_null(w->moddir, &j->moddir) ||
 	    !dup_or_null(w->index, &j->index)) {
@@ -323,8 +328,10 @@ struct ksc_modset *ksc_modset_job_wait(struct ksc_modset_job *j, int *err)
 {
 	if (!j->waited) {
 		j->waited = true;
-		if (j->running)
+		if (j->running) {
+			ksc_statq_door_help(&j->door); /* the walk's stats, while it lists */
 			pthread_join(j->thread, NULL);
+		}
 		j->running = false;
 		ksc_msgbuf_replay(&j->msgs, j->ctx);
 		if (j->msgs.oom && j->r >= 0)
@@ -349,6 +356,7 @@ void ksc_modset_job_free(struct ksc_modset_job *j)
 	ksc_modset_free(j->ms);
 	ksc_kidx_unmap(j->map);
 	ksc_msgbuf_fini(&j->msgs);
+	ksc_statq_door_fini(&j->door);
 	ksc_unref(j->q);
 	ksc_unref(j->ctx);
 	free(j->root);

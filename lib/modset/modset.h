@@ -116,6 +116,15 @@ typedef int (*ksc_modset_st_fn)(struct ksc_found *f, void *data);
 int ksc_depmod_modules_search_st(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
 				 const char *root, const char *moddir, ksc_modset_st_fn fn,
 				 void *data, unsigned int *errors) _must_check_;
+/*
+ * The same, a thread waiting for it let in through door (modset-statq.h; NULL: none) to
+ * stat the files beside the walk.
+ */
+struct ksc_statq_door;
+int ksc_depmod_modules_search_helped(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg,
+				     const char *root, const char *moddir, ksc_modset_st_fn fn,
+				     void *data, unsigned int *errors,
+				     struct ksc_statq_door *door) _must_check_;
 
 /*
  * The folders a walk has entered (ksc-modset-walk.c), by (device, inode), each with a
@@ -719,6 +728,7 @@ struct ksc_modset_where {
 			       * whole directory read only when every record is wanted */
 	bool defer_map;       /* with few: the table read by the caller, given to the job
 			       * (ksc_modset_job_give_map()) instead of read here */
+	struct ksc_statq_door *door; /* the job's: its waiter stats beside the walk */
 };
 /*
  * depmod.d read and the folder walked (its problems logged into ctx and counted:

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The second thread's stats (lib/modset/ksc-modset-statq.c): each file queued in walk
- * order comes back with the stat fstatat() gives, across folders, batches and chunks;
- * a file gone before its stat comes back with its error; a folder never handed over
- * gives -EBADF, not a stat through a descriptor that is no longer its; nothing queued
- * is fine.
+ * The stats beside the walk (lib/modset/ksc-modset-statq.c): each file queued in walk
+ * order comes back with the stat fstatat() gives, across folders, batches and chunks,
+ * whoever takes them: the queue's own thread, a thread let in through a door, or the
+ * walk alone (then it never holds more than HELD_MAX folders open, even under a low
+ * RLIMIT_NOFILE); a file gone before its stat comes back with its error; a folder never
+ * handed over gives -EBADF, not a stat through a descriptor that is no longer its;
+ * nothing queued is fine; a door closed before it opened lets no one wait.
  */
 #include "unit.h"
 
 #include <limits.h>
+#include <pthread.h>
+#include <sys/resource.h>
 
 #include "modset/modset-statq.h"
 #include "util/walk.h"
@@ -87,28 +91,49 @@ static bool keep_fd(int fd, void *data)
 	return ksc_statq_keep_fd(r->q, fd);
 }
 
-static struct ksc_statq *walk(const struct tree *t, const char *gone)
+/* Who takes the stats. */
+enum road { OWN_THREAD, DOOR_HELPER, WALK_ALONE };
+
+static void *helper(void *data)
 {
-	struct run r = { .q = ksc_statq_start(), .gone = gone };
+	ksc_statq_door_help(data);
+	return NULL;
+}
+
+static struct ksc_statq *walk_by(const struct tree *t, const char *gone, enum road road)
+{
+	struct ksc_statq_door door;
+	pthread_t th;
+	struct run r = { .q = ksc_statq_start(road == OWN_THREAD), .gone = gone };
 	struct walk_opts o = { .flags = WALK_SORTED, .kinds = WALK_KIND_REG, .enter = on_enter,
 			       .file = on_file, .keep_fd = keep_fd, .data = &r };
 
 	assert_non_null(r.q);
+	ksc_statq_door_init(&door);
+	if (road == DOOR_HELPER) {
+		assert_int_equal(pthread_create(&th, NULL, helper, &door), 0);
+		ksc_statq_door_open(&door, r.q);
+	}
 	assert_int_equal(walk_tree(t->root, &o), 0);
 	ksc_statq_finish(r.q);
+	ksc_statq_door_close(&door);
+	if (road == DOOR_HELPER)
+		assert_int_equal(pthread_join(th, NULL), 0);
+	ksc_statq_door_fini(&door);
 	return r.q;
 }
 
-/* 40 folders, 820 files: several chunks of 256, batches woken and not. */
-static void test_every_file(void **state)
+static struct ksc_statq *walk(const struct tree *t, const char *gone)
 {
-	const struct tree *t = *state;
-	struct ksc_statq *q;
+	return walk_by(t, gone, OWN_THREAD);
+}
+
+/* Every file of make_tree(t, folders) with the stat stat(2) gives, in walk order. */
+static void assert_every_file(const struct tree *t, struct ksc_statq *q, int folders)
+{
 	struct stat st;
 
-	make_tree(t, 40);
-	q = walk(t, NULL);
-	assert_int_equal(ksc_statq_count(q), 40 * 41 / 2);
+	assert_int_equal(ksc_statq_count(q), (size_t)(folders * (folders + 1) / 2));
 	for (size_t i = 0; i < ksc_statq_count(q); i++) {
 		struct ksc_statq_file *f = ksc_statq_file(q, i);
 		int d, j;
@@ -126,6 +151,59 @@ static void test_every_file(void **state)
 			assert_true(p->dir <= f->dir);
 		}
 	}
+}
+
+/* 40 folders, 820 files: several chunks of 256, batches woken and not; each road. */
+static void test_every_file(void **state)
+{
+	const struct tree *t = *state;
+
+	make_tree(t, 40);
+	for (enum road road = OWN_THREAD; road <= WALK_ALONE; road++) {
+		struct ksc_statq *q = walk_by(t, NULL, road);
+		assert_every_file(t, q, 40);
+		ksc_statq_free(q);
+	}
+}
+
+/*
+ * 150 folders walked alone with 90 descriptors allowed in all: the walk stats a batch
+ * itself once HELD_MAX folders wait, so none of its opens fails.
+ */
+static void test_few_descriptors(void **state)
+{
+	const struct tree *t = *state;
+	struct rlimit old, low;
+	int fd = open("/dev/null", O_RDONLY);
+
+	assert_true(fd >= 0);
+	close(fd);
+	make_tree(t, 150);
+	assert_int_equal(getrlimit(RLIMIT_NOFILE, &old), 0);
+	low = old;
+	low.rlim_cur = (rlim_t)fd + 90;
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &low), 0);
+	struct ksc_statq *q = walk_by(t, NULL, WALK_ALONE);
+	assert_int_equal(setrlimit(RLIMIT_NOFILE, &old), 0);
+	assert_every_file(t, q, 150);
+	ksc_statq_free(q);
+}
+
+/* A door closed before it opened: a helper does not wait, and it stays closed. */
+static void test_door_closed(void **state)
+{
+	struct ksc_statq_door door;
+	struct ksc_statq *q = ksc_statq_start(false);
+
+	(void)state;
+	assert_non_null(q);
+	ksc_statq_door_init(&door);
+	ksc_statq_door_close(&door);
+	ksc_statq_door_help(&door);
+	ksc_statq_door_open(&door, q);
+	assert_null(door.q);
+	ksc_statq_door_help(&door);
+	ksc_statq_door_fini(&door);
 	ksc_statq_free(q);
 }
 
@@ -152,7 +230,7 @@ static void test_gone(void **state)
 static void test_not_handed(void **state)
 {
 	const struct tree *t = *state;
-	struct ksc_statq *q = ksc_statq_start();
+	struct ksc_statq *q = ksc_statq_start(true);
 	char p[PATH_MAX];
 
 	make_tree(t, 2);
@@ -171,7 +249,7 @@ static void test_not_handed(void **state)
 
 static void test_empty(void **state)
 {
-	struct ksc_statq *q = ksc_statq_start();
+	struct ksc_statq *q = ksc_statq_start(true);
 
 	(void)state;
 	assert_non_null(q);
@@ -179,13 +257,15 @@ static void test_empty(void **state)
 	ksc_statq_finish(q); /* twice: nothing more */
 	assert_int_equal(ksc_statq_count(q), 0);
 	ksc_statq_free(q);
-	ksc_statq_free(ksc_statq_start()); /* freed unfinished */
+	ksc_statq_free(ksc_statq_start(true)); /* freed unfinished */
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_every_file, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_few_descriptors, setup, teardown),
+		cmocka_unit_test(test_door_closed),
 		cmocka_unit_test_setup_teardown(test_gone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_not_handed, setup, teardown),
 		cmocka_unit_test(test_empty),
