@@ -329,6 +329,73 @@ err:
 	return r;
 }
 
+KSC_DEFINE_REF(ksc_tree_ref, struct ksc_tree)
+
+/*
+ * The tree's life: here, above the files that own its parts, so that each part is freed
+ * by its owner's function.
+ */
+KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
+{
+	if (!t || --t->refcount > 0)
+		return NULL;
+	for (size_t i = 0; i < t->n_mods; i++) {
+		struct tmod *m = &t->mods[i];
+		free_paths(m);
+		free(m->rec_own);
+		free(m->der_own);
+		if (m->deps_own)
+			free(m->deps);
+		if (m->unres_own)
+			free(m->unres);
+	}
+	free(t->walk_arena);
+	free(t->mods);
+	free(t->root_arg);
+	problems_free(t->problems, t->n_problems);
+	free(t->problems);
+	problems_free(t->kproblems, t->n_kproblems);
+	free(t->kproblems);
+	free(t->pub_problems);
+	hash_fini(&t->ksyms);
+	free(t->ksyms_at);
+	ksc_kidx_free(&t->idx);
+	ksc_modset_free(t->ms);
+	ksc_symvers_unref(t->ksv);
+	ksc_module_unref(t->kvm);
+	ksc_sysmap_unref(t->ksm);
+	ksc_kernel_unref(t->ktmpl);
+	ksc_keyring_unref(t->opts.keyring);
+	free(t->cycle_flat);
+	free(t->cycle_lens);
+	if (t->cycle_mods)
+		for (size_t i = 0; i < t->n_cycles; i++)
+			free(t->cycle_mods[i]);
+	free(t->cycle_mods);
+	free(t->unres);
+	free(t->verdicts);
+	free(t->has_verdict);
+	free(t->diags);
+	free(t->out_dir);
+	for (size_t i = 0; i < t->n_outs; i++)
+		free(t->out_names[i]);
+	if (t->dfd >= 0)
+		close(t->dfd);
+	free(t->root);
+	free(t->release);
+	free(t->moddir);
+	ksc_kernel_location_unref(t->loc);
+	free(t->index_path);
+	free(t->policy);
+	free(t->ksrc_path);
+	free(t->config_path);
+	if (t->has_check)
+		free((char *)t->check.policy);
+	ksc_unref(t->ctx);
+	free(t);
+	return NULL;
+}
+
 KSC_EXPORT const char *ksc_tree_get_moddir(const struct ksc_tree *t)
 {
 	return t->moddir;

@@ -3,7 +3,8 @@
  * The tree's private header: struct ksc_tree and what its files (ksc-tree*.c) share.
  * Nothing here is seen outside lib/tree/.
  *
- *   ksc-tree.c          ksc_tree_open(): the steps in order, the public getters
+ *   ksc-tree.c          ksc_tree_open(): the steps in order, the public getters; the
+ *                       tree's life (ksc_tree_unref() frees each part by its owner)
  *   ksc-tree-walk.c     step 1: the module set's walk taken, depmod's order; the
  *                       index's walk replayed
  *   ksc-tree-resolve.c  step 3: depmod's resolution, sort and cycles
@@ -16,7 +17,7 @@
  *                       (the module set's reader, ksc-modset-read.c); the index's
  *                       records fetched when needed
  *   ksc-tree-pool.c     the worker threads, the messages they keep for the main thread
- *   ksc-tree-state.c    the tree object's life (ref, unref) and small shared helpers
+ *   ksc-tree-state.c    small shared helpers
  *   ksc-tree-derived.c  the derived record checked (tree.h)
  *   ksc-tree-problems.c the problems met, in order
  *
@@ -304,7 +305,7 @@ void drop_index(struct ksc_tree *t, int r);
 void load_index(struct ksc_tree *t);
 int attach_index(struct ksc_tree *t);
 
-/* ---- the tree's life and shared helpers (ksc-tree-state.c) ---- */
+/* ---- shared helpers (ksc-tree-state.c) ---- */
 
 void free_paths(struct tmod *m);
 int make_absolute(const char *p, char **out);
