@@ -24,6 +24,44 @@ static const struct {
 	{ KSC_DEPMOD_DEP, "modules.dep" },
 };
 
+/*
+ * This file's part of the tree (t->depmod): depmod's files written last, for the index
+ * (depmod_written()).
+ */
+struct tree_depmod {
+	char *out_dir;
+	struct kidx_output outs[ARRAY_SIZE(depmod_files)];
+	char *out_names[ARRAY_SIZE(depmod_files)];
+	size_t n_outs;
+};
+
+int depmod_part_new(struct ksc_tree *t)
+{
+	t->depmod = calloc(1, sizeof(*t->depmod));
+	return t->depmod ? 0 : -ENOMEM;
+}
+
+void depmod_part_free(struct ksc_tree *t)
+{
+	struct tree_depmod *d = t->depmod;
+
+	if (!d)
+		return;
+	free(d->out_dir);
+	for (size_t i = 0; i < d->n_outs; i++)
+		free(d->out_names[i]);
+	free(d);
+	t->depmod = NULL;
+}
+
+const char *depmod_written(const struct ksc_tree *t, const struct kidx_output **outs,
+			   size_t *n)
+{
+	*outs = t->depmod->outs;
+	*n = t->depmod->n_outs;
+	return t->depmod->out_dir;
+}
+
 KSC_EXPORT const char *ksc_depmod_file_name(unsigned int file)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(depmod_files); i++)
@@ -268,18 +306,19 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 		return r;
 	}
 	/* Remember them for the index. */
-	for (size_t i = 0; i < t->n_outs; i++)
-		free(t->out_names[i]);
-	free(t->out_dir);
-	t->out_dir = adir;
-	t->n_outs = 0;
+	struct tree_depmod *d = t->depmod;
+	for (size_t i = 0; i < d->n_outs; i++)
+		free(d->out_names[i]);
+	free(d->out_dir);
+	d->out_dir = adir;
+	d->n_outs = 0;
 	for (size_t i = 0; i < n_outs; i++) {
-		t->out_names[i] = strdup(names[i]);
-		if (!t->out_names[i])
+		d->out_names[i] = strdup(names[i]);
+		if (!d->out_names[i])
 			return -ENOMEM;
-		t->outs[i] = outs[i];
-		ksc_kidx_output_rename(&t->outs[i], t->out_names[i]);
-		t->n_outs++;
+		d->outs[i] = outs[i];
+		ksc_kidx_output_rename(&d->outs[i], d->out_names[i]);
+		d->n_outs++;
 	}
 	if (n_new || !same || n_outs != n_idx_outs)
 		t->dirty = true;

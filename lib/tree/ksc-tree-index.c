@@ -225,9 +225,9 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 	 * Keep what the index knew about the last depmod files when none were written
 	 * now.
 	 */
-	const char *out_dir = t->out_dir;
-	const struct kidx_output *outs = t->outs;
-	size_t n_outs = t->n_outs;
+	const struct kidx_output *outs;
+	size_t n_outs;
+	const char *out_dir = depmod_written(t, &outs, &n_outs);
 	const struct kidx_output *idx_outs = NULL;
 	size_t n_idx_outs = 0;
 	const char *idx_dir =

@@ -225,6 +225,41 @@ static int do_open(struct ksc_tree *t)
 	return r;
 }
 
+/*
+ * A new tree's first state: its parts, each made by its owner (freed by
+ * ksc_tree_unref()), and the caller's options copied. 0 or -errno.
+ */
+static int tree_init(struct ksc_tree *t, struct ksc_ctx *ctx, const struct ksc_tree_opts *opts)
+{
+	int r;
+
+	t->refcount = 1;
+	t->ctx = ksc_ref(ctx);
+	t->dfd = -1;
+	hash_init(&t->ksyms);
+	r = depmod_part_new(t);
+	if (r < 0)
+		return r;
+	r = opts_copy(&t->opts, opts);
+	if (r < 0)
+		return r;
+	t->opts.keyring = ksc_keyring_ref(t->opts.keyring);
+	if (t->opts.check) {
+		t->check = (struct ksc_check_opts){ .sz = sizeof(t->check),
+						    .allow_missing_ns = -1 };
+		r = opts_copy(&t->check, t->opts.check);
+		if (r < 0)
+			return r;
+		t->has_check = true;
+	}
+	t->opts.check = NULL;
+	t->st.wall_total = now_s();
+	struct timespec rt;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	t->start_ns = (int64_t)rt.tv_sec * 1000000000LL + rt.tv_nsec;
+	return 0;
+}
+
 KSC_EXPORT int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *kver,
 			     const struct ksc_tree_opts *opts, struct ksc_tree **out)
 {
@@ -243,28 +278,9 @@ KSC_EXPORT int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *
 	t = calloc(1, sizeof(*t));
 	if (!t)
 		return -ENOMEM;
-	t->refcount = 1;
-	t->ctx = ksc_ref(ctx);
-	t->dfd = -1;
-	hash_init(&t->ksyms);
-	r = opts_copy(&t->opts, opts);
+	r = tree_init(t, ctx, opts);
 	if (r < 0)
 		goto err;
-	t->opts.keyring = ksc_keyring_ref(t->opts.keyring);
-	if (t->opts.check) {
-		t->check = (struct ksc_check_opts){ .sz = sizeof(t->check),
-						    .allow_missing_ns = -1 };
-		r = opts_copy(&t->check, t->opts.check);
-		if (r < 0)
-			goto err;
-		t->has_check = true;
-	}
-	t->opts.check = NULL;
-	t->st.wall_total = now_s();
-	struct timespec rt;
-	clock_gettime(CLOCK_REALTIME, &rt);
-	t->start_ns = (int64_t)rt.tv_sec * 1000000000LL + rt.tv_nsec;
-
 	r = make_absolute(root, &t->root);
 	if (r < 0)
 		goto err;
@@ -376,9 +392,7 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	free(t->verdicts);
 	free(t->has_verdict);
 	free(t->diags);
-	free(t->out_dir);
-	for (size_t i = 0; i < t->n_outs; i++)
-		free(t->out_names[i]);
+	depmod_part_free(t);
 	if (t->dfd >= 0)
 		close(t->dfd);
 	free(t->root);

@@ -11,7 +11,7 @@
  *   ksc-tree-check.c    step 4: the verdicts, and each module's derived record
  *   ksc-tree-results.c  fingerprints, problems and messages, the public arrays
  *   ksc-tree-index.c    the index of the last run: opened, attached, saved
- *   ksc-tree-depmod.c   depmod's files
+ *   ksc-tree-depmod.c   depmod's files; owns struct tree_depmod (the files written last)
  *   ksc-tree-kernel.c   the kernel's exports; ksc_tree_get_kernel()
  *   ksc-tree-read.c     step 2: reading modules into facts records, in the workers
  *                       (the module set's reader, ksc-modset-read.c); the index's
@@ -172,11 +172,7 @@ struct ksc_tree {
 	bool verdicts_on;
 	struct ksc_tree_stats st;
 
-	/* depmod's files written (ksc-tree-depmod.c), for the index */
-	char *out_dir;
-	struct kidx_output outs[8];
-	char *out_names[8];
-	size_t n_outs;
+	struct tree_depmod *depmod; /* ksc-tree-depmod.c's: depmod's files written */
 
 	struct tree_run *run; /* while do_open() runs, else NULL */
 };
@@ -292,6 +288,15 @@ void drop_check_kernel(struct ksc_tree *t);
 
 int build_kder(const struct tmod *m, const struct ksc_report *rep, const struct kder *old,
 	       struct kder **out);
+
+/* ---- depmod's files (ksc-tree-depmod.c) ---- */
+
+/* Its part of the tree (struct tree_depmod), made with the tree and freed with it. */
+int depmod_part_new(struct ksc_tree *t);
+void depmod_part_free(struct ksc_tree *t);
+/* The folder depmod's files were last written to (or NULL), and those files. */
+const char *depmod_written(const struct ksc_tree *t, const struct kidx_output **outs,
+			   size_t *n);
 
 /* ---- results (ksc-tree-results.c) ---- */
 
