@@ -240,7 +240,7 @@ int check_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, si
 
 	if (r < 0)
 		return r;
-	if (!t->kernel_ok) {
+	if (!kernel_usable(t)) {
 		for (size_t i = 0; i < t->n_mods; i++)
 			t->mods[i].need_check = false;
 		return 0;

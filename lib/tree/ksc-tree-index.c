@@ -135,7 +135,7 @@ static int reuse_derived(struct tmod *m, bool checkable)
 
 int plan_work(struct ksc_tree *t, struct tree_work *w)
 {
-	t->verdicts_on = !t->opts.no_check && t->ksrc != KSRC_NONE;
+	t->verdicts_on = !t->opts.no_check && kernel_found(t);
 	const struct kidx *idx = &t->idx;
 	bool same_ctx = t->have_idx && ksc_kidx_derived(idx) &&
 			ksc_kidx_fp(idx, KIDX_FP_CTX) == t->ctx_fp;

@@ -15,6 +15,96 @@
 
 #include "tree/tree-private.h"
 #include "util/array.h"
+
+/*
+ * This file's part of the tree (t->kern): which files give the kernel's exports and
+ * configuration, what was read from them, and depmod's symbol table. Other files ask
+ * through the functions below.
+ */
+struct tree_kern {
+	enum ksrc_kind ksrc;
+	char *ksrc_path, *config_path;
+	uint64_t ksrc_id, config_id;
+	unsigned int quirks;
+	bool kernel_loaded, kernel_ok;
+	struct ksc_symvers *ksv;
+	struct ksc_module *kvm;
+	struct ksc_sysmap *ksm;
+	struct ksc_kernel *ktmpl; /* config and release, copied into each thread's kernel */
+	/*
+	 * depmod's symbol table: symbol -> index + 1 (as pointer) in ksyms_at, the kernel's
+	 * first (loaded with them), then the modules' (added when resolving).
+	 */
+	struct hash ksyms;
+	struct msym *ksyms_at;
+	size_t n_ksyms, cap_ksyms;
+};
+
+int kernel_part_new(struct ksc_tree *t)
+{
+	t->kern = calloc(1, sizeof(*t->kern));
+	if (!t->kern)
+		return -ENOMEM;
+	hash_init(&t->kern->ksyms);
+	return 0;
+}
+
+void kernel_part_free(struct ksc_tree *t)
+{
+	struct tree_kern *kp = t->kern;
+
+	if (!kp)
+		return;
+	hash_fini(&kp->ksyms);
+	free(kp->ksyms_at);
+	ksc_symvers_unref(kp->ksv);
+	ksc_module_unref(kp->kvm);
+	ksc_sysmap_unref(kp->ksm);
+	ksc_kernel_unref(kp->ktmpl);
+	free(kp->ksrc_path);
+	free(kp->config_path);
+	free(kp);
+	t->kern = NULL;
+}
+
+bool kernel_found(const struct ksc_tree *t)
+{
+	return t->kern->ksrc != KSRC_NONE;
+}
+
+bool kernel_usable(const struct ksc_tree *t)
+{
+	return t->kern->kernel_ok;
+}
+
+bool kernel_has_crcs(const struct ksc_tree *t)
+{
+	return t->kern->kernel_ok && t->kern->ksrc == KSRC_SYMVERS;
+}
+
+void kernel_ids(const struct ksc_tree *t, uint64_t *exports, uint64_t *config,
+		unsigned int *quirks)
+{
+	*exports = t->kern->ksrc_id;
+	*config = t->kern->config_id;
+	*quirks = t->kern->quirks;
+}
+
+KSC_EXPORT const char *ksc_tree_get_kernel_source(const struct ksc_tree *t)
+{
+	return t->kern->ksrc_path;
+}
+
+/* depmod_symbol_find(): the kernel's and the modules' symbols are one table. */
+const struct msym *ksym_find(const struct ksc_tree *t, const char *name)
+{
+	const struct tree_kern *kp = t->kern;
+
+	if (name[0] == '.') /* PPC64's .foo is foo */
+		name++;
+	uintptr_t v = (uintptr_t)hash_find(&kp->ksyms, name);
+	return v ? &kp->ksyms_at[v - 1] : NULL;
+}
 static uint64_t file_id(const char *path, uint64_t seed)
 {
 	struct stat st;
@@ -50,18 +140,19 @@ static bool sysmap_has_exports(const char *path)
  * kernel locator found them, unless options name them. */
 int find_kernel(struct ksc_tree *t)
 {
+	struct tree_kern *kp = t->kern;
 	const struct ksc_tree_opts *o = &t->opts;
 	char p[PATH_MAX];
 	const char *root = strcmp(t->root, "/") == 0 ? "" : t->root;
 
 	if (o->symvers || o->vmlinux || o->system_map) {
-		t->ksrc = o->symvers   ? KSRC_SYMVERS
+		kp->ksrc = o->symvers   ? KSRC_SYMVERS
 			  : o->vmlinux ? KSRC_VMLINUX
 				       : KSRC_SYSMAP;
-		t->ksrc_path = strdup(o->symvers   ? o->symvers
+		kp->ksrc_path = strdup(o->symvers   ? o->symvers
 				      : o->vmlinux ? o->vmlinux
 						   : o->system_map);
-		if (!t->ksrc_path)
+		if (!kp->ksrc_path)
 			return -ENOMEM;
 	} else if (!o->no_kernel_search) {
 		enum ksc_kernel_file which;
@@ -71,56 +162,83 @@ int find_kernel(struct ksc_tree *t)
 		if (path && which == KSC_KFILE_SYSTEM_MAP && !sysmap_has_exports(path))
 			path = NULL;
 		if (path) {
-			t->ksrc = which == KSC_KFILE_SYMVERS	 ? KSRC_SYMVERS
+			kp->ksrc = which == KSC_KFILE_SYMVERS	 ? KSRC_SYMVERS
 				  : which == KSC_KFILE_SYSTEM_MAP ? KSRC_SYSMAP
 								  : KSRC_VMLINUX;
-			t->ksrc_path = strdup(path);
-			if (!t->ksrc_path)
+			kp->ksrc_path = strdup(path);
+			if (!kp->ksrc_path)
 				return -ENOMEM;
 		}
 	}
 	if (o->config) {
-		t->config_path = strdup(o->config);
+		kp->config_path = strdup(o->config);
 	} else if (!o->no_kernel_search) {
 		const char *config = ksc_kernel_location_get_path(t->loc, KSC_KFILE_CONFIG);
 		if (config)
-			t->config_path = strdup(config);
+			kp->config_path = strdup(config);
 	}
-	if ((o->config || t->config_path) && !t->config_path)
+	if ((o->config || kp->config_path) && !kp->config_path)
 		return -ENOMEM;
 	/*
 	 * As ksc_kernel_open(): a Debian kernel package documents itself under
 	 * usr/share/doc.
 	 */
-	t->quirks = o->quirks;
+	kp->quirks = o->quirks;
 	if (!o->set_quirks) {
 		struct stat st;
-		t->quirks = 0;
+		kp->quirks = 0;
 		snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s", root,
 			 t->release);
 		bool debian = stat(p, &st) == 0;
 		snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s-unsigned", root,
 			 t->release);
 		if (debian || stat(p, &st) == 0)
-			t->quirks |= KSC_QUIRK_DEBIAN_MISSING_CRC;
+			kp->quirks |= KSC_QUIRK_DEBIAN_MISSING_CRC;
 	}
-	t->ksrc_id = file_id(t->ksrc_path, (uint64_t)t->ksrc);
-	t->config_id = file_id(t->config_path, 77);
+	kp->ksrc_id = file_id(kp->ksrc_path, (uint64_t)kp->ksrc);
+	kp->config_id = file_id(kp->config_path, 77);
 	return 0;
 }
 
 /* Add to depmod's symbol table (a later one replaces an earlier one). */
 int ksym_add(struct ksc_tree *t, const char *name, int32_t owner, uint64_t crc)
 {
-	if (array_reserve(t->ksyms_at, t->cap_ksyms, t->n_ksyms + 1, 1024) < 0)
+	struct tree_kern *kp = t->kern;
+
+	if (array_reserve(kp->ksyms_at, kp->cap_ksyms, kp->n_ksyms + 1, 1024) < 0)
 		return -ENOMEM;
 	/* The index is stored, not a pointer: the array moves. */
-	t->ksyms_at[t->n_ksyms] = (struct msym){ owner, crc };
-	int r = hash_add(&t->ksyms, name, (void *)(uintptr_t)(t->n_ksyms + 1), 0);
+	kp->ksyms_at[kp->n_ksyms] = (struct msym){ owner, crc };
+	int r = hash_add(&kp->ksyms, name, (void *)(uintptr_t)(kp->n_ksyms + 1), 0);
 	if (r < 0)
 		return r;
-	t->n_ksyms++;
+	kp->n_ksyms++;
 	return 0;
+}
+
+/*
+ * depmod's table: the kernel's symbols (depmod -E/-F, and the fake ones: loaded with the
+ * kernel, perhaps on its own thread), then each module's exports in module order, a
+ * later one replacing an earlier one. Resolved once: the kernel's part is not kept apart.
+ */
+int ksym_add_modules(struct ksc_tree *t)
+{
+	struct tree_kern *kp = t->kern;
+	size_t total = kp->n_ksyms;
+	int r;
+
+	for (size_t i = 0; i < t->n_mods; i++)
+		total += ksc_krec_kexport_count(t->mods[i].rec);
+	r = hash_reserve(&kp->ksyms, total);
+	for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
+		const struct krec *rec = t->mods[i].rec;
+		for (size_t j = 0; j < ksc_krec_kexport_count(rec) && r >= 0; j++) {
+			uint64_t crc;
+			const char *name = ksc_krec_kexport(rec, j, &crc);
+			r = ksym_add(t, name, (int32_t)i, crc);
+		}
+	}
+	return r;
 }
 
 /*
@@ -131,68 +249,69 @@ int ksym_add(struct ksc_tree *t, const char *name, int32_t owner, uint64_t crc)
  */
 static int load_kernel_core(struct ksc_tree *t)
 {
+	struct tree_kern *kp = t->kern;
 	int r = 0;
 
-	if (t->kernel_loaded)
+	if (kp->kernel_loaded)
 		return 0;
-	t->kernel_loaded = true;
+	kp->kernel_loaded = true;
 	double t0 = now_s();
-	r = ksc_kernel_new(t->ctx, &t->ktmpl);
+	r = ksc_kernel_new(t->ctx, &kp->ktmpl);
 	if (r < 0)
 		return r;
-	r = ksc_kernel_set_release(t->ktmpl, t->release);
+	r = ksc_kernel_set_release(kp->ktmpl, t->release);
 	if (r < 0)
 		return r;
-	if (t->config_path) {
-		r = ksc_kernel_read_config(t->ktmpl, t->config_path);
+	if (kp->config_path) {
+		r = ksc_kernel_read_config(kp->ktmpl, kp->config_path);
 		if (r == -ENOMEM)
 			return r;
 		if (r < 0)
-			kernel_problem(t, t->config_path, r, "%s", strerror(-r));
+			kernel_problem(t, kp->config_path, r, "%s", strerror(-r));
 	}
-	if (t->ksrc == KSRC_NONE)
+	if (kp->ksrc == KSRC_NONE)
 		goto out;
-	switch (t->ksrc) {
+	switch (kp->ksrc) {
 	case KSRC_SYMVERS:
-		r = ksc_symvers_new_from_path(t->ctx, t->ksrc_path, &t->ksv);
+		r = ksc_symvers_new_from_path(t->ctx, kp->ksrc_path, &kp->ksv);
 		if (r == 0) {
 			/* not "skipped": a symbol listed again is kept, and counted */
-			unsigned int bad = ksc_symvers_get_error_count(t->ksv);
+			unsigned int bad = ksc_symvers_get_error_count(kp->ksv);
 			if (bad)
-				kernel_problem(t, t->ksrc_path, -EINVAL,
+				kernel_problem(t, kp->ksrc_path, -EINVAL,
 					       "%u faulty line%s (said above)", bad,
 					       bad == 1 ? "" : "s");
-			for (size_t i = 0; i < ksc_symvers_get_count(t->ksv) && r >= 0;
+			for (size_t i = 0; i < ksc_symvers_get_count(kp->ksv) && r >= 0;
 			     i++) {
 				const struct ksc_symvers_entry *e =
-					ksc_symvers_get(t->ksv, i);
+					ksc_symvers_get(kp->ksv, i);
 				if (strcmp(e->module, "vmlinux") == 0)
 					r = ksym_add(t, e->symbol, -1, e->crc);
 			}
 		}
 		break;
 	case KSRC_VMLINUX:
-		r = ksc_module_new_from_path(t->ctx, t->ksrc_path, &t->kvm);
-		if (r == 0 && ksc_module_get_kind(t->kvm) != KSC_KIND_VMLINUX) {
-			ksc_err(t->ctx, "%s: not a kernel image", t->ksrc_path);
-			ksc_module_unref(t->kvm);
-			t->kvm = NULL;
+		r = ksc_module_new_from_path(t->ctx, kp->ksrc_path, &kp->kvm);
+		if (r == 0 && ksc_module_get_kind(kp->kvm) != KSC_KIND_VMLINUX) {
+			ksc_err(t->ctx, "%s: not a kernel image", kp->ksrc_path);
+			ksc_module_unref(kp->kvm);
+			kp->kvm = NULL;
 			r = -ENOEXEC;
 		}
-		for (size_t i = 0; r == 0 && i < ksc_module_get_export_count(t->kvm);
+		for (size_t i = 0; r == 0 && i < ksc_module_get_export_count(kp->kvm);
 		     i++) {
-			const struct ksc_export *e = ksc_module_get_export(t->kvm, i);
+			const struct ksc_export *e = ksc_module_get_export(kp->kvm, i);
 			r = ksym_add(t, e->name, -1, e->has_crc ? e->crc : 0);
 		}
 		break;
 	case KSRC_SYSMAP:
-		r = ksc_sysmap_new_from_path(t->ctx, t->ksrc_path, &t->ksm);
-		if (r == 0 && ksc_sysmap_get_error_count(t->ksm)) /* as for Module.symvers */
-			kernel_problem(t, t->ksrc_path, -EINVAL, "%u malformed line%s skipped",
-				       ksc_sysmap_get_error_count(t->ksm),
-				       ksc_sysmap_get_error_count(t->ksm) == 1 ? "" : "s");
-		for (size_t i = 0; r == 0 && i < ksc_sysmap_get_export_count(t->ksm); i++)
-			r = ksym_add(t, ksc_sysmap_get_export(t->ksm, i), -1, 0);
+		r = ksc_sysmap_new_from_path(t->ctx, kp->ksrc_path, &kp->ksm);
+		if (r == 0 && ksc_sysmap_get_error_count(kp->ksm)) /* as for Module.symvers */
+			kernel_problem(t, kp->ksrc_path, -EINVAL, "%u malformed line%s skipped",
+				       ksc_sysmap_get_error_count(kp->ksm),
+				       ksc_sysmap_get_error_count(kp->ksm) == 1 ? "" : "s");
+		for (size_t i = 0; r == 0 && i < ksc_sysmap_get_export_count(kp->ksm); i++)
+			r = ksym_add(t, ksc_sysmap_get_export(kp->ksm, i), -1, 0);
 		break;
 	default: break;
 	}
@@ -200,22 +319,22 @@ static int load_kernel_core(struct ksc_tree *t)
 		return r;
 	if (r < 0) {
 		struct stat st;
-		if (r == -EINVAL && stat(t->ksrc_path, &st) == 0 && !S_ISREG(st.st_mode))
-			kernel_problem(t, t->ksrc_path, r, "not a regular file (%s)",
+		if (r == -EINVAL && stat(kp->ksrc_path, &st) == 0 && !S_ISREG(st.st_mode))
+			kernel_problem(t, kp->ksrc_path, r, "not a regular file (%s)",
 				       ksc_file_kind(st.st_mode));
 		else if (r == -ENODATA)
-			kernel_problem(t, t->ksrc_path, r, "empty file: no exports");
-		else if (t->ksrc != KSRC_VMLINUX || !t->kvm)
-			kernel_problem(t, t->ksrc_path, r, "%s", strerror(-r));
+			kernel_problem(t, kp->ksrc_path, r, "empty file: no exports");
+		else if (kp->ksrc != KSRC_VMLINUX || !kp->kvm)
+			kernel_problem(t, kp->ksrc_path, r, "%s", strerror(-r));
 		goto out;
 	}
 	/* depmod_add_fake_syms(): resolved by the loader itself. */
 	if ((r = ksym_add(t, "__this_module", -1, 0)) < 0 ||
 	    (r = ksym_add(t, "_GLOBAL_OFFSET_TABLE_", -1, 0)) < 0)
 		return r;
-	if (!hash_find(&t->ksyms, "TOC.") && (r = ksym_add(t, "TOC.", -1, 0)) < 0)
+	if (!hash_find(&kp->ksyms, "TOC.") && (r = ksym_add(t, "TOC.", -1, 0)) < 0)
 		return r;
-	t->kernel_ok = true;
+	kp->kernel_ok = true;
 out:
 	t->st.wall_kernel += now_s() - t0;
 	return 0;
@@ -253,6 +372,7 @@ int kload_join(struct ksc_tree *t, struct kload *k)
 /* The kernel to check against: the exports, the configuration, every module as provider. */
 int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out)
 {
+	struct tree_kern *kp = t->kern;
 	struct ksc_kernel *k;
 	int r = ksc_kernel_new(ctx, &k);
 
@@ -262,23 +382,23 @@ int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out
 	if (r < 0)
 		goto err;
 	for (int i = 0; i < KSC_CONFIG_COUNT; i++) {
-		int v = ksc_kernel_get_config(t->ktmpl, (enum ksc_kconfig)i);
+		int v = ksc_kernel_get_config(kp->ktmpl, (enum ksc_kconfig)i);
 		if (v >= 0)
 			ksc_kernel_set_config(k, (enum ksc_kconfig)i, v == 1);
 	}
-	ksc_kernel_set_quirks(k, t->quirks);
+	ksc_kernel_set_quirks(k, kp->quirks);
 	ksc_kernel_set_keyring(k, t->opts.keyring);
-	if (t->ksv) {
-		r = ksc_kernel_add_symvers_rows(k, t->ksv, true);
-	} else if (t->kvm) {
-		r = ksc_kernel_add_vmlinux(k, t->kvm);
-	} else if (t->ksm) {
+	if (kp->ksv) {
+		r = ksc_kernel_add_symvers_rows(k, kp->ksv, true);
+	} else if (kp->kvm) {
+		r = ksc_kernel_add_vmlinux(k, kp->kvm);
+	} else if (kp->ksm) {
 		/* System.map: names only, no CRCs, no GPL flags. */
-		size_t n = ksc_sysmap_get_export_count(t->ksm);
+		size_t n = ksc_sysmap_get_export_count(kp->ksm);
 		struct ksc_module *vm = NULL;
 		r = ksc_module_new_from_facts(ctx,
 					      &(struct ksc_module_facts){
-						      .path = t->ksrc_path,
+						      .path = kp->ksrc_path,
 						      .kind = KSC_KIND_VMLINUX,
 						      .kmod_name = "vmlinux",
 						      .modpost_name = "vmlinux",
@@ -288,7 +408,7 @@ int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out
 					      &vm);
 		for (size_t i = 0; r >= 0 && i < n; i++)
 			r = ksc_module_add_export(
-				vm, &(struct ksc_export){ ksc_sysmap_get_export(t->ksm, i), "",
+				vm, &(struct ksc_export){ ksc_sysmap_get_export(kp->ksm, i), "",
 							  false, false, 0 });
 		if (r >= 0)
 			r = ksc_kernel_add_vmlinux(k, vm);
@@ -370,12 +490,13 @@ void build_check_kernel(struct ksc_tree *t)
  */
 static bool stands_for_open(const struct ksc_tree *t)
 {
+	const struct tree_kern *kp = t->kern;
 	const struct ksc_tree_opts *o = &t->opts;
 
 	return !o->symvers && !o->vmlinux && !o->system_map && !o->config &&
 	       !o->no_kernel_search && !o->set_quirks && t->n_problems == 0 &&
-	       walk_clean(t) && t->kernel_ok &&
-	       (t->ksrc == KSRC_SYMVERS || t->ksrc == KSRC_VMLINUX);
+	       walk_clean(t) && kp->kernel_ok &&
+	       (kp->ksrc == KSRC_SYMVERS || kp->ksrc == KSRC_VMLINUX);
 }
 
 struct by_path {
@@ -438,6 +559,7 @@ KSC_EXPORT int ksc_tree_get_kernel(struct ksc_tree *t, struct ksc_ctx *ctx,
 	*out = NULL;
 	if (!t || !ctx)
 		return -EINVAL;
+	const struct tree_kern *kp = t->kern;
 	r = load_kernel(t);
 	if (r < 0)
 		return r;
@@ -454,8 +576,8 @@ KSC_EXPORT int ksc_tree_get_kernel(struct ksc_tree *t, struct ksc_ctx *ctx,
 		return r == -ENOMEM ? r : -ENODATA;
 	const char *exports = ksc_kernel_location_get_exports_path(loc, &which);
 	const char *config = ksc_kernel_location_get_path(loc, KSC_KFILE_CONFIG);
-	if (!exports || (which == KSC_KFILE_SYMVERS) != (t->ksrc == KSRC_SYMVERS) ||
-	    which == KSC_KFILE_SYSTEM_MAP || !config != !t->config_path) {
+	if (!exports || (which == KSC_KFILE_SYMVERS) != (kp->ksrc == KSRC_SYMVERS) ||
+	    which == KSC_KFILE_SYSTEM_MAP || !config != !kp->config_path) {
 		r = -ENODATA;
 		goto out;
 	}

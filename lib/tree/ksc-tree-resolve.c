@@ -10,19 +10,9 @@
 
 #include "tree/tree-private.h"
 struct resolve_job {
-	struct hash *syms;
-	struct msym *msyms;
+	bool unknown, crcs; /* unknown symbols and CRCs that differ are said */
 	int oom;
 };
-
-/* depmod_symbol_find(): the kernel's and the modules' symbols are one table. */
-static const struct msym *find_sym(struct resolve_job *j, const char *name)
-{
-	if (name[0] == '.') /* PPC64's .foo is foo */
-		name++;
-	uintptr_t v = (uintptr_t)hash_find(j->syms, name);
-	return v ? &j->msyms[v - 1] : NULL;
-}
 
 /* One module's resolution under way: its dependencies and unresolved symbols so far. */
 struct resolving {
@@ -37,15 +27,14 @@ struct resolving {
 static int resolve_sym(void *data, const char *name, uint64_t crc, bool weak)
 {
 	struct resolving *rs = data;
-	const struct ksc_tree *t = rs->t;
-	const struct msym *s = find_sym(rs->j, name);
+	const struct msym *s = ksym_find(rs->t, name);
 
 	if (!s) {
-		if (t->kernel_ok && !weak)
+		if (rs->j->unknown && !weak)
 			rs->un[rs->nu++] = (struct tunres){ name, KDER_UNKNOWN_SYMBOL };
 		return 0;
 	}
-	if (t->kernel_ok && t->ksrc == KSRC_SYMVERS && s->crc != crc && !weak)
+	if (rs->j->crcs && s->crc != crc && !weak)
 		rs->un[rs->nu++] = (struct tunres){ name, KDER_CRC_DIFFERS };
 	if (s->owner < 0)
 		return 0;
@@ -101,30 +90,6 @@ static void resolve_item(struct tpool *p, size_t i, unsigned int worker)
 }
 
 /*
- * depmod's table: the kernel's symbols (depmod -E/-F, and the fake ones: loaded with the
- * kernel, perhaps on its own thread), then each module's exports in module order, a
- * later one replacing an earlier one. Resolved once: the kernel's part is not kept apart.
- */
-static int add_module_symbols(struct ksc_tree *t)
-{
-	size_t total = t->n_ksyms;
-	int r;
-
-	for (size_t i = 0; i < t->n_mods; i++)
-		total += ksc_krec_kexport_count(t->mods[i].rec);
-	r = hash_reserve(&t->ksyms, total);
-	for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
-		const struct krec *rec = t->mods[i].rec;
-		for (size_t j = 0; j < ksc_krec_kexport_count(rec) && r >= 0; j++) {
-			uint64_t crc;
-			const char *name = ksc_krec_kexport(rec, j, &crc);
-			r = ksym_add(t, name, (int32_t)i, crc);
-		}
-	}
-	return r;
-}
-
-/*
  * With `then_check`, the kernel the checks run against is built in the calling thread
  * while the workers resolve.
  */
@@ -135,12 +100,12 @@ int resolve_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, 
 
 	if (r < 0)
 		return r;
-	r = add_module_symbols(t);
+	r = ksym_add_modules(t);
 	if (r < 0)
 		return r;
-	struct resolve_job rj = { &t->ksyms, t->ksyms_at, 0 };
+	struct resolve_job rj = { kernel_usable(t), kernel_has_crcs(t), 0 };
 	struct tpool p = { .n = n, .items = items, .fn = resolve_item, .data = &rj };
-	run_pool(t, &p, n > 256 ? jobs : 1, then_check && t->kernel_ok ? build_check_kernel : NULL,
+	run_pool(t, &p, n > 256 ? jobs : 1, then_check && rj.unknown ? build_check_kernel : NULL,
 		 "resolve");
 	return rj.oom ? -ENOMEM : 0;
 }

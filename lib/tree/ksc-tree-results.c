@@ -53,10 +53,12 @@ void fingerprints(struct ksc_tree *t)
 		hs(hs(hs(hs(0x6b73632d74726565ULL, "ksc-tree-3"), KSC_VERSION_STRING),
 		      t->moddir),
 		   t->release);
+	uint64_t ksrc_id, config_id;
+	unsigned int quirks;
+	kernel_ids(t, &ksrc_id, &config_id, &quirks);
 	t->ctx_fp = c;
-	uint64_t dm = hn(hn(hn(c, t->order_fp), t->ksrc_id), t->n_mods);
-	uint64_t eng =
-		hn(hn(hn(hn(c, t->order_fp), t->ksrc_id), t->config_id), t->n_mods);
+	uint64_t dm = hn(hn(hn(c, t->order_fp), ksrc_id), t->n_mods);
+	uint64_t eng = hn(hn(hn(hn(c, t->order_fp), ksrc_id), config_id), t->n_mods);
 	const struct ksc_check_opts *o = t->has_check ? &t->check : NULL;
 	eng = hs(eng, o ? o->policy : NULL);
 	eng = hn(eng,
@@ -64,7 +66,7 @@ void fingerprints(struct ksc_tree *t)
 		      (uint64_t)(o->allow_missing_ns + 1) << 1 | (uint64_t)o->views << 8 |
 		      ((uint64_t)o->build + 1) << 12) /* + 1: R40 changed the verdicts */
 		   : 0xffff);
-	eng = hn(hn(eng, t->opts.no_check), t->quirks);
+	eng = hn(hn(eng, t->opts.no_check), quirks);
 	eng = keys_fingerprint(eng, t->opts.keyring);
 	uint64_t out = hn(c, t->order_fp);
 	for (size_t i = 0; i < t->n_mods; i++) {

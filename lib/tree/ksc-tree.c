@@ -236,8 +236,9 @@ static int tree_init(struct ksc_tree *t, struct ksc_ctx *ctx, const struct ksc_t
 	t->refcount = 1;
 	t->ctx = ksc_ref(ctx);
 	t->dfd = -1;
-	hash_init(&t->ksyms);
-	r = depmod_part_new(t);
+	r = kernel_part_new(t);
+	if (r == 0)
+		r = depmod_part_new(t);
 	if (r < 0)
 		return r;
 	r = opts_copy(&t->opts, opts);
@@ -373,14 +374,8 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	problems_free(t->kproblems, t->n_kproblems);
 	free(t->kproblems);
 	free(t->pub_problems);
-	hash_fini(&t->ksyms);
-	free(t->ksyms_at);
 	ksc_kidx_free(&t->idx);
 	ksc_modset_free(t->ms);
-	ksc_symvers_unref(t->ksv);
-	ksc_module_unref(t->kvm);
-	ksc_sysmap_unref(t->ksm);
-	ksc_kernel_unref(t->ktmpl);
 	ksc_keyring_unref(t->opts.keyring);
 	free(t->cycle_flat);
 	free(t->cycle_lens);
@@ -393,6 +388,7 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	free(t->has_verdict);
 	free(t->diags);
 	depmod_part_free(t);
+	kernel_part_free(t);
 	if (t->dfd >= 0)
 		close(t->dfd);
 	free(t->root);
@@ -401,8 +397,6 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	ksc_kernel_location_unref(t->loc);
 	free(t->index_path);
 	free(t->policy);
-	free(t->ksrc_path);
-	free(t->config_path);
 	if (t->has_check)
 		free((char *)t->check.policy);
 	ksc_unref(t->ctx);
@@ -418,11 +412,6 @@ KSC_EXPORT const char *ksc_tree_get_moddir(const struct ksc_tree *t)
 KSC_EXPORT const char *ksc_tree_get_release(const struct ksc_tree *t)
 {
 	return t->release;
-}
-
-KSC_EXPORT const char *ksc_tree_get_kernel_source(const struct ksc_tree *t)
-{
-	return t->ksrc_path;
 }
 
 KSC_EXPORT size_t ksc_tree_get_module_count(const struct ksc_tree *t)

@@ -12,7 +12,8 @@
  *   ksc-tree-results.c  fingerprints, problems and messages, the public arrays
  *   ksc-tree-index.c    the index of the last run: opened, attached, saved
  *   ksc-tree-depmod.c   depmod's files; owns struct tree_depmod (the files written last)
- *   ksc-tree-kernel.c   the kernel's exports; ksc_tree_get_kernel()
+ *   ksc-tree-kernel.c   the kernel's exports; ksc_tree_get_kernel(); owns struct tree_kern
+ *                       (the kernel's files, what was read, depmod's symbol table)
  *   ksc-tree-read.c     step 2: reading modules into facts records, in the workers
  *                       (the module set's reader, ksc-modset-read.c); the index's
  *                       records fetched when needed
@@ -131,23 +132,7 @@ struct ksc_tree {
 	enum ksc_tree_index_state index_state;
 	bool dirty;
 
-	/* the kernel (ksc-tree-kernel.c) */
-	enum ksrc_kind ksrc;
-	char *ksrc_path, *config_path;
-	uint64_t ksrc_id, config_id;
-	unsigned int quirks;
-	bool kernel_loaded, kernel_ok;
-	struct ksc_symvers *ksv;
-	struct ksc_module *kvm;
-	struct ksc_sysmap *ksm;
-	struct ksc_kernel *ktmpl; /* config and release, copied into each thread's kernel */
-	/*
-	 * depmod's symbol table: symbol -> index + 1 (as pointer) in ksyms_at, the kernel's
-	 * first (loaded with them), then the modules' (added when resolving).
-	 */
-	struct hash ksyms;
-	struct msym *ksyms_at;
-	size_t n_ksyms, cap_ksyms;
+	struct tree_kern *kern; /* ksc-tree-kernel.c's: the kernel's files, exports, symbols */
 	/* the kernel's problems, while its exports load on a thread of their own */
 	struct tproblem *kproblems;
 	size_t n_kproblems, cap_kproblems;
@@ -276,8 +261,22 @@ struct kload {
 };
 /* Wait for it; its problems join the others. */
 int kload_join(struct ksc_tree *t, struct kload *k);
+/* Its part of the tree (struct tree_kern), made with the tree and freed with it. */
+int kernel_part_new(struct ksc_tree *t);
+void kernel_part_free(struct ksc_tree *t);
+/* Exports were found (a file named or located), loaded without a problem, with CRCs. */
+bool kernel_found(const struct ksc_tree *t);
+bool kernel_usable(const struct ksc_tree *t);
+bool kernel_has_crcs(const struct ksc_tree *t);
+/* What the derived results depend on: the exports' and config's file ids, the quirks. */
+void kernel_ids(const struct ksc_tree *t, uint64_t *exports, uint64_t *config,
+		unsigned int *quirks);
 /* Add to depmod's symbol table (a later one replaces an earlier one). */
 int ksym_add(struct ksc_tree *t, const char *name, int32_t owner, uint64_t crc);
+/* Each module's exports added to it, in module order. */
+int ksym_add_modules(struct ksc_tree *t);
+/* depmod_symbol_find(): a symbol's entry, or NULL. */
+const struct msym *ksym_find(const struct ksc_tree *t, const char *name);
 /* The kernel to check against: the exports, the configuration, every module as provider. */
 int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out);
 /* That kernel for the check phase, built once (also as resolve's side job), then dropped. */
