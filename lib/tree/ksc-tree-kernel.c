@@ -245,7 +245,7 @@ int ksym_add_modules(struct ksc_tree *t)
  * Read the kernel's exports (depmod -E/-F) and configuration, once. Touches only the
  * kernel's fields of t, and t->ctx to log and make the kernel's objects (nothing else uses
  * t->ctx while it runs on its own thread): it can run beside the walk and the reading of
- * modules. Its problems wait in t->kproblems (load_kernel() adds them to the others).
+ * modules. Its problems wait apart (kernel_problem(); load_kernel() adds them to the others).
  */
 static int load_kernel_core(struct ksc_tree *t)
 {
@@ -494,7 +494,7 @@ static bool stands_for_open(const struct ksc_tree *t)
 	const struct ksc_tree_opts *o = &t->opts;
 
 	return !o->symvers && !o->vmlinux && !o->system_map && !o->config &&
-	       !o->no_kernel_search && !o->set_quirks && t->n_problems == 0 &&
+	       !o->no_kernel_search && !o->set_quirks && problem_count(t) == 0 &&
 	       walk_clean(t) && kp->kernel_ok &&
 	       (kp->ksrc == KSRC_SYMVERS || kp->ksrc == KSRC_VMLINUX);
 }

@@ -12,12 +12,55 @@
 #include "tree/tree-private.h"
 #include "util/array.h"
 
-void problems_free(struct tproblem *a, size_t n)
+/*
+ * This file's part of the tree (t->probs): the problems met, and the kernel's apart
+ * while its exports load on a thread of their own; then the public array.
+ */
+struct tree_problems {
+	struct tproblem *list;
+	size_t n, cap;
+	struct tproblem *kernel;
+	size_t n_kernel, cap_kernel;
+	struct ksc_tree_problem *pub; /* publish_problems() */
+};
+
+int problems_part_new(struct ksc_tree *t)
+{
+	t->probs = calloc(1, sizeof(*t->probs));
+	return t->probs ? 0 : -ENOMEM;
+}
+
+static void problems_free(struct tproblem *a, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		free(a[i].path);
 		free(a[i].reason);
 	}
+}
+
+void problems_part_free(struct ksc_tree *t)
+{
+	struct tree_problems *p = t->probs;
+
+	if (!p)
+		return;
+	problems_free(p->list, p->n);
+	free(p->list);
+	problems_free(p->kernel, p->n_kernel);
+	free(p->kernel);
+	free(p->pub);
+	free(p);
+	t->probs = NULL;
+}
+
+size_t problem_count(const struct ksc_tree *t)
+{
+	return t->probs->n;
+}
+
+const struct tproblem *problem_at(const struct ksc_tree *t, size_t i)
+{
+	return &t->probs->list[i];
 }
 
 static int push_problem(struct tproblem **a, size_t *n, size_t *cap, const char *path,
@@ -43,8 +86,8 @@ int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt, 
 	va_list ap;
 
 	va_start(ap, fmt);
-	int r = push_problem(&t->problems, &t->n_problems, &t->cap_problems, path, err, fmt,
-			     ap);
+	struct tree_problems *p = t->probs;
+	int r = push_problem(&p->list, &p->n, &p->cap, path, err, fmt, ap);
 	va_end(ap);
 	return r;
 }
@@ -54,8 +97,8 @@ int kernel_problem(struct ksc_tree *t, const char *path, int err, const char *fm
 	va_list ap;
 
 	va_start(ap, fmt);
-	int r = push_problem(&t->kproblems, &t->n_kproblems, &t->cap_kproblems, path, err,
-			     fmt, ap);
+	struct tree_problems *p = t->probs;
+	int r = push_problem(&p->kernel, &p->n_kernel, &p->cap_kernel, path, err, fmt, ap);
 	va_end(ap);
 	return r;
 }
@@ -63,15 +106,49 @@ int kernel_problem(struct ksc_tree *t, const char *path, int err, const char *fm
 /* The kernel's problems after the others so far, in the order they were met. */
 int merge_kproblems(struct ksc_tree *t)
 {
-	size_t n = t->n_kproblems;
-	int r = array_reserve(t->problems, t->cap_problems, t->n_problems + n, 16);
+	struct tree_problems *p = t->probs;
+	size_t n = p->n_kernel;
+	int r = array_reserve(p->list, p->cap, p->n + n, 16);
 
 	if (r < 0) {
-		problems_free(t->kproblems, n);
+		problems_free(p->kernel, n);
 	} else if (n) {
-		memcpy(t->problems + t->n_problems, t->kproblems, n * sizeof(*t->kproblems));
-		t->n_problems += n;
+		memcpy(p->list + p->n, p->kernel, n * sizeof(*p->kernel));
+		p->n += n;
 	}
-	t->n_kproblems = 0;
+	p->n_kernel = 0;
 	return r;
+}
+
+static int cmp_problem(const void *a, const void *b)
+{
+	const struct tproblem *x = a, *y = b;
+
+	return strcmp(x->path, y->path);
+}
+
+int publish_problems(struct ksc_tree *t)
+{
+	struct tree_problems *p = t->probs;
+
+	if (p->n > 1)
+		qsort(p->list, p->n, sizeof(*p->list), cmp_problem);
+	p->pub = calloc(p->n ? p->n : 1, sizeof(*p->pub));
+	if (!p->pub)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n; i++)
+		p->pub[i] = (struct ksc_tree_problem){ p->list[i].path, p->list[i].reason,
+						       p->list[i].err };
+	return 0;
+}
+
+KSC_EXPORT size_t ksc_tree_get_problem_count(const struct ksc_tree *t)
+{
+	return t->probs->n;
+}
+
+KSC_EXPORT const struct ksc_tree_problem *ksc_tree_get_problem(const struct ksc_tree *t,
+							       size_t i)
+{
+	return i < t->probs->n ? &t->probs->pub[i] : NULL;
 }

@@ -97,19 +97,12 @@ static int cmp_logline(const void *a, const void *b)
 	return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-static int cmp_problem(const void *a, const void *b)
-{
-	const struct tproblem *x = a, *y = b;
-
-	return strcmp(x->path, y->path);
-}
-
 /*
  * Every message of this run and of the cached modules, sorted by path; the problems list.
  */
 int report_problems(struct ksc_tree *t)
 {
-	size_t walk_n = t->n_problems, n = 0;
+	size_t walk_n = problem_count(t), n = 0;
 
 	/* Problems of modules: those the reader failed on, kernel images in the tree. */
 	for (size_t i = 0; i < t->n_mods; i++) {
@@ -136,8 +129,8 @@ int report_problems(struct ksc_tree *t)
 	size_t k = 0;
 	if (!l)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->n_problems; i++) {
-		struct tproblem *p = &t->problems[i];
+	for (size_t i = 0; i < problem_count(t); i++) {
+		const struct tproblem *p = problem_at(t, i);
 		if (i >= walk_n &&
 		    strcmp(p->reason, "not a module (a kernel image)") != 0)
 			continue; /* the module's own messages say it */
@@ -169,17 +162,7 @@ int report_problems(struct ksc_tree *t)
 	for (size_t i = 0; i < k; i++)
 		free(l[i].own);
 	free(l);
-	if (t->n_problems > 1)
-		qsort(t->problems, t->n_problems, sizeof(*t->problems), cmp_problem);
-	t->pub_problems =
-		calloc(t->n_problems ? t->n_problems : 1, sizeof(*t->pub_problems));
-	if (!t->pub_problems)
-		return -ENOMEM;
-	for (size_t i = 0; i < t->n_problems; i++)
-		t->pub_problems[i] = (struct ksc_tree_problem){ t->problems[i].path,
-								t->problems[i].reason,
-								t->problems[i].err };
-	return 0;
+	return publish_problems(t);
 oom:
 	for (size_t i = 0; i < k; i++)
 		free(l[i].own);

@@ -239,6 +239,8 @@ static int tree_init(struct ksc_tree *t, struct ksc_ctx *ctx, const struct ksc_t
 	r = kernel_part_new(t);
 	if (r == 0)
 		r = depmod_part_new(t);
+	if (r == 0)
+		r = problems_part_new(t);
 	if (r < 0)
 		return r;
 	r = opts_copy(&t->opts, opts);
@@ -369,11 +371,6 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	free(t->walk_arena);
 	free(t->mods);
 	free(t->root_arg);
-	problems_free(t->problems, t->n_problems);
-	free(t->problems);
-	problems_free(t->kproblems, t->n_kproblems);
-	free(t->kproblems);
-	free(t->pub_problems);
 	ksc_kidx_free(&t->idx);
 	ksc_modset_free(t->ms);
 	ksc_keyring_unref(t->opts.keyring);
@@ -389,6 +386,7 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	free(t->diags);
 	depmod_part_free(t);
 	kernel_part_free(t);
+	problems_part_free(t);
 	if (t->dfd >= 0)
 		close(t->dfd);
 	free(t->root);
@@ -559,16 +557,6 @@ KSC_EXPORT const struct ksc_diag *ksc_tree_get_diag(const struct ksc_tree *t, si
 	return i < t->n_diags ? &t->diags[i] : NULL;
 }
 
-KSC_EXPORT size_t ksc_tree_get_problem_count(const struct ksc_tree *t)
-{
-	return t->n_problems;
-}
-
-KSC_EXPORT const struct ksc_tree_problem *ksc_tree_get_problem(const struct ksc_tree *t,
-							       size_t i)
-{
-	return i < t->n_problems ? &t->pub_problems[i] : NULL;
-}
 
 KSC_EXPORT void ksc_tree_get_stats(const struct ksc_tree *t, struct ksc_tree_stats *st)
 {

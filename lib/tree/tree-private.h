@@ -20,7 +20,7 @@
  *   ksc-tree-pool.c     the worker threads, the messages they keep for the main thread
  *   ksc-tree-state.c    small shared helpers
  *   ksc-tree-derived.c  the derived record checked (tree.h)
- *   ksc-tree-problems.c the problems met, in order
+ *   ksc-tree-problems.c the problems met, in order; owns struct tree_problems
  *
  * Calls go down this list, never up: ksc-tree.c runs the steps, a step calls no other
  * step, only the files from ksc-tree-kernel.c down (and the records, index and depmod
@@ -133,17 +133,12 @@ struct ksc_tree {
 	bool dirty;
 
 	struct tree_kern *kern; /* ksc-tree-kernel.c's: the kernel's files, exports, symbols */
-	/* the kernel's problems, while its exports load on a thread of their own */
-	struct tproblem *kproblems;
-	size_t n_kproblems, cap_kproblems;
 
 	/* what the derived results depend on (fingerprints()) */
 	uint64_t ctx_fp, dm_fp, eng_fp, out_fp;
 
 	/* results (ksc-tree-results.c) */
-	struct tproblem *problems;
-	size_t n_problems, cap_problems;
-	struct ksc_tree_problem *pub_problems;
+	struct tree_problems *probs; /* ksc-tree-problems.c's: the problems met */
 	size_t n_sorted;
 	uint32_t *cycle_flat;
 	size_t *cycle_lens, n_cycles;
@@ -210,7 +205,12 @@ unsigned int default_jobs(void);
 
 /* ---- problems (ksc-tree-problems.c) ---- */
 
-void problems_free(struct tproblem *a, size_t n);
+/* Its part of the tree (struct tree_problems), made with the tree and freed with it. */
+int problems_part_new(struct ksc_tree *t);
+void problems_part_free(struct ksc_tree *t);
+/* The problems so far (the kernel's not yet merged), in the order met. */
+size_t problem_count(const struct ksc_tree *t);
+const struct tproblem *problem_at(const struct ksc_tree *t, size_t i);
 int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt, ...)
 	_printf_format_(4, 5);
 /* A problem of the kernel's: kept apart until merge_kproblems() (see load_kernel()). */
@@ -218,6 +218,8 @@ int kernel_problem(struct ksc_tree *t, const char *path, int err, const char *fm
 	_printf_format_(4, 5);
 /* The kernel's problems after the others so far, in the order they were met. */
 int merge_kproblems(struct ksc_tree *t);
+/* Sorted by path, and made the public array (ksc_tree_get_problem()). */
+int publish_problems(struct ksc_tree *t);
 
 /* ---- step 1: the walk (ksc-tree-walk.c) ---- */
 
