@@ -25,10 +25,14 @@ static const struct {
 };
 
 /*
- * This file's part of the tree (t->depmod): depmod's files written last, for the index
- * (depmod_written()).
+ * This file's part of the tree (t->depmod): the cycles depmod's sort found (no files
+ * are written then), and depmod's files written last, for the index (depmod_written()).
  */
 struct tree_depmod {
+	/* depmod's sort: its cycles (depmod_take_cycles()), and their public arrays */
+	uint32_t *cycle_flat;
+	size_t *cycle_lens, n_cycles;
+	size_t **cycle_mods;
 	char *out_dir;
 	struct kidx_output outs[ARRAY_SIZE(depmod_files)];
 	char *out_names[ARRAY_SIZE(depmod_files)];
@@ -47,11 +51,57 @@ void depmod_part_free(struct ksc_tree *t)
 
 	if (!d)
 		return;
+	free(d->cycle_flat);
+	free(d->cycle_lens);
+	if (d->cycle_mods)
+		for (size_t i = 0; i < d->n_cycles; i++)
+			free(d->cycle_mods[i]);
+	free(d->cycle_mods);
 	free(d->out_dir);
 	for (size_t i = 0; i < d->n_outs; i++)
 		free(d->out_names[i]);
 	free(d);
 	t->depmod = NULL;
+}
+
+void depmod_take_cycles(struct ksc_tree *t, uint32_t *flat, size_t *lens, size_t n)
+{
+	t->depmod->cycle_flat = flat;
+	t->depmod->cycle_lens = lens;
+	t->depmod->n_cycles = n;
+}
+
+int publish_cycles(struct ksc_tree *t)
+{
+	struct tree_depmod *d = t->depmod;
+
+	d->cycle_mods = calloc(d->n_cycles ? d->n_cycles : 1, sizeof(*d->cycle_mods));
+	if (!d->cycle_mods)
+		return -ENOMEM;
+	for (size_t c = 0, at = 0; c < d->n_cycles; at += d->cycle_lens[c], c++) {
+		d->cycle_mods[c] = malloc(d->cycle_lens[c] * sizeof(size_t));
+		if (!d->cycle_mods[c])
+			return -ENOMEM;
+		for (size_t j = 0; j < d->cycle_lens[c]; j++)
+			d->cycle_mods[c][j] = d->cycle_flat[at + j];
+	}
+	return 0;
+}
+
+KSC_EXPORT size_t ksc_tree_get_cycle_count(const struct ksc_tree *t)
+{
+	return t->depmod->n_cycles;
+}
+
+KSC_EXPORT size_t ksc_tree_get_cycle(const struct ksc_tree *t, size_t i,
+				     const size_t **mods)
+{
+	if (i >= t->depmod->n_cycles) {
+		*mods = NULL;
+		return 0;
+	}
+	*mods = t->depmod->cycle_mods[i];
+	return t->depmod->cycle_lens[i];
 }
 
 const char *depmod_written(const struct ksc_tree *t, const struct kidx_output **outs,
@@ -179,7 +229,7 @@ KSC_EXPORT int ksc_tree_print_depmod(const struct ksc_tree *t, unsigned int file
 
 	if (!ksc_depmod_file_name(file))
 		return -EINVAL;
-	if (t->n_cycles)
+	if (t->depmod->n_cycles)
 		return -EDEADLK;
 	int r = ensure_records(
 		(struct ksc_tree *)t); /* records are fetched, not changed */
@@ -249,9 +299,10 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 	char *adir = NULL;
 	int r = 0;
 
-	if (t->n_cycles) {
+	size_t n_cycles = t->depmod->n_cycles;
+	if (n_cycles) {
 		ksc_err(t->ctx, "%s: %zu dependency cycle%s: depmod's files not written",
-			t->moddir, t->n_cycles, t->n_cycles == 1 ? "" : "s");
+			t->moddir, n_cycles, n_cycles == 1 ? "" : "s");
 		return -EDEADLK;
 	}
 	r = make_absolute(dir ? dir : t->moddir, &adir);

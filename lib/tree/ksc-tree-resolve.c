@@ -167,15 +167,17 @@ int sort_modules(struct ksc_tree *t)
 		dp[i] = t->mods[i].deps;
 		nd[i] = t->mods[i].n_deps;
 	}
-	t->n_sorted = ksc_depmod_sort(t->n_mods, dp, nd, si);
-	if (t->n_sorted == SIZE_MAX)
+	size_t n_sorted = ksc_depmod_sort(t->n_mods, dp, nd, si);
+	if (n_sorted == SIZE_MAX)
 		r = -ENOMEM;
-	if (r >= 0 && t->n_sorted < t->n_mods) {
-		int c = ksc_depmod_cycles(t->n_mods, dp, nd, si, &t->cycle_flat, &t->cycle_lens);
+	if (r >= 0 && n_sorted < t->n_mods) {
+		uint32_t *flat = NULL;
+		size_t *lens = NULL;
+		int c = ksc_depmod_cycles(t->n_mods, dp, nd, si, &flat, &lens);
 		if (c < 0)
 			r = c;
 		else
-			t->n_cycles = (size_t)c;
+			depmod_take_cycles(t, flat, lens, (size_t)c);
 	}
 	if (r >= 0)
 		r = recheck_cycles(t, dp, nd);

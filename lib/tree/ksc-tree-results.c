@@ -12,6 +12,34 @@
 
 #include "tree/tree-private.h"
 
+/* This file's part of the tree (t->res): the public arrays of the verdicts (assemble()). */
+struct tree_results {
+	struct ksc_tree_unresolved *unres;
+	size_t n_unres;
+	struct ksc_module_verdict *verdicts;
+	bool *has_verdict; /* [module] */
+	struct ksc_diag *diags;
+	size_t n_diags;
+};
+
+int results_part_new(struct ksc_tree *t)
+{
+	t->res = calloc(1, sizeof(*t->res));
+	return t->res ? 0 : -ENOMEM;
+}
+
+void results_part_free(struct ksc_tree *t)
+{
+	if (!t->res)
+		return;
+	free(t->res->unres);
+	free(t->res->verdicts);
+	free(t->res->has_verdict);
+	free(t->res->diags);
+	free(t->res);
+	t->res = NULL;
+}
+
 static uint64_t hs(uint64_t h, const char *s)
 {
 	return s ? ksc_hash64(s, strlen(s) + 1, h) : ksc_hash64("", 0, h + 1);
@@ -170,9 +198,10 @@ oom:
 	return -ENOMEM;
 }
 
-/* The public arrays: verdicts, diags, unresolved symbols, cycles. */
+/* The public arrays: verdicts, diags, unresolved symbols; cycles (publish_cycles()). */
 int assemble(struct ksc_tree *t)
 {
+	struct tree_results *res = t->res;
 	size_t nd = 0, nu = 0;
 
 	for (size_t i = 0; i < t->n_mods; i++) {
@@ -180,34 +209,34 @@ int assemble(struct ksc_tree *t)
 		nd += d->diags.n;
 		nu += d->unres.n;
 	}
-	t->verdicts = calloc(t->n_mods ? t->n_mods : 1, sizeof(*t->verdicts));
-	t->has_verdict = calloc(t->n_mods ? t->n_mods : 1, sizeof(*t->has_verdict));
-	t->diags = calloc(nd ? nd : 1, sizeof(*t->diags));
-	t->unres = calloc(nu ? nu : 1, sizeof(*t->unres));
-	if (!t->verdicts || !t->has_verdict || !t->diags || !t->unres)
+	res->verdicts = calloc(t->n_mods ? t->n_mods : 1, sizeof(*res->verdicts));
+	res->has_verdict = calloc(t->n_mods ? t->n_mods : 1, sizeof(*res->has_verdict));
+	res->diags = calloc(nd ? nd : 1, sizeof(*res->diags));
+	res->unres = calloc(nu ? nu : 1, sizeof(*res->unres));
+	if (!res->verdicts || !res->has_verdict || !res->diags || !res->unres)
 		return -ENOMEM;
 	for (size_t i = 0; i < t->n_mods; i++) {
 		const struct tmod *m = &t->mods[i];
 		const struct kder *d = m->der;
 		const struct kder_unres *u = kder_arr(d, d->unres);
 		for (size_t j = 0; j < d->unres.n; j++)
-			t->unres[t->n_unres++] = (struct ksc_tree_unresolved){
+			res->unres[res->n_unres++] = (struct ksc_tree_unresolved){
 				i, kder_str(d, u[j].name),
 				(enum ksc_tree_unresolved_kind)u[j].kind
 			};
 		if (!(d->flags & KDER_F_CHECKED))
 			continue;
-		t->has_verdict[i] = true;
-		struct ksc_module_verdict *v = &t->verdicts[i];
+		res->has_verdict[i] = true;
+		struct ksc_module_verdict *v = &res->verdicts[i];
 		v->module = NULL;
 		v->loader_name = kder_str(d, d->loader_name);
 		v->modpost_name = kder_str(d, d->modpost_name);
 		v->loader_err = d->loader_err;
 		v->modpost_ok = d->flags & KDER_F_MODPOST_OK;
-		v->first_diag = t->n_diags;
+		v->first_diag = res->n_diags;
 		const struct kder_diag *g = kder_arr(d, d->diags);
 		for (size_t j = 0; j < d->diags.n; j++) {
-			struct ksc_diag *x = &t->diags[t->n_diags++];
+			struct ksc_diag *x = &res->diags[res->n_diags++];
 			x->view = (enum ksc_view)g[j].view;
 			x->severity = (enum ksc_severity)g[j].severity;
 			x->code = kder_str(d, g[j].code);
@@ -223,18 +252,42 @@ int assemble(struct ksc_tree *t)
 			x->fix = kder_str(d, g[j].fix);
 			x->err = g[j].err;
 		}
-		v->n_diags = t->n_diags - v->first_diag;
+		v->n_diags = res->n_diags - v->first_diag;
 	}
-	t->cycle_mods = calloc(t->n_cycles ? t->n_cycles : 1, sizeof(*t->cycle_mods));
-	if (!t->cycle_mods)
-		return -ENOMEM;
-	for (size_t c = 0, at = 0; c < t->n_cycles; at += t->cycle_lens[c], c++) {
-		t->cycle_mods[c] = malloc(t->cycle_lens[c] * sizeof(size_t));
-		if (!t->cycle_mods[c])
-			return -ENOMEM;
-		for (size_t j = 0; j < t->cycle_lens[c]; j++)
-			t->cycle_mods[c][j] = t->cycle_flat[at + j];
-	}
-	return 0;
+	return publish_cycles(t);
 }
 
+KSC_EXPORT size_t ksc_tree_get_unresolved_count(const struct ksc_tree *t)
+{
+	return t->res->n_unres;
+}
+
+KSC_EXPORT const struct ksc_tree_unresolved *
+ksc_tree_get_unresolved(const struct ksc_tree *t, size_t i)
+{
+	return i < t->res->n_unres ? &t->res->unres[i] : NULL;
+}
+
+KSC_EXPORT bool ksc_tree_has_verdicts(const struct ksc_tree *t)
+{
+	for (size_t i = 0; i < t->n_mods; i++)
+		if (t->res->has_verdict[i])
+			return true;
+	return false;
+}
+
+KSC_EXPORT const struct ksc_module_verdict *ksc_tree_get_verdict(const struct ksc_tree *t,
+								 size_t i)
+{
+	return i < t->n_mods && t->res->has_verdict[i] ? &t->res->verdicts[i] : NULL;
+}
+
+KSC_EXPORT size_t ksc_tree_get_diag_count(const struct ksc_tree *t)
+{
+	return t->res->n_diags;
+}
+
+KSC_EXPORT const struct ksc_diag *ksc_tree_get_diag(const struct ksc_tree *t, size_t i)
+{
+	return i < t->res->n_diags ? &t->res->diags[i] : NULL;
+}

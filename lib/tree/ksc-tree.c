@@ -241,6 +241,8 @@ static int tree_init(struct ksc_tree *t, struct ksc_ctx *ctx, const struct ksc_t
 		r = depmod_part_new(t);
 	if (r == 0)
 		r = problems_part_new(t);
+	if (r == 0)
+		r = results_part_new(t);
 	if (r < 0)
 		return r;
 	r = opts_copy(&t->opts, opts);
@@ -374,19 +376,10 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	ksc_kidx_free(&t->idx);
 	ksc_modset_free(t->ms);
 	ksc_keyring_unref(t->opts.keyring);
-	free(t->cycle_flat);
-	free(t->cycle_lens);
-	if (t->cycle_mods)
-		for (size_t i = 0; i < t->n_cycles; i++)
-			free(t->cycle_mods[i]);
-	free(t->cycle_mods);
-	free(t->unres);
-	free(t->verdicts);
-	free(t->has_verdict);
-	free(t->diags);
 	depmod_part_free(t);
 	kernel_part_free(t);
 	problems_part_free(t);
+	results_part_free(t);
 	if (t->dfd >= 0)
 		close(t->dfd);
 	free(t->root);
@@ -501,62 +494,10 @@ KSC_EXPORT size_t ksc_tree_get_all_deps(const struct ksc_tree *t, size_t i, size
 	return k;
 }
 
-KSC_EXPORT size_t ksc_tree_get_unresolved_count(const struct ksc_tree *t)
-{
-	return t->n_unres;
-}
-
-KSC_EXPORT const struct ksc_tree_unresolved *
-ksc_tree_get_unresolved(const struct ksc_tree *t, size_t i)
-{
-	return i < t->n_unres ? &t->unres[i] : NULL;
-}
-
-KSC_EXPORT size_t ksc_tree_get_cycle_count(const struct ksc_tree *t)
-{
-	return t->n_cycles;
-}
-
-KSC_EXPORT size_t ksc_tree_get_cycle(const struct ksc_tree *t, size_t i,
-				     const size_t **mods)
-{
-	if (i >= t->n_cycles) {
-		*mods = NULL;
-		return 0;
-	}
-	*mods = t->cycle_mods[i];
-	return t->cycle_lens[i];
-}
-
-KSC_EXPORT bool ksc_tree_has_verdicts(const struct ksc_tree *t)
-{
-	for (size_t i = 0; i < t->n_mods; i++)
-		if (t->has_verdict[i])
-			return true;
-	return false;
-}
-
 KSC_EXPORT const char *ksc_tree_get_policy(const struct ksc_tree *t)
 {
 	return t->policy;
 }
-
-KSC_EXPORT const struct ksc_module_verdict *ksc_tree_get_verdict(const struct ksc_tree *t,
-								 size_t i)
-{
-	return i < t->n_mods && t->has_verdict[i] ? &t->verdicts[i] : NULL;
-}
-
-KSC_EXPORT size_t ksc_tree_get_diag_count(const struct ksc_tree *t)
-{
-	return t->n_diags;
-}
-
-KSC_EXPORT const struct ksc_diag *ksc_tree_get_diag(const struct ksc_tree *t, size_t i)
-{
-	return i < t->n_diags ? &t->diags[i] : NULL;
-}
-
 
 KSC_EXPORT void ksc_tree_get_stats(const struct ksc_tree *t, struct ksc_tree_stats *st)
 {

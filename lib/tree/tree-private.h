@@ -9,9 +9,11 @@
  *                       index's walk replayed
  *   ksc-tree-resolve.c  step 3: depmod's resolution, sort and cycles
  *   ksc-tree-check.c    step 4: the verdicts, and each module's derived record
- *   ksc-tree-results.c  fingerprints, problems and messages, the public arrays
+ *   ksc-tree-results.c  fingerprints, problems and messages, the public arrays; owns
+ *                       struct tree_results (the verdicts, findings, unresolved symbols)
  *   ksc-tree-index.c    the index of the last run: opened, attached, saved
- *   ksc-tree-depmod.c   depmod's files; owns struct tree_depmod (the files written last)
+ *   ksc-tree-depmod.c   depmod's files; owns struct tree_depmod (the sort's cycles, the
+ *                       files written last)
  *   ksc-tree-kernel.c   the kernel's exports; ksc_tree_get_kernel(); owns struct tree_kern
  *                       (the kernel's files, what was read, depmod's symbol table)
  *   ksc-tree-read.c     step 2: reading modules into facts records, in the workers
@@ -137,18 +139,8 @@ struct ksc_tree {
 	/* what the derived results depend on (fingerprints()) */
 	uint64_t ctx_fp, dm_fp, eng_fp, out_fp;
 
-	/* results (ksc-tree-results.c) */
 	struct tree_problems *probs; /* ksc-tree-problems.c's: the problems met */
-	size_t n_sorted;
-	uint32_t *cycle_flat;
-	size_t *cycle_lens, n_cycles;
-	size_t **cycle_mods;
-	struct ksc_tree_unresolved *unres;
-	size_t n_unres;
-	struct ksc_module_verdict *verdicts;
-	bool *has_verdict;
-	struct ksc_diag *diags;
-	size_t n_diags;
+	struct tree_results *res;    /* ksc-tree-results.c's: the verdicts' public arrays */
 	bool verdicts_on;
 	struct ksc_tree_stats st;
 
@@ -295,12 +287,19 @@ int build_kder(const struct tmod *m, const struct ksc_report *rep, const struct 
 /* Its part of the tree (struct tree_depmod), made with the tree and freed with it. */
 int depmod_part_new(struct ksc_tree *t);
 void depmod_part_free(struct ksc_tree *t);
+/* The cycles of depmod's sort (ksc_depmod_cycles()'s arrays, now the part's). */
+void depmod_take_cycles(struct ksc_tree *t, uint32_t *flat, size_t *lens, size_t n);
+/* Their public arrays (ksc_tree_get_cycle()). */
+int publish_cycles(struct ksc_tree *t);
 /* The folder depmod's files were last written to (or NULL), and those files. */
 const char *depmod_written(const struct ksc_tree *t, const struct kidx_output **outs,
 			   size_t *n);
 
 /* ---- results (ksc-tree-results.c) ---- */
 
+/* Its part of the tree (struct tree_results), made with the tree and freed with it. */
+int results_part_new(struct ksc_tree *t);
+void results_part_free(struct ksc_tree *t);
 void fingerprints(struct ksc_tree *t);
 int report_problems(struct ksc_tree *t);
 int assemble(struct ksc_tree *t);
