@@ -129,7 +129,7 @@ static void check_item(struct tpool *p, size_t i, unsigned int worker)
 	struct ksc_tree *t = p->t;
 	struct check_job *j = p->data;
 	struct cstate *w = &j->ws[worker];
-	struct tmod *m = &t->mods[i];
+	struct tmod *m = tree_mod(t, i);
 	struct ksc_module *mod = NULL;
 	struct ksc_report *rep = NULL;
 	uint64_t t0 = t->opts.timing ? ksc_thread_ns() : 0;
@@ -154,22 +154,23 @@ static void check_item(struct tpool *p, size_t i, unsigned int worker)
 
 /*
  * R43: the providers of the kernel to check against are stubs without imports; each
- * depends on what depmod's resolution found for it (t->mods[].deps), by the loader's name
+ * depends on what depmod's resolution found for it (its deps), by the loader's name
  * of each module, so that the kernel wing finds the dependency cycles (ksc-cycles.c).
  * 0 or -ENOMEM.
  */
 static int give_deps(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel *k)
 {
-	char **names = calloc(t->n_mods ? t->n_mods : 1, sizeof(*names));
+	const size_t n_mods = tree_n_mods(t);
+	char **names = calloc(n_mods ? n_mods : 1, sizeof(*names));
 	const char **dn = NULL;
 	size_t cap = 0;
 	int r = names ? 0 : -ENOMEM;
 
-	for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
-		const struct krec *rec = t->mods[i].rec;
+	for (size_t i = 0; i < n_mods && r >= 0; i++) {
+		const struct krec *rec = tree_mod(t, i)->rec;
 		struct ksc_module *stub;
 		if (!rec || !krec_is_module(rec) || krec_export_count(rec) == 0 ||
-		    ksc_krec_to_module(ctx, rec, t->mods[i].path, false, true, NULL,
+		    ksc_krec_to_module(ctx, rec, tree_mod(t, i)->path, false, true, NULL,
 				       &stub) < 0)
 			continue; /* not an owner of the kernel */
 		names[i] = strdup(ksc_module_get_name(stub));
@@ -177,8 +178,8 @@ static int give_deps(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel 
 		if (!names[i])
 			r = -ENOMEM;
 	}
-	for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
-		const struct tmod *m = &t->mods[i];
+	for (size_t i = 0; i < n_mods && r >= 0; i++) {
+		const struct tmod *m = tree_mod(t, i);
 		size_t n = 0;
 		if (!names[i] || !m->n_deps)
 			continue;
@@ -191,7 +192,7 @@ static int give_deps(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel 
 				dn[n++] = names[m->deps[j]];
 		r = ksc_kernel_set_owner_deps(k, names[i], dn, n);
 	}
-	for (size_t i = 0; names && i < t->n_mods; i++)
+	for (size_t i = 0; names && i < n_mods; i++)
 		free(names[i]);
 	free(names);
 	free(dn);
@@ -236,13 +237,14 @@ static int checkers_fini(struct ksc_tree *t, struct cstate *cs, unsigned int job
 
 int check_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, size_t n)
 {
+	const size_t n_mods = tree_n_mods(t);
 	int r = load_kernel(t);
 
 	if (r < 0)
 		return r;
 	if (!kernel_usable(t)) {
-		for (size_t i = 0; i < t->n_mods; i++)
-			t->mods[i].need_check = false;
+		for (size_t i = 0; i < n_mods; i++)
+			tree_mod(t, i)->need_check = false;
 		return 0;
 	}
 	int oom = check_kernel_ready(t);
@@ -258,11 +260,11 @@ int check_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, si
 	}
 	struct check_job cjob = { cs, t->run->ck, t->has_check ? &t->check : NULL, 0 };
 	/* the planned items, and the modules sort_modules() marked since (R43) */
-	size_t *all = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*all)), n_all = 0;
+	size_t *all = malloc((n_mods ? n_mods : 1) * sizeof(*all)), n_all = 0;
 	if (!all && r == 0)
 		r = -ENOMEM;
-	for (size_t i = 0; all && i < t->n_mods; i++)
-		if (t->mods[i].need_check)
+	for (size_t i = 0; all && i < n_mods; i++)
+		if (tree_mod(t, i)->need_check)
 			all[n_all++] = i;
 	(void)items;
 	(void)n;
@@ -282,8 +284,8 @@ int finish_derived(struct ksc_tree *t)
 {
 	int r = 0;
 
-	for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
-		struct tmod *m = &t->mods[i];
+	for (size_t i = 0; i < tree_n_mods(t) && r >= 0; i++) {
+		struct tmod *m = tree_mod(t, i);
 		if (m->der)
 			continue;
 		r = build_kder(m, NULL, m->eng_ok ? m->old_der : NULL, &m->der_own);

@@ -123,8 +123,9 @@ KSC_EXPORT const char *ksc_depmod_file_name(unsigned int file)
 /* The bytes of one file. */
 static int render(const struct ksc_tree *t, unsigned int file, char **data, size_t *size)
 {
-	struct ksc_depmod_mod *mods = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*mods));
-	int *si = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*si));
+	const size_t n_mods = tree_n_mods(t);
+	struct ksc_depmod_mod *mods = malloc((n_mods ? n_mods : 1) * sizeof(*mods));
+	int *si = malloc((n_mods ? n_mods : 1) * sizeof(*si));
 	struct ksc_depmod_sym *syms = NULL;
 	size_t n_syms = 0;
 	struct hash h;
@@ -133,8 +134,8 @@ static int render(const struct ksc_tree *t, unsigned int file, char **data, size
 	hash_init(&h);
 	if (!mods || !si)
 		goto out;
-	for (size_t i = 0; i < t->n_mods; i++) {
-		const struct tmod *m = &t->mods[i];
+	for (size_t i = 0; i < n_mods; i++) {
+		const struct tmod *m = tree_mod(t, i);
 		mods[i] = (struct ksc_depmod_mod){ m->relpath, m->modname, m->rec,
 						   m->deps, m->n_deps,
 						   ksc_depmod_path_fault(m->relpath) != NULL };
@@ -143,13 +144,13 @@ static int render(const struct ksc_tree *t, unsigned int file, char **data, size
 	if (file == KSC_DEPMOD_SYMBOLS) {
 		/* The owner of each name: the last module in order that exports it. */
 		size_t total = 0;
-		for (size_t i = 0; i < t->n_mods; i++)
-			total += ksc_krec_kexport_count(t->mods[i].rec);
+		for (size_t i = 0; i < n_mods; i++)
+			total += ksc_krec_kexport_count(tree_mod(t, i)->rec);
 		syms = malloc((total ? total : 1) * sizeof(*syms));
 		if (!syms || hash_reserve(&h, total) < 0)
 			goto out;
-		for (size_t i = 0; i < t->n_mods; i++) {
-			const struct krec *rec = t->mods[i].rec;
+		for (size_t i = 0; i < n_mods; i++) {
+			const struct krec *rec = tree_mod(t, i)->rec;
 			if (mods[i].left_out)
 				continue;
 			for (size_t j = 0; j < ksc_krec_kexport_count(rec); j++) {
@@ -168,7 +169,7 @@ static int render(const struct ksc_tree *t, unsigned int file, char **data, size
 			}
 		}
 	}
-	r = ksc_depmod_format(file, mods, t->n_mods, si, syms, n_syms, data, size);
+	r = ksc_depmod_format(file, mods, n_mods, si, syms, n_syms, data, size);
 out:
 	hash_fini(&h);
 	free(mods);
@@ -185,8 +186,8 @@ static int depmod_faults(const struct ksc_tree *t, unsigned int what)
 {
 	int n = 0;
 
-	for (size_t i = 0; i < t->n_mods; i++) {
-		const struct tmod *m = &t->mods[i];
+	for (size_t i = 0; i < tree_n_mods(t); i++) {
+		const struct tmod *m = tree_mod(t, i);
 		const char *why = ksc_depmod_path_fault(m->relpath);
 		if (why) {
 			ksc_err(t->ctx, "%s: %s: left out of depmod's files", m->path, why);

@@ -57,6 +57,7 @@ void load_index(struct ksc_tree *t)
 /* Attach the index's records to the modules of the walk (by path). */
 int attach_index(struct ksc_tree *t)
 {
+	const size_t n_mods = tree_n_mods(t);
 	struct hash h;
 	size_t n = ksc_kidx_count(&t->idx);
 	bool derived = ksc_kidx_derived(&t->idx);
@@ -65,10 +66,10 @@ int attach_index(struct ksc_tree *t)
 	 * The walk of the last run, in its order (the usual re-check): entry i is module
 	 * i, by construction (cached_walk() takes no list with a name twice).
 	 */
-	if (t->walk_cached && t->n_mods == n) {
-		for (size_t i = 0; i < t->n_mods; i++) {
-			t->mods[i].old = i + 1;
-			t->mods[i].old_der = derived ? ksc_kidx_der(&t->idx, i, NULL)
+	if (walk_replayed(t) && n_mods == n) {
+		for (size_t i = 0; i < n_mods; i++) {
+			tree_mod(t, i)->old = i + 1;
+			tree_mod(t, i)->old_der = derived ? ksc_kidx_der(&t->idx, i, NULL)
 						     : NULL;
 		}
 		return 0;
@@ -91,12 +92,12 @@ int attach_index(struct ksc_tree *t)
 			return r;
 		}
 	}
-	for (size_t i = 0; i < t->n_mods; i++) {
-		uintptr_t old = (uintptr_t)hash_find(&h, t->mods[i].relpath);
+	for (size_t i = 0; i < n_mods; i++) {
+		uintptr_t old = (uintptr_t)hash_find(&h, tree_mod(t, i)->relpath);
 		if (!old)
 			continue;
-		t->mods[i].old = old;
-		t->mods[i].old_der = derived ? ksc_kidx_der(&t->idx, old - 1, NULL) : NULL;
+		tree_mod(t, i)->old = old;
+		tree_mod(t, i)->old_der = derived ? ksc_kidx_der(&t->idx, old - 1, NULL) : NULL;
 	}
 	hash_fini(&h);
 	return 0;
@@ -135,6 +136,7 @@ static int reuse_derived(struct tmod *m, bool checkable)
 
 int plan_work(struct ksc_tree *t, struct tree_work *w)
 {
+	const size_t n_mods = tree_n_mods(t);
 	t->verdicts_on = !t->opts.no_check && kernel_found(t);
 	const struct kidx *idx = &t->idx;
 	bool same_ctx = t->have_idx && ksc_kidx_derived(idx) &&
@@ -142,12 +144,12 @@ int plan_work(struct ksc_tree *t, struct tree_work *w)
 	bool dm_world = same_ctx && ksc_kidx_fp(idx, KIDX_FP_DM_WORLD) == t->dm_fp;
 	bool eng_world = same_ctx && ksc_kidx_fp(idx, KIDX_FP_ENG_WORLD) == t->eng_fp;
 
-	w->resolve = malloc((t->n_mods ? t->n_mods : 1) * sizeof(size_t));
-	w->check = malloc((t->n_mods ? t->n_mods : 1) * sizeof(size_t));
+	w->resolve = malloc((n_mods ? n_mods : 1) * sizeof(size_t));
+	w->check = malloc((n_mods ? n_mods : 1) * sizeof(size_t));
 	if (!w->resolve || !w->check)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->n_mods; i++) {
-		struct tmod *m = &t->mods[i];
+	for (size_t i = 0; i < n_mods; i++) {
+		struct tmod *m = tree_mod(t, i);
 		const struct kder *od = m->old_der;
 		bool checkable = t->verdicts_on && ksc_krec_sum_is_module(&m->sum);
 		const struct krec_sum *os = od ? ksc_kidx_module_sum(idx, m->old - 1)
@@ -178,16 +180,17 @@ int plan_work(struct ksc_tree *t, struct tree_work *w)
  */
 bool index_is_stale(const struct ksc_tree *t)
 {
+	const size_t n_mods = tree_n_mods(t);
 	const struct kidx *idx = &t->idx;
-	if (!t->have_idx || ksc_kidx_count(idx) != t->n_mods ||
+	if (!t->have_idx || ksc_kidx_count(idx) != n_mods ||
 	    ksc_kidx_fp(idx, KIDX_FP_CTX) != t->ctx_fp ||
 	    ksc_kidx_fp(idx, KIDX_FP_DM_WORLD) != t->dm_fp ||
 	    ksc_kidx_fp(idx, KIDX_FP_ENG_WORLD) != t->eng_fp || !ksc_kidx_derived(idx) ||
 	    ksc_kidx_fp(idx, KIDX_FP_MODSET) != t->modset_fp)
 		return true;
 	size_t stale = 0;
-	for (size_t i = 0; i < t->n_mods; i++) {
-		const struct tmod *m = &t->mods[i];
+	for (size_t i = 0; i < n_mods; i++) {
+		const struct tmod *m = tree_mod(t, i);
 		const struct krec_sum *os = ksc_kidx_module_sum(idx, i);
 		if (m->old != i + 1 || m->der != ksc_kidx_der(idx, i, NULL))
 			return true; /* another order, or new results */
@@ -202,7 +205,7 @@ bool index_is_stale(const struct ksc_tree *t)
 	}
 	if (stale > STALE_MAX)
 		return true;
-	if (!t->walk_cached) {
+	if (!walk_replayed(t)) {
 		size_t nd;
 		const struct kidx_dir *d = walk_dirs(t, &nd);
 		bool clean = walk_clean(t);
@@ -244,14 +247,14 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 	r = ensure_records(t);
 	if (r < 0)
 		return r;
-	struct kidx_wmod *mods = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*mods));
+	struct kidx_wmod *mods = malloc((tree_n_mods(t) ? tree_n_mods(t) : 1) * sizeof(*mods));
 	bool clean = walk_clean(t);
 	size_t n_dirs;
 	const struct kidx_dir *dirs = walk_dirs(t, &n_dirs);
 	if (!mods)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->n_mods; i++) {
-		const struct tmod *m = &t->mods[i];
+	for (size_t i = 0; i < tree_n_mods(t); i++) {
+		const struct tmod *m = tree_mod(t, i);
 		uint64_t old_hash, rec_hash = m->rec == m->rec_own ? m->rec_hash : 0;
 		if (m->old && m->rec == ksc_kidx_module_rec(&t->idx, m->old - 1, &old_hash))
 			rec_hash = old_hash; /* the index's record, written back as it was */
@@ -272,11 +275,11 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 		.dm_world_fp = t->dm_fp,
 		.eng_world_fp = t->eng_fp,
 		.out_fp = t->out_fp,
-		.order_fp = t->order_fp,
+		.order_fp = walk_order_fp(t),
 		.modset_fp = t->modset_fp,
 		.derived = true,
 		.mods = mods,
-		.n_mods = t->n_mods,
+		.n_mods = tree_n_mods(t),
 		.out_dir = out_dir,
 		.outs = outs,
 		.n_outs = n_outs,

@@ -223,15 +223,16 @@ int ksym_add(struct ksc_tree *t, const char *name, int32_t owner, uint64_t crc)
  */
 int ksym_add_modules(struct ksc_tree *t)
 {
+	const size_t n_mods = tree_n_mods(t);
 	struct tree_kern *kp = t->kern;
 	size_t total = kp->n_ksyms;
 	int r;
 
-	for (size_t i = 0; i < t->n_mods; i++)
-		total += ksc_krec_kexport_count(t->mods[i].rec);
+	for (size_t i = 0; i < n_mods; i++)
+		total += ksc_krec_kexport_count(tree_mod(t, i)->rec);
 	r = hash_reserve(&kp->ksyms, total);
-	for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
-		const struct krec *rec = t->mods[i].rec;
+	for (size_t i = 0; i < n_mods && r >= 0; i++) {
+		const struct krec *rec = tree_mod(t, i)->rec;
 		for (size_t j = 0; j < ksc_krec_kexport_count(rec) && r >= 0; j++) {
 			uint64_t crc;
 			const char *name = ksc_krec_kexport(rec, j, &crc);
@@ -372,6 +373,7 @@ int kload_join(struct ksc_tree *t, struct kload *k)
 /* The kernel to check against: the exports, the configuration, every module as provider. */
 int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out)
 {
+	const size_t n_mods = tree_n_mods(t);
 	struct tree_kern *kp = t->kern;
 	struct ksc_kernel *k;
 	int r = ksc_kernel_new(ctx, &k);
@@ -419,8 +421,8 @@ int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out
 	 * first in-tree module: set it from that module here, so that only the modules that
 	 * export something need adding (a provider without exports provides nothing).
 	 */
-	for (size_t i = 0; r >= 0 && i < t->n_mods; i++) {
-		const struct krec *rec = t->mods[i].rec;
+	for (size_t i = 0; r >= 0 && i < n_mods; i++) {
+		const struct krec *rec = tree_mod(t, i)->rec;
 		if (!rec || !krec_is_module(rec))
 			continue;
 		const char *vermagic = krec_modinfo(rec, "vermagic");
@@ -431,12 +433,12 @@ int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out
 			break;
 		}
 	}
-	for (size_t i = 0; r >= 0 && i < t->n_mods; i++) {
-		const struct krec *rec = t->mods[i].rec;
+	for (size_t i = 0; r >= 0 && i < n_mods; i++) {
+		const struct krec *rec = tree_mod(t, i)->rec;
 		if (!rec || !krec_is_module(rec) || krec_export_count(rec) == 0)
 			continue;
 		struct ksc_module *stub;
-		r = ksc_krec_to_module(ctx, rec, t->mods[i].path, false, true, NULL,
+		r = ksc_krec_to_module(ctx, rec, tree_mod(t, i)->path, false, true, NULL,
 				       &stub);
 		if (r < 0)
 			break;
@@ -516,13 +518,14 @@ static int cmp_by_path(const void *a, const void *b)
 static int tree_modset(struct ksc_tree *t, const struct ksc_kernel_location *loc,
 		       struct ksc_modset **out)
 {
+	const size_t n_mods = tree_n_mods(t);
 	struct ksc_modset_where w = {
 		.root = ksc_kernel_location_get_root(loc),
 		.release = ksc_kernel_location_get_release(loc),
 		.moddir = ksc_kernel_location_get_path(loc, KSC_KFILE_MODULE_DIR),
 		.no_walk = true,
 	};
-	struct by_path *o = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*o));
+	struct by_path *o = malloc((n_mods ? n_mods : 1) * sizeof(*o));
 	struct ksc_ctx *quiet = ksc_new(); /* depmod.d was read, and said, by the tree */
 	int r = o && quiet ? ensure_records(t) : -ENOMEM; /* one read of the index's records */
 
@@ -531,12 +534,12 @@ static int tree_modset(struct ksc_tree *t, const struct ksc_kernel_location *loc
 		ksc_set_log_fn(quiet, NULL, NULL);
 		r = ksc_modset_open(quiet, &w, out);
 	}
-	for (size_t i = 0; r >= 0 && i < t->n_mods; i++)
-		o[i] = (struct by_path){ t->mods[i].relpath, i };
+	for (size_t i = 0; r >= 0 && i < n_mods; i++)
+		o[i] = (struct by_path){ tree_mod(t, i)->relpath, i };
 	if (r >= 0)
-		qsort(o, t->n_mods, sizeof(*o), cmp_by_path);
-	for (size_t n = 0; r >= 0 && n < t->n_mods; n++) {
-		struct tmod *m = &t->mods[o[n].i];
+		qsort(o, n_mods, sizeof(*o), cmp_by_path);
+	for (size_t n = 0; r >= 0 && n < n_mods; n++) {
+		struct tmod *m = tree_mod(t, o[n].i);
 		const struct krec *rec = need_rec(t, m);
 		r = rec ? ksc_modset_add(*out, m->relpath, m->replaced, rec) : -ENOMEM;
 	}

@@ -60,7 +60,7 @@ static void read_item(struct tpool *p, size_t i, unsigned int worker)
 	struct ksc_tree *t = p->t;
 	struct read_job *j = p->data;
 
-	read_one(t, j, &t->mods[i], j->ws[worker], t->dfd, t->mods[i].relpath);
+	read_one(t, j, tree_mod(t, i), j->ws[worker], t->dfd, tree_mod(t, i)->relpath);
 }
 
 /* The workers' times and byte counts into the statistics; their state freed. */
@@ -87,6 +87,7 @@ static int workers_fini(struct ksc_tree *t, struct ksc_mreader **ws, unsigned in
 int read_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, size_t n_items,
 		 void (*side)(struct ksc_tree *))
 {
+	const size_t n_mods = tree_n_mods(t);
 	struct ksc_mreader **ws = calloc(jobs, sizeof(*ws));
 	int r = 0;
 
@@ -96,7 +97,7 @@ int read_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, siz
 		r = ksc_mreader_new(&ws[i]);
 	if (r == 0) {
 		struct read_job rj = { ws, t->have_idx };
-		struct tpool p = { .n = items ? n_items : t->n_mods,
+		struct tpool p = { .n = items ? n_items : n_mods,
 				   .items = items,
 				   .fn = read_item,
 				   .data = &rj };
@@ -105,10 +106,10 @@ int read_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, siz
 	int oom = workers_fini(t, ws, jobs);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < t->n_mods; i++) {
-		if (!t->mods[i].rec && !t->mods[i].cached)
+	for (size_t i = 0; i < n_mods; i++) {
+		if (!tree_mod(t, i)->rec && !tree_mod(t, i)->cached)
 			oom = 1;
-		else if (t->mods[i].cached)
+		else if (tree_mod(t, i)->cached)
 			t->st.cached++;
 		else
 			t->st.read++;
@@ -165,20 +166,21 @@ const struct krec *need_rec(struct ksc_tree *t, struct tmod *m)
 /* Every record in memory, before work on all modules or in threads. */
 int ensure_records(struct ksc_tree *t)
 {
+	const size_t n_mods = tree_n_mods(t);
 	bool missing = false;
 
-	for (size_t i = 0; i < t->n_mods && !missing; i++)
-		missing = !t->mods[i].rec;
+	for (size_t i = 0; i < n_mods && !missing; i++)
+		missing = !tree_mod(t, i)->rec;
 	if (!missing)
 		return 0;
 	if (t->have_idx && ksc_kidx_fetch_all(&t->idx) == 0) {
-		for (size_t i = 0; i < t->n_mods; i++)
-			if (!t->mods[i].rec && t->mods[i].cached)
-				t->mods[i].rec = ksc_kidx_module_rec(
-					&t->idx, t->mods[i].old - 1, NULL);
+		for (size_t i = 0; i < n_mods; i++)
+			if (!tree_mod(t, i)->rec && tree_mod(t, i)->cached)
+				tree_mod(t, i)->rec = ksc_kidx_module_rec(
+					&t->idx, tree_mod(t, i)->old - 1, NULL);
 	}
-	for (size_t i = 0; i < t->n_mods; i++)
-		if (!t->mods[i].rec && !need_rec(t, &t->mods[i]))
+	for (size_t i = 0; i < n_mods; i++)
+		if (!tree_mod(t, i)->rec && !need_rec(t, tree_mod(t, i)))
 			return -ENOMEM;
 	return 0;
 }

@@ -60,7 +60,7 @@ static void resolve_item(struct tpool *p, size_t i, unsigned int worker)
 {
 	struct ksc_tree *t = p->t;
 	struct resolve_job *j = p->data;
-	struct tmod *m = &t->mods[i];
+	struct tmod *m = tree_mod(t, i);
 	size_t n = ksc_krec_kdep_max(m->rec);
 	struct resolving rs = { .t = t, .j = j };
 	rs.deps = malloc((n ? n : 1) * sizeof(*rs.deps));
@@ -129,11 +129,12 @@ static bool has_code(const struct kder *d, const char *code)
  */
 static int recheck_cycles(struct ksc_tree *t, uint32_t *const *dp, const uint32_t *nd)
 {
-	bool *ok = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*ok));
-	int r = ok ? ksc_loadable(t->n_mods, dp, nd, ok) : -ENOMEM;
+	const size_t n_mods = tree_n_mods(t);
+	bool *ok = malloc((n_mods ? n_mods : 1) * sizeof(*ok));
+	int r = ok ? ksc_loadable(n_mods, dp, nd, ok) : -ENOMEM;
 
-	for (size_t i = 0; i < t->n_mods && r >= 0; i++) {
-		struct tmod *m = &t->mods[i];
+	for (size_t i = 0; i < n_mods && r >= 0; i++) {
+		struct tmod *m = tree_mod(t, i);
 		if (!t->verdicts_on || !m->eng_ok || m->need_check || !m->old_der ||
 		    !(m->old_der->flags & KDER_F_CHECKED))
 			continue;
@@ -152,9 +153,10 @@ static int recheck_cycles(struct ksc_tree *t, uint32_t *const *dp, const uint32_
 
 int sort_modules(struct ksc_tree *t)
 {
-	uint32_t **dp = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*dp));
-	uint32_t *nd = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*nd));
-	int *si = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*si));
+	const size_t n_mods = tree_n_mods(t);
+	uint32_t **dp = malloc((n_mods ? n_mods : 1) * sizeof(*dp));
+	uint32_t *nd = malloc((n_mods ? n_mods : 1) * sizeof(*nd));
+	int *si = malloc((n_mods ? n_mods : 1) * sizeof(*si));
 	int r = 0;
 
 	if (!dp || !nd || !si) {
@@ -163,17 +165,17 @@ int sort_modules(struct ksc_tree *t)
 		free(si);
 		return -ENOMEM;
 	}
-	for (size_t i = 0; i < t->n_mods; i++) {
-		dp[i] = t->mods[i].deps;
-		nd[i] = t->mods[i].n_deps;
+	for (size_t i = 0; i < n_mods; i++) {
+		dp[i] = tree_mod(t, i)->deps;
+		nd[i] = tree_mod(t, i)->n_deps;
 	}
-	size_t n_sorted = ksc_depmod_sort(t->n_mods, dp, nd, si);
+	size_t n_sorted = ksc_depmod_sort(n_mods, dp, nd, si);
 	if (n_sorted == SIZE_MAX)
 		r = -ENOMEM;
-	if (r >= 0 && n_sorted < t->n_mods) {
+	if (r >= 0 && n_sorted < n_mods) {
 		uint32_t *flat = NULL;
 		size_t *lens = NULL;
-		int c = ksc_depmod_cycles(t->n_mods, dp, nd, si, &flat, &lens);
+		int c = ksc_depmod_cycles(n_mods, dp, nd, si, &flat, &lens);
 		if (c < 0)
 			r = c;
 		else
@@ -181,8 +183,8 @@ int sort_modules(struct ksc_tree *t)
 	}
 	if (r >= 0)
 		r = recheck_cycles(t, dp, nd);
-	for (size_t i = 0; i < t->n_mods; i++)
-		t->mods[i].sort_idx = si[i];
+	for (size_t i = 0; i < n_mods; i++)
+		tree_mod(t, i)->sort_idx = si[i];
 	free(dp);
 	free(nd);
 	free(si);

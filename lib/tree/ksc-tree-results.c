@@ -77,16 +77,18 @@ static uint64_t keys_fingerprint(uint64_t h, const struct ksc_keyring *kr)
  */
 void fingerprints(struct ksc_tree *t)
 {
+	const size_t n_mods = tree_n_mods(t);
 	uint64_t c =
 		hs(hs(hs(hs(0x6b73632d74726565ULL, "ksc-tree-3"), KSC_VERSION_STRING),
 		      t->moddir),
 		   t->release);
 	uint64_t ksrc_id, config_id;
 	unsigned int quirks;
+	uint64_t order_fp = walk_order_fp(t);
 	kernel_ids(t, &ksrc_id, &config_id, &quirks);
 	t->ctx_fp = c;
-	uint64_t dm = hn(hn(hn(c, t->order_fp), ksrc_id), t->n_mods);
-	uint64_t eng = hn(hn(hn(hn(c, t->order_fp), ksrc_id), config_id), t->n_mods);
+	uint64_t dm = hn(hn(hn(c, order_fp), ksrc_id), n_mods);
+	uint64_t eng = hn(hn(hn(hn(c, order_fp), ksrc_id), config_id), n_mods);
 	const struct ksc_check_opts *o = t->has_check ? &t->check : NULL;
 	eng = hs(eng, o ? o->policy : NULL);
 	eng = hn(eng,
@@ -96,9 +98,9 @@ void fingerprints(struct ksc_tree *t)
 		   : 0xffff);
 	eng = hn(hn(eng, t->opts.no_check), quirks);
 	eng = keys_fingerprint(eng, t->opts.keyring);
-	uint64_t out = hn(c, t->order_fp);
-	for (size_t i = 0; i < t->n_mods; i++) {
-		const struct tmod *m = &t->mods[i];
+	uint64_t out = hn(c, order_fp);
+	for (size_t i = 0; i < n_mods; i++) {
+		const struct tmod *m = tree_mod(t, i);
 		uint64_t rp = hs(0, m->relpath);
 		dm = hn(hn(dm, rp), ksc_krec_sum_hash(&m->sum, KREC_H_KEXP));
 		eng = hn(hn(eng, rp), ksc_krec_sum_hash(&m->sum, KREC_H_PROV));
@@ -130,11 +132,12 @@ static int cmp_logline(const void *a, const void *b)
  */
 int report_problems(struct ksc_tree *t)
 {
+	const size_t n_mods = tree_n_mods(t);
 	size_t walk_n = problem_count(t), n = 0;
 
 	/* Problems of modules: those the reader failed on, kernel images in the tree. */
-	for (size_t i = 0; i < t->n_mods; i++) {
-		struct tmod *m = &t->mods[i];
+	for (size_t i = 0; i < n_mods; i++) {
+		struct tmod *m = tree_mod(t, i);
 		bool problem = ksc_krec_sum_read_error(&m->sum) != 0 ||
 			       ksc_krec_sum_kind(&m->sum) == KSC_KIND_VMLINUX;
 		if (!ksc_krec_sum_msg_count(&m->sum) && !problem)
@@ -171,8 +174,8 @@ int report_problems(struct ksc_tree *t)
 		l[k].text = l[k].own;
 		k++;
 	}
-	for (size_t i = 0; i < t->n_mods; i++) {
-		const struct tmod *m = &t->mods[i];
+	for (size_t i = 0; i < n_mods; i++) {
+		const struct tmod *m = tree_mod(t, i);
 		const struct krec *r = m->rec;
 		if (!ksc_krec_sum_msg_count(&m->sum) || !r)
 			continue;
@@ -201,22 +204,23 @@ oom:
 /* The public arrays: verdicts, diags, unresolved symbols; cycles (publish_cycles()). */
 int assemble(struct ksc_tree *t)
 {
+	const size_t n_mods = tree_n_mods(t);
 	struct tree_results *res = t->res;
 	size_t nd = 0, nu = 0;
 
-	for (size_t i = 0; i < t->n_mods; i++) {
-		const struct kder *d = t->mods[i].der;
+	for (size_t i = 0; i < n_mods; i++) {
+		const struct kder *d = tree_mod(t, i)->der;
 		nd += d->diags.n;
 		nu += d->unres.n;
 	}
-	res->verdicts = calloc(t->n_mods ? t->n_mods : 1, sizeof(*res->verdicts));
-	res->has_verdict = calloc(t->n_mods ? t->n_mods : 1, sizeof(*res->has_verdict));
+	res->verdicts = calloc(n_mods ? n_mods : 1, sizeof(*res->verdicts));
+	res->has_verdict = calloc(n_mods ? n_mods : 1, sizeof(*res->has_verdict));
 	res->diags = calloc(nd ? nd : 1, sizeof(*res->diags));
 	res->unres = calloc(nu ? nu : 1, sizeof(*res->unres));
 	if (!res->verdicts || !res->has_verdict || !res->diags || !res->unres)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->n_mods; i++) {
-		const struct tmod *m = &t->mods[i];
+	for (size_t i = 0; i < n_mods; i++) {
+		const struct tmod *m = tree_mod(t, i);
 		const struct kder *d = m->der;
 		const struct kder_unres *u = kder_arr(d, d->unres);
 		for (size_t j = 0; j < d->unres.n; j++)
@@ -270,7 +274,7 @@ ksc_tree_get_unresolved(const struct ksc_tree *t, size_t i)
 
 KSC_EXPORT bool ksc_tree_has_verdicts(const struct ksc_tree *t)
 {
-	for (size_t i = 0; i < t->n_mods; i++)
+	for (size_t i = 0; i < tree_n_mods(t); i++)
 		if (t->res->has_verdict[i])
 			return true;
 	return false;
@@ -279,7 +283,7 @@ KSC_EXPORT bool ksc_tree_has_verdicts(const struct ksc_tree *t)
 KSC_EXPORT const struct ksc_module_verdict *ksc_tree_get_verdict(const struct ksc_tree *t,
 								 size_t i)
 {
-	return i < t->n_mods && t->res->has_verdict[i] ? &t->res->verdicts[i] : NULL;
+	return i < tree_n_mods(t) && t->res->has_verdict[i] ? &t->res->verdicts[i] : NULL;
 }
 
 KSC_EXPORT size_t ksc_tree_get_diag_count(const struct ksc_tree *t)

@@ -15,18 +15,6 @@
 
 #include "tree/tree-private.h"
 
-void free_paths(struct tmod *m)
-{
-	if (!m->path_arena)
-		free(m->path); /* relpath with it */
-	if (!m->name_arena)
-		free(m->modname);
-	if (m->replaced_own)
-		free(m->replaced);
-	m->path = m->relpath = m->modname = m->replaced = NULL;
-	m->replaced_own = false;
-}
-
 int make_absolute(const char *p, char **out)
 {
 	char cwd[PATH_MAX];
@@ -105,22 +93,4 @@ int finish_index(struct ksc_tree *t)
 	int r = ksc_kidx_finish(&t->idx);
 
 	return r < 0 ? r : ksc_kder_validate_index(&t->idx);
-}
-
-bool walk_clean(const struct ksc_tree *t)
-{
-	const struct ksc_walkres *wr = ksc_modset_walk_result(t->ms);
-
-	return t->walk_cached || (wr && ksc_walkres_clean(wr));
-}
-
-const struct kidx_dir *walk_dirs(const struct ksc_tree *t, size_t *n)
-{
-	const struct ksc_walkres *wr = ksc_modset_walk_result(t->ms);
-
-	*n = 0;
-	if (t->walk_cached) {
-		return ksc_kidx_dirs(&t->idx, n);
-	}
-	return wr ? ksc_walkres_dirs(wr, n) : NULL;
 }

@@ -16,6 +16,102 @@
 
 #include "tree/tree-private.h"
 #include "util/array.h"
+
+/*
+ * This file's part of the tree (t->walk): the module list, which every later step reads
+ * (tree_n_mods(), tree_mod()); so this file sits below them in the wing's order
+ * (tree-private.h). struct tmod itself is the wing's shared record.
+ */
+struct tree_walk {
+	/*
+	 * the module set's files (its walk: ksc_modset_walk_result()), or the index's list
+	 * when its walk was replayed
+	 */
+	struct tmod *mods;
+	size_t n_mods, cap_mods;
+	bool walk_cached; /* the folders were unchanged: the index's module list used */
+	char *walk_arena; /* cached_walk()'s strings */
+	uint64_t order_fp; /* modules.order */
+};
+
+static void free_paths(struct tmod *m)
+{
+	if (!m->path_arena)
+		free(m->path); /* relpath with it */
+	if (!m->name_arena)
+		free(m->modname);
+	if (m->replaced_own)
+		free(m->replaced);
+	m->path = m->relpath = m->modname = m->replaced = NULL;
+	m->replaced_own = false;
+}
+
+int walk_part_new(struct ksc_tree *t)
+{
+	t->walk = calloc(1, sizeof(*t->walk));
+	return t->walk ? 0 : -ENOMEM;
+}
+
+void walk_part_free(struct ksc_tree *t)
+{
+	struct tree_walk *wk = t->walk;
+
+	if (!wk)
+		return;
+	for (size_t i = 0; i < wk->n_mods; i++) {
+		struct tmod *m = &wk->mods[i];
+		free_paths(m);
+		free(m->rec_own);
+		free(m->der_own);
+		if (m->deps_own)
+			free(m->deps);
+		if (m->unres_own)
+			free(m->unres);
+	}
+	free(wk->walk_arena);
+	free(wk->mods);
+	free(wk);
+	t->walk = NULL;
+}
+
+size_t tree_n_mods(const struct ksc_tree *t)
+{
+	return t->walk->n_mods;
+}
+
+struct tmod *tree_mod(const struct ksc_tree *t, size_t i)
+{
+	return &t->walk->mods[i];
+}
+
+bool walk_replayed(const struct ksc_tree *t)
+{
+	return t->walk->walk_cached;
+}
+
+uint64_t walk_order_fp(const struct ksc_tree *t)
+{
+	return t->walk->order_fp;
+}
+
+bool walk_clean(const struct ksc_tree *t)
+{
+	const struct ksc_walkres *wr = ksc_modset_walk_result(t->ms);
+
+	return t->walk->walk_cached || (wr && ksc_walkres_clean(wr));
+}
+
+const struct kidx_dir *walk_dirs(const struct ksc_tree *t, size_t *n)
+{
+	const struct ksc_walkres *wr = ksc_modset_walk_result(t->ms);
+
+	*n = 0;
+	if (t->walk->walk_cached) {
+		return ksc_kidx_dirs(&t->idx, n);
+	}
+	return wr ? ksc_walkres_dirs(wr, n) : NULL;
+}
+
 /*
  * The module set's walk (depmod's search, ksc-modset-search.c): its files are the
  * tree's modules (their strings the set's), its problems the tree's first ones, its
@@ -23,6 +119,7 @@
  */
 int do_walk(struct ksc_tree *t)
 {
+	struct tree_walk *wk = t->walk;
 	int r = ksc_modset_walk(t->ctx, t->ms);
 	const struct ksc_walkres *wr = ksc_modset_walk_result(t->ms);
 
@@ -35,10 +132,10 @@ int do_walk(struct ksc_tree *t)
 		r = add_problem(t, path, err, "%s", reason);
 	}
 	size_t n = ksc_modset_count(t->ms);
-	if (r >= 0 && array_reserve(t->mods, t->cap_mods, n, 16) < 0)
+	if (r >= 0 && array_reserve(wk->mods, wk->cap_mods, n, 16) < 0)
 		r = -ENOMEM;
 	for (size_t i = 0; r >= 0 && i < n; i++) {
-		struct tmod *m = &t->mods[i];
+		struct tmod *m = &wk->mods[i];
 		memset(m, 0, sizeof(*m));
 		m->path = (char *)ksc_modset_path(t->ms, i);
 		m->relpath = (char *)ksc_modset_relpath(t->ms, i);
@@ -48,7 +145,7 @@ int do_walk(struct ksc_tree *t)
 		m->base_off = (size_t)(ksc_basename(m->relpath) - m->relpath);
 		m->rank = 1;
 		m->dir = ksc_walkres_file_dir(wr, i, &m->in_root);
-		t->n_mods = i + 1;
+		wk->n_mods = i + 1;
 	}
 	return r;
 }
@@ -63,12 +160,13 @@ int do_walk(struct ksc_tree *t)
  */
 static int cached_walk(struct ksc_tree *t)
 {
+	struct tree_walk *wk = t->walk;
 	const struct kidx *idx = &t->idx;
 	size_t n = ksc_kidx_count(idx);
 	struct hash names;
 	int r = 1;
 
-	if (array_reserve(t->mods, t->cap_mods, n, 16) < 0)
+	if (array_reserve(wk->mods, wk->cap_mods, n, 16) < 0)
 		return -ENOMEM;
 	/*
 	 * Every module's path in one block, its relpath the path's tail; its name is the
@@ -81,19 +179,19 @@ static int cached_walk(struct ksc_tree *t)
 			return 0;
 		need += dl + 1 + rl + 1;
 	}
-	free(t->walk_arena);
-	t->walk_arena = malloc(need ? need : 1);
+	free(wk->walk_arena);
+	wk->walk_arena = malloc(need ? need : 1);
 	hash_init(&names);
-	if (!t->walk_arena || hash_reserve(&names, n) < 0) {
+	if (!wk->walk_arena || hash_reserve(&names, n) < 0) {
 		hash_fini(&names);
 		return -ENOMEM;
 	}
-	char *p = t->walk_arena;
+	char *p = wk->walk_arena;
 	for (size_t i = 0; r == 1 && i < n; i++) {
 		const char *modname, *replaced;
 		uint32_t dir;
 		const char *rel = ksc_kidx_module(idx, i, &modname, &replaced, &dir);
-		struct tmod *m = &t->mods[i];
+		struct tmod *m = &wk->mods[i];
 		size_t rl = strlen(rel);
 		memset(m, 0, sizeof(*m));
 		memcpy(p, t->moddir, dl);
@@ -108,7 +206,7 @@ static int cached_walk(struct ksc_tree *t)
 		m->base_off = (size_t)(ksc_basename(m->relpath) - m->relpath);
 		m->rank = 1;
 		m->dir = dir;
-		t->n_mods = i + 1;
+		wk->n_mods = i + 1;
 		/* a name twice is not the list of one walk: walk */
 		int h = hash_add(&names, m->modname, NULL, 1);
 		if (h != 0)
@@ -116,21 +214,23 @@ static int cached_walk(struct ksc_tree *t)
 	}
 	hash_fini(&names);
 	/* clean: its folders (the index's) are checked by pre_stat() */
-	t->walk_cached = r == 1;
+	wk->walk_cached = r == 1;
 	return r;
 }
 
 void drop_walk(struct ksc_tree *t)
 {
-	for (size_t i = 0; i < t->n_mods; i++) {
-		free_paths(&t->mods[i]);
-		free(t->mods[i].rec_own);
+	struct tree_walk *wk = t->walk;
+
+	for (size_t i = 0; i < wk->n_mods; i++) {
+		free_paths(&wk->mods[i]);
+		free(wk->mods[i].rec_own);
 	}
-	free(t->walk_arena);
-	t->walk_arena = NULL;
+	free(wk->walk_arena);
+	wk->walk_arena = NULL;
 	atomic_store(&t->run->walk_stale, false);
-	t->n_mods = 0;
-	t->walk_cached = false;
+	wk->n_mods = 0;
+	wk->walk_cached = false;
 }
 
 /*
@@ -155,7 +255,8 @@ static int cmp_rank(const void *a, const void *b)
 
 int order_modules(struct ksc_tree *t)
 {
-	size_t n = t->n_mods;
+	struct tree_walk *wk = t->walk;
+	size_t n = wk->n_mods;
 	const char **names = malloc((n ? n : 1) * sizeof(*names));
 	uint32_t *order = malloc((n ? n : 1) * sizeof(*order));
 	char **uncrel = calloc(n ? n : 1, sizeof(*uncrel));
@@ -171,7 +272,7 @@ int order_modules(struct ksc_tree *t)
 	char *data = NULL;
 	size_t size = 0;
 	int oerr = fd < 0 ? -fd : 0;
-	t->order_fp = 0;
+	wk->order_fp = 0;
 	if (fd >= 0) {
 		/* a text file: at most KSC_TEXT_MAX, whatever holes it has */
 		oerr = -ksc_read_fd(fd, &ost, KSC_TEXT_MAX, &data, &size);
@@ -182,7 +283,7 @@ int order_modules(struct ksc_tree *t)
 		}
 	}
 	if (data) {
-		t->order_fp = ksc_hash64(data, size, 11);
+		wk->order_fp = ksc_hash64(data, size, 11);
 	} else if (oerr == EFBIG) {
 		ksc_warn(t->ctx, "%s/modules.order: too large (%zu bytes, limit %zu)", t->moddir,
 			 size, KSC_TEXT_MAX);
@@ -195,25 +296,25 @@ int order_modules(struct ksc_tree *t)
 	 * The walk of the last run (same files, listed in the order that run sorted them)
 	 * and the same modules.order, read without a problem: the same order.
 	 */
-	if (t->walk_cached && (data || oerr == ENOENT) &&
-	    ksc_kidx_fp(&t->idx, KIDX_FP_ORDER) == t->order_fp) {
+	if (wk->walk_cached && (data || oerr == ENOENT) &&
+	    ksc_kidx_fp(&t->idx, KIDX_FP_ORDER) == wk->order_fp) {
 		ret = 0;
 		free(data);
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
-		names[i] = t->mods[i].modname;
+		names[i] = wk->mods[i].modname;
 	ret = ksc_depmod_hash_order(names, n, 512, order);
 	if (ret < 0) {
 		free(data);
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++)
-		t->mods[order[i]].hash_pos = (uint32_t)i;
+		wk->mods[order[i]].hash_pos = (uint32_t)i;
 	ret = -ENOMEM;
 	if (data) {
 		for (size_t i = 0; i < n; i++) {
-			struct tmod *m = &t->mods[i];
+			struct tmod *m = &wk->mods[i];
 			size_t nl = strlen(m->modname);
 			size_t len = m->base_off + nl + 3;
 			size_t rl = strlen(m->relpath);
@@ -229,18 +330,18 @@ int order_modules(struct ksc_tree *t)
 			rank[i] = 1;
 		if (ksc_depmod_rank(data, size, order_lookup, &h, rank)) {
 			for (size_t i = 0; i < n; i++)
-				t->mods[i].rank = rank[i];
+				wk->mods[i].rank = rank[i];
 		} else {
 			ksc_warn(
 				t->ctx, "%s/modules.order: a line misses its newline; the order is not used (as depmod)",
 				t->moddir);
-			t->order_fp ^= 1;
+			wk->order_fp ^= 1;
 		}
 		free(rank);
 		free(data);
 	}
 	if (n > 1)
-		qsort(t->mods, n, sizeof(*t->mods), cmp_rank);
+		qsort(wk->mods, n, sizeof(*wk->mods), cmp_rank);
 	ret = 0;
 out:
 	hash_fini(&h);

@@ -109,12 +109,14 @@ static int find_modules(struct ksc_tree *t, bool replayed, struct kload *kl)
 static int take_unchanged(struct ksc_tree *t, const struct pre_job *pj, size_t **items,
 			  size_t *n_items)
 {
+	const size_t n_mods = tree_n_mods(t);
+
 	*n_items = 0;
-	*items = malloc((t->n_mods ? t->n_mods : 1) * sizeof(**items));
+	*items = malloc((n_mods ? n_mods : 1) * sizeof(**items));
 	if (!*items)
 		return -ENOMEM;
-	for (size_t i = 0; i < t->n_mods; i++) {
-		struct tmod *m = &t->mods[i];
+	for (size_t i = 0; i < n_mods; i++) {
+		struct tmod *m = tree_mod(t, i);
 		if (m->old && pj->pre[m->old - 1]) {
 			m->sum = *ksc_kidx_module_sum(&t->idx, m->old - 1);
 			/* NULL until fetched */
@@ -178,8 +180,8 @@ static int run_steps(struct ksc_tree *t)
 	r = report_problems(t);
 	if (r < 0)
 		return r;
-	for (size_t i = 0; i < t->n_mods; i++)
-		if (ksc_krec_sum_read_error(&t->mods[i].sum) < 0)
+	for (size_t i = 0; i < tree_n_mods(t); i++)
+		if (ksc_krec_sum_read_error(&tree_mod(t, i)->sum) < 0)
 			t->st.unreadable++;
 	/* What can be reused: fingerprints of everything the derived results depend on. */
 	fingerprints(t);
@@ -204,7 +206,7 @@ static int run_steps(struct ksc_tree *t)
 	t->st.wall_check = now_s() - t0;
 	r = assemble(t);
 	t->dirty = index_is_stale(t);
-	t->st.modules = t->n_mods;
+	t->st.modules = tree_n_mods(t);
 out:
 	free(w.resolve);
 	free(w.check);
@@ -243,6 +245,8 @@ static int tree_init(struct ksc_tree *t, struct ksc_ctx *ctx, const struct ksc_t
 		r = problems_part_new(t);
 	if (r == 0)
 		r = results_part_new(t);
+	if (r == 0)
+		r = walk_part_new(t);
 	if (r < 0)
 		return r;
 	r = opts_copy(&t->opts, opts);
@@ -360,18 +364,7 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 {
 	if (!t || --t->refcount > 0)
 		return NULL;
-	for (size_t i = 0; i < t->n_mods; i++) {
-		struct tmod *m = &t->mods[i];
-		free_paths(m);
-		free(m->rec_own);
-		free(m->der_own);
-		if (m->deps_own)
-			free(m->deps);
-		if (m->unres_own)
-			free(m->unres);
-	}
-	free(t->walk_arena);
-	free(t->mods);
+	walk_part_free(t);
 	free(t->root_arg);
 	ksc_kidx_free(&t->idx);
 	ksc_modset_free(t->ms);
@@ -407,80 +400,81 @@ KSC_EXPORT const char *ksc_tree_get_release(const struct ksc_tree *t)
 
 KSC_EXPORT size_t ksc_tree_get_module_count(const struct ksc_tree *t)
 {
-	return t->n_mods;
+	return tree_n_mods(t);
 }
 
 KSC_EXPORT const char *ksc_tree_get_module_path(const struct ksc_tree *t, size_t i)
 {
-	return i < t->n_mods ? t->mods[i].path : NULL;
+	return i < tree_n_mods(t) ? tree_mod(t, i)->path : NULL;
 }
 
 KSC_EXPORT const char *ksc_tree_get_module_relpath(const struct ksc_tree *t, size_t i)
 {
-	return i < t->n_mods ? t->mods[i].relpath : NULL;
+	return i < tree_n_mods(t) ? tree_mod(t, i)->relpath : NULL;
 }
 
 KSC_EXPORT const char *ksc_tree_get_module_name(const struct ksc_tree *t, size_t i)
 {
-	return i < t->n_mods ? t->mods[i].modname : NULL;
+	return i < tree_n_mods(t) ? tree_mod(t, i)->modname : NULL;
 }
 
 KSC_EXPORT int ksc_tree_get_module_error(const struct ksc_tree *t, size_t i)
 {
-	if (i >= t->n_mods)
+	if (i >= tree_n_mods(t))
 		return -ERANGE;
-	int r = ksc_krec_sum_read_error(&t->mods[i].sum);
+	int r = ksc_krec_sum_read_error(&tree_mod(t, i)->sum);
 	if (r < 0)
 		return r;
-	return ksc_krec_sum_kind(&t->mods[i].sum) == KSC_KIND_VMLINUX ? -ENOEXEC : 0;
+	return ksc_krec_sum_kind(&tree_mod(t, i)->sum) == KSC_KIND_VMLINUX ? -ENOEXEC : 0;
 }
 
 KSC_EXPORT bool ksc_tree_module_is_cached(const struct ksc_tree *t, size_t i)
 {
-	return i < t->n_mods && t->mods[i].cached;
+	return i < tree_n_mods(t) && tree_mod(t, i)->cached;
 }
 
 KSC_EXPORT int ksc_tree_get_module(const struct ksc_tree *t, size_t i,
 				   struct ksc_module **out)
 {
 	*out = NULL;
-	if (i >= t->n_mods)
+	if (i >= tree_n_mods(t))
 		return -ERANGE;
-	const struct krec *r =
-		need_rec((struct ksc_tree *)t, &((struct ksc_tree *)t)->mods[i]);
+	struct tmod *m = tree_mod(t, i);
+	const struct krec *r = need_rec((struct ksc_tree *)t, m);
 	if (!r)
 		return -ENOMEM;
-	return ksc_krec_to_module(t->ctx, r, t->mods[i].path, true, false, NULL, out);
+	return ksc_krec_to_module(t->ctx, r, m->path, true, false, NULL, out);
 }
 
 KSC_EXPORT size_t ksc_tree_get_dep_count(const struct ksc_tree *t, size_t i)
 {
-	return i < t->n_mods ? t->mods[i].n_deps : 0;
+	return i < tree_n_mods(t) ? tree_mod(t, i)->n_deps : 0;
 }
 
 KSC_EXPORT size_t ksc_tree_get_dep(const struct ksc_tree *t, size_t i, size_t j)
 {
-	if (i >= t->n_mods || j >= t->mods[i].n_deps)
+	if (i >= tree_n_mods(t) || j >= tree_mod(t, i)->n_deps)
 		return SIZE_MAX;
-	return t->mods[i].deps[j];
+	return tree_mod(t, i)->deps[j];
 }
 
 KSC_EXPORT size_t ksc_tree_get_all_deps(const struct ksc_tree *t, size_t i, size_t *buf,
 					size_t n)
 {
-	if (i >= t->n_mods)
+	if (i >= tree_n_mods(t))
 		return 0;
-	uint32_t **dp = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*dp));
-	uint32_t *nd = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*nd));
-	int *si = malloc((t->n_mods ? t->n_mods : 1) * sizeof(*si));
-	unsigned char *mark = calloc(t->n_mods ? t->n_mods : 1, 1);
+	const size_t n_mods = tree_n_mods(t);
+	uint32_t **dp = malloc((n_mods ? n_mods : 1) * sizeof(*dp));
+	uint32_t *nd = malloc((n_mods ? n_mods : 1) * sizeof(*nd));
+	int *si = malloc((n_mods ? n_mods : 1) * sizeof(*si));
+	unsigned char *mark = calloc(n_mods ? n_mods : 1, 1);
 	uint32_t *all = NULL;
 	size_t k = SIZE_MAX;
 	if (dp && nd && si && mark) {
-		for (size_t x = 0; x < t->n_mods; x++) {
-			dp[x] = t->mods[x].deps;
-			nd[x] = t->mods[x].n_deps;
-			si[x] = t->mods[x].sort_idx;
+		for (size_t x = 0; x < n_mods; x++) {
+			dp[x] = tree_mod(t, x)->deps;
+			nd[x] = tree_mod(t, x)->n_deps;
+			si[x] = tree_mod(t, x)->sort_idx;
 		}
 		k = ksc_depmod_all_deps((uint32_t)i, dp, nd, si, mark, &all);
 		for (size_t x = 0; k != SIZE_MAX && x < k && x < n; x++)

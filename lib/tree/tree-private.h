@@ -5,8 +5,6 @@
  *
  *   ksc-tree.c          ksc_tree_open(): the steps in order, the public getters; the
  *                       tree's life (ksc_tree_unref() frees each part by its owner)
- *   ksc-tree-walk.c     step 1: the module set's walk taken, depmod's order; the
- *                       index's walk replayed
  *   ksc-tree-resolve.c  step 3: depmod's resolution, sort and cycles
  *   ksc-tree-check.c    step 4: the verdicts, and each module's derived record
  *   ksc-tree-results.c  fingerprints, problems and messages, the public arrays; owns
@@ -19,14 +17,21 @@
  *   ksc-tree-read.c     step 2: reading modules into facts records, in the workers
  *                       (the module set's reader, ksc-modset-read.c); the index's
  *                       records fetched when needed
+ *   ksc-tree-walk.c     step 1: the module set's walk taken, depmod's order; the
+ *                       index's walk replayed; owns struct tree_walk (the module list:
+ *                       tree_n_mods(), tree_mod())
  *   ksc-tree-pool.c     the worker threads, the messages they keep for the main thread
  *   ksc-tree-state.c    small shared helpers
  *   ksc-tree-derived.c  the derived record checked (tree.h)
  *   ksc-tree-problems.c the problems met, in order; owns struct tree_problems
  *
- * Calls go down this list, never up: ksc-tree.c runs the steps, a step calls no other
- * step, only the files from ksc-tree-kernel.c down (and the records, index and depmod
- * files of tree.h), and none calls ksc-tree.c.
+ * Calls go down this list, never up (tests/structure.py finds a circle), and none calls
+ * ksc-tree.c. ksc-tree.c runs the steps; a step calls no other step's work, only the
+ * getters of the parts below it. Each part of the tree is a struct defined in the file
+ * that owns it (tests/structure.py's OWNED_STRUCTS), made with the tree and freed by its
+ * owner; a file that reads another's part calls that file's functions, so a part is
+ * owned by a file below every file that reads it: the walk's module list is read by
+ * every later step, so ksc-tree-walk.c sits below them all.
  */
 #pragma once
 
@@ -118,15 +123,7 @@ struct ksc_tree {
 	int dfd;                         /* the module folder, open */
 	int64_t start_ns;                /* when the run started (files newer are racy) */
 
-	/*
-	 * the modules (ksc-tree-walk.c, ksc-tree-read.c): the module set's files (its walk:
-	 * ksc_modset_walk_result()), or the index's list when its walk was replayed
-	 */
-	struct tmod *mods;
-	size_t n_mods, cap_mods;
-	bool walk_cached; /* the folders were unchanged: the index's module list used */
-	char *walk_arena; /* cached_walk()'s strings */
-	uint64_t order_fp; /* modules.order */
+	struct tree_walk *walk; /* ksc-tree-walk.c's: the module list */
 
 	/* the index of the last run (ksc-tree-index.c) */
 	struct kidx idx;
@@ -215,6 +212,22 @@ int publish_problems(struct ksc_tree *t);
 
 /* ---- step 1: the walk (ksc-tree-walk.c) ---- */
 
+/* Its part of the tree (struct tree_walk), made with the tree and freed with it. */
+int walk_part_new(struct ksc_tree *t);
+void walk_part_free(struct ksc_tree *t);
+/*
+ * The module list: how many, and module i (the wing's shared record, filled by the
+ * steps; read and written by each in its phase).
+ */
+size_t tree_n_mods(const struct ksc_tree *t);
+struct tmod *tree_mod(const struct ksc_tree *t, size_t i);
+/* The index's module list was taken (its walk replayed); modules.order's fingerprint. */
+bool walk_replayed(const struct ksc_tree *t);
+uint64_t walk_order_fp(const struct ksc_tree *t);
+/* The walk met no symbolic link, special file or problem (or the index's was replayed). */
+bool walk_clean(const struct ksc_tree *t);
+/* The folders the walk read (the module set's), or the index's when it was replayed. */
+const struct kidx_dir *walk_dirs(const struct ksc_tree *t, size_t *n);
 int do_walk(struct ksc_tree *t);
 void drop_walk(struct ksc_tree *t);
 int order_modules(struct ksc_tree *t);
@@ -312,7 +325,6 @@ int attach_index(struct ksc_tree *t);
 
 /* ---- shared helpers (ksc-tree-state.c) ---- */
 
-void free_paths(struct tmod *m);
 int make_absolute(const char *p, char **out);
 /*
  * `rel` below the module folder opened as the tree's root sees it (symbolic links
@@ -324,10 +336,6 @@ int tree_openat(const struct ksc_tree *t, const char *rel, int flags);
  * -EINVAL (corrupt: not to be used), -ENOMEM, -errno.
  */
 int finish_index(struct ksc_tree *t);
-/* The walk met no symbolic link, special file or problem (or the index's was replayed). */
-bool walk_clean(const struct ksc_tree *t);
-/* The folders the walk read (the module set's), or the index's when it was replayed. */
-const struct kidx_dir *walk_dirs(const struct ksc_tree *t, size_t *n);
 
 /* ---- the steps of do_open() in their files ---- */
 
