@@ -13,6 +13,38 @@
 /* Modules whose only change is their key: the index is rewritten above this many. */
 #define STALE_MAX 32
 
+/*
+ * This file's part of the tree (t->index): what became of the index, and whether this
+ * run's modules get verdicts (plan_work()). The index itself (struct kidx) is read by
+ * the walk and the reading, below this file: it stays in struct ksc_tree.
+ */
+struct tree_index {
+	enum ksc_tree_index_state state;
+	bool verdicts_on;
+};
+
+int index_part_new(struct ksc_tree *t)
+{
+	t->index = calloc(1, sizeof(*t->index));
+	return t->index ? 0 : -ENOMEM;
+}
+
+void index_part_free(struct ksc_tree *t)
+{
+	free(t->index);
+	t->index = NULL;
+}
+
+enum ksc_tree_index_state index_state(const struct ksc_tree *t)
+{
+	return t->index->state;
+}
+
+bool verdicts_wanted(const struct ksc_tree *t)
+{
+	return t->index->verdicts_on;
+}
+
 /* The index cannot be used (r: why): said, and rebuilt. */
 void drop_index(struct ksc_tree *t, int r)
 {
@@ -20,7 +52,7 @@ void drop_index(struct ksc_tree *t, int r)
 		 r == -EINVAL ? "index corrupt, truncated or of another format" : strerror(-r));
 	ksc_kidx_free(&t->idx);
 	t->have_idx = false;
-	t->index_state = KSC_TREE_INDEX_REBUILT;
+	t->index->state = KSC_TREE_INDEX_REBUILT;
 }
 
 /*
@@ -32,7 +64,7 @@ void load_index(struct ksc_tree *t)
 	int r = ksc_kidx_open(t->index_path, &t->idx);
 
 	if (r == -ENOENT) {
-		t->index_state = KSC_TREE_INDEX_ABSENT;
+		t->index->state = KSC_TREE_INDEX_ABSENT;
 		return;
 	}
 	if (r == 0 && (strcmp(ksc_kidx_moddir(&t->idx), t->moddir) != 0 ||
@@ -42,7 +74,7 @@ void load_index(struct ksc_tree *t)
 			ksc_warn(t->ctx, "%s: index of another tree (%s), rebuilt",
 				 t->index_path, ksc_kidx_moddir(&t->idx));
 			ksc_kidx_free(&t->idx);
-			t->index_state = KSC_TREE_INDEX_REBUILT;
+			t->index->state = KSC_TREE_INDEX_REBUILT;
 			return;
 		}
 	}
@@ -51,7 +83,7 @@ void load_index(struct ksc_tree *t)
 		drop_index(t, r);
 		return;
 	}
-	t->index_state = KSC_TREE_INDEX_USED;
+	t->index->state = KSC_TREE_INDEX_USED;
 }
 
 /* Attach the index's records to the modules of the walk (by path). */
@@ -84,7 +116,7 @@ int attach_index(struct ksc_tree *t)
 			hash_fini(&h);
 			ksc_kidx_free(&t->idx);
 			t->have_idx = false;
-			t->index_state = KSC_TREE_INDEX_REBUILT;
+			t->index->state = KSC_TREE_INDEX_REBUILT;
 			return 0;
 		}
 		if (r < 0) {
@@ -137,7 +169,7 @@ static int reuse_derived(struct tmod *m, bool checkable)
 int plan_work(struct ksc_tree *t, struct tree_work *w)
 {
 	const size_t n_mods = tree_n_mods(t);
-	t->verdicts_on = !t->opts.no_check && kernel_found(t);
+	t->index->verdicts_on = !t->opts.no_check && kernel_found(t);
 	const struct kidx *idx = &t->idx;
 	bool same_ctx = t->have_idx && ksc_kidx_derived(idx) &&
 			ksc_kidx_fp(idx, KIDX_FP_CTX) == t->ctx_fp;
@@ -151,7 +183,7 @@ int plan_work(struct ksc_tree *t, struct tree_work *w)
 	for (size_t i = 0; i < n_mods; i++) {
 		struct tmod *m = tree_mod(t, i);
 		const struct kder *od = m->old_der;
-		bool checkable = t->verdicts_on && ksc_krec_sum_is_module(&m->sum);
+		bool checkable = t->index->verdicts_on && ksc_krec_sum_is_module(&m->sum);
 		const struct krec_sum *os = od ? ksc_kidx_module_sum(idx, m->old - 1)
 					       : NULL;
 		m->dm_ok = dm_world && od &&

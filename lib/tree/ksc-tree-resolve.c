@@ -135,7 +135,7 @@ static int recheck_cycles(struct ksc_tree *t, uint32_t *const *dp, const uint32_
 
 	for (size_t i = 0; i < n_mods && r >= 0; i++) {
 		struct tmod *m = tree_mod(t, i);
-		if (!t->verdicts_on || !m->eng_ok || m->need_check || !m->old_der ||
+		if (!verdicts_wanted(t) || !m->eng_ok || m->need_check || !m->old_der ||
 		    !(m->old_der->flags & KDER_F_CHECKED))
 			continue;
 		bool now = false;

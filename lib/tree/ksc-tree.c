@@ -247,6 +247,8 @@ static int tree_init(struct ksc_tree *t, struct ksc_ctx *ctx, const struct ksc_t
 		r = results_part_new(t);
 	if (r == 0)
 		r = walk_part_new(t);
+	if (r == 0)
+		r = index_part_new(t);
 	if (r < 0)
 		return r;
 	r = opts_copy(&t->opts, opts);
@@ -365,6 +367,7 @@ KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 	if (!t || --t->refcount > 0)
 		return NULL;
 	walk_part_free(t);
+	index_part_free(t);
 	free(t->root_arg);
 	ksc_kidx_free(&t->idx);
 	ksc_modset_free(t->ms);
@@ -496,6 +499,6 @@ KSC_EXPORT const char *ksc_tree_get_policy(const struct ksc_tree *t)
 KSC_EXPORT void ksc_tree_get_stats(const struct ksc_tree *t, struct ksc_tree_stats *st)
 {
 	*st = t->st;
-	st->index_state = t->index_state;
+	st->index_state = index_state(t);
 }
 

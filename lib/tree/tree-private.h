@@ -9,7 +9,8 @@
  *   ksc-tree-check.c    step 4: the verdicts, and each module's derived record
  *   ksc-tree-results.c  fingerprints, problems and messages, the public arrays; owns
  *                       struct tree_results (the verdicts, findings, unresolved symbols)
- *   ksc-tree-index.c    the index of the last run: opened, attached, saved
+ *   ksc-tree-index.c    the index of the last run: opened, attached, saved; owns
+ *                       struct tree_index (what became of it, verdicts wanted)
  *   ksc-tree-depmod.c   depmod's files; owns struct tree_depmod (the sort's cycles, the
  *                       files written last)
  *   ksc-tree-kernel.c   the kernel's exports; ksc_tree_get_kernel(); owns struct tree_kern
@@ -125,11 +126,11 @@ struct ksc_tree {
 
 	struct tree_walk *walk; /* ksc-tree-walk.c's: the module list */
 
-	/* the index of the last run (ksc-tree-index.c) */
+	/* the index of the last run (ksc-tree-index.c, read by the walk and the reading) */
 	struct kidx idx;
 	bool have_idx;
-	enum ksc_tree_index_state index_state;
 	bool dirty;
+	struct tree_index *index; /* ksc-tree-index.c's: what became of it */
 
 	struct tree_kern *kern; /* ksc-tree-kernel.c's: the kernel's files, exports, symbols */
 
@@ -138,7 +139,6 @@ struct ksc_tree {
 
 	struct tree_problems *probs; /* ksc-tree-problems.c's: the problems met */
 	struct tree_results *res;    /* ksc-tree-results.c's: the verdicts' public arrays */
-	bool verdicts_on;
 	struct ksc_tree_stats st;
 
 	struct tree_depmod *depmod; /* ksc-tree-depmod.c's: depmod's files written */
@@ -319,6 +319,13 @@ int assemble(struct ksc_tree *t);
 
 /* ---- the index (ksc-tree-index.c) ---- */
 
+/* Its part of the tree (struct tree_index), made with the tree and freed with it. */
+int index_part_new(struct ksc_tree *t);
+void index_part_free(struct ksc_tree *t);
+/* What became of the index (ksc_tree_get_stats()). */
+enum ksc_tree_index_state index_state(const struct ksc_tree *t);
+/* Do this run's modules get verdicts (plan_work())? */
+bool verdicts_wanted(const struct ksc_tree *t);
 void drop_index(struct ksc_tree *t, int r);
 void load_index(struct ksc_tree *t);
 int attach_index(struct ksc_tree *t);
