@@ -202,18 +202,10 @@ static int give_deps(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel 
 /* The kernel to check against, built unless built while resolving; what it logged. */
 static int check_kernel_ready(struct ksc_tree *t)
 {
-	int oom = 0;
+	int oom = ready_check_kernel(t);
+	struct ksc_kernel *ck = check_kernel(t);
 
-	build_check_kernel(t);
-	ksc_msgbuf_replay(&t->run->ck_msgs, t->ctx);
-	ksc_msgbuf_clear(&t->run->ck_msgs);
-	oom |= t->run->ck_msgs.oom;
-	if (t->run->ck_err == -ENOMEM)
-		oom = 1;
-	else if (t->run->ck_err)
-		ksc_err(t->ctx, "%s: cannot build the kernel to check against: %s", t->moddir,
-			strerror(-t->run->ck_err));
-	if (t->run->ck && give_deps(t, t->ctx, t->run->ck) < 0)
+	if (ck && give_deps(t, t->ctx, ck) < 0)
 		oom = 1;
 	return oom;
 }
@@ -258,7 +250,7 @@ int check_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, si
 		else
 			ksc_set_log_fn(cs[i].ctx, ksc_msgbuf_log, &cs[i].msgs);
 	}
-	struct check_job cjob = { cs, t->run->ck, t->has_check ? &t->check : NULL, 0 };
+	struct check_job cjob = { cs, check_kernel(t), t->has_check ? &t->check : NULL, 0 };
 	/* the planned items, and the modules sort_modules() marked since (R43) */
 	size_t *all = malloc((n_mods ? n_mods : 1) * sizeof(*all)), n_all = 0;
 	if (!all && r == 0)

@@ -38,6 +38,11 @@ struct tree_kern {
 	struct hash ksyms;
 	struct msym *ksyms_at;
 	size_t n_ksyms, cap_ksyms;
+	/* the kernel the checks run against (build_check_kernel()), while a run needs it */
+	struct ksc_kernel *ck;
+	struct ksc_ctx *ck_ctx;
+	struct ksc_msgbuf ck_msgs;
+	int ck_err;
 };
 
 int kernel_part_new(struct ksc_tree *t)
@@ -61,6 +66,9 @@ void kernel_part_free(struct ksc_tree *t)
 	ksc_module_unref(kp->kvm);
 	ksc_sysmap_unref(kp->ksm);
 	ksc_kernel_unref(kp->ktmpl);
+	ksc_kernel_unref(kp->ck);
+	ksc_unref(kp->ck_ctx);
+	ksc_msgbuf_fini(&kp->ck_msgs);
 	free(kp->ksrc_path);
 	free(kp->config_path);
 	free(kp);
@@ -464,22 +472,52 @@ err:
  */
 void drop_check_kernel(struct ksc_tree *t)
 {
-	t->run->ck = ksc_kernel_unref(t->run->ck);
-	t->run->ck_ctx = ksc_unref(t->run->ck_ctx);
-	ksc_msgbuf_fini(&t->run->ck_msgs);
+	struct tree_kern *kp = t->kern;
+
+	kp->ck = ksc_kernel_unref(kp->ck);
+	kp->ck_ctx = ksc_unref(kp->ck_ctx);
+	ksc_msgbuf_fini(&kp->ck_msgs);
 }
 
 void build_check_kernel(struct ksc_tree *t)
 {
-	if (t->run->ck || t->run->ck_err)
+	struct tree_kern *kp = t->kern;
+
+	if (kp->ck || kp->ck_err)
 		return;
-	t->run->ck_ctx = ksc_new();
-	if (!t->run->ck_ctx) {
-		t->run->ck_err = -ENOMEM;
+	kp->ck_ctx = ksc_new();
+	if (!kp->ck_ctx) {
+		kp->ck_err = -ENOMEM;
 		return;
 	}
-	ksc_set_log_fn(t->run->ck_ctx, ksc_msgbuf_log, &t->run->ck_msgs);
-	t->run->ck_err = tree_kernel(t, t->run->ck_ctx, &t->run->ck);
+	ksc_set_log_fn(kp->ck_ctx, ksc_msgbuf_log, &kp->ck_msgs);
+	kp->ck_err = tree_kernel(t, kp->ck_ctx, &kp->ck);
+}
+
+/*
+ * The kernel to check against, built unless built while resolving, and what it logged
+ * said: 1 when out of memory, else 0 (it may not be there: check_kernel()).
+ */
+int ready_check_kernel(struct ksc_tree *t)
+{
+	struct tree_kern *kp = t->kern;
+	int oom = 0;
+
+	build_check_kernel(t);
+	ksc_msgbuf_replay(&kp->ck_msgs, t->ctx);
+	ksc_msgbuf_clear(&kp->ck_msgs);
+	oom |= kp->ck_msgs.oom;
+	if (kp->ck_err == -ENOMEM)
+		oom = 1;
+	else if (kp->ck_err)
+		ksc_err(t->ctx, "%s: cannot build the kernel to check against: %s", t->moddir,
+			strerror(-kp->ck_err));
+	return oom;
+}
+
+struct ksc_kernel *check_kernel(const struct ksc_tree *t)
+{
+	return t->kern->ck;
 }
 
 /* ---------------------------------------------------------------------------------- */

@@ -32,6 +32,9 @@ struct tree_walk {
 	bool walk_cached; /* the folders were unchanged: the index's module list used */
 	char *walk_arena; /* cached_walk()'s strings */
 	uint64_t order_fp; /* modules.order */
+	/* pre_stat(): a folder of the index's walk changed, the tree is walked */
+	atomic_bool walk_stale;
+	struct pre_job *pre_job; /* while pre_stat() runs */
 };
 
 static void free_paths(struct tmod *m)
@@ -49,7 +52,10 @@ static void free_paths(struct tmod *m)
 int walk_part_new(struct ksc_tree *t)
 {
 	t->walk = calloc(1, sizeof(*t->walk));
-	return t->walk ? 0 : -ENOMEM;
+	if (!t->walk)
+		return -ENOMEM;
+	atomic_init(&t->walk->walk_stale, false);
+	return 0;
 }
 
 void walk_part_free(struct ksc_tree *t)
@@ -82,6 +88,11 @@ size_t tree_n_mods(const struct ksc_tree *t)
 struct tmod *tree_mod(const struct ksc_tree *t, size_t i)
 {
 	return &t->walk->mods[i];
+}
+
+bool walk_is_stale(struct ksc_tree *t)
+{
+	return atomic_load(&t->walk->walk_stale);
 }
 
 bool walk_replayed(const struct ksc_tree *t)
@@ -228,7 +239,7 @@ void drop_walk(struct ksc_tree *t)
 	}
 	free(wk->walk_arena);
 	wk->walk_arena = NULL;
-	atomic_store(&t->run->walk_stale, false);
+	atomic_store(&t->walk->walk_stale, false);
 	wk->n_mods = 0;
 	wk->walk_cached = false;
 }
@@ -375,13 +386,13 @@ static int group_open(struct ksc_tree *t, const struct rgroup *g, bool *by_fd)
 	*by_fd = false;
 	if (g->dir == SIZE_MAX)
 		return t->dfd;
-	if (atomic_load(&t->run->walk_stale))
+	if (atomic_load(&t->walk->walk_stale))
 		return -1;
 	uint64_t ino;
 	int64_t mtime_ns;
 	const char *rel = ksc_kidx_raw_dir(&t->idx, g->dir, &ino, &mtime_ns);
 	if (!rel) {
-		atomic_store(&t->run->walk_stale, true);
+		atomic_store(&t->walk->walk_stale, true);
 		return -1;
 	}
 	rel = rel[0] ? rel : ".";
@@ -399,7 +410,7 @@ static int group_open(struct ksc_tree *t, const struct rgroup *g, bool *by_fd)
 		if (*by_fd)
 			close(dfd);
 		*by_fd = false;
-		atomic_store(&t->run->walk_stale, true);
+		atomic_store(&t->walk->walk_stale, true);
 		return -1;
 	}
 	return dfd;
@@ -466,7 +477,7 @@ static void prestat_item(struct tpool *p, size_t i, unsigned int worker)
 
 	if (dfd < 0)
 		return;
-	for (uint32_t k = 0; k < g->n && !atomic_load(&t->run->walk_stale); k++) {
+	for (uint32_t k = 0; k < g->n && !atomic_load(&t->walk->walk_stale); k++) {
 		uint32_t x = j->gmods[g->start + k], d;
 		struct krec_sum sum;
 		const char *name = ksc_kidx_raw_module(&t->idx, x, &sum, &d);
@@ -484,7 +495,7 @@ static void prestat_item(struct tpool *p, size_t i, unsigned int worker)
 
 static void replay_walk(struct ksc_tree *t)
 {
-	struct pre_job *j = t->run->pre_job;
+	struct pre_job *j = t->walk->pre_job;
 
 	j->index_err = finish_index(t);
 	if (j->index_err < 0) {
@@ -514,10 +525,10 @@ int pre_stat(struct ksc_tree *t, unsigned int jobs, struct pre_job *pj)
 	pj->pre = calloc(nm + 1, 1);
 	if (!pj->pre || make_groups(t, nm, nd, &pj->groups, &pj->n_groups, &pj->gmods) < 0)
 		return -ENOMEM;
-	t->run->pre_job = pj;
+	t->walk->pre_job = pj;
 	struct tpool p = { .n = pj->n_groups, .fn = prestat_item, .data = pj };
 	run_pool(t, &p, jobs, replay_walk, "read");
-	t->run->pre_job = NULL;
+	t->walk->pre_job = NULL;
 	return pj->replay < 0 ? pj->replay : 0;
 }
 

@@ -77,7 +77,7 @@ static int check_index_walk(struct ksc_tree *t, unsigned int jobs, struct pre_jo
 	if (pj->index_err < 0)
 		drop_index(t, pj->index_err); /* what pre_stat() found is not used */
 	else
-		*replayed = pj->replay == 1 && !atomic_load(&t->run->walk_stale);
+		*replayed = pj->replay == 1 && !walk_is_stale(t);
 	return 0;
 }
 
@@ -215,15 +215,9 @@ out:
 
 static int do_open(struct ksc_tree *t)
 {
-	struct tree_run run;
-	int r;
+	int r = run_steps(t);
 
-	memset(&run, 0, sizeof(run));
-	atomic_init(&run.walk_stale, false);
-	t->run = &run;
-	r = run_steps(t);
 	drop_check_kernel(t); /* after an error in the middle of the checks */
-	t->run = NULL;
 	return r;
 }
 

@@ -104,8 +104,7 @@ struct msym {
 
 /*
  * A tree: what ksc_tree_open() found, kept for the getters, ksc_tree_write_depmod(),
- * ksc_tree_save_index() and ksc_tree_get_kernel(). What only a run of do_open() uses is
- * in its struct tree_run.
+ * ksc_tree_save_index() and ksc_tree_get_kernel().
  */
 struct ksc_tree {
 	int refcount;
@@ -143,19 +142,6 @@ struct ksc_tree {
 
 	struct tree_depmod *depmod; /* ksc-tree-depmod.c's: depmod's files written */
 
-	struct tree_run *run; /* while do_open() runs, else NULL */
-};
-
-/* What only a run of do_open() uses: on its stack, gone when it returns. */
-struct tree_run {
-	/* pre_stat(): a folder of the index's walk changed, the tree is walked */
-	atomic_bool walk_stale;
-	struct pre_job *pre_job; /* while pre_stat() runs */
-	/* the kernel the checks run against (build_check_kernel()), for the check phase */
-	struct ksc_kernel *ck;
-	struct ksc_ctx *ck_ctx;
-	struct ksc_msgbuf ck_msgs;
-	int ck_err;
 };
 
 /* ---- times ---- */
@@ -221,6 +207,8 @@ void walk_part_free(struct ksc_tree *t);
  */
 size_t tree_n_mods(const struct ksc_tree *t);
 struct tmod *tree_mod(const struct ksc_tree *t, size_t i);
+/* pre_stat() found a folder of the index's walk changed: the tree is walked. */
+bool walk_is_stale(struct ksc_tree *t);
 /* The index's module list was taken (its walk replayed); modules.order's fingerprint. */
 bool walk_replayed(const struct ksc_tree *t);
 uint64_t walk_order_fp(const struct ksc_tree *t);
@@ -289,6 +277,12 @@ int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out
 /* That kernel for the check phase, built once (also as resolve's side job), then dropped. */
 void build_check_kernel(struct ksc_tree *t);
 void drop_check_kernel(struct ksc_tree *t);
+/*
+ * The kernel to check against, built unless built while resolving, and what it logged
+ * said: 1 when out of memory, else 0. The kernel (NULL when it could not be built).
+ */
+int ready_check_kernel(struct ksc_tree *t);
+struct ksc_kernel *check_kernel(const struct ksc_tree *t);
 
 /* ---- step 4: verdicts (ksc-tree-check.c) ---- */
 
