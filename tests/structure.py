@@ -453,6 +453,20 @@ OWNED_STRUCTS = {
                    "the wings above call kernel.h's functions (issue 24)"),
     "kprov": (["lib/kernel/ksc-kernel.c"], "a kernel's export: struct ksc_kernel's own"),
     "kowner": (["lib/kernel/ksc-kernel.c"], "a kernel's module or vmlinux: struct ksc_kernel's own"),
+    "ksc_tree": (["lib/tree/ksc-tree-state.c"],
+                 "a tree's core (context, options, root, module folder, module set, the index "
+                 "of the last run): every file of the tree wing reads it, so its getters sit "
+                 "at the bottom of the wing's order (tree-private.h); each part below is the "
+                 "struct of the file that owns it (issue 24)"),
+    "tree_walk": (["lib/tree/ksc-tree-walk.c"],
+                  "a tree's module list and the walk's state: tree_n_mods(), tree_mod()"),
+    "tree_kern": (["lib/tree/ksc-tree-kernel.c"],
+                  "a tree's kernel: its files, exports, depmod's symbol table, the check kernel"),
+    "tree_index": (["lib/tree/ksc-tree-index.c"], "what became of a tree's index"),
+    "tree_depmod": (["lib/tree/ksc-tree-depmod.c"],
+                    "depmod's cycles and the files written last, for the index"),
+    "tree_problems": (["lib/tree/ksc-tree-problems.c"], "the problems a tree's run met"),
+    "tree_results": (["lib/tree/ksc-tree-results.c"], "the public arrays of a tree's verdicts"),
 }
 
 

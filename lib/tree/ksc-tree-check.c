@@ -132,7 +132,7 @@ static void check_item(struct tpool *p, size_t i, unsigned int worker)
 	struct tmod *m = tree_mod(t, i);
 	struct ksc_module *mod = NULL;
 	struct ksc_report *rep = NULL;
-	uint64_t t0 = t->opts.timing ? ksc_thread_ns() : 0;
+	uint64_t t0 = tree_opts(t)->timing ? ksc_thread_ns() : 0;
 	int r;
 
 	if (j->k) {
@@ -148,7 +148,7 @@ static void check_item(struct tpool *p, size_t i, unsigned int worker)
 	m->der = m->der_own;
 	ksc_report_unref(rep);
 	ksc_module_unref(mod);
-	if (t->opts.timing)
+	if (tree_opts(t)->timing)
 		w->ns += ksc_thread_ns() - t0;
 }
 
@@ -205,7 +205,7 @@ static int check_kernel_ready(struct ksc_tree *t)
 	int oom = ready_check_kernel(t);
 	struct ksc_kernel *ck = check_kernel(t);
 
-	if (ck && give_deps(t, t->ctx, ck) < 0)
+	if (ck && give_deps(t, tree_ctx(t), ck) < 0)
 		oom = 1;
 	return oom;
 }
@@ -216,8 +216,8 @@ static int checkers_fini(struct ksc_tree *t, struct cstate *cs, unsigned int job
 	int oom = 0;
 
 	for (unsigned int i = 0; i < jobs; i++) {
-		ksc_msgbuf_replay(&cs[i].msgs, t->ctx);
-		t->st.cpu_check += (double)cs[i].ns / 1e9;
+		ksc_msgbuf_replay(&cs[i].msgs, tree_ctx(t));
+		tree_stats(t)->cpu_check += (double)cs[i].ns / 1e9;
 		oom |= cs[i].msgs.oom;
 		ksc_msgbuf_fini(&cs[i].msgs);
 		ksc_sigscratch_fini(&cs[i].sig);
@@ -250,7 +250,7 @@ int check_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, si
 		else
 			ksc_set_log_fn(cs[i].ctx, ksc_msgbuf_log, &cs[i].msgs);
 	}
-	struct check_job cjob = { cs, check_kernel(t), t->has_check ? &t->check : NULL, 0 };
+	struct check_job cjob = { cs, check_kernel(t), tree_check(t), 0 };
 	/* the planned items, and the modules sort_modules() marked since (R43) */
 	size_t *all = malloc((n_mods ? n_mods : 1) * sizeof(*all)), n_all = 0;
 	if (!all && r == 0)

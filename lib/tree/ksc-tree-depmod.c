@@ -25,7 +25,7 @@ static const struct {
 };
 
 /*
- * This file's part of the tree (t->depmod): the cycles depmod's sort found (no files
+ * This file's part of the tree (depmod_of()): the cycles depmod's sort found (no files
  * are written then), and depmod's files written last, for the index (depmod_written()).
  */
 struct tree_depmod {
@@ -39,15 +39,24 @@ struct tree_depmod {
 	size_t n_outs;
 };
 
+static struct tree_depmod *depmod_of(const struct ksc_tree *t)
+{
+	return tree_parts(t)->depmod;
+}
+
 int depmod_part_new(struct ksc_tree *t)
 {
-	t->depmod = calloc(1, sizeof(*t->depmod));
-	return t->depmod ? 0 : -ENOMEM;
+	struct tree_depmod *d = calloc(1, sizeof(*d));
+
+	if (!d)
+		return -ENOMEM;
+	tree_parts(t)->depmod = d;
+	return 0;
 }
 
 void depmod_part_free(struct ksc_tree *t)
 {
-	struct tree_depmod *d = t->depmod;
+	struct tree_depmod *d = depmod_of(t);
 
 	if (!d)
 		return;
@@ -61,19 +70,19 @@ void depmod_part_free(struct ksc_tree *t)
 	for (size_t i = 0; i < d->n_outs; i++)
 		free(d->out_names[i]);
 	free(d);
-	t->depmod = NULL;
+	tree_parts(t)->depmod = NULL;
 }
 
 void depmod_take_cycles(struct ksc_tree *t, uint32_t *flat, size_t *lens, size_t n)
 {
-	t->depmod->cycle_flat = flat;
-	t->depmod->cycle_lens = lens;
-	t->depmod->n_cycles = n;
+	depmod_of(t)->cycle_flat = flat;
+	depmod_of(t)->cycle_lens = lens;
+	depmod_of(t)->n_cycles = n;
 }
 
 int publish_cycles(struct ksc_tree *t)
 {
-	struct tree_depmod *d = t->depmod;
+	struct tree_depmod *d = depmod_of(t);
 
 	d->cycle_mods = calloc(d->n_cycles ? d->n_cycles : 1, sizeof(*d->cycle_mods));
 	if (!d->cycle_mods)
@@ -90,26 +99,25 @@ int publish_cycles(struct ksc_tree *t)
 
 KSC_EXPORT size_t ksc_tree_get_cycle_count(const struct ksc_tree *t)
 {
-	return t->depmod->n_cycles;
+	return depmod_of(t)->n_cycles;
 }
 
-KSC_EXPORT size_t ksc_tree_get_cycle(const struct ksc_tree *t, size_t i,
-				     const size_t **mods)
+KSC_EXPORT size_t ksc_tree_get_cycle(const struct ksc_tree *t, size_t i, const size_t **mods)
 {
-	if (i >= t->depmod->n_cycles) {
+	if (i >= depmod_of(t)->n_cycles) {
 		*mods = NULL;
 		return 0;
 	}
-	*mods = t->depmod->cycle_mods[i];
-	return t->depmod->cycle_lens[i];
+	*mods = depmod_of(t)->cycle_mods[i];
+	return depmod_of(t)->cycle_lens[i];
 }
 
 const char *depmod_written(const struct ksc_tree *t, const struct kidx_output **outs,
 			   size_t *n)
 {
-	*outs = t->depmod->outs;
-	*n = t->depmod->n_outs;
-	return t->depmod->out_dir;
+	*outs = depmod_of(t)->outs;
+	*n = depmod_of(t)->n_outs;
+	return depmod_of(t)->out_dir;
 }
 
 KSC_EXPORT const char *ksc_depmod_file_name(unsigned int file)
@@ -190,7 +198,8 @@ static int depmod_faults(const struct ksc_tree *t, unsigned int what)
 		const struct tmod *m = tree_mod(t, i);
 		const char *why = ksc_depmod_path_fault(m->relpath);
 		if (why) {
-			ksc_err(t->ctx, "%s: %s: left out of depmod's files", m->path, why);
+			ksc_err(tree_ctx(t), "%s: %s: left out of depmod's files",
+				m->path, why);
 			n++;
 			continue;
 		}
@@ -205,8 +214,8 @@ static int depmod_faults(const struct ksc_tree *t, unsigned int what)
 						  : NULL;
 			if (!vwhy)
 				continue;
-			ksc_err(t->ctx, "%s: %s \"%s\": %s: left out of modules.%s", m->path, k,
-				v, vwhy, alias ? "alias" : "softdep");
+			ksc_err(tree_ctx(t), "%s: %s \"%s\": %s: left out of modules.%s",
+				m->path, k, v, vwhy, alias ? "alias" : "softdep");
 			n++;
 		}
 		for (size_t j = 0;
@@ -214,8 +223,10 @@ static int depmod_faults(const struct ksc_tree *t, unsigned int what)
 			const char *name = ksc_krec_kexport(r, j, NULL);
 			if (ksc_depmod_symbol_ok(name))
 				continue;
-			ksc_err(t->ctx, "%s: exported symbol \"%s\": a %s: left out of "
-				"modules.symbols", m->path, name,
+			ksc_err(tree_ctx(t),
+				"%s: exported symbol \"%s\": a %s: left out of "
+				"modules.symbols",
+				m->path, name,
 				ksc_text_has_control(name) ? "control character" : "space");
 			n++;
 		}
@@ -230,7 +241,7 @@ KSC_EXPORT int ksc_tree_print_depmod(const struct ksc_tree *t, unsigned int file
 
 	if (!ksc_depmod_file_name(file))
 		return -EINVAL;
-	if (t->depmod->n_cycles)
+	if (depmod_of(t)->n_cycles)
 		return -EDEADLK;
 	int r = ensure_records(
 		(struct ksc_tree *)t); /* records are fetched, not changed */
@@ -277,9 +288,10 @@ static int write_new(struct ksc_tree *t, const char *adir, const struct render_j
 	}
 	r = ksc_write_atomic_many(adir, wnames, iov, n_new, true, &bad);
 	if (r < 0 && bad < n_new)
-		ksc_err(t->ctx, "%s/%s: %s", adir, wnames[bad], ksc_write_strerror(-r));
+		ksc_err(tree_ctx(t), "%s/%s: %s", adir, wnames[bad],
+			ksc_write_strerror(-r));
 	else if (r < 0)
-		ksc_err(t->ctx, "%s: %s", adir, ksc_write_strerror(-r));
+		ksc_err(tree_ctx(t), "%s: %s", adir, ksc_write_strerror(-r));
 	for (size_t i = 0; i < n_new && r == 0; i++) {
 		char path[PATH_MAX];
 		struct stat st;
@@ -300,13 +312,14 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 	char *adir = NULL;
 	int r = 0;
 
-	size_t n_cycles = t->depmod->n_cycles;
+	size_t n_cycles = depmod_of(t)->n_cycles;
 	if (n_cycles) {
-		ksc_err(t->ctx, "%s: %zu dependency cycle%s: depmod's files not written",
-			t->moddir, n_cycles, n_cycles == 1 ? "" : "s");
+		ksc_err(tree_ctx(t),
+			"%s: %zu dependency cycle%s: depmod's files not written",
+			tree_moddir(t), n_cycles, n_cycles == 1 ? "" : "s");
 		return -EDEADLK;
 	}
-	r = make_absolute(dir ? dir : t->moddir, &adir);
+	r = make_absolute(dir ? dir : tree_moddir(t), &adir);
 	if (r < 0)
 		return r;
 	/*
@@ -315,9 +328,10 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 	const struct kidx_output *idx_outs = NULL;
 	size_t n_idx_outs = 0;
 	const char *idx_dir =
-		t->have_idx ? ksc_kidx_outputs(&t->idx, &idx_outs, &n_idx_outs) : NULL;
+		tree_has_index(t) ? ksc_kidx_outputs(tree_kidx(t), &idx_outs, &n_idx_outs)
+				  : NULL;
 	bool same = idx_dir && strcmp(idx_dir, adir) == 0 &&
-		    ksc_kidx_fp(&t->idx, KIDX_FP_OUT) == t->out_fp;
+		    ksc_kidx_fp(tree_kidx(t), KIDX_FP_OUT) == tree_fps(t)->out;
 	struct kidx_output outs[ARRAY_SIZE(depmod_files)];
 	const char *names[ARRAY_SIZE(depmod_files)];
 	struct render_job rj;
@@ -329,7 +343,8 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 		const char *name = depmod_files[i].name;
 		char path[PATH_MAX];
 		snprintf(path, sizeof(path), "%s/%s", adir, name);
-		if (same && ksc_kidx_output_current(&t->idx, name, path, &outs[n_outs])) {
+		if (same &&
+		    ksc_kidx_output_current(tree_kidx(t), name, path, &outs[n_outs])) {
 			names[n_outs++] = name; /* unchanged, and so is the file */
 			continue;
 		}
@@ -344,7 +359,7 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 	/* The files that must be (re)written: made in parallel, then written together. */
 	if (n_new && r == 0) {
 		struct tpool p = { .n = n_new, .fn = render_item, .data = &rj };
-		unsigned int jobs = t->st.jobs ? t->st.jobs : 1;
+		unsigned int jobs = tree_stats(t)->jobs ? tree_stats(t)->jobs : 1;
 		run_pool(t, &p, jobs, NULL, "write");
 		for (size_t i = 0; i < n_new && r == 0; i++)
 			r = rj.err[i];
@@ -358,7 +373,7 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 		return r;
 	}
 	/* Remember them for the index. */
-	struct tree_depmod *d = t->depmod;
+	struct tree_depmod *d = depmod_of(t);
 	for (size_t i = 0; i < d->n_outs; i++)
 		free(d->out_names[i]);
 	free(d->out_dir);
@@ -373,7 +388,7 @@ KSC_EXPORT int ksc_tree_write_depmod(struct ksc_tree *t, const char *dir,
 		d->n_outs++;
 	}
 	if (n_new || !same || n_outs != n_idx_outs)
-		t->dirty = true;
-	t->st.wall_write_depmod += now_s() - t0;
+		tree_set_dirty(t, true);
+	tree_stats(t)->wall_write_depmod += now_s() - t0;
 	return faults;
 }

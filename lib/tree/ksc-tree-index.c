@@ -14,45 +14,56 @@
 #define STALE_MAX 32
 
 /*
- * This file's part of the tree (t->index): what became of the index, and whether this
- * run's modules get verdicts (plan_work()). The index itself (struct kidx) is read by
- * the walk and the reading, below this file: it stays in struct ksc_tree.
+ * This file's part of the tree (index_of()): what became of the index, and whether
+ * this run's modules get verdicts (plan_work()). The index itself (struct kidx) is read
+ * by the walk and the reading, below this file: it stays in the tree's core
+ * (ksc-tree-state.c, tree_kidx()).
  */
 struct tree_index {
 	enum ksc_tree_index_state state;
 	bool verdicts_on;
 };
 
+static struct tree_index *index_of(const struct ksc_tree *t)
+{
+	return tree_parts(t)->index;
+}
+
 int index_part_new(struct ksc_tree *t)
 {
-	t->index = calloc(1, sizeof(*t->index));
-	return t->index ? 0 : -ENOMEM;
+	struct tree_index *x = calloc(1, sizeof(*x));
+
+	if (!x)
+		return -ENOMEM;
+	tree_parts(t)->index = x;
+	return 0;
 }
 
 void index_part_free(struct ksc_tree *t)
 {
-	free(t->index);
-	t->index = NULL;
+	free(index_of(t));
+	tree_parts(t)->index = NULL;
 }
 
 enum ksc_tree_index_state index_state(const struct ksc_tree *t)
 {
-	return t->index->state;
+	return index_of(t)->state;
 }
 
 bool verdicts_wanted(const struct ksc_tree *t)
 {
-	return t->index->verdicts_on;
+	return index_of(t)->verdicts_on;
 }
 
 /* The index cannot be used (r: why): said, and rebuilt. */
 void drop_index(struct ksc_tree *t, int r)
 {
-	ksc_warn(t->ctx, "%s: %s, rebuilt", t->index_path,
-		 r == -EINVAL ? "index corrupt, truncated or of another format" : strerror(-r));
-	ksc_kidx_free(&t->idx);
-	t->have_idx = false;
-	t->index->state = KSC_TREE_INDEX_REBUILT;
+	ksc_warn(tree_ctx(t), "%s: %s, rebuilt", tree_index_path(t),
+		 r == -EINVAL ? "index corrupt, truncated or of another format"
+			      : strerror(-r));
+	ksc_kidx_free(tree_kidx(t));
+	tree_set_has_index(t, false);
+	index_of(t)->state = KSC_TREE_INDEX_REBUILT;
 }
 
 /*
@@ -61,29 +72,29 @@ void drop_index(struct ksc_tree *t, int r)
  */
 void load_index(struct ksc_tree *t)
 {
-	int r = ksc_kidx_open(t->index_path, &t->idx);
+	int r = ksc_kidx_open(tree_index_path(t), tree_kidx(t));
 
 	if (r == -ENOENT) {
-		t->index->state = KSC_TREE_INDEX_ABSENT;
+		index_of(t)->state = KSC_TREE_INDEX_ABSENT;
 		return;
 	}
-	if (r == 0 && (strcmp(ksc_kidx_moddir(&t->idx), t->moddir) != 0 ||
-		       strcmp(ksc_kidx_release(&t->idx), t->release) != 0)) {
-		r = ksc_kidx_finish(&t->idx); /* corrupt, or really another tree's */
+	if (r == 0 && (strcmp(ksc_kidx_moddir(tree_kidx(t)), tree_moddir(t)) != 0 ||
+		       strcmp(ksc_kidx_release(tree_kidx(t)), tree_release(t)) != 0)) {
+		r = ksc_kidx_finish(tree_kidx(t)); /* corrupt, or really another tree's */
 		if (r == 0) {
-			ksc_warn(t->ctx, "%s: index of another tree (%s), rebuilt",
-				 t->index_path, ksc_kidx_moddir(&t->idx));
-			ksc_kidx_free(&t->idx);
-			t->index->state = KSC_TREE_INDEX_REBUILT;
+			ksc_warn(tree_ctx(t), "%s: index of another tree (%s), rebuilt",
+				 tree_index_path(t), ksc_kidx_moddir(tree_kidx(t)));
+			ksc_kidx_free(tree_kidx(t));
+			index_of(t)->state = KSC_TREE_INDEX_REBUILT;
 			return;
 		}
 	}
-	t->have_idx = true;
+	tree_set_has_index(t, true);
 	if (r < 0) {
 		drop_index(t, r);
 		return;
 	}
-	t->index->state = KSC_TREE_INDEX_USED;
+	index_of(t)->state = KSC_TREE_INDEX_USED;
 }
 
 /* Attach the index's records to the modules of the walk (by path). */
@@ -91,8 +102,8 @@ int attach_index(struct ksc_tree *t)
 {
 	const size_t n_mods = tree_n_mods(t);
 	struct hash h;
-	size_t n = ksc_kidx_count(&t->idx);
-	bool derived = ksc_kidx_derived(&t->idx);
+	size_t n = ksc_kidx_count(tree_kidx(t));
+	bool derived = ksc_kidx_derived(tree_kidx(t));
 
 	/*
 	 * The walk of the last run, in its order (the usual re-check): entry i is module
@@ -101,22 +112,22 @@ int attach_index(struct ksc_tree *t)
 	if (walk_replayed(t) && n_mods == n) {
 		for (size_t i = 0; i < n_mods; i++) {
 			tree_mod(t, i)->old = i + 1;
-			tree_mod(t, i)->old_der = derived ? ksc_kidx_der(&t->idx, i, NULL)
-						     : NULL;
+			tree_mod(t, i)->old_der =
+				derived ? ksc_kidx_der(tree_kidx(t), i, NULL) : NULL;
 		}
 		return 0;
 	}
 	hash_init(&h);
 	for (size_t i = 0; i < n; i++) {
-		const char *rel = ksc_kidx_module(&t->idx, i, NULL, NULL, NULL);
+		const char *rel = ksc_kidx_module(tree_kidx(t), i, NULL, NULL, NULL);
 		int r = hash_add(&h, rel, (void *)(uintptr_t)(i + 1), 1);
 		if (r == 1) {
-			ksc_warn(t->ctx, "%s: index lists %s twice, rebuilt",
-				 t->index_path, rel);
+			ksc_warn(tree_ctx(t), "%s: index lists %s twice, rebuilt",
+				 tree_index_path(t), rel);
 			hash_fini(&h);
-			ksc_kidx_free(&t->idx);
-			t->have_idx = false;
-			t->index->state = KSC_TREE_INDEX_REBUILT;
+			ksc_kidx_free(tree_kidx(t));
+			tree_set_has_index(t, false);
+			index_of(t)->state = KSC_TREE_INDEX_REBUILT;
 			return 0;
 		}
 		if (r < 0) {
@@ -129,7 +140,8 @@ int attach_index(struct ksc_tree *t)
 		if (!old)
 			continue;
 		tree_mod(t, i)->old = old;
-		tree_mod(t, i)->old_der = derived ? ksc_kidx_der(&t->idx, old - 1, NULL) : NULL;
+		tree_mod(t, i)->old_der =
+			derived ? ksc_kidx_der(tree_kidx(t), old - 1, NULL) : NULL;
 	}
 	hash_fini(&h);
 	return 0;
@@ -169,12 +181,13 @@ static int reuse_derived(struct tmod *m, bool checkable)
 int plan_work(struct ksc_tree *t, struct tree_work *w)
 {
 	const size_t n_mods = tree_n_mods(t);
-	t->index->verdicts_on = !t->opts.no_check && kernel_found(t);
-	const struct kidx *idx = &t->idx;
-	bool same_ctx = t->have_idx && ksc_kidx_derived(idx) &&
-			ksc_kidx_fp(idx, KIDX_FP_CTX) == t->ctx_fp;
-	bool dm_world = same_ctx && ksc_kidx_fp(idx, KIDX_FP_DM_WORLD) == t->dm_fp;
-	bool eng_world = same_ctx && ksc_kidx_fp(idx, KIDX_FP_ENG_WORLD) == t->eng_fp;
+	index_of(t)->verdicts_on = !tree_opts(t)->no_check && kernel_found(t);
+	const struct kidx *idx = tree_kidx(t);
+	bool same_ctx = tree_has_index(t) && ksc_kidx_derived(idx) &&
+			ksc_kidx_fp(idx, KIDX_FP_CTX) == tree_fps(t)->ctx;
+	bool dm_world = same_ctx && ksc_kidx_fp(idx, KIDX_FP_DM_WORLD) == tree_fps(t)->dm;
+	bool eng_world = same_ctx &&
+			 ksc_kidx_fp(idx, KIDX_FP_ENG_WORLD) == tree_fps(t)->eng;
 
 	w->resolve = malloc((n_mods ? n_mods : 1) * sizeof(size_t));
 	w->check = malloc((n_mods ? n_mods : 1) * sizeof(size_t));
@@ -183,7 +196,8 @@ int plan_work(struct ksc_tree *t, struct tree_work *w)
 	for (size_t i = 0; i < n_mods; i++) {
 		struct tmod *m = tree_mod(t, i);
 		const struct kder *od = m->old_der;
-		bool checkable = t->index->verdicts_on && ksc_krec_sum_is_module(&m->sum);
+		bool checkable = index_of(t)->verdicts_on &&
+				 ksc_krec_sum_is_module(&m->sum);
 		const struct krec_sum *os = od ? ksc_kidx_module_sum(idx, m->old - 1)
 					       : NULL;
 		m->dm_ok = dm_world && od &&
@@ -201,7 +215,7 @@ int plan_work(struct ksc_tree *t, struct tree_work *w)
 		if (m->need_check)
 			w->check[w->n_check++] = i;
 	}
-	t->st.checked = w->n_check;
+	tree_stats(t)->checked = w->n_check;
 	return 0;
 }
 
@@ -213,12 +227,12 @@ int plan_work(struct ksc_tree *t, struct tree_work *w)
 bool index_is_stale(const struct ksc_tree *t)
 {
 	const size_t n_mods = tree_n_mods(t);
-	const struct kidx *idx = &t->idx;
-	if (!t->have_idx || ksc_kidx_count(idx) != n_mods ||
-	    ksc_kidx_fp(idx, KIDX_FP_CTX) != t->ctx_fp ||
-	    ksc_kidx_fp(idx, KIDX_FP_DM_WORLD) != t->dm_fp ||
-	    ksc_kidx_fp(idx, KIDX_FP_ENG_WORLD) != t->eng_fp || !ksc_kidx_derived(idx) ||
-	    ksc_kidx_fp(idx, KIDX_FP_MODSET) != t->modset_fp)
+	const struct kidx *idx = tree_kidx(t);
+	if (!tree_has_index(t) || ksc_kidx_count(idx) != n_mods ||
+	    ksc_kidx_fp(idx, KIDX_FP_CTX) != tree_fps(t)->ctx ||
+	    ksc_kidx_fp(idx, KIDX_FP_DM_WORLD) != tree_fps(t)->dm ||
+	    ksc_kidx_fp(idx, KIDX_FP_ENG_WORLD) != tree_fps(t)->eng ||
+	    !ksc_kidx_derived(idx) || ksc_kidx_fp(idx, KIDX_FP_MODSET) != tree_modset_fp(t))
 		return true;
 	size_t stale = 0;
 	for (size_t i = 0; i < n_mods; i++) {
@@ -254,7 +268,7 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 	double t0 = now_s();
 	int r;
 
-	if (!t->index_path)
+	if (!tree_index_path(t))
 		return -EINVAL;
 	/*
 	 * Keep what the index knew about the last depmod files when none were written
@@ -266,20 +280,23 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 	const struct kidx_output *idx_outs = NULL;
 	size_t n_idx_outs = 0;
 	const char *idx_dir =
-		t->have_idx ? ksc_kidx_outputs(&t->idx, &idx_outs, &n_idx_outs) : NULL;
-	if (!out_dir && idx_dir && ksc_kidx_fp(&t->idx, KIDX_FP_OUT) == t->out_fp) {
+		tree_has_index(t) ? ksc_kidx_outputs(tree_kidx(t), &idx_outs, &n_idx_outs)
+				  : NULL;
+	if (!out_dir && idx_dir &&
+	    ksc_kidx_fp(tree_kidx(t), KIDX_FP_OUT) == tree_fps(t)->out) {
 		out_dir = idx_dir;
 		outs = idx_outs;
 		n_outs = n_idx_outs;
 	} else if (!out_dir) {
 		n_outs = 0;
 	}
-	if (!t->dirty)
+	if (!tree_is_dirty(t))
 		return 0; /* the index on disk says all this already */
 	r = ensure_records(t);
 	if (r < 0)
 		return r;
-	struct kidx_wmod *mods = malloc((tree_n_mods(t) ? tree_n_mods(t) : 1) * sizeof(*mods));
+	struct kidx_wmod *mods =
+		malloc((tree_n_mods(t) ? tree_n_mods(t) : 1) * sizeof(*mods));
 	bool clean = walk_clean(t);
 	size_t n_dirs;
 	const struct kidx_dir *dirs = walk_dirs(t, &n_dirs);
@@ -288,7 +305,8 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 	for (size_t i = 0; i < tree_n_mods(t); i++) {
 		const struct tmod *m = tree_mod(t, i);
 		uint64_t old_hash, rec_hash = m->rec == m->rec_own ? m->rec_hash : 0;
-		if (m->old && m->rec == ksc_kidx_module_rec(&t->idx, m->old - 1, &old_hash))
+		if (m->old &&
+		    m->rec == ksc_kidx_module_rec(tree_kidx(t), m->old - 1, &old_hash))
 			rec_hash = old_hash; /* the index's record, written back as it was */
 		mods[i] = (struct kidx_wmod){
 			.rec = m->rec,
@@ -301,14 +319,14 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 		};
 	}
 	struct kidx_write w = {
-		.moddir = t->moddir,
-		.release = t->release,
-		.ctx_fp = t->ctx_fp,
-		.dm_world_fp = t->dm_fp,
-		.eng_world_fp = t->eng_fp,
-		.out_fp = t->out_fp,
+		.moddir = tree_moddir(t),
+		.release = tree_release(t),
+		.ctx_fp = tree_fps(t)->ctx,
+		.dm_world_fp = tree_fps(t)->dm,
+		.eng_world_fp = tree_fps(t)->eng,
+		.out_fp = tree_fps(t)->out,
 		.order_fp = walk_order_fp(t),
-		.modset_fp = t->modset_fp,
+		.modset_fp = tree_modset_fp(t),
 		.derived = true,
 		.mods = mods,
 		.n_mods = tree_n_mods(t),
@@ -317,15 +335,15 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 		.n_outs = n_outs,
 		.dirs = clean ? dirs : NULL,
 		.n_dirs = clean ? n_dirs : 0,
-		.parallel = t->st.jobs > 1,
+		.parallel = tree_stats(t)->jobs > 1,
 	};
-	r = ksc_kidx_write(t->index_path, &w);
+	r = ksc_kidx_write(tree_index_path(t), &w);
 	free(mods);
 	if (r < 0)
-		ksc_err(t->ctx, "%s: %s", t->index_path, ksc_write_strerror(-r));
+		ksc_err(tree_ctx(t), "%s: %s", tree_index_path(t), ksc_write_strerror(-r));
 	else
-		t->dirty = false;
-	t->st.wall_index_save += now_s() - t0;
+		tree_set_dirty(t, false);
+	tree_stats(t)->wall_index_save += now_s() - t0;
 	return r;
 }
 

@@ -17,9 +17,9 @@
 #include "util/array.h"
 
 /*
- * This file's part of the tree (t->kern): which files give the kernel's exports and
- * configuration, what was read from them, and depmod's symbol table. Other files ask
- * through the functions below.
+ * This file's part of the tree (kern_of()): which files give the kernel's exports and
+ * configuration, what was read from them, depmod's symbol table, and the kernel the
+ * checks run against while a run needs it. Other files ask the functions below.
  */
 struct tree_kern {
 	enum ksrc_kind ksrc;
@@ -45,18 +45,25 @@ struct tree_kern {
 	int ck_err;
 };
 
+static struct tree_kern *kern_of(const struct ksc_tree *t)
+{
+	return tree_parts(t)->kern;
+}
+
 int kernel_part_new(struct ksc_tree *t)
 {
-	t->kern = calloc(1, sizeof(*t->kern));
-	if (!t->kern)
+	struct tree_kern *kp = calloc(1, sizeof(*kp));
+
+	if (!kp)
 		return -ENOMEM;
-	hash_init(&t->kern->ksyms);
+	hash_init(&kp->ksyms);
+	tree_parts(t)->kern = kp;
 	return 0;
 }
 
 void kernel_part_free(struct ksc_tree *t)
 {
-	struct tree_kern *kp = t->kern;
+	struct tree_kern *kp = kern_of(t);
 
 	if (!kp)
 		return;
@@ -72,41 +79,41 @@ void kernel_part_free(struct ksc_tree *t)
 	free(kp->ksrc_path);
 	free(kp->config_path);
 	free(kp);
-	t->kern = NULL;
+	tree_parts(t)->kern = NULL;
 }
 
 bool kernel_found(const struct ksc_tree *t)
 {
-	return t->kern->ksrc != KSRC_NONE;
+	return kern_of(t)->ksrc != KSRC_NONE;
 }
 
 bool kernel_usable(const struct ksc_tree *t)
 {
-	return t->kern->kernel_ok;
+	return kern_of(t)->kernel_ok;
 }
 
 bool kernel_has_crcs(const struct ksc_tree *t)
 {
-	return t->kern->kernel_ok && t->kern->ksrc == KSRC_SYMVERS;
+	return kern_of(t)->kernel_ok && kern_of(t)->ksrc == KSRC_SYMVERS;
 }
 
 void kernel_ids(const struct ksc_tree *t, uint64_t *exports, uint64_t *config,
 		unsigned int *quirks)
 {
-	*exports = t->kern->ksrc_id;
-	*config = t->kern->config_id;
-	*quirks = t->kern->quirks;
+	*exports = kern_of(t)->ksrc_id;
+	*config = kern_of(t)->config_id;
+	*quirks = kern_of(t)->quirks;
 }
 
 KSC_EXPORT const char *ksc_tree_get_kernel_source(const struct ksc_tree *t)
 {
-	return t->kern->ksrc_path;
+	return kern_of(t)->ksrc_path;
 }
 
 /* depmod_symbol_find(): the kernel's and the modules' symbols are one table. */
 const struct msym *ksym_find(const struct ksc_tree *t, const char *name)
 {
-	const struct tree_kern *kp = t->kern;
+	const struct tree_kern *kp = kern_of(t);
 
 	if (name[0] == '.') /* PPC64's .foo is foo */
 		name++;
@@ -148,31 +155,32 @@ static bool sysmap_has_exports(const char *path)
  * kernel locator found them, unless options name them. */
 int find_kernel(struct ksc_tree *t)
 {
-	struct tree_kern *kp = t->kern;
-	const struct ksc_tree_opts *o = &t->opts;
+	struct tree_kern *kp = kern_of(t);
+	const struct ksc_tree_opts *o = tree_opts(t);
 	char p[PATH_MAX];
-	const char *root = strcmp(t->root, "/") == 0 ? "" : t->root;
+	const char *root = strcmp(tree_root(t), "/") == 0 ? "" : tree_root(t);
 
 	if (o->symvers || o->vmlinux || o->system_map) {
-		kp->ksrc = o->symvers   ? KSRC_SYMVERS
-			  : o->vmlinux ? KSRC_VMLINUX
-				       : KSRC_SYSMAP;
+		kp->ksrc = o->symvers	? KSRC_SYMVERS
+			   : o->vmlinux ? KSRC_VMLINUX
+					: KSRC_SYSMAP;
 		kp->ksrc_path = strdup(o->symvers   ? o->symvers
-				      : o->vmlinux ? o->vmlinux
-						   : o->system_map);
+				       : o->vmlinux ? o->vmlinux
+						    : o->system_map);
 		if (!kp->ksrc_path)
 			return -ENOMEM;
 	} else if (!o->no_kernel_search) {
 		enum ksc_kernel_file which;
-		const char *path = ksc_kernel_location_get_exports_path(t->loc, &which);
+		const char *path =
+			ksc_kernel_location_get_exports_path(tree_location(t), &which);
 		/* Debian 6.1 ships a one-line System.map placeholder: only a map with
 		 * exports counts */
 		if (path && which == KSC_KFILE_SYSTEM_MAP && !sysmap_has_exports(path))
 			path = NULL;
 		if (path) {
-			kp->ksrc = which == KSC_KFILE_SYMVERS	 ? KSRC_SYMVERS
-				  : which == KSC_KFILE_SYSTEM_MAP ? KSRC_SYSMAP
-								  : KSRC_VMLINUX;
+			kp->ksrc = which == KSC_KFILE_SYMVERS	   ? KSRC_SYMVERS
+				   : which == KSC_KFILE_SYSTEM_MAP ? KSRC_SYSMAP
+								   : KSRC_VMLINUX;
 			kp->ksrc_path = strdup(path);
 			if (!kp->ksrc_path)
 				return -ENOMEM;
@@ -181,7 +189,8 @@ int find_kernel(struct ksc_tree *t)
 	if (o->config) {
 		kp->config_path = strdup(o->config);
 	} else if (!o->no_kernel_search) {
-		const char *config = ksc_kernel_location_get_path(t->loc, KSC_KFILE_CONFIG);
+		const char *config =
+			ksc_kernel_location_get_path(tree_location(t), KSC_KFILE_CONFIG);
 		if (config)
 			kp->config_path = strdup(config);
 	}
@@ -196,10 +205,10 @@ int find_kernel(struct ksc_tree *t)
 		struct stat st;
 		kp->quirks = 0;
 		snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s", root,
-			 t->release);
+			 tree_release(t));
 		bool debian = stat(p, &st) == 0;
 		snprintf(p, sizeof(p), "%s/usr/share/doc/linux-image-%s-unsigned", root,
-			 t->release);
+			 tree_release(t));
 		if (debian || stat(p, &st) == 0)
 			kp->quirks |= KSC_QUIRK_DEBIAN_MISSING_CRC;
 	}
@@ -211,7 +220,7 @@ int find_kernel(struct ksc_tree *t)
 /* Add to depmod's symbol table (a later one replaces an earlier one). */
 int ksym_add(struct ksc_tree *t, const char *name, int32_t owner, uint64_t crc)
 {
-	struct tree_kern *kp = t->kern;
+	struct tree_kern *kp = kern_of(t);
 
 	if (array_reserve(kp->ksyms_at, kp->cap_ksyms, kp->n_ksyms + 1, 1024) < 0)
 		return -ENOMEM;
@@ -232,7 +241,7 @@ int ksym_add(struct ksc_tree *t, const char *name, int32_t owner, uint64_t crc)
 int ksym_add_modules(struct ksc_tree *t)
 {
 	const size_t n_mods = tree_n_mods(t);
-	struct tree_kern *kp = t->kern;
+	struct tree_kern *kp = kern_of(t);
 	size_t total = kp->n_ksyms;
 	int r;
 
@@ -252,23 +261,24 @@ int ksym_add_modules(struct ksc_tree *t)
 
 /*
  * Read the kernel's exports (depmod -E/-F) and configuration, once. Touches only the
- * kernel's fields of t, and t->ctx to log and make the kernel's objects (nothing else uses
- * t->ctx while it runs on its own thread): it can run beside the walk and the reading of
- * modules. Its problems wait apart (kernel_problem(); load_kernel() adds them to the others).
+ * kernel's part of t, and the tree's context to log and make the kernel's objects
+ * (nothing else uses it while this runs on its own thread): it can run beside the walk
+ * and the reading of modules. Its problems wait apart (kernel_problem(); load_kernel()
+ * adds them to the others).
  */
 static int load_kernel_core(struct ksc_tree *t)
 {
-	struct tree_kern *kp = t->kern;
+	struct tree_kern *kp = kern_of(t);
 	int r = 0;
 
 	if (kp->kernel_loaded)
 		return 0;
 	kp->kernel_loaded = true;
 	double t0 = now_s();
-	r = ksc_kernel_new(t->ctx, &kp->ktmpl);
+	r = ksc_kernel_new(tree_ctx(t), &kp->ktmpl);
 	if (r < 0)
 		return r;
-	r = ksc_kernel_set_release(kp->ktmpl, t->release);
+	r = ksc_kernel_set_release(kp->ktmpl, tree_release(t));
 	if (r < 0)
 		return r;
 	if (kp->config_path) {
@@ -282,7 +292,7 @@ static int load_kernel_core(struct ksc_tree *t)
 		goto out;
 	switch (kp->ksrc) {
 	case KSRC_SYMVERS:
-		r = ksc_symvers_new_from_path(t->ctx, kp->ksrc_path, &kp->ksv);
+		r = ksc_symvers_new_from_path(tree_ctx(t), kp->ksrc_path, &kp->ksv);
 		if (r == 0) {
 			/* not "skipped": a symbol listed again is kept, and counted */
 			unsigned int bad = ksc_symvers_get_error_count(kp->ksv);
@@ -300,23 +310,23 @@ static int load_kernel_core(struct ksc_tree *t)
 		}
 		break;
 	case KSRC_VMLINUX:
-		r = ksc_module_new_from_path(t->ctx, kp->ksrc_path, &kp->kvm);
+		r = ksc_module_new_from_path(tree_ctx(t), kp->ksrc_path, &kp->kvm);
 		if (r == 0 && ksc_module_get_kind(kp->kvm) != KSC_KIND_VMLINUX) {
-			ksc_err(t->ctx, "%s: not a kernel image", kp->ksrc_path);
+			ksc_err(tree_ctx(t), "%s: not a kernel image", kp->ksrc_path);
 			ksc_module_unref(kp->kvm);
 			kp->kvm = NULL;
 			r = -ENOEXEC;
 		}
-		for (size_t i = 0; r == 0 && i < ksc_module_get_export_count(kp->kvm);
-		     i++) {
+		for (size_t i = 0; r == 0 && i < ksc_module_get_export_count(kp->kvm); i++) {
 			const struct ksc_export *e = ksc_module_get_export(kp->kvm, i);
 			r = ksym_add(t, e->name, -1, e->has_crc ? e->crc : 0);
 		}
 		break;
 	case KSRC_SYSMAP:
-		r = ksc_sysmap_new_from_path(t->ctx, kp->ksrc_path, &kp->ksm);
+		r = ksc_sysmap_new_from_path(tree_ctx(t), kp->ksrc_path, &kp->ksm);
 		if (r == 0 && ksc_sysmap_get_error_count(kp->ksm)) /* as for Module.symvers */
-			kernel_problem(t, kp->ksrc_path, -EINVAL, "%u malformed line%s skipped",
+			kernel_problem(t, kp->ksrc_path, -EINVAL,
+				       "%u malformed line%s skipped",
 				       ksc_sysmap_get_error_count(kp->ksm),
 				       ksc_sysmap_get_error_count(kp->ksm) == 1 ? "" : "s");
 		for (size_t i = 0; r == 0 && i < ksc_sysmap_get_export_count(kp->ksm); i++)
@@ -345,7 +355,7 @@ static int load_kernel_core(struct ksc_tree *t)
 		return r;
 	kp->kernel_ok = true;
 out:
-	t->st.wall_kernel += now_s() - t0;
+	tree_stats(t)->wall_kernel += now_s() - t0;
 	return 0;
 }
 
@@ -382,13 +392,13 @@ int kload_join(struct ksc_tree *t, struct kload *k)
 int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out)
 {
 	const size_t n_mods = tree_n_mods(t);
-	struct tree_kern *kp = t->kern;
+	struct tree_kern *kp = kern_of(t);
 	struct ksc_kernel *k;
 	int r = ksc_kernel_new(ctx, &k);
 
 	if (r < 0)
 		return r;
-	r = ksc_kernel_set_release(k, t->release);
+	r = ksc_kernel_set_release(k, tree_release(t));
 	if (r < 0)
 		goto err;
 	for (int i = 0; i < KSC_CONFIG_COUNT; i++) {
@@ -397,7 +407,7 @@ int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out
 			ksc_kernel_set_config(k, (enum ksc_kconfig)i, v == 1);
 	}
 	ksc_kernel_set_quirks(k, kp->quirks);
-	ksc_kernel_set_keyring(k, t->opts.keyring);
+	ksc_kernel_set_keyring(k, tree_opts(t)->keyring);
 	if (kp->ksv) {
 		r = ksc_kernel_add_symvers_rows(k, kp->ksv, true);
 	} else if (kp->kvm) {
@@ -406,20 +416,20 @@ int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out
 		/* System.map: names only, no CRCs, no GPL flags. */
 		size_t n = ksc_sysmap_get_export_count(kp->ksm);
 		struct ksc_module *vm = NULL;
-		r = ksc_module_new_from_facts(ctx,
-					      &(struct ksc_module_facts){
-						      .path = kp->ksrc_path,
-						      .kind = KSC_KIND_VMLINUX,
-						      .kmod_name = "vmlinux",
-						      .modpost_name = "vmlinux",
-						      .symvers_owner = "vmlinux",
-						      .no_export_index = true,
-						      .cap.exports = n },
-					      &vm);
+		r = ksc_module_new_from_facts(
+			ctx,
+			&(struct ksc_module_facts){ .path = kp->ksrc_path,
+						    .kind = KSC_KIND_VMLINUX,
+						    .kmod_name = "vmlinux",
+						    .modpost_name = "vmlinux",
+						    .symvers_owner = "vmlinux",
+						    .no_export_index = true,
+						    .cap.exports = n },
+			&vm);
 		for (size_t i = 0; r >= 0 && i < n; i++)
 			r = ksc_module_add_export(
-				vm, &(struct ksc_export){ ksc_sysmap_get_export(kp->ksm, i), "",
-							  false, false, 0 });
+				vm, &(struct ksc_export){ ksc_sysmap_get_export(kp->ksm, i),
+							  "", false, false, 0 });
 		if (r >= 0)
 			r = ksc_kernel_add_vmlinux(k, vm);
 		ksc_module_unref(vm);
@@ -472,7 +482,7 @@ err:
  */
 void drop_check_kernel(struct ksc_tree *t)
 {
-	struct tree_kern *kp = t->kern;
+	struct tree_kern *kp = kern_of(t);
 
 	kp->ck = ksc_kernel_unref(kp->ck);
 	kp->ck_ctx = ksc_unref(kp->ck_ctx);
@@ -481,7 +491,7 @@ void drop_check_kernel(struct ksc_tree *t)
 
 void build_check_kernel(struct ksc_tree *t)
 {
-	struct tree_kern *kp = t->kern;
+	struct tree_kern *kp = kern_of(t);
 
 	if (kp->ck || kp->ck_err)
 		return;
@@ -500,24 +510,24 @@ void build_check_kernel(struct ksc_tree *t)
  */
 int ready_check_kernel(struct ksc_tree *t)
 {
-	struct tree_kern *kp = t->kern;
+	struct tree_kern *kp = kern_of(t);
 	int oom = 0;
 
 	build_check_kernel(t);
-	ksc_msgbuf_replay(&kp->ck_msgs, t->ctx);
+	ksc_msgbuf_replay(&kp->ck_msgs, tree_ctx(t));
 	ksc_msgbuf_clear(&kp->ck_msgs);
 	oom |= kp->ck_msgs.oom;
 	if (kp->ck_err == -ENOMEM)
 		oom = 1;
 	else if (kp->ck_err)
-		ksc_err(t->ctx, "%s: cannot build the kernel to check against: %s", t->moddir,
-			strerror(-kp->ck_err));
+		ksc_err(tree_ctx(t), "%s: cannot build the kernel to check against: %s",
+			tree_moddir(t), strerror(-kp->ck_err));
 	return oom;
 }
 
 struct ksc_kernel *check_kernel(const struct ksc_tree *t)
 {
-	return t->kern->ck;
+	return kern_of(t)->ck;
 }
 
 /* ---------------------------------------------------------------------------------- */
@@ -530,8 +540,8 @@ struct ksc_kernel *check_kernel(const struct ksc_tree *t)
  */
 static bool stands_for_open(const struct ksc_tree *t)
 {
-	const struct tree_kern *kp = t->kern;
-	const struct ksc_tree_opts *o = &t->opts;
+	const struct tree_kern *kp = kern_of(t);
+	const struct ksc_tree_opts *o = tree_opts(t);
 
 	return !o->symvers && !o->vmlinux && !o->system_map && !o->config &&
 	       !o->no_kernel_search && !o->set_quirks && problem_count(t) == 0 &&
@@ -553,8 +563,8 @@ static int cmp_by_path(const void *a, const void *b)
  * The tree's modules as a module set, sorted by path as depmod's search hands them over,
  * each with its record (the set copies what it gives the kernel: the tree may go).
  */
-static int tree_modset(struct ksc_tree *t, const struct ksc_kernel_location *loc,
-		       struct ksc_modset **out)
+static int modset_of_tree(struct ksc_tree *t, const struct ksc_kernel_location *loc,
+			  struct ksc_modset **out)
 {
 	const size_t n_mods = tree_n_mods(t);
 	struct ksc_modset_where w = {
@@ -600,7 +610,7 @@ KSC_EXPORT int ksc_tree_get_kernel(struct ksc_tree *t, struct ksc_ctx *ctx,
 	*out = NULL;
 	if (!t || !ctx)
 		return -EINVAL;
-	const struct tree_kern *kp = t->kern;
+	const struct tree_kern *kp = kern_of(t);
 	r = load_kernel(t);
 	if (r < 0)
 		return r;
@@ -611,7 +621,7 @@ KSC_EXPORT int ksc_tree_get_kernel(struct ksc_tree *t, struct ksc_ctx *ctx,
 	if (!quiet)
 		return -ENOMEM;
 	ksc_set_log_fn(quiet, NULL, NULL);
-	r = ksc_kernel_locate(quiet, t->root_arg, t->release, &loc);
+	r = ksc_kernel_locate(quiet, tree_root_arg(t), tree_release(t), &loc);
 	ksc_unref(quiet);
 	if (r < 0)
 		return r == -ENOMEM ? r : -ENODATA;
@@ -624,7 +634,7 @@ KSC_EXPORT int ksc_tree_get_kernel(struct ksc_tree *t, struct ksc_ctx *ctx,
 	}
 	/* The kernel wing makes it, as ksc_kernel_open_location() does, from the records. */
 	struct ksc_modset *ms;
-	r = tree_modset(t, loc, &ms);
+	r = modset_of_tree(t, loc, &ms);
 	if (r >= 0)
 		r = ksc_kernel_from_modset(ctx, loc, ms, out);
 	ksc_modset_free(ms);

@@ -24,8 +24,8 @@ static int pool_item(struct workpool *wp, unsigned int worker, void *item)
 
 static void progress(struct ksc_tree *t, const char *phase, size_t done, size_t total)
 {
-	if (t->opts.progress)
-		t->opts.progress(t->opts.progress_data, phase, done, total);
+	if (tree_opts(t)->progress)
+		tree_opts(t)->progress(tree_opts(t)->progress_data, phase, done, total);
 }
 
 void run_pool(struct ksc_tree *t, struct tpool *p, unsigned int threads,

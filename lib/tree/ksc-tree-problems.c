@@ -13,7 +13,7 @@
 #include "util/array.h"
 
 /*
- * This file's part of the tree (t->probs): the problems met, and the kernel's apart
+ * This file's part of the tree (probs_of()): the problems met, and the kernel's apart
  * while its exports load on a thread of their own; then the public array.
  */
 struct tree_problems {
@@ -24,10 +24,19 @@ struct tree_problems {
 	struct ksc_tree_problem *pub; /* publish_problems() */
 };
 
+static struct tree_problems *probs_of(const struct ksc_tree *t)
+{
+	return tree_parts(t)->probs;
+}
+
 int problems_part_new(struct ksc_tree *t)
 {
-	t->probs = calloc(1, sizeof(*t->probs));
-	return t->probs ? 0 : -ENOMEM;
+	struct tree_problems *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return -ENOMEM;
+	tree_parts(t)->probs = p;
+	return 0;
 }
 
 static void problems_free(struct tproblem *a, size_t n)
@@ -40,7 +49,7 @@ static void problems_free(struct tproblem *a, size_t n)
 
 void problems_part_free(struct ksc_tree *t)
 {
-	struct tree_problems *p = t->probs;
+	struct tree_problems *p = probs_of(t);
 
 	if (!p)
 		return;
@@ -50,17 +59,17 @@ void problems_part_free(struct ksc_tree *t)
 	free(p->kernel);
 	free(p->pub);
 	free(p);
-	t->probs = NULL;
+	tree_parts(t)->probs = NULL;
 }
 
 size_t problem_count(const struct ksc_tree *t)
 {
-	return t->probs->n;
+	return probs_of(t)->n;
 }
 
 const struct tproblem *problem_at(const struct ksc_tree *t, size_t i)
 {
-	return &t->probs->list[i];
+	return &probs_of(t)->list[i];
 }
 
 static int push_problem(struct tproblem **a, size_t *n, size_t *cap, const char *path,
@@ -86,7 +95,7 @@ int add_problem(struct ksc_tree *t, const char *path, int err, const char *fmt, 
 	va_list ap;
 
 	va_start(ap, fmt);
-	struct tree_problems *p = t->probs;
+	struct tree_problems *p = probs_of(t);
 	int r = push_problem(&p->list, &p->n, &p->cap, path, err, fmt, ap);
 	va_end(ap);
 	return r;
@@ -97,7 +106,7 @@ int kernel_problem(struct ksc_tree *t, const char *path, int err, const char *fm
 	va_list ap;
 
 	va_start(ap, fmt);
-	struct tree_problems *p = t->probs;
+	struct tree_problems *p = probs_of(t);
 	int r = push_problem(&p->kernel, &p->n_kernel, &p->cap_kernel, path, err, fmt, ap);
 	va_end(ap);
 	return r;
@@ -106,7 +115,7 @@ int kernel_problem(struct ksc_tree *t, const char *path, int err, const char *fm
 /* The kernel's problems after the others so far, in the order they were met. */
 int merge_kproblems(struct ksc_tree *t)
 {
-	struct tree_problems *p = t->probs;
+	struct tree_problems *p = probs_of(t);
 	size_t n = p->n_kernel;
 	int r = array_reserve(p->list, p->cap, p->n + n, 16);
 
@@ -129,7 +138,7 @@ static int cmp_problem(const void *a, const void *b)
 
 int publish_problems(struct ksc_tree *t)
 {
-	struct tree_problems *p = t->probs;
+	struct tree_problems *p = probs_of(t);
 
 	if (p->n > 1)
 		qsort(p->list, p->n, sizeof(*p->list), cmp_problem);
@@ -144,11 +153,11 @@ int publish_problems(struct ksc_tree *t)
 
 KSC_EXPORT size_t ksc_tree_get_problem_count(const struct ksc_tree *t)
 {
-	return t->probs->n;
+	return probs_of(t)->n;
 }
 
 KSC_EXPORT const struct ksc_tree_problem *ksc_tree_get_problem(const struct ksc_tree *t,
 							       size_t i)
 {
-	return i < t->probs->n ? &t->probs->pub[i] : NULL;
+	return i < probs_of(t)->n ? &probs_of(t)->pub[i] : NULL;
 }

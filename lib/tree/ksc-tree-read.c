@@ -15,10 +15,13 @@
 static void read_module(struct ksc_tree *t, struct tmod *m, struct ksc_mreader *w)
 {
 	int fl = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
-	struct ksc_mread in = { .path = m->path, .relpath = m->relpath,
-				.start_ns = t->start_ns, .timing = t->opts.timing };
+	struct ksc_mread in = { .path = m->path,
+				.relpath = m->relpath,
+				.start_ns = tree_start_ns(t),
+				.timing = tree_opts(t)->timing };
 
-	in.fd = m->in_root ? tree_openat(t, m->relpath, fl) : openat(t->dfd, m->relpath, fl);
+	in.fd = m->in_root ? tree_openat(t, m->relpath, fl)
+			   : openat(tree_dfd(t), m->relpath, fl);
 	in.open_err = in.fd < 0 ? -errno : 0;
 	m->rec_own = ksc_mreader_read(w, &in);
 	m->rec = m->rec_own;
@@ -46,12 +49,13 @@ static bool still_indexed(const struct kidx *idx, struct tmod *m, int dfd, const
 static void read_one(struct ksc_tree *t, struct read_job *j, struct tmod *m,
 		     struct ksc_mreader *w, int dfd, const char *name)
 {
-	if (j->use_index && still_indexed(&t->idx, m, dfd, name))
+	if (j->use_index && still_indexed(tree_kidx(t), m, dfd, name))
 		return;
 	read_module(t, m, w);
 	if (m->rec)
 		ksc_krec_sum(m->rec, &m->sum);
-	if (m->rec_own && t->index_path) /* here, in parallel, not when the index is saved */
+	if (m->rec_own &&
+	    tree_index_path(t)) /* here, in parallel, not when the index is saved */
 		m->rec_hash = ksc_krec_checksum(m->rec_own);
 }
 
@@ -60,7 +64,7 @@ static void read_item(struct tpool *p, size_t i, unsigned int worker)
 	struct ksc_tree *t = p->t;
 	struct read_job *j = p->data;
 
-	read_one(t, j, tree_mod(t, i), j->ws[worker], t->dfd, tree_mod(t, i)->relpath);
+	read_one(t, j, tree_mod(t, i), j->ws[worker], tree_dfd(t), tree_mod(t, i)->relpath);
 }
 
 /* The workers' times and byte counts into the statistics; their state freed. */
@@ -73,11 +77,11 @@ static int workers_fini(struct ksc_tree *t, struct ksc_mreader **ws, unsigned in
 		if (!ws[i])
 			continue;
 		oom |= ksc_mreader_stats(ws[i], &st);
-		t->st.cpu_read += (double)st.ns_read / 1e9;
-		t->st.cpu_decompress += (double)st.ns_decompress / 1e9;
-		t->st.cpu_parse += (double)st.ns_parse / 1e9;
-		t->st.bytes_read += st.bytes_read;
-		t->st.bytes_decompressed += st.bytes_decompressed;
+		tree_stats(t)->cpu_read += (double)st.ns_read / 1e9;
+		tree_stats(t)->cpu_decompress += (double)st.ns_decompress / 1e9;
+		tree_stats(t)->cpu_parse += (double)st.ns_parse / 1e9;
+		tree_stats(t)->bytes_read += st.bytes_read;
+		tree_stats(t)->bytes_decompressed += st.bytes_decompressed;
 		ksc_mreader_free(ws[i]);
 	}
 	free(ws);
@@ -96,7 +100,7 @@ int read_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, siz
 	for (unsigned int i = 0; i < jobs && r == 0; i++)
 		r = ksc_mreader_new(&ws[i]);
 	if (r == 0) {
-		struct read_job rj = { ws, t->have_idx };
+		struct read_job rj = { ws, tree_has_index(t) };
 		struct tpool p = { .n = items ? n_items : n_mods,
 				   .items = items,
 				   .fn = read_item,
@@ -110,9 +114,9 @@ int read_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, siz
 		if (!tree_mod(t, i)->rec && !tree_mod(t, i)->cached)
 			oom = 1;
 		else if (tree_mod(t, i)->cached)
-			t->st.cached++;
+			tree_stats(t)->cached++;
 		else
-			t->st.read++;
+			tree_stats(t)->read++;
 	}
 	return oom ? -ENOMEM : 0;
 }
@@ -138,7 +142,7 @@ static int reread(struct ksc_tree *t, struct tmod *m)
 		return -ENOMEM;
 	ksc_krec_sum(m->rec, &m->sum);
 	m->cached = false;
-	t->dirty = true;
+	tree_set_dirty(t, true);
 	return 0;
 }
 
@@ -149,14 +153,14 @@ const struct krec *need_rec(struct ksc_tree *t, struct tmod *m)
 
 	if (m->rec)
 		return m->rec;
-	int e = ksc_kidx_fetch(&t->idx, m->old - 1, &r);
+	int e = ksc_kidx_fetch(tree_kidx(t), m->old - 1, &r);
 	if (e == 0) {
 		m->rec = r;
 		return r;
 	}
 	if (e != -ENOMEM) {
-		ksc_warn(t->ctx, "%s: the index's record of %s is corrupt: read again",
-			 t->index_path, m->relpath);
+		ksc_warn(tree_ctx(t), "%s: the index's record of %s is corrupt: read again",
+			 tree_index_path(t), m->relpath);
 		if (reread(t, m) == 0)
 			return m->rec;
 	}
@@ -173,11 +177,11 @@ int ensure_records(struct ksc_tree *t)
 		missing = !tree_mod(t, i)->rec;
 	if (!missing)
 		return 0;
-	if (t->have_idx && ksc_kidx_fetch_all(&t->idx) == 0) {
+	if (tree_has_index(t) && ksc_kidx_fetch_all(tree_kidx(t)) == 0) {
 		for (size_t i = 0; i < n_mods; i++)
 			if (!tree_mod(t, i)->rec && tree_mod(t, i)->cached)
 				tree_mod(t, i)->rec = ksc_kidx_module_rec(
-					&t->idx, tree_mod(t, i)->old - 1, NULL);
+					tree_kidx(t), tree_mod(t, i)->old - 1, NULL);
 	}
 	for (size_t i = 0; i < n_mods; i++)
 		if (!tree_mod(t, i)->rec && !need_rec(t, tree_mod(t, i)))

@@ -105,8 +105,8 @@ int resolve_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, 
 		return r;
 	struct resolve_job rj = { kernel_usable(t), kernel_has_crcs(t), 0 };
 	struct tpool p = { .n = n, .items = items, .fn = resolve_item, .data = &rj };
-	run_pool(t, &p, n > 256 ? jobs : 1, then_check && rj.unknown ? build_check_kernel : NULL,
-		 "resolve");
+	run_pool(t, &p, n > 256 ? jobs : 1,
+		 then_check && rj.unknown ? build_check_kernel : NULL, "resolve");
 	return rj.oom ? -ENOMEM : 0;
 }
 
@@ -145,7 +145,7 @@ static int recheck_cycles(struct ksc_tree *t, uint32_t *const *dp, const uint32_
 			continue;
 		m->eng_ok = false;
 		m->need_check = true;
-		t->st.checked++;
+		tree_stats(t)->checked++;
 	}
 	free(ok);
 	return r < 0 ? r : 0;

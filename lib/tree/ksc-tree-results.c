@@ -12,7 +12,7 @@
 
 #include "tree/tree-private.h"
 
-/* This file's part of the tree (t->res): the public arrays of the verdicts (assemble()). */
+/* This file's part of the tree (res_of()): the verdicts' public arrays (assemble()). */
 struct tree_results {
 	struct ksc_tree_unresolved *unres;
 	size_t n_unres;
@@ -22,22 +22,33 @@ struct tree_results {
 	size_t n_diags;
 };
 
+static struct tree_results *res_of(const struct ksc_tree *t)
+{
+	return tree_parts(t)->res;
+}
+
 int results_part_new(struct ksc_tree *t)
 {
-	t->res = calloc(1, sizeof(*t->res));
-	return t->res ? 0 : -ENOMEM;
+	struct tree_results *res = calloc(1, sizeof(*res));
+
+	if (!res)
+		return -ENOMEM;
+	tree_parts(t)->res = res;
+	return 0;
 }
 
 void results_part_free(struct ksc_tree *t)
 {
-	if (!t->res)
+	struct tree_results *res = res_of(t);
+
+	if (!res)
 		return;
-	free(t->res->unres);
-	free(t->res->verdicts);
-	free(t->res->has_verdict);
-	free(t->res->diags);
-	free(t->res);
-	t->res = NULL;
+	free(res->unres);
+	free(res->verdicts);
+	free(res->has_verdict);
+	free(res->diags);
+	free(res);
+	tree_parts(t)->res = NULL;
 }
 
 static uint64_t hs(uint64_t h, const char *s)
@@ -78,26 +89,25 @@ static uint64_t keys_fingerprint(uint64_t h, const struct ksc_keyring *kr)
 void fingerprints(struct ksc_tree *t)
 {
 	const size_t n_mods = tree_n_mods(t);
-	uint64_t c =
-		hs(hs(hs(hs(0x6b73632d74726565ULL, "ksc-tree-3"), KSC_VERSION_STRING),
-		      t->moddir),
-		   t->release);
+	uint64_t c = hs(hs(hs(hs(0x6b73632d74726565ULL, "ksc-tree-3"), KSC_VERSION_STRING),
+			   tree_moddir(t)),
+			tree_release(t));
 	uint64_t ksrc_id, config_id;
 	unsigned int quirks;
 	uint64_t order_fp = walk_order_fp(t);
 	kernel_ids(t, &ksrc_id, &config_id, &quirks);
-	t->ctx_fp = c;
+	tree_fps(t)->ctx = c;
 	uint64_t dm = hn(hn(hn(c, order_fp), ksrc_id), n_mods);
 	uint64_t eng = hn(hn(hn(hn(c, order_fp), ksrc_id), config_id), n_mods);
-	const struct ksc_check_opts *o = t->has_check ? &t->check : NULL;
+	const struct ksc_check_opts *o = tree_check(t);
 	eng = hs(eng, o ? o->policy : NULL);
 	eng = hn(eng,
 		 o ? ((uint64_t)o->require_intree |
 		      (uint64_t)(o->allow_missing_ns + 1) << 1 | (uint64_t)o->views << 8 |
 		      ((uint64_t)o->build + 1) << 12) /* + 1: R40 changed the verdicts */
 		   : 0xffff);
-	eng = hn(hn(eng, t->opts.no_check), quirks);
-	eng = keys_fingerprint(eng, t->opts.keyring);
+	eng = hn(hn(eng, tree_opts(t)->no_check), quirks);
+	eng = keys_fingerprint(eng, tree_opts(t)->keyring);
 	uint64_t out = hn(c, order_fp);
 	for (size_t i = 0; i < n_mods; i++) {
 		const struct tmod *m = tree_mod(t, i);
@@ -106,9 +116,9 @@ void fingerprints(struct ksc_tree *t)
 		eng = hn(hn(eng, rp), ksc_krec_sum_hash(&m->sum, KREC_H_PROV));
 		out = hn(hn(out, rp), ksc_krec_sum_hash(&m->sum, KREC_H_KMOD));
 	}
-	t->dm_fp = dm;
-	t->eng_fp = eng;
-	t->out_fp = out;
+	tree_fps(t)->dm = dm;
+	tree_fps(t)->eng = eng;
+	tree_fps(t)->out = out;
 }
 
 struct logline {
@@ -189,7 +199,7 @@ int report_problems(struct ksc_tree *t)
 	if (k > 1)
 		qsort(l, k, sizeof(*l), cmp_logline);
 	for (size_t i = 0; i < k; i++)
-		ksc_log(t->ctx, l[i].prio, "%s", l[i].text);
+		ksc_log(tree_ctx(t), l[i].prio, "%s", l[i].text);
 	for (size_t i = 0; i < k; i++)
 		free(l[i].own);
 	free(l);
@@ -205,7 +215,7 @@ oom:
 int assemble(struct ksc_tree *t)
 {
 	const size_t n_mods = tree_n_mods(t);
-	struct tree_results *res = t->res;
+	struct tree_results *res = res_of(t);
 	size_t nd = 0, nu = 0;
 
 	for (size_t i = 0; i < n_mods; i++) {
@@ -263,19 +273,19 @@ int assemble(struct ksc_tree *t)
 
 KSC_EXPORT size_t ksc_tree_get_unresolved_count(const struct ksc_tree *t)
 {
-	return t->res->n_unres;
+	return res_of(t)->n_unres;
 }
 
-KSC_EXPORT const struct ksc_tree_unresolved *
-ksc_tree_get_unresolved(const struct ksc_tree *t, size_t i)
+KSC_EXPORT const struct ksc_tree_unresolved *ksc_tree_get_unresolved(const struct ksc_tree *t,
+								     size_t i)
 {
-	return i < t->res->n_unres ? &t->res->unres[i] : NULL;
+	return i < res_of(t)->n_unres ? &res_of(t)->unres[i] : NULL;
 }
 
 KSC_EXPORT bool ksc_tree_has_verdicts(const struct ksc_tree *t)
 {
 	for (size_t i = 0; i < tree_n_mods(t); i++)
-		if (t->res->has_verdict[i])
+		if (res_of(t)->has_verdict[i])
 			return true;
 	return false;
 }
@@ -283,15 +293,16 @@ KSC_EXPORT bool ksc_tree_has_verdicts(const struct ksc_tree *t)
 KSC_EXPORT const struct ksc_module_verdict *ksc_tree_get_verdict(const struct ksc_tree *t,
 								 size_t i)
 {
-	return i < tree_n_mods(t) && t->res->has_verdict[i] ? &t->res->verdicts[i] : NULL;
+	return i < tree_n_mods(t) && res_of(t)->has_verdict[i] ? &res_of(t)->verdicts[i]
+							       : NULL;
 }
 
 KSC_EXPORT size_t ksc_tree_get_diag_count(const struct ksc_tree *t)
 {
-	return t->res->n_diags;
+	return res_of(t)->n_diags;
 }
 
 KSC_EXPORT const struct ksc_diag *ksc_tree_get_diag(const struct ksc_tree *t, size_t i)
 {
-	return i < t->res->n_diags ? &t->res->diags[i] : NULL;
+	return i < res_of(t)->n_diags ? &res_of(t)->diags[i] : NULL;
 }

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * The small helpers the steps share. A lower file of the tree: it calls no step and not
+ * struct ksc_tree: the tree's shared core (what ksc_tree_open() was asked and found:
+ * the context, options, root, module folder, module set, the index of the last run,
+ * the statistics) and its parts, each a struct of the file that owns it (struct
+ * tree_parts). Defined here, near the bottom of the wing's order, as every file of the
+ * wing reads the core: they call the getters below. The tree's life is ksc-tree.c's,
+ * above the parts' owners, which free their parts (ksc_tree_unref()). Also the small
+ * helpers the steps share. A lower file of the tree: it calls no step and not
  * ksc-tree.c.
  */
 #include <errno.h>
@@ -14,6 +20,290 @@
 #include <unistd.h>
 
 #include "tree/tree-private.h"
+#include "util/opts.h"
+
+struct ksc_tree {
+	int refcount;
+	struct ksc_ctx *ctx;
+	struct ksc_tree_opts opts;
+	struct ksc_check_opts check;
+	bool has_check;
+	char *policy;
+
+	/* where: the root, its module folder, the index file */
+	char *root, *release, *moddir, *index_path;
+	char *root_arg; /* root as the caller gave it (ksc_tree_get_kernel()'s paths) */
+	struct ksc_kernel_location *loc; /* the kernel locator's answer for root and release */
+	struct ksc_modset *ms; /* the module set: depmod.d, the walk and its files */
+	uint64_t modset_fp;    /* its fingerprint */
+	int dfd;	       /* the module folder, open */
+	int64_t start_ns;      /* when the run started (files newer are racy) */
+
+	/* the index of the last run: ksc-tree-index.c's, replayed by the walk, read from */
+	struct kidx idx;
+	bool have_idx;
+	bool dirty; /* this run changed what it says */
+
+	struct tree_fps fps; /* what the derived results depend on (fingerprints()) */
+	struct ksc_tree_stats st;
+	struct tree_parts parts;
+};
+
+struct ksc_tree *tree_new(struct ksc_ctx *ctx)
+{
+	struct ksc_tree *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return NULL;
+	t->refcount = 1;
+	t->ctx = ksc_ref(ctx);
+	t->dfd = -1;
+	return t;
+}
+
+KSC_DEFINE_REF(ksc_tree_ref, struct ksc_tree)
+
+bool tree_put(struct ksc_tree *t)
+{
+	return --t->refcount == 0;
+}
+
+void tree_free(struct ksc_tree *t)
+{
+	free(t->root_arg);
+	ksc_kidx_free(&t->idx);
+	ksc_modset_free(t->ms);
+	ksc_keyring_unref(t->opts.keyring);
+	if (t->dfd >= 0)
+		close(t->dfd);
+	free(t->root);
+	free(t->release);
+	free(t->moddir);
+	ksc_kernel_location_unref(t->loc);
+	free(t->index_path);
+	free(t->policy);
+	if (t->has_check)
+		free((char *)t->check.policy);
+	ksc_unref(t->ctx);
+	free(t);
+}
+
+/* The caller's options copied; the time the run starts. 0 or -errno. */
+static int copy_opts(struct ksc_tree *t, const struct ksc_tree_opts *opts)
+{
+	int r = opts_copy(&t->opts, opts);
+
+	if (r < 0)
+		return r;
+	t->opts.keyring = ksc_keyring_ref(t->opts.keyring);
+	if (t->opts.check) {
+		t->check = (struct ksc_check_opts){ .sz = sizeof(t->check),
+						    .allow_missing_ns = -1 };
+		r = opts_copy(&t->check, t->opts.check);
+		if (r < 0)
+			return r;
+		t->has_check = true;
+	}
+	t->opts.check = NULL;
+	t->st.wall_total = now_s();
+	struct timespec rt;
+	clock_gettime(CLOCK_REALTIME, &rt);
+	t->start_ns = (int64_t)rt.tv_sec * 1000000000LL + rt.tv_nsec;
+	return 0;
+}
+
+/* The policy: the check options' or the release's, as MAJOR.MINOR. 0 or -errno. */
+static int set_policy(struct ksc_tree *t, const char *kver)
+{
+	struct ksc_kver v;
+
+	if (t->has_check && t->check.policy && !(t->check.policy = strdup(t->check.policy)))
+		return -ENOMEM;
+	const char *pol = t->has_check && t->check.policy ? t->check.policy : kver;
+	if (ksc_kver_parse(pol, &v) < 0) {
+		ksc_err(t->ctx, "%s: not a kernel version", pol);
+		return -EINVAL;
+	}
+	if (asprintf(&t->policy, "%u.%u", v.major, v.minor) < 0) {
+		t->policy = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The module folder, open. 0 or -errno (said). */
+static int open_moddir(struct ksc_tree *t)
+{
+	t->dfd = open(t->moddir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->dfd >= 0)
+		return 0;
+	int r = -errno;
+	if (r == -ENOENT || r == -ENOTDIR)
+		ksc_err(t->ctx, "%s: no such module directory", t->moddir);
+	else
+		ksc_err(t->ctx, "%s: %s", t->moddir, strerror(-r));
+	return r == -ENOTDIR ? -ENOENT : r;
+}
+
+int tree_setup(struct ksc_tree *t, const char *root, const char *kver,
+	       const struct ksc_tree_opts *opts)
+{
+	int r = copy_opts(t, opts);
+
+	if (r < 0)
+		return r;
+	r = make_absolute(root, &t->root);
+	if (r < 0)
+		return r;
+	if (!(t->root_arg = strdup(root ? root : "/")))
+		return -ENOMEM;
+	r = ksc_kernel_locate(t->ctx, t->root, kver, &t->loc);
+	if (r < 0)
+		return r;
+	kver = ksc_kernel_location_get_release(t->loc);
+	t->release = strdup(kver);
+	t->moddir = strdup(ksc_kernel_location_get_path(t->loc, KSC_KFILE_MODULE_DIR));
+	if (!t->release || !t->moddir)
+		return -ENOMEM;
+	/* depmod.d read now; the folder walked in step 1 unless the index's walk holds */
+	r = ksc_modset_open(t->ctx,
+			    &(struct ksc_modset_where){ .root = t->root,
+							.release = kver,
+							.moddir = t->moddir,
+							.no_walk = true },
+			    &t->ms);
+	if (r < 0)
+		return r;
+	t->modset_fp = ksc_depmod_cfg_fingerprint(ksc_modset_cfg(t->ms));
+	if (t->opts.index && !(t->index_path = strdup(t->opts.index)))
+		return -ENOMEM;
+	r = set_policy(t, kver);
+	return r < 0 ? r : open_moddir(t);
+}
+
+/* ---- the getters of the core ---- */
+
+struct tree_parts *tree_parts(const struct ksc_tree *t)
+{
+	return (struct tree_parts *)&t->parts;
+}
+
+struct ksc_ctx *tree_ctx(const struct ksc_tree *t)
+{
+	return t->ctx;
+}
+
+const struct ksc_tree_opts *tree_opts(const struct ksc_tree *t)
+{
+	return &t->opts;
+}
+
+const struct ksc_check_opts *tree_check(const struct ksc_tree *t)
+{
+	return t->has_check ? &t->check : NULL;
+}
+
+const char *tree_root(const struct ksc_tree *t)
+{
+	return t->root;
+}
+
+const char *tree_root_arg(const struct ksc_tree *t)
+{
+	return t->root_arg;
+}
+
+const char *tree_moddir(const struct ksc_tree *t)
+{
+	return t->moddir;
+}
+
+const char *tree_release(const struct ksc_tree *t)
+{
+	return t->release;
+}
+
+const char *tree_index_path(const struct ksc_tree *t)
+{
+	return t->index_path;
+}
+
+const struct ksc_kernel_location *tree_location(const struct ksc_tree *t)
+{
+	return t->loc;
+}
+
+struct ksc_modset *tree_modset(const struct ksc_tree *t)
+{
+	return t->ms;
+}
+
+uint64_t tree_modset_fp(const struct ksc_tree *t)
+{
+	return t->modset_fp;
+}
+
+int tree_dfd(const struct ksc_tree *t)
+{
+	return t->dfd;
+}
+
+int64_t tree_start_ns(const struct ksc_tree *t)
+{
+	return t->start_ns;
+}
+
+struct kidx *tree_kidx(const struct ksc_tree *t)
+{
+	return (struct kidx *)&t->idx;
+}
+
+bool tree_has_index(const struct ksc_tree *t)
+{
+	return t->have_idx;
+}
+
+void tree_set_has_index(struct ksc_tree *t, bool on)
+{
+	t->have_idx = on;
+}
+
+bool tree_is_dirty(const struct ksc_tree *t)
+{
+	return t->dirty;
+}
+
+void tree_set_dirty(struct ksc_tree *t, bool on)
+{
+	t->dirty = on;
+}
+
+struct tree_fps *tree_fps(const struct ksc_tree *t)
+{
+	return (struct tree_fps *)&t->fps;
+}
+
+struct ksc_tree_stats *tree_stats(const struct ksc_tree *t)
+{
+	return (struct ksc_tree_stats *)&t->st;
+}
+
+KSC_EXPORT const char *ksc_tree_get_moddir(const struct ksc_tree *t)
+{
+	return t->moddir;
+}
+
+KSC_EXPORT const char *ksc_tree_get_release(const struct ksc_tree *t)
+{
+	return t->release;
+}
+
+KSC_EXPORT const char *ksc_tree_get_policy(const struct ksc_tree *t)
+{
+	return t->policy;
+}
+
+/* ---- shared helpers ---- */
 
 int make_absolute(const char *p, char **out)
 {

@@ -18,9 +18,10 @@
 #include "util/array.h"
 
 /*
- * This file's part of the tree (t->walk): the module list, which every later step reads
- * (tree_n_mods(), tree_mod()); so this file sits below them in the wing's order
- * (tree-private.h). struct tmod itself is the wing's shared record.
+ * This file's part of the tree (walk_of()): the module list, which every later step
+ * reads (tree_n_mods(), tree_mod()), so this file sits below them in the wing's order
+ * (tree-private.h); and the walk's own state. struct tmod itself is the wing's shared
+ * record (tree-private.h): each step fills its own fields of it.
  */
 struct tree_walk {
 	/*
@@ -29,13 +30,18 @@ struct tree_walk {
 	 */
 	struct tmod *mods;
 	size_t n_mods, cap_mods;
-	bool walk_cached; /* the folders were unchanged: the index's module list used */
-	char *walk_arena; /* cached_walk()'s strings */
+	bool walk_cached;  /* the folders were unchanged: the index's module list used */
+	char *walk_arena;  /* cached_walk()'s strings */
 	uint64_t order_fp; /* modules.order */
 	/* pre_stat(): a folder of the index's walk changed, the tree is walked */
 	atomic_bool walk_stale;
 	struct pre_job *pre_job; /* while pre_stat() runs */
 };
+
+static struct tree_walk *walk_of(const struct ksc_tree *t)
+{
+	return tree_parts(t)->walk;
+}
 
 static void free_paths(struct tmod *m)
 {
@@ -51,16 +57,18 @@ static void free_paths(struct tmod *m)
 
 int walk_part_new(struct ksc_tree *t)
 {
-	t->walk = calloc(1, sizeof(*t->walk));
-	if (!t->walk)
+	struct tree_walk *wk = calloc(1, sizeof(*wk));
+
+	if (!wk)
 		return -ENOMEM;
-	atomic_init(&t->walk->walk_stale, false);
+	atomic_init(&wk->walk_stale, false);
+	tree_parts(t)->walk = wk;
 	return 0;
 }
 
 void walk_part_free(struct ksc_tree *t)
 {
-	struct tree_walk *wk = t->walk;
+	struct tree_walk *wk = walk_of(t);
 
 	if (!wk)
 		return;
@@ -77,48 +85,48 @@ void walk_part_free(struct ksc_tree *t)
 	free(wk->walk_arena);
 	free(wk->mods);
 	free(wk);
-	t->walk = NULL;
+	tree_parts(t)->walk = NULL;
 }
 
 size_t tree_n_mods(const struct ksc_tree *t)
 {
-	return t->walk->n_mods;
+	return walk_of(t)->n_mods;
 }
 
 struct tmod *tree_mod(const struct ksc_tree *t, size_t i)
 {
-	return &t->walk->mods[i];
+	return &walk_of(t)->mods[i];
 }
 
 bool walk_is_stale(struct ksc_tree *t)
 {
-	return atomic_load(&t->walk->walk_stale);
+	return atomic_load(&walk_of(t)->walk_stale);
 }
 
 bool walk_replayed(const struct ksc_tree *t)
 {
-	return t->walk->walk_cached;
+	return walk_of(t)->walk_cached;
 }
 
 uint64_t walk_order_fp(const struct ksc_tree *t)
 {
-	return t->walk->order_fp;
+	return walk_of(t)->order_fp;
 }
 
 bool walk_clean(const struct ksc_tree *t)
 {
-	const struct ksc_walkres *wr = ksc_modset_walk_result(t->ms);
+	const struct ksc_walkres *wr = ksc_modset_walk_result(tree_modset(t));
 
-	return t->walk->walk_cached || (wr && ksc_walkres_clean(wr));
+	return walk_of(t)->walk_cached || (wr && ksc_walkres_clean(wr));
 }
 
 const struct kidx_dir *walk_dirs(const struct ksc_tree *t, size_t *n)
 {
-	const struct ksc_walkres *wr = ksc_modset_walk_result(t->ms);
+	const struct ksc_walkres *wr = ksc_modset_walk_result(tree_modset(t));
 
 	*n = 0;
-	if (t->walk->walk_cached) {
-		return ksc_kidx_dirs(&t->idx, n);
+	if (walk_of(t)->walk_cached) {
+		return ksc_kidx_dirs(tree_kidx(t), n);
 	}
 	return wr ? ksc_walkres_dirs(wr, n) : NULL;
 }
@@ -130,9 +138,9 @@ const struct kidx_dir *walk_dirs(const struct ksc_tree *t, size_t *n)
  */
 int do_walk(struct ksc_tree *t)
 {
-	struct tree_walk *wk = t->walk;
-	int r = ksc_modset_walk(t->ctx, t->ms);
-	const struct ksc_walkres *wr = ksc_modset_walk_result(t->ms);
+	struct tree_walk *wk = walk_of(t);
+	int r = ksc_modset_walk(tree_ctx(t), tree_modset(t));
+	const struct ksc_walkres *wr = ksc_modset_walk_result(tree_modset(t));
 
 	if (!wr)
 		return r < 0 ? r : -ENOMEM;
@@ -142,16 +150,16 @@ int do_walk(struct ksc_tree *t)
 		const char *path = ksc_walkres_problem(wr, i, &err, &reason);
 		r = add_problem(t, path, err, "%s", reason);
 	}
-	size_t n = ksc_modset_count(t->ms);
+	size_t n = ksc_modset_count(tree_modset(t));
 	if (r >= 0 && array_reserve(wk->mods, wk->cap_mods, n, 16) < 0)
 		r = -ENOMEM;
 	for (size_t i = 0; r >= 0 && i < n; i++) {
 		struct tmod *m = &wk->mods[i];
 		memset(m, 0, sizeof(*m));
-		m->path = (char *)ksc_modset_path(t->ms, i);
-		m->relpath = (char *)ksc_modset_relpath(t->ms, i);
-		m->modname = (char *)ksc_modset_name(t->ms, i);
-		m->replaced = (char *)ksc_modset_replaced(t->ms, i);
+		m->path = (char *)ksc_modset_path(tree_modset(t), i);
+		m->relpath = (char *)ksc_modset_relpath(tree_modset(t), i);
+		m->modname = (char *)ksc_modset_name(tree_modset(t), i);
+		m->replaced = (char *)ksc_modset_replaced(tree_modset(t), i);
 		m->path_arena = m->name_arena = true; /* the set's */
 		m->base_off = (size_t)(ksc_basename(m->relpath) - m->relpath);
 		m->rank = 1;
@@ -171,8 +179,8 @@ int do_walk(struct ksc_tree *t)
  */
 static int cached_walk(struct ksc_tree *t)
 {
-	struct tree_walk *wk = t->walk;
-	const struct kidx *idx = &t->idx;
+	struct tree_walk *wk = walk_of(t);
+	const struct kidx *idx = tree_kidx(t);
 	size_t n = ksc_kidx_count(idx);
 	struct hash names;
 	int r = 1;
@@ -183,7 +191,7 @@ static int cached_walk(struct ksc_tree *t)
 	 * Every module's path in one block, its relpath the path's tail; its name is the
 	 * index's (the walk that wrote the index made it). No folder is read.
 	 */
-	size_t need = 0, dl = strlen(t->moddir);
+	size_t need = 0, dl = strlen(tree_moddir(t));
 	for (size_t i = 0; i < n; i++) {
 		size_t rl = strlen(ksc_kidx_module(idx, i, NULL, NULL, NULL));
 		if (rl >= PATH_MAX)
@@ -205,7 +213,7 @@ static int cached_walk(struct ksc_tree *t)
 		struct tmod *m = &wk->mods[i];
 		size_t rl = strlen(rel);
 		memset(m, 0, sizeof(*m));
-		memcpy(p, t->moddir, dl);
+		memcpy(p, tree_moddir(t), dl);
 		p[dl] = '/';
 		memcpy(p + dl + 1, rel, rl + 1);
 		m->path = p;
@@ -231,7 +239,7 @@ static int cached_walk(struct ksc_tree *t)
 
 void drop_walk(struct ksc_tree *t)
 {
-	struct tree_walk *wk = t->walk;
+	struct tree_walk *wk = walk_of(t);
 
 	for (size_t i = 0; i < wk->n_mods; i++) {
 		free_paths(&wk->mods[i]);
@@ -239,7 +247,7 @@ void drop_walk(struct ksc_tree *t)
 	}
 	free(wk->walk_arena);
 	wk->walk_arena = NULL;
-	atomic_store(&t->walk->walk_stale, false);
+	atomic_store(&walk_of(t)->walk_stale, false);
 	wk->n_mods = 0;
 	wk->walk_cached = false;
 }
@@ -266,7 +274,7 @@ static int cmp_rank(const void *a, const void *b)
 
 int order_modules(struct ksc_tree *t)
 {
-	struct tree_walk *wk = t->walk;
+	struct tree_walk *wk = walk_of(t);
 	size_t n = wk->n_mods;
 	const char **names = malloc((n ? n : 1) * sizeof(*names));
 	uint32_t *order = malloc((n ? n : 1) * sizeof(*order));
@@ -279,7 +287,7 @@ int order_modules(struct ksc_tree *t)
 		goto out;
 	/* modules.order: matched against depmod's uncompressed relative path. */
 	struct stat ost;
-	int fd = ksc_open_read(t->dfd, "modules.order", 0, &ost);
+	int fd = ksc_open_read(tree_dfd(t), "modules.order", 0, &ost);
 	char *data = NULL;
 	size_t size = 0;
 	int oerr = fd < 0 ? -fd : 0;
@@ -296,19 +304,19 @@ int order_modules(struct ksc_tree *t)
 	if (data) {
 		wk->order_fp = ksc_hash64(data, size, 11);
 	} else if (oerr == EFBIG) {
-		ksc_warn(t->ctx, "%s/modules.order: too large (%zu bytes, limit %zu)", t->moddir,
-			 size, KSC_TEXT_MAX);
+		ksc_warn(tree_ctx(t), "%s/modules.order: too large (%zu bytes, limit %zu)",
+			 tree_moddir(t), size, KSC_TEXT_MAX);
 	} else if (oerr != ENOENT) {
-		ksc_warn(t->ctx, "%s/modules.order: %s", t->moddir,
-			 oerr == KSC_ENOTREG || oerr == EISDIR ? "not a regular file" :
-								 strerror(oerr));
+		ksc_warn(tree_ctx(t), "%s/modules.order: %s", tree_moddir(t),
+			 oerr == KSC_ENOTREG || oerr == EISDIR ? "not a regular file"
+							       : strerror(oerr));
 	}
 	/*
 	 * The walk of the last run (same files, listed in the order that run sorted them)
 	 * and the same modules.order, read without a problem: the same order.
 	 */
 	if (wk->walk_cached && (data || oerr == ENOENT) &&
-	    ksc_kidx_fp(&t->idx, KIDX_FP_ORDER) == wk->order_fp) {
+	    ksc_kidx_fp(tree_kidx(t), KIDX_FP_ORDER) == wk->order_fp) {
 		ret = 0;
 		free(data);
 		goto out;
@@ -343,9 +351,9 @@ int order_modules(struct ksc_tree *t)
 			for (size_t i = 0; i < n; i++)
 				wk->mods[i].rank = rank[i];
 		} else {
-			ksc_warn(
-				t->ctx, "%s/modules.order: a line misses its newline; the order is not used (as depmod)",
-				t->moddir);
+			ksc_warn(tree_ctx(t),
+				 "%s/modules.order: a line misses its newline; the order is not used (as depmod)",
+				 tree_moddir(t));
 			wk->order_fp ^= 1;
 		}
 		free(rank);
@@ -385,32 +393,33 @@ static int group_open(struct ksc_tree *t, const struct rgroup *g, bool *by_fd)
 {
 	*by_fd = false;
 	if (g->dir == SIZE_MAX)
-		return t->dfd;
-	if (atomic_load(&t->walk->walk_stale))
+		return tree_dfd(t);
+	if (atomic_load(&walk_of(t)->walk_stale))
 		return -1;
 	uint64_t ino;
 	int64_t mtime_ns;
-	const char *rel = ksc_kidx_raw_dir(&t->idx, g->dir, &ino, &mtime_ns);
+	const char *rel = ksc_kidx_raw_dir(tree_kidx(t), g->dir, &ino, &mtime_ns);
 	if (!rel) {
-		atomic_store(&t->walk->walk_stale, true);
+		atomic_store(&walk_of(t)->walk_stale, true);
 		return -1;
 	}
 	rel = rel[0] ? rel : ".";
 	struct stat st;
-	int dfd = t->dfd, r;
+	int dfd = tree_dfd(t), r;
 	if (g->n > 2) {
-		dfd = openat(t->dfd, rel, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		dfd = openat(tree_dfd(t), rel,
+			     O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 		r = dfd < 0 ? -1 : fstat(dfd, &st);
 		*by_fd = dfd >= 0;
 	} else {
-		r = fstatat(t->dfd, rel, &st, AT_SYMLINK_NOFOLLOW);
+		r = fstatat(tree_dfd(t), rel, &st, AT_SYMLINK_NOFOLLOW);
 	}
 	if (r < 0 || !S_ISDIR(st.st_mode) || (uint64_t)st.st_ino != ino ||
 	    st_mtime_ns(&st) != mtime_ns) {
 		if (*by_fd)
 			close(dfd);
 		*by_fd = false;
-		atomic_store(&t->walk->walk_stale, true);
+		atomic_store(&walk_of(t)->walk_stale, true);
 		return -1;
 	}
 	return dfd;
@@ -441,7 +450,7 @@ static int make_groups(struct ksc_tree *t, size_t nm, size_t nd, struct rgroup *
 	for (size_t i = 0; i < nm; i++) {
 		struct krec_sum sum;
 		uint32_t d = KREC_NONE;
-		(void)ksc_kidx_raw_module(&t->idx, i, &sum, &d);
+		(void)ksc_kidx_raw_module(tree_kidx(t), i, &sum, &d);
 		of[i] = d < nd ? d : (uint32_t)nd;
 		cnt[of[i]]++;
 	}
@@ -477,10 +486,10 @@ static void prestat_item(struct tpool *p, size_t i, unsigned int worker)
 
 	if (dfd < 0)
 		return;
-	for (uint32_t k = 0; k < g->n && !atomic_load(&t->walk->walk_stale); k++) {
+	for (uint32_t k = 0; k < g->n && !atomic_load(&walk_of(t)->walk_stale); k++) {
 		uint32_t x = j->gmods[g->start + k], d;
 		struct krec_sum sum;
-		const char *name = ksc_kidx_raw_module(&t->idx, x, &sum, &d);
+		const char *name = ksc_kidx_raw_module(tree_kidx(t), x, &sum, &d);
 		if (!name)
 			continue;
 		if (by_fd) {
@@ -495,7 +504,7 @@ static void prestat_item(struct tpool *p, size_t i, unsigned int worker)
 
 static void replay_walk(struct ksc_tree *t)
 {
-	struct pre_job *j = t->walk->pre_job;
+	struct pre_job *j = walk_of(t)->pre_job;
 
 	j->index_err = finish_index(t);
 	if (j->index_err < 0) {
@@ -511,24 +520,25 @@ static void replay_walk(struct ksc_tree *t)
 
 int pre_stat(struct ksc_tree *t, unsigned int jobs, struct pre_job *pj)
 {
-	size_t nd, nm = ksc_kidx_raw_count(&t->idx, &nd);
+	size_t nd, nm = ksc_kidx_raw_count(tree_kidx(t), &nd);
 
 	memset(pj, 0, sizeof(*pj));
-	if (!nd || ksc_kidx_fp(&t->idx, KIDX_FP_MODSET) != t->modset_fp)
+	if (!nd || ksc_kidx_fp(tree_kidx(t), KIDX_FP_MODSET) != tree_modset_fp(t))
 		return 0; /* no walk to replay, or other depmod.d rules: walk */
 	for (size_t i = 0; i < nd; i++) {
 		uint64_t ino;
 		int64_t mtime_ns;
-		if (!ksc_kidx_raw_dir(&t->idx, i, &ino, &mtime_ns) || mtime_ns == KREC_RACY)
+		if (!ksc_kidx_raw_dir(tree_kidx(t), i, &ino, &mtime_ns) ||
+		    mtime_ns == KREC_RACY)
 			return 0; /* the index's walk cannot be replayed: walk */
 	}
 	pj->pre = calloc(nm + 1, 1);
 	if (!pj->pre || make_groups(t, nm, nd, &pj->groups, &pj->n_groups, &pj->gmods) < 0)
 		return -ENOMEM;
-	t->walk->pre_job = pj;
+	walk_of(t)->pre_job = pj;
 	struct tpool p = { .n = pj->n_groups, .fn = prestat_item, .data = pj };
 	run_pool(t, &p, jobs, replay_walk, "read");
-	t->walk->pre_job = NULL;
+	walk_of(t)->pre_job = NULL;
 	return pj->replay < 0 ? pj->replay : 0;
 }
 

@@ -65,10 +65,10 @@ static int check_index_walk(struct ksc_tree *t, unsigned int jobs, struct pre_jo
 	int r;
 
 	*replayed = false;
-	if (!t->have_idx)
+	if (!tree_has_index(t))
 		return 0;
 	r = pre_stat(t, jobs, pj);
-	if (r == 0 && !pj->index_err && !ksc_kidx_finished(&t->idx))
+	if (r == 0 && !pj->index_err && !ksc_kidx_finished(tree_kidx(t)))
 		pj->index_err = finish_index(t); /* pre_stat() did not start */
 	if (r == 0 && pj->index_err == -ENOMEM)
 		r = -ENOMEM;
@@ -91,7 +91,7 @@ static int find_modules(struct ksc_tree *t, bool replayed, struct kload *kl)
 {
 	int r = find_kernel(t);
 
-	if (r == 0 && !t->have_idx)
+	if (r == 0 && !tree_has_index(t))
 		kl->on = pthread_create(&kl->th, NULL, kernel_thread, t) == 0;
 	if (r >= 0 && !replayed) {
 		drop_walk(t);
@@ -118,9 +118,9 @@ static int take_unchanged(struct ksc_tree *t, const struct pre_job *pj, size_t *
 	for (size_t i = 0; i < n_mods; i++) {
 		struct tmod *m = tree_mod(t, i);
 		if (m->old && pj->pre[m->old - 1]) {
-			m->sum = *ksc_kidx_module_sum(&t->idx, m->old - 1);
+			m->sum = *ksc_kidx_module_sum(tree_kidx(t), m->old - 1);
 			/* NULL until fetched */
-			m->rec = ksc_kidx_module_rec(&t->idx, m->old - 1, NULL);
+			m->rec = ksc_kidx_module_rec(tree_kidx(t), m->old - 1, NULL);
 			m->cached = true;
 		} else {
 			(*items)[(*n_items)++] = i;
@@ -146,15 +146,15 @@ static int walk_and_read(struct ksc_tree *t, unsigned int jobs, double *t0)
 		return r;
 	}
 	r = find_modules(t, replayed, &kl);
-	t->st.wall_walk += lap(t0);
-	if (r >= 0 && t->have_idx)
+	tree_stats(t)->wall_walk += lap(t0);
+	if (r >= 0 && tree_has_index(t))
 		r = attach_index(t);
-	if (r >= 0 && replayed && t->have_idx)
+	if (r >= 0 && replayed && tree_has_index(t))
 		r = take_unchanged(t, &pj, &items, &n_items);
 	pre_fini(&pj);
 	if (r >= 0)
 		r = read_modules(t, jobs, items, n_items,
-				 !t->have_idx && !kl.on ? side_load_kernel : NULL);
+				 !tree_has_index(t) && !kl.on ? side_load_kernel : NULL);
 	free(items);
 	int kr = kload_join(t, &kl);
 	return r < 0 ? r : kr;
@@ -163,26 +163,26 @@ static int walk_and_read(struct ksc_tree *t, unsigned int jobs, double *t0)
 /* The steps, in order (the file's comment above says what each does). */
 static int run_steps(struct ksc_tree *t)
 {
-	unsigned int jobs = t->opts.jobs ? t->opts.jobs : default_jobs();
+	unsigned int jobs = tree_opts(t)->jobs ? tree_opts(t)->jobs : default_jobs();
 	struct tree_work w = { 0 };
 	double t0 = now_s();
 	int r;
 
-	t->st.jobs = jobs;
-	if (t->index_path) {
+	tree_stats(t)->jobs = jobs;
+	if (tree_index_path(t)) {
 		load_index(t);
-		t->st.wall_index_load = lap(&t0);
+		tree_stats(t)->wall_index_load = lap(&t0);
 	}
 	r = walk_and_read(t, jobs, &t0);
 	if (r < 0)
 		return r;
-	t->st.wall_read = lap(&t0);
+	tree_stats(t)->wall_read = lap(&t0);
 	r = report_problems(t);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < tree_n_mods(t); i++)
 		if (ksc_krec_sum_read_error(&tree_mod(t, i)->sum) < 0)
-			t->st.unreadable++;
+			tree_stats(t)->unreadable++;
 	/* What can be reused: fingerprints of everything the derived results depend on. */
 	fingerprints(t);
 	r = plan_work(t, &w);
@@ -195,7 +195,7 @@ static int run_steps(struct ksc_tree *t)
 		r = sort_modules(t);
 	if (r < 0)
 		goto out;
-	t->st.wall_resolve = lap(&t0);
+	tree_stats(t)->wall_resolve = lap(&t0);
 	/* Step 4: verdicts, and the derived records of the modules not checked again. */
 	if (w.n_check)
 		r = check_modules(t, jobs, w.check, w.n_check);
@@ -203,10 +203,10 @@ static int run_steps(struct ksc_tree *t)
 		r = finish_derived(t);
 	if (r < 0)
 		goto out;
-	t->st.wall_check = now_s() - t0;
+	tree_stats(t)->wall_check = now_s() - t0;
 	r = assemble(t);
-	t->dirty = index_is_stale(t);
-	t->st.modules = tree_n_mods(t);
+	tree_set_dirty(t, index_is_stale(t));
+	tree_stats(t)->modules = tree_n_mods(t);
 out:
 	free(w.resolve);
 	free(w.check);
@@ -221,18 +221,11 @@ static int do_open(struct ksc_tree *t)
 	return r;
 }
 
-/*
- * A new tree's first state: its parts, each made by its owner (freed by
- * ksc_tree_unref()), and the caller's options copied. 0 or -errno.
- */
-static int tree_init(struct ksc_tree *t, struct ksc_ctx *ctx, const struct ksc_tree_opts *opts)
+/* A new tree's parts, each made by its owner (freed by ksc_tree_unref()). 0 or -ENOMEM. */
+static int new_parts(struct ksc_tree *t)
 {
-	int r;
+	int r = kernel_part_new(t);
 
-	t->refcount = 1;
-	t->ctx = ksc_ref(ctx);
-	t->dfd = -1;
-	r = kernel_part_new(t);
 	if (r == 0)
 		r = depmod_part_new(t);
 	if (r == 0)
@@ -243,26 +236,7 @@ static int tree_init(struct ksc_tree *t, struct ksc_ctx *ctx, const struct ksc_t
 		r = walk_part_new(t);
 	if (r == 0)
 		r = index_part_new(t);
-	if (r < 0)
-		return r;
-	r = opts_copy(&t->opts, opts);
-	if (r < 0)
-		return r;
-	t->opts.keyring = ksc_keyring_ref(t->opts.keyring);
-	if (t->opts.check) {
-		t->check = (struct ksc_check_opts){ .sz = sizeof(t->check),
-						    .allow_missing_ns = -1 };
-		r = opts_copy(&t->check, t->opts.check);
-		if (r < 0)
-			return r;
-		t->has_check = true;
-	}
-	t->opts.check = NULL;
-	t->st.wall_total = now_s();
-	struct timespec rt;
-	clock_gettime(CLOCK_REALTIME, &rt);
-	t->start_ns = (int64_t)rt.tv_sec * 1000000000LL + rt.tv_nsec;
-	return 0;
+	return r;
 }
 
 KSC_EXPORT int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *kver,
@@ -280,119 +254,44 @@ KSC_EXPORT int ksc_tree_open(struct ksc_ctx *ctx, const char *root, const char *
 		ksc_err(ctx, "%s: not a kernel release (MAJOR.MINOR...)", kver);
 		return -EINVAL;
 	}
-	t = calloc(1, sizeof(*t));
+	t = tree_new(ctx);
 	if (!t)
 		return -ENOMEM;
-	r = tree_init(t, ctx, opts);
+	r = new_parts(t);
+	if (r == 0)
+		r = tree_setup(t, root, kver, opts);
 	if (r < 0)
 		goto err;
-	r = make_absolute(root, &t->root);
-	if (r < 0)
-		goto err;
-	if (!(t->root_arg = strdup(root ? root : "/")))
-		goto oom;
-	r = ksc_kernel_locate(ctx, t->root, kver, &t->loc);
-	if (r < 0)
-		goto err;
-	kver = ksc_kernel_location_get_release(t->loc);
-	t->release = strdup(kver);
-	t->moddir = strdup(ksc_kernel_location_get_path(t->loc, KSC_KFILE_MODULE_DIR));
-	if (!t->release || !t->moddir)
-		goto oom;
-	/* depmod.d read now; the folder walked in step 1 unless the index's walk holds */
-	r = ksc_modset_open(ctx, &(struct ksc_modset_where){ .root = t->root, .release = kver,
-							     .moddir = t->moddir,
-							     .no_walk = true },
-			    &t->ms);
-	if (r < 0)
-		goto err;
-	t->modset_fp = ksc_depmod_cfg_fingerprint(ksc_modset_cfg(t->ms));
-	if (t->opts.index && !(t->index_path = strdup(t->opts.index)))
-		goto oom;
-	if (t->has_check && t->check.policy &&
-	    !(t->check.policy = strdup(t->check.policy)))
-		goto oom;
-	struct ksc_kver v;
-	const char *pol = t->has_check && t->check.policy ? t->check.policy : kver;
-	if (ksc_kver_parse(pol, &v) < 0) {
-		ksc_err(ctx, "%s: not a kernel version", pol);
-		r = -EINVAL;
-		goto err;
-	}
-	if (asprintf(&t->policy, "%u.%u", v.major, v.minor) < 0) {
-		t->policy = NULL;
-		goto oom;
-	}
-	t->dfd = open(t->moddir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (t->dfd < 0) {
-		r = -errno;
-		if (r == -ENOENT || r == -ENOTDIR)
-			ksc_err(ctx, "%s: no such module directory", t->moddir);
-		else
-			ksc_err(ctx, "%s: %s", t->moddir, strerror(-r));
-		if (r == -ENOTDIR)
-			r = -ENOENT;
-		goto err;
-	}
 	r = do_open(t);
 	if (r < 0)
 		goto err;
-	t->st.wall_total = now_s() - t->st.wall_total;
+	tree_stats(t)->wall_total = now_s() - tree_stats(t)->wall_total;
 	*out = t;
 	return 0;
-oom:
-	r = -ENOMEM;
 err:
 	if (r == -ENOMEM)
 		ksc_err(ctx, "%s: out of memory",
-			t->moddir ? t->moddir : "ksc_tree_open");
+			tree_moddir(t) ? tree_moddir(t) : "ksc_tree_open");
 	ksc_tree_unref(t);
 	return r;
 }
 
-KSC_DEFINE_REF(ksc_tree_ref, struct ksc_tree)
-
 /*
  * The tree's life: here, above the files that own its parts, so that each part is freed
- * by its owner's function.
+ * by its owner's function; then the core (ksc-tree-state.c).
  */
 KSC_EXPORT struct ksc_tree *ksc_tree_unref(struct ksc_tree *t)
 {
-	if (!t || --t->refcount > 0)
+	if (!t || !tree_put(t))
 		return NULL;
 	walk_part_free(t);
 	index_part_free(t);
-	free(t->root_arg);
-	ksc_kidx_free(&t->idx);
-	ksc_modset_free(t->ms);
-	ksc_keyring_unref(t->opts.keyring);
 	depmod_part_free(t);
 	kernel_part_free(t);
 	problems_part_free(t);
 	results_part_free(t);
-	if (t->dfd >= 0)
-		close(t->dfd);
-	free(t->root);
-	free(t->release);
-	free(t->moddir);
-	ksc_kernel_location_unref(t->loc);
-	free(t->index_path);
-	free(t->policy);
-	if (t->has_check)
-		free((char *)t->check.policy);
-	ksc_unref(t->ctx);
-	free(t);
+	tree_free(t);
 	return NULL;
-}
-
-KSC_EXPORT const char *ksc_tree_get_moddir(const struct ksc_tree *t)
-{
-	return t->moddir;
-}
-
-KSC_EXPORT const char *ksc_tree_get_release(const struct ksc_tree *t)
-{
-	return t->release;
 }
 
 KSC_EXPORT size_t ksc_tree_get_module_count(const struct ksc_tree *t)
@@ -440,7 +339,7 @@ KSC_EXPORT int ksc_tree_get_module(const struct ksc_tree *t, size_t i,
 	const struct krec *r = need_rec((struct ksc_tree *)t, m);
 	if (!r)
 		return -ENOMEM;
-	return ksc_krec_to_module(t->ctx, r, m->path, true, false, NULL, out);
+	return ksc_krec_to_module(tree_ctx(t), r, m->path, true, false, NULL, out);
 }
 
 KSC_EXPORT size_t ksc_tree_get_dep_count(const struct ksc_tree *t, size_t i)
@@ -485,14 +384,9 @@ KSC_EXPORT size_t ksc_tree_get_all_deps(const struct ksc_tree *t, size_t i, size
 	return k;
 }
 
-KSC_EXPORT const char *ksc_tree_get_policy(const struct ksc_tree *t)
-{
-	return t->policy;
-}
-
 KSC_EXPORT void ksc_tree_get_stats(const struct ksc_tree *t, struct ksc_tree_stats *st)
 {
-	*st = t->st;
+	*st = *tree_stats(t);
 	st->index_state = index_state(t);
 }
 

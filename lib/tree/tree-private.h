@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1-or-later */
 /*
- * The tree's private header: struct ksc_tree and what its files (ksc-tree*.c) share.
- * Nothing here is seen outside lib/tree/.
+ * The tree's private header: what its files (ksc-tree*.c) share. Nothing here is seen
+ * outside lib/tree/. struct ksc_tree is not here: it is ksc-tree-state.c's, and each of
+ * its parts is the struct of the file that owns it (struct tree_parts below).
  *
  *   ksc-tree.c          ksc_tree_open(): the steps in order, the public getters; the
- *                       tree's life (ksc_tree_unref() frees each part by its owner)
+ *                       tree's life (ksc_tree_unref(): each part freed by its owner,
+ *                       then the core)
  *   ksc-tree-resolve.c  step 3: depmod's resolution, sort and cycles
  *   ksc-tree-check.c    step 4: the verdicts, and each module's derived record
  *   ksc-tree-results.c  fingerprints, problems and messages, the public arrays; owns
@@ -13,18 +15,21 @@
  *                       struct tree_index (what became of it, verdicts wanted)
  *   ksc-tree-depmod.c   depmod's files; owns struct tree_depmod (the sort's cycles, the
  *                       files written last)
- *   ksc-tree-kernel.c   the kernel's exports; ksc_tree_get_kernel(); owns struct tree_kern
- *                       (the kernel's files, what was read, depmod's symbol table)
+ *   ksc-tree-kernel.c   the kernel's exports; ksc_tree_get_kernel(); owns struct
+ *                       tree_kern (the kernel's files, what was read, depmod's symbol
+ *                       table, the kernel the checks run against)
  *   ksc-tree-read.c     step 2: reading modules into facts records, in the workers
  *                       (the module set's reader, ksc-modset-read.c); the index's
  *                       records fetched when needed
  *   ksc-tree-walk.c     step 1: the module set's walk taken, depmod's order; the
  *                       index's walk replayed; owns struct tree_walk (the module list:
- *                       tree_n_mods(), tree_mod())
+ *                       tree_n_mods(), tree_mod(); the walk's state)
  *   ksc-tree-pool.c     the worker threads, the messages they keep for the main thread
- *   ksc-tree-state.c    small shared helpers
- *   ksc-tree-derived.c  the derived record checked (tree.h)
  *   ksc-tree-problems.c the problems met, in order; owns struct tree_problems
+ *   ksc-tree-state.c    owns struct ksc_tree: its core (context, options, root, module
+ *                       folder, module set, the index of the last run, fingerprints,
+ *                       statistics) and its getters; small shared helpers
+ *   ksc-tree-derived.c  the derived record checked (tree.h)
  *
  * Calls go down this list, never up (tests/structure.py finds a circle), and none calls
  * ksc-tree.c. ksc-tree.c runs the steps; a step calls no other step's work, only the
@@ -32,7 +37,8 @@
  * that owns it (tests/structure.py's OWNED_STRUCTS), made with the tree and freed by its
  * owner; a file that reads another's part calls that file's functions, so a part is
  * owned by a file below every file that reads it: the walk's module list is read by
- * every later step, so ksc-tree-walk.c sits below them all.
+ * every later step, so ksc-tree-walk.c sits below them all, and every file reads the
+ * core, so ksc-tree-state.c sits at the bottom.
  */
 #pragma once
 
@@ -53,6 +59,11 @@ struct tunres {
 	uint32_t kind;
 };
 
+/*
+ * A module of the tree: the wing's shared record, in the walk's list (tree_mod()); the
+ * walk fills its paths, the reading its facts, the index what it knew, resolve its
+ * dependencies, check its derived record.
+ */
 struct tmod {
 	char *relpath;	   /* below the module folder */
 	char *path;	   /* absolute */
@@ -65,7 +76,7 @@ struct tmod {
 	/* a file of its name it won over (the first rival met, as ksc-modset-search.c), or NULL */
 	char *replaced;
 	bool replaced_own;
-	uint32_t dir;      /* the folder (t->dirs) the walk found it in, or KREC_NONE */
+	uint32_t dir;      /* the folder (walk_dirs()) the walk found it in, or KREC_NONE */
 	bool in_root;      /* below a symbolic link: opened with tree_openat() */
 
 	struct krec_sum sum;	/* always valid once read or found in the index */
@@ -103,45 +114,22 @@ struct msym {
 };
 
 /*
- * A tree: what ksc_tree_open() found, kept for the getters, ksc_tree_write_depmod(),
- * ksc_tree_save_index() and ksc_tree_get_kernel().
+ * A tree (struct ksc_tree): defined in ksc-tree-state.c, its core read through that
+ * file's getters (below). Its parts, each a struct defined in the file that owns it and
+ * opaque to the others, made with the tree and freed by their owners:
  */
-struct ksc_tree {
-	int refcount;
-	struct ksc_ctx *ctx;
-	struct ksc_tree_opts opts;
-	struct ksc_check_opts check;
-	bool has_check;
-	char *policy;
+struct tree_parts {
+	struct tree_walk *walk;      /* ksc-tree-walk.c: the module list, the walk */
+	struct tree_kern *kern;      /* ksc-tree-kernel.c: the kernel's files, exports */
+	struct tree_index *index;    /* ksc-tree-index.c: what became of the index */
+	struct tree_depmod *depmod;  /* ksc-tree-depmod.c: the cycles, the files written */
+	struct tree_problems *probs; /* ksc-tree-problems.c: the problems met */
+	struct tree_results *res;    /* ksc-tree-results.c: the verdicts' public arrays */
+};
 
-	/* where: the root, its module folder, the index file */
-	char *root, *release, *moddir, *index_path;
-	char *root_arg; /* root as the caller gave it (ksc_tree_get_kernel()'s paths) */
-	struct ksc_kernel_location *loc; /* the kernel locator's answer for root and release */
-	struct ksc_modset *ms;           /* the module set: depmod.d, the walk and its files */
-	uint64_t modset_fp;              /* its fingerprint */
-	int dfd;                         /* the module folder, open */
-	int64_t start_ns;                /* when the run started (files newer are racy) */
-
-	struct tree_walk *walk; /* ksc-tree-walk.c's: the module list */
-
-	/* the index of the last run (ksc-tree-index.c, read by the walk and the reading) */
-	struct kidx idx;
-	bool have_idx;
-	bool dirty;
-	struct tree_index *index; /* ksc-tree-index.c's: what became of it */
-
-	struct tree_kern *kern; /* ksc-tree-kernel.c's: the kernel's files, exports, symbols */
-
-	/* what the derived results depend on (fingerprints()) */
-	uint64_t ctx_fp, dm_fp, eng_fp, out_fp;
-
-	struct tree_problems *probs; /* ksc-tree-problems.c's: the problems met */
-	struct tree_results *res;    /* ksc-tree-results.c's: the verdicts' public arrays */
-	struct ksc_tree_stats st;
-
-	struct tree_depmod *depmod; /* ksc-tree-depmod.c's: depmod's files written */
-
+/* What the derived results depend on (fingerprints()): for the index, depmod's files. */
+struct tree_fps {
+	uint64_t ctx, dm, eng, out;
 };
 
 /* ---- times ---- */
@@ -324,7 +312,47 @@ void drop_index(struct ksc_tree *t, int r);
 void load_index(struct ksc_tree *t);
 int attach_index(struct ksc_tree *t);
 
-/* ---- shared helpers (ksc-tree-state.c) ---- */
+/* ---- the tree's core, and shared helpers (ksc-tree-state.c) ---- */
+
+/* A new tree: the context, one reference, nothing else yet; NULL when out of memory. */
+struct ksc_tree *tree_new(struct ksc_ctx *ctx);
+/*
+ * The options copied, the root, release and module folder located, depmod.d read, the
+ * policy, the module folder opened. 0 or -errno (said, but -ENOMEM).
+ */
+int tree_setup(struct ksc_tree *t, const char *root, const char *kver,
+	       const struct ksc_tree_opts *opts);
+/* A reference dropped: true when it was the last (free the parts, then tree_free()). */
+bool tree_put(struct ksc_tree *t);
+void tree_free(struct ksc_tree *t);
+/* Its parts (each owner reads and sets its own). */
+struct tree_parts *tree_parts(const struct ksc_tree *t);
+struct ksc_ctx *tree_ctx(const struct ksc_tree *t);
+const struct ksc_tree_opts *tree_opts(const struct ksc_tree *t);
+/* The check options, or NULL when none were given. */
+const struct ksc_check_opts *tree_check(const struct ksc_tree *t);
+/* The root, absolute, and as the caller gave it; the module folder; the release. */
+const char *tree_root(const struct ksc_tree *t);
+const char *tree_root_arg(const struct ksc_tree *t);
+const char *tree_moddir(const struct ksc_tree *t);
+const char *tree_release(const struct ksc_tree *t);
+const char *tree_index_path(const struct ksc_tree *t);
+const struct ksc_kernel_location *tree_location(const struct ksc_tree *t);
+/* The module set (depmod.d, the walk and its files) and its fingerprint. */
+struct ksc_modset *tree_modset(const struct ksc_tree *t);
+uint64_t tree_modset_fp(const struct ksc_tree *t);
+/* The module folder, open. */
+int tree_dfd(const struct ksc_tree *t);
+/* When the run started (files newer are racy). */
+int64_t tree_start_ns(const struct ksc_tree *t);
+/* The index of the last run; whether there is one; whether this run changed it. */
+struct kidx *tree_kidx(const struct ksc_tree *t);
+bool tree_has_index(const struct ksc_tree *t);
+void tree_set_has_index(struct ksc_tree *t, bool on);
+bool tree_is_dirty(const struct ksc_tree *t);
+void tree_set_dirty(struct ksc_tree *t, bool on);
+struct tree_fps *tree_fps(const struct ksc_tree *t);
+struct ksc_tree_stats *tree_stats(const struct ksc_tree *t);
 
 int make_absolute(const char *p, char **out);
 /*
