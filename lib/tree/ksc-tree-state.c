@@ -3,11 +3,11 @@
  * struct ksc_tree: the tree's shared core (what ksc_tree_open() was asked and found:
  * the context, options, root, module folder, module set, the index of the last run,
  * the statistics) and its parts, each a struct of the file that owns it (struct
- * tree_parts). Defined here, near the bottom of the wing's order, as every file of the
- * wing reads the core: they call the getters below. The tree's life is ksc-tree.c's,
- * above the parts' owners, which free their parts (ksc_tree_unref()). Also the small
- * helpers the steps share. A lower file of the tree: it calls no step and not
- * ksc-tree.c.
+ * tree_parts). Defined here, at the bottom of the wing's order (only ksc-tree-derived.c
+ * is below), as every file of the wing reads the core: they call the getters below. The
+ * tree's life is ksc-tree.c's, above the parts' owners, which free their parts
+ * (ksc_tree_unref()); then tree_free() frees the core. Also the small helpers the steps
+ * share. It calls no other file of the tree but ksc-tree-derived.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,7 +39,10 @@ struct ksc_tree {
 	int dfd;	       /* the module folder, open */
 	int64_t start_ns;      /* when the run started (files newer are racy) */
 
-	/* the index of the last run: ksc-tree-index.c's, replayed by the walk, read from */
+	/*
+	 * the index of the last run: opened and saved by ksc-tree-index.c, but replayed by
+	 * the walk and read by the reading, below it
+	 */
 	struct kidx idx;
 	bool have_idx;
 	bool dirty; /* this run changed what it says */
