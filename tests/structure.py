@@ -467,6 +467,12 @@ OWNED_STRUCTS = {
                     "depmod's cycles and the files written last, for the index"),
     "tree_problems": (["lib/tree/ksc-tree-problems.c"], "the problems a tree's run met"),
     "tree_results": (["lib/tree/ksc-tree-results.c"], "the public arrays of a tree's verdicts"),
+    "ksc_modents": (["lib/modset/ksc-modset-entries.c"],
+                    "what was read of each module of a tree: records, summaries, index "
+                    "entries; one owner that frees the records it read (issue 24)"),
+    "ksc_modent": (["lib/modset/ksc-modset-entries.c"],
+                   "one module's entry of struct ksc_modents: the tree holds a handle and "
+                   "calls ksc_modent_*()"),
 }
 
 

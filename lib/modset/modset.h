@@ -594,6 +594,45 @@ void ksc_kidx_output_set(struct kidx_output *o, const char *name, const struct s
 /* The same entry named by another copy of its name (one the caller keeps). */
 void ksc_kidx_output_rename(struct kidx_output *o, const char *name);
 
+/*
+ * The module set's entries (ksc-modset-entries.c): what was read of each module of a list
+ * (a tree's, in its order), one owner for it all. Per module (struct ksc_modent): its
+ * facts record and summary, and its entry in the index of the last run. A record read
+ * this run is the entries' own, freed by ksc_modents_free(); the index's records are
+ * borrowed (the index outlives the entries). The caller says when a module was read or
+ * taken from the index; the entries keep who owns what.
+ */
+struct ksc_modents;
+struct ksc_modent;
+/* n empty entries (nothing read, no index entry): 0 or -ENOMEM. */
+int ksc_modents_new(size_t n, struct ksc_modents **out);
+void ksc_modents_free(struct ksc_modents *es);
+size_t ksc_modents_count(const struct ksc_modents *es);
+/* Entry i < ksc_modents_count(): the entries' own (valid until they are freed). */
+struct ksc_modent *ksc_modents_at(const struct ksc_modents *es, size_t i);
+/* Its summary (zero until read or taken from the index), its facts record (or NULL). */
+const struct krec_sum *ksc_modent_sum(const struct ksc_modent *e);
+const struct krec *ksc_modent_rec(const struct ksc_modent *e);
+/* Are its summary and record the index's (ksc_modent_take_index()), not read this run? */
+bool ksc_modent_cached(const struct ksc_modent *e);
+/* The index's entry for its path + 1 (0: none); that entry's derived record, or NULL. */
+size_t ksc_modent_old(const struct ksc_modent *e);
+const struct kder *ksc_modent_old_der(const struct ksc_modent *e);
+/* The index's entry k is this module's (its path): its derived record if it has them. */
+void ksc_modent_set_old(struct ksc_modent *e, const struct kidx *idx, size_t k);
+/* Its file is the one the index read (ksc_modent_old() set): the index's sum and record. */
+void ksc_modent_take_index(struct ksc_modent *e, const struct kidx *idx);
+/* The index's record, fetched since (ksc_kidx_fetch()). */
+void ksc_modent_set_fetched(struct ksc_modent *e, const struct krec *rec);
+/*
+ * Read this run: `rec` (ksc_mreader_read(), NULL when out of memory) becomes the entry's
+ * own, a record it owned before freed; its summary, and its checksum when `hash`.
+ * 0, or -ENOMEM when rec is NULL (the entry keeps no record).
+ */
+int ksc_modent_set_read(struct ksc_modent *e, struct krec *rec, bool hash);
+/* Its record's checksum for the index written next: 0 when not known (to be computed). */
+uint64_t ksc_modent_rec_hash(const struct ksc_modent *e, const struct kidx *idx);
+
 struct kidx_wmod {
 	const struct krec *rec; /* in memory */
 	const struct kder *der; /* or NULL */
