@@ -136,8 +136,8 @@ static void check_item(struct tpool *p, size_t i, unsigned int worker)
 	int r;
 
 	if (j->k) {
-		r = ksc_krec_to_module(w->ctx, m->rec, m->path, false, false, &w->sig,
-				       &mod);
+		r = ksc_krec_to_module(w->ctx, ksc_modent_rec(m->ent), m->path, false,
+				       false, &w->sig, &mod);
 		if (r == 0)
 			r = ksc_check_modules_ctx(j->k, w->ctx, &mod, 1, j->opts, &rep);
 		if (r == -ENOMEM)
@@ -167,7 +167,7 @@ static int give_deps(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel 
 	int r = names ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < n_mods && r >= 0; i++) {
-		const struct krec *rec = tree_mod(t, i)->rec;
+		const struct krec *rec = ksc_modent_rec(tree_mod(t, i)->ent);
 		struct ksc_module *stub;
 		if (!rec || !krec_is_module(rec) || krec_export_count(rec) == 0 ||
 		    ksc_krec_to_module(ctx, rec, tree_mod(t, i)->path, false, true, NULL,
@@ -280,7 +280,8 @@ int finish_derived(struct ksc_tree *t)
 		struct tmod *m = tree_mod(t, i);
 		if (m->der)
 			continue;
-		r = build_kder(m, NULL, m->eng_ok ? m->old_der : NULL, &m->der_own);
+		r = build_kder(m, NULL, m->eng_ok ? ksc_modent_old_der(m->ent) : NULL,
+			       &m->der_own);
 		m->der = m->der_own;
 	}
 	return r;

@@ -144,7 +144,8 @@ static int render(const struct ksc_tree *t, unsigned int file, char **data, size
 		goto out;
 	for (size_t i = 0; i < n_mods; i++) {
 		const struct tmod *m = tree_mod(t, i);
-		mods[i] = (struct ksc_depmod_mod){ m->relpath, m->modname, m->rec,
+		const struct krec *rec = ksc_modent_rec(m->ent);
+		mods[i] = (struct ksc_depmod_mod){ m->relpath, m->modname, rec,
 						   m->deps, m->n_deps,
 						   ksc_depmod_path_fault(m->relpath) != NULL };
 		si[i] = m->sort_idx;
@@ -153,12 +154,12 @@ static int render(const struct ksc_tree *t, unsigned int file, char **data, size
 		/* The owner of each name: the last module in order that exports it. */
 		size_t total = 0;
 		for (size_t i = 0; i < n_mods; i++)
-			total += ksc_krec_kexport_count(tree_mod(t, i)->rec);
+			total += ksc_krec_kexport_count(ksc_modent_rec(tree_mod(t, i)->ent));
 		syms = malloc((total ? total : 1) * sizeof(*syms));
 		if (!syms || hash_reserve(&h, total) < 0)
 			goto out;
 		for (size_t i = 0; i < n_mods; i++) {
-			const struct krec *rec = tree_mod(t, i)->rec;
+			const struct krec *rec = ksc_modent_rec(tree_mod(t, i)->ent);
 			if (mods[i].left_out)
 				continue;
 			for (size_t j = 0; j < ksc_krec_kexport_count(rec); j++) {
@@ -203,7 +204,7 @@ static int depmod_faults(const struct ksc_tree *t, unsigned int what)
 			n++;
 			continue;
 		}
-		const struct krec *r = m->rec;
+		const struct krec *r = ksc_modent_rec(m->ent);
 		for (size_t j = 0; what & (KSC_DEPMOD_ALIAS | KSC_DEPMOD_SOFTDEP) &&
 				   j < ksc_krec_kinfo_count(r);
 		     j++) {

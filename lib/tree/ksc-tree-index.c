@@ -103,18 +103,14 @@ int attach_index(struct ksc_tree *t)
 	const size_t n_mods = tree_n_mods(t);
 	struct hash h;
 	size_t n = ksc_kidx_count(tree_kidx(t));
-	bool derived = ksc_kidx_derived(tree_kidx(t));
 
 	/*
 	 * The walk of the last run, in its order (the usual re-check): entry i is module
 	 * i, by construction (cached_walk() takes no list with a name twice).
 	 */
 	if (walk_replayed(t) && n_mods == n) {
-		for (size_t i = 0; i < n_mods; i++) {
-			tree_mod(t, i)->old = i + 1;
-			tree_mod(t, i)->old_der =
-				derived ? ksc_kidx_der(tree_kidx(t), i, NULL) : NULL;
-		}
+		for (size_t i = 0; i < n_mods; i++)
+			ksc_modent_set_old(tree_mod(t, i)->ent, tree_kidx(t), i);
 		return 0;
 	}
 	hash_init(&h);
@@ -139,9 +135,7 @@ int attach_index(struct ksc_tree *t)
 		uintptr_t old = (uintptr_t)hash_find(&h, tree_mod(t, i)->relpath);
 		if (!old)
 			continue;
-		tree_mod(t, i)->old = old;
-		tree_mod(t, i)->old_der =
-			derived ? ksc_kidx_der(tree_kidx(t), old - 1, NULL) : NULL;
+		ksc_modent_set_old(tree_mod(t, i)->ent, tree_kidx(t), old - 1);
 	}
 	hash_fini(&h);
 	return 0;
@@ -153,7 +147,7 @@ int attach_index(struct ksc_tree *t)
  */
 static int reuse_derived(struct tmod *m, bool checkable)
 {
-	const struct kder *od = m->old_der;
+	const struct kder *od = ksc_modent_old_der(m->ent);
 
 	m->deps = (uint32_t *)kder_arr(od, od->deps);
 	m->n_deps = od->deps.n;
@@ -195,17 +189,17 @@ int plan_work(struct ksc_tree *t, struct tree_work *w)
 		return -ENOMEM;
 	for (size_t i = 0; i < n_mods; i++) {
 		struct tmod *m = tree_mod(t, i);
-		const struct kder *od = m->old_der;
-		bool checkable = index_of(t)->verdicts_on &&
-				 ksc_krec_sum_is_module(&m->sum);
-		const struct krec_sum *os = od ? ksc_kidx_module_sum(idx, m->old - 1)
-					       : NULL;
+		const struct kder *od = ksc_modent_old_der(m->ent);
+		const struct krec_sum *s = ksc_modent_sum(m->ent);
+		bool checkable = index_of(t)->verdicts_on && ksc_krec_sum_is_module(s);
+		const struct krec_sum *os =
+			od ? ksc_kidx_module_sum(idx, ksc_modent_old(m->ent) - 1) : NULL;
 		m->dm_ok = dm_world && od &&
 			   ksc_krec_sum_hash(os, KREC_H_KMOD) ==
-				   ksc_krec_sum_hash(&m->sum, KREC_H_KMOD);
+				   ksc_krec_sum_hash(s, KREC_H_KMOD);
 		m->eng_ok = eng_world && od &&
 			    ksc_krec_sum_hash(os, KREC_H_FACTS) ==
-				    ksc_krec_sum_hash(&m->sum, KREC_H_FACTS);
+				    ksc_krec_sum_hash(s, KREC_H_FACTS);
 		m->need_resolve = !m->dm_ok;
 		m->need_check = !m->eng_ok && checkable;
 		if (m->need_resolve)
@@ -238,15 +232,17 @@ bool index_is_stale(const struct ksc_tree *t)
 	for (size_t i = 0; i < n_mods; i++) {
 		const struct tmod *m = tree_mod(t, i);
 		const struct krec_sum *os = ksc_kidx_module_sum(idx, i);
-		if (m->old != i + 1 || m->der != ksc_kidx_der(idx, i, NULL))
+		const struct krec_sum *s = ksc_modent_sum(m->ent);
+		bool read = !ksc_modent_cached(m->ent);
+		if (ksc_modent_old(m->ent) != i + 1 || m->der != ksc_kidx_der(idx, i, NULL))
 			return true; /* another order, or new results */
-		if (!m->cached && ksc_krec_sum_hash(&m->sum, KREC_H_FACTS) !=
-					  ksc_krec_sum_hash(os, KREC_H_FACTS))
+		if (read && ksc_krec_sum_hash(s, KREC_H_FACTS) !=
+				    ksc_krec_sum_hash(os, KREC_H_FACTS))
 			return true;
 		/* a record kept as racy (its file had just changed) has settled: keep it */
-		if (!m->cached && ksc_krec_sum_racy(os) && !ksc_krec_sum_racy(&m->sum))
+		if (read && ksc_krec_sum_racy(os) && !ksc_krec_sum_racy(s))
 			return true;
-		if (!m->cached && !ksc_krec_sum_racy(&m->sum))
+		if (read && !ksc_krec_sum_racy(s))
 			stale++;
 	}
 	if (stale > STALE_MAX)
@@ -304,15 +300,11 @@ KSC_EXPORT int ksc_tree_save_index(struct ksc_tree *t)
 		return -ENOMEM;
 	for (size_t i = 0; i < tree_n_mods(t); i++) {
 		const struct tmod *m = tree_mod(t, i);
-		uint64_t old_hash, rec_hash = m->rec == m->rec_own ? m->rec_hash : 0;
-		if (m->old &&
-		    m->rec == ksc_kidx_module_rec(tree_kidx(t), m->old - 1, &old_hash))
-			rec_hash = old_hash; /* the index's record, written back as it was */
 		mods[i] = (struct kidx_wmod){
-			.rec = m->rec,
+			.rec = ksc_modent_rec(m->ent),
 			.der = m->der,
 			.der_size = m->der ? m->der->size : 0,
-			.rec_hash = rec_hash,
+			.rec_hash = ksc_modent_rec_hash(m->ent, tree_kidx(t)),
 			.modname = m->modname,
 			.dir = clean ? m->dir : KREC_NONE,
 			.replaced = m->replaced,

@@ -246,10 +246,10 @@ int ksym_add_modules(struct ksc_tree *t)
 	int r;
 
 	for (size_t i = 0; i < n_mods; i++)
-		total += ksc_krec_kexport_count(tree_mod(t, i)->rec);
+		total += ksc_krec_kexport_count(ksc_modent_rec(tree_mod(t, i)->ent));
 	r = hash_reserve(&kp->ksyms, total);
 	for (size_t i = 0; i < n_mods && r >= 0; i++) {
-		const struct krec *rec = tree_mod(t, i)->rec;
+		const struct krec *rec = ksc_modent_rec(tree_mod(t, i)->ent);
 		for (size_t j = 0; j < ksc_krec_kexport_count(rec) && r >= 0; j++) {
 			uint64_t crc;
 			const char *name = ksc_krec_kexport(rec, j, &crc);
@@ -440,7 +440,7 @@ int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out
 	 * export something need adding (a provider without exports provides nothing).
 	 */
 	for (size_t i = 0; r >= 0 && i < n_mods; i++) {
-		const struct krec *rec = tree_mod(t, i)->rec;
+		const struct krec *rec = ksc_modent_rec(tree_mod(t, i)->ent);
 		if (!rec || !krec_is_module(rec))
 			continue;
 		const char *vermagic = krec_modinfo(rec, "vermagic");
@@ -452,7 +452,7 @@ int tree_kernel(struct ksc_tree *t, struct ksc_ctx *ctx, struct ksc_kernel **out
 		}
 	}
 	for (size_t i = 0; r >= 0 && i < n_mods; i++) {
-		const struct krec *rec = tree_mod(t, i)->rec;
+		const struct krec *rec = ksc_modent_rec(tree_mod(t, i)->ent);
 		if (!rec || !krec_is_module(rec) || krec_export_count(rec) == 0)
 			continue;
 		struct ksc_module *stub;

@@ -11,8 +11,11 @@
 
 #include "tree/tree-private.h"
 
-/* Read module m with reader w: its record, m->rec_own (NULL when out of memory). */
-static void read_module(struct ksc_tree *t, struct tmod *m, struct ksc_mreader *w)
+/*
+ * Read module m with reader w: its record, kept by its entry (with its checksum when
+ * `hash`). 0, or -ENOMEM (the entry has no record).
+ */
+static int read_module(struct ksc_tree *t, struct tmod *m, struct ksc_mreader *w, bool hash)
 {
 	int fl = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
 	struct ksc_mread in = { .path = m->path,
@@ -23,8 +26,7 @@ static void read_module(struct ksc_tree *t, struct tmod *m, struct ksc_mreader *
 	in.fd = m->in_root ? tree_openat(t, m->relpath, fl)
 			   : openat(tree_dfd(t), m->relpath, fl);
 	in.open_err = in.fd < 0 ? -errno : 0;
-	m->rec_own = ksc_mreader_read(w, &in);
-	m->rec = m->rec_own;
+	return ksc_modent_set_read(m->ent, ksc_mreader_read(w, &in), hash);
 }
 
 struct read_job {
@@ -35,14 +37,13 @@ struct read_job {
 /* Module m's file is the one the index read: take the index's record. */
 static bool still_indexed(const struct kidx *idx, struct tmod *m, int dfd, const char *name)
 {
-	const struct krec_sum *o = m->old ? ksc_kidx_module_sum(idx, m->old - 1) : NULL;
+	size_t old = ksc_modent_old(m->ent);
+	const struct krec_sum *o = old ? ksc_kidx_module_sum(idx, old - 1) : NULL;
 
 	/* below a link: read again */
 	if (m->in_root || !ksc_krec_sum_same_file(o, dfd, name))
 		return false;
-	m->sum = *o;
-	m->rec = ksc_kidx_module_rec(idx, m->old - 1, NULL); /* NULL until fetched */
-	m->cached = true;
+	ksc_modent_take_index(m->ent, idx); /* its record fetched when needed */
 	return true;
 }
 
@@ -51,12 +52,8 @@ static void read_one(struct ksc_tree *t, struct read_job *j, struct tmod *m,
 {
 	if (j->use_index && still_indexed(tree_kidx(t), m, dfd, name))
 		return;
-	read_module(t, m, w);
-	if (m->rec)
-		ksc_krec_sum(m->rec, &m->sum);
-	if (m->rec_own &&
-	    tree_index_path(t)) /* here, in parallel, not when the index is saved */
-		m->rec_hash = ksc_krec_checksum(m->rec_own);
+	/* its checksum here, in parallel, not when the index is saved */
+	read_module(t, m, w, tree_index_path(t) != NULL);
 }
 
 static void read_item(struct tpool *p, size_t i, unsigned int worker)
@@ -111,9 +108,10 @@ int read_modules(struct ksc_tree *t, unsigned int jobs, const size_t *items, siz
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < n_mods; i++) {
-		if (!tree_mod(t, i)->rec && !tree_mod(t, i)->cached)
+		const struct ksc_modent *e = tree_mod(t, i)->ent;
+		if (!ksc_modent_rec(e) && !ksc_modent_cached(e))
 			oom = 1;
-		else if (tree_mod(t, i)->cached)
+		else if (ksc_modent_cached(e))
 			tree_stats(t)->cached++;
 		else
 			tree_stats(t)->read++;
@@ -132,16 +130,11 @@ static int reread(struct ksc_tree *t, struct tmod *m)
 
 	if (ksc_mreader_new(&w) < 0)
 		return -ENOMEM;
-	free(m->rec_own);
-	m->rec_own = NULL;
-	m->rec = NULL;
-	read_module(t, m, w);
+	int r = read_module(t, m, w, false);
 	bool oom = ksc_mreader_stats(w, &st);
 	ksc_mreader_free(w);
-	if (oom || !m->rec)
+	if (oom || r < 0)
 		return -ENOMEM;
-	ksc_krec_sum(m->rec, &m->sum);
-	m->cached = false;
 	tree_set_dirty(t, true);
 	return 0;
 }
@@ -151,18 +144,18 @@ const struct krec *need_rec(struct ksc_tree *t, struct tmod *m)
 {
 	const struct krec *r;
 
-	if (m->rec)
-		return m->rec;
-	int e = ksc_kidx_fetch(tree_kidx(t), m->old - 1, &r);
+	if (ksc_modent_rec(m->ent))
+		return ksc_modent_rec(m->ent);
+	int e = ksc_kidx_fetch(tree_kidx(t), ksc_modent_old(m->ent) - 1, &r);
 	if (e == 0) {
-		m->rec = r;
+		ksc_modent_set_fetched(m->ent, r);
 		return r;
 	}
 	if (e != -ENOMEM) {
 		ksc_warn(tree_ctx(t), "%s: the index's record of %s is corrupt: read again",
 			 tree_index_path(t), m->relpath);
 		if (reread(t, m) == 0)
-			return m->rec;
+			return ksc_modent_rec(m->ent);
 	}
 	return NULL;
 }
@@ -174,17 +167,21 @@ int ensure_records(struct ksc_tree *t)
 	bool missing = false;
 
 	for (size_t i = 0; i < n_mods && !missing; i++)
-		missing = !tree_mod(t, i)->rec;
+		missing = !ksc_modent_rec(tree_mod(t, i)->ent);
 	if (!missing)
 		return 0;
 	if (tree_has_index(t) && ksc_kidx_fetch_all(tree_kidx(t)) == 0) {
-		for (size_t i = 0; i < n_mods; i++)
-			if (!tree_mod(t, i)->rec && tree_mod(t, i)->cached)
-				tree_mod(t, i)->rec = ksc_kidx_module_rec(
-					tree_kidx(t), tree_mod(t, i)->old - 1, NULL);
+		for (size_t i = 0; i < n_mods; i++) {
+			struct ksc_modent *e = tree_mod(t, i)->ent;
+			if (ksc_modent_rec(e) || !ksc_modent_cached(e))
+				continue;
+			size_t k = ksc_modent_old(e) - 1;
+			ksc_modent_set_fetched(e,
+					       ksc_kidx_module_rec(tree_kidx(t), k, NULL));
+		}
 	}
 	for (size_t i = 0; i < n_mods; i++)
-		if (!tree_mod(t, i)->rec && !need_rec(t, tree_mod(t, i)))
+		if (!ksc_modent_rec(tree_mod(t, i)->ent) && !need_rec(t, tree_mod(t, i)))
 			return -ENOMEM;
 	return 0;
 }

@@ -61,7 +61,8 @@ static void resolve_item(struct tpool *p, size_t i, unsigned int worker)
 	struct ksc_tree *t = p->t;
 	struct resolve_job *j = p->data;
 	struct tmod *m = tree_mod(t, i);
-	size_t n = ksc_krec_kdep_max(m->rec);
+	const struct krec *rec = ksc_modent_rec(m->ent);
+	size_t n = ksc_krec_kdep_max(rec);
 	struct resolving rs = { .t = t, .j = j };
 	rs.deps = malloc((n ? n : 1) * sizeof(*rs.deps));
 	rs.un = malloc((n ? n : 1) * sizeof(*rs.un));
@@ -69,7 +70,7 @@ static void resolve_item(struct tpool *p, size_t i, unsigned int worker)
 	struct tunres *un = NULL;
 
 	/* resolved into room for every symbol, then kept in arrays of the exact size */
-	if (rs.deps && rs.un && ksc_krec_each_kdep(m->rec, resolve_sym, &rs) == 0) {
+	if (rs.deps && rs.un && ksc_krec_each_kdep(rec, resolve_sym, &rs) == 0) {
 		deps = copy_exact(rs.deps, rs.nd, sizeof(*deps));
 		un = copy_exact(rs.un, rs.nu, sizeof(*un));
 	}
@@ -135,13 +136,14 @@ static int recheck_cycles(struct ksc_tree *t, uint32_t *const *dp, const uint32_
 
 	for (size_t i = 0; i < n_mods && r >= 0; i++) {
 		struct tmod *m = tree_mod(t, i);
-		if (!verdicts_wanted(t) || !m->eng_ok || m->need_check || !m->old_der ||
-		    !(m->old_der->flags & KDER_F_CHECKED))
+		const struct kder *od = ksc_modent_old_der(m->ent);
+		if (!verdicts_wanted(t) || !m->eng_ok || m->need_check || !od ||
+		    !(od->flags & KDER_F_CHECKED))
 			continue;
 		bool now = false;
 		for (uint32_t j = 0; j < nd[i] && !now; j++)
 			now = !ok[dp[i][j]];
-		if (now == has_code(m->old_der, "dep-cycle"))
+		if (now == has_code(ksc_modent_old_der(m->ent), "dep-cycle"))
 			continue;
 		m->eng_ok = false;
 		m->need_check = true;

@@ -111,10 +111,11 @@ void fingerprints(struct ksc_tree *t)
 	uint64_t out = hn(c, order_fp);
 	for (size_t i = 0; i < n_mods; i++) {
 		const struct tmod *m = tree_mod(t, i);
+		const struct krec_sum *s = ksc_modent_sum(m->ent);
 		uint64_t rp = hs(0, m->relpath);
-		dm = hn(hn(dm, rp), ksc_krec_sum_hash(&m->sum, KREC_H_KEXP));
-		eng = hn(hn(eng, rp), ksc_krec_sum_hash(&m->sum, KREC_H_PROV));
-		out = hn(hn(out, rp), ksc_krec_sum_hash(&m->sum, KREC_H_KMOD));
+		dm = hn(hn(dm, rp), ksc_krec_sum_hash(s, KREC_H_KEXP));
+		eng = hn(hn(eng, rp), ksc_krec_sum_hash(s, KREC_H_PROV));
+		out = hn(hn(out, rp), ksc_krec_sum_hash(s, KREC_H_KMOD));
 	}
 	tree_fps(t)->dm = dm;
 	tree_fps(t)->eng = eng;
@@ -148,9 +149,10 @@ int report_problems(struct ksc_tree *t)
 	/* Problems of modules: those the reader failed on, kernel images in the tree. */
 	for (size_t i = 0; i < n_mods; i++) {
 		struct tmod *m = tree_mod(t, i);
-		bool problem = ksc_krec_sum_read_error(&m->sum) != 0 ||
-			       ksc_krec_sum_kind(&m->sum) == KSC_KIND_VMLINUX;
-		if (!ksc_krec_sum_msg_count(&m->sum) && !problem)
+		const struct krec_sum *s = ksc_modent_sum(m->ent);
+		bool problem = ksc_krec_sum_read_error(s) != 0 ||
+			       ksc_krec_sum_kind(s) == KSC_KIND_VMLINUX;
+		if (!ksc_krec_sum_msg_count(s) && !problem)
 			continue;
 		const struct krec *r = need_rec(t, m);
 		if (!r)
@@ -186,8 +188,8 @@ int report_problems(struct ksc_tree *t)
 	}
 	for (size_t i = 0; i < n_mods; i++) {
 		const struct tmod *m = tree_mod(t, i);
-		const struct krec *r = m->rec;
-		if (!ksc_krec_sum_msg_count(&m->sum) || !r)
+		const struct krec *r = ksc_modent_rec(m->ent);
+		if (!ksc_krec_sum_msg_count(ksc_modent_sum(m->ent)) || !r)
 			continue;
 		for (size_t j = 0; j < ksc_krec_msg_count(r) && k < n; j++, k++) {
 			l[k] = (struct logline){ m->path, 0, NULL, NULL, 0 };

@@ -30,6 +30,8 @@ struct tree_walk {
 	 */
 	struct tmod *mods;
 	size_t n_mods, cap_mods;
+	/* what was read of each module (the module set's entries, m->ent): walk_entries() */
+	struct ksc_modents *ents;
 	bool walk_cached;  /* the folders were unchanged: the index's module list used */
 	char *walk_arena;  /* cached_walk()'s strings */
 	uint64_t order_fp; /* modules.order */
@@ -75,13 +77,13 @@ void walk_part_free(struct ksc_tree *t)
 	for (size_t i = 0; i < wk->n_mods; i++) {
 		struct tmod *m = &wk->mods[i];
 		free_paths(m);
-		free(m->rec_own);
 		free(m->der_own);
 		if (m->deps_own)
 			free(m->deps);
 		if (m->unres_own)
 			free(m->unres);
 	}
+	ksc_modents_free(wk->ents);
 	free(wk->walk_arena);
 	free(wk->mods);
 	free(wk);
@@ -96,6 +98,18 @@ size_t tree_n_mods(const struct ksc_tree *t)
 struct tmod *tree_mod(const struct ksc_tree *t, size_t i)
 {
 	return &walk_of(t)->mods[i];
+}
+
+int walk_entries(struct ksc_tree *t)
+{
+	struct tree_walk *wk = walk_of(t);
+
+	ksc_modents_free(wk->ents);
+	wk->ents = NULL;
+	int r = ksc_modents_new(wk->n_mods, &wk->ents);
+	for (size_t i = 0; r == 0 && i < wk->n_mods; i++)
+		wk->mods[i].ent = ksc_modents_at(wk->ents, i);
+	return r;
 }
 
 bool walk_is_stale(struct ksc_tree *t)
@@ -241,10 +255,10 @@ void drop_walk(struct ksc_tree *t)
 {
 	struct tree_walk *wk = walk_of(t);
 
-	for (size_t i = 0; i < wk->n_mods; i++) {
+	for (size_t i = 0; i < wk->n_mods; i++)
 		free_paths(&wk->mods[i]);
-		free(wk->mods[i].rec_own);
-	}
+	ksc_modents_free(wk->ents);
+	wk->ents = NULL;
 	free(wk->walk_arena);
 	wk->walk_arena = NULL;
 	atomic_store(&walk_of(t)->walk_stale, false);

@@ -116,15 +116,12 @@ static int take_unchanged(struct ksc_tree *t, const struct pre_job *pj, size_t *
 	if (!*items)
 		return -ENOMEM;
 	for (size_t i = 0; i < n_mods; i++) {
-		struct tmod *m = tree_mod(t, i);
-		if (m->old && pj->pre[m->old - 1]) {
-			m->sum = *ksc_kidx_module_sum(tree_kidx(t), m->old - 1);
-			/* NULL until fetched */
-			m->rec = ksc_kidx_module_rec(tree_kidx(t), m->old - 1, NULL);
-			m->cached = true;
-		} else {
+		struct ksc_modent *e = tree_mod(t, i)->ent;
+		size_t old = ksc_modent_old(e);
+		if (old && pj->pre[old - 1]) /* its record fetched when needed */
+			ksc_modent_take_index(e, tree_kidx(t));
+		else
 			(*items)[(*n_items)++] = i;
-		}
 	}
 	return 0;
 }
@@ -146,6 +143,8 @@ static int walk_and_read(struct ksc_tree *t, unsigned int jobs, double *t0)
 		return r;
 	}
 	r = find_modules(t, replayed, &kl);
+	if (r >= 0)
+		r = walk_entries(t);
 	tree_stats(t)->wall_walk += lap(t0);
 	if (r >= 0 && tree_has_index(t))
 		r = attach_index(t);
@@ -181,7 +180,7 @@ static int run_steps(struct ksc_tree *t)
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < tree_n_mods(t); i++)
-		if (ksc_krec_sum_read_error(&tree_mod(t, i)->sum) < 0)
+		if (ksc_krec_sum_read_error(ksc_modent_sum(tree_mod(t, i)->ent)) < 0)
 			tree_stats(t)->unreadable++;
 	/* What can be reused: fingerprints of everything the derived results depend on. */
 	fingerprints(t);
@@ -318,15 +317,16 @@ KSC_EXPORT int ksc_tree_get_module_error(const struct ksc_tree *t, size_t i)
 {
 	if (i >= tree_n_mods(t))
 		return -ERANGE;
-	int r = ksc_krec_sum_read_error(&tree_mod(t, i)->sum);
+	const struct krec_sum *s = ksc_modent_sum(tree_mod(t, i)->ent);
+	int r = ksc_krec_sum_read_error(s);
 	if (r < 0)
 		return r;
-	return ksc_krec_sum_kind(&tree_mod(t, i)->sum) == KSC_KIND_VMLINUX ? -ENOEXEC : 0;
+	return ksc_krec_sum_kind(s) == KSC_KIND_VMLINUX ? -ENOEXEC : 0;
 }
 
 KSC_EXPORT bool ksc_tree_module_is_cached(const struct ksc_tree *t, size_t i)
 {
-	return i < tree_n_mods(t) && tree_mod(t, i)->cached;
+	return i < tree_n_mods(t) && ksc_modent_cached(tree_mod(t, i)->ent);
 }
 
 KSC_EXPORT int ksc_tree_get_module(const struct ksc_tree *t, size_t i,

@@ -19,11 +19,12 @@
  *                       tree_kern (the kernel's files, what was read, depmod's symbol
  *                       table, the kernel the checks run against)
  *   ksc-tree-read.c     step 2: reading modules into facts records, in the workers
- *                       (the module set's reader, ksc-modset-read.c); the index's
- *                       records fetched when needed
+ *                       (the module set's reader, ksc-modset-read.c), each kept by its
+ *                       module's entry; the index's records fetched when needed
  *   ksc-tree-walk.c     step 1: the module set's walk taken, depmod's order; the
  *                       index's walk replayed; owns struct tree_walk (the module list:
- *                       tree_n_mods(), tree_mod(); the walk's state)
+ *                       tree_n_mods(), tree_mod(); the walk's state; the module set's
+ *                       entries of the list, walk_entries())
  *   ksc-tree-pool.c     the worker threads, the messages they keep for the main thread
  *   ksc-tree-problems.c the problems met, in order; owns struct tree_problems
  *   ksc-tree-state.c    owns struct ksc_tree: its core (context, options, root, module
@@ -39,6 +40,12 @@
  * owned by a file below every file that reads it: the walk's module list is read by
  * every later step, so ksc-tree-walk.c sits below them all, and every file reads the
  * core, so ksc-tree-state.c sits at the bottom.
+ *
+ * What was read of each module is not the tree's: its facts record and summary, whether
+ * they are the index's or read this run, the index's entry for its path are the module
+ * set's entries' (struct ksc_modents, modset.h), which own the records read and free
+ * them. struct tmod holds its entry (m->ent) and what the tree itself computes: paths and
+ * names, depmod's dependencies, the verdicts.
  */
 #pragma once
 
@@ -79,13 +86,11 @@ struct tmod {
 	uint32_t dir;      /* the folder (walk_dirs()) the walk found it in, or KREC_NONE */
 	bool in_root;      /* below a symbolic link: opened with tree_openat() */
 
-	struct krec_sum sum;	/* always valid once read or found in the index */
-	const struct krec *rec; /* facts: rec_own, or the index's once fetched (need_rec) */
-	struct krec *rec_own;
-	uint64_t rec_hash; /* of rec_own, for the index (0: not computed) */
-	bool cached;
-	size_t old;                    /* the index's entry for this path + 1; 0: none */
-	const struct kder *old_der;    /* ... and its derived record */
+	/*
+	 * What was read of it: its facts record and summary, the index's entry for its path
+	 * (ksc_modent_*()). The module set's entries own it (walk_entries()), not the tree.
+	 */
+	struct ksc_modent *ent;
 
 	/* depmod */
 	uint32_t *deps;
@@ -195,6 +200,11 @@ void walk_part_free(struct ksc_tree *t);
  */
 size_t tree_n_mods(const struct ksc_tree *t);
 struct tmod *tree_mod(const struct ksc_tree *t, size_t i);
+/*
+ * The list final (walked and ordered, or replayed): each module's entry (m->ent) in new
+ * module set entries, nothing read yet. 0 or -ENOMEM.
+ */
+int walk_entries(struct ksc_tree *t);
 /* pre_stat() found a folder of the index's walk changed: the tree is walked. */
 bool walk_is_stale(struct ksc_tree *t);
 /* The index's module list was taken (its walk replayed); modules.order's fingerprint. */
