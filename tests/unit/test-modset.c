@@ -9,7 +9,9 @@
  * kmod's real depmod on whole trees is in tests/cli/modset.sh. The module set object
  * (lib/modset/ksc-modset.c): each file's facts from the index when it read that very
  * file, else read and kept for the next index; ksc_kernel_open_opts()'s options, and
- * ksc_kernel_root_*(): a module of the folder from its record by any path.
+ * ksc_kernel_root_*(): a module of the folder from its record by any path. The module
+ * set's entries (lib/modset/ksc-modset-entries.c): a record read kept and freed by them,
+ * its summary and checksum.
  */
 #include <sys/time.h>
 
@@ -410,6 +412,77 @@ static void test_modset_index(void **state)
 	unit_rm_rf(root);
 }
 
+/* The file at moddir/rel read into a record. */
+static struct krec *read_rec(const char *moddir, const char *rel)
+{
+	char p[4096];
+	struct ksc_mreader *w;
+	struct ksc_mread in = { .path = p, .relpath = rel };
+
+	snprintf(p, sizeof(p), "%s/%s", moddir, rel);
+	in.fd = open(p, O_RDONLY | O_CLOEXEC);
+	in.open_err = in.fd < 0 ? -errno : 0;
+	assert_int_equal(ksc_mreader_new(&w), 0);
+	struct krec *r = ksc_mreader_read(w, &in);
+	ksc_mreader_free(w);
+	assert_non_null(r);
+	return r;
+}
+
+static void test_entries(void **state)
+{
+	struct mkmod core = { .this_module = "core",
+			      .modinfo = { "license=GPL" },
+			      .exports = { { "core_fn", "", false, 0x33 } } };
+	char root[512], moddir[700];
+	struct ksc_modents *es;
+	(void)state;
+
+	unit_mkdtemp(root, sizeof(root));
+	snprintf(moddir, sizeof(moddir), "%s/lib/modules/6.1.0", root);
+	put_module(moddir, "kernel/core.ko", &core);
+	assert_int_equal(ksc_modents_new(2, &es), 0);
+	assert_int_equal(ksc_modents_count(es), 2);
+	struct ksc_modent *a = ksc_modents_at(es, 0), *b = ksc_modents_at(es, 1);
+
+	/* nothing read yet, no index entry */
+	assert_null(ksc_modent_rec(a));
+	assert_false(ksc_modent_cached(a));
+	assert_int_equal(ksc_modent_old(a), 0);
+	assert_null(ksc_modent_old_der(a));
+	assert_int_equal(ksc_modent_rec_hash(a, NULL), 0);
+
+	/* read: its record, summary and checksum */
+	struct krec *r = read_rec(moddir, "kernel/core.ko");
+	assert_int_equal(ksc_modent_set_read(a, r, true), 0);
+	assert_ptr_equal(ksc_modent_rec(a), r);
+	assert_false(ksc_modent_cached(a));
+	assert_true(ksc_krec_sum_is_module(ksc_modent_sum(a)));
+	assert_int_equal(ksc_krec_sum_read_error(ksc_modent_sum(a)), 0);
+	assert_int_equal(ksc_krec_kexport_count(ksc_modent_rec(a)), 1);
+	assert_true(ksc_modent_rec_hash(a, NULL) == ksc_krec_checksum(r));
+
+	/* read again without a checksum: the first record freed (the sanitizer's leak check) */
+	assert_int_equal(ksc_modent_set_read(a, read_rec(moddir, "kernel/core.ko"), false), 0);
+	assert_ptr_not_equal(ksc_modent_rec(a), NULL);
+	assert_int_equal(ksc_modent_rec_hash(a, NULL), 0);
+
+	/* out of memory: no record kept */
+	assert_int_equal(ksc_modent_set_read(b, NULL, true), -ENOMEM);
+	assert_null(ksc_modent_rec(b));
+	assert_false(ksc_modent_cached(b));
+
+	/* a fetched record is borrowed: not freed with the entries */
+	struct krec *borrowed = read_rec(moddir, "kernel/core.ko");
+	ksc_modent_set_fetched(b, borrowed);
+	assert_ptr_equal(ksc_modent_rec(b), borrowed);
+	assert_int_equal(ksc_modent_rec_hash(b, NULL), 0);
+	ksc_modents_free(es);
+	free(borrowed);
+	ksc_modents_free(NULL);
+	unit_rm_rf(root);
+}
+
 static void test_open_opts(void **state)
 {
 	struct test_env *env = *state;
@@ -504,7 +577,8 @@ int main(void)
 		T(test_default_updates_first), T(test_search_order), T(test_override),
 		T(test_exclude_and_syntax),    T(test_fingerprint),  T(test_load_order),
 		T(test_modules_search),        T(test_modules_search_stat_thread),
-		T(test_modset_index),          T(test_open_opts),    T(test_kernel_root),
+		T(test_modset_index),          T(test_entries),      T(test_open_opts),
+		T(test_kernel_root),
 	};
 #undef T
 	return cmocka_run_group_tests(tests, NULL, NULL);
