@@ -68,8 +68,8 @@ struct tunres {
 
 /*
  * A module of the tree: the wing's shared record, in the walk's list (tree_mod()); the
- * walk fills its paths, the reading its facts, the index what it knew, resolve its
- * dependencies, check its derived record.
+ * walk fills its paths and gives it its entry, resolve its dependencies, check its
+ * derived record. What was read of it, and what the index knew, is its entry's.
  */
 struct tmod {
 	char *relpath;	   /* below the module folder */
