@@ -61,9 +61,6 @@ static const struct {
 #define TYPE_EXPORT_SYMBOL 0
 #define TYPE_EXPORT_SYMBOL_GPL 1
 
-/* Longest text of a file quoted in a message. */
-#define QUOTE_MAX 64
-
 static int export_type_find(const char *s, size_t len)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(export_types); i++) {
@@ -336,11 +333,6 @@ struct parser {
 	unsigned int n_crlf, first_crlf; /* lines with DOS line ends: said once, at the end */
 };
 
-static int quote_len(size_t len)
-{
-	return len > QUOTE_MAX ? QUOTE_MAX : (int)len;
-}
-
 _printf_format_(2, 3) static int bad_line(struct parser *p, const char *fmt, ...)
 {
 	char reason[512];
@@ -478,10 +470,10 @@ static int parse_line(struct parser *p, const char *s, size_t len)
 	switch (parse_crc(&f[0], &crc)) {
 	case -EINVAL:
 		return bad_line(p, "bad CRC '%.*s' (expected 0x and hex digits)",
-				quote_len(f[0].len), f[0].s);
+				ksc_quote_len(f[0].len), f[0].s);
 	case -ERANGE:
 		return bad_line(p, "CRC '%.*s' does not fit in 32 bits",
-				quote_len(f[0].len), f[0].s);
+				ksc_quote_len(f[0].len), f[0].s);
 	}
 	sym = &f[1];
 	if (sym->len == 0)
@@ -505,7 +497,7 @@ static int parse_line(struct parser *p, const char *s, size_t len)
 	/* modpost: "%s: unknown license %s. skip" (6.x) */
 	t = export_type_find(type->s, type->len);
 	if (t < 0)
-		return bad_line(p, "unknown export type '%.*s'", quote_len(type->len),
+		return bad_line(p, "unknown export type '%.*s'", ksc_quote_len(type->len),
 				type->s);
 
 	if (!sv->format_known) {

@@ -24,8 +24,6 @@
 #define KSYMTAB_PREFIX_LEN (sizeof(KSYMTAB_PREFIX) - 1)
 #define KSTRTAB_PREFIX "__kstrtab_"
 #define KSTRTAB_PREFIX_LEN (sizeof(KSTRTAB_PREFIX) - 1)
-/* Longest text of a file quoted in a message. */
-#define QUOTE_MAX 64
 /* Stack buffer for NUL-terminated copies of names looked up in hashes. */
 #define NAME_MAX_STACK 512
 
@@ -61,11 +59,6 @@ struct parser {
 	size_t n_labels, n_alloc;
 	bool dotted; /* some label has a '.' (5.4 namespaced form) */
 };
-
-static int quote_len(size_t len)
-{
-	return len > QUOTE_MAX ? QUOTE_MAX : (int)len;
-}
 
 static bool is_hex(char c)
 {
@@ -104,7 +97,7 @@ static const char *split_line(const char *s, size_t len, struct line *l, char *r
 		const char *sp = memchr(s, ' ', len);
 
 		snprintf(reason, reason_size, "bad address '%.*s'",
-			 quote_len((size_t)((sp ? sp : end) - s)), s);
+			 ksc_quote_len((size_t)((sp ? sp : end) - s)), s);
 		return reason;
 	}
 	if (digits > 16) {
@@ -121,7 +114,7 @@ static const char *split_line(const char *s, size_t len, struct line *l, char *r
 		size_t n = sp ? (size_t)(sp - p) : (size_t)(end - p);
 
 		snprintf(reason, reason_size, "bad symbol type '%.*s'",
-			 quote_len(n ? n : 1), p);
+			 ksc_quote_len(n ? n : 1), p);
 		return reason;
 	}
 	if (p + 2 >= end)
@@ -142,7 +135,7 @@ static const char *split_line(const char *s, size_t len, struct line *l, char *r
 		if (rest < 3 || tab[1] != '[' || end[-1] != ']') {
 			snprintf(reason, reason_size,
 				 "unexpected text after the symbol name: '%.*s'",
-				 quote_len(rest), tab + 1);
+				 ksc_quote_len(rest), tab + 1);
 			return reason;
 		}
 		l->in_module = true;
@@ -194,7 +187,7 @@ static int add_label(struct parser *p, const char *s, size_t len)
 
 static int parse_line(struct parser *p, const char *s, size_t len)
 {
-	char reason[QUOTE_MAX * 2];
+	char reason[KSC_QUOTE_MAX * 2];
 	const char *why;
 	struct line l;
 
@@ -294,7 +287,7 @@ static int resolve_dotted(struct parser *p, const char *data, size_t size)
 	while (s < end) {
 		const char *nl = memchr(s, '\n', (size_t)(end - s));
 		const char *eol = nl ? nl : end;
-		char reason[QUOTE_MAX * 2];
+		char reason[KSC_QUOTE_MAX * 2];
 		struct line l;
 
 		if (!split_line(s, (size_t)(eol - s), &l, reason, sizeof(reason))) {

@@ -37,6 +37,15 @@ enum ksc_read_as {
  */
 #define KSC_TEXT_MAX ((size_t)64 << 20)
 size_t ksc_read_limit(enum ksc_read_as as);
+/*
+ * The longest text of a file a text reader quotes in a message (Module.symvers'
+ * and System.map's malformed lines): the precision for "%.*s" of len bytes.
+ */
+#define KSC_QUOTE_MAX 64
+static inline int ksc_quote_len(size_t len)
+{
+	return len > KSC_QUOTE_MAX ? KSC_QUOTE_MAX : (int)len;
+}
 
 /*
  * A share of the memory budget every thread's files read or decompressed count against
