@@ -103,3 +103,17 @@ t_cy_module() {
 	"${CLANG:-clang}" --target=x86_64-linux-gnu -Werror -c -I "$TOP/tests/fixtures/src" \
 		-o "$1" "$T_TMP/cy$2.S" || t_fail "assemble cy$2.ko"
 }
+
+# t_signed_root DIR: the sample kernel (scripts/mk-sample-kernel.sh, release 6.16.0-demo)
+# in DIR with signatures checked: its image holds $FIXTURES/signed/rsa.der as its built-in
+# key (an .init.data section, as tests/fixtures/signed.mk makes fx-vmlinux-rsa),
+# CONFIG_MODULE_SIG=y, and the demo's kvm.ko installed. Needs objcopy (OBJCOPY).
+t_signed_root() {
+	local v=$1/boot/vmlinux-6.16.0-demo
+	scripts/mk-sample-kernel.sh "$FIXTURES" "$1" > /dev/null 2>&1
+	"${OBJCOPY:-objcopy}" --add-section .init.data="$FIXTURES/signed/rsa.der" \
+		--set-section-flags .init.data=alloc,load,data "$v" "$v.new" 2> /dev/null &&
+		mv "$v.new" "$v"
+	sed -i 's/^# CONFIG_MODULE_SIG is not set/CONFIG_MODULE_SIG=y/' "$1/boot/config-6.16.0-demo"
+	cp "$FIXTURES/demo/intree/kvm.ko" "$1/lib/modules/6.16.0-demo/kernel/"
+}

@@ -7,19 +7,12 @@
 . tests/lib.sh
 
 S=$FIXTURES/signed
-OBJCOPY=${OBJCOPY:-objcopy}
-REL=6.16.0-demo
-if [ ! -f "$S/rsa.der" ] || ! command -v "$OBJCOPY" > /dev/null; then
+if [ ! -f "$S/rsa.der" ] || ! command -v "${OBJCOPY:-objcopy}" > /dev/null; then
 	t_skip "sigmemo: kept verdicts" "no signed fixtures or no objcopy"
 	exit 0
 fi
 R=$T_TMP/sigroot
-scripts/mk-sample-kernel.sh "$FIXTURES" "$R" > /dev/null 2>&1
-V=$R/boot/vmlinux-$REL
-"$OBJCOPY" --add-section .init.data="$S/rsa.der" --set-section-flags .init.data=alloc,load,data \
-	"$V" "$V.new" 2> /dev/null && mv "$V.new" "$V"
-sed -i 's/^# CONFIG_MODULE_SIG is not set/CONFIG_MODULE_SIG=y/' "$R/boot/config-$REL"
-cp "$FIXTURES/demo/intree/kvm.ko" "$R/lib/modules/$REL/kernel/"
+t_signed_root "$R"
 
 # valid (RSA), another key (ECDSA), edited after signing, unsigned
 MODS=("$S/demo-kvm-rsa.ko" "$S/demo-kvm-amd-ec.ko" "$S/fx-user-edited.ko" "$FIXTURES/x86_64/fx-user.ko")

@@ -9,19 +9,13 @@
 . tests/hostile/lib.sh
 
 S=$FIXTURES/signed
-OBJCOPY=${OBJCOPY:-objcopy}
-if [ ! -f "$S/rsa.der" ] || ! command -v "$OBJCOPY" > /dev/null; then
+if [ ! -f "$S/rsa.der" ] || ! command -v "${OBJCOPY:-objcopy}" > /dev/null; then
 	t_skip "sigmemo: hostile kept verdicts" "no signed fixtures or no objcopy"
 	exit 0
 fi
 # the sample kernel, its image holding rsa.der as its built-in key, signatures verified
 R=$T_TMP/sigroot
-scripts/mk-sample-kernel.sh "$FIXTURES" "$R" > /dev/null 2>&1
-V=$R/boot/vmlinux-$H_REL
-"$OBJCOPY" --add-section .init.data="$S/rsa.der" --set-section-flags .init.data=alloc,load,data \
-	"$V" "$V.new" 2> /dev/null && mv "$V.new" "$V"
-sed -i 's/^# CONFIG_MODULE_SIG is not set/CONFIG_MODULE_SIG=y/' "$R/boot/config-$H_REL"
-cp "$H_DEMO/intree/kvm.ko" "$R/lib/modules/$H_REL/kernel/"
+t_signed_root "$R"
 
 # check -k of MODULES with a cache folder XDG (made empty first when FRESH is "fresh")
 run() {
