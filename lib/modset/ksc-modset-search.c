@@ -398,10 +398,12 @@ void ksc_walkres_free(struct ksc_walkres *res)
 	free(res);
 }
 
-/* The files the second thread stat'ed, kept in walk order; false when one failed. */
+/*
+ * The files stat'ed beside the walk (the queue finished), kept in walk order; a failed
+ * stat sets bail.
+ */
 static int search_stated(struct search *s)
 {
-	ksc_statq_finish(s->q);
 	for (size_t i = 0; !s->bail && i < ksc_statq_count(s->q); i++) {
 		struct ksc_statq_file *f = ksc_statq_file(s->q, i);
 		if (f->err)
@@ -512,11 +514,11 @@ static int search(struct ksc_ctx *ctx, const struct ksc_depmod_cfg *cfg, const c
 		if (door)
 			ksc_statq_door_open(door, s.q);
 		r = walk_tree(moddir, &o);
-		if (r >= 0 || (r == -ECANCELED && s.bail))
-			r = search_stated(&s);
-		ksc_statq_finish(s.q); /* (done already, unless the walk failed) */
+		ksc_statq_finish(s.q); /* every stat taken, the helpers out */
 		if (door)
 			ksc_statq_door_close(door);
+		if (r >= 0 || (r == -ECANCELED && s.bail))
+			r = search_stated(&s);
 		if (r >= 0 && s.bail) {
 			search_fini(&s);
 			walkres_reset(res);
